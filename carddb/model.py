@@ -1,0 +1,111 @@
+"""Typed objects of the card database. Built once by `carddb.load`; read-only afterwards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a value was written: 1-based line and column in the YAML file."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card design. `fields` holds the type-specific fields exactly as validated
+    (for example `attack`, `powers`, `fcv`, `ability`, `event`, `mission`)."""
+
+    name: str
+    type: str
+    text: str
+    copies: int
+    game: str
+    deck: str
+    fields: dict[str, Any]
+    source: Source
+    image: str | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    game: str
+    title: str
+    size_mm: tuple[float, float]
+    back: dict[str, Any]
+    cards: tuple[Card, ...]
+    source: Source
+
+    @property
+    def count(self) -> int:
+        """Physical cards, copies included."""
+        return sum(card.copies for card in self.cards)
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    colors: dict[str, str]
+    decks: dict[str, Deck]
+    # Non-card components, as validated: dice, mats, tokens, reference.
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def cards(self, type: str | None = None) -> list[Card]:
+        return [c for d in self.decks.values() for c in d.cards if type is None or c.type == type]
+
+    def card(self, name: str) -> Card:
+        """The card called `name`; KeyError if there is none."""
+        for deck in self.decks.values():
+            for card in deck.cards:
+                if card.name == name:
+                    return card
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class PrintProfile:
+    paper: str
+    bleed_mm: float
+    duplex: str
+    back_offset_mm: tuple[float, float]
+    crop_marks: bool
+    die_label_mm: float
+    fonts: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Database:
+    path: Path
+    print: PrintProfile
+    games: dict[str, Game]
+
+    @property
+    def root(self) -> Path:
+        """The project folder: paths in the database are resolved inside it."""
+        return self.path.parent
+
+    @property
+    def xo(self) -> Game:
+        return self.games["xo"]
+
+    @property
+    def xs(self) -> Game:
+        return self.games["x-statix"]
