@@ -1,0 +1,1 @@
+"""pnp: print-and-play production pipeline for the card database."""

@@ -1,0 +1,14 @@
+"""The `pnp` command: thin layer over carddb and the build pipeline."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group()
+@click.version_option(package_name="pnp-referee")
+def main() -> None:
+    """Print-and-play pipeline for XO! and X-Statix."""
+
+
+# Commands are registered below, one module each.

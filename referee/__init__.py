@@ -1,0 +1,1 @@
+"""referee: the table referee for XO! and X-Statix."""
