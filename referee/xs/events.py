@@ -32,6 +32,8 @@ def roll_made(play: Play, kind: str) -> str:
     if kind not in MISSION_ORDER:
         return "past"
     mission = play.turn.get("mission")
+    if play.phase_index() > play.phase_index("mission"):
+        return "past"
     if mission is None:
         return "later" if play.turn["missions"] == 0 else "past"
     if mission["stage"] == "done":

@@ -126,7 +126,7 @@ def pay(play: Play, roll: dict) -> bool:
     amount = roll["total"]
     ctx = roll["context"]
     what = {"opportunity": "an extra draw", "recruit": f"recruiting {ctx.get('card')}",
-            "marketing": f"attaching {ctx.get('card')} to {ctx.get('hero')}"}[roll["kind"]]
+            "marketing": f"attaching {ctx.get('card')} to {ctx.get('onto')}"}[roll["kind"]]
     if seat["mt"] < amount:
         phase = play.turn["phase"]
         play.step(f"{player} cannot pay {amount} MT for {what} (has {seat['mt']}): pays "
@@ -150,7 +150,7 @@ def pay(play: Play, roll: dict) -> bool:
         play.step(f"{card} joins {player}'s team with {ft} FT"
                   + (f" (1 {' '.join(bonus)})" if bonus else ""), "XS-4")
     else:
-        card, hero_name = ctx["card"], ctx["hero"]
+        card, hero_name = ctx["card"], ctx["onto"]
         play.require_in_hand(player, card, "XS-5")
         hero = play.hero(player, hero_name)
         if hero is None:
@@ -215,7 +215,7 @@ def attach(play: Play, player: str | None, card_text: str, hero_text: str) -> Re
         raise RefereeError(f"{card} is a {play.cat.type(card)} card, not Marketing", "XS-5")
     hero = play.require_hero(actor, hero_text, "XS-5")
     check_marketing_room(play, hero, card)
-    start_paid_roll(play, actor, "marketing", hero["name"], card=card, hero=hero["name"])
+    start_paid_roll(play, actor, "marketing", hero["name"], card=card, onto=hero["name"])
     return play.result(f"{actor} attaches {card} to {hero['name']}", "attach")
 
 
