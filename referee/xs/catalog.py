@@ -52,8 +52,13 @@ class Catalog:
         """The card name matching `text` case-insensitively, or None."""
         if text in self._cards:
             return text
-        folded = text.strip().casefold()
+        folded = fold(text)
         for name in self._cards:
-            if name.casefold() == folded:
+            if fold(name) == folded:
                 return name
         return None
+
+
+def fold(text: str) -> str:
+    """Case and apostrophe style do not matter when a card is named at the table."""
+    return " ".join(text.replace("\u2019", "'").casefold().split())

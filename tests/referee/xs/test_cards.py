@@ -7,7 +7,7 @@ import re
 import sys
 
 import pytest
-from conftest import act, make_state, texts
+from xs_support import act, make_state, texts
 
 from referee.errors import RefereeError, UsageError
 from referee.xs import events, mission, turn
@@ -17,7 +17,7 @@ POWERS = ["Energy Blasts", "Shape Shifting", "Razor-sharp Claws", "Protoplasmic 
 
 
 def slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower().replace("'", "")).strip("_")
+    return re.sub(r"[^a-z0-9]+", "_", name.lower().replace("'", "").replace("\u2019", "")).strip("_")
 
 
 def test_every_card_with_an_effect_has_its_test(cat):
@@ -607,7 +607,7 @@ def test_card_spike_freeman(cat):
 
 
 def test_card_solomon_osullivan(cat):
-    state = make_state(hands={"A": ["Ocelot"]}, owners={"A": "Solomon O'Sullivan"}, mt={"A": 5},
+    state = make_state(hands={"A": ["Ocelot"]}, owners={"A": cat.resolve("Solomon O'Sullivan")}, mt={"A": 5},
                        phase="recruitment")
     r = act(cat, turn.recruit, state, None, "Ocelot", faces=[6])
     assert r.state["table"]["A"]["mt"] == 0 and team(r) == ["Ocelot"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import act, make_state, texts
+from xs_support import act, make_state, texts
 
 from referee.errors import RefereeError
 from referee.xs import events, mission, turn
