@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
 
@@ -21,7 +22,9 @@ def env(**extra: str) -> dict[str, str]:
     return {**result, **extra}
 
 
-def referee(*args: str, cwd: Path | None = None, check: int | None = None) -> subprocess.CompletedProcess:
+def referee(
+    *args: str, cwd: Path | None = None, check: int | None = None
+) -> subprocess.CompletedProcess:
     """Run `python -m referee ARGS` and return the finished process."""
     proc = subprocess.run(
         [sys.executable, "-m", "referee", *args],
@@ -36,9 +39,27 @@ def referee(*args: str, cwd: Path | None = None, check: int | None = None) -> su
     return proc
 
 
-def referee_json(*args: str, check: int = 0, cwd: Path | None = None) -> dict:
-    proc = referee(*args, "--json", cwd=cwd, check=check)
-    return json.loads(proc.stdout)
+def cli(*args: str, check: int | None = None, env: dict | None = None) -> SimpleNamespace:
+    """Run the `referee` command in this process with click's CliRunner (fast); the result
+    looks like a finished subprocess (returncode, stdout, stderr)."""
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    result = CliRunner(env={"REFEREE_SESSION": None, "REFEREE_CARDS": None, **(env or {})}).invoke(
+        main, list(args)
+    )
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    proc = SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
+    if check is not None:
+        assert proc.returncode == check, (proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def referee_json(*args: str, check: int = 0) -> dict:
+    """`cli(*args, "--json")`, parsed."""
+    return json.loads(cli(*args, "--json", check=check).stdout)
 
 
 def one_line_error(proc: subprocess.CompletedProcess) -> str:
@@ -61,8 +82,13 @@ def hand_built_db() -> Database:
     common += [_card(f"Mission {i}", "Mission", "common", "x-statix") for i in range(1, 15)]
     common += [_card(f"Marketing {i}", "Marketing", "common", "x-statix") for i in range(1, 20)]
     common.append(_card("Cult of Personality", "Marketing", "common", "x-statix", copies=2))
-    owners = [_card(n, "Owner", "owners", "x-statix") for n in ("Coach", "Spike Freeman", "Solomon O'Sullivan")]
-    teams = [_card(n, "Team Name", "team-names", "x-statix") for n in ("X-Statix", "X-Force", "O-Force")]
+    owners = [
+        _card(n, "Owner", "owners", "x-statix")
+        for n in ("Coach", "Spike Freeman", "Solomon O'Sullivan")
+    ]
+    teams = [
+        _card(n, "Team Name", "team-names", "x-statix") for n in ("X-Statix", "X-Force", "O-Force")
+    ]
     src = Source("test", 1, 1)
 
     def deck(id_: str, game: str, cards: list[Card]) -> Deck:
@@ -85,7 +111,9 @@ def hand_built_db() -> Database:
     return Database(ROOT / "cards.yaml", profile, {"x-statix": xs, "xo": xo})
 
 
-def make_session(path: Path, game: str = "x-statix", players=("Ann", "Bob"), seed: int = 7, heroes=None) -> dict:
+def make_session(
+    path: Path, game: str = "x-statix", players=("Ann", "Bob"), seed: int = 7, heroes=None
+) -> dict:
     """A session file holding a fresh game (seeded); `heroes` = {player: [(name, ft)]}
     puts heroes in play. Returns the initial state."""
     from referee.games import module

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
-from _core_support import one_line_error, referee
 
 from referee.dice import MASK_FACES, DiceError, is_moffed, parse_faces, roll_d6, roll_mask
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import one_line_error, referee  # noqa: E402
 
 # chi-square critical values at p = 0.001 (a fair die fails this 1 time in 1000 seeds)
 CHI2_CRITICAL_001 = {3: 16.266, 5: 20.515}
@@ -74,7 +78,13 @@ def test_parse_faces_accepts_table_entry():
 
 @pytest.mark.parametrize(
     "text, die, column",
-    [("3,4,2", "mask", 3), ("0,-1", "mask", 3), ("1,x", "mask", 3), ("0", "d6", 1), ("6,7", "d6", 3)],
+    [
+        ("3,4,2", "mask", 3),
+        ("0,-1", "mask", 3),
+        ("1,x", "mask", 3),
+        ("0", "d6", 1),
+        ("6,7", "d6", 3),
+    ],
 )
 def test_parse_faces_rejects_impossible_faces(text, die, column):
     with pytest.raises(DiceError) as error:

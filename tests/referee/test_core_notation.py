@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
-from _core_support import one_line_error, referee
 
 from referee.errors import DiceError
 from referee.notation import Group, parse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import one_line_error, referee  # noqa: E402
 
 
 @pytest.mark.parametrize(

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
-from _core_support import one_line_error, referee
 
 from referee.dice import faces_of
 from referee.notation import parse
 from referee.odds import compare, distribution, moffed_probability
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import one_line_error, referee  # noqa: E402
 
 
 def enumerate_totals(text: str) -> list[tuple[int, bool]]:
@@ -27,7 +31,9 @@ def enumerate_totals(text: str) -> list[tuple[int, bool]]:
     return outcomes
 
 
-@pytest.mark.parametrize("text", ["1m", "3m", "2d6", "1d6+2", "2m+1d6-1", "3d4", "4m", "0m+3", "1d6-1d6"])
+@pytest.mark.parametrize(
+    "text", ["1m", "3m", "2d6", "1d6+2", "2m+1d6-1", "3d4", "4m", "0m+3", "1d6-1d6"]
+)
 def test_distribution_matches_enumeration(text):
     outcomes = enumerate_totals(text)
     n = len(outcomes)
@@ -41,7 +47,15 @@ def test_distribution_matches_enumeration(text):
 
 @pytest.mark.parametrize(
     "left, right",
-    [("3m", "2m"), ("2m", "3m"), ("1m", "1m"), ("4m+1", "3m"), ("2d6", "1d6+3"), ("0m", "1m"), ("3m", "2m+2")],
+    [
+        ("3m", "2m"),
+        ("2m", "3m"),
+        ("1m", "1m"),
+        ("4m+1", "3m"),
+        ("2d6", "1d6+3"),
+        ("0m", "1m"),
+        ("3m", "2m+2"),
+    ],
 )
 def test_comparison_matches_enumeration(left, right):
     a, b = enumerate_totals(left), enumerate_totals(right)
@@ -54,12 +68,21 @@ def test_comparison_matches_enumeration(left, right):
         loss += x < y
         margin[x - y] = margin.get(x - y, 0) + 1
     result = compare(parse(left), parse(right))
-    assert (result.win, result.tie, result.loss) == (Fraction(win, n), Fraction(tie, n), Fraction(loss, n))
+    assert (result.win, result.tie, result.loss) == (
+        Fraction(win, n),
+        Fraction(tie, n),
+        Fraction(loss, n),
+    )
     assert result.margin == {m: Fraction(c, n) for m, c in sorted(margin.items())}
 
 
 def test_known_values():
-    assert distribution(parse("1m")).fractions() == {0: Fraction(1, 6), 1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 6)}
+    assert distribution(parse("1m")).fractions() == {
+        0: Fraction(1, 6),
+        1: Fraction(1, 3),
+        2: Fraction(1, 3),
+        3: Fraction(1, 6),
+    }
     assert distribution(parse("2d6")).probability(7) == Fraction(1, 6)
     assert moffed_probability(parse("3m")) == Fraction(1, 216)
     assert moffed_probability(parse("0m")) == 0  # XO-5

@@ -15,13 +15,24 @@ import time
 from pathlib import Path
 
 import pytest
-from _core_support import ROOT, env, make_session, one_line_error, read_log, referee, referee_json
 
 from referee.session import Session
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import (  # noqa: E402
+    ROOT,
+    cli,
+    env,
+    make_session,
+    one_line_error,
+    read_log,
+    referee,
+    referee_json,
+)
+
 
 def mt_of(path: Path) -> dict[str, int]:
-    state = referee_json("--session", str(path), "status")["state"]
+    state = read_log(path)[-1][1]
     return {p: state["table"][p]["mt"] for p in state["players"]}
 
 
@@ -29,9 +40,9 @@ def test_scripted_undo_redo(tmp_path):
     db = tmp_path / "game.db"
     start = {p: s["mt"] for p, s in make_session(db)["table"].items()}
     s = ("--session", str(db))
-    referee(*s, "mt", "Ann", "+5", check=0)
-    referee(*s, "mt", "Bob", "-2", check=0)
-    referee(*s, "mt", "ann", "+1", check=0)  # names match case-insensitively
+    cli(*s, "mt", "Ann", "+5", check=0)
+    cli(*s, "mt", "Bob", "-2", check=0)
+    cli(*s, "mt", "ann", "+1", check=0)  # names match case-insensitively
     assert mt_of(db) == {"Ann": start["Ann"] + 6, "Bob": start["Bob"] - 2}
 
     undone = referee_json(*s, "undo", "2")
@@ -41,16 +52,16 @@ def test_scripted_undo_redo(tmp_path):
     referee_json(*s, "redo")
     assert mt_of(db) == {"Ann": start["Ann"] + 5, "Bob": start["Bob"] - 2}
 
-    referee(*s, "mt", "Ann", "=30", check=0)  # a new event clears what can be redone
-    proc = referee(*s, "redo")
+    cli(*s, "mt", "Ann", "=30", check=0)  # a new event clears what can be redone
+    proc = cli(*s, "redo")
     assert proc.returncode == 1 and "nothing to redo" in one_line_error(proc)
     assert mt_of(db)["Ann"] == 30
 
-    proc = referee(*s, "undo", "4")  # effective events now: #2, #3 (redone), #8
+    proc = cli(*s, "undo", "4")  # effective events now: #2, #3 (redone), #8
     assert proc.returncode == 1 and "only 3" in one_line_error(proc)
-    referee(*s, "undo", "3", check=0)
+    cli(*s, "undo", "3", check=0)
     assert mt_of(db) == start
-    proc = referee(*s, "undo")
+    proc = cli(*s, "undo")
     assert proc.returncode == 1 and "nothing to undo" in one_line_error(proc)
 
     events = referee_json(*s, "log")["events"]
@@ -58,7 +69,7 @@ def test_scripted_undo_redo(tmp_path):
     assert [e["seq"] for e in events] == list(range(1, 9))
     assert [e["seq"] for e in events if e["undone"]] == [2, 3, 4, 7]
     assert all(e["ts"] for e in events)
-    text = referee(*s, "log", check=0).stdout
+    text = cli(*s, "log", check=0).stdout
     assert "undo 3:" in text and "[undone]" in text
 
     # redo all three, in order
@@ -69,10 +80,10 @@ def test_scripted_undo_redo(tmp_path):
 def test_log_limit_and_status_text(tmp_path):
     db = tmp_path / "game.db"
     make_session(db)
-    referee("--session", str(db), "mt", "Ann", "+1", check=0)
+    cli("--session", str(db), "mt", "Ann", "+1", check=0)
     events = referee_json("--session", str(db), "log", "--limit", "1")["events"]
     assert [e["kind"] for e in events] == ["mt"]
-    out = referee("--session", str(db), "status", check=0).stdout
+    out = cli("--session", str(db), "status", check=0).stdout
     assert "X-Statix" in out and "Ann" in out and "MT" in out
 
 
@@ -100,13 +111,13 @@ def test_mt_never_below_zero(tmp_path):
     make_session(db)
     before = db.read_bytes()
     have = mt_of(db)["Ann"]
-    proc = referee("--session", str(db), "mt", "Ann", f"-{have + 1}")
+    proc = cli("--session", str(db), "mt", "Ann", f"-{have + 1}")
     assert proc.returncode == 1
     line = one_line_error(proc)
     assert "below zero" in line and "XS-2" in line
     assert mt_of(db)["Ann"] == have and len(read_log(db)) == 1
     assert db.read_bytes() == before
-    referee("--session", str(db), "mt", "Ann", f"-{have}", check=0)
+    cli("--session", str(db), "mt", "Ann", f"-{have}", check=0)
     assert mt_of(db)["Ann"] == 0
 
 
@@ -116,9 +127,9 @@ def test_ft_never_below_zero_and_only_on_heroes_in_play(tmp_path):
     s = ("--session", str(db))
     data = referee_json(*s, "ft", "hero 3", "+2")
     assert (data["hero"], data["player"], data["before"], data["after"]) == ("Hero 3", "Bob", 1, 3)
-    proc = referee(*s, "ft", "Hero 3", "-4")
+    proc = cli(*s, "ft", "Hero 3", "-4")
     assert proc.returncode == 1 and "below zero" in one_line_error(proc)
-    proc = referee(*s, "ft", "Hero 9", "+1")
+    proc = cli(*s, "ft", "Hero 9", "+1")
     assert proc.returncode == 1 and "not in play" in one_line_error(proc)
     assert len(read_log(db)) == 2
     state = read_log(db)[-1][1]
@@ -129,28 +140,28 @@ def test_ft_never_below_zero_and_only_on_heroes_in_play(tmp_path):
 def test_token_amount_must_be_signed(tmp_path, amount):
     db = tmp_path / "game.db"
     make_session(db)
-    proc = referee("--session", str(db), "mt", "Ann", amount)
+    proc = cli("--session", str(db), "mt", "Ann", amount)
     assert proc.returncode == 2 and one_line_error(proc)
 
 
 def test_unknown_player_is_bad_input(tmp_path):
     db = tmp_path / "game.db"
     make_session(db)
-    proc = referee("--session", str(db), "mt", "Zed", "+1")
+    proc = cli("--session", str(db), "mt", "Zed", "+1")
     assert proc.returncode == 2 and "Ann, Bob" in one_line_error(proc)
 
 
 def test_tokens_refused_in_an_xo_session(tmp_path):
     db = tmp_path / "xo.db"
     make_session(db, game="xo")
-    proc = referee("--session", str(db), "mt", "Ann", "+1")
+    proc = cli("--session", str(db), "mt", "Ann", "+1")
     assert proc.returncode == 1 and "XO!" in one_line_error(proc)
-    out = referee("--session", str(db), "status", check=0).stdout
+    out = cli("--session", str(db), "status", check=0).stdout
     assert "chapter 1 of 7" in out
 
 
 def test_missing_session_is_exit_2(tmp_path):
-    proc = referee("--session", str(tmp_path / "nothing.db"), "status")
+    proc = cli("--session", str(tmp_path / "nothing.db"), "status")
     assert proc.returncode == 2 and "referee new" in one_line_error(proc)
     assert not (tmp_path / "nothing.db").exists()
 
@@ -216,18 +227,27 @@ def test_corrupt_or_foreign_session_exit_2_and_untouched(tmp_path, spoil):
         ["new", "x-statix", "--players", "Ann,Bob", "--force"],
         ["new", "xo", "--players", "Ann,Bob"],
     ):
-        proc = referee("--session", str(db), *args)
+        proc = cli("--session", str(db), *args)
         assert proc.returncode == 2, (args, proc.returncode, proc.stderr)
         line = one_line_error(proc)
         assert str(db) in line
         assert db.read_bytes() == before, args
 
 
+def test_corrupt_session_in_a_real_process(tmp_path):
+    db = tmp_path / "session.db"
+    _damaged_pages(db)
+    before = db.read_bytes()
+    proc = referee("--session", str(db), "mt", "Ann", "+1")
+    assert proc.returncode == 2 and "damaged" in one_line_error(proc)
+    assert db.read_bytes() == before
+
+
 # ── concurrency ──────────────────────────────────────────────────────────────
 def test_two_concurrent_writers_lose_nothing(tmp_path):
     db = tmp_path / "game.db"
     start = make_session(db)["table"]["Ann"]["mt"]
-    per_writer = 8
+    per_writer = 6
     failures: list[str] = []
 
     def writer(player: str) -> None:
@@ -277,7 +297,9 @@ def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
     rng = random.Random(42)
     kills = 30
     for _ in range(kills):
-        proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            cmd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         # most of a run is start-up; aim the kills at its second half, where it writes
         time.sleep(rng.uniform(0.4, 1.1) * lifetime)
         proc.send_signal(signal.SIGKILL)
