@@ -7,7 +7,6 @@ import random
 
 import pytest
 from referee.errors import RefereeError, UsageError
-from xo_helpers import HEROES, VILLAINS
 
 from referee.xo import play
 from referee.xo.play import Dice
@@ -16,12 +15,6 @@ from referee.xo.play import Dice
 def dice(**faces):
     """Given faces by role (underscores for dashes: counter_attack -> counter-attack)."""
     return Dice({k.replace("_", "-"): v for k, v in faces.items()}, random.Random(0))
-
-
-@pytest.fixture
-def started(fresh_state, xo_cards):
-    state = play.pick(fresh_state, xo_cards, "heroes", HEROES).state
-    return play.pick(state, xo_cards, "Bob", VILLAINS).state
 
 
 def at_phase(state, cards, phase):
@@ -49,19 +42,19 @@ def test_pick_unknown_name_suggests(fresh_state, xo_cards):
         play.pick(fresh_state, xo_cards, "heroes", ["Captian Volt"])
 
 
-def test_pick_duplicate_and_other_league_refused(fresh_state, xo_cards):
+def test_pick_duplicate_and_other_league_refused(fresh_state, xo_cards, picks):
     state = play.pick(fresh_state, xo_cards, "heroes", ["Swift"]).state
     with pytest.raises(RefereeError, match="already picked"):
         play.pick(state, xo_cards, "heroes", ["swift"])
     with pytest.raises(UsageError, match="unknown character 'Brute'"):
         play.pick(state, xo_cards, "heroes", ["Brute"])
     with pytest.raises(RefereeError, match="already have 7"):
-        play.pick(fresh_state, xo_cards, "heroes", [*HEROES, "Shade"])
+        play.pick(fresh_state, xo_cards, "heroes", [*picks["heroes"], "Shade"])
 
 
-def test_xo8_xo11_both_rosters_start_turn_one_without_status_check(started):
+def test_xo8_xo11_both_rosters_start_turn_one_without_status_check(started, picks):
     assert started["turn"]["number"] == 1 and started["turn"]["phase"] == "Card Discard/Draw"
-    assert [e["name"] for e in started["roster"]["villains"]] == VILLAINS
+    assert [e["name"] for e in started["roster"]["villains"]] == picks["villains"]
 
 
 def test_xo10_draw_seven_then_discard_up_to_two(started, xo_cards):
