@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-MASK_FACES = (0, 1, 1, 2, 2, 3)  # XO-1
+from referee.dice import MASK_FACES, is_moffed  # XO-1, XO-5
+
 LEAGUES = ("heroes", "villains")
 PHASES = ("Status Check", "Card Discard/Draw", "Attack", "Feat/Thwart", "Turn Resolution")  # XO-11
 HAND_SIZE = 7  # XO-10
@@ -80,11 +81,6 @@ def _status(name: str, defs: Mapping[str, StatusDef]) -> StatusDef:
         return defs[name]
     except KeyError:
         raise ValueError(f"no Status card {name!r} in the card database") from None
-
-
-def is_moffed(faces: Sequence[int]) -> bool:
-    """XO-5: one or more dice, all showing 0. A zero-die roll is never moffed."""
-    return len(faces) > 0 and all(face == 0 for face in faces)
 
 
 @dataclass(frozen=True)
@@ -553,20 +549,6 @@ def thwart_bonus_for(bonus: Mapping[str, Any] | None, league: str, turn_number: 
 
 
 # --------------------------------------------------------------------------- turn and story
-
-
-def first_player(rolls: Iterable[tuple[int, int]]) -> tuple[str, tuple[Step, ...]]:
-    """XO-1: each player rolls one mask die, (heroes, villains) per pair; ties reroll;
-    the higher die is the active player on turn 1."""
-    steps = []
-    for heroes, villains in rolls:
-        if heroes == villains:
-            steps.append(Step(f"first-player roll: heroes {heroes}, villains {villains}: tie, reroll", "XO-1"))
-            continue
-        league = "heroes" if heroes > villains else "villains"
-        steps.append(Step(f"first-player roll: heroes {heroes}, villains {villains}: {league} go first", "XO-1"))
-        return league, tuple(steps)
-    raise ValueError("every first-player roll tied")
 
 
 def next_phase(phase: str, turn_number: int) -> tuple[str, bool]:
