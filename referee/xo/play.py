@@ -83,6 +83,31 @@ class Outcome:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+def refresh(state: dict, cards: XoCards) -> dict:
+    """Keep the derived facts `status_lines` shows in the state: each character's
+    readiness (XO-9, from the Status cards) and the current chapter's objectives (XO-12)."""
+    for league in LEAGUES:
+        for entry in state["roster"][league]:
+            entry["ready"] = _entry_ready(state, cards, entry)
+    objectives = {}
+    for league in LEAGUES:
+        card = cards.objectives.get((league, state["chapter"]))
+        if card is not None:
+            objectives[league] = {
+                "name": card.name,
+                "feat": card["feat"],
+                "requires": dict(card["requires"]),
+                "fcv": card["fcv"],
+                "tcv": card["tcv"],
+            }
+    state["objectives"] = objectives
+    return state
+
+
+def _done(cards: XoCards, state: dict, summary: str, steps: list[Step], data: dict[str, Any]) -> Outcome:
+    return Outcome(refresh(state, cards), summary, steps, data)
+
+
 class Dice:
     """Mask dice for one command: faces the players entered (by role) or rolled with `rng`.
     Roles: attack, defense, extra, counter-attack, counter-defense, counter-extra, and
@@ -109,7 +134,7 @@ class Dice:
 # --------------------------------------------------------------------------- helpers
 
 
-def _find(state: dict, name: str) -> tuple[str, dict]:
+def find_character(state: dict, name: str) -> tuple[str, dict]:
     """(league, roster entry) of a picked character (case-insensitive)."""
     for league in LEAGUES:
         for entry in state["roster"][league]:
@@ -157,7 +182,7 @@ def pick(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     both leagues hold 7, turn 1 begins (its Status Check skipped, XO-8)."""
     if state["turn"]["phase"] != SETUP:
         raise RefereeError("characters are picked before turn 1 only", "XO-11")
-    league = _league_of(state, league_or_player)
+    league = league_of(state, league_or_player)
     state = copy.deepcopy(state)
     roster = state["roster"][league]
     picked: list[str] = []
@@ -178,10 +203,10 @@ def pick(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
         steps.append(Step("Status Check skipped on turn 1", "XO-8"))
         steps.append(Step(f"turn 1 begins: {state['turn']['active']} active, {PHASES[1]} phase", "XO-11"))
         summary += f"; turn 1 begins, {state['turn']['active']} active"
-    return Outcome(state, summary, steps, {"league": league, "picked": picked})
+    return _done(cards, state, summary, steps, {"league": league, "picked": picked})
 
 
-def _league_of(state: dict, text: str) -> str:
+def league_of(state: dict, text: str) -> str:
     if text.casefold() in LEAGUES:
         return text.casefold()
     for league, player in state["leagues"].items():
@@ -202,7 +227,7 @@ def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
     _check_playing(state)
     status = cards.status(status)
     state = copy.deepcopy(state)
-    _, entry = _find(state, character)
+    _, entry = find_character(state, character)
     if entry["ko"]:
         raise RefereeError(f"{entry['name']} is KOd and out of play", "XO-4")
     if status in entry["statuses"]:
@@ -210,7 +235,7 @@ def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
     entry["statuses"].append(status)
     ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
     step = Step(f"{entry['name']} tagged <{status}>: now {ready}", "XO-9")
-    return Outcome(state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
+    return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
 
 
 def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
@@ -218,13 +243,13 @@ def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
     _check_playing(state)
     status = cards.status(status)
     state = copy.deepcopy(state)
-    _, entry = _find(state, character)
+    _, entry = find_character(state, character)
     if status not in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is not tagged <{status}>", None)
     entry["statuses"].remove(status)
     ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
     step = Step(f"{entry['name']} untagged <{status}>: now {ready}", "XO-8")
-    return Outcome(state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
+    return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
 
 
 # --------------------------------------------------------------------------- phases
@@ -277,7 +302,7 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
     notes = [s.text for s in steps if s.ruling not in ("XO-11",)]
     if notes:
         summary += " - " + "; ".join(notes)
-    return Outcome(state, summary, steps, {"phase": state["turn"]["phase"], "turn": state["turn"]["number"]})
+    return _done(cards, state, summary, steps, {"phase": state["turn"]["phase"], "turn": state["turn"]["number"]})
 
 
 def _status_check(state: dict, cards: XoCards) -> list[Step]:
@@ -337,10 +362,10 @@ def attack(
     _check_phase(state, PHASES[2], "attacks")
     state = copy.deepcopy(state)
     active = state["turn"]["active"]
-    a_league, a_entry = _find(state, attacker)
-    d_league, d_entry = _find(state, defender)
+    a_league, a_entry = find_character(state, attacker)
+    d_league, d_entry = find_character(state, defender)
     if a_league != active:
-        raise RefereeError(f"{a_entry['name']} is a {a_league[:-1]}: only the active {active} attack this turn", "XO-11")
+        raise RefereeError(f"{a_entry['name']} is one of the {a_league}: only the active {active} attack this turn", "XO-11")
     if d_league == a_league:
         raise RefereeError(f"{d_entry['name']} is on the attacker's own league", None)
     if d_entry["ko"]:
@@ -365,7 +390,7 @@ def attack(
     target_names = [d_entry["name"]] + (rules.neighbours(row, out, d_entry["name"]) if aoe else [])
     targets = []
     for i, name in enumerate(target_names):
-        _, entry = _find(state, name)
+        _, entry = find_character(state, name)
         card = cards.characters[name]
         mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "defense_mod")
         steps.extend(mod_steps)
@@ -402,7 +427,7 @@ def attack(
     parts = []
     rounds_data = []
     for name, round_ in result.rounds:
-        _, entry = _find(state, name)
+        _, entry = find_character(state, name)
         steps.extend(Step(f"{name}: {s.text}", s.ruling) for s in round_.steps)
         _apply(entry, round_)
         parts.append(f"{name} {_round_text(round_)}")
@@ -421,13 +446,13 @@ def attack(
     summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}: " + "; ".join(parts)
     first = result.rounds[0][1]
     data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **first.as_dict(), "targets": rounds_data}
-    return Outcome(state, summary, steps, data)
+    return _done(cards, state, summary, steps, data)
 
 
 def _counterattack(state: dict, cards: XoCards, counterattacker: str, target: str, dice: Dice, i_first: bool) -> tuple[list[Step], str, dict]:
     """XO-6: the defender strikes back at its attacker, one full combat round."""
-    _, c_entry = _find(state, counterattacker)
-    _, t_entry = _find(state, target)
+    _, c_entry = find_character(state, counterattacker)
+    _, t_entry = find_character(state, target)
     c_card = cards.characters[counterattacker]
     t_card = cards.characters[target]
     prefix = "counter-" if i_first else f"counter:{counterattacker}:"
@@ -489,7 +514,7 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     _check_phase(state, PHASES[3], "feats are attempted")
     state = copy.deepcopy(state)
     turn = state["turn"]
-    league, entry = _find(state, character)
+    league, entry = find_character(state, character)
     if league != turn["active"]:
         raise RefereeError(f"only the active {turn['active']} attempt a feat this turn; {entry['name']} is one of the {league}", "XO-13")
     if turn.get("feat"):
@@ -521,7 +546,7 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     else:
         text += ": fails"
         steps.extend(_end_feat_phase(state))
-    return Outcome(state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
+    return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
 
 
 def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0) -> Outcome:
@@ -532,7 +557,7 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
     pending = turn.get("feat")
     if not pending or not pending.get("pending"):
         raise RefereeError("no successful feat to thwart this turn", "XO-14")
-    league, entry = _find(state, character)
+    league, entry = find_character(state, character)
     responder = other_league(turn["active"])
     if league != responder:
         raise RefereeError(f"only the responding {responder} thwart; {entry['name']} is one of the {league}", "XO-14")
@@ -559,4 +584,4 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
     steps.extend(_end_feat_phase(state))
     if state.get("over"):
         text += f"; game over, {state['winner']} win"
-    return Outcome(state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
+    return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
