@@ -75,3 +75,20 @@ def referee():
         )
 
     return run
+
+
+@pytest.fixture
+def referee_in_process():
+    """Run the `referee` command in this process with click's CliRunner (fast); the
+    result has returncode, stdout and stderr like a subprocess's."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    def run(*args: str):
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+        return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
+
+    return run
