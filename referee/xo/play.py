@@ -290,7 +290,7 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
         steps.append(Step(f"turn {number}: {active} ({state['leagues'][active]}) active", "XO-11"))
         bonus = state.get("thwart_bonus")
         if bonus and bonus["turn"] < number:
-            steps.append(Step(f"{bonus['league']}'s thwart bonus expired unused (turn {bonus['turn']} is over)", "XO-14"))
+            steps.append(Step(f"the {bonus['league']}' thwart bonus expired unused (turn {bonus['turn']} is over)", "XO-14"))
             state["thwart_bonus"] = None
         steps.extend(_status_check(state, cards))
     else:
@@ -430,7 +430,7 @@ def attack(
         _, entry = find_character(state, name)
         steps.extend(Step(f"{name}: {s.text}", s.ruling) for s in round_.steps)
         _apply(entry, round_)
-        parts.append(f"{name} {_round_text(round_)}")
+        parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
         data = {"target": name, **round_.as_dict()}
         if round_.counterattack_allowed and counterattack:
             c_steps, c_text, c_data = _counterattack(state, cards, name, a_entry["name"], dice, i_first=(name == target_names[0]))
@@ -475,7 +475,7 @@ def _counterattack(state: dict, cards: XoCards, counterattacker: str, target: st
     )
     _apply(t_entry, result)
     steps = [*a_steps, *d_steps, *(Step(f"{counterattacker} counterattacks {target}: {s.text}", s.ruling) for s in result.steps)]
-    text = f"{counterattacker} counterattacks: {target} {_round_text(result)}"
+    text = f"{counterattacker} counterattacks: {_round_text(result)}"
     return steps, text, {"counterattacker": counterattacker, "target": target, **result.as_dict()}
 
 
