@@ -269,10 +269,11 @@ def new(
 
     def answer() -> Reply:
         import random
+        from pathlib import Path
 
         from referee import games
         from referee.command import load_cards
-        from referee.session import Session
+        from referee.session import Session, already_holds_a_game
 
         game_id = games.canonical(game)
         names = [p.strip() for p in players.split(",")]
@@ -282,6 +283,11 @@ def new(
                 raise UsageError("--owner and --team are X-Statix options")
             options = {"owners": _pairs(owners, "--owner"), "teams": _pairs(teams, "--team")}
         opts = global_options(ctx)
+        existing = Path(opts.session)
+        if existing.exists() or existing.is_symlink():  # refuse before any setup work
+            Session.check(existing)
+            if not force:
+                raise RefereeError(already_holds_a_game(existing))
         game_seed = seed if seed is not None else opts.seed
         rng = random.Random(game_seed) if game_seed is not None else random.SystemRandom()
         module = games.module(game_id)

@@ -91,6 +91,13 @@ def check_header(path: Path) -> None:
         raise SessionError(f"{path}: an SQLite file from another program, not a referee session")
 
 
+def already_holds_a_game(path: Path) -> str:
+    return (
+        f"{path} already holds a game; pass --force to start a new one there "
+        "(its log is kept) or choose another --session"
+    )
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
@@ -98,10 +105,12 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _undo_stacks(rows: list[tuple[int, str, str]]) -> tuple[int, list[int], list[int]]:
+def _undo_stacks(rows: list[tuple[int, str, str]]) -> tuple[int, list[int], list[int], set[int]]:
     """Replay kinds/payloads: (seq of the latest `new`, done seqs, undone seqs as a stack
-    whose last element is the next to redo). A `new` event is a barrier."""
+    whose last element is the next to redo, every seq currently reverted). A `new` event
+    is a barrier; a regular event after undo makes the undone ones final."""
     base, done, undone = 0, [], []
+    reverted: set[int] = set()
     for seq, kind, payload_json in rows:
         if kind == "new":
             base, done, undone = seq, [], []
@@ -109,14 +118,16 @@ def _undo_stacks(rows: list[tuple[int, str, str]]) -> tuple[int, list[int], list
             for moved in json.loads(payload_json)["undone"]:
                 done.remove(moved)
                 undone.append(moved)
+                reverted.add(moved)
         elif kind == "redo":
             for moved in json.loads(payload_json)["redone"]:
                 undone.remove(moved)
                 done.append(moved)
+                reverted.discard(moved)
         else:
             done.append(seq)
             undone = []
-    return base, done, undone
+    return base, done, undone, reverted
 
 
 class Session:
@@ -191,6 +202,12 @@ class Session:
         return self._conn
 
     @classmethod
+    def check(cls, path: str | os.PathLike) -> None:
+        """Raise `SessionError` unless `path` is a readable referee session (reads only)."""
+        with cls.open(path, write=False):
+            pass
+
+    @classmethod
     def create(
         cls,
         path: str | os.PathLike,
@@ -206,12 +223,9 @@ class Session:
         path = Path(path)
         payload = payload or {}
         if path.exists() or path.is_symlink():
-            check_header(path)
+            cls.check(path)
             if not replace:
-                raise RefereeError(
-                    f"{path} already holds a game; pass --force to start a new one there "
-                    "(its log is kept) or choose another --session"
-                )
+                raise RefereeError(already_holds_a_game(path))
             with cls.open(path) as session:
                 return session._append("new", summary, payload, state)
         return cls._create_file(path, state, summary, payload)
@@ -284,17 +298,16 @@ class Session:
             )
             .fetchall()
         )
-        _, _, undone = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
-        undone_set = set(undone)
+        _, _, _, reverted = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
         events = [
-            Event(seq, ts, kind, summary, json.loads(payload), seq in undone_set)
+            Event(seq, ts, kind, summary, json.loads(payload), seq in reverted)
             for seq, ts, kind, summary, payload, _ in rows
         ]
         if with_states:
             return [(e, json.loads(r[5])) for e, r in zip(events, rows, strict=True)]
         return events
 
-    def _stacks(self) -> tuple[int, list[int], list[int]]:
+    def _stacks(self) -> tuple[int, list[int], list[int], set[int]]:
         rows = (
             self._db().execute("SELECT seq, kind, payload_json FROM events ORDER BY seq").fetchall()
         )
@@ -330,7 +343,7 @@ class Session:
     def undo(self, n: int = 1) -> tuple[int, list[int]]:
         """Revert the last `n` effective events (a `new` cannot be undone). Returns the undo
         event's seq and the seqs reverted, newest first."""
-        base, done, _ = self._stacks()
+        base, done, _, _ = self._stacks()
         if n < 1:
             raise RefereeError("undo needs a count of 1 or more")
         if n > len(done):
@@ -353,7 +366,7 @@ class Session:
     def redo(self, n: int = 1) -> tuple[int, list[int]]:
         """Re-apply the last `n` undone events (only right after undo: any other event
         clears what can be redone)."""
-        _, _, undone = self._stacks()
+        _, _, undone, _ = self._stacks()
         if n < 1:
             raise RefereeError("redo needs a count of 1 or more")
         if n > len(undone):

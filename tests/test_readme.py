@@ -17,8 +17,8 @@ def readme_commands() -> list[str]:
 
 def test_readme_opens_with_two_commands():
     build, tests = readme_commands()
-    assert build.startswith("python3 -m pip install -e . && pnp build")
-    assert "pip install -e '.[test]'" in tests and tests.endswith("python -m pytest")
+    assert build == "python3 -m pip install -e . && python3 -m pnp build"
+    assert "pip install -e '.[test]'" in tests and tests.endswith("python3 -m pytest")
 
 
 def test_ci_runs_the_readme_test_command():

@@ -35,8 +35,12 @@ def new_state(
     game = db.xs
     players = check_players(players, game.min_players, game.max_players)
 
-    owner_of = deal_specials(players, owners or {}, _names(game, "owners"), rng, "Owner")
-    team_of = deal_specials(players, teams or {}, _names(game, "team-names"), rng, "Team Name")
+    owner_of, owners_chosen = deal_specials(
+        players, owners or {}, _names(game, "owners"), rng, "Owner"
+    )
+    team_of, teams_chosen = deal_specials(
+        players, teams or {}, _names(game, "team-names"), rng, "Team Name"
+    )
 
     deck = [card.name for card in game.decks["common"].cards for _ in range(card.copies)]
     if len(deck) < HAND_SIZE * len(players):
@@ -76,8 +80,8 @@ def new_state(
         "setup": {
             "mt_rolls": mt_rolls,
             "first_player_rolls": first_rolls,
-            "owners_chosen": sorted(p for p in players if p in (owners or {})),
-            "teams_chosen": sorted(p for p in players if p in (teams or {})),
+            "owners_chosen": owners_chosen,
+            "teams_chosen": teams_chosen,
         },
     }
 
@@ -113,21 +117,23 @@ def deal_specials(
     cards: list[str],
     rng: random.Random,
     kind: str,
-) -> dict[str, str]:
-    """One card of `cards` per player: the chosen ones first, then the rest at random."""
-    by_fold = {c.casefold(): c for c in cards}
-    seat_of = {p.casefold(): p for p in players}
+) -> tuple[dict[str, str], list[str]]:
+    """One card of `cards` per player: the chosen ones first, then the rest at random.
+    Returns the cards by player and the players (in seat order) who chose theirs."""
+    by_fold = {fold(c): c for c in cards}
+    seat_of = {fold(p): p for p in players}
     result: dict[str, str] = {}
     for player, card in chosen.items():
-        seat = seat_of.get(player.strip().casefold())
+        seat = seat_of.get(fold(player))
         if seat is None:
             raise UsageError(f"{kind} chosen for {player!r}, who is not a player")
-        name = by_fold.get(card.strip().casefold())
+        name = by_fold.get(fold(card))
         if name is None:
             raise UsageError(f"no {kind} card {card!r}; choose one of: {', '.join(cards)}")
         if name in result.values():
             raise UsageError(f"{kind} {name} is chosen twice (XS-1: one each)")
         result[seat] = name
+    chose = [p for p in players if p in result]
     rest = [c for c in cards if c not in result.values()]
     rng.shuffle(rest)
     for player in players:
@@ -135,7 +141,12 @@ def deal_specials(
             if not rest:
                 raise RefereeError(f"not enough {kind} cards for {len(players)} players", "XS-1")
             result[player] = rest.pop(0)
-    return result
+    return result, chose
+
+
+def fold(name: str) -> str:
+    """Compare names as typed at a keyboard: case, spacing and curly apostrophes ignored."""
+    return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").casefold().split())
 
 
 def _names(game: Any, deck_id: str) -> list[str]:
