@@ -1,0 +1,507 @@
+"""Automatic X-Statix players: what an automatic player decides at each point of its turn.
+
+A policy only *decides*; `xs_sim` carries the decision out through the engine's own
+functions (`referee.xs.turn`, `.mission`, `.events`), which validate it. Every decision is
+picked from what `xs_options` says is legal now, so the engine never refuses one (the
+tests check that over hundreds of games).
+
+Two policies differ in how they spend money, cards and heroes:
+
+- `cautious` keeps a reserve of MT, goes on missions only when it can cover the carnage,
+  protects its heroes, and keeps Power cards to negate carnage.
+- `greedy` spends every MT it has on draws, recruits and marketing, goes on the best-paying
+  mission whenever it has a hero, and spends Power cards on the Success roll and on their
+  Event abilities.
+
+Both use the free hero abilities (rerolls, Venus Dee Milo's +-1) where they help, and the
+Event abilities that are plainly good (draws, extra turn, stealing a hero).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.simulate import xs_options as opt
+from referee.xs import events
+from referee.xs.play import Play
+
+# ── decisions the driver carries out ──────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One call of an engine action: `action` is "reroll" (source), "adjust" (source, by),
+    "event" (card, target/hero/pick) or "boost" (powers/discards/sacrifices)."""
+
+    action: str
+    args: tuple = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CasualtyPlan:
+    """Arguments of `mission.casualties` (XS-7)."""
+
+    powers: list[str]
+    sacrifices: list[str]
+    choose: list[str]
+    swap_for: list[str]
+
+
+LOWER_IS_BETTER = {"opportunity", "recruit", "marketing", "mission", "carnage"}
+
+
+def card_value(play: Play, player: str, card: str) -> float:
+    """How much a card in hand is worth keeping (for the hand limit and for an opponent's
+    forced discard): heroes most, then Power cards (carnage insurance), missions,
+    marketing."""
+    cat = play.cat
+    kind = cat.type(card)
+    if kind == "Hero":
+        return 4.0
+    if kind == "Power":
+        return 2.0 + max(cat.counts(card, "carnage"), cat.counts(card, "success")) - 1 + (
+            0.5 if cat.event(card) else 0)
+    if kind == "Mission":
+        missions = sum(1 for c in play.seat(player)["hand"] if cat.type(c) == "Mission")
+        return 2.5 if missions <= 1 else 1.0
+    return 1.5 + (0.5 if cat.event(card) else 0)
+
+
+def rank_opponents(play: Play, key: str = "mt") -> list[str]:
+    """Opponents, the strongest first (most MT, or most heroes / cards)."""
+    def score(p: str) -> tuple:
+        seat = play.seat(p)
+        main = {"mt": seat["mt"], "heroes": len(seat["heroes"]), "hand": len(seat["hand"])}[key]
+        return (-main, -seat["mt"], play.s["players"].index(p))
+    return sorted(play.opponents(play.active), key=score)
+
+
+class Policy:
+    """The shared skeleton; subclasses set the thresholds and a few choices (see each
+    method's docstring for the rule it plays by)."""
+
+    name = "base"
+    draw_reserve = 0  # keep this many MT after an extra draw is paid for (expected cost)
+    max_extra_draws = 0
+    recruit_reserve = 0
+    marketing_reserve = 0
+    min_heroes_for_mission = 1
+    uses_power_events = False  # spends Power cards on their Event abilities
+    attach_event_marketing = True  # attaches Marketing cards that also have an Event
+
+    # ── Opportunity (XS-3) ───────────────────────────────────────────────────
+    def buy_draw(self, play: Play, bought: int) -> bool:
+        """Buy another draw while MT stays above the reserve after an average roll (3.5),
+        up to `max_extra_draws` a turn, and while the hand is below the hand limit."""
+        if not opt.can_buy_draw(play) or bought >= self.max_extra_draws:
+            return False
+        seat = play.seat(play.active)
+        limit, _ = play.hand_limit(play.active)
+        return seat["mt"] - 3.5 >= self.draw_reserve and len(seat["hand"]) < limit
+
+    # ── Recruitment (XS-4) ───────────────────────────────────────────────────
+    def recruit(self, play: Play) -> str | None:
+        """Recruit a Hero from hand while MT after an average roll stays above the reserve.
+        Heroes with abilities go first; Ocelot (no ability) last."""
+        heroes = opt.recruitable(play)
+        if not heroes or play.seat(play.active)["mt"] - 3.5 < self.recruit_reserve:
+            return None
+        return max(heroes, key=lambda h: (len(play.cat.ability(h)), h))
+
+    # ── Publicity (XS-5) ─────────────────────────────────────────────────────
+    def attach(self, play: Play) -> tuple[str, str] | None:
+        """Attach Marketing while MT stays above the reserve: Cult of Personality first
+        (counts 2), onto El Guapo first (-2 to the roll), then the hero with most room."""
+        if play.seat(play.active)["mt"] - 3.5 < self.marketing_reserve:
+            return None
+        options = [(c, h) for c, h in opt.attachable(play)
+                   if self.attach_event_marketing or not play.cat.event(c)]
+        if not options:
+            return None
+
+        def score(option: tuple[str, dict]) -> tuple:
+            card, hero = option
+            guapo = any(m.get("target") == "self" and m.get("modify") == "marketing"
+                        for m in play.cat.ability(hero["name"]))
+            room = hero["ft"] - play.marketing_load(hero)
+            return (play.cat.counts(card, "marketing"), guapo, room, card, hero["name"])
+
+        card, hero = max(options, key=score)
+        return card, hero["name"]
+
+    # ── Mission (XS-6..XS-8) ─────────────────────────────────────────────────
+    def negation_in_hand(self, play: Play) -> int:
+        return sum(play.cat.counts(c, "carnage") for c in opt.hand(play, "Power"))
+
+    def mission(self, play: Play) -> str | None:
+        raise NotImplementedError
+
+    def casualty_plan(self, play: Play) -> CasualtyPlan:
+        raise NotImplementedError
+
+    def spend_powers(self, play: Play, points: int, keep_success: bool) -> list[str]:
+        """Power cards to negate `points` of carnage, cheapest first: cards without an
+        Event ability, Healing Powers (2) when 2+ points remain, Superhuman Strength last
+        when the Success roll may need it. Never one more than needed (the engine refuses
+        a card once the carnage is negated)."""
+        cat = play.cat
+        powers = opt.hand(play, "Power")
+
+        def cost(card: str) -> tuple:
+            return (cat.counts(card, "success") > 1 if keep_success else 0,
+                    bool(cat.event(card)), -cat.counts(card, "carnage"), card)
+
+        chosen: list[str] = []
+        for card in sorted(powers, key=cost):
+            if points <= 0:
+                break
+            value = cat.counts(card, "carnage")
+            if value > 1 and points < value:
+                # Healing Powers on a last single point is fine but a 1-point card is
+                # cheaper if there is one left.
+                if any(cat.counts(c, "carnage") == 1 for c in powers if c not in chosen
+                       and c != card):
+                    continue
+            chosen.append(card)
+            points -= value
+        return chosen
+
+    def victims(self, play: Play, heroes: list[dict], n: int) -> list[str]:
+        """The heroes to lose first when the player may choose (Ratings Bonanza): those who
+        gain from dying or may survive it, then the least famous."""
+        def score(hero: dict) -> tuple:
+            bonus = 0
+            for effect in play.cat.ability(hero["name"]):
+                if "on_killed" in effect:
+                    bonus = 1
+            return (-bonus, hero["ft"] + play.marketing_load(hero), hero["name"])
+        return [h["name"] for h in sorted(heroes, key=score)[:n]]
+
+    def success_decision(self, play: Play) -> Decision | None:
+        """After the Success roll (XS-8): if it is not above the Carnage roll, close the gap
+        with, in order, a hero's free reroll when the gap is 3+, Venus Dee Milo's +1 for a
+        gap of 1, Teleportation's +2, Power cards (Orbit makes each +2), Gin Genie's
+        discards or Overkill's sacrifice when they are enough, then reroll events."""
+        mission = play.turn["mission"]
+        roll = mission["rolls"]["success"]
+        gap = mission["rolls"]["carnage"]["total"] - roll["total"] + 1
+        if gap <= 0:
+            return None
+        rerolls = opt.hero_rerolls(play)
+        if gap >= 3 and rerolls:
+            return Decision("reroll", (rerolls[0],))
+        for name, choices in opt.hero_adjusts(play):
+            if gap == 1 and 1 in choices:
+                return Decision("adjust", (name, 1))
+        if opt.event_playable(play, "Teleportation") and gap <= 2 + self.boost_capacity(play)[0]:
+            return Decision("event", ("Teleportation",))
+        capacity, plan = self.boost_capacity(play)
+        if capacity >= gap:
+            return Decision("boost", (), self.minimal_boost(play, plan, gap))
+        if rerolls:
+            return Decision("reroll", (rerolls[0],))
+        for card in ("Control Body Mass", "Superhuman Senses", "Freeze Time"):
+            if gap >= 2 and opt.event_playable(play, card):
+                return Decision("event", (card,))
+        return None
+
+    def boost_capacity(self, play: Play) -> tuple[int, list[tuple[str, str, int]]]:
+        """What the Success roll can still gain: (kind, card or hero, value) options."""
+        actor = play.active
+        cat = play.cat
+        per_power = max([int(e["success"]) for _, e, _ in play.with_verb(actor, "power_value")
+                         if "success" in e] or [1])
+        plan: list[tuple[str, str, int]] = []
+        for card in opt.hand(play, "Power"):
+            plan.append(("powers", card, cat.counts(card, "success") * per_power))
+        genie = [e for _, e, _ in play.with_verb(actor, "discard_any_for")
+                 if e.get("modify") == "success"]
+        if genie:
+            for card in opt.hand(play):
+                if cat.type(card) != "Power":
+                    plan.append(("discards", card, int(genie[0]["by"])))
+        mission = play.turn["mission"]
+        alive = [h["name"] for h in play.seat(actor)["heroes"] if h["name"] in mission["team"]]
+        for name in alive:
+            for effect in cat.ability(name):
+                sac = effect.get("sacrifice") or {}
+                if sac.get("modify") == "success" and len(alive) > 1:
+                    plan.append(("sacrifices", name, int(sac["by"])))
+        return sum(v for _, _, v in plan), plan
+
+    def minimal_boost(self, play: Play, plan: list[tuple[str, str, int]], gap: int) -> dict:
+        """The fewest, cheapest boosts that reach `gap`: discards (Gin Genie) before Power
+        cards, a sacrifice last."""
+        order = {"discards": 0, "powers": 1, "sacrifices": 2}
+        chosen: dict[str, list[str]] = {"powers": [], "discards": [], "sacrifices": []}
+        total = 0
+        for kind, name, value in sorted(plan, key=lambda p: (order[p[0]], -p[2], p[1])):
+            if total >= gap:
+                break
+            chosen[kind].append(name)
+            total += value
+        return chosen
+
+    # ── rolls that can still change ──────────────────────────────────────────
+    def roll_decision(self, play: Play) -> Decision | None:
+        """The open roll of a paid action, the Mission roll or the Carnage roll: lower is
+        better. Free hero rerolls on a high roll (5+, or a Mission roll the team cannot
+        meet), Venus Dee Milo's -1 when it matters, then Event cards (mission: Telekinesis
+        -1, Flight / Roadshow rerolls; carnage: Regeneration, Shockwave)."""
+        roll = events.open_roll(play)
+        if roll is None:
+            return None
+        kind = roll["kind"]
+        total = roll["total"]
+        if kind == "payoff":
+            return self.payoff_decision(play, roll)
+        if kind not in LOWER_IS_BETTER:
+            return None
+        heroes = len(play.seat(play.active)["heroes"])
+        if kind == "mission":
+            if total <= heroes:
+                return None
+            gap = total - heroes
+            for name, choices in opt.hero_adjusts(play):
+                if gap == 1 and -1 in choices:
+                    return Decision("adjust", (name, -1))
+            if gap == 1 and opt.event_playable(play, "Telekinesis") and self.uses_power_events:
+                return Decision("event", ("Telekinesis",))
+            rerolls = opt.hero_rerolls(play)
+            if rerolls:
+                return Decision("reroll", (rerolls[0],))
+            for card in ("Roadshow", "Flight"):
+                if opt.event_playable(play, card) and (card == "Roadshow" or self.uses_power_events):
+                    return Decision("event", (card,))
+            return None
+        if kind == "carnage":
+            cover = self.negation_in_hand(play)
+            if total <= cover:
+                return None
+            rerolls = opt.hero_rerolls(play)
+            if total >= 4 and rerolls:
+                return Decision("reroll", (rerolls[0],))
+            for name, choices in opt.hero_adjusts(play):
+                if -1 in choices:
+                    return Decision("adjust", (name, -1))
+            if total >= 5 and opt.event_playable(play, "Regeneration"):
+                return Decision("event", ("Regeneration",))
+            if opt.event_playable(play, "Shockwave") and total - cover >= 2:
+                return Decision("event", ("Shockwave",))
+            return None
+        # a paid roll (XS-2): only free hero abilities, kept for the mission if one is planned
+        if opt.playable_missions(play):
+            return None
+        rerolls = opt.hero_rerolls(play)
+        if total >= 5 and rerolls:
+            return Decision("reroll", (rerolls[0],))
+        for name, choices in opt.hero_adjusts(play):
+            if total >= 2 and -1 in choices:
+                return Decision("adjust", (name, -1))
+        return None
+
+    def payoff_decision(self, play: Play, roll: dict) -> Decision | None:
+        """The Payoff roll (XS-8): Interviews +3 if held; a free reroll of a low roll (4-)."""
+        if opt.event_playable(play, "Interviews"):
+            return Decision("event", ("Interviews",))
+        rerolls = opt.hero_rerolls(play)
+        if rerolls and sum(roll["faces"]) <= 4:
+            return Decision("reroll", (rerolls[0],))
+        return None
+
+    # ── Event abilities at the start of the turn (XS-12) ─────────────────────
+    def turn_event(self, play: Play) -> Decision | None:
+        """Events played right after the Opportunity draw: draw-2 cards, an extra turn,
+        stealing or discarding an opponent's hero, Popularity Ratings on the most famous
+        own hero, Reality TV on the most famous opponent hero; Reanimation when a hero is
+        in the discard pile. The greedy policy also spends Power events (Toxic Sweat,
+        Acid Spray, Chameleon Powers) on the richest opponent."""
+        actor = play.active
+        hand = opt.hand(play)
+        richest = rank_opponents(play, "mt")
+        for card in hand:
+            effects = play.cat.event(card)
+            if not effects:
+                continue
+            kind = play.cat.type(card)
+            effect = effects[0]
+            if kind == "Power" and not self.uses_power_events and "draw" not in effect \
+                    and "hero_from_discard" not in effect:
+                continue
+            if "draw" in effect and play.s["deck"]:
+                return Decision("event", (card,))
+            if "extra_turn" in effect and not play.turn["another_turn"]:
+                return Decision("event", (card,))
+            if "gain_mt" in effect and not any(h for c, h in opt.attachable(play) if c == card):
+                return Decision("event", (card,))
+            if "hero_from_discard" in effect and opt.event_playable(play, card):
+                return Decision("event", (card,))
+            for key in ("steal_hero", "discard_opponent_hero"):
+                if key in effect:
+                    for other in rank_opponents(play, "heroes"):
+                        if play.seat(other)["heroes"]:
+                            return Decision("event", (card,), {"target": other})
+            if "hero_fame" in effect:
+                if effect["hero_fame"] > 0 and play.seat(actor)["heroes"]:
+                    best = max(play.seat(actor)["heroes"], key=lambda h: (h["ft"], h["name"]))
+                    return Decision("event", (card,), {"hero": best["name"]})
+                if effect["hero_fame"] < 0:
+                    targets = [h for o in richest for h in play.seat(o)["heroes"] if h["ft"] > 0]
+                    if targets:
+                        best = max(targets, key=lambda h: (h["ft"], h["name"]))
+                        return Decision("event", (card,), {"hero": best["name"]})
+            if "discard_marketing" in effect:
+                targets = [h for o in richest for h in play.seat(o)["heroes"]
+                           if play.marketing_load(h) >= 2]
+                if targets:
+                    best = max(targets, key=lambda h: (play.marketing_load(h), h["name"]))
+                    return Decision("event", (card,), {"hero": best["name"]})
+            if kind == "Power" and ("steal_card" in effect or "opponent_discards" in effect):
+                for other in rank_opponents(play, "hand"):
+                    if play.seat(other)["hand"]:
+                        kwargs: dict[str, Any] = {"target": other}
+                        spec = effect.get("opponent_discards") or {}
+                        if spec.get("chosen_by") == "opponent":
+                            kwargs["pick"] = opponent_pick(play, other)
+                        return Decision("event", (card,), kwargs)
+        return None
+
+    # ── End phase (XS-11) ────────────────────────────────────────────────────
+    def end_discards(self, play: Play, n: int) -> list[str]:
+        """Discard the `n` least valuable cards (see `card_value`)."""
+        actor = play.active
+        ranked = sorted(opt.hand(play), key=lambda c: (card_value(play, actor, c), c))
+        return ranked[:n]
+
+    def coach_kill(self, play: Play) -> str | None:
+        raise NotImplementedError
+
+
+def opponent_pick(play: Play, opponent: str) -> str:
+    """The card an opponent chooses to discard when an event lets it choose (Acid Spray):
+    its least valuable one."""
+    hand = play.seat(opponent)["hand"]
+    return min(hand, key=lambda c: (card_value(play, opponent, c), c))
+
+
+class Cautious(Policy):
+    """Keeps money in reserve and its heroes alive.
+
+    - Draws: at most one extra draw a turn, only with 12+ MT left after it (on average).
+    - Recruits while 6+ MT would remain; attaches marketing while 8+ would remain, and
+      keeps Marketing cards with an Event ability for the event.
+    - Missions: only with 2+ heroes and enough Power cards that heroes plus negation reach
+      4 + the mission's Carnage modifier; picks the mission with the lowest Carnage
+      modifier (then the best Payoff).
+    - Carnage: negates every point it can with Power cards, then Battering Ram; U-Go Girl
+      takes the place of a more famous casualty.
+    - Power cards are kept for carnage: their Event abilities are used only to draw or to
+      bring a hero back.
+    - Coach: kills a hero in the End phase only when the deck is empty (the last turn).
+    """
+
+    name = "cautious"
+    draw_reserve = 12
+    max_extra_draws = 1
+    recruit_reserve = 6
+    marketing_reserve = 8
+    min_heroes_for_mission = 2
+    uses_power_events = False
+    attach_event_marketing = False
+
+    def mission(self, play: Play) -> str | None:
+        missions = opt.playable_missions(play)
+        heroes = len(play.seat(play.active)["heroes"])
+        if not missions or heroes < self.min_heroes_for_mission:
+            return None
+        card = min(missions, key=lambda m: (play.cat.mission(m).get("carnage", 0),
+                                            -play.cat.mission(m).get("payoff", 0), m))
+        risk = 4 + play.cat.mission(card).get("carnage", 0)
+        return card if heroes + self.negation_in_hand(play) >= risk else None
+
+    def casualty_plan(self, play: Play) -> CasualtyPlan:
+        mission = play.turn["mission"]
+        points = mission["rolls"]["carnage"]["total"]
+        powers = self.spend_powers(play, points, keep_success=False)
+        points -= sum(play.cat.counts(c, "carnage") for c in powers)
+        return self.finish_plan(play, powers, max(0, points))
+
+    def finish_plan(self, play: Play, powers: list[str], points: int) -> CasualtyPlan:
+        actor = play.active
+        heroes = play.seat(actor)["heroes"]
+        sacrifices: list[str] = []
+        for hero in heroes:
+            for effect in play.cat.ability(hero["name"]):
+                sac = effect.get("sacrifice") or {}
+                if "negate_carnage" in sac and points >= 2 and len(heroes) > 1:
+                    sacrifices.append(hero["name"])
+                    points -= int(sac["negate_carnage"])
+        points = max(0, points)
+        left = [h for h in heroes if h["name"] not in sacrifices]
+        choose = self.victims(play, left, points) if play.turn["choose_casualties"] else []
+        swappers = [n for n, e, _ in play.with_verb(actor, "take_casualty") if e]
+        swap_for = [h["name"] for h in left if swappers and h["name"] not in swappers
+                    and h["ft"] >= 2] if points and not choose else []
+        return CasualtyPlan(powers, sacrifices, choose, swap_for)
+
+    def coach_kill(self, play: Play) -> str | None:
+        heroes = play.seat(play.active)["heroes"]
+        if play.s["deck"] or not heroes:
+            return None
+        return min(heroes, key=lambda h: (h["ft"], h["name"]))["name"]
+
+
+class Greedy(Cautious):
+    """Spends everything for the biggest payoff.
+
+    - Draws: extra draws while 3+ MT would remain (on average), up to 3 a turn and up to
+      the hand limit.
+    - Recruits every hero it can pay for; attaches every Marketing card that fits.
+    - Missions: whenever it has a hero, the mission with the best Payoff modifier.
+    - Carnage: negates only what would kill the whole team (keeps one survivor), saving
+      Power cards for the Success roll; chooses its least valuable heroes as casualties.
+    - Uses Power cards' Event abilities (Telekinesis, Flight, Toxic Sweat, Acid Spray,
+      Chameleon Powers) against the richest opponent.
+    - Coach: kills its least famous hero in the End phase once the deck holds fewer cards
+      than there are players (probably its last turn).
+    """
+
+    name = "greedy"
+    draw_reserve = 3
+    max_extra_draws = 3
+    recruit_reserve = -2.5  # any MT at all: a failed payment only ends the phase (XS-2)
+    marketing_reserve = -2.5
+    min_heroes_for_mission = 1
+    uses_power_events = True
+    attach_event_marketing = True
+
+    def mission(self, play: Play) -> str | None:
+        missions = opt.playable_missions(play)
+        if not missions or len(play.seat(play.active)["heroes"]) < self.min_heroes_for_mission:
+            return None
+        return max(missions, key=lambda m: (play.cat.mission(m).get("payoff", 0),
+                                            -play.cat.mission(m).get("carnage", 0), m))
+
+    def casualty_plan(self, play: Play) -> CasualtyPlan:
+        mission = play.turn["mission"]
+        points = mission["rolls"]["carnage"]["total"]
+        heroes = len(play.seat(play.active)["heroes"])
+        must = max(0, points - heroes + 1)  # keep one survivor
+        powers = self.spend_powers(play, must, keep_success=True)
+        points -= sum(play.cat.counts(c, "carnage") for c in powers)
+        return self.finish_plan(play, powers, max(0, points))
+
+    def coach_kill(self, play: Play) -> str | None:
+        heroes = play.seat(play.active)["heroes"]
+        if len(play.s["deck"]) >= len(play.s["players"]) or not heroes:
+            return None
+        return min(heroes, key=lambda h: (h["ft"] + play.marketing_load(h), h["name"]))["name"]
+
+
+POLICIES: dict[str, type[Policy]] = {"cautious": Cautious, "greedy": Greedy}
+
+
+def make(name: str) -> Policy:
+    return POLICIES[name]()

@@ -1,0 +1,194 @@
+"""Exact XO! tables for designers: every roster attacker against every defender, and
+every objective's best feat and best thwart. Exact, not sampled: the dice distributions
+come from the core's `referee.odds`, and each (attack total, defense total, extra die)
+case is resolved by the referee's own `referee.xo.rules.combat_round`.
+
+Why enumerating totals is exact: a combat round depends on the dice only through their
+sums and on whether a roll is moffed (XO-5). Mask faces are never negative, so a roll of
+one or more dice is moffed exactly when its sum is 0; each total is therefore resolved
+once with a representative roll of that total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from referee import odds
+from referee.dice import MASK_FACES
+from referee.notation import DiceExpr, Group
+from referee.xo import rules
+
+NEAR_CERTAIN = Fraction(9, 10)  # flag objectives above 90%
+NEAR_IMPOSSIBLE = Fraction(1, 10)  # and below 10%
+
+
+def mask_expr(n: int) -> DiceExpr:
+    """`n` mask dice, as the odds command parses `Nm`."""
+    return DiceExpr((Group(n, "mask"),)) if n else DiceExpr(())
+
+
+def representative(n: int, total: int) -> tuple[int, ...]:
+    """A roll of `n` mask dice summing to `total` (largest faces first)."""
+    top = max(MASK_FACES)
+    faces = []
+    left = total
+    for _ in range(n):
+        face = min(top, left)
+        faces.append(face)
+        left -= face
+    if left:
+        raise ValueError(f"{n} mask dice cannot total {total}")
+    return tuple(faces)
+
+
+@dataclass(frozen=True)
+class Matchup:
+    attacker: str
+    defender: str
+    attack_dice: int
+    defense_dice: int
+    health: int
+    hit: Fraction
+    stunned: Fraction  # the defender ends the attack tagged <Stunned> (XO-4 or the effect)
+    ko: Fraction
+    expected_damage: Fraction
+    counterattack: Fraction  # the defender may strike back (XO-6)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"attacker": self.attacker, "defender": self.defender,
+                               "attack_dice": self.attack_dice,
+                               "defense_dice": self.defense_dice, "health": self.health}
+        for key in ("hit", "stunned", "ko", "expected_damage", "counterattack"):
+            value = getattr(self, key)
+            out[key] = {"fraction": str(value), "value": float(value)}
+        return out
+
+
+def matchup(attacker: Any, defender: Any, statuses: dict[str, rules.StatusDef]) -> Matchup:
+    """One attack of `attacker` on `defender` (Character cards), both untagged, no cards
+    played: P(hit), P(Stunned), P(KO), E[damage] and P(counterattack allowed)."""
+    a_n, d_n = int(attacker["attack"]), int(defender["defense"])
+    health = int(defender["health"])
+    a_dist = odds.distribution(mask_expr(a_n))
+    d_dist = odds.distribution(mask_expr(d_n))
+    extra = {face: Fraction(MASK_FACES.count(face), len(MASK_FACES)) for face in set(MASK_FACES)}
+    effect = attacker.get("attack_effect")
+    counter = "Counterattack" in (defender.get("abilities") or [])
+    hit = stunned = ko = damage = can_counter = Fraction(0)
+    for a_total, a_p in a_dist.fractions().items():
+        a_roll = representative(a_n, a_total)
+        for d_total, d_p in d_dist.fractions().items():
+            d_roll = representative(d_n, d_total)
+            moffed_hit = rules.is_moffed(d_roll) and a_total > d_total
+            for face, f_p in (extra.items() if moffed_hit else [(None, Fraction(1))]):
+                p = a_p * d_p * f_p
+                result = rules.combat_round(a_roll, d_roll, health, statuses, effect=effect,
+                                            extra_damage_die=face, has_counterattack=counter)
+                if result.hit:
+                    hit += p
+                if rules.STUNNED in result.statuses:
+                    stunned += p
+                if result.ko:
+                    ko += p
+                damage += p * result.damage
+                if result.counterattack_allowed:
+                    can_counter += p
+    return Matchup(attacker.name, defender.name, a_n, d_n, health, hit, stunned, ko, damage,
+                   can_counter)
+
+
+def roster(db: Any) -> dict[str, list[Any]]:
+    chars = db.xo.cards(type="Character")
+    return {league: [c for c in chars if c["league"] == league] for league in rules.LEAGUES}
+
+
+def status_defs(db: Any) -> dict[str, rules.StatusDef]:
+    return rules.status_defs_from(db.xo.cards(type="Status"))
+
+
+def matchups(db: Any) -> list[Matchup]:
+    """Every character of each league attacking every character of the other league."""
+    teams = roster(db)
+    defs = status_defs(db)
+    table = []
+    for league in rules.LEAGUES:
+        for attacker in teams[league]:
+            for defender in teams[rules.other_league(league)]:
+                table.append(matchup(attacker, defender, defs))
+    return table
+
+
+@dataclass(frozen=True)
+class ObjectiveOdds:
+    name: str
+    chapter: int
+    league: str
+    requires: str
+    fcv: int
+    tcv: int
+    feat_by: str | None
+    feat: Fraction
+    thwart_by: str | None
+    thwart: Fraction
+    flags: tuple[str, ...]
+
+    @property
+    def completed(self) -> Fraction:
+        """P(feat succeeds and the best thwart fails) for one attempt (XO-13, XO-14)."""
+        return self.feat * (1 - self.thwart)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"objective": self.name, "chapter": self.chapter,
+                               "league": self.league, "requires": self.requires,
+                               "fcv": self.fcv, "tcv": self.tcv, "feat_by": self.feat_by,
+                               "thwart_by": self.thwart_by, "flags": list(self.flags)}
+        for key in ("feat", "thwart", "completed"):
+            value = getattr(self, key)
+            out[key] = {"fraction": str(value), "value": float(value)}
+        return out
+
+
+def best_roll(characters: list[Any], requires: dict, target: int) -> tuple[str | None, Fraction]:
+    """The character with the best P(dice >= target) for this icon/keyword (XO-13)."""
+    best: tuple[str | None, Fraction] = (None, Fraction(0))
+    for card in characters:
+        n, _ = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, requires)
+        if n is None:
+            continue
+        p = odds.distribution(mask_expr(n)).at_least(target)
+        if best[0] is None or p > best[1]:
+            best = (card.name, p)
+    return best
+
+
+def objectives(db: Any) -> list[ObjectiveOdds]:
+    """Each objective: its league's best character's feat probability (>= FCV, XO-13)
+    and the other league's best thwart probability (>= TCV, XO-14); flags > 90% and
+    < 10%, and objectives nobody can attempt or thwart."""
+    teams = roster(db)
+    rows = []
+    for card in sorted(db.xo.cards(type="Objective"), key=lambda c: (c["chapter"], c["league"])):
+        league = card["league"]
+        requires = dict(card["requires"])
+        need = f"icon {requires['icon']}" if "icon" in requires else f"keyword {requires['keyword']}"
+        feat_by, feat = best_roll(teams[league], requires, int(card["fcv"]))
+        thwart_by, thwart = best_roll(teams[rules.other_league(league)], requires, int(card["tcv"]))
+        flags = []
+        if feat_by is None:
+            flags.append(f"no {league} character has the {need}")
+        elif feat > NEAR_CERTAIN:
+            flags.append("feat near-certain (> 90%)")
+        elif feat < NEAR_IMPOSSIBLE:
+            flags.append("feat near-impossible (< 10%)")
+        if thwart_by is None:
+            flags.append("cannot be thwarted")
+        elif thwart > NEAR_CERTAIN:
+            flags.append("thwart near-certain (> 90%)")
+        elif thwart < NEAR_IMPOSSIBLE:
+            flags.append("thwart near-impossible (< 10%)")
+        rows.append(ObjectiveOdds(card.name, int(card["chapter"]), league, need,
+                                  int(card["fcv"]), int(card["tcv"]), feat_by, feat, thwart_by,
+                                  thwart, tuple(flags)))
+    return rows

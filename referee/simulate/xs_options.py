@@ -1,0 +1,159 @@
+"""The legal decisions at a point of an X-Statix turn, worked out from the engine's own
+public functions and data (`referee.xs`), never from a second copy of the rules.
+
+The X-Statix engine validates a decision when it is made (and refuses an illegal one);
+an automatic player needs to know *beforehand* which decisions will be accepted. Each
+function here answers that from the same checks the engine runs: the phase order
+(`Play.phase_index`), the Marketing limit (`turn.check_marketing_room`), which roll is open
+or still to come (`events.open_roll`, `events.roll_made`), which abilities are not used up
+(`turn.can_use`). The tests drive every decision the policies make through the engine's
+validation on a fresh copy of the state, as the referee CLI does, and assert no refusal.
+"""
+
+from __future__ import annotations
+
+from referee.errors import RefereeError
+from referee.xs import events, turn
+from referee.xs.play import Play
+
+PLAYER_PHASES = ("opportunity", "recruitment", "publicity", "mission")
+
+
+def phase_open(play: Play, phase: str) -> bool:
+    """Can the active player still act in `phase` this turn (phases only go forward)?"""
+    return play.phase_index() <= play.phase_index(phase)
+
+
+def hand(play: Play, kind: str | None = None) -> list[str]:
+    cards = play.seat(play.active)["hand"]
+    if kind is None:
+        return list(cards)
+    return [c for c in cards if play.cat.type(c) == kind]
+
+
+def can_buy_draw(play: Play) -> bool:
+    """XS-3: extra draws in the Opportunity phase, never from an empty deck."""
+    return phase_open(play, "opportunity") and bool(play.s["deck"])
+
+
+def recruitable(play: Play) -> list[str]:
+    """XS-4: Hero cards in hand while the Recruitment phase is not over."""
+    return hand(play, "Hero") if phase_open(play, "recruitment") else []
+
+
+def has_room(play: Play, hero: dict, card: str) -> bool:
+    """XS-5 through the engine's own check."""
+    try:
+        turn.check_marketing_room(play, hero, card)
+    except RefereeError:
+        return False
+    return True
+
+
+def attachable(play: Play) -> list[tuple[str, dict]]:
+    """XS-5: (Marketing card in hand, own hero with room for it)."""
+    if not phase_open(play, "publicity"):
+        return []
+    heroes = play.seat(play.active)["heroes"]
+    return [(card, hero) for card in hand(play, "Marketing") for hero in heroes
+            if has_room(play, hero, card)]
+
+
+def playable_missions(play: Play) -> list[str]:
+    """XS-6: one Mission card a turn, in or before the Mission phase."""
+    if not phase_open(play, "mission") or play.turn["missions"] >= 1:
+        return []
+    return hand(play, "Mission")
+
+
+def mission_stage(play: Play) -> str | None:
+    mission = play.turn.get("mission")
+    return None if mission is None else mission["stage"]
+
+
+# ── changing the open roll ────────────────────────────────────────────────────
+def hero_rerolls(play: Play) -> list[str]:
+    """Heroes whose reroll ability applies to the open roll and is not used up."""
+    roll = events.open_roll(play)
+    if roll is None:
+        return []
+    return [name for name, effect, hero in play.sources(play.active)
+            if hero is not None and "reroll" in effect
+            and effect["reroll"] in (roll["kind"], "any") and turn.can_use(play, name, effect, roll)]
+
+
+def hero_adjusts(play: Play) -> list[tuple[str, list[int]]]:
+    """Heroes who may give a modifier to the open roll (Venus Dee Milo), with the choices."""
+    roll = events.open_roll(play)
+    if roll is None:
+        return []
+    return [(name, [int(b) for b in effect.get("by", [])])
+            for name, effect, hero in play.sources(play.active)
+            if hero is not None and "adjust" in effect
+            and effect["adjust"] in (roll["kind"], "any") and turn.can_use(play, name, effect, roll)]
+
+
+# ── event abilities (XS-12) ───────────────────────────────────────────────────
+def effect_applies(play: Play, effect: dict, target: str | None, hero: str | None,
+                   pick: str | None) -> bool:
+    """Would the engine's `events.apply_effect` accept this effect now? Mirrors the
+    conditions it checks, using its own helpers for the timing of rolls."""
+    actor = play.active
+    if "reroll" in effect:
+        roll = events.open_roll(play)
+        return roll is not None and effect["reroll"] in (roll["kind"], "any")
+    if "modify" in effect:
+        return events.roll_made(play, effect["modify"]) in ("open", "later")
+    if "draw" in effect or "gain_mt" in effect or "extra_turn" in effect:
+        return True
+    if "choose_casualties" in effect:
+        return events.roll_made(play, "sendoff") == "later"
+    if "hero_from_discard" in effect:
+        return any(c in play.cat and play.cat.type(c) == "Hero" for c in play.s["discard"])
+    needs_opponent = ("look_at_hand", "steal_card", "opponent_discards", "steal_hero",
+                      "discard_opponent_hero")
+    if any(k in effect for k in needs_opponent):
+        others = play.opponents(actor)
+        if target is None and len(others) != 1:
+            return False
+        other = others[0] if target is None else target
+        if other not in others:
+            return False
+        seat = play.seat(other)
+        if "look_at_hand" in effect:
+            return True
+        if "steal_card" in effect:
+            return bool(seat["hand"])
+        if "opponent_discards" in effect:
+            if not seat["hand"]:
+                return False
+            if effect["opponent_discards"].get("chosen_by") == "opponent":
+                return pick is not None and pick in seat["hand"]
+            return True
+        return bool(seat["heroes"])
+    if "discard_marketing" in effect or "hero_fame" in effect:
+        if hero is None:
+            return False
+        found = [h for p in play.s["players"] for h in play.seat(p)["heroes"] if h["name"] == hero]
+        if not found:
+            return False
+        if "discard_marketing" in effect:
+            return bool(found[0]["marketing"])
+        return found[0]["ft"] + int(effect["hero_fame"]) >= 0
+    return False
+
+
+def event_playable(play: Play, card: str, target: str | None = None, hero: str | None = None,
+                   pick: str | None = None) -> bool:
+    """A card in the active player's hand whose every Event effect applies now."""
+    if card not in play.seat(play.active)["hand"]:
+        return False
+    effects = play.cat.event(card)
+    if not effects:
+        return False
+    # Two effects on one card (Shockwave): each must still have its roll to modify.
+    return all(effect_applies(play, e, target, hero, pick) for e in effects)
+
+
+def events_in_hand(play: Play) -> list[str]:
+    return [c for c in play.seat(play.active)["hand"] if play.cat.event(c)]

@@ -1,0 +1,262 @@
+"""Complete X-Statix games played by automatic policies through the X-Statix engine's own
+action functions (`referee.xs.turn`, `.mission`, `.events`): no rule is implemented here.
+The driver only sequences a turn (XS-3 .. XS-13) and records what happened.
+
+Two ways to run the same game (same seed, same dice, same result):
+- fast: one working copy of the state is changed in place by the engine's functions
+  (what `Play` does inside one action), with no deep copy between actions;
+- strict: every decision goes through a fresh `Play` on a deep copy of the state, exactly
+  as the referee's CLI runs one command; a refusal raises `IllegalDecision`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import RefereeError
+from referee.simulate import xs_options as opt
+from referee.simulate.policies import Decision, Policy, opponent_pick
+from referee.xs import events, mission, turn
+from referee.xs.catalog import Catalog
+from referee.xs.game import HAND_SIZE, new_state
+from referee.xs.play import Play
+from referee.xs.rolls import Dice
+
+MAX_CHANGES = 12  # decisions on one roll (rerolls, events); guards against a policy loop
+MAX_TURNS = 500  # a game always ends (each turn draws a card); this only catches a bug
+
+
+class IllegalDecision(Exception):
+    """A policy made a decision that the engine refused (a bug in the policy)."""
+
+
+@dataclass
+class GameRecord:
+    """What one game tells the statistics (small: it crosses process boundaries)."""
+
+    turns: int
+    # per player in turn order (position 1 = the first player): owner, team, policy, MT, won
+    seats: list[dict[str, Any]]
+    # (mission card, attempted, success, payoff MT)
+    missions: list[tuple[str, bool, bool, int]] = field(default_factory=list)
+    # (hero, survived) for each hero that went on a mission
+    hero_missions: list[tuple[str, bool]] = field(default_factory=list)
+    recruited: list[str] = field(default_factory=list)
+    alive_at_end: list[str] = field(default_factory=list)
+    # MT of each position after each of its own turns
+    mt_curves: list[list[int]] = field(default_factory=list)
+
+
+class Table:
+    """The game in progress and the one way decisions reach the engine (`do`)."""
+
+    def __init__(self, state: dict, cat: Catalog, rng: random.Random, strict: bool) -> None:
+        self.cat = cat
+        self.rng = rng
+        self.strict = strict
+        self.play = Play(state, cat, Dice(rng))
+        self.decisions = 0
+
+    def do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self.decisions += 1
+        if not self.strict:
+            fn(self.play, None, *args, **kwargs)
+            self.play.steps.clear()
+            return
+        fresh = Play(self.play.s, self.cat, Dice(self.rng))  # a deep copy, as the CLI does
+        try:
+            result = fn(fresh, None, *args, **kwargs)
+        except RefereeError as error:
+            raise IllegalDecision(
+                f"turn {self.play.turn['number']} {self.play.active} "
+                f"({self.play.turn['phase']}): {getattr(fn, '__name__', fn)}{args} {kwargs} "
+                f"refused: {error}") from error
+        self.play.s = result.state
+
+    def apply(self, decision: Decision) -> None:
+        if decision.action == "event":
+            card = decision.args[0]
+            if not opt.event_playable(self.play, card, **decision.kwargs) and not self.strict:
+                raise IllegalDecision(f"policy played {card} when its event does not apply")
+            self.do(events.play_event, *decision.args, **decision.kwargs)
+        elif decision.action == "reroll":
+            self.do(events.reroll, *decision.args)
+        elif decision.action == "adjust":
+            self.do(events.adjust, *decision.args)
+        elif decision.action == "boost":
+            self.do(mission.boost, **decision.kwargs)
+        else:
+            raise ValueError(f"unknown decision {decision.action}")
+
+    @property
+    def phase(self) -> str:
+        return self.play.turn["phase"]
+
+    def pass_if(self, phase: str) -> None:
+        if self.phase == phase:
+            self.do(turn.pass_phase)
+
+
+def _start(first: str) -> Callable[..., Any]:
+    def start(play: Play, _player: None) -> Any:
+        turn.begin_turn(play, first, 1)
+        return play.result(f"turn 1: {first}", "start")
+    return start
+
+
+def play_game(
+    db: Any,
+    cat: Catalog,
+    policies: Sequence[Policy],
+    rng: random.Random,
+    strict: bool = False,
+) -> GameRecord:
+    """One complete game; `policies[i]` plays seat i (seat order as dealt, XS-1)."""
+    names = [f"P{i + 1}" for i in range(len(policies))]
+    by_name = dict(zip(names, policies, strict=True))
+    state = new_state(names, db, rng)
+    table = Table(state, cat, rng, strict)
+    first = state["turn"]["player"]
+    # XS-3: the first turn's free draw. The engine draws it when a turn begins
+    # (`turn.begin_turn`); `new_state` leaves turn 1 at its start, so the driver begins it.
+    if len(state["table"][first]["hand"]) == HAND_SIZE:
+        table.do(_start(first))
+    order = names[names.index(first):] + names[:names.index(first)]
+    curves: dict[str, list[int]] = {n: [] for n in names}
+    record = GameRecord(turns=0, seats=[])
+    while not table.play.s["over"]:
+        if table.play.turn["number"] > MAX_TURNS:
+            raise IllegalDecision("the game did not end")
+        actor = table.play.active
+        play_turn(table, by_name[actor], record)
+        curves[actor].append(table.play.seat(actor)["mt"])
+        table.do(turn.next_turn)
+    final = table.play.s
+    winners = set(final["winner"] or [])
+    record.turns = final["turn"]["number"]
+    for name in order:
+        seat = final["table"][name]
+        record.seats.append({"owner": seat["owner"], "team": seat["team"],
+                             "policy": by_name[name].name, "mt": seat["mt"],
+                             "won": name in winners, "shared": len(winners) > 1})
+        record.alive_at_end += [h["name"] for h in seat["heroes"]]
+        record.mt_curves.append(curves[name])
+    return record
+
+
+def play_turn(table: Table, policy: Policy, record: GameRecord) -> None:
+    """One turn of the active player: the phases in order (XS-3..XS-11)."""
+    changes(table, policy.turn_event)
+    # Opportunity (XS-3): the free card is drawn when the turn begins.
+    bought = 0
+    while table.phase == "opportunity" and policy.buy_draw(table.play, bought):
+        table.do(turn.buy_draw)
+        bought += 1
+        settle_paid_roll(table, policy)
+    table.pass_if("opportunity")
+    # Recruitment (XS-4)
+    while table.phase == "recruitment":
+        card = policy.recruit(table.play)
+        if card is None:
+            break
+        table.do(turn.recruit, card)
+        settle_paid_roll(table, policy)
+        if any(h["name"] == card for h in table.play.seat(table.play.active)["heroes"]):
+            record.recruited.append(card)
+    table.pass_if("recruitment")
+    # Publicity (XS-5)
+    while table.phase == "publicity":
+        choice = policy.attach(table.play)
+        if choice is None:
+            break
+        table.do(turn.attach, *choice)
+        settle_paid_roll(table, policy)
+    table.pass_if("publicity")
+    # Mission (XS-6..XS-8), then Fame (XS-9) and Fortune (XS-10) on passing
+    if table.phase == "mission":
+        card = policy.mission(table.play)
+        if card is not None:
+            run_mission(table, policy, card)
+        table.pass_if("mission")
+        if card is not None:
+            note_mission(table, record)
+    # End (XS-11)
+    play = table.play
+    actor = play.active
+    # Coach's kill first: a killed hero may draw cards (Ooze) or return to the hand.
+    if play.with_verb(actor, "end_phase_kill") and play.turn["coach_kills"] == 0:
+        victim = policy.coach_kill(play)
+        if victim is not None:
+            table.do(turn.end_phase_kill, victim)
+    play = table.play
+    limit, _ = play.hand_limit(actor)
+    excess = len(play.seat(actor)["hand"]) - limit
+    if excess > 0:
+        table.do(turn.discard, policy.end_discards(play, excess))
+
+
+def run_mission(table: Table, policy: Policy, card: str) -> None:
+    """XS-6..XS-8 one step at a time, the policy deciding between the steps."""
+    table.do(mission.start, card)
+    changes(table, policy.roll_decision)
+    current = table.play.turn["mission"]
+    if current["stage"] != "mission":
+        return
+    if len(table.play.seat(table.play.active)["heroes"]) < current["rolls"]["mission"]["total"]:
+        return  # not attempted: passing the phase discards the card (XS-6)
+    table.do(mission.carnage)
+    changes(table, policy.roll_decision)
+    plan = policy.casualty_plan(table.play)
+    left = table.play.turn["mission"]["rolls"]["carnage"]["total"] - sum(
+        table.play.cat.counts(c, "carnage") for c in plan.powers)
+    if left > 0:
+        for event_card in ("Ratings Bonanza", "PR Spin"):
+            if opt.event_playable(table.play, event_card):
+                table.do(events.play_event, event_card)
+        plan = policy.casualty_plan(table.play)
+    table.do(mission.casualties, powers=plan.powers, sacrifices=plan.sacrifices,
+             choose=plan.choose, swap_for=plan.swap_for)
+    if table.play.turn["mission"]["stage"] == "done":
+        return
+    table.do(mission.success)
+    changes(table, policy.success_decision)
+    current = table.play.turn["mission"]
+    if current["rolls"]["success"]["total"] > current["rolls"]["carnage"]["total"]:
+        table.do(mission.payoff)
+        changes(table, policy.roll_decision)
+
+
+def note_mission(table: Table, record: GameRecord) -> None:
+    current = table.play.turn.get("mission")
+    if not current:
+        return
+    made = current["rolls"]
+    attempted = "carnage" in made
+    success = "payoff" in made
+    payoff = made["payoff"]["total"] if success else 0
+    record.missions.append((current["card"], attempted, success, payoff))
+    if attempted:
+        survivors = set(table.play.turn["fame"])
+        record.hero_missions += [(h, h in survivors) for h in current["team"]]
+
+
+def changes(table: Table, decide: Callable[[Play], Decision | None]) -> None:
+    for _ in range(MAX_CHANGES):
+        decision = decide(table.play)
+        if decision is None:
+            return
+        table.apply(decision)
+
+
+def settle_paid_roll(table: Table, policy: Policy) -> None:
+    """XS-2: a paid roll left open to rerolls is changed (or not), then paid."""
+    if table.play.turn.get("open"):
+        changes(table, policy.roll_decision)
+        if table.play.turn.get("open"):
+            table.do(turn.pay_now)
+
+
+__all__ = ["GameRecord", "IllegalDecision", "Table", "play_game", "opponent_pick"]
