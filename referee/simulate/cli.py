@@ -216,7 +216,7 @@ def _matchup_lines(table: list) -> list[str]:
 
     out = Table(title="One attack, exact odds (XO-2..XO-6): attacker vs defender, no cards played")
     for col in ("attacker", "defender", "dice", "health", "P(hit)", "P(Stunned)", "P(KO)",
-                "E[damage]", "P(counter)"):
+                "E\\[damage]", "P(counter)"):
         out.add_column(col, justify="left" if col in ("attacker", "defender") else "right")
     for m in table:
         out.add_row(m.attacker, m.defender, f"{m.attack_dice}v{m.defense_dice}", str(m.health),

@@ -47,6 +47,7 @@ def representative(n: int, total: int) -> tuple[int, ...]:
 class Matchup:
     attacker: str
     defender: str
+    league: str  # the attacker's league
     attack_dice: int
     defense_dice: int
     health: int
@@ -58,6 +59,7 @@ class Matchup:
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"attacker": self.attacker, "defender": self.defender,
+                               "league": self.league,
                                "attack_dice": self.attack_dice,
                                "defense_dice": self.defense_dice, "health": self.health}
         for key in ("hit", "stunned", "ko", "expected_damage", "counterattack"):
@@ -95,7 +97,7 @@ def matchup(attacker: Any, defender: Any, statuses: dict[str, rules.StatusDef]) 
                 damage += p * result.damage
                 if result.counterattack_allowed:
                     can_counter += p
-    return Matchup(attacker.name, defender.name, a_n, d_n, health, hit, stunned, ko, damage,
+    return Matchup(attacker.name, defender.name, attacker["league"], a_n, d_n, health, hit, stunned, ko, damage,
                    can_counter)
 
 

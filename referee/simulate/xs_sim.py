@@ -50,6 +50,29 @@ class GameRecord:
     mt_curves: list[list[int]] = field(default_factory=list)
 
 
+class FastPlay(Play):
+    """The engine's `Play`, for the fast mode only: the same actions on the same state,
+    minus the bookkeeping a simulation never reads. `sources` (the effects a player's
+    Owner, Team Name and heroes give) is remembered until those cards change, and the
+    told steps are not kept. The tests play the same seeded games in strict mode (the
+    real `Play`, a deep copy per decision) and check the results are identical."""
+
+    def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
+        super().__init__(state, cat, dice)
+        self._sources: dict[tuple, list] = {}
+
+    def step(self, text: str, ruling: str | None = None) -> None:
+        return None
+
+    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
+        seat = self.s["table"][player]
+        key = (player, seat["owner"], seat["team"], *[h["name"] for h in seat["heroes"]])
+        found = self._sources.get(key)
+        if found is None:
+            found = self._sources[key] = super().sources(player)
+        return found
+
+
 class Table:
     """The game in progress and the one way decisions reach the engine (`do`)."""
 
@@ -57,7 +80,7 @@ class Table:
         self.cat = cat
         self.rng = rng
         self.strict = strict
-        self.play = Play(state, cat, Dice(rng))
+        self.play = (Play if strict else FastPlay)(state, cat, Dice(rng))
         self.decisions = 0
 
     def do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
@@ -132,8 +155,8 @@ def play_game(
             raise IllegalDecision("the game did not end")
         actor = table.play.active
         play_turn(table, by_name[actor], record)
+        table.do(turn.next_turn)  # the End phase after Fortune (XS-10, XS-11)
         curves[actor].append(table.play.seat(actor)["mt"])
-        table.do(turn.next_turn)
     final = table.play.s
     winners = set(final["winner"] or [])
     record.turns = final["turn"]["number"]
@@ -151,14 +174,15 @@ def play_turn(table: Table, policy: Policy, record: GameRecord) -> None:
     """One turn of the active player: the phases in order (XS-3..XS-11)."""
     changes(table, policy.turn_event)
     # Opportunity (XS-3): the free card is drawn when the turn begins.
+    # Phases are not passed one by one: the engine moves the turn forward to the phase of
+    # the next action (`turn.enter_phase`), resolving Fame and Fortune on the way.
     bought = 0
     while table.phase == "opportunity" and policy.buy_draw(table.play, bought):
         table.do(turn.buy_draw)
         bought += 1
         settle_paid_roll(table, policy)
-    table.pass_if("opportunity")
     # Recruitment (XS-4)
-    while table.phase == "recruitment":
+    while opt.phase_open(table.play, "recruitment"):
         card = policy.recruit(table.play)
         if card is None:
             break
@@ -166,23 +190,19 @@ def play_turn(table: Table, policy: Policy, record: GameRecord) -> None:
         settle_paid_roll(table, policy)
         if any(h["name"] == card for h in table.play.seat(table.play.active)["heroes"]):
             record.recruited.append(card)
-    table.pass_if("recruitment")
     # Publicity (XS-5)
-    while table.phase == "publicity":
+    while opt.phase_open(table.play, "publicity"):
         choice = policy.attach(table.play)
         if choice is None:
             break
         table.do(turn.attach, *choice)
         settle_paid_roll(table, policy)
-    table.pass_if("publicity")
-    # Mission (XS-6..XS-8), then Fame (XS-9) and Fortune (XS-10) on passing
-    if table.phase == "mission":
-        card = policy.mission(table.play)
-        if card is not None:
-            run_mission(table, policy, card)
+    # Mission (XS-6..XS-8), then Fame (XS-9) and Fortune (XS-10) on leaving it
+    card = policy.mission(table.play)
+    if card is not None:
+        run_mission(table, policy, card)
         table.pass_if("mission")
-        if card is not None:
-            note_mission(table, record)
+        note_mission(table, record)
     # End (XS-11)
     play = table.play
     actor = play.active
