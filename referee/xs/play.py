@@ -57,6 +57,7 @@ def fresh_turn(number: int, player: str) -> dict:
         "another_turn": False,
         "coach_kills": 0,
         "fame": [],  # heroes owed 1 FT in the Fame phase (XS-9)
+        "free_drawn": False,  # XS-3: made as the turn starts (turn 1: with its first action)
     }
 
 
@@ -96,13 +97,17 @@ class Play:
 
     def check_actor(self, player: str | None, what: str) -> str:
         """The acting player: the active one. Anyone else is refused (XS-1: turns go
-        clockwise, one player at a time)."""
-        if player is None:
-            return self.active
-        name = self.player_named(player)
+        clockwise, one player at a time). The turn's free draw comes first (XS-3)."""
+        name = self.active if player is None else self.player_named(player)
         if name != self.active:
             raise RefereeError(f"{name} cannot {what}: it is {self.active}'s turn", "XS-1")
+        self.free_draw()
         return name
+
+    def free_draw(self) -> None:
+        if not self.turn["free_drawn"]:
+            self.turn["free_drawn"] = True
+            self.draw(self.active, 1, "XS-3", "free draw of the turn")
 
     def player_named(self, text: str) -> str:
         for p in self.s["players"]:

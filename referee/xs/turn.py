@@ -373,7 +373,7 @@ def begin_turn(play: Play, player: str, number: int) -> None:
         return
     play.s["turn"] = fresh_turn(number, player)
     play.step(f"turn {number}: {player}'s Opportunity phase", "XS-3")
-    play.draw(player, 1, "XS-3", "free draw")
+    play.free_draw()
 
 
 def ranking(state: dict) -> list[dict]:

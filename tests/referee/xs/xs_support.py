@@ -45,6 +45,7 @@ def make_state(
                     "hand": list(hands.get(p, [])), "heroes": team}
     turn = fresh_turn(1, player)
     turn["phase"] = phase
+    turn["free_drawn"] = True
     return {"game": "x-statix", "seed": None, "players": list(players), "table": table,
             "deck": list(deck), "discard": list(discard), "turn": turn, "over": False,
             "winner": None}
