@@ -182,6 +182,14 @@ def check_marketing_room(play: Play, hero: dict, card: str) -> None:
             f"{counted}: no more marketing than FT", "XS-5")
 
 
+def draw(play: Play, player: str | None) -> Result:
+    """`xs draw`: the turn's free card if not drawn yet, else an extra draw (XS-3)."""
+    if not play.turn["free_drawn"]:
+        actor = play.check_actor(player, "draw")  # makes the free draw
+        return play.result(f"{actor} draws the free card", "draw")
+    return buy_draw(play, player)
+
+
 def buy_draw(play: Play, player: str | None) -> Result:
     """XS-3: an extra draw costs an Opportunity roll (The Spike -1)."""
     actor = play.check_actor(player, "draw")
