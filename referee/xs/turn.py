@@ -288,24 +288,24 @@ def apply_fame(play: Play) -> None:
         play.step("Fame: no hero survived a mission this turn", "XS-9")
 
 
-def fortune_income(play: Play, player: str) -> tuple[int, list[str]]:
+def fortune_income(play: Play, player: str) -> tuple[int, str]:
     """XS-10: +1 MT per FT and per marketing card in play (Cult of Personality counts
     2), plus `modify: fortune` abilities (Phat)."""
     seat = play.seat(player)
     ft = sum(h["ft"] for h in seat["heroes"])
     marketing = sum(play.marketing_load(h) for h in seat["heroes"])
-    parts = [f"{ft} FT", f"{marketing} marketing"]
+    text = f"{ft} FT + {marketing} marketing"
     income = ft + marketing
     for mod in play.card_mods(player, "fortune"):
         income += mod["by"]
-        parts.append(f"{mod['by']:+d} ({mod['source']})")
-    return max(0, income), parts
+        text += f" {mod['by']:+d} ({mod['source']})"
+    return max(0, income), text
 
 
 def apply_fortune(play: Play) -> None:
     player = play.active
-    income, parts = fortune_income(play, player)
-    play.gain_mt(player, income, f"Fortune: {' + '.join(parts)}", "XS-10")
+    income, text = fortune_income(play, player)
+    play.gain_mt(player, income, f"Fortune: {text}", "XS-10")
 
 
 def discard(play: Play, player: str | None, cards: list[str]) -> Result:
