@@ -145,16 +145,19 @@ def carnage(tx: Tx, player: str | None, faces: str | None) -> Reply:
               help="A casualty chosen, in order (after Ratings Bonanza).")
 @click.option("--swap-for", "swap_for", multiple=True,
               help="U-Go Girl takes the place of this hero if it is the casualty.")
+@click.option("--picked", "picked", multiple=True,
+              help="A random casualty picked at the table, in order (default: the referee).")
 @PLAYER
 @ROLL
 @session_command()
-def casualties(tx: Tx, powers, sacrifices, choose, swap_for, player, faces) -> Reply:
+def casualties(tx: Tx, powers, sacrifices, choose, swap_for, picked, player, faces) -> Reply:
     """Mission: negate carnage with Power cards, then the casualties and their Sendoff rolls
     (--roll: survival rolls, Sendoff rolls, La Nuit's roll, in that order per casualty)."""
     from referee.xs import mission as rules
 
     return act(tx, rules.casualties, player, faces=faces, powers=list(powers),
-               sacrifices=list(sacrifices), choose=list(choose), swap_for=list(swap_for))
+               sacrifices=list(sacrifices), choose=list(choose), swap_for=list(swap_for),
+               picked=list(picked))
 
 
 BOOSTS = [
@@ -213,7 +216,8 @@ def payoff(tx: Tx, player: str | None, faces: str | None) -> Reply:
 @click.argument("card")
 @click.option("--target", default=None, help="The opponent targeted (needed with 3 players).")
 @click.option("--hero", default=None, help="The hero targeted (Popularity Ratings...).")
-@click.option("--pick", default=None, help="The card the opponent chooses (Acid Spray).")
+@click.option("--pick", default=None,
+              help="The card the opponent chooses (Acid Spray), or the table's random pick.")
 @PLAYER
 @ROLL
 @session_command()

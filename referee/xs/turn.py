@@ -63,7 +63,8 @@ def pass_phase(play: Play, player: str | None) -> Result:
     if phase == "end":
         raise RefereeError("the End phase ends with the turn: use `xs next`", "XS-11")
     settle_open(play)
-    leave_phase(play)
+    if play.turn["phase"] == phase:  # an unpaid roll may already have ended it (XS-2)
+        leave_phase(play)
     while play.turn["phase"] in ("fame", "fortune"):
         leave_phase(play)
     play.step(f"{actor} ends the {phase} phase; now the {play.turn['phase']} phase",

@@ -65,6 +65,17 @@ def test_xs2_cannot_pay_pays_nothing_and_the_phase_ends(cat):
     assert err.value.ruling == "XS-4"
 
 
+def test_xs2_an_open_roll_that_cannot_be_paid_ends_only_its_phase(cat):
+    # The Orphan keeps the roll open; passing settles it: unpaid, recruitment ends, and the
+    # pass does not also skip publicity.
+    state = make_state(hands={"A": ["Ocelot"]}, heroes={"A": ["The Orphan"]}, mt={"A": 2},
+                       phase="recruitment")
+    r = act(cat, turn.recruit, state, None, "Ocelot", faces=[5])
+    assert r.state["turn"]["open"]["total"] == 5
+    r = act(cat, turn.pass_phase, r.state, None)
+    assert r.state["turn"]["phase"] == "publicity" and r.state["table"]["A"]["mt"] == 2
+
+
 def test_xs2_modifiers_never_take_a_cost_below_zero(cat):
     # El Guapo -2 on a Marketing roll of 1 costs 0, not -1.
     state = make_state(hands={"A": ["Movies"]}, heroes={"A": [("El Guapo", 1)]},
