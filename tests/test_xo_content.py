@@ -136,6 +136,32 @@ def test_character_stats_fit_the_dice(xo, league):
         assert set(c.get("abilities", [])) <= {"Counterattack"}, c.name
 
 
+def p_knockout(attacker: Card, defender: Card) -> Fraction:
+    """Exact chance that one attack, with no cards played, KOs the defender: damage =
+    ACV - DCV > Health (XO-2, XO-4); a moffed DCV adds one die of damage (XO-5)."""
+    total = Fraction(0)
+    for acv, pa in sum_distribution(attacker["attack"]).items():
+        for dcv, pd in sum_distribution(defender["defense"]).items():
+            if acv <= dcv:
+                continue  # XO-3: a miss
+            moffed = defender["defense"] > 0 and dcv == 0
+            extra = sum_distribution(1) if moffed else {0: Fraction(1)}
+            total += pa * pd * sum((p for d, p in extra.items() if acv - dcv + d > defender["health"]),
+                                   Fraction(0))
+    return total
+
+
+@pytest.mark.parametrize("league", LEAGUES)
+def test_one_attack_knocks_out_sometimes_but_not_usually(xo, league):
+    attackers, defenders = characters(xo, league), characters(xo, OTHER[league])
+    odds = [p_knockout(a, d) for a in attackers for d in defenders]
+    mean = sum(odds, Fraction(0)) / len(odds)
+    assert Fraction(1, 10) <= mean <= Fraction(3, 10), f"mean KO chance {float(mean):.2f}"
+    for a in attackers:
+        per_attacker = sum((p_knockout(a, d) for d in defenders), Fraction(0)) / len(defenders)
+        assert 0 < per_attacker < Fraction(1, 2), f"{a.name}: {float(per_attacker):.2f}"
+
+
 @pytest.mark.parametrize("league", LEAGUES)
 def test_some_characters_counterattack_and_some_hit_an_area(xo, league):
     roster = characters(xo, league)
