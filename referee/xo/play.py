@@ -24,6 +24,7 @@ from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
 SETUP = "setup"
+KOD = "KOd"  # the status card a KO by card play tags (XO-4: the character leaves play)
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,11 @@ def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
         raise RefereeError(f"{entry['name']} is KOd and out of play", "XO-4")
     if status in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is already tagged <{status}>", None)
+    if status == KOD:  # a card KOs the character: it leaves play like a KO by damage
+        entry["ko"] = True
+        entry["statuses"] = []
+        step = Step(f"{entry['name']} is KOd and leaves play, on top of its League's discard pile", "XO-4")
+        return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
     entry["statuses"].append(status)
     ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
     step = Step(f"{entry['name']} tagged <{status}>: now {ready}", "XO-9")
@@ -244,6 +250,8 @@ def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
     status = cards.status(status)
     state = copy.deepcopy(state)
     _, entry = find_character(state, character)
+    if entry["ko"]:
+        raise RefereeError(f"{entry['name']} is KOd and has left play", "XO-4")
     if status not in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is not tagged <{status}>", None)
     entry["statuses"].remove(status)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from referee.errors import RefereeError, UsageError
 
+from referee.errors import RefereeError, UsageError
 from referee.xo import play
 from referee.xo.play import Dice
 
@@ -230,3 +230,20 @@ def test_xo15_game_ends_after_chapter_seven(started, xo_cards):
     assert state["won"] == {str(c): "heroes" for c in range(1, 8)}
     assert state["winner"] == "heroes" and state["turn"]["number"] == 13
     refused("XO-15", play.next_phase, state, xo_cards)
+
+
+def test_xo9_status_card_modifiers_apply_to_rolls(started, xo_cards):
+    # the fixture's <Blinded> card says attack_mod -1, <Injured> defense_mod -1
+    state = play.tag(started, xo_cards, "Swift", "Blinded").state
+    state = play.tag(state, xo_cards, "Razor", "Injured").state
+    state = at_phase(state, xo_cards, "Attack")
+    out = play.attack(state, xo_cards, "Swift", "Razor", dice(attack=[2, 1], defense=[2]))
+    assert (out.data["acv"], out.data["dcv"]) == (2, 1)
+    assert any("<Blinded> gives attack_mod -1" in s.text for s in out.steps)
+
+
+def test_xo4_a_card_that_kos_takes_the_character_out_of_play(started, xo_cards):
+    out = play.tag(started, xo_cards, "Razor", "KOd")
+    assert entry(out.state, "Razor")["ko"] and entry(out.state, "Razor")["statuses"] == []
+    refused("XO-4", play.tag, out.state, xo_cards, "Razor", "Stunned")
+    refused("XO-4", play.untag, out.state, xo_cards, "Razor", "Stunned")
