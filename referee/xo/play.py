@@ -1,12 +1,18 @@
 """XO! session play: state transitions for the session commands (pick, attack, feat,
-thwart, tag, untag, next). Pure: the state dict, the cards and the dice come in; a new
-state, a one-line summary for the log and the steps taken come out. A refusal raises
-`RefereeError` citing the ruling, leaving the state unchanged.
+thwart, tag, untag, play, next). Pure: the state dict, the cards and the dice come in; a
+new state, a one-line summary for the log and the steps taken come out. A refusal raises
+`RefereeError` citing the ruling (or `UsageError` for a name nobody knows), leaving the
+state unchanged.
 
 State (docs/ARCHITECTURE.md, XO! shape) plus these keys of this module:
-`hands: {league: cards in hand}` (XO-10), and in `turn`: `attacked` (characters that
-attacked this turn), `feat` (this turn's feat attempt: character, total, success,
-pending = waiting for a thwart, thwarted).
+`hands: {league: cards in hand}` (XO-10, a count: drawn in the Card Discard/Draw phase,
+lowered by cards played, raised by `draw` effects), `objectives` (the current chapter's,
+for `status`), per roster entry `ready` (XO-9, for `status`), and in `turn`: `attacked`
+(characters that attacked this turn) and `feat` (this turn's feat attempt: character,
+total, success, pending = waiting for a thwart, thwarted).
+
+Cards played (Action, Modifier, Resource) change the roll they are played on with the
+effects written in cards.yaml; Energy costs are shown but not tracked.
 """
 
 from __future__ import annotations
