@@ -121,8 +121,8 @@ def _outcome_step(steps: Any) -> Any:
 # ── attack ─────────────────────────────────────────────────────────────────────
 @xo.command()
 @click.argument("characters", nargs=-1)
-@click.option("--attack-dice", type=click.IntRange(min=0), help="Stateless: the attacker's attack dice.")
-@click.option("--defense-dice", type=click.IntRange(min=0), help="Stateless: the defender's defense dice.")
+@click.option("--attack-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's attack dice.")
+@click.option("--defense-dice", type=click.IntRange(0, 7), help="Stateless: the defender's defense dice.")
 @click.option("--health", type=click.IntRange(min=1), help="Stateless: the defender's Health.")
 @click.option("--attack-roll", metavar="FACES", help="Attack faces rolled at the table, e.g. 3,0,2.")
 @click.option("--defense-roll", metavar="FACES", help="Defense faces rolled at the table.")
@@ -139,8 +139,8 @@ def _outcome_step(steps: Any) -> Any:
 @click.option("--counterattack/--no-counterattack", default=None,
               help="Stateless: the defender has the Counterattack ability. Session: "
               "--no-counterattack = the defender declines (XO-6).")
-@click.option("--counter-attack-dice", type=click.IntRange(min=0), help="Stateless: the defender's attack dice.")
-@click.option("--counter-defense-dice", type=click.IntRange(min=0), help="Stateless: the attacker's defense dice.")
+@click.option("--counter-attack-dice", type=click.IntRange(0, 7), help="Stateless: the defender's attack dice.")
+@click.option("--counter-defense-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's defense dice.")
 @click.option("--counter-health", type=click.IntRange(min=1), help="Stateless: the attacker's Health.")
 @click.option("--counter-effect", metavar="STATUS", help="Stateless: the counterattack's effect.")
 @click.option("--counter-attack-roll", metavar="FACES", help="The counterattack's attack faces.")
@@ -293,7 +293,7 @@ def _roll_command(kind: str) -> Callable:
     target = "fcv" if kind == "feat" else "tcv"
 
     @click.argument("character", nargs=-1)
-    @click.option("--dice", type=click.IntRange(min=0), help="Stateless: how many dice the character rolls.")
+    @click.option("--dice", type=click.IntRange(0, 7), help="Stateless: how many dice the character rolls (XO-1: at most 7).")
     @click.option(f"--{target}", "target", type=int, help=f"Stateless: the objective's {target.upper()}.")
     @click.option("--roll", "roll_text", metavar="FACES", help="Faces rolled at the table.")
     @click.option("--mod", type=int, default=0, show_default=True, help="Card modifiers.")

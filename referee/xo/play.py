@@ -137,9 +137,13 @@ class Dice:
         self.given = {k: list(v) for k, v in given.items()}
         self.rng = rng
         self.used: set[str] = set()
+        self.notes: list[Step] = []
 
     def take(self, role: str, n: int, who: str) -> list[int]:
         self.used.add(role)
+        if n > rules.DICE_PER_PLAYER:  # "rolls as many dice as s/he can"
+            self.notes.append(Step(f"{who} would roll {n} dice for {role}; a player owns {rules.DICE_PER_PLAYER}", "XO-1"))
+            n = rules.DICE_PER_PLAYER
         if role in self.given:
             faces = self.given[role]
             if len(faces) != n:
@@ -579,6 +583,7 @@ def attack(
         elif round_.counterattack_allowed:
             steps.append(Step(f"{name} declines to counterattack", "XO-6"))
         rounds_data.append(data)
+    steps.extend(dice.notes)
     for role in dice.unused():
         steps.append(Step(f"given roll for {role} not needed", None))
     what = "AOE attacks" if aoe else "attacks"
@@ -673,7 +678,8 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     result = rules.feat(roll, int(objective["fcv"]), mod=mod + status_mod + played.mod("feat_mod"), bonus=bonus)
     if bonus:
         state["thwart_bonus"] = None  # used: only the next feat attempt gets it (XO-14)
-    steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps, *result.steps]
+    steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps,
+             *dice.notes, *result.steps]
     turn["feat"] = {
         "character": entry["name"],
         "objective": objective.name,
@@ -714,7 +720,7 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
     mod_steps = (*played.steps, *mod_steps)
     roll = dice.take("thwart", n + played.mod("dice"), entry["name"])
     result = rules.thwart(roll, int(objective["tcv"]), mod=mod + status_mod + played.mod("thwart_mod"))
-    steps = [dice_step, *mod_steps, *result.steps]
+    steps = [dice_step, *mod_steps, *dice.notes, *result.steps]
     pending["pending"] = False
     text = f"{_turn_label(state)}: {entry['name']} tries to thwart: {result.total} vs TCV {objective['tcv']}"
     if result.success:

@@ -14,6 +14,7 @@ from typing import Any
 from referee.dice import MASK_FACES, is_moffed  # XO-1, XO-5
 
 LEAGUES = ("heroes", "villains")
+DICE_PER_PLAYER = 7  # XO-1: each player owns 7 mask dice
 PHASES = ("Status Check", "Card Discard/Draw", "Attack", "Feat/Thwart", "Turn Resolution")  # XO-11
 HAND_SIZE = 7  # XO-10
 MAX_DISCARD = 2  # XO-10
@@ -390,7 +391,7 @@ def attack(
         raise ValueError("an AOE attack hits the defender and at most its two neighbours")
     steps: list[Step] = []
     if aoe:
-        names = ", ".join(t.name for t in targets[1:]) or "none in play"
+        names = ", ".join(t.name for t in targets[1:]) or "none"
         steps.append(
             Step(f"AOE: one attack roll shared by {targets[0].name} and its neighbours ({names})", "XO-7")
         )

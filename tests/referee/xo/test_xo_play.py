@@ -310,3 +310,11 @@ def test_xo8_play_any_card_removes_status_and_draws(started, xo_cards):
     assert entry(out.state, "Captain Volt")["statuses"] == []
     assert out.state["hands"]["heroes"] == 7  # played 1, drew 1
     assert "removed <Burned>" in out.summary
+
+
+def test_xo1_a_roll_never_uses_more_than_seven_dice(started, xo_cards):
+    state = at_phase(started, xo_cards, "Feat/Thwart")
+    state["hands"]["heroes"] = 7
+    plays = ["Captain Volt Move 3"] * 5  # 3 dice + 5 extra = 8
+    out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1] * 7), plays=plays)
+    assert len(out.data["roll"]) == 7 and any(s.ruling == "XO-1" for s in out.steps)
