@@ -121,8 +121,8 @@ def _outcome_step(steps: Any) -> Any:
 # ── attack ─────────────────────────────────────────────────────────────────────
 @xo.command()
 @click.argument("characters", nargs=-1)
-@click.option("--attack-dice", type=click.IntRange(min=0), help="Stateless: the attacker's attack dice.")
-@click.option("--defense-dice", type=click.IntRange(min=0), help="Stateless: the defender's defense dice.")
+@click.option("--attack-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's attack dice.")
+@click.option("--defense-dice", type=click.IntRange(0, 7), help="Stateless: the defender's defense dice.")
 @click.option("--health", type=click.IntRange(min=1), help="Stateless: the defender's Health.")
 @click.option("--attack-roll", metavar="FACES", help="Attack faces rolled at the table, e.g. 3,0,2.")
 @click.option("--defense-roll", metavar="FACES", help="Defense faces rolled at the table.")
@@ -139,13 +139,17 @@ def _outcome_step(steps: Any) -> Any:
 @click.option("--counterattack/--no-counterattack", default=None,
               help="Stateless: the defender has the Counterattack ability. Session: "
               "--no-counterattack = the defender declines (XO-6).")
-@click.option("--counter-attack-dice", type=click.IntRange(min=0), help="Stateless: the defender's attack dice.")
-@click.option("--counter-defense-dice", type=click.IntRange(min=0), help="Stateless: the attacker's defense dice.")
+@click.option("--counter-attack-dice", type=click.IntRange(0, 7), help="Stateless: the defender's attack dice.")
+@click.option("--counter-defense-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's defense dice.")
 @click.option("--counter-health", type=click.IntRange(min=1), help="Stateless: the attacker's Health.")
 @click.option("--counter-effect", metavar="STATUS", help="Stateless: the counterattack's effect.")
 @click.option("--counter-attack-roll", metavar="FACES", help="The counterattack's attack faces.")
 @click.option("--counter-defense-roll", metavar="FACES", help="The attacker's defense faces.")
 @click.option("--counter-extra-damage-roll", metavar="FACE", help="Extra die if the attacker's defense is moffed.")
+@click.option("--play", "plays", multiple=True, metavar="CARD",
+              help="Session: an attack card the attacker's league plays (Action, Modifier, Resource).")
+@click.option("--defense-play", "defense_plays", multiple=True, metavar="CARD",
+              help="Session: a defense card the defender's league plays.")
 @click.option("--expect", type=click.Choice(OUTCOMES), help="The outcome the players worked out: checked.")
 @seed_option
 @json_option
@@ -169,7 +173,7 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
     from referee.dice import is_moffed
     from referee.xo import play, rules
 
-    _not_here({"neighbour_roll": o["neighbour_rolls"]}, "stateless")
+    _not_here({"neighbour_roll": o["neighbour_rolls"], "play": o["plays"], "defense_play": o["defense_plays"]}, "stateless")
     missing = [f"--{k.replace('_', '-')}" for k in ("attack_dice", "defense_dice", "health") if o[k] is None]
     if missing:
         raise UsageError(f"missing {', '.join(missing)} (or give ATTACKER DEFENDER to play in the session)")
@@ -272,6 +276,7 @@ def _session_attack(tx: Tx, attacker: str, defender: str, o: dict[str, Any]) -> 
         state, cards, attacker, defender, play.Dice(given, tx.rng()),
         attack_mod=o["attack_mod"], defense_mod=o["defense_mod"], effect=o["effect"],
         effect_damage=o["effect_damage"], aoe=o["aoe"], counterattack=o["counterattack"] is not False,
+        plays=o["plays"], defense_plays=o["defense_plays"],
     )
     if o["expect"] and o["expect"] != out.data["outcome"]:
         why = _outcome_step([s for s in out.steps if s.text.startswith(out.data["defender"] + ": ")])
@@ -279,7 +284,8 @@ def _session_attack(tx: Tx, attacker: str, defender: str, o: dict[str, Any]) -> 
             f"expected {o['expect']}, but the outcome is {out.data['outcome']}: {why.text}; nothing recorded",
             why.ruling,
         )
-    return _record(tx, "attack", out, {"attacker": attacker, "defender": defender})
+    return _record(tx, "attack", out, {"attacker": attacker, "defender": defender,
+                                       "plays": list(o["plays"]), "defense_plays": list(o["defense_plays"])})
 
 
 # ── feat and thwart ────────────────────────────────────────────────────────────
@@ -287,18 +293,20 @@ def _roll_command(kind: str) -> Callable:
     target = "fcv" if kind == "feat" else "tcv"
 
     @click.argument("character", nargs=-1)
-    @click.option("--dice", type=click.IntRange(min=0), help="Stateless: how many dice the character rolls.")
+    @click.option("--dice", type=click.IntRange(0, 7), help="Stateless: how many dice the character rolls (XO-1: at most 7).")
     @click.option(f"--{target}", "target", type=int, help=f"Stateless: the objective's {target.upper()}.")
     @click.option("--roll", "roll_text", metavar="FACES", help="Faces rolled at the table.")
     @click.option("--mod", type=int, default=0, show_default=True, help="Card modifiers.")
+    @click.option("--play", "plays", multiple=True, metavar="CARD", help=f"Session: a {kind} card played.")
     @click.option("--expect", type=click.Choice(ROLL_OUTCOMES), help="The result the players worked out: checked.")
     @seed_option
     @json_option
     @click.pass_context
     def command(ctx: click.Context, character: tuple[str, ...], dice: int | None, target: int | None,
-                roll_text: str | None, mod: int, expect: str | None, seed: int | None, as_json: bool,
-                bonus: int = 0) -> None:
-        o = {"dice": dice, "target": target, "roll": roll_text, "mod": mod, "expect": expect, "bonus": bonus}
+                roll_text: str | None, mod: int, plays: tuple[str, ...], expect: str | None, seed: int | None,
+                as_json: bool, bonus: int = 0) -> None:
+        o = {"dice": dice, "target": target, "roll": roll_text, "mod": mod, "expect": expect, "bonus": bonus,
+             "plays": plays}
         if character:
             name = " ".join(character)
             _in_session(ctx, seed, as_json, lambda tx: _session_roll(tx, kind, name, o))
@@ -312,6 +320,7 @@ def _stateless_roll(ctx: click.Context, seed: int | None, kind: str, o: dict[str
     from referee.xo import rules
 
     label = "FCV" if kind == "feat" else "TCV"
+    _not_here({"play": o["plays"]}, "stateless")
     if o["dice"] is None or o["target"] is None:
         raise UsageError(f"missing --dice or --{label.lower()} (or give CHARACTER to play in the session)")
     roll = _faces(o["roll"], o["dice"], "--roll", _rng(ctx, seed))
@@ -342,12 +351,12 @@ def _session_roll(tx: Tx, kind: str, name: str, o: dict[str, Any]) -> Reply:
     state = tx.require_game("xo")
     given = {kind: parse_faces(o["roll"], "mask") if o["roll"] and o["roll"].strip() else []} if o["roll"] is not None else {}
     fn = play.feat if kind == "feat" else play.thwart
-    out = fn(state, _cards(tx), name, play.Dice(given, tx.rng()), mod=o["mod"])
+    out = fn(state, _cards(tx), name, play.Dice(given, tx.rng()), mod=o["mod"], plays=o["plays"])
     outcome = "success" if out.data["success"] else "fail"
     if o["expect"] and o["expect"] != outcome:
         step = next(s for s in out.steps if s.ruling == ("XO-13" if kind == "feat" else "XO-14") and "roll" in s.text)
         raise RefereeError(f"expected {o['expect']}, but the {kind} is a {outcome}: {step.text}; nothing recorded", step.ruling)
-    return _record(tx, kind, out, {"character": name})
+    return _record(tx, kind, out, {"character": name, "plays": list(o["plays"])})
 
 
 feat = xo.command("feat", help="Attempt a feat (XO-13).\n\n\b\nStateless: feat --dice N --fcv V [--roll F,..] [--mod M] [--bonus B]\nSession:   feat CHARACTER [--roll F,..] [--mod M]")(
@@ -394,6 +403,20 @@ def untag(tx: Tx, character: str, status: tuple[str, ...]) -> Reply:
 
     out = play.untag(tx.require_game("xo"), _cards(tx), character, " ".join(status))
     return _record(tx, "untag", out, {"character": character, "status": " ".join(status)})
+
+
+@xo.command("play")
+@click.argument("league")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--on", "character", metavar="CHARACTER", help="The character the card works on.")
+@session_command()
+def play_command(tx: Tx, league: str, names: tuple[str, ...], character: str | None) -> Reply:
+    """LEAGUE (heroes, villains or a player) plays cards outside a roll (timing any):
+    remove or tag statuses, draw. Quote names with spaces."""
+    from referee.xo import play
+
+    out = play.play(tx.require_game("xo"), _cards(tx), league, names, character)
+    return _record(tx, "play", out, {"league": league, "names": list(names), "on": character})
 
 
 @xo.command("next")

@@ -91,19 +91,15 @@ def status_lines(state: dict) -> list[str]:
     chapter = state["chapter"]
     won = state["won"]
     points = {lg: sum(1 for who in won.values() if who == lg) for lg in LEAGUES}
-    if turn["phase"] == "setup":
-        lines = [f"{TITLE}: picking characters; {active} ({leagues[active]}) will be active on turn 1"]
-    else:
-        lines = [
-            f"{TITLE}: turn {turn['number']}, {active} ({leagues[active]}) active, {turn['phase']} phase"
-        ]
-    lines.append(
-        f"Score (XO-15): heroes {points['heroes']}, villains {points['villains']}; "
-        + ("chapters won: " + ", ".join(f"{c} {won[c]}" for c in sorted(won, key=int)) if won else "no chapter won yet")
-    )
+    lines = [
+        f"{TITLE}: chapter {chapter} of {CHAPTERS}; turn {turn['number']}, "
+        f"{active} ({leagues[active]}) active, {turn['phase']} phase"
+        + (" (picking characters)" if turn["phase"] == "setup" else "")
+    ]
+    lines.append(f"Score (XO-15): heroes {points['heroes']}, villains {points['villains']}")
     objectives = state.get("objectives") or {}
     if not state.get("over"):
-        lines.append(f"Chapter {chapter} of {CHAPTERS} (XO-12):")
+        lines.append(f"Objectives of chapter {chapter} (XO-12):")
         for league in LEAGUES:
             objective = objectives.get(league)
             if objective:
@@ -114,8 +110,12 @@ def status_lines(state: dict) -> list[str]:
                 )
     hands = state.get("hands") or {}
     for league in LEAGUES:
-        hand = f", {hands[league]} cards in hand" if league in hands else ""
-        lines.append(f"{league.capitalize()} ({leagues[league]}){hand}:")
+        chapters = sorted(int(c) for c, who in won.items() if who == league)
+        hand = f"; {hands[league]} cards in hand" if league in hands else ""
+        lines.append(
+            f"{league.capitalize()} ({leagues[league]}): chapters won "
+            f"{', '.join(map(str, chapters)) or 'none'}{hand}"
+        )
         roster = state["roster"][league]
         if not roster:
             lines.append("  no characters picked yet")
@@ -124,9 +124,9 @@ def status_lines(state: dict) -> list[str]:
                 lines.append(f"  {character['name']}: KOd, out of play")
                 continue
             ready = character.get("ready")
-            shown = "" if ready is None else ("ready" if ready else "not ready")
-            tags = ", ".join(f"<{t}>" for t in character["statuses"])
-            lines.append(f"  {character['name']}: {', '.join(x for x in (shown, tags) if x) or 'in play'}")
+            tags = f" [{', '.join(character['statuses'])}]" if character["statuses"] else ""
+            shown = "" if ready is None else (": ready" if ready else ": not ready")
+            lines.append(f"  {character['name']}{tags}{shown}")
     feat = turn.get("feat")
     if feat:
         if feat.get("pending"):
@@ -138,7 +138,7 @@ def status_lines(state: dict) -> list[str]:
     bonus = state.get("thwart_bonus")
     if bonus:
         lines.append(
-            f"Thwart bonus: +2 for the {bonus['league']} on their feat attempt on turn {bonus['turn']} (XO-14)"
+            f"Thwart bonus: +2 for {bonus['league']} on their feat attempt on turn {bonus['turn']} (XO-14)"
         )
     if state.get("over"):
         lines.append(

@@ -1,12 +1,18 @@
 """XO! session play: state transitions for the session commands (pick, attack, feat,
-thwart, tag, untag, next). Pure: the state dict, the cards and the dice come in; a new
-state, a one-line summary for the log and the steps taken come out. A refusal raises
-`RefereeError` citing the ruling, leaving the state unchanged.
+thwart, tag, untag, play, next). Pure: the state dict, the cards and the dice come in; a
+new state, a one-line summary for the log and the steps taken come out. A refusal raises
+`RefereeError` citing the ruling (or `UsageError` for a name nobody knows), leaving the
+state unchanged.
 
 State (docs/ARCHITECTURE.md, XO! shape) plus these keys of this module:
-`hands: {league: cards in hand}` (XO-10), and in `turn`: `attacked` (characters that
-attacked this turn), `feat` (this turn's feat attempt: character, total, success,
-pending = waiting for a thwart, thwarted).
+`hands: {league: cards in hand}` (XO-10, a count: drawn in the Card Discard/Draw phase,
+lowered by cards played, raised by `draw` effects), `objectives` (the current chapter's,
+for `status`), per roster entry `ready` (XO-9, for `status`), and in `turn`: `attacked`
+(characters that attacked this turn) and `feat` (this turn's feat attempt: character,
+total, success, pending = waiting for a thwart, thwarted).
+
+Cards played (Action, Modifier, Resource) change the roll they are played on with the
+effects written in cards.yaml; Energy costs are shown but not tracked.
 """
 
 from __future__ import annotations
@@ -24,6 +30,18 @@ from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
 SETUP = "setup"
+PLAYABLE_TYPES = ("Action", "Modifier", "Resource")
+# What a played card's effects may do on each use (docs/CARDS.md XO effect vocabulary);
+# cost, energy and draw are noted (energy is not tracked), anything else is refused.
+USES = {
+    "attack": {"attack_mod", "dice", "effect_damage", "aoe", "tag"},
+    "defense": {"defense_mod", "dice", "counterattack"},
+    "feat": {"feat_mod", "dice"},
+    "thwart": {"thwart_mod", "dice"},
+    "any": {"remove", "tag"},
+}
+NOTED = {"cost", "energy", "draw"}
+KOD = "KOd"  # the status card a KO by card play tags (XO-4: the character leaves play)
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,7 @@ class XoCards:
     characters: dict[str, Any]  # name -> Character card
     objectives: dict[tuple[str, int], Any]  # (league, chapter) -> Objective card
     statuses: dict[str, StatusDef]
+    playable: dict[str, Any] = field(default_factory=dict)  # Action, Modifier, Resource cards
 
     @classmethod
     def from_db(cls, db: Any) -> XoCards:
@@ -41,6 +60,7 @@ class XoCards:
             characters={c.name: c for c in game.cards(type="Character")},
             objectives={(c["league"], int(c["chapter"])): c for c in game.cards(type="Objective")},
             statuses=rules.status_defs_from(game.cards(type="Status")),
+            playable={c.name: c for c in game.cards() if c.type in PLAYABLE_TYPES},
         )
 
     def character(self, name: str, league: str | None = None) -> Any:
@@ -117,9 +137,13 @@ class Dice:
         self.given = {k: list(v) for k, v in given.items()}
         self.rng = rng
         self.used: set[str] = set()
+        self.notes: list[Step] = []
 
     def take(self, role: str, n: int, who: str) -> list[int]:
         self.used.add(role)
+        if n > rules.DICE_PER_PLAYER:  # "rolls as many dice as s/he can"
+            self.notes.append(Step(f"{who} would roll {n} dice for {role}; a player owns {rules.DICE_PER_PLAYER}", "XO-1"))
+            n = rules.DICE_PER_PLAYER
         if role in self.given:
             faces = self.given[role]
             if len(faces) != n:
@@ -172,6 +196,111 @@ def _turn_label(state: dict) -> str:
 
 def _entry_ready(state: dict, cards: XoCards, entry: dict) -> bool:
     return rules.readiness(entry["statuses"], entry["ko"], cards.statuses).ready
+
+
+# --------------------------------------------------------------------------- card play
+
+
+@dataclass
+class Played:
+    """The summed effects of the cards played on one roll (or with `play`)."""
+
+    mods: dict[str, int] = field(default_factory=dict)  # attack_mod, dice, effect_damage, ...
+    aoe: bool = False
+    counterattack: bool = False
+    tags: list[str] = field(default_factory=list)
+    removes: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+
+    def mod(self, key: str) -> int:
+        return self.mods.get(key, 0)
+
+
+def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, character: str | None, use: str) -> Played:
+    """Check and sum the cards `league` plays for `use` (attack, defense, feat, thwart, any):
+    an Action card only for its own character, a Modifier only from the league's own deck,
+    its timing matching the use (or `any`); a Resource from the shared stacks. Cards from
+    hand leave it (XO-10 hand count); `draw` effects refill it."""
+    played = Played()
+    hands = state.setdefault("hands", {lg: 0 for lg in LEAGUES})
+    from_hand = 0
+    for raw in names:
+        card = cards.playable[resolve_name(raw, cards.playable, "Action, Modifier or Resource card")]
+        if card.type == "Action" and card["character"] != character:
+            raise RefereeError(f"{card.name} is {card['character']}'s Action card, not {character or 'anyone'}'s", None)
+        if card.type in ("Action", "Modifier") and not card.deck.startswith(league):
+            raise RefereeError(f"{card.name} is not a {league} card", None)
+        timing = card.get("timing")
+        if card.type != "Resource" and timing not in (use, "any"):
+            raise RefereeError(f"{card.name} is played on {timing}, not on {use}", None)
+        for effect in card.get("effect") or []:
+            for key, value in effect.items():
+                if key in NOTED:
+                    if key == "draw":
+                        hands[league] = hands.get(league, 0) + int(value)
+                    what = {"cost": f"costs {value} Energy (not tracked)", "energy": f"provides {value} Energy (not tracked)",
+                            "draw": f"{league} draw {value}"}[key]
+                    played.steps.append(Step(f"{card.name} {what}", "XO-10" if key == "draw" else None))
+                    continue
+                if key not in USES[use]:
+                    raise RefereeError(f"{card.name} ({key}: {value}) does nothing on {'a' if use != 'any' else 'its own'} {use}", None)
+                if key == "aoe":
+                    played.aoe = played.aoe or bool(value)
+                elif key == "counterattack":
+                    played.counterattack = played.counterattack or bool(value)
+                elif key == "tag":
+                    played.tags.append(cards.status(value))
+                elif key == "remove":
+                    played.removes.append(cards.status(value))
+                else:
+                    played.mods[key] = played.mod(key) + int(value)
+                played.steps.append(Step(f"{card.name}: {key} {value}", None))
+        if card.type != "Resource":
+            from_hand += 1
+        played.names.append(card.name)
+    if from_hand:
+        if hands.get(league, 0) < from_hand:
+            raise RefereeError(f"the {league} hold {hands.get(league, 0)} cards and cannot play {from_hand} from hand", "XO-10")
+        hands[league] -= from_hand
+    return played
+
+
+def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str], character: str | None = None) -> Outcome:
+    """Play cards outside a roll (timing `any`): remove or tag statuses on `character`
+    (an Action card's own character when not given), draw, provide energy."""
+    _check_playing(state)
+    state = copy.deepcopy(state)
+    league = league_of(state, league_or_player)
+    target = None
+    if character is not None:
+        _, target = find_character(state, character)
+    else:
+        owners = {cards.playable[resolve_name(n, cards.playable, "card")].get("character") for n in names} - {None}
+        if len(owners) == 1:
+            _, target = find_character(state, owners.pop())
+    played = play_cards(state, cards, names, league, target["name"] if target else None, "any")
+    steps = list(played.steps)
+    if played.tags or played.removes:
+        if target is None:
+            raise UsageError("name the character the card works on (--on CHARACTER)")
+        if target["ko"]:
+            raise RefereeError(f"{target['name']} is KOd and has left play", "XO-4")
+        for status in played.removes:
+            if status in target["statuses"]:
+                target["statuses"].remove(status)
+                steps.append(Step(f"{target['name']}: removed <{status}>", "XO-8"))
+            else:
+                steps.append(Step(f"{target['name']} is not tagged <{status}>", "XO-8"))
+        for status in played.tags:
+            if status not in target["statuses"]:
+                target["statuses"].append(status)
+                steps.append(Step(f"{target['name']} tagged <{status}>", "XO-9"))
+    summary = f"{_turn_label(state)}: {league} play {', '.join(played.names)}"
+    notes = [s.text for s in steps if s.ruling in ("XO-8", "XO-9", "XO-10")]
+    if notes:
+        summary += " - " + "; ".join(notes)
+    return _done(cards, state, summary, steps, {"league": league, "cards": played.names})
 
 
 # --------------------------------------------------------------------------- setup
@@ -232,6 +361,11 @@ def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
         raise RefereeError(f"{entry['name']} is KOd and out of play", "XO-4")
     if status in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is already tagged <{status}>", None)
+    if status == KOD:  # a card KOs the character: it leaves play like a KO by damage
+        entry["ko"] = True
+        entry["statuses"] = []
+        step = Step(f"{entry['name']} is KOd and leaves play, on top of its League's discard pile", "XO-4")
+        return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
     entry["statuses"].append(status)
     ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
     step = Step(f"{entry['name']} tagged <{status}>: now {ready}", "XO-9")
@@ -244,6 +378,8 @@ def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
     status = cards.status(status)
     state = copy.deepcopy(state)
     _, entry = find_character(state, character)
+    if entry["ko"]:
+        raise RefereeError(f"{entry['name']} is KOd and has left play", "XO-4")
     if status not in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is not tagged <{status}>", None)
     entry["statuses"].remove(status)
@@ -355,6 +491,8 @@ def attack(
     effect_damage: int = 0,
     aoe: bool = False,
     counterattack: bool = True,
+    plays: Sequence[str] = (),
+    defense_plays: Sequence[str] = (),
 ) -> Outcome:
     """One attack of the Attack phase: the combat round(s) (XO-2..XO-5), the AOE's
     neighbours (XO-7), the defender's counterattack when allowed (XO-6; `counterattack`
@@ -374,16 +512,20 @@ def attack(
     if a_entry["name"] in state["turn"].get("attacked", []):
         raise RefereeError(f"{a_entry['name']} has already attacked this turn", None)
     a_card = cards.characters[a_entry["name"]]
-    aoe = aoe or bool(a_card.get("aoe"))
+    on_attack = play_cards(state, cards, plays, a_league, a_entry["name"], "attack")
+    on_defense = play_cards(state, cards, defense_plays, d_league, d_entry["name"], "defense")
+    aoe = aoe or bool(a_card.get("aoe")) or on_attack.aoe
     if effect is not None:
         effect = cards.status(effect)
     else:
         effect = a_card.get("attack_effect")
+    effects = [e for e in [effect, *on_attack.tags] if e]
+    effect_damage += on_attack.mod("effect_damage")
 
-    steps: list[Step] = []
+    steps: list[Step] = [*on_attack.steps, *on_defense.steps]
     a_mod, a_mod_steps = rules.status_modifier(a_entry["statuses"], cards.statuses, "attack_mod")
     steps.extend(a_mod_steps)
-    attack_roll = dice.take("attack", int(a_card["attack"]), a_entry["name"])
+    attack_roll = dice.take("attack", int(a_card["attack"]) + on_attack.mod("dice"), a_entry["name"])
 
     row = [e["name"] for e in state["roster"][d_league]]
     out = [e["name"] for e in state["roster"][d_league] if e["ko"]]
@@ -396,16 +538,17 @@ def attack(
         steps.extend(mod_steps)
         role = "defense" if i == 0 else f"defense:{name}"
         extra_role = "extra" if i == 0 else f"extra:{name}"
-        roll = dice.take(role, int(card["defense"]), name)
+        roll = dice.take(role, int(card["defense"]) + (on_defense.mod("dice") if i == 0 else 0), name)
         extra = dice.take(extra_role, 1, name)[0] if rules.is_moffed(roll) else None
         targets.append(
             rules.Target(
                 name=name,
                 defense_roll=tuple(roll),
                 health=int(card["health"]),
-                defense_mod=mod + (defense_mod if i == 0 else 0),
+                defense_mod=mod + (defense_mod + on_defense.mod("defense_mod") if i == 0 else 0),
                 extra_damage_die=extra,
-                has_counterattack="Counterattack" in (card.get("abilities") or []),
+                has_counterattack="Counterattack" in (card.get("abilities") or [])
+                or (i == 0 and on_defense.counterattack),
                 statuses=tuple(entry["statuses"]),
             )
         )
@@ -414,8 +557,8 @@ def attack(
             attack_roll,
             targets,
             cards.statuses,
-            attack_mod=attack_mod + a_mod,
-            effect=effect,
+            attack_mod=attack_mod + a_mod + on_attack.mod("attack_mod"),
+            effect=effects,
             effect_damage=effect_damage,
             aoe=aoe,
         )
@@ -440,12 +583,14 @@ def attack(
         elif round_.counterattack_allowed:
             steps.append(Step(f"{name} declines to counterattack", "XO-6"))
         rounds_data.append(data)
+    steps.extend(dice.notes)
     for role in dice.unused():
         steps.append(Step(f"given roll for {role} not needed", None))
     what = "AOE attacks" if aoe else "attacks"
     summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}: " + "; ".join(parts)
     first = result.rounds[0][1]
-    data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **first.as_dict(), "targets": rounds_data}
+    data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **first.as_dict(), "targets": rounds_data,
+            "played": on_attack.names, "defense_played": on_defense.names}
     return _done(cards, state, summary, steps, data)
 
 
@@ -509,7 +654,7 @@ def _round_text(r: rules.CombatResult) -> str:
 # --------------------------------------------------------------------------- feat and thwart
 
 
-def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0) -> Outcome:
+def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
     """XO-13: the active league's one feat attempt of the turn on its current objective."""
     _check_phase(state, PHASES[3], "feats are attempted")
     state = copy.deepcopy(state)
@@ -525,13 +670,16 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     n, dice_step = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, objective["requires"])
     if n is None:
         raise RefereeError(f"{entry['name']} cannot attempt {objective.name!r}: {dice_step.text}", "XO-13")
+    played = play_cards(state, cards, plays, league, entry["name"], "feat")
     status_mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "feat_mod")
+    mod_steps = (*played.steps, *mod_steps)
     bonus = rules.thwart_bonus_for(state.get("thwart_bonus"), league, turn["number"])
-    roll = dice.take("feat", n, entry["name"])
-    result = rules.feat(roll, int(objective["fcv"]), mod=mod + status_mod, bonus=bonus)
+    roll = dice.take("feat", n + played.mod("dice"), entry["name"])
+    result = rules.feat(roll, int(objective["fcv"]), mod=mod + status_mod + played.mod("feat_mod"), bonus=bonus)
     if bonus:
         state["thwart_bonus"] = None  # used: only the next feat attempt gets it (XO-14)
-    steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps, *result.steps]
+    steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps,
+             *dice.notes, *result.steps]
     turn["feat"] = {
         "character": entry["name"],
         "objective": objective.name,
@@ -549,7 +697,7 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
 
 
-def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0) -> Outcome:
+def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
     """XO-14: the responding league's thwart of a successful feat."""
     _check_phase(state, PHASES[3], "thwarts")
     state = copy.deepcopy(state)
@@ -567,10 +715,12 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
     n, dice_step = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, objective["requires"])
     if n is None:
         raise RefereeError(f"{entry['name']} cannot thwart {objective.name!r}: {dice_step.text}", "XO-14")
+    played = play_cards(state, cards, plays, league, entry["name"], "thwart")
     status_mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "thwart_mod")
-    roll = dice.take("thwart", n, entry["name"])
-    result = rules.thwart(roll, int(objective["tcv"]), mod=mod + status_mod)
-    steps = [dice_step, *mod_steps, *result.steps]
+    mod_steps = (*played.steps, *mod_steps)
+    roll = dice.take("thwart", n + played.mod("dice"), entry["name"])
+    result = rules.thwart(roll, int(objective["tcv"]), mod=mod + status_mod + played.mod("thwart_mod"))
+    steps = [dice_step, *mod_steps, *dice.notes, *result.steps]
     pending["pending"] = False
     text = f"{_turn_label(state)}: {entry['name']} tries to thwart: {result.total} vs TCV {objective['tcv']}"
     if result.success:

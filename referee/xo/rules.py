@@ -14,6 +14,7 @@ from typing import Any
 from referee.dice import MASK_FACES, is_moffed  # XO-1, XO-5
 
 LEAGUES = ("heroes", "villains")
+DICE_PER_PLAYER = 7  # XO-1: each player owns 7 mask dice
 PHASES = ("Status Check", "Card Discard/Draw", "Attack", "Feat/Thwart", "Turn Resolution")  # XO-11
 HAND_SIZE = 7  # XO-10
 MAX_DISCARD = 2  # XO-10
@@ -213,7 +214,7 @@ def combat_round(
     *,
     attack_mod: int = 0,
     defense_mod: int = 0,
-    effect: str | None = None,
+    effect: str | Sequence[str] | None = None,
     effect_damage: int = 0,
     extra_damage_die: int | None = None,
     has_counterattack: bool = False,
@@ -231,8 +232,9 @@ def combat_round(
     """
     if health < 1:
         raise ValueError(f"health must be at least 1, not {health}")
-    if effect is not None:
-        _status(effect, defs)
+    effects = _effects(effect)
+    for name in effects:
+        _status(name, defs)
     steps: list[Step] = []
     if is_counterattack:
         steps.append(Step("counterattack: a full combat round with the roles swapped", "XO-6"))
@@ -278,9 +280,9 @@ def combat_round(
         if damage < health:
             outcome = "hit"
             text = f"damage {damage} < Health {health}: stays in play"
-            if effect is not None:
-                tags.append(effect)
-                text += f", attack effect applied: tagged <{effect}>"
+            if effects:
+                tags.extend(effects)
+                text += ", attack effect applied: tagged " + ", ".join(f"<{e}>" for e in effects)
             steps.append(Step(text, "XO-4"))
         elif damage == health:
             outcome = "stunned"
@@ -330,6 +332,14 @@ def combat_round(
     )
 
 
+def _effects(effect: str | Sequence[str] | None) -> list[str]:
+    """The attack's effects (its own and the cards' "on a hit: tag"), without repeats."""
+    if effect is None:
+        return []
+    names = [effect] if isinstance(effect, str) else list(effect)
+    return list(dict.fromkeys(names))
+
+
 def _cv_text(label: str, roll: Sequence[int], mod: int, value: int) -> str:
     faces = "+".join(str(f) for f in roll) if roll else "no dice"
     mod_text = f" {mod:+d}" if mod else ""
@@ -366,7 +376,7 @@ def attack(
     defs: Mapping[str, StatusDef],
     *,
     attack_mod: int = 0,
-    effect: str | None = None,
+    effect: str | Sequence[str] | None = None,
     effect_damage: int = 0,
     aoe: bool = False,
 ) -> AttackResult:
@@ -381,7 +391,7 @@ def attack(
         raise ValueError("an AOE attack hits the defender and at most its two neighbours")
     steps: list[Step] = []
     if aoe:
-        names = ", ".join(t.name for t in targets[1:]) or "none in play"
+        names = ", ".join(t.name for t in targets[1:]) or "none"
         steps.append(
             Step(f"AOE: one attack roll shared by {targets[0].name} and its neighbours ({names})", "XO-7")
         )
@@ -430,7 +440,7 @@ def counterattack(
     damage_type: str | None = None,
     attack_mod: int = 0,
     defense_mod: int = 0,
-    effect: str | None = None,
+    effect: str | Sequence[str] | None = None,
     effect_damage: int = 0,
     extra_damage_die: int | None = None,
     defender_statuses: Sequence[str] = (),

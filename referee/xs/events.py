@@ -144,6 +144,16 @@ def play_event(
     return play.result(f"{actor} plays {card}", "event")
 
 
+def random_pick(play: Play, options: list[str], given: str | None, where: str) -> str:
+    """A random card: picked by the referee, or the table's own random pick (--pick)."""
+    if given is None:
+        return play.dice.pick(options)
+    name = play.card(given)
+    if name not in options:
+        raise RefereeError(f"{name} is not in {where}", "XS-12")
+    return name
+
+
 def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, pick) -> None:
     seat = play.seat(actor)
     if "reroll" in effect:
@@ -200,7 +210,7 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
         hand = play.seat(other)["hand"]
         if not hand:
             raise RefereeError(f"{card}: {other} has no card in hand", "XS-12")
-        stolen = play.dice.pick(list(hand))
+        stolen = random_pick(play, list(hand), pick, f"{other}'s hand")
         hand.remove(stolen)
         seat["hand"].append(stolen)
         play.reveal[actor] = [stolen]
@@ -220,7 +230,8 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
                     raise RefereeError(f"{chosen} is not in {other}'s hand", "XS-12")
                 pick = None
             else:
-                chosen = play.dice.pick(list(hand))
+                chosen = random_pick(play, list(hand), pick, f"{other}'s hand")
+                pick = None
             play.discard_from_hand(other, chosen)
             play.step(f"{card}: {other} discards {chosen}", "XS-12")
     elif "steal_hero" in effect:
@@ -228,7 +239,8 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
         heroes = play.seat(other)["heroes"]
         if not heroes:
             raise RefereeError(f"{card}: {other} has no hero in play", "XS-12")
-        stolen = play.dice.pick(list(heroes))
+        by_name = {h["name"]: h for h in heroes}
+        stolen = by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
         heroes.remove(stolen)
         seat["heroes"].append(stolen)
         play.step(f"{card}: {actor} steals {stolen['name']} from {other}, with its "
@@ -238,7 +250,8 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
         heroes = play.seat(other)["heroes"]
         if not heroes:
             raise RefereeError(f"{card}: {other} has no hero in play", "XS-12")
-        gone = play.dice.pick(list(heroes))
+        by_name = {h["name"]: h for h in heroes}
+        gone = by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
         play.remove_hero(other, gone)
         play.step(f"{card}: {other}'s {gone['name']} is discarded with its FT and marketing "
                   "(discarded, not killed)", "XS-12")

@@ -102,11 +102,12 @@ def casualties(
     sacrifices: list[str] = (),
     choose: list[str] = (),
     swap_for: list[str] = (),
+    picked: list[str] = (),
 ) -> Result:
     """XS-7: the Power cards discarded negate carnage (one point each, Healing Powers two),
     sacrificed heroes negate theirs (Battering Ram); each point left kills a random hero
-    (chosen with Ratings Bonanza; U-Go Girl may take the casualty's place). Each hero
-    killed pays a Sendoff roll."""
+    (chosen with Ratings Bonanza; U-Go Girl may take the casualty's place; `picked`: the
+    table's own random picks). Each hero killed pays a Sendoff roll."""
     actor = play.check_actor(player, "resolve carnage")
     mission = current(play, "carnage", "resolve carnage")
     points = mission["rolls"]["carnage"]["total"]
@@ -131,6 +132,7 @@ def casualties(
     if chosen and not play.turn["choose_casualties"]:
         raise RefereeError("casualties are random unless an event lets the player choose them "
                            "(Ratings Bonanza)", "XS-7")
+    table_picks = [play.card(c) for c in picked]
     swappers = [n for n, e, _ in play.with_verb(actor, "take_casualty") if e]
     swap = [play.card(c) for c in swap_for]
     if swap and not swappers:
@@ -147,6 +149,11 @@ def casualties(
                 raise RefereeError(f"{victim} is not a hero on {actor}'s team to be chosen",
                                    "XS-7")
             play.step(f"{victim} chosen as the casualty", "XS-7")
+        elif table_picks:
+            victim = table_picks.pop(0)
+            if victim not in alive:
+                raise RefereeError(f"{victim} is not a hero on {actor}'s team", "XS-7")
+            play.step(f"random casualty (picked at the table): {victim}", "XS-7")
         else:
             victim = play.dice.pick(alive)
             play.step(f"random casualty: {victim}", "XS-7")

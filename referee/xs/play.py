@@ -8,7 +8,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UsageError
 from referee.xs import rolls
 from referee.xs.catalog import Catalog
 from referee.xs.rolls import Dice
@@ -57,6 +57,7 @@ def fresh_turn(number: int, player: str) -> dict:
         "another_turn": False,
         "coach_kills": 0,
         "fame": [],  # heroes owed 1 FT in the Fame phase (XS-9)
+        "free_drawn": False,  # XS-3: made as the turn starts (turn 1: with its first action)
     }
 
 
@@ -96,19 +97,23 @@ class Play:
 
     def check_actor(self, player: str | None, what: str) -> str:
         """The acting player: the active one. Anyone else is refused (XS-1: turns go
-        clockwise, one player at a time)."""
-        if player is None:
-            return self.active
-        name = self.player_named(player)
+        clockwise, one player at a time). The turn's free draw comes first (XS-3)."""
+        name = self.active if player is None else self.player_named(player)
         if name != self.active:
             raise RefereeError(f"{name} cannot {what}: it is {self.active}'s turn", "XS-1")
+        self.free_draw()
         return name
+
+    def free_draw(self) -> None:
+        if not self.turn["free_drawn"]:
+            self.turn["free_drawn"] = True
+            self.draw(self.active, 1, "XS-3", "free draw of the turn")
 
     def player_named(self, text: str) -> str:
         for p in self.s["players"]:
             if p.casefold() == text.strip().casefold():
                 return p
-        raise RefereeError(f"no player {text!r} (players: {', '.join(self.s['players'])})")
+        raise UsageError(f"no player {text!r} (players: {', '.join(self.s['players'])})")
 
     def opponents(self, player: str) -> list[str]:
         return [p for p in self.s["players"] if p != player]
@@ -128,15 +133,16 @@ class Play:
     def card(self, text: str) -> str:
         name = self.cat.resolve(text)
         if name is None:
-            raise RefereeError(f"there is no X-Statix card {text!r}")
+            raise UsageError(f"there is no X-Statix card {text!r}")
         return name
 
     def where(self, name: str) -> str:
-        """Where the one copy of a card is (each card exists once)."""
+        """Where the one copy of a card is (each card exists once), as far as the table may
+        know: another player's hand and the deck are not told apart."""
         for p in self.s["players"]:
             seat = self.seat(p)
-            if name in seat["hand"]:
-                return f"in {p}'s hand"
+            if name in seat["hand"]:  # never tell whose: hands are hidden
+                return f"in {p}'s hand" if p == self.active else "not available (hidden)"
             for hero in seat["heroes"]:
                 if hero["name"] == name:
                     return f"in play on {p}'s team"
@@ -150,7 +156,7 @@ class Play:
         if name in self.s["discard"]:
             return "in the discard pile"
         if name in self.s["deck"]:
-            return "in the deck"
+            return "not available (hidden)"
         return "out of the game"
 
     def require_in_hand(self, player: str, name: str, ruling: str | None) -> None:

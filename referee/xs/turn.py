@@ -63,7 +63,8 @@ def pass_phase(play: Play, player: str | None) -> Result:
     if phase == "end":
         raise RefereeError("the End phase ends with the turn: use `xs next`", "XS-11")
     settle_open(play)
-    leave_phase(play)
+    if play.turn["phase"] == phase:  # an unpaid roll may already have ended it (XS-2)
+        leave_phase(play)
     while play.turn["phase"] in ("fame", "fortune"):
         leave_phase(play)
     play.step(f"{actor} ends the {phase} phase; now the {play.turn['phase']} phase",
@@ -182,6 +183,14 @@ def check_marketing_room(play: Play, hero: dict, card: str) -> None:
             f"{counted}: no more marketing than FT", "XS-5")
 
 
+def draw(play: Play, player: str | None) -> Result:
+    """`xs draw`: the turn's free card if not drawn yet, else an extra draw (XS-3)."""
+    if not play.turn["free_drawn"]:
+        actor = play.check_actor(player, "draw")  # makes the free draw
+        return play.result(f"{actor} draws the free card", "draw")
+    return buy_draw(play, player)
+
+
 def buy_draw(play: Play, player: str | None) -> Result:
     """XS-3: an extra draw costs an Opportunity roll (The Spike -1)."""
     actor = play.check_actor(player, "draw")
@@ -280,24 +289,24 @@ def apply_fame(play: Play) -> None:
         play.step("Fame: no hero survived a mission this turn", "XS-9")
 
 
-def fortune_income(play: Play, player: str) -> tuple[int, list[str]]:
+def fortune_income(play: Play, player: str) -> tuple[int, str]:
     """XS-10: +1 MT per FT and per marketing card in play (Cult of Personality counts
     2), plus `modify: fortune` abilities (Phat)."""
     seat = play.seat(player)
     ft = sum(h["ft"] for h in seat["heroes"])
     marketing = sum(play.marketing_load(h) for h in seat["heroes"])
-    parts = [f"{ft} FT", f"{marketing} marketing"]
+    text = f"{ft} FT + {marketing} marketing"
     income = ft + marketing
     for mod in play.card_mods(player, "fortune"):
         income += mod["by"]
-        parts.append(f"{mod['by']:+d} ({mod['source']})")
-    return max(0, income), parts
+        text += f" {mod['by']:+d} ({mod['source']})"
+    return max(0, income), text
 
 
 def apply_fortune(play: Play) -> None:
     player = play.active
-    income, parts = fortune_income(play, player)
-    play.gain_mt(player, income, f"Fortune: {' + '.join(parts)}", "XS-10")
+    income, text = fortune_income(play, player)
+    play.gain_mt(player, income, f"Fortune: {text}", "XS-10")
 
 
 def discard(play: Play, player: str | None, cards: list[str]) -> Result:
@@ -373,7 +382,7 @@ def begin_turn(play: Play, player: str, number: int) -> None:
         return
     play.s["turn"] = fresh_turn(number, player)
     play.step(f"turn {number}: {player}'s Opportunity phase", "XS-3")
-    play.draw(player, 1, "XS-3", "free draw")
+    play.free_draw()
 
 
 def ranking(state: dict) -> list[dict]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from referee.errors import RefereeError, UsageError
 
+from referee.errors import RefereeError, UsageError
 from referee.xo import play
 from referee.xo.play import Dice
 
@@ -230,3 +230,91 @@ def test_xo15_game_ends_after_chapter_seven(started, xo_cards):
     assert state["won"] == {str(c): "heroes" for c in range(1, 8)}
     assert state["winner"] == "heroes" and state["turn"]["number"] == 13
     refused("XO-15", play.next_phase, state, xo_cards)
+
+
+def test_xo9_status_card_modifiers_apply_to_rolls(started, xo_cards):
+    # the fixture's <Blinded> card says attack_mod -1, <Injured> defense_mod -1
+    state = play.tag(started, xo_cards, "Swift", "Blinded").state
+    state = play.tag(state, xo_cards, "Razor", "Injured").state
+    state = at_phase(state, xo_cards, "Attack")
+    out = play.attack(state, xo_cards, "Swift", "Razor", dice(attack=[2, 1], defense=[2]))
+    assert (out.data["acv"], out.data["dcv"]) == (2, 1)
+    assert any("<Blinded> gives attack_mod -1" in s.text for s in out.steps)
+
+
+def test_xo4_a_card_that_kos_takes_the_character_out_of_play(started, xo_cards):
+    out = play.tag(started, xo_cards, "Razor", "KOd")
+    assert entry(out.state, "Razor")["ko"] and entry(out.state, "Razor")["statuses"] == []
+    refused("XO-4", play.tag, out.state, xo_cards, "Razor", "Stunned")
+    refused("XO-4", play.untag, out.state, xo_cards, "Razor", "Stunned")
+
+
+# card play (the cards' effects come from cards.yaml) ----------------------------------
+
+
+def test_attack_card_adds_a_die_damage_and_an_on_hit_tag(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")  # hands drawn: 7 each
+    out = play.attack(state, xo_cards, "Captain Volt", "Brute", dice(attack=[1, 1, 1, 1], defense=[1, 1]),
+                      plays=["Captain Volt Move 5"])
+    # 4 dice (3 + 1 extra): ACV 4 vs DCV 2, damage 2 + 1 effect damage = 3 < Health 4
+    assert (out.data["acv"], out.data["damage"], out.data["outcome"]) == (4, 3, "hit")
+    assert entry(out.state, "Brute")["statuses"] == ["Burned", "Injured"]
+    assert out.state["hands"]["heroes"] == 6
+
+
+def test_defense_card_grants_counterattack_and_dcv(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")
+    state = play.next_phase(play.next_phase(state, xo_cards).state, xo_cards).state  # Turn Resolution
+    state = at_phase(play.next_phase(state, xo_cards).state, xo_cards, "Attack")  # turn 2, villains
+    out = play.attack(state, xo_cards, "Razor", "Captain Volt", dice(attack=[1, 1, 1], defense=[1, 1],
+                      counter_attack=[0, 0, 0], counter_defense=[0]), defense_plays=["Captain Volt Move 2"],
+                      counterattack=True)
+    assert (out.data["acv"], out.data["dcv"], out.data["outcome"]) == (3, 3, "miss")
+    assert "counterattack" in out.data["targets"][0]  # only thanks to the card (XO-6)
+    without = play.attack(state, xo_cards, "Razor", "Captain Volt", dice(attack=[1, 1, 1], defense=[1, 1]))
+    assert not without.data["counterattack_allowed"] and "counterattack" not in without.data["targets"][0]
+
+
+def test_card_play_refusals(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")
+    with pytest.raises(RefereeError, match="Captain Volt's Action card"):
+        play.attack(state, xo_cards, "Swift", "Brute", dice(), plays=["Captain Volt Move 5"])
+    with pytest.raises(RefereeError, match="played on feat, not on attack"):
+        play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Captain Volt Move 3"])
+    with pytest.raises(RefereeError, match="not a heroes card"):
+        play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Not on My Watch"])
+    with pytest.raises(RefereeError, match="does nothing on a attack"):
+        play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Police Captain"])
+    with pytest.raises(UsageError, match="did you mean"):
+        play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Teamwrk"])
+
+
+def test_xo10_cards_come_from_hand(started, xo_cards):
+    state = at_phase(started, xo_cards, "Feat/Thwart")
+    state["hands"]["heroes"] = 0
+    refused("XO-10", play.feat, state, xo_cards, "Captain Volt", dice(), plays=["Teamwork"])
+
+
+def test_feat_card_extra_die_and_mod(started, xo_cards):
+    state = at_phase(started, xo_cards, "Feat/Thwart")
+    out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1, 0, 0, 1]),
+                    plays=["Captain Volt Move 3", "Teamwork"])
+    assert out.data["roll"] == [1, 0, 0, 1] and out.data["total"] == 3 and not out.data["success"]
+    assert out.state["hands"]["heroes"] == 5
+
+
+def test_xo8_play_any_card_removes_status_and_draws(started, xo_cards):
+    state = play.tag(started, xo_cards, "Captain Volt", "Burned").state
+    state = at_phase(state, xo_cards, "Attack")
+    out = play.play(state, xo_cards, "heroes", ["Captain Volt Move 4"])
+    assert entry(out.state, "Captain Volt")["statuses"] == []
+    assert out.state["hands"]["heroes"] == 7  # played 1, drew 1
+    assert "removed <Burned>" in out.summary
+
+
+def test_xo1_a_roll_never_uses_more_than_seven_dice(started, xo_cards):
+    state = at_phase(started, xo_cards, "Feat/Thwart")
+    state["hands"]["heroes"] = 7
+    plays = ["Captain Volt Move 3"] * 5  # 3 dice + 5 extra = 8
+    out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1] * 7), plays=plays)
+    assert len(out.data["roll"]) == 7 and any(s.ruling == "XO-1" for s in out.steps)

@@ -110,15 +110,18 @@ def test_card_phat(cat):
 
 
 def test_card_u_go_girl(cat):
-    state = mission_state(["Ocelot", "U-Go Girl"])
-    state["turn"]["choose_casualties"] = True
-    r = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    r = act(cat, mission.start, mission_state(["Ocelot", "U-Go Girl"]), None, "Zombies",
+            faces=[1])
     r = act(cat, mission.carnage, r.state, None, faces=[1])
-    swapped = act(cat, mission.casualties, r.state, None, faces=[1], choose=["Ocelot"],
+    # the random casualty is Ocelot (picked at the table); U-Go Girl may switch in
+    swapped = act(cat, mission.casualties, r.state, None, faces=[1], picked=["Ocelot"],
                   swap_for=["Ocelot"])
-    assert [h["name"] for h in swapped.state["table"]["A"]["heroes"]] == ["Ocelot"]
-    plain = act(cat, mission.casualties, r.state, None, faces=[1], choose=["Ocelot"])
-    assert [h["name"] for h in plain.state["table"]["A"]["heroes"]] == ["U-Go Girl"]
+    assert team(swapped) == ["Ocelot"] and "U-Go Girl takes Ocelot's place" in texts(swapped)
+    plain = act(cat, mission.casualties, r.state, None, faces=[1], picked=["Ocelot"])
+    assert team(plain) == ["U-Go Girl"]
+    with pytest.raises(RefereeError, match="no hero who may take"):
+        act(cat, mission.casualties, to_carnage(cat, mission_state(["Ocelot", "Phat"]), 1).state,
+            None, faces=[1], swap_for=["Ocelot"])
 
 
 def test_card_venus_dee_milo(cat):
@@ -286,6 +289,8 @@ def test_card_toxic_sweat(cat):
     assert len(r.state["table"]["B"]["hand"]) == 1
     assert set(r.state["discard"]) - {"Toxic Sweat"} <= {"Movies", "Doop"}
     assert len(r.state["discard"]) == 2
+    table = act(cat, events.play_event, state, None, "Toxic Sweat", pick="Doop")
+    assert table.state["table"]["B"]["hand"] == ["Movies"]
 
 
 def test_card_regeneration(cat):

@@ -7,6 +7,7 @@ from xs_support import act, make_state, texts
 
 from referee.errors import RefereeError
 from referee.xs import events, mission, turn
+from referee.xs.catalog import Catalog
 
 
 def run_mission(cat, state, card, faces_mission, faces_carnage, casualties_faces=None,
@@ -17,6 +18,31 @@ def run_mission(cat, state, card, faces_mission, faces_carnage, casualties_faces
     if success_faces is not None:
         r = act(cat, mission.success, r.state, None, faces=success_faces)
     return r
+
+
+def test_xs1_setup_deals_owner_team_seven_cards_and_4d6_mt():
+    import random
+
+    from xs_support import ROOT
+
+    import carddb
+    from referee.xs import game
+
+    db = carddb.load(ROOT / "cards.yaml")
+    state = game.new_state(["A", "B", "C"], db, random.Random(2), owners={"B": "Coach"})
+    assert state["table"]["B"]["owner"] == "Coach"
+    assert len({state["table"][p]["owner"] for p in "ABC"}) == 3
+    assert len({state["table"][p]["team"] for p in "ABC"}) == 3
+    assert all(len(state["table"][p]["hand"]) == 7 for p in "ABC")
+    assert len(state["deck"]) == 79 - 21
+    for p in "ABC":
+        assert state["table"][p]["mt"] == sum(state["setup"]["mt_rolls"][p])
+    last = state["setup"]["first_player_rolls"][-1]
+    assert last[state["turn"]["player"]] == max(last.values())
+    # the first action of turn 1 makes its free draw (XS-3)
+    cat = Catalog.from_db(db)
+    r = act(cat, turn.pass_phase, state, None)
+    assert len(r.state["table"][state["turn"]["player"]]["hand"]) == 8
 
 
 def test_xs2_paying_a_roll_pays_the_total(cat):
@@ -37,6 +63,17 @@ def test_xs2_cannot_pay_pays_nothing_and_the_phase_ends(cat):
     with pytest.raises(RefereeError) as err:
         act(cat, turn.recruit, r.state, None, "Ocelot", faces=[1])
     assert err.value.ruling == "XS-4"
+
+
+def test_xs2_an_open_roll_that_cannot_be_paid_ends_only_its_phase(cat):
+    # The Orphan keeps the roll open; passing settles it: unpaid, recruitment ends, and the
+    # pass does not also skip publicity.
+    state = make_state(hands={"A": ["Ocelot"]}, heroes={"A": ["The Orphan"]}, mt={"A": 2},
+                       phase="recruitment")
+    r = act(cat, turn.recruit, state, None, "Ocelot", faces=[5])
+    assert r.state["turn"]["open"]["total"] == 5
+    r = act(cat, turn.pass_phase, r.state, None)
+    assert r.state["turn"]["phase"] == "publicity" and r.state["table"]["A"]["mt"] == 2
 
 
 def test_xs2_modifiers_never_take_a_cost_below_zero(cat):

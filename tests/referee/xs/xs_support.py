@@ -45,6 +45,7 @@ def make_state(
                     "hand": list(hands.get(p, [])), "heroes": team}
     turn = fresh_turn(1, player)
     turn["phase"] = phase
+    turn["free_drawn"] = True
     return {"game": "x-statix", "seed": None, "players": list(players), "table": table,
             "deck": list(deck), "discard": list(discard), "turn": turn, "over": False,
             "winner": None}
@@ -58,3 +59,37 @@ def act(cat, fn, state, *args, faces=None, seed=0, **kwargs):
 
 def texts(result) -> str:
     return "\n".join(f"{s.text} [{s.ruling}]" for s in result.steps)
+
+
+# ── the CLI ───────────────────────────────────────────────────────────────────
+def clean_env(**extra: str) -> dict[str, str]:
+    import os
+
+    result = {k: v for k, v in os.environ.items() if k not in ("REFEREE_SESSION", "REFEREE_CARDS")}
+    return {**result, "PYTHONPATH": str(ROOT), **extra}
+
+
+def referee_process(*args: str, cwd: Path | None = None):
+    """`python -m referee ARGS` in a real process."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          text=True, env=clean_env(), cwd=cwd or ROOT, timeout=60)
+
+
+def referee_inprocess(*args: str):
+    """The same command line through click's CliRunner on `referee.cli:main` (fast: the
+    card database is loaded once per test process)."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    result = CliRunner(env={"REFEREE_SESSION": None, "REFEREE_CARDS": None}).invoke(
+        main, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout,
+                           stderr=result.stderr)

@@ -1,0 +1,305 @@
+"""`referee xs ...`: one command per decision of an X-Statix turn. Thin: each command
+parses, runs one rules action on the session's state (referee/xs/turn.py, mission.py,
+events.py) with the referee's dice (seeded per the session) or the faces given with
+--roll, records the event and prints the steps with their rulings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from referee.command import Reply, Tx, session_command
+
+PLAYER = click.option("--player", default=None,
+                      help="The acting player (default: whose turn it is); others are refused.")
+ROLL = click.option("--roll", "faces", metavar="FACES", default=None,
+                    help="Dice faces rolled at the table, in the order the action needs them "
+                         "(e.g. 4 or 3,5); default: the referee rolls.")
+
+
+def act(tx: Tx, action: Callable[..., Any], *args: Any, faces: str | None = None,
+        **kwargs: Any) -> Reply:
+    """Run one rules action on the session's state and record it as one event."""
+    from referee.dice import parse_faces
+    from referee.xs.catalog import Catalog
+    from referee.xs.play import Play
+    from referee.xs.rolls import Dice
+
+    state = tx.require_game("x-statix")
+    given = parse_faces(faces, "d6") if faces is not None else None
+    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng(), given))
+    result = action(play, *args, **kwargs)
+    steps = [{"text": s.text, "ruling": s.ruling} for s in result.steps]
+    story = "; ".join(s.text for s in result.steps)
+    summary = f"{result.summary}: {story}" if story else result.summary
+    payload = {"action": result.kind, "args": [a for a in args if a is not None],
+               "options": {k: v for k, v in kwargs.items() if v}, "faces": given,
+               "steps": steps}
+    seq = tx.record(result.kind, summary, payload, result.state)
+    lines = [s.text + (f" ({s.ruling})" if s.ruling else "") for s in result.steps]
+    for player, cards in result.reveal.items():
+        lines.append(f"seen: {player}'s hand: {', '.join(cards) or '(empty)'}")
+    if result.state.get("over"):
+        from referee.xs.game import status_lines
+
+        lines += status_lines(result.state)
+    return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
+                         "reveal": result.reveal, "over": result.state.get("over", False),
+                         "winner": result.state.get("winner"), "state": result.state})
+
+
+@click.group()
+def xs() -> None:
+    """X-Statix: one command per decision of the turn (XS-1..XS-13).
+
+    Phases run in order; a command of a later phase ends the phases before it (Fame and
+    Fortune are applied on the way). Rolls are made by the referee, or given with --roll."""
+
+
+@xs.command()
+@PLAYER
+@ROLL
+@session_command()
+def draw(tx: Tx, player: str | None, faces: str | None) -> Reply:
+    """Opportunity: the free card, then each extra card for an Opportunity roll (XS-3)."""
+    from referee.xs import turn
+
+    return act(tx, turn.draw, player, faces=faces)
+
+
+@xs.command("pass")
+@PLAYER
+@session_command()
+def pass_(tx: Tx, player: str | None) -> Reply:
+    """End the current phase (no more draws, recruits, marketing; a mission not attempted)."""
+    from referee.xs import turn
+
+    return act(tx, turn.pass_phase, player)
+
+
+@xs.command()
+@PLAYER
+@session_command()
+def pay(tx: Tx, player: str | None) -> Reply:
+    """Pay the open Opportunity/Recruit/Marketing roll now (XS-2)."""
+    from referee.xs import turn
+
+    return act(tx, turn.pay_now, player)
+
+
+@xs.command()
+@click.argument("hero")
+@PLAYER
+@ROLL
+@session_command()
+def recruit(tx: Tx, hero: str, player: str | None, faces: str | None) -> Reply:
+    """Recruitment: put a Hero from hand into play for a Recruit roll (XS-4)."""
+    from referee.xs import turn
+
+    return act(tx, turn.recruit, player, hero, faces=faces)
+
+
+@xs.command()
+@click.argument("card")
+@click.argument("hero")
+@PLAYER
+@ROLL
+@session_command()
+def attach(tx: Tx, card: str, hero: str, player: str | None, faces: str | None) -> Reply:
+    """Publicity: attach a Marketing card to a hero for a Marketing roll (XS-5)."""
+    from referee.xs import turn
+
+    return act(tx, turn.attach, player, card, hero, faces=faces)
+
+
+@xs.command()
+@click.argument("card")
+@PLAYER
+@ROLL
+@session_command()
+def mission(tx: Tx, card: str, player: str | None, faces: str | None) -> Reply:
+    """Mission: play a Mission card and make the Mission roll (XS-6)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.start, player, card, faces=faces)
+
+
+@xs.command()
+@PLAYER
+@ROLL
+@session_command()
+def carnage(tx: Tx, player: str | None, faces: str | None) -> Reply:
+    """Mission: the Carnage roll (XS-7)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.carnage, player, faces=faces)
+
+
+@xs.command()
+@click.option("--power", "powers", multiple=True, help="A Power card discarded to negate carnage.")
+@click.option("--sacrifice", "sacrifices", multiple=True,
+              help="A hero killed to negate carnage (Battering Ram).")
+@click.option("--choose", "choose", multiple=True,
+              help="A casualty chosen, in order (after Ratings Bonanza).")
+@click.option("--swap-for", "swap_for", multiple=True,
+              help="U-Go Girl takes the place of this hero if it is the casualty.")
+@click.option("--picked", "picked", multiple=True,
+              help="A random casualty picked at the table, in order (default: the referee).")
+@PLAYER
+@ROLL
+@session_command()
+def casualties(tx: Tx, powers, sacrifices, choose, swap_for, picked, player, faces) -> Reply:
+    """Mission: negate carnage with Power cards, then the casualties and their Sendoff rolls
+    (--roll: survival rolls, Sendoff rolls, La Nuit's roll, in that order per casualty)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.casualties, player, faces=faces, powers=list(powers),
+               sacrifices=list(sacrifices), choose=list(choose), swap_for=list(swap_for),
+               picked=list(picked))
+
+
+BOOSTS = [
+    click.option("--power", "powers", multiple=True, help="A Power card discarded for +1 (XS-8)."),
+    click.option("--discard", "discards", multiple=True,
+                 help="Any card discarded for its hero's bonus (Gin Genie)."),
+    click.option("--sacrifice", "sacrifices", multiple=True,
+                 help="A hero killed for its bonus (Overkill)."),
+]
+
+
+def boosts(fn: Callable) -> Callable:
+    for option in reversed(BOOSTS):
+        fn = option(fn)
+    return fn
+
+
+@xs.command()
+@boosts
+@PLAYER
+@ROLL
+@session_command()
+def success(tx: Tx, powers, discards, sacrifices, player, faces) -> Reply:
+    """Mission: the Success roll, 1D6 + survivors + modifiers (XS-8)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.success, player, faces=faces, powers=list(powers),
+               discards=list(discards), sacrifices=list(sacrifices))
+
+
+@xs.command()
+@boosts
+@PLAYER
+@ROLL
+@session_command()
+def boost(tx: Tx, powers, discards, sacrifices, player, faces) -> Reply:
+    """Mission: add to the Success roll already made (--roll: Sendoff of a sacrifice)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.boost, player, faces=faces, powers=list(powers),
+               discards=list(discards), sacrifices=list(sacrifices))
+
+
+@xs.command()
+@PLAYER
+@ROLL
+@session_command()
+def payoff(tx: Tx, player: str | None, faces: str | None) -> Reply:
+    """Mission: the Payoff roll, 2D6 MT + modifiers (XS-8)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.payoff, player, faces=faces)
+
+
+@xs.command()
+@click.argument("card")
+@click.option("--target", default=None, help="The opponent targeted (needed with 3 players).")
+@click.option("--hero", default=None, help="The hero targeted (Popularity Ratings...).")
+@click.option("--pick", default=None,
+              help="The card the opponent chooses (Acid Spray), or the table's random pick.")
+@PLAYER
+@ROLL
+@session_command()
+def event(tx: Tx, card: str, target, hero, pick, player, faces) -> Reply:
+    """Discard a Power or Marketing card from hand for its Event ability (XS-12)."""
+    from referee.xs import events
+
+    return act(tx, events.play_event, player, card, faces=faces, target=target, hero=hero,
+               pick=pick)
+
+
+@xs.command()
+@click.argument("source")
+@PLAYER
+@ROLL
+@session_command()
+def reroll(tx: Tx, source: str, player: str | None, faces: str | None) -> Reply:
+    """Reroll the open roll with a hero (The Orphan, Plazm, Succubus) or an event card."""
+    from referee.xs import events
+
+    return act(tx, events.reroll, player, source, faces=faces)
+
+
+@xs.command()
+@click.argument("source")
+@click.option("--by", "by", type=int, required=True, help="The modifier given, e.g. --by -1.")
+@PLAYER
+@session_command()
+def adjust(tx: Tx, source: str, by: int, player: str | None) -> Reply:
+    """Give a modifier to the open roll with a hero (Venus Dee Milo: +1 or -1)."""
+    from referee.xs import events
+
+    return act(tx, events.adjust, player, source, by)
+
+
+@xs.command()
+@click.argument("cards", nargs=-1, required=True)
+@PLAYER
+@session_command()
+def discard(tx: Tx, cards: tuple[str, ...], player: str | None) -> Reply:
+    """End phase: discard down to the hand limit (XS-11)."""
+    from referee.xs import turn
+
+    return act(tx, turn.discard, player, list(cards))
+
+
+@xs.command()
+@click.argument("hero")
+@PLAYER
+@ROLL
+@session_command()
+def kill(tx: Tx, hero: str, player: str | None, faces: str | None) -> Reply:
+    """End phase: the Owner's kill of a team member for 1D6 MT (Coach, XS-11)
+    (--roll: the 1D6, then any survival roll)."""
+    from referee.xs import turn
+
+    return act(tx, turn.end_phase_kill, player, hero, faces=faces)
+
+
+@xs.command("next")
+@PLAYER
+@session_command()
+def next_(tx: Tx, player: str | None) -> Reply:
+    """End the turn: the next player's turn starts with its free draw; with the deck empty
+    the game ends and the players are ranked (XS-13)."""
+    from referee.xs import turn
+
+    return act(tx, turn.next_turn, player)
+
+
+@xs.command()
+@click.argument("player", required=False)
+@session_command(write=False)
+def hand(tx: Tx, player: str | None) -> Reply:
+    """Show a player's hand (default: whose turn it is)."""
+    state = tx.require_game("x-statix")
+    name = player or state["turn"]["player"]
+    seat = {p.casefold(): p for p in state["players"]}.get(name.strip().casefold())
+    if seat is None:
+        from referee.errors import UsageError
+
+        raise UsageError(f"no player {name!r}: players are {', '.join(state['players'])}")
+    cards = state["table"][seat]["hand"]
+    return Reply([f"{seat}'s hand ({len(cards)}): {', '.join(cards) or '(empty)'}"],
+                 {"player": seat, "hand": cards})
