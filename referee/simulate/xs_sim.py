@@ -21,7 +21,7 @@ from referee.simulate import xs_options as opt
 from referee.simulate.policies import Decision, Policy, opponent_pick
 from referee.xs import events, mission, turn
 from referee.xs.catalog import Catalog
-from referee.xs.game import HAND_SIZE, new_state
+from referee.xs.game import new_state
 from referee.xs.play import Play
 from referee.xs.rolls import Dice
 
@@ -123,13 +123,6 @@ class Table:
             self.do(turn.pass_phase)
 
 
-def _start(first: str) -> Callable[..., Any]:
-    def start(play: Play, _player: None) -> Any:
-        turn.begin_turn(play, first, 1)
-        return play.result(f"turn 1: {first}", "start")
-    return start
-
-
 def play_game(
     db: Any,
     cat: Catalog,
@@ -142,11 +135,7 @@ def play_game(
     by_name = dict(zip(names, policies, strict=True))
     state = new_state(names, db, rng)
     table = Table(state, cat, rng, strict)
-    first = state["turn"]["player"]
-    # XS-3: the first turn's free draw. The engine draws it when a turn begins
-    # (`turn.begin_turn`); `new_state` leaves turn 1 at its start, so the driver begins it.
-    if len(state["table"][first]["hand"]) == HAND_SIZE:
-        table.do(_start(first))
+    first = state["turn"]["player"]  # turn 1's free card comes with its first action (XS-3)
     order = names[names.index(first):] + names[:names.index(first)]
     curves: dict[str, list[int]] = {n: [] for n in names}
     record = GameRecord(turns=0, seats=[])
@@ -172,6 +161,8 @@ def play_game(
 
 def play_turn(table: Table, policy: Policy, record: GameRecord) -> None:
     """One turn of the active player: the phases in order (XS-3..XS-11)."""
+    if not table.play.turn["free_drawn"]:  # turn 1: the engine's `draw` makes the free draw
+        table.do(turn.draw)
     changes(table, policy.turn_event)
     # Opportunity (XS-3): the free card is drawn when the turn begins.
     # Phases are not passed one by one: the engine moves the turn forward to the phase of
