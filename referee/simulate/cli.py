@@ -150,7 +150,7 @@ def _xs_lines(summary: dict, meta: dict, path: str | None) -> list[str]:
     for col in ("", "games", "wins", "win rate", "95% CI"):
         wins.add_column(col, justify="left" if not col else "right")
     for group, rows in (("seat", summary["seats"]), ("Owner", summary["owners"]),
-                        ("Team Name", summary["teams"]), ("policy", summary["policies"])):
+                        ("Team Name", summary["teams"]), ("policy", summary["by_policy"])):
         for row in rows:
             wins.add_row(f"{group}: {row['label']}", str(row["n"]), str(row["wins"]),
                          _pct(row["rate"]), _ci(row))

@@ -211,7 +211,7 @@ def write_xs_report(path: str, summary: dict[str, Any], meta: dict[str, Any]) ->
     story += [_para(f"• {note}") for note in summary["findings"]]
     rows = []
     for group, items in (("seat", summary["seats"]), ("Owner", summary["owners"]),
-                         ("Team Name", summary["teams"]), ("policy", summary["policies"])):
+                         ("Team Name", summary["teams"]), ("policy", summary["by_policy"])):
         rows += [[f"{group}: {r['label']}", str(r["n"]), str(r["wins"]), _pct(r["rate"]),
                   _ci(r)] for r in items]
     story += [Spacer(1, 6), _para("Win rates", "Heading2"),

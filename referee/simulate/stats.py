@@ -23,7 +23,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)  # exact at the edges
+    return low, high
 
 
 def _pair() -> list[int]:
@@ -157,7 +159,7 @@ def summarize(tally: XsTally, players: int) -> dict[str, Any]:
         "seats": seats,
         "owners": owners,
         "teams": teams,
-        "policies": policies,
+        "by_policy": policies,
         "missions": missions,
         "heroes": heroes,
         "mt_curves": {str(p): rows for p, rows in sorted(curves.items())},

@@ -1,0 +1,93 @@
+"""`referee simulate` for real: the PDF reports have their charts (parsed back with pypdf:
+pages, chart titles in the text layer, drawing operators), --json equals across worker
+counts, and bad input is one line on stderr with exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pypdf import PdfReader
+from sim_support import referee
+
+XS_TITLES = ["X-Statix balance report", "Win rate by seat", "Win rate by Owner card",
+             "Win rate by Team Name card", "MT over time", "Mission success rate by mission card",
+             "Average payoff per mission card played", "Hero survival rate on missions",
+             "Summary: the most unbalanced findings"]
+XO_TITLES = ["XO! balance report", "P(hit): heroes attacking villains",
+             "P(KO): villains attacking heroes", "Objectives: best character's feat probability",
+             "Objectives: best opponent's thwart probability", "Summary: the most unbalanced findings"]
+
+
+def pdf_text_and_ops(path) -> tuple[int, str, bytes]:
+    reader = PdfReader(str(path))
+    text = "\n".join(page.extract_text() or "" for page in reader.pages)
+    ops = b"".join(page.get_contents().get_data() for page in reader.pages)
+    return len(reader.pages), text, ops
+
+
+def test_xs_report_has_its_charts(tmp_path):
+    path = tmp_path / "xs.pdf"
+    proc = referee("simulate", "x-statix", "--games", "40", "--players", "3", "--seed", "5",
+                   "--workers", "1", "--report", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert f"report: {path}" in proc.stdout
+    pages, text, ops = pdf_text_and_ops(path)
+    assert pages >= 4
+    for title in XS_TITLES:
+        assert title in text, title
+    assert b" re" in ops  # bars: rectangles
+    assert b" l\n" in ops or b" l " in ops  # error bars, axes, the MT line: line segments
+    assert ops.count(b" re") > 60
+
+
+def test_xo_report_has_heat_maps_and_objective_charts(tmp_path):
+    path = tmp_path / "xo.pdf"
+    proc = referee("simulate", "xo", "--report", str(path))
+    assert proc.returncode == 0, proc.stderr
+    pages, text, ops = pdf_text_and_ops(path)
+    assert pages >= 3
+    for title in XO_TITLES:
+        assert title in text, title
+    assert ops.count(b" re") > 20  # heat-map cells and bars
+
+
+def test_json_is_the_same_with_one_and_two_workers():
+    def run(workers: str) -> dict:
+        proc = referee("simulate", "x-statix", "--games", "60", "--players", "2", "--seed",
+                       "11", "--policy", "cautious,greedy", "--workers", workers, "--json")
+        assert proc.returncode == 0, proc.stderr
+        data = json.loads(proc.stdout)
+        for key in ("seconds", "workers"):
+            data.pop(key)
+        return data
+
+    one, two = run("1"), run("2")
+    assert one == two
+    assert one["ok"] and one["games"] == 60 and one["policies"] == ["cautious", "greedy"]
+    assert {row["label"] for row in one["by_policy"]} == {"cautious", "greedy"}
+    assert 0 <= one["seats"][0]["low"] <= one["seats"][0]["rate"] <= one["seats"][0]["high"] <= 1
+
+
+def test_terminal_shows_the_key_table():
+    proc = referee("simulate", "x-statix", "--games", "10", "--seed", "1", "--workers", "1",
+                   "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    for text in ("Win rate", "seat: 1st player", "Owner:", "Team Name:", "95% CI", "Missions",
+                 "game length", "findings:"):
+        assert text in proc.stdout, text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["x-statix", "--players", "4"], "4"),
+    (["x-statix", "--policy", "reckless"], "choose from cautious, greedy"),
+    (["x-statix", "--policy", "greedy,greedy", "--players", "3"], "names 2 policies"),
+    (["x-statix", "--games", "0"], "0"),
+    (["x-statix", "--report", "out.txt"], "name it *.pdf"),
+    (["xo", "--report", "no/such/folder/x.pdf"], "does not exist"),
+])
+def test_bad_usage_is_one_line_and_exit_2(args, message):
+    proc = referee("simulate", *args)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
