@@ -22,7 +22,7 @@ from referee.simulate.policies import Decision, Policy, opponent_pick
 from referee.xs import events, mission, turn
 from referee.xs.catalog import Catalog
 from referee.xs.game import new_state
-from referee.xs.play import Play
+from referee.xs.play import PHASES, Play
 from referee.xs.rolls import Dice
 
 MAX_CHANGES = 12  # decisions on one roll (rerolls, events); guards against a policy loop
@@ -50,6 +50,9 @@ class GameRecord:
     mt_curves: list[list[int]] = field(default_factory=list)
 
 
+PHASE_POSITION = {phase: i for i, phase in enumerate(PHASES)}
+
+
 class FastPlay(Play):
     """The engine's `Play`, for the fast mode only: the same actions on the same state,
     minus the bookkeeping a simulation never reads. `sources` (the effects a player's
@@ -64,13 +67,26 @@ class FastPlay(Play):
     def step(self, text: str, ruling: str | None = None) -> None:
         return None
 
-    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
+    def _key(self, player: str) -> tuple:
         seat = self.s["table"][player]
-        key = (player, seat["owner"], seat["team"], *[h["name"] for h in seat["heroes"]])
+        return (player, seat["owner"], seat["team"], *[h["name"] for h in seat["heroes"]])
+
+    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
+        key = self._key(player)
         found = self._sources.get(key)
         if found is None:
             found = self._sources[key] = super().sources(player)
         return found
+
+    def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
+        key = (verb, *self._key(player))
+        found = self._sources.get(key)
+        if found is None:
+            found = self._sources[key] = super().with_verb(player, verb)
+        return list(found)
+
+    def phase_index(self, phase: str | None = None) -> int:
+        return PHASE_POSITION[phase or self.s["turn"]["phase"]]
 
 
 class Table:
