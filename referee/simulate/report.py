@@ -41,7 +41,7 @@ def bar_chart(title: str, labels: list[str], values: list[float], lows: list[flo
     d.add(String(WIDTH / 2, height - 12, title, fontName="Helvetica-Bold", fontSize=11,
                  textAnchor="middle"))
     left, bottom = 40, 62 if max((len(s) for s in labels), default=0) > 6 else 24
-    plot_w, plot_h = WIDTH - left - 10, height - bottom - 24
+    plot_w, plot_h = WIDTH - left - 34, height - bottom - 24
     top_value = max([*values, *(highs or []), reference or 0, *(v for v, _ in lines), 1e-9])
     scale_max = 1.0 if percent and top_value <= 1 else _nice(top_value)
     d.add(Line(left, bottom, left, bottom + plot_h, strokeColor=colors.black))
@@ -85,8 +85,8 @@ def bar_chart(title: str, labels: list[str], values: list[float], lows: list[flo
         y = bottom + plot_h * value / scale_max
         d.add(Line(left, y, left + plot_w, y, strokeColor=colors.HexColor("#d7262e"),
                    strokeDashArray=[3, 2], strokeWidth=0.8))
-        if label:
-            d.add(String(left + plot_w, y + 2, label, fontSize=7, textAnchor="end",
+        if label:  # outside the plot, right of the line's end
+            d.add(String(left + plot_w + 2, y - 2, label, fontSize=6.5, textAnchor="start",
                          fillColor=colors.HexColor("#d7262e")))
     return d
 
@@ -158,13 +158,16 @@ def heat_map(title: str, rows: list[str], cols: list[str], value: dict[tuple[str
 
 
 # ── tables ────────────────────────────────────────────────────────────────────
-def table(header: list[str], rows: list[list[str]], widths: list[float] | None = None) -> Table:
+def table(header: list[str], rows: list[list[Any]], widths: list[float] | None = None,
+          text_cols: int = 1) -> Table:
+    """A plain table; the first `text_cols` columns are left-aligned, numbers right."""
     t = Table([header, *rows], colWidths=widths, repeatRows=1)
     t.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7.5),
         ("FONT", (0, 1), (-1, -1), "Helvetica", 7.5),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
-        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("ALIGN", (text_cols, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
@@ -188,10 +191,14 @@ def _doc(path: str, title: str) -> SimpleDocTemplate:
                              creator="referee simulate (reportlab)")
 
 
-def _para(text: str, style: str = "BodyText") -> Paragraph:
+def _esc(text: str) -> str:
     from xml.sax.saxutils import escape
 
-    return Paragraph(escape(text), STYLES[style])
+    return escape(text)
+
+
+def _para(text: str, style: str = "BodyText") -> Paragraph:
+    return Paragraph(_esc(text), STYLES[style])
 
 
 # ── X-Statix ──────────────────────────────────────────────────────────────────
@@ -296,7 +303,7 @@ def write_xo_report(path: str, matchups: list, objectives: list) -> None:
             [[m.attacker, m.defender, f"{m.attack_dice}v{m.defense_dice}", str(m.health),
               _pct(float(m.hit)), _pct(float(m.stunned)), _pct(float(m.ko)),
               f"{float(m.expected_damage):.2f}", _pct(float(m.counterattack))] for m in matchups],
-            [90, 90, 35, 35, 45, 55, 45, 50, 50]))
+            [90, 90, 35, 35, 45, 55, 45, 50, 50], text_cols=2))
     if objectives:
         story.append(PageBreak())
         labels = [f"{o.chapter}{o.league[0].upper()}" for o in objectives]
@@ -307,16 +314,19 @@ def write_xo_report(path: str, matchups: list, objectives: list) -> None:
                                [float(o.thwart) for o in objectives],
                                lines=[(0.9, "90%"), (0.1, "10%")], height=200))
         story.append(_para("Objectives", "Heading2"))
+        small = STYLES["BodyText"].clone("cell", fontSize=7, leading=8)
         story.append(table(
-            ["ch", "objective", "needs", "FCV", "best feat", "P(feat)", "TCV", "best thwart",
+            ["ch", "objective (needs)", "FCV", "best feat", "P(feat)", "TCV", "best thwart",
              "P(thwart)", "P(won)", "flags"],
-            [[f"{o.chapter}{o.league[0].upper()}", o.name, o.requires, str(o.fcv),
-              o.feat_by or "-", _pct(float(o.feat)), str(o.tcv), o.thwart_by or "-",
-              _pct(float(o.thwart)), _pct(float(o.completed)),
-              Paragraph("; ".join(o.flags), STYLES["BodyText"].clone("f", fontSize=6.5,
-                                                                        leading=7.5))]
+            [[f"{o.chapter}{o.league[0].upper()}",
+              Paragraph(f"{_esc(o.name)}<br/><i>{_esc(o.requires)}</i>", small), str(o.fcv),
+              Paragraph(_esc(o.feat_by or "-"), small), _pct(float(o.feat)), str(o.tcv),
+              Paragraph(_esc(o.thwart_by or "-"), small), _pct(float(o.thwart)),
+              _pct(float(o.completed)), Paragraph(_esc("; ".join(o.flags)), small)]
              for o in objectives],
-            [22, 95, 60, 25, 60, 38, 25, 60, 40, 38, 70]))
+            [20, 118, 24, 74, 38, 24, 74, 42, 36, 62], text_cols=2))
+        story.append(_para("P(won): the feat succeeds and the best thwart fails, for one "
+                           "attempt (XO-13, XO-14), without cards or the thwart bonus.", "Italic"))
     _doc(path, "XO! balance report").build(story)
 
 
