@@ -14,7 +14,11 @@ Two policies differ in how they spend money, cards and heroes:
   Event abilities.
 
 Both use the free hero abilities (rerolls, Venus Dee Milo's +-1) where they help, and the
-Event abilities that are plainly good (draws, extra turn, stealing a hero).
+Event abilities that are plainly good (draws, extra turn, stealing a hero); Ratings Bonanza
+and PR Spin when a hero is going to die (the driver, `xs_sim.run_mission`). Never used:
+Sense Vulnerability (an automatic player learns nothing from a look) and Paralysis
+Neurotoxin (+1 Carnage and +1 Success only adds deaths); both stay Power cards. The full
+table of choices is in docs/referee-simulate.md.
 """
 
 from __future__ import annotations
