@@ -16,6 +16,7 @@ class FastCatalog(Catalog):
         super().__init__(cards)
         base = Catalog(self._cards.values())
         self._type = {n: base.type(n) for n in self._cards}
+        self.types = self._type  # read-only: card name -> type, for quick filtering
         self._ability = {n: tuple(base.ability(n)) for n in self._cards}
         self._event = {n: tuple(base.event(n)) for n in self._cards}
         self._counts = {(n, w): base.counts(n, w) for n in self._cards

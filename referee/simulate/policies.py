@@ -323,7 +323,9 @@ class Policy:
         in the discard pile. The greedy policy also spends Power events (Toxic Sweat,
         Acid Spray, Chameleon Powers) on the richest opponent."""
         actor = play.active
-        hand = opt.hand(play)
+        hand = [c for c in opt.hand(play) if play.cat.event(c)]
+        if not hand:
+            return None
         richest = rank_opponents(play, "mt")
         for card in hand:
             effects = play.cat.event(card)

@@ -25,9 +25,12 @@ def phase_open(play: Play, phase: str) -> bool:
 
 
 def hand(play: Play, kind: str | None = None) -> list[str]:
-    cards = play.seat(play.active)["hand"]
+    cards = play.s["table"][play.s["turn"]["player"]]["hand"]
     if kind is None:
         return list(cards)
+    types = getattr(play.cat, "types", None)  # FastCatalog: a plain dict
+    if types is not None:
+        return [c for c in cards if types[c] == kind]
     return [c for c in cards if play.cat.type(c) == kind]
 
 
