@@ -134,6 +134,10 @@ def play_event(
     actor = play.check_actor(player, "play an event")
     card = play.card(card_text)
     play.require_in_hand(actor, card, "XS-12")
+    pending = play.turn.get("open")
+    if pending and pending["context"].get("card") == card:
+        raise RefereeError(f"{card} is being paid for with the open "
+                           f"{rolls.LABEL[pending['kind']]}", "XS-12")
     effects = play.cat.event(card)
     if not effects:
         raise RefereeError(f"{card} has no Event ability", "XS-12")
