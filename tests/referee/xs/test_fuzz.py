@@ -28,6 +28,7 @@ def candidates(state: dict, cat: Catalog, rng: random.Random) -> list[tuple]:
     some = lambda xs: rng.sample(xs, rng.randint(0, min(3, len(xs)))) if xs else []  # noqa: E731
     acts = [(turn.draw, None), (turn.pass_phase, None), (turn.pay_now, None),
             (turn.next_turn, None), (mission.carnage, None), (mission.payoff, None),
+            (mission.casualties, None), (mission.success, None),
             (turn.next_turn, rng.choice(others))]
     acts += [(turn.recruit, None, c) for c in hand]
     acts += [(turn.attach, None, c, h) for c in hand for h in heroes[:2]]
