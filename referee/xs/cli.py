@@ -45,6 +45,12 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, faces: str | None = None
         from referee.xs.game import status_lines
 
         lines += status_lines(result.state)
+    else:
+        now = result.state["turn"]
+        seat = result.state["table"][now["player"]]
+        lines.append(f"-- turn {now['number']}, {now['player']}'s {now['phase']} phase: "
+                     f"{seat['mt']} MT, {len(seat['hand'])} cards in hand, deck "
+                     f"{len(result.state['deck'])}")
     return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
                          "reveal": result.reveal, "over": result.state.get("over", False),
                          "winner": result.state.get("winner"), "state": result.state})

@@ -56,8 +56,9 @@ class Table:
 
 def play_turn(t: Table) -> None:
     """A simple, legal strategy that uses many of the referee's decisions."""
-    t.xs("draw")  # the free card on turn 1, else one bought draw
-    t.settle()
+    if not t.state["turn"].get("free_drawn") or (t.state["deck"] and t.seat()["mt"] >= 4):
+        t.xs("draw")  # the free card on turn 1, else one bought draw
+        t.settle()
     for card in list(t.seat()["hand"]):  # events that help now
         effects = t.cat.event(card)
         if t.phase() == "opportunity" and any(("draw" in e or "gain_mt" in e) for e in effects):
