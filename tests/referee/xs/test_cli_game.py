@@ -196,3 +196,13 @@ def test_cli_real_process_turn_and_json(game):
     assert passed.returncode == 0 and "recruitment phase" in passed.stdout
     hand = referee_process("--session", game, "xs", "hand", "--json")
     assert len(json.loads(hand.stdout)["hand"]) == 8
+
+
+def test_cli_undo_takes_back_an_xs_command(game):
+    before = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
+    draw = referee_inprocess("--session", game, "xs", "draw", "--json")
+    assert draw.returncode == 0
+    undo = referee_inprocess("--session", game, "undo")
+    assert undo.returncode == 0, undo.stderr
+    after = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
+    assert after == before
