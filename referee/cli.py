@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 from typing import Any
 
 import click
@@ -26,11 +27,17 @@ from referee.command import (
 )
 from referee.errors import RefereeError, UsageError
 
-# name -> (module, attribute): game command groups mounted when their module exists.
+# name -> (module, attribute): command groups mounted when their module exists, imported
+# only when invoked (`referee --help` shows LAZY_HELP instead of importing them).
 LAZY_GROUPS = {
     "xo": ("referee.xo.cli", "xo"),
     "xs": ("referee.xs.cli", "xs"),
     "simulate": ("referee.simulate.cli", "simulate"),
+}
+LAZY_HELP = {
+    "xo": "XO! game commands (see `referee xo --help`).",
+    "xs": "X-Statix game commands (see `referee xs --help`).",
+    "simulate": "Simulated games and strategy statistics.",
 }
 LEAGUE_DICE = {"heroes": "White Mask", "villains": "Black Mask"}  # XO-1
 
@@ -56,6 +63,53 @@ class RefereeGroup(click.Group):
                 return None
             return getattr(importlib.import_module(mod), attr)
         return super().get_command(ctx, cmd_name)
+
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Like click's, but click's own usage errors are one line too (exit 2)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        prog_name = prog_name or "referee"
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.UsageError as error:
+            where = error.ctx.command_path if error.ctx else "referee"
+            message = f"{where}: {error.format_message()}"
+            click.echo(f"referee: {message}", err=True)
+            if "--json" in argv:
+                import json
+
+                click.echo(
+                    json.dumps({"ok": False, "error": message, "ruling": None, "exit_code": 2})
+                )
+            sys.exit(2)
+        except click.exceptions.ClickException as error:
+            click.echo(f"referee: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:
+            click.echo("referee: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in LAZY_GROUPS:
+                rows.append((name, LAZY_HELP.get(name, f"{name} commands.")))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 @click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -61,6 +60,8 @@ class Reply:
 
 def emit(reply: Reply, as_json: bool) -> None:
     if as_json:
+        import json
+
         click.echo(json.dumps({"ok": True, **reply.data}, ensure_ascii=False))
     else:
         for line in reply.lines:
@@ -72,6 +73,8 @@ def fail(message: str, code: int, ruling: str | None, as_json: bool) -> None:
     shown = f"{message} ({ruling})" if ruling and f"({ruling})" not in message else message
     click.echo(f"referee: {shown}", err=True)
     if as_json:
+        import json
+
         click.echo(json.dumps({"ok": False, "error": message, "ruling": ruling, "exit_code": code}))
     raise click.exceptions.Exit(code)
 
@@ -109,6 +112,8 @@ class Tx:
         self.session = session
         self.options = options
         self.seed = seed if seed is not None else options.seed
+        self.first_seq = session.next_seq  # the command's first event: its seed (ARCHITECTURE)
+        self._rng: random.Random | None = None
         self._db: Database | None = None
 
     @property
@@ -128,7 +133,11 @@ class Tx:
         return state
 
     def rng(self) -> random.Random:
-        return self.session.rng(self.seed)
+        """The command's one random stream (the same object on every call), seeded from
+        --seed, else the game's seed and the seq of the command's first event."""
+        if self._rng is None:
+            self._rng = self.session.rng(self.seed, self.first_seq)
+        return self._rng
 
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
         return self.session.record(kind, summary, payload, new_state)

@@ -279,14 +279,14 @@ class Session:
         """The seq the next recorded event will get."""
         return self._last_seq + 1
 
-    def rng(self, seed_option: int | str | None = None) -> random.Random:
-        """The command's randomness: its own --seed, else the game's seed and the event
-        number, else the OS."""
+    def rng(self, seed_option: int | str | None = None, seq: int | None = None) -> random.Random:
+        """The command's randomness: its own --seed, else `Random(f"{game seed}/{seq}")`
+        with seq = the event it will write (default: the next one), else the OS."""
         if seed_option is not None:
             return random.Random(seed_option)
         seed = self.state.get("seed")
         if seed is not None:
-            return random.Random(f"{seed}/{self.next_seq}")
+            return random.Random(f"{seed}/{self.next_seq if seq is None else seq}")
         return random.SystemRandom()
 
     def log(self, with_states: bool = False) -> list[Event] | list[tuple[Event, dict]]:
