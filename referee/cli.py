@@ -306,6 +306,13 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
     "--team", "teams", multiple=True, metavar="PLAYER=CARD", help="X-Statix: choose a Team Name."
 )
 @click.option("--force", is_flag=True, help="Start over in an existing session (its log is kept).")
+@click.option(
+    "--roll",
+    "entered",
+    metavar="FACES",
+    help="Setup dice rolled at the table, in order (X-Statix: each player's 4D6 MT in seat "
+    "order, then the first-player 1D6s; XO!: heroes' then villains' mask die per round).",
+)
 @seed_option
 @json_option
 @click.pass_context
@@ -316,6 +323,7 @@ def new(
     owners: tuple[str, ...],
     teams: tuple[str, ...],
     force: bool,
+    entered: str | None,
     seed: int | None,
     as_json: bool,
 ) -> None:
@@ -345,7 +353,15 @@ def new(
         game_seed = seed if seed is not None else opts.seed
         rng = random.Random(game_seed) if game_seed is not None else random.SystemRandom()
         module = games.module(game_id)
+        if entered is not None:
+            from referee.dice import TableDice
+
+            rng = TableDice(entered, rng)
         state = module.new_state(names, load_cards(opts.cards), rng, seed=game_seed, **options)
+        if entered is not None and rng.unused:
+            raise UsageError(
+                f"--roll {entered!r}: setup rolled {rng.used} dice, {rng.unused} face(s) left over"
+            )
         summary = module.setup_summary(state)
         Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)
         lines = [summary, *module.status_lines(state), f"session: {opts.session}"]
@@ -380,7 +396,7 @@ def log(tx: Tx, limit: int | None) -> Reply:
 
 @main.command()
 @click.argument("n", type=int, default=1)
-@session_command()
+@session_command(rolls=False)
 def undo(tx: Tx, n: int) -> Reply:
     """Revert the last N events (default 1); the undo is itself logged."""
     seq, reverted = tx.session.undo(n)
@@ -390,7 +406,7 @@ def undo(tx: Tx, n: int) -> Reply:
 
 @main.command()
 @click.argument("n", type=int, default=1)
-@session_command()
+@session_command(rolls=False)
 def redo(tx: Tx, n: int) -> Reply:
     """Re-apply the last N undone events (default 1); the redo is itself logged."""
     seq, redone = tx.session.redo(n)
@@ -417,7 +433,7 @@ _TOKEN_CONTEXT = {"ignore_unknown_options": True}  # so "-3" is an amount, not a
 @main.command(context_settings=_TOKEN_CONTEXT)
 @click.argument("player")
 @click.argument("amount")
-@session_command()
+@session_command(rolls=False)
 def mt(tx: Tx, player: str, amount: str) -> Reply:
     """X-Statix money tokens: `mt PLAYER +5`, `mt PLAYER -3`, `mt PLAYER =10`."""
     op, value = _delta(amount)
@@ -447,7 +463,7 @@ def mt(tx: Tx, player: str, amount: str) -> Reply:
 @main.command(context_settings=_TOKEN_CONTEXT)
 @click.argument("hero")
 @click.argument("amount")
-@session_command()
+@session_command(rolls=False)
 def ft(tx: Tx, hero: str, amount: str) -> Reply:
     """X-Statix fame tokens on a hero in play: `ft HERO +1`, `ft HERO -1`."""
     op, value = _delta(amount)

@@ -108,8 +108,15 @@ def load_cards(path: str | None = None) -> Database:
 class Tx:
     """One command's transaction on the session (see `session_command`)."""
 
-    def __init__(self, session: Session, options: GlobalOptions, seed: int | None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        options: GlobalOptions,
+        seed: int | None,
+        entered: str | None = None,
+    ) -> None:
         self.session = session
+        self.entered = entered  # --roll: faces rolled at the table
         self.options = options
         self.seed = seed if seed is not None else options.seed
         self.first_seq = session.next_seq  # the command's first event: its seed (ARCHITECTURE)
@@ -137,7 +144,25 @@ class Tx:
         --seed, else the game's seed and the seq of the command's first event."""
         if self._rng is None:
             self._rng = self.session.rng(self.seed, self.first_seq)
+            if self.entered is not None:
+                from referee.dice import TableDice
+
+                self._rng = TableDice(self.entered, self._rng)
         return self._rng
+
+    def check_entered_faces_used(self) -> None:
+        """With --roll, every face given must have been rolled by the command."""
+        if self.entered is None:
+            return
+        from referee.dice import TableDice
+
+        if not isinstance(self._rng, TableDice):
+            raise UsageError(f"--roll {self.entered!r}: this command rolls no dice")
+        if self._rng.unused:
+            raise UsageError(
+                f"--roll {self.entered!r}: the command rolled {self._rng.used} dice, "
+                f"{self._rng.unused} face(s) left over"
+            )
 
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
         return self.session.record(kind, summary, payload, new_state)
@@ -166,27 +191,49 @@ def seed_option(fn: Callable) -> Callable:
     )(fn)
 
 
-def session_command(write: bool = True) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
+def roll_option(fn: Callable) -> Callable:
+    return click.option(
+        "--roll",
+        "entered",
+        metavar="FACES",
+        default=None,
+        help="Faces rolled at the table (e.g. 3,0,2), used in order instead of the referee's dice.",
+    )(fn)
+
+
+def session_command(
+    write: bool = True, rolls: bool | None = None
+) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
     """Decorate `fn(tx, **params) -> Reply` into a click callback that opens the session
     named by the global options, runs `fn` inside one transaction (BEGIN IMMEDIATE when
-    `write`), commits, then prints the reply as text or --json. Errors become one line and
-    exit 1/2; on any error nothing is written."""
+    `write`), commits, then prints the reply as text or --json. Adds --json, --seed and
+    (when `rolls`, default: when `write`) --roll FACES for dice rolled at the table.
+    Errors become one line and exit 1/2; on any error nothing is written."""
+    rolls = write if rolls is None else rolls
 
     def decorate(fn: Callable[..., Reply]) -> Callable[..., None]:
-        @json_option
-        @seed_option
-        @click.pass_context
-        @functools.wraps(fn)
-        def callback(ctx: click.Context, as_json: bool, seed: int | None, **params: Any) -> None:
+        def callback(
+            ctx: click.Context,
+            as_json: bool,
+            seed: int | None,
+            entered: str | None = None,
+            **params: Any,
+        ) -> None:
             with guard(as_json):
                 from referee.session import Session
 
                 options = global_options(ctx)
                 with Session.open(options.session, write=write) as session:
-                    reply = fn(Tx(session, options, seed), **params)
+                    tx = Tx(session, options, seed, entered)
+                    reply = fn(tx, **params)
+                    tx.check_entered_faces_used()
             emit(reply, as_json)
 
-        return callback
+        functools.update_wrapper(callback, fn)
+        wrapped = click.pass_context(callback)
+        if rolls:
+            wrapped = roll_option(wrapped)
+        return json_option(seed_option(wrapped))
 
     return decorate
 

@@ -98,7 +98,8 @@ def demo_group(tmp_path, monkeypatch):
                 tx.record("pay", f"{player} pays {amount}", {"player": player}, state)
                 if state["table"][player]["mt"] < 0:
                     raise RefereeError(f"{player} cannot pay {amount}", "XS-2")
-                die = tx.rng().randint(1, 6)
+                from referee.dice import roll_d6
+                die = roll_d6(1, tx.rng())[0]
                 return Reply([f"{player} paid {amount}, rolled {die}"], {"mt": state["table"][player]["mt"], "die": die})
             """
         )
@@ -131,13 +132,30 @@ def test_session_command_seeds_per_event(demo_group, tmp_path):
     )
     import random
 
-    assert first["die"] == random.Random("5/2").randint(1, 6)  # game seed 5, event #2
+    from referee.dice import roll_d6
+
+    assert first["die"] == roll_d6(1, random.Random("5/2"))[0]  # game seed 5, event #2
     again = json.loads(
         cli(
             "--session", str(db), "demo", "pay", "Ann", "0", "--seed", "8", "--json", check=0
         ).stdout
     )
-    assert again["die"] == random.Random(8).randint(1, 6)
+    assert again["die"] == roll_d6(1, random.Random(8))[0]
+
+
+def test_session_command_takes_table_dice(demo_group, tmp_path):
+    db = tmp_path / "g.db"
+    make_session(db)
+    data = json.loads(
+        cli(
+            "--session", str(db), "demo", "pay", "Ann", "0", "--roll", "6", "--json", check=0
+        ).stdout
+    )
+    assert data["die"] == 6
+    for faces, words in (("7", "impossible"), ("6,6", "left over")):
+        proc = cli("--session", str(db), "demo", "pay", "Ann", "0", "--roll", faces)
+        assert proc.returncode == 2 and words in one_line_error(proc)
+    assert len(read_log(db)) == 2  # the refused ones wrote nothing
 
 
 def test_session_command_refusal_rolls_back_and_exits_1(demo_group, tmp_path):
