@@ -136,3 +136,11 @@ def test_cli_odds_bad_usage():
     assert proc.returncode == 2 and one_line_error(proc)
     proc = referee("odds", "3m", "vs", "2m", "--at-least", "3")
     assert proc.returncode == 2 and one_line_error(proc)
+
+
+def test_odds_refuse_expressions_too_wide_to_be_instant():
+    proc = referee("odds", "50d100")
+    assert proc.returncode == 2 and "exact odds stop at" in one_line_error(proc)
+    start = time.perf_counter()
+    distribution(parse("10d100"))  # just inside the limit, still quick
+    assert time.perf_counter() - start < 1.0
