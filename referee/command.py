@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -37,11 +36,17 @@ if TYPE_CHECKING:
 DEFAULT_SESSION = "referee-session.db"
 
 
-@dataclass(frozen=True)
 class GlobalOptions:
-    session: str = DEFAULT_SESSION
-    seed: int | None = None
-    cards: str | None = None
+    """`referee --session/--seed/--cards` (a plain class: dataclasses are slow to import)."""
+
+    __slots__ = ("session", "seed", "cards")
+
+    def __init__(
+        self, session: str = DEFAULT_SESSION, seed: int | None = None, cards: str | None = None
+    ) -> None:
+        self.session = session
+        self.seed = seed
+        self.cards = cards
 
 
 def global_options(ctx: click.Context) -> GlobalOptions:
@@ -50,12 +55,14 @@ def global_options(ctx: click.Context) -> GlobalOptions:
     return obj if isinstance(obj, GlobalOptions) else GlobalOptions()
 
 
-@dataclass
 class Reply:
     """A command's answer: `lines` for the terminal, `data` for `--json`."""
 
-    lines: list[str]
-    data: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("lines", "data")
+
+    def __init__(self, lines: list[str], data: dict[str, Any] | None = None) -> None:
+        self.lines = lines
+        self.data = data if data is not None else {}
 
 
 def emit(reply: Reply, as_json: bool) -> None:
