@@ -185,7 +185,7 @@ def roll(
             line += "  (faces from the table)"
         lines = [line]
         if rolled.moffed:
-            lines.append("MOFFED: every mask die shows 0 (XO-5)")
+            lines.append(click.style("MOFFED: every mask die shows 0 (XO-5)", fg="red", bold=True))
         data = {
             "expression": str(expr),
             "dice": rolled.dice,
@@ -395,7 +395,7 @@ def log(tx: Tx, limit: int | None) -> Reply:
 
 
 @main.command()
-@click.argument("n", type=int, default=1)
+@click.argument("n", type=click.IntRange(min=1), default=1)
 @session_command(rolls=False)
 def undo(tx: Tx, n: int) -> Reply:
     """Revert the last N events (default 1); the undo is itself logged."""
@@ -405,7 +405,7 @@ def undo(tx: Tx, n: int) -> Reply:
 
 
 @main.command()
-@click.argument("n", type=int, default=1)
+@click.argument("n", type=click.IntRange(min=1), default=1)
 @session_command(rolls=False)
 def redo(tx: Tx, n: int) -> Reply:
     """Re-apply the last N undone events (default 1); the redo is itself logged."""

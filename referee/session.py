@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from referee.errors import RefereeError, SessionError
+from referee.errors import RefereeError, SessionError, UsageError
 
 APPLICATION_ID = 0x52654621  # "ReF!" in the SQLite header at offset 68
 SCHEMA_VERSION = 1
@@ -345,7 +345,7 @@ class Session:
         event's seq and the seqs reverted, newest first."""
         base, done, _, _ = self._stacks()
         if n < 1:
-            raise RefereeError("undo needs a count of 1 or more")
+            raise UsageError("undo needs a count of 1 or more")
         if n > len(done):
             raise RefereeError(
                 f"cannot undo {n}: only {len(done)} event(s) since the game started"
@@ -368,7 +368,7 @@ class Session:
         clears what can be redone)."""
         _, _, undone, _ = self._stacks()
         if n < 1:
-            raise RefereeError("redo needs a count of 1 or more")
+            raise UsageError("redo needs a count of 1 or more")
         if n > len(undone):
             raise RefereeError(
                 f"cannot redo {n}: only {len(undone)} undone event(s) to redo"

@@ -77,6 +77,14 @@ def test_scripted_undo_redo(tmp_path):
     assert mt_of(db) == {"Ann": 30, "Bob": start["Bob"] - 2}
 
 
+@pytest.mark.parametrize("args", [["undo", "0"], ["redo", "-1"], ["undo", "x"]])
+def test_undo_redo_counts_must_be_positive(tmp_path, args):
+    db = tmp_path / "game.db"
+    make_session(db)
+    proc = cli("--session", str(db), *args)
+    assert proc.returncode == 2 and one_line_error(proc)
+
+
 def test_log_limit_and_status_text(tmp_path):
     db = tmp_path / "game.db"
     make_session(db)
