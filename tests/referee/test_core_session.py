@@ -242,6 +242,26 @@ def test_corrupt_or_foreign_session_exit_2_and_untouched(tmp_path, spoil):
         assert db.read_bytes() == before, args
 
 
+def test_damage_deep_in_a_long_log_is_refused_before_writing(tmp_path):
+    db = tmp_path / "session.db"
+    make_session(db)
+    for _ in range(40):  # a log many pages long
+        with Session.open(db) as s:
+            state = s.state
+            state["table"]["Ann"]["mt"] += 1
+            s.record("mt", "Ann +1", {}, state)
+    data = bytearray(db.read_bytes())
+    hits = [i for i in range(len(data)) if data.startswith(b'"mt": ', i)]
+    where = hits[len(hits) // 2] + 6  # a digit of an MT balance in a middle event
+    data[where] = ord("9") if data[where] != ord("9") else ord("8")  # still valid JSON
+    db.write_bytes(bytes(data))
+    before = db.read_bytes()
+    for args in (["mt", "Ann", "+1"], ["log"], ["status"]):
+        proc = cli("--session", str(db), *args)
+        assert proc.returncode == 2 and "damaged" in one_line_error(proc), args
+    assert db.read_bytes() == before
+
+
 def test_corrupt_session_in_a_real_process(tmp_path):
     db = tmp_path / "session.db"
     _damaged_pages(db)
