@@ -116,6 +116,9 @@ class _Parser:
         self.skip_spaces()
         if not self.text.strip():
             raise self.fail("empty expression: try 3, 3m, 2d6 or 1d6+2")
+        if self.peek() in ("+", "-"):  # a leading sign, as in "-1d4+2"
+            sign = 1 if self.peek() == "+" else -1
+            self.pos += 1
         while True:
             self.skip_spaces()
             start = self.pos
