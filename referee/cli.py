@@ -144,8 +144,12 @@ def _seeded(ctx: click.Context, seed: int | None) -> Any:
     return random.Random(seed) if seed is not None else random.SystemRandom()
 
 
+# "roll 1d6 -1": a word like "-1" is part of the expression, not an unknown option
+_EXPRESSION_CONTEXT = {"ignore_unknown_options": True}
+
+
 # ── dice ───────────────────────────────────────────────────────────────────────
-@main.command()
+@main.command(context_settings=_EXPRESSION_CONTEXT)
 @click.argument("expression", nargs=-1, required=True)
 @click.option(
     "--league",
@@ -213,7 +217,7 @@ def _fraction_json(p: Any) -> dict:
     return {"fraction": str(p), "value": float(p)}
 
 
-@main.command()
+@main.command(context_settings=_EXPRESSION_CONTEXT)
 @click.argument("expression", nargs=-1, required=True)
 @click.option("--at-least", "at_least", type=int, help="P(total >= N), e.g. for a feat (XO-13).")
 @json_option
