@@ -370,15 +370,22 @@ def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
     subprocess.run(cmd, env=env(), check=True, capture_output=True)
     lifetime = time.perf_counter() - t0
     rng = random.Random(42)
-    kills = 30
-    for _ in range(kills):
-        proc = subprocess.Popen(
-            cmd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        # most of a run is start-up; aim the kills at its second half, where it writes
-        time.sleep(rng.uniform(0.4, 1.1) * lifetime)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    kills = 0
+    while kills < 30:
+        # two writers at once (they also contend for the lock), each killed at its own moment;
+        # most of a run is start-up, so the kills aim at its second half, where it writes
+        procs = [
+            subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(2)
+        ]
+        offsets = sorted(rng.uniform(0.4, 1.2) * lifetime for _ in procs)
+        began = time.perf_counter()
+        for proc, offset in zip(procs, offsets, strict=True):
+            time.sleep(max(0.0, offset - (time.perf_counter() - began)))
+            proc.send_signal(signal.SIGKILL)
+        for proc in procs:
+            proc.wait()
+        kills += len(procs)
         log = read_log(db)  # opens: never broken
         assert_consistent(log)
         mt_events = sum(1 for e, _ in log if e["kind"] == "mt")
