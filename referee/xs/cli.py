@@ -45,6 +45,12 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, faces: str | None = None
         from referee.xs.game import status_lines
 
         lines += status_lines(result.state)
+    else:
+        now = result.state["turn"]
+        seat = result.state["table"][now["player"]]
+        lines.append(f"-- turn {now['number']}, {now['player']}'s {now['phase']} phase: "
+                     f"{seat['mt']} MT, {len(seat['hand'])} cards in hand, deck "
+                     f"{len(result.state['deck'])}")
     return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
                          "reveal": result.reveal, "over": result.state.get("over", False),
                          "winner": result.state.get("winner"), "state": result.state})
@@ -218,39 +224,46 @@ def payoff(tx: Tx, player: str | None, faces: str | None) -> Reply:
 @click.option("--hero", default=None, help="The hero targeted (Popularity Ratings...).")
 @click.option("--pick", default=None,
               help="The card the opponent chooses (Acid Spray), or the table's random pick.")
+@click.option("--sendoff", default=None, metavar="HERO",
+              help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
 @ROLL
 @session_command()
-def event(tx: Tx, card: str, target, hero, pick, player, faces) -> Reply:
+def event(tx: Tx, card: str, target, hero, pick, sendoff, player, faces) -> Reply:
     """Discard a Power or Marketing card from hand for its Event ability (XS-12)."""
     from referee.xs import events
 
     return act(tx, events.play_event, player, card, faces=faces, target=target, hero=hero,
-               pick=pick)
+               pick=pick, sendoff=sendoff)
 
 
 @xs.command()
 @click.argument("source")
+@click.option("--sendoff", default=None, metavar="HERO",
+              help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
 @ROLL
 @session_command()
-def reroll(tx: Tx, source: str, player: str | None, faces: str | None) -> Reply:
+def reroll(tx: Tx, source: str, sendoff: str | None, player: str | None,
+           faces: str | None) -> Reply:
     """Reroll the open roll with a hero (The Orphan, Plazm, Succubus) or an event card."""
     from referee.xs import events
 
-    return act(tx, events.reroll, player, source, faces=faces)
+    return act(tx, events.reroll, player, source, faces=faces, sendoff=sendoff)
 
 
 @xs.command()
 @click.argument("source")
 @click.option("--by", "by", type=int, required=True, help="The modifier given, e.g. --by -1.")
+@click.option("--sendoff", default=None, metavar="HERO",
+              help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
 @session_command()
-def adjust(tx: Tx, source: str, by: int, player: str | None) -> Reply:
+def adjust(tx: Tx, source: str, by: int, sendoff: str | None, player: str | None) -> Reply:
     """Give a modifier to the open roll with a hero (Venus Dee Milo: +1 or -1)."""
     from referee.xs import events
 
-    return act(tx, events.adjust, player, source, by)
+    return act(tx, events.adjust, player, source, by, sendoff=sendoff)
 
 
 @xs.command()

@@ -12,15 +12,28 @@ from referee.xs.turn import MISSION_ORDER, STAGE_MADE
 ROLL_STAGES = ("mission", "carnage", "success", "payoff")
 
 
-def open_roll(play: Play) -> dict | None:
+def open_roll(play: Play, sendoff: str | None = None) -> dict | None:
     """The roll that can still be rerolled or adjusted: a paid roll not yet paid, or the
-    roll of the mission step under way."""
+    roll of the mission step under way; with `sendoff`, the Sendoff roll of that hero,
+    killed on the mission under way."""
+    if sendoff is not None:
+        return sendoff_roll(play, sendoff)
     if play.turn.get("open"):
         return play.turn["open"]
     mission = play.turn.get("mission")
     if mission and mission["stage"] in ROLL_STAGES:
         return mission["rolls"][mission["stage"]]
     return None
+
+
+def sendoff_roll(play: Play, hero_text: str) -> dict:
+    name = play.card(hero_text)
+    mission = play.turn.get("mission")
+    if mission and mission["stage"] != "done":
+        for roll in mission.get("sendoffs", []):
+            if roll["context"].get("hero_name") == name:
+                return roll
+    raise RefereeError(f"{name} has no Sendoff roll on a mission under way", "XS-7")
 
 
 def roll_made(play: Play, kind: str) -> str:
@@ -42,13 +55,15 @@ def roll_made(play: Play, kind: str) -> str:
 
 
 def after_change(play: Play, roll: dict, before: int) -> None:
-    """A Payoff already gained is corrected when its roll changes."""
-    if roll["kind"] == "payoff" and roll["total"] != before:
-        play.gain_mt(play.active, roll["total"] - before, "Payoff roll changed", "XS-8")
+    """A Payoff or Sendoff already gained is corrected when its roll changes."""
+    if roll["kind"] in ("payoff", "sendoff") and roll["total"] != before:
+        play.gain_mt(play.active, roll["total"] - before,
+                     f"{rolls.LABEL[roll['kind']]} changed", rolls.RULING[roll["kind"]])
 
 
-def do_reroll(play: Play, source: str, wanted: str, effect: dict | None) -> None:
-    roll = open_roll(play)
+def do_reroll(play: Play, source: str, wanted: str, effect: dict | None,
+              sendoff: str | None = None) -> None:
+    roll = open_roll(play, sendoff)
     if roll is None:
         raise RefereeError(f"{source}: there is no roll open to reroll", "XS-12")
     if wanted not in (roll["kind"], "any"):
@@ -91,26 +106,28 @@ def ability_of(play: Play, player: str, hero_text: str, verb: str) -> tuple[str,
     raise RefereeError(f"{name} has no {verb} ability")
 
 
-def reroll(play: Play, player: str | None, source_text: str) -> Result:
-    """Reroll the open roll with a hero's ability (The Orphan, Plazm, Succubus) or an
-    event card from the hand (Regeneration, Freeze Time, Flight...)."""
+def reroll(play: Play, player: str | None, source_text: str, sendoff: str | None = None
+           ) -> Result:
+    """Reroll the open roll (or a Sendoff roll of this mission) with a hero's ability (The
+    Orphan, Plazm, Succubus) or an event card from the hand (Regeneration, Freeze Time...)."""
     actor = play.check_actor(player, "reroll")
     name = play.card(source_text)
     if name in play.seat(actor)["hand"]:
-        return play_event(play, actor, name)
+        return play_event(play, actor, name, sendoff=sendoff)
     source, effect = ability_of(play, actor, name, "reroll")
-    do_reroll(play, source, effect["reroll"], effect)
+    do_reroll(play, source, effect["reroll"], effect, sendoff)
     return play.result(f"{actor} rerolls with {source}", "reroll")
 
 
-def adjust(play: Play, player: str | None, source_text: str, by: int) -> Result:
+def adjust(play: Play, player: str | None, source_text: str, by: int,
+           sendoff: str | None = None) -> Result:
     """Venus Dee Milo: give +1 or -1 to one target roll on the player's turn."""
     actor = play.check_actor(player, "adjust a roll")
     source, effect = ability_of(play, actor, source_text, "adjust")
     allowed = [int(b) for b in effect.get("by", [])]
     if by not in allowed:
         raise UsageError(f"{source} gives {' or '.join(f'{b:+d}' for b in allowed)}, not {by:+d}")
-    roll = open_roll(play)
+    roll = open_roll(play, sendoff)
     if roll is None or effect["adjust"] not in (roll["kind"], "any"):
         raise RefereeError(f"{source}: there is no roll open to adjust")
     use(play, source, effect, roll)
@@ -129,18 +146,24 @@ def play_event(
     target: str | None = None,
     hero: str | None = None,
     pick: str | None = None,
+    sendoff: str | None = None,
 ) -> Result:
-    """Discard a card from hand for its E ability (XS-12)."""
+    """Discard a card from hand for its E ability (XS-12). `sendoff` names the killed hero
+    whose Sendoff roll a reroll or Sendoff modifier is for."""
     actor = play.check_actor(player, "play an event")
     card = play.card(card_text)
     play.require_in_hand(actor, card, "XS-12")
+    pending = play.turn.get("open")
+    if pending and pending["context"].get("card") == card:
+        raise RefereeError(f"{card} is being paid for with the open "
+                           f"{rolls.LABEL[pending['kind']]}", "XS-12")
     effects = play.cat.event(card)
     if not effects:
         raise RefereeError(f"{card} has no Event ability", "XS-12")
     play.discard_from_hand(actor, card)
     play.step(f"{actor} discards {card} for its Event ability", "XS-12")
     for effect in effects:
-        apply_effect(play, actor, card, effect, target, hero, pick)
+        apply_effect(play, actor, card, effect, target, hero, pick, sendoff)
     return play.result(f"{actor} plays {card}", "event")
 
 
@@ -154,15 +177,16 @@ def random_pick(play: Play, options: list[str], given: str | None, where: str) -
     return name
 
 
-def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, pick) -> None:
+def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
+                 sendoff=None) -> None:
     seat = play.seat(actor)
     if "reroll" in effect:
-        do_reroll(play, card, effect["reroll"], None)
+        do_reroll(play, card, effect["reroll"], None, sendoff)
     elif "modify" in effect:
         kind, by = effect["modify"], int(effect["by"])
-        when = roll_made(play, kind)
+        when = "open" if sendoff is not None and kind == "sendoff" else roll_made(play, kind)
         if when == "open":
-            roll = open_roll(play)
+            roll = open_roll(play, sendoff if kind == "sendoff" else None)
             before = roll["total"]
             roll["mods"].append(rolls.modifier(by, card, "XS-12"))
             rolls.refresh(roll)

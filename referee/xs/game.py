@@ -172,11 +172,19 @@ def setup_summary(state: dict) -> str:
     )
 
 
-def marketing_load(hero: dict) -> int:
-    """Marketing cards held by a hero for the XS-5 limit (Cult of Personality counts 2).
-    The referee's rules read `counts.marketing` from cards.yaml instead
-    (`Play.marketing_load`); this name-based count serves the core `ft` command."""
-    return sum(2 if name == "Cult of Personality" else 1 for name in hero.get("marketing", []))
+def marketing_load(hero: dict, db: Database | None = None) -> int:
+    """Marketing cards held by a hero for the XS-5 limit, each counted as its
+    `counts.marketing` says in the card database (Cult of Personality: 2). `db` defaults to
+    `carddb.load()`; pass the session's database when there is one."""
+    from referee.xs.catalog import Catalog
+
+    if db is None:
+        import carddb
+
+        db = carddb.load()
+    cat = Catalog.from_db(db)
+    return sum(cat.counts(name, "marketing") if name in cat else 1
+               for name in hero.get("marketing", []))
 
 
 STAGE_TEXT = {

@@ -295,6 +295,9 @@ class Play:
         to_hand = False
         if sendoff:
             roll = self.roll("sendoff", player, hero=name, hero_name=name)
+            mission = self.turn.get("mission")
+            if mission is not None and mission["stage"] != "done":
+                mission.setdefault("sendoffs", []).append(roll)  # open till the mission ends
             self.gain_mt(player, roll["total"], f"{rolls.describe(roll)} for {name}", "XS-7")
         for effect in self.cat.ability(name):
             on_killed = effect.get("on_killed") or {}

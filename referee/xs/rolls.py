@@ -19,7 +19,6 @@ RULING = {
     "success": "XS-8",
     "payoff": "XS-8",
     "fortune": "XS-10",
-    "coach": "XS-11",
     "survival": "XS-7",
 }
 LABEL = {
@@ -32,7 +31,6 @@ LABEL = {
     "success": "Success roll",
     "payoff": "Payoff roll",
     "survival": "survival roll",
-    "coach": "Coach's roll",
 }
 DICE = {"payoff": 2}  # every other roll is 1D6
 PAID = ("opportunity", "recruit", "marketing")  # XS-2: rolled, then paid in MT

@@ -128,6 +128,13 @@ def pay(play: Play, roll: dict) -> bool:
     ctx = roll["context"]
     what = {"opportunity": "an extra draw", "recruit": f"recruiting {ctx.get('card')}",
             "marketing": f"attaching {ctx.get('card')} to {ctx.get('onto')}"}[roll["kind"]]
+    card = ctx.get("card")
+    hero = play.hero(player, ctx["onto"]) if roll["kind"] == "marketing" else None
+    if (card is not None and card not in seat["hand"]) or (roll["kind"] == "marketing" and (
+            hero is None or play.marketing_load(hero) + play.cat.counts(card, "marketing")
+            > hero["ft"])):
+        play.step(f"{what} can no longer happen: nothing is paid", "XS-2")
+        return False
     if seat["mt"] < amount:
         phase = play.turn["phase"]
         play.step(f"{player} cannot pay {amount} MT for {what} (has {seat['mt']}): pays "
@@ -139,8 +146,6 @@ def pay(play: Play, roll: dict) -> bool:
     if roll["kind"] == "opportunity":
         play.draw(player, 1, "XS-3", "extra draw")
     elif roll["kind"] == "recruit":
-        card = ctx["card"]
-        play.require_in_hand(player, card, "XS-4")
         seat["hand"].remove(card)
         ft = 1
         bonus = []
@@ -151,15 +156,9 @@ def pay(play: Play, roll: dict) -> bool:
         play.step(f"{card} joins {player}'s team with {ft} FT"
                   + (f" (1 {' '.join(bonus)})" if bonus else ""), "XS-4")
     else:
-        card, hero_name = ctx["card"], ctx["onto"]
-        play.require_in_hand(player, card, "XS-5")
-        hero = play.hero(player, hero_name)
-        if hero is None:
-            raise RefereeError(f"{hero_name} is no longer in play", "XS-5")
-        check_marketing_room(play, hero, card)
         seat["hand"].remove(card)
         hero["marketing"].append(card)
-        play.step(f"{card} attached to {hero_name} ({play.marketing_load(hero)}/{hero['ft']} "
+        play.step(f"{card} attached to {hero['name']} ({play.marketing_load(hero)}/{hero['ft']} "
                   "by FT)", "XS-5")
     return True
 

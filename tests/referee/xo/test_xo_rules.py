@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.xo import game, rules
 from referee.xo.rules import StatusDef, Target
@@ -261,3 +263,27 @@ def test_xo14_thwart_meets_tcv_and_bonus_only_next_turn():
     assert rules.thwart_bonus_for(bonus, "heroes", 5) == 0
     r = rules.feat([1], 3, bonus=2)
     assert r.success and r.total == 3 and "XO-14" in rulings(r)
+
+
+# properties over every roll ---------------------------------------------------------
+
+faces = st.lists(st.sampled_from(rules.MASK_FACES), max_size=7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(faces, faces, st.integers(1, 8), st.integers(-3, 3), st.integers(-3, 3), st.integers(0, 2),
+       st.sampled_from(rules.MASK_FACES), st.booleans())
+def test_xo2_to_xo6_combat_round_properties(attack_roll, defense_roll, health, amod, dmod, edmg, extra, ability):
+    r = rules.combat_round(attack_roll, defense_roll, health, DEFS, attack_mod=amod, defense_mod=dmod,
+                           effect="Burned", effect_damage=edmg, extra_damage_die=extra, has_counterattack=ability)
+    assert r.acv == sum(attack_roll) + amod and r.dcv == sum(defense_roll) + dmod  # XO-2
+    assert r.hit == (r.acv > r.dcv)  # XO-3
+    if not r.hit:
+        assert (r.damage, r.outcome, r.statuses) == (0, "miss", ())
+    else:  # XO-4, XO-5
+        expected = r.acv - r.dcv + edmg + (extra if r.defense_moffed else 0)
+        assert r.damage == expected
+        assert r.outcome == ("hit" if expected < health else "stunned" if expected == health else "ko")
+    assert r.attack_moffed == (len(attack_roll) > 0 and not any(attack_roll))  # XO-5
+    if r.counterattack_allowed:  # XO-6
+        assert (ability or r.attack_moffed) and r.outcome in ("miss", "hit")

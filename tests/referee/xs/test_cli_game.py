@@ -56,8 +56,9 @@ class Table:
 
 def play_turn(t: Table) -> None:
     """A simple, legal strategy that uses many of the referee's decisions."""
-    t.xs("draw")  # the free card on turn 1, else one bought draw
-    t.settle()
+    if not t.state["turn"].get("free_drawn") or (t.state["deck"] and t.seat()["mt"] >= 4):
+        t.xs("draw")  # the free card on turn 1, else one bought draw
+        t.settle()
     for card in list(t.seat()["hand"]):  # events that help now
         effects = t.cat.event(card)
         if t.phase() == "opportunity" and any(("draw" in e or "gain_mt" in e) for e in effects):
@@ -195,3 +196,13 @@ def test_cli_real_process_turn_and_json(game):
     assert passed.returncode == 0 and "recruitment phase" in passed.stdout
     hand = referee_process("--session", game, "xs", "hand", "--json")
     assert len(json.loads(hand.stdout)["hand"]) == 8
+
+
+def test_cli_undo_takes_back_an_xs_command(game):
+    before = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
+    draw = referee_inprocess("--session", game, "xs", "draw", "--json")
+    assert draw.returncode == 0
+    undo = referee_inprocess("--session", game, "undo")
+    assert undo.returncode == 0, undo.stderr
+    after = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
+    assert after == before

@@ -314,3 +314,21 @@ def test_xs13_full_tie_is_shared(cat):
     r = act(cat, turn.next_turn, state, None)
     assert r.state["winner"] == ["A", "B"]
     assert [row["place"] for row in r.state["ranking"]] == [1, 1]
+
+
+def test_xs7_sendoff_rolls_stay_open_until_the_mission_ends(cat):
+    state = make_state(hands={"A": ["Zombies", "PR Spin"]},
+                       heroes={"A": ["The Orphan", "Ocelot", "Venus Dee Milo"]},
+                       mt={"A": 0}, phase="mission")
+    state["turn"]["choose_casualties"] = True
+    r = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    r = act(cat, mission.carnage, r.state, None, faces=[1])
+    r = act(cat, mission.casualties, r.state, None, choose=["Ocelot"], faces=[1])
+    assert r.state["table"]["A"]["mt"] == 1
+    r = act(cat, events.reroll, r.state, None, "The Orphan", sendoff="Ocelot", faces=[5])
+    r = act(cat, events.adjust, r.state, None, "Venus Dee Milo", 1, sendoff="Ocelot")
+    r = act(cat, events.play_event, r.state, None, "PR Spin", sendoff="Ocelot")
+    assert r.state["table"]["A"]["mt"] == 5 + 1 + 3
+    with pytest.raises(RefereeError, match="no Sendoff roll") as err:
+        act(cat, events.reroll, r.state, None, "The Orphan", sendoff="Venus Dee Milo", faces=[1])
+    assert err.value.ruling == "XS-7"
