@@ -163,7 +163,7 @@ def summarize(tally: XsTally, players: int) -> dict[str, Any]:
         "missions": missions,
         "heroes": heroes,
         "mt_curves": {str(p): rows for p, rows in sorted(curves.items())},
-        "findings": findings(seats, owners, teams, missions, heroes, players),
+        "findings": findings(seats, owners, teams, missions, heroes, players, policies),
     }
 
 
@@ -171,12 +171,19 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def findings(seats, owners, teams, missions, heroes, players: int) -> list[str]:
+def findings(seats, owners, teams, missions, heroes, players: int,
+             policies=()) -> list[str]:
     """Plain-language notes on the most unbalanced results: a win rate whose 95% interval
     excludes the fair share 1/players, the best and worst mission, the most and least
-    survivable hero."""
+    survivable hero, and which policy wins when several play."""
     fair = 1 / players if players else 0.0
     notes = []
+    if len(policies) > 1:
+        best = max(policies, key=lambda r: r["rate"])
+        notes.append("Policies: " + ", ".join(
+            f"{r['label']} wins {r['rate']:.0%} (95% CI {r['low']:.0%}-{r['high']:.0%})"
+            for r in policies) + f"; {best['label']} plays better here, so read the card "
+            "results with the policies in mind.")
     for what, rows in (("turn order", seats), ("Owner card", owners), ("Team Name card", teams)):
         for row in sorted(rows, key=lambda r: -abs(r["rate"] - fair)):
             if row["n"] and (row["low"] > fair or row["high"] < fair):
