@@ -100,11 +100,18 @@ def x_statix(ctx: click.Context, games: int, players: int, seed: int | None, pol
         run_seed = seed if seed is not None else options.seed
         if run_seed is None:
             run_seed = random.SystemRandom().randrange(2**31)
+        from referee.errors import RefereeError
+        from referee.simulate.xs_sim import IllegalDecision
+
         started = time.perf_counter()
-        tally = _with_progress(
-            progress, games,
-            lambda step: runner.simulate_xs(games, names, run_seed, workers, options.cards,
-                                            progress=step))
+        try:
+            tally = _with_progress(
+                progress, games,
+                lambda step: runner.simulate_xs(games, names, run_seed, workers, options.cards,
+                                                progress=step))
+        except IllegalDecision as error:  # a policy bug, reported like a refusal
+            raise RefereeError(f"simulation stopped: a policy decision was refused: {error}",
+                               None) from None
         elapsed = time.perf_counter() - started
         summary = stats.summarize(tally, players)
         meta = {"game": "x-statix", "games": games, "players": players, "seed": run_seed,

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UsageError
 from referee.simulate import xs_options as opt
 from referee.simulate.policies import Decision, Policy, opponent_pick
 from referee.xs import events, mission, turn
@@ -102,13 +102,18 @@ class Table:
     def do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         self.decisions += 1
         if not self.strict:
-            fn(self.play, None, *args, **kwargs)
+            try:
+                fn(self.play, None, *args, **kwargs)
+            except (RefereeError, UsageError) as error:
+                raise IllegalDecision(f"turn {self.play.turn['number']} {self.play.active}: "
+                                      f"{getattr(fn, '__name__', fn)}{args} {kwargs} refused: "
+                                      f"{error}") from error
             self.play.steps.clear()
             return
         fresh = Play(self.play.s, self.cat, Dice(self.rng))  # a deep copy, as the CLI does
         try:
             result = fn(fresh, None, *args, **kwargs)
-        except RefereeError as error:
+        except (RefereeError, UsageError) as error:
             raise IllegalDecision(
                 f"turn {self.play.turn['number']} {self.play.active} "
                 f"({self.play.turn['phase']}): {getattr(fn, '__name__', fn)}{args} {kwargs} "
