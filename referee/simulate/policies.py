@@ -23,6 +23,7 @@ table of choices is in docs/referee-simulate.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +81,43 @@ def rank_opponents(play: Play, key: str = "mt") -> list[str]:
         main = {"mt": seat["mt"], "heroes": len(seat["heroes"]), "hand": len(seat["hand"])}[key]
         return (-main, -seat["mt"], play.s["players"].index(p))
     return sorted(play.opponents(play.active), key=score)
+
+
+def event_cards(play: Play, test: Callable[[list[dict]], bool], power_ok: bool = True) -> list[str]:
+    """Cards in the active player's hand whose Event ability (XS-12) passes `test` and
+    applies now; chosen by what the card does, not by its name, so a designer's edited
+    card is still played the way its text says. `power_ok` False skips Power cards."""
+    found = []
+    for card in opt.events_in_hand(play):
+        if not power_ok and play.cat.type(card) == "Power":
+            continue
+        effects = list(play.cat.event(card))
+        if test(effects) and opt.event_playable(play, card):
+            found.append(card)
+    return sorted(found)
+
+
+def _is(verb: str, value: Any = None, sign: int = 0) -> Callable[[list[dict]], bool]:
+    """A test for single-effect events: `verb` (with `value`, e.g. reroll: success) and for
+    `modify` the sign of `by`."""
+    def test(effects: list[dict]) -> bool:
+        if len(effects) != 1 or verb not in effects[0]:
+            return False
+        effect = effects[0]
+        if value is not None and effect[verb] not in (value if isinstance(value, tuple) else (value,)):
+            return False
+        return not sign or (int(effect.get("by", 0)) * sign > 0)
+    return test
+
+
+def _shockwave(effects: list[dict]) -> bool:
+    """Lowers the Carnage roll (and perhaps the Success roll by as much or less)."""
+    mods = {e.get("modify"): int(e.get("by", 0)) for e in effects if "modify" in e}
+    return len(mods) == len(effects) and mods.get("carnage", 0) < 0 and len(mods) > 1
+
+
+def event_bonus(play: Play, card: str, kind: str) -> int:
+    return sum(int(e.get("by", 0)) for e in play.cat.event(card) if e.get("modify") == kind)
 
 
 class Policy:
@@ -172,6 +210,12 @@ class Policy:
             points -= value
         return chosen
 
+    def casualty_events(self, play: Play) -> list[str]:
+        """Events to play when carnage is going to kill: choosing the casualties (Ratings
+        Bonanza) and a bigger Sendoff (PR Spin)."""
+        return (event_cards(play, _is("choose_casualties"))
+                + event_cards(play, _is("modify", "sendoff", +1)))
+
     def victims(self, play: Play, heroes: list[dict], n: int) -> list[str]:
         """The heroes to lose first when the player may choose (Ratings Bonanza): those who
         gain from dying or may survive it, then the least famous."""
@@ -199,16 +243,19 @@ class Policy:
         for name, choices in opt.hero_adjusts(play):
             if gap == 1 and 1 in choices:
                 return Decision("adjust", (name, 1))
-        if opt.event_playable(play, "Teleportation") and gap <= 2 + self.boost_capacity(play)[0]:
-            return Decision("event", ("Teleportation",))
         capacity, plan = self.boost_capacity(play)
+        for card in event_cards(play, _is("modify", "success", +1)):  # Teleportation
+            if gap <= event_bonus(play, card, "success") + capacity:
+                return Decision("event", (card,))
         if capacity >= gap:
             return Decision("boost", (), self.minimal_boost(play, plan, gap))
         if rerolls:
             return Decision("reroll", (rerolls[0],))
-        for card in ("Control Body Mass", "Superhuman Senses", "Freeze Time"):
-            if gap >= 2 and opt.event_playable(play, card):
-                return Decision("event", (card,))
+        if gap >= 2:  # Control Body Mass first, then the any-roll rerolls
+            cards = event_cards(play, _is("reroll", "success")) or \
+                event_cards(play, _is("reroll", "any"))
+            if cards:
+                return Decision("event", (cards[0],))
         return None
 
     def boost_capacity(self, play: Play) -> tuple[int, list[tuple[str, str, int]]]:
@@ -271,14 +318,16 @@ class Policy:
             for name, choices in opt.hero_adjusts(play):
                 if gap == 1 and -1 in choices:
                     return Decision("adjust", (name, -1))
-            if gap == 1 and opt.event_playable(play, "Telekinesis") and self.uses_power_events:
-                return Decision("event", ("Telekinesis",))
+            for card in event_cards(play, _is("modify", "mission", -1),
+                                    self.uses_power_events):  # Telekinesis
+                if gap <= -event_bonus(play, card, "mission"):
+                    return Decision("event", (card,))
             rerolls = opt.hero_rerolls(play)
             if rerolls:
                 return Decision("reroll", (rerolls[0],))
-            for card in ("Roadshow", "Flight"):
-                if opt.event_playable(play, card) and (card == "Roadshow" or self.uses_power_events):
-                    return Decision("event", (card,))
+            cards = event_cards(play, _is("reroll", "mission"), self.uses_power_events)
+            if cards:  # Roadshow (Marketing), Flight (Power, greedy only)
+                return Decision("event", (cards[0],))
             return None
         if kind == "carnage":
             cover = self.negation_in_hand(play)
@@ -290,10 +339,12 @@ class Policy:
             for name, choices in opt.hero_adjusts(play):
                 if -1 in choices:
                     return Decision("adjust", (name, -1))
-            if total >= 5 and opt.event_playable(play, "Regeneration"):
-                return Decision("event", ("Regeneration",))
-            if opt.event_playable(play, "Shockwave") and total - cover >= 2:
-                return Decision("event", ("Shockwave",))
+            cards = event_cards(play, _is("reroll", "carnage"))  # Regeneration
+            if total >= 5 and cards:
+                return Decision("event", (cards[0],))
+            cards = event_cards(play, _shockwave)  # Shockwave
+            if cards and total - cover >= 2:
+                return Decision("event", (cards[0],))
             return None
         # a paid roll (XS-2): only free hero abilities, kept for the mission if one is planned
         if opt.playable_missions(play):
@@ -308,8 +359,9 @@ class Policy:
 
     def payoff_decision(self, play: Play, roll: dict) -> Decision | None:
         """The Payoff roll (XS-8): Interviews +3 if held; a free reroll of a low roll (4-)."""
-        if opt.event_playable(play, "Interviews"):
-            return Decision("event", ("Interviews",))
+        cards = event_cards(play, _is("modify", "payoff", +1))  # Interviews
+        if cards:
+            return Decision("event", (cards[0],))
         rerolls = opt.hero_rerolls(play)
         if rerolls and sum(roll["faces"]) <= 4:
             return Decision("reroll", (rerolls[0],))

@@ -245,7 +245,7 @@ def run_mission(table: Table, policy: Policy, card: str) -> None:
     left = table.play.turn["mission"]["rolls"]["carnage"]["total"] - sum(
         table.play.cat.counts(c, "carnage") for c in plan.powers)
     if left > 0:
-        for event_card in ("Ratings Bonanza", "PR Spin"):
+        for event_card in policy.casualty_events(table.play):
             if opt.event_playable(table.play, event_card):
                 table.do(events.play_event, event_card)
         plan = policy.casualty_plan(table.play)
