@@ -118,3 +118,30 @@ def test_tally_merge_is_order_free(db):
     backward.merge(b)
     backward.merge(a)
     assert forward.plain() == backward.plain()
+
+
+def test_edited_cards_are_simulated_by_their_data(tmp_path):
+    """A designer's edit (Teleportation +3, Bush Rangers Payoff +6) is played through the
+    engine without refusals, and the edited mission's payoff shows in the statistics."""
+    from sim_support import CARDS
+
+    import carddb
+
+    text = CARDS.read_text(encoding="utf-8")
+    edited = text.replace("event: [{modify: success, by: 2}]", "event: [{modify: success, by: 3}]")
+    edited = edited.replace("mission: {carnage: 2, payoff: 4}}\n          - {name: Mister Code",
+                            "mission: {carnage: 2, payoff: 6}}\n          - {name: Mister Code")
+    assert edited.count("by: 3}]") >= 1 and "payoff: 6}" in edited
+    path = tmp_path / "cards.yaml"
+    path.write_text(edited, encoding="utf-8")
+    db = carddb.load(path)
+    assert db.xs.card("Bush Rangers")["mission"]["payoff"] == 6
+    cat = Catalog.from_db(db)
+    tally = XsTally()
+    for game in range(25):
+        tally.add(play_game(db, cat, [make("greedy"), make("cautious")],
+                            random.Random(game), strict=True))
+    played, attempted, wins, payoff = tally.missions["Bush Rangers"]
+    assert played > 0
+    if wins:
+        assert payoff / wins >= 2 + 6 + 0  # 2D6 + 6 at least (modifiers only add here)
