@@ -156,7 +156,8 @@ def carnage(tx: Tx, player: str | None, faces: str | None) -> Reply:
 @PLAYER
 @ROLL
 @session_command()
-def casualties(tx: Tx, powers, sacrifices, choose, swap_for, picked, player, faces) -> Reply:
+def casualties(tx: Tx, powers: tuple[str, ...], sacrifices: tuple[str, ...], choose: tuple[str, ...], swap_for: tuple[str, ...],
+               picked: tuple[str, ...], player: str | None, faces: str | None) -> Reply:
     """Mission: negate carnage with Power cards, then the casualties and their Sendoff rolls
     (--roll: survival rolls, Sendoff rolls, La Nuit's roll, in that order per casualty)."""
     from referee.xs import mission as rules
@@ -186,7 +187,8 @@ def boosts(fn: Callable) -> Callable:
 @PLAYER
 @ROLL
 @session_command()
-def success(tx: Tx, powers, discards, sacrifices, player, faces) -> Reply:
+def success(tx: Tx, powers: tuple[str, ...], discards: tuple[str, ...], sacrifices: tuple[str, ...], player: str | None,
+            faces: str | None) -> Reply:
     """Mission: the Success roll, 1D6 + survivors + modifiers (XS-8)."""
     from referee.xs import mission as rules
 
@@ -199,7 +201,8 @@ def success(tx: Tx, powers, discards, sacrifices, player, faces) -> Reply:
 @PLAYER
 @ROLL
 @session_command()
-def boost(tx: Tx, powers, discards, sacrifices, player, faces) -> Reply:
+def boost(tx: Tx, powers: tuple[str, ...], discards: tuple[str, ...], sacrifices: tuple[str, ...], player: str | None,
+          faces: str | None) -> Reply:
     """Mission: add to the Success roll already made (--roll: Sendoff of a sacrifice)."""
     from referee.xs import mission as rules
 
@@ -229,7 +232,8 @@ def payoff(tx: Tx, player: str | None, faces: str | None) -> Reply:
 @PLAYER
 @ROLL
 @session_command()
-def event(tx: Tx, card: str, target, hero, pick, sendoff, player, faces) -> Reply:
+def event(tx: Tx, card: str, target: str | None, hero: str | None, pick: str | None,
+          sendoff: str | None, player: str | None, faces: str | None) -> Reply:
     """Discard a Power or Marketing card from hand for its Event ability (XS-12)."""
     from referee.xs import events
 
