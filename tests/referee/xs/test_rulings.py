@@ -301,6 +301,10 @@ def test_xs13_game_ends_when_the_deck_is_empty_most_mt_wins(cat):
                        heroes={"B": [("Ocelot", 1)], "C": [("Phat", 3)]})
     r = act(cat, turn.next_turn, state, None)
     assert r.state["over"] is True and r.state["winner"] == ["C"]
+    from referee.xs.game import status_lines
+
+    shown = "\n".join(status_lines(r.state))
+    assert "game over after turn 1" in shown and "1. C: 12 MT, 3 FT" in shown
     assert [(row["player"], row["place"]) for row in r.state["ranking"]] == [
         ("C", 1), ("B", 2), ("A", 3)]
     with pytest.raises(RefereeError) as err:
