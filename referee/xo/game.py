@@ -1,4 +1,5 @@
-"""XO! setup (XO-1) and the table summary. Pure: the card database and the RNG come in.
+"""XO! setup (XO-1, the Resource stacks of setup step 4) and the table summary. Pure:
+the card database and the RNG come in.
 
 Characters are picked after setup (the roster starts empty); the turn's phase stays
 "setup" until then."""
@@ -11,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from referee.dice import roll_mask
 from referee.errors import UsageError
-from referee.xo.rules import RESOURCE_RULE, RESOURCE_STACKS, face_up_resources
 
 if TYPE_CHECKING:
     from carddb.model import Database
@@ -81,6 +81,7 @@ def deal_resource_stacks(
     """Setup step 4: the Resource cards ((name, stack, copies)) separated into the four
     stacks NPCs, Powers, Tech and Upgrades, each shuffled; index 0 is the top card, the
     one flipped face up. Dealt after the first-player roll so that roll keeps its dice."""
+    from referee.xo.rules import RESOURCE_STACKS
     stacks: dict[str, list[str]] = {stack: [] for stack in RESOURCE_STACKS}
     for name, stack, copies in resources:
         stacks[stack].extend([name] * copies)
@@ -103,14 +104,17 @@ def setup_summary(state: dict) -> str:
 
 def resources_line(state: dict) -> str:
     """The four face-up Resources (setup step 4)."""
-    shown = face_up_resources(state.get("resources") or {})
-    cards = ", ".join(f"{label} {shown[stack] or '(empty)'}" for stack, label in RESOURCE_STACKS.items())
-    return f"Resources face up ({RESOURCE_RULE}): {cards}"
+    from referee.xo import rules  # imported when needed, like referee.xo.play in new_state
+
+    shown = rules.face_up_resources(state.get("resources") or {})
+    cards = ", ".join(f"{label} {shown[stack] or '(empty)'}" for stack, label in rules.RESOURCE_STACKS.items())
+    return f"Resources face up ({rules.RESOURCE_RULE}): {cards}"
 
 
 def status_lines(state: dict) -> list[str]:
     """The table: turn and phase, score, the current chapter's objectives, both leagues'
-    characters with statuses and readiness (XO-9), this turn's feat, the thwart bonus."""
+    characters with statuses and readiness (XO-9), hands and Energy pools, the face-up
+    Resources, this turn's feat, the thwart bonus."""
     turn = state["turn"]
     leagues = state["leagues"]
     active = turn["active"]
