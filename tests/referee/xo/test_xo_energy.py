@@ -131,3 +131,15 @@ def test_the_pool_empties_at_the_end_of_the_turn(table):
     assert "Energy pool 0" in table("status").stdout
     log = table("log").stdout
     assert "T2 villains: Status Check phase - the heroes' 2 unspent Energy is gone with the turn" in log
+
+
+def test_pay_energy_pure_function():
+    from referee.xo import rules
+
+    paid = rules.pay_energy(1, [("Power Cell", 2)], [("Overload", 1), ("Chain Lightning", 2)], "heroes")
+    assert paid.pool == 0 and [s.ruling for s in paid.steps] == ["rules: Attack phase"] * 3
+    with pytest.raises(ValueError, match=r"need 3 Energy \(Overload: 1, Chain Lightning: 2\) but their pool holds 2: 1 short"):
+        rules.pay_energy(0, [("Power Cell", 2)], [("Overload", 1), ("Chain Lightning", 2)], "heroes")
+    assert rules.pay_energy(0, [], [], "villains").pool == 0  # free cards need nothing
+    pools, steps = rules.empty_energy({"heroes": 3, "villains": 0})
+    assert pools == {"heroes": 0, "villains": 0} and len(steps) == 1 and "3 unspent" in steps[0].text

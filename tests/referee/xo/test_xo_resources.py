@@ -140,3 +140,22 @@ def test_a_face_up_resource_is_played_for_its_effect_on_a_roll(table):
     assert out["acv"] == 4 and out["played"] == ["Laser Sight"]  # 3 + Laser Sight's +1
     assert out["state"]["resources"]["upgrades"] == [] and out["state"]["hands"]["heroes"] == 7
     refused(table, "xo", "attack", "Iron Ward", "Brute", "--play", "Laser Sight", says="the Upgrades stack is empty")
+
+
+def test_deal_and_take_resource_pure_functions():
+    import random
+
+    from referee.xo import rules
+    from referee.xo.game import deal_resource_stacks
+
+    cards = [("A", "npcs", 1), ("B", "npcs", 2), ("T", "tech", 1)]
+    stacks = deal_resource_stacks(cards, random.Random(3))
+    assert stacks == deal_resource_stacks(cards, random.Random(3))
+    assert sorted(stacks["npcs"]) == ["A", "B", "B"] and stacks["tech"] == ["T"] and stacks["powers"] == []
+    assert rules.face_up_resources(stacks) == {"npcs": stacks["npcs"][0], "powers": None, "tech": "T", "upgrades": None}
+    taken = rules.take_resource(stacks, "T", "tech")
+    assert taken.stacks["tech"] == [] and stacks["tech"] == ["T"]  # the given stacks are left alone
+    with pytest.raises(ValueError, match="the Tech stack is empty"):
+        rules.take_resource(taken.stacks, "T", "tech")
+    with pytest.raises(ValueError, match="A is not face up: the NPCs stack shows B"):
+        rules.take_resource({"npcs": ["B", "A"]}, "A", "npcs")
