@@ -14,28 +14,23 @@ from referee.command import Reply, Tx, session_command
 
 PLAYER = click.option("--player", default=None,
                       help="The acting player (default: whose turn it is); others are refused.")
-ROLL = click.option("--roll", "faces", metavar="FACES", default=None,
-                    help="Dice faces rolled at the table, in the order the action needs them "
-                         "(e.g. 4 or 3,5); default: the referee rolls.")
 
 
-def act(tx: Tx, action: Callable[..., Any], *args: Any, faces: str | None = None,
-        **kwargs: Any) -> Reply:
-    """Run one rules action on the session's state and record it as one event."""
-    from referee.dice import parse_faces
+def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
+    """Run one rules action on the session's state and record it as one event. Dice come
+    from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll."""
     from referee.xs.catalog import Catalog
     from referee.xs.play import Play
     from referee.xs.rolls import Dice
 
     state = tx.require_game("x-statix")
-    given = parse_faces(faces, "d6") if faces is not None else None
-    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng(), given))
+    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng()))
     result = action(play, *args, **kwargs)
     steps = [{"text": s.text, "ruling": s.ruling} for s in result.steps]
     story = "; ".join(s.text for s in result.steps)
     summary = f"{result.summary}: {story}" if story else result.summary
     payload = {"action": result.kind, "args": [a for a in args if a is not None],
-               "options": {k: v for k, v in kwargs.items() if v}, "faces": given,
+               "options": {k: v for k, v in kwargs.items() if v}, "faces": tx.entered,
                "steps": steps}
     seq = tx.record(result.kind, summary, payload, result.state)
     lines = [s.text + (f" ({s.ruling})" if s.ruling else "") for s in result.steps]
@@ -66,18 +61,17 @@ def xs() -> None:
 
 @xs.command()
 @PLAYER
-@ROLL
 @session_command()
-def draw(tx: Tx, player: str | None, faces: str | None) -> Reply:
+def draw(tx: Tx, player: str | None) -> Reply:
     """Opportunity: the free card, then each extra card for an Opportunity roll (XS-3)."""
     from referee.xs import turn
 
-    return act(tx, turn.draw, player, faces=faces)
+    return act(tx, turn.draw, player)
 
 
 @xs.command("pass")
 @PLAYER
-@session_command()
+@session_command(rolls=False)
 def pass_(tx: Tx, player: str | None) -> Reply:
     """End the current phase (no more draws, recruits, marketing; a mission not attempted)."""
     from referee.xs import turn
@@ -87,7 +81,7 @@ def pass_(tx: Tx, player: str | None) -> Reply:
 
 @xs.command()
 @PLAYER
-@session_command()
+@session_command(rolls=False)
 def pay(tx: Tx, player: str | None) -> Reply:
     """Pay the open Opportunity/Recruit/Marketing roll now (XS-2)."""
     from referee.xs import turn
@@ -98,49 +92,45 @@ def pay(tx: Tx, player: str | None) -> Reply:
 @xs.command()
 @click.argument("hero")
 @PLAYER
-@ROLL
 @session_command()
-def recruit(tx: Tx, hero: str, player: str | None, faces: str | None) -> Reply:
+def recruit(tx: Tx, hero: str, player: str | None) -> Reply:
     """Recruitment: put a Hero from hand into play for a Recruit roll (XS-4)."""
     from referee.xs import turn
 
-    return act(tx, turn.recruit, player, hero, faces=faces)
+    return act(tx, turn.recruit, player, hero)
 
 
 @xs.command()
 @click.argument("card")
 @click.argument("hero")
 @PLAYER
-@ROLL
 @session_command()
-def attach(tx: Tx, card: str, hero: str, player: str | None, faces: str | None) -> Reply:
+def attach(tx: Tx, card: str, hero: str, player: str | None) -> Reply:
     """Publicity: attach a Marketing card to a hero for a Marketing roll (XS-5)."""
     from referee.xs import turn
 
-    return act(tx, turn.attach, player, card, hero, faces=faces)
+    return act(tx, turn.attach, player, card, hero)
 
 
 @xs.command()
 @click.argument("card")
 @PLAYER
-@ROLL
 @session_command()
-def mission(tx: Tx, card: str, player: str | None, faces: str | None) -> Reply:
+def mission(tx: Tx, card: str, player: str | None) -> Reply:
     """Mission: play a Mission card and make the Mission roll (XS-6)."""
     from referee.xs import mission as rules
 
-    return act(tx, rules.start, player, card, faces=faces)
+    return act(tx, rules.start, player, card)
 
 
 @xs.command()
 @PLAYER
-@ROLL
 @session_command()
-def carnage(tx: Tx, player: str | None, faces: str | None) -> Reply:
+def carnage(tx: Tx, player: str | None) -> Reply:
     """Mission: the Carnage roll (XS-7)."""
     from referee.xs import mission as rules
 
-    return act(tx, rules.carnage, player, faces=faces)
+    return act(tx, rules.carnage, player)
 
 
 @xs.command()
@@ -154,14 +144,14 @@ def carnage(tx: Tx, player: str | None, faces: str | None) -> Reply:
 @click.option("--picked", "picked", multiple=True,
               help="A random casualty picked at the table, in order (default: the referee).")
 @PLAYER
-@ROLL
 @session_command()
-def casualties(tx: Tx, powers, sacrifices, choose, swap_for, picked, player, faces) -> Reply:
+def casualties(tx: Tx, powers: tuple[str, ...], sacrifices: tuple[str, ...], choose: tuple[str, ...],
+               swap_for: tuple[str, ...], picked: tuple[str, ...], player: str | None) -> Reply:
     """Mission: negate carnage with Power cards, then the casualties and their Sendoff rolls
     (--roll: survival rolls, Sendoff rolls, La Nuit's roll, in that order per casualty)."""
     from referee.xs import mission as rules
 
-    return act(tx, rules.casualties, player, faces=faces, powers=list(powers),
+    return act(tx, rules.casualties, player, powers=list(powers),
                sacrifices=list(sacrifices), choose=list(choose), swap_for=list(swap_for),
                picked=list(picked))
 
@@ -184,38 +174,37 @@ def boosts(fn: Callable) -> Callable:
 @xs.command()
 @boosts
 @PLAYER
-@ROLL
 @session_command()
-def success(tx: Tx, powers, discards, sacrifices, player, faces) -> Reply:
+def success(tx: Tx, powers: tuple[str, ...], discards: tuple[str, ...], sacrifices: tuple[str, ...],
+            player: str | None) -> Reply:
     """Mission: the Success roll, 1D6 + survivors + modifiers (XS-8)."""
     from referee.xs import mission as rules
 
-    return act(tx, rules.success, player, faces=faces, powers=list(powers),
+    return act(tx, rules.success, player, powers=list(powers),
                discards=list(discards), sacrifices=list(sacrifices))
 
 
 @xs.command()
 @boosts
 @PLAYER
-@ROLL
 @session_command()
-def boost(tx: Tx, powers, discards, sacrifices, player, faces) -> Reply:
+def boost(tx: Tx, powers: tuple[str, ...], discards: tuple[str, ...], sacrifices: tuple[str, ...],
+          player: str | None) -> Reply:
     """Mission: add to the Success roll already made (--roll: Sendoff of a sacrifice)."""
     from referee.xs import mission as rules
 
-    return act(tx, rules.boost, player, faces=faces, powers=list(powers),
+    return act(tx, rules.boost, player, powers=list(powers),
                discards=list(discards), sacrifices=list(sacrifices))
 
 
 @xs.command()
 @PLAYER
-@ROLL
 @session_command()
-def payoff(tx: Tx, player: str | None, faces: str | None) -> Reply:
+def payoff(tx: Tx, player: str | None) -> Reply:
     """Mission: the Payoff roll, 2D6 MT + modifiers (XS-8)."""
     from referee.xs import mission as rules
 
-    return act(tx, rules.payoff, player, faces=faces)
+    return act(tx, rules.payoff, player)
 
 
 @xs.command()
@@ -227,13 +216,13 @@ def payoff(tx: Tx, player: str | None, faces: str | None) -> Reply:
 @click.option("--sendoff", default=None, metavar="HERO",
               help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
-@ROLL
 @session_command()
-def event(tx: Tx, card: str, target, hero, pick, sendoff, player, faces) -> Reply:
+def event(tx: Tx, card: str, target: str | None, hero: str | None, pick: str | None,
+          sendoff: str | None, player: str | None) -> Reply:
     """Discard a Power or Marketing card from hand for its Event ability (XS-12)."""
     from referee.xs import events
 
-    return act(tx, events.play_event, player, card, faces=faces, target=target, hero=hero,
+    return act(tx, events.play_event, player, card, target=target, hero=hero,
                pick=pick, sendoff=sendoff)
 
 
@@ -242,14 +231,12 @@ def event(tx: Tx, card: str, target, hero, pick, sendoff, player, faces) -> Repl
 @click.option("--sendoff", default=None, metavar="HERO",
               help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
-@ROLL
 @session_command()
-def reroll(tx: Tx, source: str, sendoff: str | None, player: str | None,
-           faces: str | None) -> Reply:
+def reroll(tx: Tx, source: str, sendoff: str | None, player: str | None) -> Reply:
     """Reroll the open roll with a hero (The Orphan, Plazm, Succubus) or an event card."""
     from referee.xs import events
 
-    return act(tx, events.reroll, player, source, faces=faces, sendoff=sendoff)
+    return act(tx, events.reroll, player, source, sendoff=sendoff)
 
 
 @xs.command()
@@ -258,7 +245,7 @@ def reroll(tx: Tx, source: str, sendoff: str | None, player: str | None,
 @click.option("--sendoff", default=None, metavar="HERO",
               help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
-@session_command()
+@session_command(rolls=False)
 def adjust(tx: Tx, source: str, by: int, sendoff: str | None, player: str | None) -> Reply:
     """Give a modifier to the open roll with a hero (Venus Dee Milo: +1 or -1)."""
     from referee.xs import events
@@ -269,7 +256,7 @@ def adjust(tx: Tx, source: str, by: int, sendoff: str | None, player: str | None
 @xs.command()
 @click.argument("cards", nargs=-1, required=True)
 @PLAYER
-@session_command()
+@session_command(rolls=False)
 def discard(tx: Tx, cards: tuple[str, ...], player: str | None) -> Reply:
     """End phase: discard down to the hand limit (XS-11)."""
     from referee.xs import turn
@@ -280,19 +267,18 @@ def discard(tx: Tx, cards: tuple[str, ...], player: str | None) -> Reply:
 @xs.command()
 @click.argument("hero")
 @PLAYER
-@ROLL
 @session_command()
-def kill(tx: Tx, hero: str, player: str | None, faces: str | None) -> Reply:
+def kill(tx: Tx, hero: str, player: str | None) -> Reply:
     """End phase: the Owner's kill of a team member for 1D6 MT (Coach, XS-11)
     (--roll: the 1D6, then any survival roll)."""
     from referee.xs import turn
 
-    return act(tx, turn.end_phase_kill, player, hero, faces=faces)
+    return act(tx, turn.end_phase_kill, player, hero)
 
 
 @xs.command("next")
 @PLAYER
-@session_command()
+@session_command(rolls=False)
 def next_(tx: Tx, player: str | None) -> Reply:
     """End the turn: the next player's turn starts with its free draw; with the deck empty
     the game ends and the players are ranked (XS-13)."""

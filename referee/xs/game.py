@@ -205,7 +205,7 @@ def status_lines(state: dict) -> list[str]:
 
     turn = state["turn"]
     if state.get("over"):
-        head = f"{TITLE}: game over after turn {turn['number'] - 1}"
+        head = f"{TITLE}: game over after turn {turn['number']}"
     else:
         head = f"{TITLE}: turn {turn['number']}, {turn['player']}'s {turn['phase']} phase"
     lines = [f"{head}; deck {len(state['deck'])}, discard {len(state['discard'])}"]

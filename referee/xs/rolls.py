@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from referee.dice import roll_d6
 from referee.errors import UsageError
 
 # The ruling that governs each roll.
@@ -38,8 +39,9 @@ MISSION_ROLLS = ("mission", "carnage", "sendoff", "success", "payoff")
 
 
 class Dice:
-    """Where faces come from: the table (`faces`, used in order) or the RNG. Random picks
-    (casualties, stolen cards) always come from the RNG."""
+    """Where faces come from: `faces` given (used in order), else the RNG (the CLI's RNG
+    is core's `TableDice` when the table gave --roll). Random picks (casualties, stolen
+    cards) always come from the RNG's random stream, never from the faces."""
 
     def __init__(self, rng: random.Random, faces: list[int] | None = None) -> None:
         self.rng = rng
@@ -49,10 +51,10 @@ class Dice:
     def d6(self, n: int = 1) -> list[int]:
         if self.from_table:
             if len(self.given) < n:
-                raise UsageError("not enough dice faces given with --roll for this action")
+                raise UsageError("not enough dice faces given for this action")
             taken, self.given = self.given[:n], self.given[n:]
             return taken
-        return [self.rng.randint(1, 6) for _ in range(n)]
+        return roll_d6(n, self.rng)  # a core TableDice hands out the faces of --roll
 
     def pick(self, options: list[Any]) -> Any:
         return self.rng.choice(options)
@@ -63,7 +65,7 @@ class Dice:
     def check_used(self) -> None:
         if self.given:
             raise UsageError(
-                f"{len(self.given)} dice face(s) given with --roll were not needed by this action"
+                f"{len(self.given)} dice face(s) given were not needed by this action"
             )
 
 

@@ -301,6 +301,10 @@ def test_xs13_game_ends_when_the_deck_is_empty_most_mt_wins(cat):
                        heroes={"B": [("Ocelot", 1)], "C": [("Phat", 3)]})
     r = act(cat, turn.next_turn, state, None)
     assert r.state["over"] is True and r.state["winner"] == ["C"]
+    from referee.xs.game import status_lines
+
+    shown = "\n".join(status_lines(r.state))
+    assert "game over after turn 1" in shown and "1. C: 12 MT, 3 FT" in shown
     assert [(row["player"], row["place"]) for row in r.state["ranking"]] == [
         ("C", 1), ("B", 2), ("A", 3)]
     with pytest.raises(RefereeError) as err:
@@ -332,3 +336,17 @@ def test_xs7_sendoff_rolls_stay_open_until_the_mission_ends(cat):
     with pytest.raises(RefereeError, match="no Sendoff roll") as err:
         act(cat, events.reroll, r.state, None, "The Orphan", sendoff="Venus Dee Milo", faces=[1])
     assert err.value.ruling == "XS-7"
+
+
+def test_status_shows_the_table(cat):
+    from referee.xs.game import status_lines
+
+    state = make_state(hands={"A": ["Zombies", "Movies"]}, heroes={"A": [("Ocelot", 2, ["Doop"])]},
+                       owners={"A": "Coach"}, teams={"A": "X-Force"}, mt={"A": 9, "B": 4},
+                       phase="mission")
+    r = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    text = "\n".join(status_lines(r.state))
+    assert "turn 1, A's mission phase; deck 6" in text
+    assert "*A: 9 MT; owner Coach; team X-Force; 1 cards in hand; 1 heroes" in text
+    assert "Ocelot: 2 FT, marketing: Doop" in text and " B: 4 MT" in text
+    assert "mission Zombies: Mission roll made (Mission roll 1)" in text
