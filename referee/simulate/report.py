@@ -5,6 +5,7 @@ unbalanced findings. Chart titles are real text in the PDF (searchable, testable
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from reportlab.graphics.charts.legends import Legend
@@ -43,7 +44,10 @@ def bar_chart(title: str, labels: list[str], values: list[float], lows: list[flo
     left, bottom = 40, 62 if max((len(s) for s in labels), default=0) > 6 else 24
     plot_w, plot_h = WIDTH - left - 34, height - bottom - 24
     top_value = max([*values, *(highs or []), reference or 0, *(v for v, _ in lines), 1e-9])
-    scale_max = 1.0 if percent and top_value <= 1 else _nice(top_value)
+    if percent and top_value <= 1:  # zoom to the data: a multiple of 20% (round quarters)
+        scale_max = min(1.0, math.ceil(top_value * 1.1 * 5 - 1e-9) / 5)
+    else:
+        scale_max = _nice(top_value)
     d.add(Line(left, bottom, left, bottom + plot_h, strokeColor=colors.black))
     d.add(Line(left, bottom, left + plot_w, bottom, strokeColor=colors.black))
     for i in range(5):
@@ -225,12 +229,16 @@ def write_xs_report(path: str, summary: dict[str, Any], meta: dict[str, Any]) ->
               table(["", "games", "wins", "win rate", "95% CI"], rows,
                     [190, 50, 50, 60, 80])]
     story.append(PageBreak())
-    for title, items in (("Win rate by seat (turn order)", summary["seats"]),
-                         ("Win rate by Owner card", summary["owners"]),
-                         ("Win rate by Team Name card", summary["teams"])):
+    charts = [("Win rate by seat (turn order)", summary["seats"]),
+              ("Win rate by Owner card", summary["owners"]),
+              ("Win rate by Team Name card", summary["teams"])]
+    if len(summary["by_policy"]) > 1:
+        charts.append(("Win rate by policy", summary["by_policy"]))
+    for title, items in charts:
         story.append(bar_chart(title, [r["label"] for r in items], [r["rate"] for r in items],
                                [r["low"] for r in items], [r["high"] for r in items],
-                               reference=fair, reference_label=f"fair {fair:.0%}", height=200))
+                               reference=fair, reference_label=f"fair {fair:.0%}",
+                               height=200 if len(charts) == 3 else 165))
         story.append(Spacer(1, 8))
     curves = {f"{_ordinal(int(p))} player": [(r["turn"], r["mean_mt"]) for r in rows_
                                              if r["games"] >= max(1, summary["games"] // 20)]
