@@ -79,10 +79,13 @@ def _ci(row: dict) -> str:
               help="Write a PDF report with charts.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--strict", is_flag=True,
+              help="Run every decision on a fresh copy of the state, as `referee xs` does "
+                   "(slower; same results).")
 @json_option
 @click.pass_context
 def x_statix(ctx: click.Context, games: int, players: int, seed: int | None, policy: str,
-             workers: int | None, report: str | None, progress: bool | None,
+             workers: int | None, report: str | None, progress: bool | None, strict: bool,
              as_json: bool) -> None:
     """Play GAMES complete X-Statix games with automatic policies (same rule functions as
     the referee) and report win rates by seat, Owner and Team Name card (Wilson 95%
@@ -108,7 +111,7 @@ def x_statix(ctx: click.Context, games: int, players: int, seed: int | None, pol
             tally = _with_progress(
                 progress, games,
                 lambda step: runner.simulate_xs(games, names, run_seed, workers, options.cards,
-                                                progress=step))
+                                                strict=strict, progress=step))
         except IllegalDecision as error:  # a policy bug, reported like a refusal
             raise RefereeError(f"simulation stopped: a policy decision was refused: {error}",
                                None) from None
@@ -116,6 +119,7 @@ def x_statix(ctx: click.Context, games: int, players: int, seed: int | None, pol
         summary = stats.summarize(tally, players)
         meta = {"game": "x-statix", "games": games, "players": players, "seed": run_seed,
                 "policies": names, "workers": workers or runner.default_workers(),
+                "strict": strict,
                 "seconds": round(elapsed, 3)}
         if path:
             from referee.simulate import report as pdf

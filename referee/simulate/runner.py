@@ -48,6 +48,10 @@ def run_chunk(job: tuple[str | None, tuple[str, ...], int, int, int, bool]) -> t
 
     cards, policy_names, seed, index, count, strict = job
     db, cat = _cards(cards)
+    if strict:  # the engine's own Catalog, as the referee CLI uses it
+        from referee.xs.catalog import Catalog
+
+        cat = Catalog.from_db(db)
     policies = [make(name) for name in policy_names]
     rng = random.Random(chunk_seed(seed, index))
     tally = XsTally()

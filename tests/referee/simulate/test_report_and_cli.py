@@ -53,9 +53,10 @@ def test_xo_report_has_heat_maps_and_objective_charts(tmp_path):
 
 
 def test_json_is_the_same_with_one_and_two_workers():
-    def run(workers: str) -> dict:
+    def run(workers: str, *more: str) -> dict:
         proc = referee("simulate", "x-statix", "--games", "60", "--players", "2", "--seed",
-                       "11", "--policy", "cautious,greedy", "--workers", workers, "--json")
+                       "11", "--policy", "cautious,greedy", "--workers", workers, "--json",
+                       *more)
         assert proc.returncode == 0, proc.stderr
         data = json.loads(proc.stdout)
         for key in ("seconds", "workers"):
@@ -64,6 +65,9 @@ def test_json_is_the_same_with_one_and_two_workers():
 
     one, two = run("1"), run("2")
     assert one == two
+    strict = run("2", "--strict")
+    assert strict.pop("strict") is True and one.pop("strict") is False
+    assert strict == one  # every decision re-checked on a copy: the same games
     assert one["ok"] and one["games"] == 60 and one["policies"] == ["cautious", "greedy"]
     assert {row["label"] for row in one["by_policy"]} == {"cautious", "greedy"}
     assert 0 <= one["seats"][0]["low"] <= one["seats"][0]["rate"] <= one["seats"][0]["high"] <= 1
