@@ -111,7 +111,8 @@ def _is(verb: str, value: Any = None, sign: int = 0) -> Callable[[list[dict]], b
 
 
 def _shockwave(effects: list[dict]) -> bool:
-    """Lowers the Carnage roll (and perhaps the Success roll by as much or less)."""
+    """Modifiers only, lowering the Carnage roll together with another roll (Shockwave:
+    Carnage -2 and Success -2: fewer deaths, the same margin)."""
     mods = {e.get("modify"): int(e.get("by", 0)) for e in effects if "modify" in e}
     return len(mods) == len(effects) and mods.get("carnage", 0) < 0 and len(mods) > 1
 
