@@ -210,9 +210,12 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
             lines += _matchup_lines(table)
         if objectives or both:
             lines += _objective_lines(objs)
+        notes = xo_tables.findings(table, objs)
+        lines.append("findings:")
+        lines += [f"  - {note}" for note in notes]
         if path:
             lines.append(f"report: {path}")
-        data: dict = {"game": "xo", "report": path}
+        data: dict = {"game": "xo", "report": path, "findings": notes}
         if matchups or both:
             data["matchups"] = [m.as_dict() for m in table]
         if objectives or both:

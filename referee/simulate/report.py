@@ -25,6 +25,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from referee.simulate import xo_tables
+
 WIDTH = A4[0] - 30 * mm  # frame width
 SERIES = [colors.HexColor(c) for c in ("#d7262e", "#1f4fa8", "#2e8b57", "#e0a000")]
 BAR = colors.HexColor("#1f4fa8")
@@ -290,14 +292,15 @@ def write_xo_report(path: str, matchups: list, objectives: list) -> None:
               "feat (XO-13) and best thwart (XO-14)."),
         _para("Summary: the most unbalanced findings", "Heading2"),
     ]
-    story += [_para(f"• {note}") for note in xo_findings(matchups, objectives)]
+    story += [_para(f"• {note}") for note in xo_tables.findings(matchups, objectives)]
     for league, other in (("heroes", "villains"), ("villains", "heroes")):
         subset = [m for m in matchups if m.league == league]
         if not subset:
             continue
         rows = list(dict.fromkeys(m.attacker for m in subset))
         cols = list(dict.fromkeys(m.defender for m in subset))
-        story.append(PageBreak())
+        if league == "villains" or len(rows) > 6:
+            story.append(PageBreak())
         for metric, label in (("hit", "P(hit)"), ("ko", "P(KO)")):
             values = {(m.attacker, m.defender): float(getattr(m, metric)) for m in subset}
             story.append(heat_map(f"{label}: {league} attacking {other}", rows, cols, values))
@@ -336,22 +339,3 @@ def write_xo_report(path: str, matchups: list, objectives: list) -> None:
         story.append(_para("P(won): the feat succeeds and the best thwart fails, for one "
                            "attempt (XO-13, XO-14), without cards or the thwart bonus.", "Italic"))
     _doc(path, "XO! balance report").build(story)
-
-
-def xo_findings(matchups: list, objectives: list) -> list[str]:
-    notes = []
-    flagged = [o for o in objectives if o.flags]
-    for o in flagged:
-        notes.append(f"Chapter {o.chapter} {o.league} objective {o.name!r}: "
-                     f"{'; '.join(o.flags)} (feat {float(o.feat):.0%} by {o.feat_by or 'nobody'}, "
-                     f"thwart {float(o.thwart):.0%} by {o.thwart_by or 'nobody'}).")
-    if objectives and not flagged:
-        notes.append("No objective is near-certain (> 90%) or near-impossible (< 10%).")
-    if matchups:
-        ko = max(matchups, key=lambda m: m.ko)
-        safe = min(matchups, key=lambda m: m.hit)
-        notes.append(f"Deadliest matchup: {ko.attacker} KOs {ko.defender} in one attack "
-                     f"{float(ko.ko):.0%} of the time.")
-        notes.append(f"Hardest to hit: {safe.defender} against {safe.attacker} "
-                     f"({float(safe.hit):.0%} hit chance).")
-    return notes

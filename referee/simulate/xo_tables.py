@@ -194,3 +194,50 @@ def objectives(db: Any) -> list[ObjectiveOdds]:
                                   int(card["fcv"]), int(card["tcv"]), feat_by, feat, thwart_by,
                                   thwart, tuple(flags)))
     return rows
+
+
+def findings(matchups: list, objectives: list) -> list[str]:
+    """Plain-language notes: flagged objectives, the leagues side by side, the strongest
+    and weakest attacker, the toughest defender, the deadliest matchup."""
+    notes = []
+    flagged = [o for o in objectives if o.flags]
+    for o in flagged:
+        notes.append(f"Chapter {o.chapter} {o.league} objective {o.name!r}: "
+                     f"{'; '.join(o.flags)} (feat {float(o.feat):.0%} by {o.feat_by or 'nobody'}, "
+                     f"thwart {float(o.thwart):.0%} by {o.thwart_by or 'nobody'}).")
+    if objectives and not flagged:
+        notes.append("No objective is near-certain (> 90%) or near-impossible (< 10%).")
+    if objectives:
+        for league in ("heroes", "villains"):
+            mine = [o for o in objectives if o.league == league]
+            if mine:
+                won = sum(float(o.completed) for o in mine) / len(mine)
+                hard = min(mine, key=lambda o: o.feat)
+                notes.append(f"{league.capitalize()}: an objective is won on one attempt "
+                             f"{won:.0%} of the time on average; the hardest feat is chapter "
+                             f"{hard.chapter} {hard.name!r} ({float(hard.feat):.0%}).")
+    if matchups:
+        for league in ("heroes", "villains"):
+            mine = [m for m in matchups if m.league == league]
+            if mine:
+                hit = sum(float(m.hit) for m in mine) / len(mine)
+                ko = sum(float(m.ko) for m in mine) / len(mine)
+                notes.append(f"{league.capitalize()} attacking: P(hit) {hit:.0%} and P(KO) "
+                             f"{ko:.0%} on average over every matchup.")
+        by_attacker: dict[str, list] = {}
+        by_defender: dict[str, list] = {}
+        for m in matchups:
+            by_attacker.setdefault(m.attacker, []).append(float(m.expected_damage))
+            by_defender.setdefault(m.defender, []).append(float(m.ko))
+        mean = {k: sum(v) / len(v) for k, v in by_attacker.items()}
+        strong, weak = max(mean, key=mean.get), min(mean, key=mean.get)
+        notes.append(f"Strongest attacker: {strong} ({mean[strong]:.2f} expected damage per "
+                     f"attack); weakest: {weak} ({mean[weak]:.2f}).")
+        safe = {k: sum(v) / len(v) for k, v in by_defender.items()}
+        tough, frail = min(safe, key=safe.get), max(safe, key=safe.get)
+        notes.append(f"Toughest defender: {tough} (KOd by {safe[tough]:.0%} of attacks on "
+                     f"average); frailest: {frail} ({safe[frail]:.0%}).")
+        ko = max(matchups, key=lambda m: m.ko)
+        notes.append(f"Deadliest matchup: {ko.attacker} KOs {ko.defender} in one attack "
+                     f"{float(ko.ko):.0%} of the time.")
+    return notes
