@@ -22,6 +22,10 @@ class FastCatalog(Catalog):
         self._counts = {(n, w): base.counts(n, w) for n in self._cards
                         for w in ("carnage", "success", "marketing")}
         self._mission = {n: base.mission(n) for n in self._cards}
+        # The hottest lookups answer straight from the dicts (no Python frame per call).
+        self.type = self._type.__getitem__  # type: ignore[method-assign]
+        self.ability = self._ability.__getitem__  # type: ignore[method-assign]
+        self.event = self._event.__getitem__  # type: ignore[method-assign]
 
     @classmethod
     def from_db(cls, db: Any) -> FastCatalog:

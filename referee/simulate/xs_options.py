@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from referee.errors import RefereeError
 from referee.xs import events, turn
-from referee.xs.play import Play
+from referee.xs.play import PHASES, Play
 
 PLAYER_PHASES = ("opportunity", "recruitment", "publicity", "mission")
 
 
+POSITION = {name: i for i, name in enumerate(PHASES)}  # the engine's phase order
+
+
 def phase_open(play: Play, phase: str) -> bool:
     """Can the active player still act in `phase` this turn (phases only go forward)?"""
-    return play.phase_index() <= play.phase_index(phase)
+    return POSITION[play.s["turn"]["phase"]] <= POSITION[phase]
 
 
 def hand(play: Play, kind: str | None = None) -> list[str]:
