@@ -1,0 +1,208 @@
+"""The sandboxed Jinja environment that turns a card into its list of drawing elements.
+
+A template (templates/<game>/<name>.j2) renders to YAML: a list of elements (see
+templates/README.md). Every `{{ expression }}` is written out as one quoted YAML value
+(JSON flow syntax), so a card name with `:`, `#`, quotes or `<&>` cannot break the
+YAML and a list or mapping can be passed whole. Templates run in Jinja's immutable
+sandbox with StrictUndefined: they cannot reach Python internals, cannot change the
+card database, and a misspelt field is an error, not an empty string.
+
+Every failure is a `TemplateError` whose message is one line naming the template file
+and line: `templates/xo/character.j2:12: 'dict object' has no attribute 'atack'`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+BUNDLED = Path(__file__).resolve().parent.parent / "templates"
+
+
+class TemplateError(Exception):
+    """A template that does not load, render, or produce a valid element list."""
+
+
+def _finalize(value: Any) -> Any:
+    """Each {{ }} becomes exactly one YAML value. A macro's output (or `| safe`) is
+    Markup and is written as it is: that is how macros emit whole elements."""
+    from markupsafe import Markup
+
+    if isinstance(value, Markup):
+        return value
+    return Markup(_yaml_value(value))
+
+
+def _yaml_value(value: Any) -> str:
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        str(value)                          # StrictUndefined raises here, with its name
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, float):
+        if math.isfinite(value):
+            text = f"{value:.4f}".rstrip("0").rstrip(".")
+            return text if text not in ("", "-0") else "0"
+        return json.dumps(str(value))
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def signed(value: Any) -> str:
+    """+2, -1, 0: how modifiers are printed."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"+{number}" if number > 0 else str(number)
+
+
+def icon_markup(name: Any) -> str:
+    """`{{ card.superpower | icon }}` -> the inline-icon markup `{icon:energy}`."""
+    return "{icon:" + str(name) + "}"
+
+
+def pairs(mapping: Any, pattern: str = "%s %s", sep: str = "  ") -> str:
+    """`{{ card.powers | pairs("{icon:%s} **%s**") }}`: each key/value through a
+    printf-style pattern, joined by `sep` (printf cannot reach attributes)."""
+    items = mapping.items() if isinstance(mapping, dict) else mapping
+    return sep.join(pattern % (key, value) for key, value in items)
+
+
+def escape_markup(text: Any) -> str:
+    """Make text print literally inside marked-up text (for names with * or {)."""
+    return "".join("\\" + ch if ch in "*{}\\" else ch for ch in str(text))
+
+
+class Templates:
+    """Loads templates from the project's templates folder, then the bundled one."""
+
+    def __init__(self, folders: list[Path] | None = None, display_root: Path | None = None):
+        from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        folders = [Path(f) for f in (folders or [BUNDLED])]
+        seen: list[Path] = []
+        for folder in folders:
+            if folder.resolve() not in seen and folder.is_dir():
+                seen.append(folder.resolve())
+        self.folders = seen
+        self.display_root = display_root
+        self.env = ImmutableSandboxedEnvironment(
+            loader=ChoiceLoader([FileSystemLoader(str(f)) for f in seen]),
+            undefined=StrictUndefined,
+            finalize=_finalize,
+            # autoescape only so that macro output (Markup) is told apart from values;
+            # _finalize has already turned every value into a quoted YAML scalar.
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs)
+        self.env.globals.update(max=max, min=min, abs=abs, round=round)
+        self._cache: dict[str, Any] = {}
+
+    def display(self, filename: str | None, name: str) -> str:
+        """The path shown in messages: relative to the project when possible."""
+        if filename:
+            path = Path(filename).resolve()
+            for root in filter(None, (self.display_root, BUNDLED.parent, Path.cwd())):
+                try:
+                    return str(path.relative_to(root.resolve()))
+                except ValueError:
+                    continue
+            return str(path)
+        return f"templates/{name}"
+
+    def exists(self, name: str) -> bool:
+        return any((folder / name).is_file() for folder in self.folders)
+
+    def get(self, name: str):
+        template = self._cache.get(name)
+        if template is None:
+            from jinja2 import TemplateNotFound, TemplateSyntaxError
+
+            try:
+                template = self.env.get_template(name)
+            except TemplateSyntaxError as exc:
+                raise TemplateError(
+                    f"{self.display(exc.filename, exc.name or name)}:{exc.lineno}: "
+                    f"template syntax error: {exc.message}"
+                ) from None
+            except TemplateNotFound as exc:
+                raise TemplateError(
+                    f"templates/{name}: template not found"
+                    + (f" (needed by {exc.name})" if exc.name != name else "")
+                ) from None
+            self._cache[name] = template
+        return template
+
+    def render(self, name: str, context: dict[str, Any], what: str) -> list[dict[str, Any]]:
+        """Render template `name` and parse its YAML into a list of element mappings.
+        `what` names the thing drawn (`card 'Anarchist'`) for error messages."""
+        import yaml
+        from jinja2 import TemplateNotFound, TemplateSyntaxError
+
+        template = self.get(name)
+        try:
+            text = template.render(context)
+        except TemplateSyntaxError as exc:         # in an included/imported template
+            raise TemplateError(
+                f"{self.display(exc.filename, exc.name or name)}:{exc.lineno}: "
+                f"template syntax error: {exc.message}"
+            ) from None
+        except TemplateNotFound as exc:
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: includes missing template "
+                f"{exc.name!r}"
+            ) from None
+        except Exception as exc:                   # undefined field, sandbox refusal, ...
+            where = self._template_line(exc) or (self.display(template.filename, name), None)
+            line = f":{where[1]}" if where[1] else ""
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            raise TemplateError(f"{where[0]}{line}: {message} ({what})") from None
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        try:
+            data = yaml.load(text, Loader=loader)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            detail = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            out_line = ""
+            hint = ""
+            if mark is not None:
+                lines = text.splitlines()
+                if 0 <= mark.line < len(lines):
+                    out_line = f" at output line {mark.line + 1} `{lines[mark.line].strip()}`"
+                    if '""' in lines[mark.line] or "'\"" in lines[mark.line]:
+                        hint = " (a {{ }} value is already quoted: do not put it in quotes)"
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: output is not valid YAML"
+                f"{out_line}: {detail}{hint} ({what})"
+            ) from None
+        if data is None:
+            return []
+        if not isinstance(data, list):
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: output must be a YAML list of "
+                f"elements, got {type(data).__name__} ({what})"
+            )
+        return data
+
+    def _template_line(self, exc: BaseException) -> tuple[str, int] | None:
+        """The innermost template frame of a rendering error (Jinja rewrites tracebacks
+        so that template frames carry the template's file name and line)."""
+        found = None
+        tb = exc.__traceback__
+        while tb is not None:
+            filename = tb.tb_frame.f_code.co_filename
+            if filename.endswith(".j2"):
+                found = (self.display(filename, filename), tb.tb_lineno)
+            tb = tb.tb_next
+        return found
