@@ -184,19 +184,15 @@ def _g_stealth(c, cx, cy, s, ink):
 
 
 def _g_agility(c, cx, cy, s, ink):
-    arc = c.beginPath()
-    r = 0.24 * s
-    arc.arc(cx - r, cy - r - 0.04 * s, cx + r, cy + r - 0.04 * s, startAng=200, extent=-250)
-    c.setStrokeColor(ink)
-    c.setLineWidth(0.08 * s)
+    # a zig-zag dodge with an arrowhead
+    pen = _Pen(c, cx, cy, s)
+    pen.move(-0.3, -0.26).line(-0.06, 0.02).line(0.04, -0.1).line(0.2, 0.1)
     c.setLineCap(1)
-    c.drawPath(arc, stroke=1, fill=0)
+    c.setLineJoin(1)
+    pen.stroke(ink, 0.085)
     c.setLineCap(0)
-    # arrowhead at the end of the arc (angle -50 deg)
-    a = math.radians(-50)
-    ex, ey = 0.24 * math.cos(a), 0.24 * math.sin(a) - 0.04
-    _Pen(c, cx, cy, s).poly([(ex - 0.14, ey - 0.02), (ex + 0.1, ey + 0.1),
-                             (ex + 0.06, ey - 0.16)]).fill(ink)
+    c.setLineJoin(0)
+    _Pen(c, cx, cy, s).poly([(0.32, 0.26), (0.1, 0.2), (0.27, 0.02)]).fill(ink)
 
 
 def _g_durability(c, cx, cy, s, ink):
@@ -264,7 +260,9 @@ def _health(c, cx, cy, s, color, ink):
 def _dice(c, cx, cy, s, color, ink):
     pen = _Pen(c, cx, cy, s)
     c.setFillColor(color)
-    c.roundRect(cx - 0.42 * s, cy - 0.42 * s, 0.84 * s, 0.84 * s, 0.14 * s, stroke=0, fill=1)
+    c.setStrokeColor(ink)
+    c.setLineWidth(0.06 * s)
+    c.roundRect(cx - 0.4 * s, cy - 0.4 * s, 0.8 * s, 0.8 * s, 0.14 * s, stroke=1, fill=1)
     for x, y in ((-0.2, 0.2), (0, 0), (0.2, -0.2)):
         pen.circle(x, y, 0.08)
     pen.fill(ink)
