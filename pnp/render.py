@@ -615,6 +615,7 @@ def _deck_context(deck) -> dict[str, Any]:
 
 
 def _game_context(game) -> dict[str, Any]:
-    return {"id": game.id, "title": game.title, "colors": dict(game.colors),
+    colors = {"primary": "#333333", "secondary": "#111111", "paper": "#ffffff", **game.colors}
+    return {"id": game.id, "title": game.title, "colors": colors,
             "min_players": game.min_players, "max_players": game.max_players,
             "extras": game.extras}

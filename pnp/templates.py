@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
+# Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
+_YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
 BUNDLED = Path(__file__).resolve().parent.parent / "templates"
 
 
@@ -49,9 +52,10 @@ def _yaml_value(value: Any) -> str:
         return json.dumps(str(value))
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return _YAML_UNPRINTABLE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}",
+        json.dumps(value, ensure_ascii=False, default=str),
+    )
 
 
 def signed(value: Any) -> str:
@@ -80,6 +84,22 @@ def escape_markup(text: Any) -> str:
     return "".join("\\" + ch if ch in "*{}\\" else ch for ch in str(text))
 
 
+def _code_generator():
+    """Jinja folds constant expressions at compile time and, under autoescape, escapes
+    them *before* finalize, which would make `{{ "a: b" }}` look like macro output.
+    This generator finalizes constants first, exactly as values are at run time."""
+    from jinja2 import nodes
+    from jinja2.compiler import CodeGenerator
+
+    class YamlValueGenerator(CodeGenerator):
+        def _output_child_to_const(self, node, frame, finalize):
+            if isinstance(node, nodes.TemplateData):
+                return super()._output_child_to_const(node, frame, finalize)
+            return str(finalize.const(node.as_const(frame.eval_ctx)))
+
+    return YamlValueGenerator
+
+
 class Templates:
     """Loads templates from the project's templates folder, then the bundled one."""
 
@@ -105,6 +125,7 @@ class Templates:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
+        self.env.code_generator_class = _code_generator()
         self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs)
         self.env.globals.update(max=max, min=min, abs=abs, round=round)
         self._cache: dict[str, Any] = {}
