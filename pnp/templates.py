@@ -134,7 +134,8 @@ class Templates:
         """The path shown in messages: relative to the project when possible."""
         if filename:
             path = Path(filename).resolve()
-            for root in filter(None, (self.display_root, BUNDLED.parent, Path.cwd())):
+            roots = [f.parent for f in self.folders] + [self.display_root, Path.cwd()]
+            for root in filter(None, roots):
                 try:
                     return str(path.relative_to(root.resolve()))
                 except ValueError:

@@ -1,15 +1,16 @@
-"""Fixtures for the card-look tests: Vera fonts, the bundled database, a renderer,
-and hand-made cards/decks for layouts the bundled data does not exercise."""
+"""Fixtures for the card-look tests: Vera fonts, the bundled database, a renderer, and
+`kit`: an in-memory PDF canvas and hand-made cards/decks for layouts the bundled data
+does not exercise (tests run with --import-mode=importlib, so helpers come as a fixture)."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-POKER = (63.5, 88.9)
 
 
 @pytest.fixture(scope="session")
@@ -39,6 +40,9 @@ def renderer(db, fonts):
     return CardRenderer(db, fonts)
 
 
+POKER = (63.5, 88.9)
+
+
 class PdfSink:
     """A canvas on an in-memory PDF; `.pdf()` saves it and returns a pypdf reader."""
 
@@ -60,11 +64,6 @@ class PdfSink:
         return self.buffer.getvalue()
 
 
-@pytest.fixture
-def sink():
-    return PdfSink
-
-
 def make_card(name="Test Card", type="Hero", text="", game="x-statix", deck="common",
               image=None, **fields):
     from carddb.model import Card, Source
@@ -79,3 +78,8 @@ def make_deck(cards, id="common", game="x-statix", size=POKER, back=None):
     return Deck(id=id, game=game, title="Test Deck", size_mm=size,
                 back=back or {"title": "Test", "subtitle": "Deck"}, cards=tuple(cards),
                 source=Source("test", 1, 1))
+
+
+@pytest.fixture(scope="session")
+def kit():
+    return SimpleNamespace(POKER=POKER, PdfSink=PdfSink, card=make_card, deck=make_deck)
