@@ -194,6 +194,7 @@ class CardRenderer:
         self._plans: OrderedDict[tuple, tuple[Any, list, list[LayoutWarning]]] = OrderedDict()
         self._cache_size = cache_size
         self._image_sizes: dict[Path, tuple[int, int]] = {}
+        self._compiled: dict[tuple, tuple[list[tuple], list[tuple[str, str]]]] = {}
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
@@ -302,10 +303,40 @@ class CardRenderer:
         canvas.saveState()
         canvas.translate(x, y + target.H * MM)      # origin: top-left of the trim box
         try:
-            self._run(canvas, ops)
+            self._replay(canvas, ops)
         finally:
             canvas.restoreState()
         return list(warnings)
+
+    @staticmethod
+    def _replay(canvas, ops) -> None:
+        """Draw keyed operations, reusing their PDF code within one document.
+
+        Most elements (frames, panels, labels, icons) are the same on every card of a
+        type. The first time one is drawn on a canvas its PDF operators are kept; later
+        cards add them with `addLiteral`, skipping ReportLab's number formatting and
+        text encoding, which is most of the drawing time. This is safe within one
+        document only (font subsets and graphics states are named per document), so the
+        code is stored on the canvas itself."""
+        code = getattr(canvas, "_code", None)          # ReportLab's operator list
+        if not isinstance(code, list):
+            CardRenderer._run(canvas, [op for _, op in ops])
+            return
+        store = canvas.__dict__.setdefault("_pnp_code", {})
+        if len(store) > 20000:
+            store.clear()
+        for key, op in ops:
+            if key is None:
+                CardRenderer._run(canvas, [op])
+                continue
+            known = store.get(key)
+            if known is not None:
+                canvas.addLiteral(known)
+                continue
+            code = canvas._code                        # beginForm swaps the list
+            start = len(code)
+            CardRenderer._run(canvas, [op])
+            store[key] = "\n".join(code[start:])
 
     def _plan(self, template: str, context, target: _Target, missing: str | None):
         if missing and not self.templates.exists(template):
@@ -313,7 +344,7 @@ class CardRenderer:
         ctx = context()
         ctx.update(W=target.W, H=target.H, BLEED=target.bleed, SAFE=SAFE_MM)
         try:
-            elements = self.templates.render(template, ctx, target.what)
+            elements = self.templates.render_elements(template, ctx, target.what)
         except TemplateError as exc:
             raise RenderError(str(exc)) from None
         warnings: list[LayoutWarning] = []
@@ -321,15 +352,31 @@ class CardRenderer:
         if not elements:
             warnings.append(LayoutWarning(target.game, target.deck, target.card, "template",
                                           f"templates/{template} produced no elements"))
-        for index, raw in enumerate(elements):
-            try:
-                kind, el = _normalise(raw)
-                name = el["id"] or f"{kind} {index + 1}"
-                ops.extend(self._compile(kind, el, name, target, warnings))
-            except _ElementError as exc:
-                raise RenderError(
-                    f"templates/{template}: element {index + 1}: {exc} ({target.what})"
-                ) from None
+        dims = (target.W, target.H, target.bleed, target.safe)
+        for index, (line, raw) in enumerate(elements):
+            # the same element line (a frame, a label) recurs on every card of a type:
+            # compile it once per trim size
+            cached = self._compiled.get((line, dims)) if line is not None else None
+            if cached is None:
+                try:
+                    kind, el = _normalise(raw)
+                    name = el["id"] or f"{kind} {index + 1}"
+                    notes: list[LayoutWarning] = []
+                    compiled = self._compile(kind, el, name, target, notes)
+                except _ElementError as exc:
+                    raise RenderError(
+                        f"templates/{template}: element {index + 1}: {exc} ({target.what})"
+                    ) from None
+                cached = (compiled, [(w.element, w.message) for w in notes])
+                if line is not None and kind != "image":      # images: check each card
+                    if len(self._compiled) >= 8192:
+                        self._compiled.clear()
+                    self._compiled[(line, dims)] = cached
+            reusable = line is not None and raw and next(iter(raw)) != "image"
+            ops.extend(((line, dims, i) if reusable else None, op)
+                       for i, op in enumerate(cached[0]))
+            warnings.extend(LayoutWarning(target.game, target.deck, target.card, element,
+                                          message) for element, message in cached[1])
         return ops, warnings
 
     # compile one element into draw operations in points, y up from the top-left
@@ -369,7 +416,7 @@ class CardRenderer:
                                     f"(known: {', '.join(sorted(icons.ICON_NAMES))})")
             cx, cy = _numbers(el["center"], 2, "center")
             return [("icon", el["name"], cx * MM, -cy * MM, _number(el["size"], "size") * MM,
-                     _color(el["color"], "color"), _color(el["ink"], "ink"))]
+                     _color(el["color"], "color"), _color(el["ink"], "ink"), self.fonts["bold"])]
         if kind == "text":
             return self._compile_text(el, t, warn)
         if kind == "badge":
@@ -397,7 +444,8 @@ class CardRenderer:
         if fitted.overflow:
             warn(f"text does not fit its {bw:g} x {bh:g} mm box even at {min_size:g} pt; "
                  f"cut after {fitted.cut_after!r}")
-        return [("text", fitted.pieces, bx * MM, -by * MM, fitted.size, color)]
+        return [("text", fitted.pieces, bx * MM, -by * MM, fitted.size, color,
+                 self.fonts["bold"])]
 
     def _compile_text(self, el, t: _Target, warn) -> list[tuple]:
         box = _numbers(el["box"], 4, "box")
@@ -427,7 +475,7 @@ class CardRenderer:
             if el["icon"] not in icons.ICON_NAMES:
                 raise _ElementError(f"badge: unknown icon {el['icon']!r}")
             ops.append(("icon", el["icon"], cx * MM, -(cy - fdy * size) * MM,
-                        size * MM * max(fw, fh) * 1.05, None, None))
+                        size * MM * max(fw, fh) * 1.05, None, None, self.fonts["bold"]))
         if el["value"] is not None:
             font_size = (_number(el["font_size"], "font_size") if el["font_size"] is not None
                          else size * fh * MM * 1.05)
@@ -474,8 +522,8 @@ class CardRenderer:
         return size
 
     # ── drawing the compiled operations ────────────────────────────────────────────
-    def _run(self, c, ops) -> None:
-        bold = self.fonts["bold"]
+    @staticmethod
+    def _run(c, ops) -> None:
         for op in ops:
             kind = op[0]
             if kind == "rect":
@@ -512,7 +560,7 @@ class CardRenderer:
                 c.drawPath(path, stroke=1, fill=0)
                 _reset_paint(c, alpha, dash)
             elif kind == "text":
-                _, pieces, bx, btop, size, color = op
+                _, pieces, bx, btop, size, color, _ = op
                 text = c.beginText()
                 text.setFillColor(color)
                 current = None
@@ -530,10 +578,10 @@ class CardRenderer:
                         icon_size = size * textbox.ICON_EM
                         icons.draw_icon(c, p.icon, bx + p.x + icon_size / 2,
                                         btop - p.baseline + size * 0.32, icon_size * 0.98,
-                                        font=bold)
+                                        font=op[6])
             elif kind == "icon":
-                _, name, cx, cy, size, color, ink = op
-                icons.draw_icon(c, name, cx, cy, size, color, ink, font=bold)
+                _, name, cx, cy, size, color, ink, font = op
+                icons.draw_icon(c, name, cx, cy, size, color, ink, font=font)
             elif kind == "shape":
                 _, shape, cx, cy, size, fill, stroke, width = op
                 icons.draw_shape(c, shape, cx, cy, size, fill, stroke, width)

@@ -19,6 +19,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Undefined
+from markupsafe import Markup
+
 # Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
 _YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
 BUNDLED = Path(__file__).resolve().parent.parent / "templates"
@@ -31,16 +34,22 @@ class TemplateError(Exception):
 def _finalize(value: Any) -> Any:
     """Each {{ }} becomes exactly one YAML value. A macro's output (or `| safe`) is
     Markup and is written as it is: that is how macros emit whole elements."""
-    from markupsafe import Markup
-
-    if isinstance(value, Markup):
+    kind = type(value)
+    if kind is int:                             # the common cases first: speed matters
+        return Markup(value)
+    if kind is str:
+        if _PLAIN_SAFE.match(value):
+            return Markup('"' + value + '"')
+    elif kind is Markup:
         return value
     return Markup(_yaml_value(value))
 
 
-def _yaml_value(value: Any) -> str:
-    from jinja2 import Undefined
+# A string that needs no escaping inside double quotes (JSON and YAML alike).
+_PLAIN_SAFE = re.compile(r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff-\uffff\ud800-\udfff]*\Z')
 
+
+def _yaml_value(value: Any) -> str:
     if isinstance(value, Undefined):
         str(value)                          # StrictUndefined raises here, with its name
     if isinstance(value, bool) or value is None:
@@ -124,6 +133,7 @@ class Templates:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            auto_reload=False,              # templates do not change during a build
         )
         self.env.code_generator_class = _code_generator()
         self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs)
@@ -169,6 +179,12 @@ class Templates:
     def render(self, name: str, context: dict[str, Any], what: str) -> list[dict[str, Any]]:
         """Render template `name` and parse its YAML into a list of element mappings.
         `what` names the thing drawn (`card 'Anarchist'`) for error messages."""
+        return [element for _, element in self.render_elements(name, context, what)]
+
+    def render_elements(self, name: str, context: dict[str, Any],
+                        what: str) -> list[tuple[str | None, Any]]:
+        """Like `render`, each element with its output line when it had one (a key for
+        caching what is drawn from it), else None."""
         import yaml
         from jinja2 import TemplateNotFound, TemplateSyntaxError
 
@@ -190,9 +206,13 @@ class Templates:
             line = f":{where[1]}" if where[1] else ""
             message = " ".join(str(exc).split()) or type(exc).__name__
             raise TemplateError(f"{where[0]}{line}: {message} ({what})") from None
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        from pnp import fastyaml
+
+        lines = fastyaml.elements(text)
+        if lines is not None:
+            return lines
         try:
-            data = yaml.load(text, Loader=loader)
+            data = fastyaml.pyyaml(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             detail = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -215,7 +235,7 @@ class Templates:
                 f"{self.display(template.filename, name)}: output must be a YAML list of "
                 f"elements, got {type(data).__name__} ({what})"
             )
-        return data
+        return [(None, element) for element in data]
 
     def _template_line(self, exc: BaseException) -> tuple[str, int] | None:
         """The innermost template frame of a rendering error (Jinja rewrites tracebacks

@@ -279,3 +279,31 @@ def test_same_input_same_pdf_and_copies_reuse_the_layout(db, fonts, kit):
 def test_fonts_must_name_every_role(db):
     with pytest.raises(ValueError, match="bolditalic"):
         CardRenderer(db, {"regular": "Vera", "bold": "VeraBd", "italic": "VeraIt"})
+
+
+def test_elements_replayed_on_later_pages_look_and_read_the_same(db, renderer, kit):
+    """Repeated elements are written once per document and replayed (render.py): a
+    card drawn again on another page must rasterise and extract identically."""
+    import pypdfium2 as pdfium
+
+    deck = db.games["xo"].decks["heroes-characters"]
+    card = deck.cards[0]
+    w, h = deck.size_mm[0] * MM, deck.size_mm[1] * MM
+    sink = kit.PdfSink((w + 2 * BLEED, h + 2 * BLEED))
+    other = db.games["xo"].decks["heroes-actions"]
+    for _ in range(2):
+        renderer.draw_front(sink.canvas, card, deck, BLEED, BLEED, w, h, BLEED)
+        sink.canvas.showPage()
+        renderer.draw_front(sink.canvas, other.cards[0], other, BLEED, BLEED, w, h, BLEED)
+        sink.canvas.showPage()
+    data = sink.bytes()
+    document = pdfium.PdfDocument(data)
+    first, again = (document[i].render(scale=1).to_pil().tobytes() for i in (0, 2))
+    assert first == again
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    pages = PdfReader(BytesIO(data)).pages
+    assert pages[0].extract_text() == pages[2].extract_text()
+    assert card.name in pages[2].extract_text()
