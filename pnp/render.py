@@ -373,7 +373,7 @@ class CardRenderer:
                         self._compiled.clear()
                     self._compiled[(line, dims)] = cached
             reusable = line is not None and raw and next(iter(raw)) != "image"
-            ops.extend(((line, dims, i) if reusable else None, op)
+            ops.extend(((line, dims, i) if reusable and _replayable(op) else None, op)
                        for i, op in enumerate(cached[0]))
             warnings.extend(LayoutWarning(target.game, target.deck, target.card, element,
                                           message) for element, message in cached[1])
@@ -598,6 +598,16 @@ class CardRenderer:
                     dw, dh = iw * scale, ih * scale
                     c.drawImage(path, x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
                 c.restoreState()
+
+
+_ALPHA_AT = {"rect": 6, "ellipse": 5, "polygon": 5, "line": 5}
+
+
+def _replayable(op: tuple) -> bool:
+    """Transparency needs a graphics-state resource on each page: such an operation
+    is drawn live every time rather than replayed as recorded PDF code."""
+    at = _ALPHA_AT.get(op[0])
+    return at is None or op[at] == 1.0
 
 
 def _set_paint(c, fill, stroke, width, alpha, dash) -> None:
