@@ -1,0 +1,152 @@
+"""XO! setup (XO-1) and the table summary. Pure: the card database and the RNG come in.
+
+Characters are picked after setup (the roster starts empty); the turn's phase stays
+"setup" until then."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from referee.dice import roll_mask
+from referee.errors import UsageError
+
+if TYPE_CHECKING:
+    from carddb.model import Database
+
+GAME_ID = "xo"
+TITLE = "XO!"
+LEAGUES = ("heroes", "villains")
+CHAPTERS = 7  # XO-12
+
+
+def new_state(
+    players: list[str],
+    db: Database,
+    rng: random.Random,
+    *,
+    seed: int | str | None = None,
+    **unknown: Any,
+) -> dict:
+    """A new game: players[0] plays the Heroes League, players[1] the Villains League."""
+    if unknown:
+        raise UsageError(f"XO! has no setup option {', '.join(sorted(unknown))}")
+    game = db.xo
+    names = [p.strip() for p in players]
+    if any(not n for n in names):
+        raise UsageError("a player name is empty")
+    if len(names) != 2 or not game.min_players <= 2 <= game.max_players:
+        raise UsageError(f"XO! is for exactly 2 players (heroes, villains), not {len(names)}")
+    if names[0].casefold() == names[1].casefold():
+        raise UsageError(f"player names must differ: {', '.join(names)}")
+    first, rounds = first_player(rng)
+    state = {
+        "game": GAME_ID,
+        "seed": seed,
+        "players": names,
+        "leagues": {"heroes": names[0], "villains": names[1]},
+        "roster": {"heroes": [], "villains": []},
+        "chapter": 1,
+        "won": {},
+        "thwart_bonus": None,
+        "turn": {"number": 1, "active": first, "phase": "setup"},
+        "over": False,
+        "winner": None,
+        "setup": {"first_player_rolls": rounds},
+        "hands": {"heroes": 0, "villains": 0},  # cards in hand (XO-10)
+    }
+    from referee.xo.play import XoCards, refresh
+
+    return refresh(state, XoCards.from_db(db))
+
+
+def first_player(rng: random.Random) -> tuple[str, list[dict[str, int]]]:
+    """XO-1: one mask die each (heroes white, villains black); ties are rerolled."""
+    rounds: list[dict[str, int]] = []
+    while True:
+        heroes, villains = roll_mask(2, rng)
+        rounds.append({"heroes": heroes, "villains": villains})
+        if heroes != villains:
+            return ("heroes" if heroes > villains else "villains"), rounds
+
+
+def setup_summary(state: dict) -> str:
+    """One line telling the setup rolls (for the log)."""
+    rounds = state.get("setup", {}).get("first_player_rolls", [])
+    rolls = " | reroll ".join(f"heroes {r['heroes']}, villains {r['villains']}" for r in rounds)
+    active = state["turn"]["active"]
+    return (
+        f"XO! heroes {state['leagues']['heroes']} vs villains {state['leagues']['villains']}; "
+        f"first player mask die: {rolls} -> {active} ({state['leagues'][active]}) "
+        f"is active on turn 1 (XO-1)"
+    )
+
+
+def status_lines(state: dict) -> list[str]:
+    """The table: turn and phase, score, the current chapter's objectives, both leagues'
+    characters with statuses and readiness (XO-9), this turn's feat, the thwart bonus."""
+    turn = state["turn"]
+    leagues = state["leagues"]
+    active = turn["active"]
+    chapter = state["chapter"]
+    won = state["won"]
+    points = {lg: sum(1 for who in won.values() if who == lg) for lg in LEAGUES}
+    lines = [
+        f"{TITLE}: chapter {chapter} of {CHAPTERS}; turn {turn['number']}, "
+        f"{active} ({leagues[active]}) active, {turn['phase']} phase"
+        + (" (picking characters)" if turn["phase"] == "setup" else "")
+    ]
+    lines.append(f"Score (XO-15): heroes {points['heroes']}, villains {points['villains']}")
+    objectives = state.get("objectives") or {}
+    if not state.get("over"):
+        lines.append(f"Objectives of chapter {chapter} (XO-12):")
+        for league in LEAGUES:
+            objective = objectives.get(league)
+            if objective:
+                need = ", ".join(f"{k} {v}" for k, v in objective["requires"].items())
+                lines.append(
+                    f"  {league}: {objective['name']} - {objective['feat']} ({need}), "
+                    f"FCV {objective['fcv']}, TCV {objective['tcv']}"
+                )
+    hands = state.get("hands") or {}
+    for league in LEAGUES:
+        chapters = sorted(int(c) for c, who in won.items() if who == league)
+        hand = f"; {hands[league]} cards in hand" if league in hands else ""
+        lines.append(
+            f"{league.capitalize()} ({leagues[league]}): chapters won "
+            f"{', '.join(map(str, chapters)) or 'none'}{hand}"
+        )
+        roster = state["roster"][league]
+        if not roster:
+            lines.append("  no characters picked yet")
+        for character in roster:
+            if character["ko"]:
+                lines.append(f"  {character['name']}: KOd, out of play")
+                continue
+            ready = character.get("ready")
+            tags = f" [{', '.join(character['statuses'])}]" if character["statuses"] else ""
+            shown = "" if ready is None else (": ready" if ready else ": not ready")
+            lines.append(f"  {character['name']}{tags}{shown}")
+    feat = turn.get("feat")
+    if feat:
+        if feat.get("pending"):
+            lines.append(f"Feat: {feat['character']} succeeded ({feat['total']}); the {_other(active)} may thwart (XO-14)")
+        elif feat.get("thwarted"):
+            lines.append(f"Feat: {feat['character']} succeeded ({feat['total']}) but was thwarted (XO-14)")
+        elif not feat.get("success"):
+            lines.append(f"Feat: {feat['character']} failed ({feat['total']}) (XO-13)")
+    bonus = state.get("thwart_bonus")
+    if bonus:
+        lines.append(
+            f"Thwart bonus: +2 for {bonus['league']} on their feat attempt on turn {bonus['turn']} (XO-14)"
+        )
+    if state.get("over"):
+        lines.append(
+            f"Game over: the {state['winner']} win {points[state['winner']]}-"
+            f"{points[_other(state['winner'])]} (XO-15)"
+        )
+    return lines
+
+
+def _other(league: str) -> str:
+    return "villains" if league == "heroes" else "heroes"
