@@ -171,6 +171,41 @@ class _Target:
     H: float
     bleed: float           # mm
     safe: bool             # enforce the text safe zone
+    design: tuple[float, float] | None = None   # the template's design size, mm
+
+    # A template drawn for a design size (say poker, 63.5 x 88.9) is mapped onto the
+    # real trim size: the 1/8 in margins stay exactly as drawn, the inside is scaled,
+    # and sizes (fonts, icons, badges, radii) are scaled by the smaller factor.
+    def _axis(self, v: float, design: float, real: float) -> float:
+        if design <= 2 * SAFE_MM or real <= 2 * SAFE_MM:
+            return v * real / design
+        if v <= SAFE_MM:
+            return v
+        if v >= design - SAFE_MM:
+            return real - (design - v)
+        return SAFE_MM + (v - SAFE_MM) * (real - 2 * SAFE_MM) / (design - 2 * SAFE_MM)
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        if self.design is None:
+            return x, y
+        return self._axis(x, self.design[0], self.W), self._axis(y, self.design[1], self.H)
+
+    def box(self, b: list[float]) -> tuple[float, float, float, float]:
+        x, y, w, h = b
+        if self.design is None:
+            return x, y, w, h
+        x0, y0 = self.point(x, y)
+        x1, y1 = self.point(x + w, y + h)
+        return x0, y0, x1 - x0, y1 - y0
+
+    @property
+    def scale(self) -> float:
+        if self.design is None:
+            return 1.0
+        (dw, dh), inner = self.design, 2 * SAFE_MM
+        if min(dw, dh, self.W, self.H) <= inner:
+            return min(self.W / dw, self.H / dh)
+        return min((self.W - inner) / (dw - inner), (self.H - inner) / (dh - inner))
 
 
 class CardRenderer:
@@ -204,7 +239,7 @@ class CardRenderer:
 
         def context():
             return {"card": _card_context(card), "deck": _deck_context(deck),
-                    "game": _game_context(game)}
+                    "game": _game_context(game), "card_named": _lookup(game)}
 
         target = _Target(game.id, deck.id, card.name, f"card {card.name!r}",
                          w / MM, h / MM, bleed / MM, True)
@@ -341,8 +376,13 @@ class CardRenderer:
     def _plan(self, template: str, context, target: _Target, missing: str | None):
         if missing and not self.templates.exists(template):
             raise RenderError(f"{missing}: no template templates/{template}")
+        try:
+            target.design = self.templates.design_size(template)
+        except TemplateError as exc:
+            raise RenderError(str(exc)) from None
         ctx = context()
-        ctx.update(W=target.W, H=target.H, BLEED=target.bleed, SAFE=SAFE_MM)
+        width, height = target.design or (target.W, target.H)
+        ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=SAFE_MM)
         try:
             elements = self.templates.render_elements(template, ctx, target.what)
         except TemplateError as exc:
@@ -352,7 +392,7 @@ class CardRenderer:
         if not elements:
             warnings.append(LayoutWarning(target.game, target.deck, target.card, "template",
                                           f"templates/{template} produced no elements"))
-        dims = (target.W, target.H, target.bleed, target.safe)
+        dims = (target.W, target.H, target.bleed, target.safe, target.design)
         for index, (line, raw) in enumerate(elements):
             # the same element line (a frame, a label) recurs on every card of a type:
             # compile it once per trim size
@@ -385,13 +425,13 @@ class CardRenderer:
             warnings.append(LayoutWarning(t.game, t.deck, t.card, name, message))
 
         if kind in ("rect", "ellipse", "image"):
-            bx, by, bw, bh = _numbers(el["box"], 4, "box")
+            bx, by, bw, bh = t.box(_numbers(el["box"], 4, "box"))
             if el.get("bleed"):
                 bx, by, bw, bh = _bleed_box(bx, by, bw, bh, t)
             box = (bx * MM, -(by + bh) * MM, bw * MM, bh * MM)
         if kind == "rect":
             return [("rect", box, _color(el["fill"], "fill"), _color(el["stroke"], "stroke"),
-                     _number(el["width"], "width"), _number(el["radius"], "radius") * MM,
+                     _number(el["width"], "width"), _number(el["radius"], "radius") * t.scale * MM,
                      _number(el["alpha"], "alpha"), el["dash"])]
         if kind == "ellipse":
             return [("ellipse", box, _color(el["fill"], "fill"), _color(el["stroke"], "stroke"),
@@ -400,7 +440,8 @@ class CardRenderer:
             points = el["points"]
             if not isinstance(points, list) or len(points) < 2:
                 raise _ElementError(f"{kind}: points must be a list of [x, y] pairs")
-            pts = [(p[0] * MM, -p[1] * MM) for p in (_numbers(p, 2, "point") for p in points)]
+            pts = [(x * MM, -y * MM) for x, y in
+                   (t.point(*_numbers(p, 2, "point")) for p in points)]
             if kind == "polygon":
                 return [("polygon", pts, _color(el["fill"], "fill"),
                          _color(el["stroke"], "stroke"), _number(el["width"], "width"),
@@ -414,8 +455,9 @@ class CardRenderer:
             if el["name"] not in icons.ICON_NAMES:
                 raise _ElementError(f"icon: unknown icon {el['name']!r} "
                                     f"(known: {', '.join(sorted(icons.ICON_NAMES))})")
-            cx, cy = _numbers(el["center"], 2, "center")
-            return [("icon", el["name"], cx * MM, -cy * MM, _number(el["size"], "size") * MM,
+            cx, cy = t.point(*_numbers(el["center"], 2, "center"))
+            return [("icon", el["name"], cx * MM, -cy * MM,
+                     _number(el["size"], "size") * t.scale * MM,
                      _color(el["color"], "color"), _color(el["ink"], "ink"), self.fonts["bold"])]
         if kind == "text":
             return self._compile_text(el, t, warn)
@@ -448,19 +490,19 @@ class CardRenderer:
                  self.fonts["bold"])]
 
     def _compile_text(self, el, t: _Target, warn) -> list[tuple]:
-        box = _numbers(el["box"], 4, "box")
+        box = t.box(_numbers(el["box"], 4, "box"))
         if t.safe:
             box = _inside_safe_zone(box, t, warn)
-        size = _number(el["size"], "size")
-        min_size = _number(el["min_size"], "min_size") if el["min_size"] is not None \
+        size = _number(el["size"], "size") * t.scale
+        min_size = _number(el["min_size"], "min_size") * t.scale if el["min_size"] is not None \
             else round(size * 0.7 * 4) / 4
         return self._text_ops(el["text"], box, self._font_role(el["font"]), size, min_size,
                               el["align"], el["valign"], _number(el["leading"], "leading"),
                               _color(el["color"], "color"), bool(el["markup"]), warn)
 
     def _compile_badge(self, el, t: _Target, warn) -> list[tuple]:
-        cx, cy = _numbers(el["center"], 2, "center")
-        size = _number(el["size"], "size")
+        cx, cy = t.point(*_numbers(el["center"], 2, "center"))
+        size = _number(el["size"], "size") * t.scale
         shape = el["shape"]
         if t.safe and (el["value"] is not None or el["label"] is not None):
             half = size / 2
@@ -477,14 +519,15 @@ class CardRenderer:
             ops.append(("icon", el["icon"], cx * MM, -(cy - fdy * size) * MM,
                         size * MM * max(fw, fh) * 1.05, None, None, self.fonts["bold"]))
         if el["value"] is not None:
-            font_size = (_number(el["font_size"], "font_size") if el["font_size"] is not None
+            font_size = (_number(el["font_size"], "font_size") * t.scale
+                         if el["font_size"] is not None
                          else size * fh * MM * 1.05)
             box = (cx - size * fw / 2, cy - size * fh / 2 - fdy * size, size * fw, size * fh)
             ops += self._text_ops(str(el["value"]), box, self._font_role(el["font"]), font_size,
                                   font_size * 0.4, "center", "middle", 1.0,
                                   _color(el["color"], "color"), True, warn, "badge value")
         if el["label"] is not None:
-            label_size = _number(el["label_size"], "label_size")
+            label_size = _number(el["label_size"], "label_size") * t.scale
             lh = label_size * 1.25 / MM
             box = (cx - size * 0.8, cy + size / 2 + 0.3, size * 1.6, lh)
             ops += self._text_ops(str(el["label"]), box, self._font_role(el["label_font"]),
@@ -665,6 +708,18 @@ def _card_context(card) -> dict[str, Any]:
     data.update(name=card.name, type=card.type, text=card.text or "", copies=card.copies,
                 game=card.game, deck=card.deck, image=card.image)
     return data
+
+
+def _lookup(game):
+    """`card_named("Captain Volt")` in a template: another card of the same game (its
+    context mapping), or None. Lets an Action card show its character's icon."""
+    def card_named(name: Any) -> dict[str, Any] | None:
+        try:
+            return _card_context(game.card(str(name)))
+        except KeyError:
+            return None
+
+    return card_named
 
 
 def _deck_context(deck) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 # Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
 _YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
+_DESIGN = re.compile(r"\{#-?\s*design:\s*([0-9.]+)\s*x\s*([0-9.]+)\s*(?:mm)?\s*-?#\}")
 BUNDLED = Path(__file__).resolve().parent.parent / "templates"
 
 
@@ -139,6 +140,7 @@ class Templates:
         self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs)
         self.env.globals.update(max=max, min=min, abs=abs, round=round)
         self._cache: dict[str, Any] = {}
+        self._designs: dict[str, tuple[float, float] | None] = {}
 
     def display(self, filename: str | None, name: str) -> str:
         """The path shown in messages: relative to the project when possible."""
@@ -152,6 +154,23 @@ class Templates:
                     continue
             return str(path)
         return f"templates/{name}"
+
+    def design_size(self, name: str) -> tuple[float, float] | None:
+        """The size a template is drawn for, from a `{# design: 63.5 x 88.9 #}` comment
+        in it (mm); None when it has none and draws with W and H directly."""
+        if name not in self._designs:
+            source = None
+            for folder in self.folders:
+                path = folder / name
+                if path.is_file():
+                    source = path.read_text(encoding="utf-8")
+                    break
+            if source is None:
+                self.get(name)                       # raises "template not found"
+            match = _DESIGN.search(source or "")
+            self._designs[name] = (float(match.group(1)), float(match.group(2))) \
+                if match else None
+        return self._designs[name]
 
     def exists(self, name: str) -> bool:
         return any((folder / name).is_file() for folder in self.folders)
