@@ -238,13 +238,19 @@ class CardRenderer:
         template = f"{game.id}/{template_slug(card.type)}.j2"
 
         def context():
-            return {"card": _card_context(card), "deck": _deck_context(deck),
-                    "game": _game_context(game), "card_named": _lookup(game)}
+            return self.front_context(card, deck)
 
         target = _Target(game.id, deck.id, card.name, f"card {card.name!r}",
                          w / MM, h / MM, bleed / MM, True)
         return self._draw(canvas, key, (card, deck), template, context, target, x, y,
                           missing=f"card {card.name!r} of type {card.type!r}")
+
+    def front_context(self, card, deck) -> dict[str, Any]:
+        """What a card template sees (besides W, H, BLEED, SAFE): `card` (its fields and
+        name, type, text, copies, image, flavor), `deck`, `game`, `card_named(name)`."""
+        game = self._game(card.game)
+        return {"card": _card_context(card), "deck": _deck_context(deck),
+                "game": _game_context(game), "card_named": _lookup(game)}
 
     def draw_back(self, canvas, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
         game = self._game(deck.game)

@@ -17,15 +17,14 @@ def pyyaml(text):
 
 
 def test_every_bundled_template_output_parses_like_pyyaml(db, renderer):
-    from pnp.render import _card_context, _deck_context, _game_context, template_slug
+    from pnp.render import template_slug
 
     simple = 0
     for game in db.games.values():
         for deck in game.decks.values():
             for card in deck.cards:
-                context = {"card": _card_context(card), "deck": _deck_context(deck),
-                           "game": _game_context(game), "W": 63.5, "H": 88.9, "BLEED": 3.175,
-                           "SAFE": 3.175}
+                context = {**renderer.front_context(card, deck), "W": 63.5, "H": 88.9,
+                           "BLEED": 3.175, "SAFE": 3.175}
                 name = f"{game.id}/{template_slug(card.type)}.j2"
                 text = renderer.templates.get(name).render(context)
                 assert fastyaml.load(text) == pyyaml(text)
