@@ -230,6 +230,7 @@ class CardRenderer:
         self._cache_size = cache_size
         self._image_sizes: dict[Path, tuple[int, int]] = {}
         self._compiled: dict[tuple, tuple[list[tuple], list[tuple[str, str]]]] = {}
+        self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
@@ -249,8 +250,24 @@ class CardRenderer:
         """What a card template sees (besides W, H, BLEED, SAFE): `card` (its fields and
         name, type, text, copies, image, flavor), `deck`, `game`, `card_named(name)`."""
         game = self._game(card.game)
-        return {"card": _card_context(card), "deck": _deck_context(deck),
-                "game": _game_context(game), "card_named": _lookup(game)}
+        return {"card": _card_context(card), "deck": self._deck_context(deck),
+                "game": self._game_context(game), "card_named": _lookup(game)}
+
+    # Deck and game contexts are the same for every card: built once (a deck's count
+    # sums its cards, which for a 10,000-card deck must not happen per card).
+    def _deck_context(self, deck) -> dict[str, Any]:
+        cached = self._contexts.get(id(deck))
+        if cached is None or cached[0] is not deck:
+            cached = (deck, _deck_context(deck))
+            self._contexts[id(deck)] = cached
+        return cached[1]
+
+    def _game_context(self, game) -> dict[str, Any]:
+        cached = self._contexts.get(id(game))
+        if cached is None or cached[0] is not game:
+            cached = (game, _game_context(game))
+            self._contexts[id(game)] = cached
+        return cached[1]
 
     def draw_back(self, canvas, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
         game = self._game(deck.game)
@@ -258,8 +275,8 @@ class CardRenderer:
 
         def context():
             back = {"title": deck.title, "subtitle": None, "image": None, **deck.back}
-            return {"deck": _deck_context(deck), "back": back,
-                    "game": _game_context(game)}
+            return {"deck": self._deck_context(deck), "back": back,
+                    "game": self._game_context(game)}
 
         target = _Target(game.id, deck.id, "(back)", f"back of deck {deck.id!r}",
                          w / MM, h / MM, bleed / MM, True)
@@ -273,7 +290,7 @@ class CardRenderer:
         target = _Target(game.id, "(mats)", mat_id, f"mat {mat_id!r}", w / MM, h / MM, 0.0,
                          False)
         return self._draw(canvas, key, (game,), f"{game.id}/mat.j2",
-                          lambda: {"mat": mat, "game": _game_context(game)}, target, x, y)
+                          lambda: {"mat": mat, "game": self._game_context(game)}, target, x, y)
 
     def draw_reference(self, canvas, game, x, y, w, h) -> list[LayoutWarning]:
         game = self._game(game)
@@ -284,7 +301,7 @@ class CardRenderer:
         target = _Target(game.id, "(reference)", "reference", "reference card", w / MM,
                          h / MM, 0.0, True)
         return self._draw(canvas, key, (game,), f"{game.id}/reference.j2",
-                          lambda: {"reference": dict(reference), "game": _game_context(game)},
+                          lambda: {"reference": dict(reference), "game": self._game_context(game)},
                           target, x, y)
 
     def draw_die_face(self, canvas, game, set_id, value, x, y, size) -> list[LayoutWarning]:
@@ -297,7 +314,7 @@ class CardRenderer:
                          size / MM, size / MM, 0.0, False)
         return self._draw(canvas, key, (game,), f"{game.id}/die-face.j2",
                           lambda: {"set": die_set, "value": value, "dice": dict(dice),
-                                   "game": _game_context(game)}, target, x, y)
+                                   "game": self._game_context(game)}, target, x, y)
 
     def draw_token(self, canvas, game, token_id, cx, cy, radius) -> list[LayoutWarning]:
         game = self._game(game)
@@ -308,7 +325,7 @@ class CardRenderer:
         target = _Target(game.id, "(tokens)", token_id, f"token {token_id!r}", size / MM,
                          size / MM, 0.0, False)
         return self._draw(canvas, key, (game,), f"{game.id}/token.j2",
-                          lambda: {"token": token, "game": _game_context(game)},
+                          lambda: {"token": token, "game": self._game_context(game)},
                           target, cx - radius, cy - radius)
 
     # ── internals ──────────────────────────────────────────────────────────────────
@@ -342,7 +359,8 @@ class CardRenderer:
             self._plans.move_to_end(key)
         _, ops, warnings = cached
         canvas.saveState()
-        canvas.translate(x, y + target.H * MM)      # origin: top-left of the trim box
+        # origin: top-left of the trim box (written directly: this runs per card)
+        canvas.addLiteral(f"1 0 0 1 {x:.4f} {y + target.H * MM:.4f} cm")
         try:
             self._replay(canvas, ops)
         finally:

@@ -32,18 +32,21 @@ class TemplateError(Exception):
     """A template that does not load, render, or produce a valid element list."""
 
 
-def _finalize(value: Any) -> Any:
+def _finalize(value: Any) -> str:
     """Each {{ }} becomes exactly one YAML value. A macro's output (or `| safe`) is
     Markup and is written as it is: that is how macros emit whole elements."""
     kind = type(value)
     if kind is int:                             # the common cases first: speed matters
-        return Markup(value)
+        return str(value)
+    if kind is float and math.isfinite(value):
+        text = f"{value:.4f}".rstrip("0").rstrip(".")
+        return text if text not in ("", "-0") else "0"
     if kind is str:
         if _PLAIN_SAFE.match(value):
-            return Markup('"' + value + '"')
+            return '"' + value + '"'
     elif kind is Markup:
         return value
-    return Markup(_yaml_value(value))
+    return _yaml_value(value)
 
 
 # A string that needs no escaping inside double quotes (JSON and YAML alike).
@@ -89,15 +92,31 @@ def pairs(mapping: Any, pattern: str = "%s %s", sep: str = "  ") -> str:
     return sep.join(pattern % (key, value) for key, value in items)
 
 
+def tint(color: Any, amount: float, base: Any = "#ffffff") -> str:
+    """`{{ "#d7262e" | tint(0.16) }}`: the colour at `amount` strength over `base` (white
+    by default), as an opaque colour. Cheaper to print than `alpha`, which is drawn live."""
+    def rgb(value: Any) -> tuple[int, int, int]:
+        text = str(value).lstrip("#")
+        if len(text) == 3:
+            text = "".join(ch * 2 for ch in text)
+        if not re.fullmatch(r"[0-9a-fA-F]{6}", text):
+            raise ValueError(f"tint: not a #rrggbb colour: {value!r}")
+        return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+
+    a = max(0.0, min(1.0, float(amount)))
+    mixed = (round(c * a + b * (1 - a)) for c, b in zip(rgb(color), rgb(base), strict=True))
+    return "#" + "".join(f"{v:02x}" for v in mixed)
+
+
 def escape_markup(text: Any) -> str:
     """Make text print literally inside marked-up text (for names with * or {)."""
     return "".join("\\" + ch if ch in "*{}\\" else ch for ch in str(text))
 
 
 def _code_generator():
-    """Jinja folds constant expressions at compile time and, under autoescape, escapes
-    them *before* finalize, which would make `{{ "a: b" }}` look like macro output.
-    This generator finalizes constants first, exactly as values are at run time."""
+    """Output code for YAML: every {{ }} value goes through finalize (constants too:
+    Jinja would fold and HTML-escape them at compile time, making `{{ "a: b" }}` look
+    like macro output) and is never HTML-escaped afterwards."""
     from jinja2 import nodes
     from jinja2.compiler import CodeGenerator
 
@@ -106,6 +125,12 @@ def _code_generator():
             if isinstance(node, nodes.TemplateData):
                 return super()._output_child_to_const(node, frame, finalize)
             return str(finalize.const(node.as_const(frame.eval_ctx)))
+
+        def _output_child_pre(self, node, frame, finalize):
+            # finalize already wrote a YAML value: no HTML escaping after it
+            self.write("str(")
+            if finalize.src is not None:
+                self.write(finalize.src)
 
     return YamlValueGenerator
 
@@ -137,10 +162,12 @@ class Templates:
             auto_reload=False,              # templates do not change during a build
         )
         self.env.code_generator_class = _code_generator()
-        self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs)
+        self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs,
+                                tint=tint)
         self.env.globals.update(max=max, min=min, abs=abs, round=round)
         self._cache: dict[str, Any] = {}
         self._designs: dict[str, tuple[float, float] | None] = {}
+        self._exists: dict[str, bool] = {}
 
     def display(self, filename: str | None, name: str) -> str:
         """The path shown in messages: relative to the project when possible."""
@@ -173,7 +200,10 @@ class Templates:
         return self._designs[name]
 
     def exists(self, name: str) -> bool:
-        return any((folder / name).is_file() for folder in self.folders)
+        found = self._exists.get(name)
+        if found is None:
+            found = self._exists[name] = any((f / name).is_file() for f in self.folders)
+        return found
 
     def get(self, name: str):
         template = self._cache.get(name)

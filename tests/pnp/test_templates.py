@@ -65,6 +65,17 @@ def test_filters_for_designers(tmp_path):
                    {"d": "{icon:energy} **3** / {icon:mind} **1**"}, {"e": "a\\*b\\{c\\}"}]
 
 
+def test_tint_mixes_a_colour_over_a_base(tmp_path):
+    t = templates_in(tmp_path, card=(
+        "- a: {{ '#d7262e' | tint(1) }}\n- b: {{ '#d7262e' | tint(0) }}\n"
+        "- c: {{ '#000000' | tint(0.5) }}\n- d: {{ '#ffffff' | tint(0.5, '#000') }}\n"))
+    assert t.render("g/card.j2", {}, "x") == [{"a": "#d7262e"}, {"b": "#ffffff"},
+                                               {"c": "#808080"}, {"d": "#808080"}]
+    bad = templates_in(tmp_path / "bad", card="- a: {{ 'red' | tint(0.5) }}\n")
+    with pytest.raises(TemplateError, match="not a #rrggbb colour"):
+        bad.render("g/card.j2", {}, "x")
+
+
 def test_syntax_error_is_one_line_with_file_and_line(tmp_path):
     t = templates_in(tmp_path, card="- rect: {box: [0, 0, 1, 1]}\n{% if x %}\n- oops\n{% endfor %}\n")
     with pytest.raises(TemplateError) as info:
