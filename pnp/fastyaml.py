@@ -20,6 +20,8 @@ import json
 import re
 from typing import Any
 
+from pnp.recent import RecentCache
+
 _DECODER = json.JSONDecoder()
 _TOKEN = re.compile(r"""\s*(?:([{}\[\],])|(:)(?=[\s,\]}])|("(?:[^"\\]|\\.)*")|([^\s{}\[\],:"'!&*|>%@`#?][^{}\[\],:#]*))""")
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")
@@ -41,8 +43,7 @@ class _NotSimple(Exception):
     pass
 
 
-_MEMO: dict[str, dict[str, Any]] = {}
-_MEMO_SIZE = 8192
+_MEMO = RecentCache(4096)
 
 
 def load(text: str) -> Any:
@@ -75,9 +76,7 @@ def elements(text: str) -> list[tuple[str, dict[str, Any]]] | None:
                 element = _element(line)
             except _NotSimple:
                 return None
-            if len(_MEMO) >= _MEMO_SIZE:
-                _MEMO.clear()
-            _MEMO[line] = element
+            _MEMO.put(line, element)
         out.append((line, element))
     return out
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp import icons, markup, textbox
+from pnp.recent import RecentCache
 from pnp.templates import TemplateError, Templates
 
 MM = 72.0 / 25.4
@@ -225,11 +226,11 @@ class CardRenderer:
             folders = [Path(t) for t in templates]
         else:
             folders = [Path(templates)]
-        self.templates = Templates(folders, display_root=Path(db.root))
+        self.templates = _templates_for(folders, Path(db.root))
         self._plans: OrderedDict[tuple, tuple[Any, list, list[LayoutWarning]]] = OrderedDict()
         self._cache_size = cache_size
         self._image_sizes: dict[Path, tuple[int, int]] = {}
-        self._compiled: dict[tuple, tuple[list[tuple], list[tuple[str, str]]]] = {}
+        self._compiled = RecentCache(4096)   # element line -> (operations, warnings)
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
@@ -381,9 +382,9 @@ class CardRenderer:
         if not isinstance(code, list):
             CardRenderer._run(canvas, [op for _, op in ops])
             return
-        store = canvas.__dict__.setdefault("_pnp_code", {})
-        if len(store) > 20000:
-            store.clear()
+        store = canvas.__dict__.get("_pnp_code")
+        if store is None:
+            store = canvas.__dict__["_pnp_code"] = RecentCache(8192)
         for key, op in ops:
             if key is None:
                 CardRenderer._run(canvas, [op])
@@ -395,7 +396,7 @@ class CardRenderer:
             code = canvas._code                        # beginForm swaps the list
             start = len(code)
             CardRenderer._run(canvas, [op])
-            store[key] = "\n".join(code[start:])
+            store.put(key, "\n".join(code[start:]))
 
     def _plan(self, template: str, context, target: _Target, missing: str | None):
         if missing and not self.templates.exists(template):
@@ -433,9 +434,7 @@ class CardRenderer:
                     ) from None
                 cached = (compiled, [(w.element, w.message) for w in notes])
                 if line is not None and kind != "image":      # images: check each card
-                    if len(self._compiled) >= 8192:
-                        self._compiled.clear()
-                    self._compiled[(line, dims)] = cached
+                    self._compiled.put((line, dims), cached)
             reusable = line is not None and raw and next(iter(raw)) != "image"
             ops.extend(((line, dims, i) if reusable and _replayable(op) else None, op)
                        for i, op in enumerate(cached[0]))
@@ -722,6 +721,25 @@ def _inside_safe_zone(box, t: _Target, warn):
             warn("text box reaches outside the safe zone (1/8 in inside the trim); "
                  "moved inside")
     return left, top, max(right - left, 0.1), max(bottom - top, 0.1)
+
+
+_TEMPLATES: dict[tuple, Templates] = {}
+
+
+def _templates_for(folders: list[Path], root: Path) -> Templates:
+    """Compiled templates are shared by every renderer of the process (compiling them
+    is a good part of a small build) until a template file changes."""
+    stamp = []
+    for folder in folders:
+        if folder.is_dir():
+            stamp += [(str(p), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*.j2"))]
+    key = (tuple(str(f) for f in folders), str(root), tuple(stamp))
+    templates = _TEMPLATES.get(key)
+    if templates is None:
+        if len(_TEMPLATES) > 16:
+            _TEMPLATES.clear()
+        templates = _TEMPLATES[key] = Templates(folders, display_root=root)
+    return templates
 
 
 # ── template contexts: plain data only ─────────────────────────────────────────────

@@ -13,6 +13,7 @@ and line: `templates/xo/character.j2:12: 'dict object' has no attribute 'atack'`
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -92,6 +93,7 @@ def pairs(mapping: Any, pattern: str = "%s %s", sep: str = "  ") -> str:
     return sep.join(pattern % (key, value) for key, value in items)
 
 
+@functools.lru_cache(maxsize=1024)
 def tint(color: Any, amount: float, base: Any = "#ffffff") -> str:
     """`{{ "#d7262e" | tint(0.16) }}`: the colour at `amount` strength over `base` (white
     by default), as an opaque colour. Cheaper to print than `alpha`, which is drawn live."""
