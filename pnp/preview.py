@@ -33,12 +33,12 @@ def vera_fonts() -> dict[str, str]:
 
 
 def _fonts(db) -> dict[str, str]:
+    """The fonts `pnp build` uses (cards.yaml print.fonts), else ReportLab's Vera."""
     try:
-        from pnp import fonts as project_fonts  # the build's font registration
+        from pnp.fonts import register_fonts  # the build's font registration
     except ImportError:
         return vera_fonts()
-    register = getattr(project_fonts, "register_fonts", None)
-    return register(db) if register else vera_fonts()
+    return register_fonts(db.print.fonts, db.root)
 
 
 def preview(db, fonts, game_id: str, out_pdf: Path, every_card: bool = False,
@@ -158,7 +158,11 @@ def main(argv: list[str] | None = None) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
-    fonts = _fonts(db)
+    try:
+        fonts = _fonts(db)
+    except Exception as exc:                       # a missing or broken font file
+        print(" ".join(str(exc).split()), file=sys.stderr)
+        return 1
     for game_id in args.game or list(db.games):
         if game_id not in db.games:
             print(f"unknown game {game_id!r} (known: {', '.join(db.games)})", file=sys.stderr)
