@@ -307,3 +307,33 @@ def test_elements_replayed_on_later_pages_look_and_read_the_same(db, renderer, k
     pages = PdfReader(BytesIO(data)).pages
     assert pages[0].extract_text() == pages[2].extract_text()
     assert card.name in pages[2].extract_text()
+
+
+def test_a_design_size_maps_onto_smaller_cards_keeping_the_margins(tmp_path, db, fonts, kit):
+    """A poker-sized design drawn on a mini card: the 1/8 in margins stay exact, the
+    inside shrinks, text inside the design's safe zone stays inside the card's."""
+    renderer = custom_renderer(tmp_path, db, fonts, hero=(
+        "{#- design: 63.5 x 88.9 -#}\n"
+        "- rect: {box: [0, 0, {{ W }}, {{ H }}], fill: '#000000', bleed: true}\n"
+        "- text: {id: corner, box: [{{ SAFE }}, {{ SAFE }}, {{ W - 2 * SAFE }}, 10],"
+        " text: {{ card.name }}, size: 12, markup: false}\n"
+        "- text: {id: foot, box: [{{ SAFE }}, {{ H - SAFE - 6 }}, {{ W - 2 * SAFE }}, 6],"
+        " text: {{ W ~ ' x ' ~ H }}, size: 9, align: right, markup: false}\n"))
+    card = kit.card("Tiny")
+    mini = (44.0, 63.5)
+    warnings, page = draw_one(renderer, card, kit.deck([card], size=mini), kit, size=mini)
+    assert warnings == []                        # nothing moved, nothing cut
+    text = page.extract_text()
+    assert "Tiny" in text and "63.5 x 88.9" in text  # the template saw its design size
+    origins = []
+    page.extract_text(visitor_text=lambda t, cm, tm, font, size: origins.append(
+        (t, tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5],
+         size * tm[0])) if t.strip() else None)
+    safe = SAFE_MM * MM
+    w, h = mini[0] * MM, mini[1] * MM
+    name = next(o for o in origins if o[0].startswith("Tiny"))
+    assert abs(name[1] - (BLEED + safe)) < 0.01          # left margin kept exactly
+    assert name[3] < 12                                   # fonts scaled down with the card
+    for _, x, y, _ in origins:
+        assert BLEED + safe - 0.01 <= x <= BLEED + w - safe
+        assert BLEED + safe - 0.01 <= y <= BLEED + h - safe
