@@ -16,6 +16,7 @@ touch the trim edge; text is kept inside the safe zone (1/8 in inside the trim).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -232,6 +233,7 @@ class CardRenderer:
         self._image_sizes: dict[Path, tuple[int, int]] = {}
         self._compiled = RecentCache(4096)   # element line -> (operations, warnings)
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self._token = next(_RENDERERS)      # keys this renderer's code stored on a canvas
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
@@ -436,7 +438,8 @@ class CardRenderer:
                 if line is not None and kind != "image":      # images: check each card
                     self._compiled.put((line, dims), cached)
             reusable = line is not None and raw and next(iter(raw)) != "image"
-            ops.extend(((line, dims, i) if reusable and _replayable(op) else None, op)
+            ops.extend(((self._token, line, dims, i) if reusable and _replayable(op) else None,
+                        op)
                        for i, op in enumerate(cached[0]))
             warnings.extend(LayoutWarning(target.game, target.deck, target.card, element,
                                           message) for element, message in cached[1])
@@ -724,6 +727,7 @@ def _inside_safe_zone(box, t: _Target, warn):
 
 
 _TEMPLATES: dict[tuple, Templates] = {}
+_RENDERERS = itertools.count()
 
 
 def _templates_for(folders: list[Path], root: Path) -> Templates:
