@@ -364,6 +364,11 @@ class CardRenderer:
         canvas.saveState()
         # origin: top-left of the trim box (written directly: this runs per card)
         canvas.addLiteral(f"1 0 0 1 {x:.4f} {y + target.H * MM:.4f} cm")
+        if key[0] in ("front", "back"):
+            # Nothing a template draws may spill past the bleed onto a neighbour card
+            # or into the margin where the crop marks are.
+            b, w, h = target.bleed * MM, target.W * MM, target.H * MM
+            canvas.addLiteral(f"{-b:.4f} {-(h + b):.4f} {w + 2 * b:.4f} {h + 2 * b:.4f} re W n")
         try:
             self._replay(canvas, ops)
         finally:
