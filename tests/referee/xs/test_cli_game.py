@@ -50,6 +50,21 @@ class Table:
         return self.state["turn"]["phase"]
 
     def settle(self) -> None:
+        """An open paid roll: lower it with an adjust ability if one is unused (Venus Dee
+        Milo), reroll a high one with a hero (The Orphan), then pay."""
+        roll = self.state["turn"].get("open")
+        if not roll:
+            return
+        used = self.state["turn"].get("used", {})
+        for hero in self.seat()["heroes"]:
+            for effect in self.cat.ability(hero["name"]):
+                if "adjust" in effect and used.get(hero["name"], 0) < effect.get("per_turn", 1):
+                    self.xs("adjust", hero["name"], "--by", "-1")
+                    used = self.state["turn"].get("used", {})
+                if ("reroll" in effect and effect["reroll"] == "any" and roll["total"] >= 5
+                        and used.get(hero["name"], 0) < effect.get("per_turn", 1)):
+                    self.xs("reroll", hero["name"])
+                    used = self.state["turn"].get("used", {})
         if self.state["turn"].get("open"):
             self.xs("pay")
 
@@ -89,7 +104,11 @@ def play_turn(t: Table) -> None:
         t.xs("pass")
     if t.state["over"]:
         return
-    limits = [e["hand_limit"] for e in t.cat.ability(t.seat()["owner"]) if "hand_limit" in e]
+    owner = t.cat.ability(t.seat()["owner"])
+    weak = sorted((h["ft"], h["name"]) for h in t.seat()["heroes"] if not h["marketing"])
+    if any("end_phase_kill" in e for e in owner) and len(t.seat()["heroes"]) >= 2 and weak:
+        t.xs("kill", weak[0][1])  # Coach sells a hero without marketing for 1D6 MT
+    limits = [e["hand_limit"] for e in owner if "hand_limit" in e]
     hand, limit = t.seat()["hand"], (limits or [5])[0]
     if len(hand) > limit:
         t.xs("discard", *hand[: len(hand) - limit])
@@ -109,7 +128,8 @@ def play_mission(t: Table, card: str) -> None:
             return
     t.xs("carnage")
     carnage = t.state["turn"]["mission"]["rolls"]["carnage"]["total"]
-    powers = [c for c in t.hand("Power") if not t.cat.event(c)][:carnage]
+    powers = [c for c in t.hand("Power") if not t.cat.event(c)]
+    powers = powers[: min(carnage, max(0, len(powers) - 1))]  # keep one for the Success roll
     t.xs("casualties", *[a for p in powers for a in ("--power", p)])
     if t.state["turn"]["mission"]["stage"] != "casualties":
         return  # no survivor
@@ -129,7 +149,7 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     # The game starts in a real process; the many turns run in-process (the same CLI)
     # to keep the test fast; the story is read back in a real process.
     new = referee_process("--session", str(session), "new", "x-statix",
-                          "--players", "Ann,Bo,Cy", "--seed", "11", "--json")
+                          "--players", "Ann,Bo,Cy", "--seed", "2", "--json")
     assert new.returncode == 0, new.stderr
     t = Table(session, cat)
     t.state = json.loads(new.stdout)["state"]
@@ -143,7 +163,8 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     ranking = t.state["ranking"]
     assert [r["mt"] for r in ranking] == sorted((r["mt"] for r in ranking), reverse=True)
     assert {"draw", "recruit", "attach", "mission", "carnage", "casualties", "success",
-            "payoff", "next", "pass"} <= t.kinds
+            "payoff", "next", "pass", "pay", "event", "discard", "kill", "adjust", "reroll",
+            "boost"} <= t.kinds
     # every card is somewhere exactly once: hands, heroes, marketing, discard, deck
     seen = list(t.state["discard"]) + list(t.state["deck"])
     for seat in t.state["table"].values():
