@@ -63,6 +63,7 @@ class FastPlay(Play):
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
         self._sources: dict[tuple, list] = {}
+        self._verbs: dict[tuple, list] = {}
 
     def step(self, text: str, ruling: str | None = None) -> None:
         return None
@@ -80,9 +81,9 @@ class FastPlay(Play):
 
     def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
         key = (verb, *self._key(player))
-        found = self._sources.get(key)
+        found = self._verbs.get(key)
         if found is None:
-            found = self._sources[key] = super().with_verb(player, verb)
+            found = self._verbs[key] = super().with_verb(player, verb)
         return list(found)
 
     def phase_index(self, phase: str | None = None) -> int:
