@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 
 from referee.command import Reply, global_options, json_option, run
-from referee.errors import UsageError
+from referee.errors import RefereeError, UsageError
 
 
 @click.group()
@@ -44,6 +44,14 @@ def _report_path(path: str | None) -> str | None:
     if target.is_dir():
         raise UsageError(f"--report {path} is a folder")
     return str(target)
+
+
+def _write(path: str, write) -> None:
+    """Write the report; a file that cannot be written is bad input (exit 2), one line."""
+    try:
+        write()
+    except OSError as error:
+        raise UsageError(f"--report {path}: cannot write it: {error.strerror or error}") from None
 
 
 def _render(*renderables: object, width: int = 150) -> list[str]:
@@ -103,7 +111,6 @@ def x_statix(ctx: click.Context, games: int, players: int, seed: int | None, pol
         run_seed = seed if seed is not None else options.seed
         if run_seed is None:
             run_seed = random.SystemRandom().randrange(2**31)
-        from referee.errors import RefereeError
         from referee.simulate.xs_sim import IllegalDecision
 
         started = time.perf_counter()
@@ -124,7 +131,7 @@ def x_statix(ctx: click.Context, games: int, players: int, seed: int | None, pol
         if path:
             from referee.simulate import report as pdf
 
-            pdf.write_xs_report(path, summary, meta)
+            _write(path, lambda: pdf.write_xs_report(path, summary, meta))
         lines = _xs_lines(summary, meta, path)
         return Reply(lines, {**meta, **summary, "report": path})
 
@@ -204,7 +211,7 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
         if path:
             from referee.simulate import report as pdf
 
-            pdf.write_xo_report(path, table, objs)
+            _write(path, lambda: pdf.write_xo_report(path, table, objs))
         lines = []
         if matchups or both:
             lines += _matchup_lines(table)

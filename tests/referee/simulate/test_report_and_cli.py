@@ -89,6 +89,7 @@ def test_terminal_shows_the_key_table():
     (["x-statix", "--games", "0"], "0"),
     (["x-statix", "--report", "out.txt"], "name it *.pdf"),
     (["xo", "--report", "no/such/folder/x.pdf"], "does not exist"),
+    (["xo", "--report", "README.md/x.pdf"], "cannot write it"),
 ])
 def test_bad_usage_is_one_line_and_exit_2(args, message):
     proc = referee("simulate", *args)
