@@ -96,3 +96,19 @@ def test_bad_usage_is_one_line_and_exit_2(args, message):
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_global_seed_is_the_run_seed_and_is_shown():
+    def run(*args: str) -> dict:
+        proc = referee(*args)
+        assert proc.returncode == 0, proc.stderr
+        data = json.loads(proc.stdout)
+        data.pop("seconds")
+        return data
+
+    local = run("simulate", "x-statix", "--games", "12", "--seed", "4", "--workers", "2", "--json")
+    root = run("--seed", "4", "simulate", "x-statix", "--games", "12", "--workers", "2", "--json")
+    assert local == root and local["seed"] == 4
+    unseeded = run("simulate", "x-statix", "--games", "1", "--json")
+    assert isinstance(unseeded["seed"], int)  # chosen at random and shown, so it can be rerun
+    assert unseeded["games"] == 1 and len(unseeded["seats"]) == 3
