@@ -12,3 +12,6 @@ def main() -> None:
 
 
 # Commands are registered below, one module each.
+from pnp.build_command import build  # noqa: E402
+
+main.add_command(build)
