@@ -285,7 +285,7 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
         raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
     layout = "fold-and-glue" if opts.fold else (
         f"{opts.duplex} duplex" if opts.backs else "fronts only")
-    c = open_canvas(target, page, title=art.title,
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title,
                     subject=f"{deck.count} cards, {opts.paper} paper, {layout}")
     pages = _Pages(c)
     back = _back_form(c, renderer, deck, w, h, bleed, result) if opts.backs else None
@@ -355,7 +355,7 @@ def _draw_mats(db, art, opts, renderer, fonts, target, result: Written, step) ->
     for mat_id in gm.extras["mats"]:
         size = _mat_size(gm, mat_id)
         if c is None:
-            c = open_canvas(target, size, title=art.title, subject="player mats at full size")
+            c = open_canvas(target, font=fonts["regular"], page_size=size, title=art.title, subject="player mats at full size")
             pages = _Pages(c)
         c.setPageSize(size)
         result.warnings += _warnings(renderer.draw_mat(c, art.game, mat_id, 0, 0, *size))
@@ -374,7 +374,7 @@ def _draw_mats_tiled(db, art, opts: Options, renderer, fonts, target, result: Wr
         mw, mh = _mat_size(gm, mat_id)
         plan = g.tile_plan(mw, mh, opts.paper)
         if c is None:
-            c = open_canvas(target, (plan.page_w, plan.page_h), title=art.title,
+            c = open_canvas(target, font=fonts["regular"], page_size=(plan.page_w, plan.page_h), title=art.title,
                             subject=f"player mats tiled on {opts.paper} paper, "
                                     f"{g.to_mm(plan.overlap):.0f} mm overlap")
             pages = _Pages(c)
@@ -453,7 +453,7 @@ def _draw_dice(db, art, opts: Options, renderer, fonts, target, result: Written,
     per_player = int(dice["per_player"])
     size = g.mm(opts.die_label_mm)
     page = g.paper_size(opts.paper)
-    c = open_canvas(target, page, title=art.title,
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title,
                     subject=f"{opts.die_label_mm:g} mm labels, {per_player} dice x "
                             f"{len(faces)} faces per set")
     pages = _Pages(c)
@@ -498,7 +498,7 @@ def _cut_rect(c, r: g.Rect) -> None:
 def _draw_tokens(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
     gm = db.games[art.game]
     page = g.paper_size(opts.paper)
-    c = open_canvas(target, page, title=art.title, subject="punch-out tokens")
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title, subject="punch-out tokens")
     pages = _Pages(c)
     for token_id, spec in gm.extras["tokens"].items():
         d = g.mm(float(spec["diameter_mm"]))
@@ -535,7 +535,7 @@ def _draw_tokens(db, art, opts: Options, renderer, fonts, target, result: Writte
 def _draw_reference(db, art, opts: Options, renderer, fonts, target, result: Written,
                     step) -> None:
     page = g.paper_size(opts.paper)
-    c = open_canvas(target, page, title=art.title, subject="turn summary")
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title, subject="turn summary")
     box = g.Rect(PAGE_MARGIN, PAGE_MARGIN, page[0] - 2 * PAGE_MARGIN, page[1] - 2 * PAGE_MARGIN)
     result.warnings += _warnings(renderer.draw_reference(c, art.game, box.x, box.y, box.w, box.h))
     c.showPage()
@@ -560,7 +560,7 @@ def calibration_points(page_w: float, page_h: float) -> list[tuple[float, float]
 def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: Written,
                       step) -> None:
     pw, ph = g.paper_size(opts.paper)
-    c = open_canvas(target, (pw, ph), title=art.title,
+    c = open_canvas(target, font=fonts["regular"], page_size=(pw, ph), title=art.title,
                     subject=f"measure --back-offset for {opts.duplex} duplex")
     arm = g.mm(6)
     c.setFont(fonts["bold"], 12)

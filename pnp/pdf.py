@@ -9,14 +9,17 @@ CREATOR = "pnp build (pnp-referee)"
 
 
 def open_canvas(target: str | Path | BinaryIO, page_size: tuple[float, float], *,
-                title: str, subject: str = "", author: str = "pnp build"):
+                title: str, font: str, subject: str = "", author: str = "pnp build"):
     """A ReportLab canvas in invariant mode (no timestamps, fixed document id: the same
-    input gives a byte-identical file) with title, author and subject set."""
+    input gives a byte-identical file) with title, author and subject set. `font` (a
+    registered, embedded font) replaces ReportLab's initial Helvetica, which would be a
+    font reference left unembedded."""
     from reportlab.pdfgen.canvas import Canvas
 
     if isinstance(target, Path):
         target = str(target)
-    c = Canvas(target, pagesize=page_size, invariant=1, pageCompression=1)
+    c = Canvas(target, pagesize=page_size, invariant=1, pageCompression=1,
+               initialFontName=font, initialFontSize=10)
     c.setTitle(title)
     c.setAuthor(author)
     c.setSubject(subject)
