@@ -1,0 +1,156 @@
+"""The card database of both games: `load()` reads and validates cards.yaml once and
+returns typed, read-only objects. Both `pnp` and `referee` read cards only through it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
+from carddb.schema import Problem, Report
+from carddb.validate import validate
+from carddb.yamlsource import LocatedDict, LocatedList, Pos, YamlProblem, load_yaml
+
+__all__ = ["Card", "Database", "DatabaseError", "Deck", "Game", "Problem", "default_path", "load"]
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class DatabaseError(Exception):
+    """cards.yaml is unreadable or invalid. `problems` lists every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__(str(problems[0]) if len(problems) == 1 else
+                         f"{problems[0]} (and {len(problems) - 1} more problems)")
+
+
+def default_path() -> Path:
+    """./cards.yaml when there is one, else the database bundled with the project."""
+    here = Path("cards.yaml")
+    return here if here.is_file() else PROJECT_ROOT / "cards.yaml"
+
+
+def display_name(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+_cache: dict[tuple, Database] = {}
+
+
+def load(path: str | os.PathLike | None = None) -> Database:
+    """Load and validate the card database (cached per file content in this process)."""
+    path = Path(path) if path is not None else default_path()
+    name = display_name(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DatabaseError([Problem(name, 1, 1, "(file)", f"cannot read: {exc.strerror or exc}")]) from None
+    key = (str(path.resolve()), hash(raw))
+    if key not in _cache:
+        _cache[key] = parse(raw, name, path.resolve().parent)
+    return _cache[key]
+
+
+def parse(raw: bytes, name: str, root: Path) -> Database:
+    """Validate `raw` (the bytes of a cards.yaml) and build the database."""
+    report = Report(name)
+    try:
+        data, duplicates = load_yaml(raw)
+    except YamlProblem as exc:
+        raise DatabaseError([Problem(name, exc.pos.line, exc.pos.col, "(file)", exc.message)]) from None
+    for key, pos, first in duplicates:
+        report.add(pos, _path_of_key(data, key, pos) or str(key),
+                   f"duplicate key '{key}' (first at line {first.line})")
+    validate(data, report, root)
+    if report.problems:
+        raise DatabaseError(sorted(report.problems, key=lambda p: (p.line, p.col)))
+    return _build(data, name, root)
+
+
+def _path_of_key(data, key, pos: Pos, path: str = "") -> str | None:
+    """The field path of the mapping key written at `pos` (for duplicate-key reports)."""
+    from carddb.schema import join
+
+    if isinstance(data, LocatedDict):
+        if data.key_pos.get(key) == pos:
+            return join(path, key)
+        items = data.items()
+    elif isinstance(data, LocatedList):
+        items = enumerate(data)
+    else:
+        return None
+    for k, v in items:
+        found = _path_of_key(v, key, pos, join(path, k))
+        if found:
+            return found
+    return None
+
+
+def plain(value):
+    """Located containers -> plain dicts and lists (JSON-friendly, no positions)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+COMMON_KEYS = ("name", "type", "text", "copies", "image")
+
+
+def _build(data: LocatedDict, name: str, root: Path) -> Database:
+    profile = data.get("print") or {}
+    sizes = {k: tuple(v) for k, v in (data.get("card_sizes") or {}).items()}
+    games = {}
+    for gid, game in data["games"].items():
+        decks = {}
+        for did, deck in game["decks"].items():
+            cards = tuple(_card(card, gid, did, deck["cards"].at(i), name)
+                          for i, card in enumerate(deck["cards"]))
+            size = deck["size"]
+            decks[did] = Deck(
+                id=did, game=gid, title=deck["title"],
+                size_mm=tuple(sizes[size]) if isinstance(size, str) else tuple(size),
+                back=plain(deck["back"]), cards=cards,
+                source=Source(name, *_pos(game["decks"].at(did))),
+            )
+        extras = {k: plain(v) for k, v in game.items() if k not in ("title", "players", "colors", "decks")}
+        games[gid] = Game(
+            id=gid, title=game["title"], min_players=game["players"]["min"],
+            max_players=game["players"]["max"], colors=plain(game.get("colors") or {}),
+            decks=decks, extras=extras,
+        )
+    return Database(
+        path=root / Path(name).name if not Path(name).is_absolute() else Path(name),
+        print=PrintProfile(
+            paper=profile.get("paper", "letter"),
+            bleed_mm=float(profile.get("bleed_mm", 3.175)),
+            duplex=profile.get("duplex", "long-edge"),
+            back_offset_mm=tuple(float(v) for v in profile.get("back_offset_mm", (0, 0))),
+            crop_marks=profile.get("crop_marks", True),
+            die_label_mm=float(profile.get("die_label_mm", 16)),
+            fonts=plain(profile.get("fonts") or {}),
+        ),
+        games=games,
+    )
+
+
+def _pos(pos: Pos) -> tuple[int, int]:
+    return pos.line, pos.col
+
+
+def _card(card: LocatedDict, gid: str, did: str, pos: Pos, name: str) -> Card:
+    return Card(
+        name=card["name"], type=card["type"], text=card.get("text", ""),
+        copies=card.get("copies", 1), game=gid, deck=did,
+        fields={k: plain(v) for k, v in card.items() if k not in COMMON_KEYS},
+        source=Source(name, *_pos(pos)), image=card.get("image"),
+    )
+
+
+# Kept importable for callers that build data in memory (tests, tools).
+__all__ += ["LocatedList", "parse", "plain"]

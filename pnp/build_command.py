@@ -11,10 +11,11 @@ PAPERS = ("letter", "a4")
 DUPLEX = ("long-edge", "short-edge")
 
 
-class _Stop(Exception):
-    def __init__(self, message: str, code: int):
-        super().__init__(message)
-        self.code = code
+def _Stop(message: str, code: int):
+    """A one-line failure (printed by the pnp group as `pnp: message`)."""
+    from pnp.errors import PnpError
+
+    return PnpError(message, exit_code=code)
 
 
 def _offset(ctx, param, value):
@@ -48,11 +49,7 @@ def _offset(ctx, param, value):
 def build(game, only, paper, out, duplex, back_offset, fold, no_backs, strict) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf."""
-    try:
-        _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict)
-    except _Stop as stop:
-        click.echo(f"error: {stop}", err=True)
-        sys.exit(stop.code)
+    _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict)
 
 
 def _load_database():
@@ -61,13 +58,7 @@ def _load_database():
     try:
         return carddb.load()
     except carddb.DatabaseError as exc:
-        problems = list(getattr(exc, "problems", []) or [])
-        if not problems:
-            raise _Stop(str(exc).splitlines()[0] if str(exc) else "invalid database", 1) from None
-        more = f" (and {len(problems) - 1} more; see pnp validate)" if len(problems) > 1 else ""
-        raise _Stop(f"{problems[0]}{more}", 1) from None
-    except OSError as exc:
-        raise _Stop(f"cannot read the card database: {exc.strerror or exc}", 2) from None
+        raise _Stop(str(exc), 1) from None
 
 
 def _renderer_errors() -> tuple[type[BaseException], ...]:

@@ -1,0 +1,363 @@
+"""The rules a card database must satisfy: its shape (schema) and the games'
+constraints (references between cards, objective values the dice can reach).
+Every problem is reported with the line and column of the YAML that is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from carddb.schema import (
+    BOOL,
+    INT,
+    NONNEG_INT,
+    NUMBER,
+    POS_INT,
+    POS_NUMBER,
+    STR,
+    Choice,
+    Effects,
+    ListOf,
+    MapOf,
+    OneOf,
+    Report,
+    Spec,
+    Struct,
+    Type,
+    did_you_mean,
+    join,
+    kind_of,
+)
+from carddb.vocab import XO_ICONS, XO_LEAGUES, XO_TIMINGS, XO_VERBS, XS_VERBS
+from carddb.yamlsource import LocatedDict, Pos
+
+MASK_FACES = [0, 1, 1, 2, 2, 3]  # XO-1
+CORE_DECK_SIZE = 25  # "the (25) core cards in your League Deck"
+
+
+class Size(Spec):
+    """A card size: a name from `card_sizes` or [width, height] in mm."""
+
+    expected = "a size name or [width, height] in mm"
+
+    def __init__(self, names):
+        self.names = names
+
+    def check(self, value, path, pos, report):
+        if isinstance(value, str):
+            if value not in self.names:
+                report.add(pos, path, f"unknown card size '{value}'{did_you_mean(value, self.names)}")
+                return False
+            return True
+        return ListOf(POS_NUMBER, 2, 2).check(value, path, pos, report)
+
+
+PRINT = Struct({}, {
+    "paper": Choice(("letter", "a4")),
+    "bleed_mm": Type((int, float), "a number >= 0", minimum=0),
+    "duplex": Choice(("long-edge", "short-edge")),
+    "back_offset_mm": ListOf(NUMBER, 2, 2),
+    "crop_marks": BOOL,
+    "die_label_mm": POS_NUMBER,
+    "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
+})
+PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
+COLORS = Struct({}, {"primary": STR, "secondary": STR, "paper": STR})
+BACK = Struct({"title": STR}, {"subtitle": STR, "image": STR})
+REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)})
+TOKEN = Struct({"label": STR, "name": STR, "count": POS_INT, "diameter_mm": POS_NUMBER},
+               {"color": STR})
+
+COMMON_REQUIRED = {"name": STR, "type": STR}
+COMMON_OPTIONAL = {"text": STR, "copies": POS_INT, "image": STR, "flavor": STR}
+
+XS_EFFECTS = Effects(XS_VERBS, "X-Statix")
+XO_EFFECTS = Effects(XO_VERBS, "XO!")
+
+# card type -> (required fields, optional fields)
+XS_TYPES = {
+    "Hero": ({"ability": XS_EFFECTS}, {}),
+    "Power": ({}, {"counts": Struct({}, {"carnage": POS_INT, "success": POS_INT}),
+                   "event": XS_EFFECTS}),
+    "Mission": ({"mission": Struct({}, {"carnage": INT, "success": INT, "payoff": INT})}, {}),
+    "Marketing": ({}, {"counts": Struct({}, {"marketing": POS_INT}), "event": XS_EFFECTS}),
+    "Owner": ({"ability": XS_EFFECTS}, {}),
+    "Team Name": ({"ability": XS_EFFECTS}, {}),
+}
+LEAGUE = Choice(XO_LEAGUES)
+ICON = Choice(XO_ICONS)
+XO_TYPES = {
+    "Cover": ({"issue": POS_INT}, {}),
+    "Episode": ({"issue": POS_INT, "chapters": Choice((7,))}, {}),
+    "Objective": ({
+        "chapter": Choice((1, 2, 3, 4, 5, 6, 7)),
+        "league": LEAGUE,
+        "requires": OneOf((Struct({"icon": ICON}), Struct({"keyword": STR}))),
+        "feat": STR,
+        "fcv": POS_INT,
+        "tcv": POS_INT,
+    }, {}),
+    "Character": ({
+        "league": LEAGUE, "attack": NONNEG_INT, "defense": NONNEG_INT, "health": POS_INT,
+        "superpower": ICON, "powers": MapOf(ICON, POS_INT), "actions": ListOf(STR, 5, 5),
+    }, {
+        "attack_effect": STR, "aoe": BOOL, "keywords": MapOf(STR, POS_INT),
+        "abilities": ListOf(Choice(("Counterattack",))),
+    }),
+    "Action": ({"character": STR, "timing": Choice(XO_TIMINGS), "effect": XO_EFFECTS}, {}),
+    "Energy": ({"energy": POS_INT}, {}),
+    "Modifier": ({"timing": Choice(XO_TIMINGS), "effect": XO_EFFECTS}, {}),
+    "Resource": ({"stack": Choice(("npcs", "powers", "tech", "upgrades")), "effect": XO_EFFECTS}, {}),
+    "Status": ({"duration": Choice(("status_check", "until_removed")), "ready": BOOL,
+                "effect": XO_EFFECTS}, {}),
+}
+GAME_TYPES = {"x-statix": XS_TYPES, "xo": XO_TYPES}
+
+GAME_COMMON = {"title": STR, "players": PLAYERS, "decks": MapOf(STR, Struct({}))}
+GAME_EXTRAS = {
+    "x-statix": ({}, {"colors": COLORS, "reference": REFERENCE,
+                      "tokens": Struct({"money": TOKEN, "fame": TOKEN})}),
+    "xo": ({
+        "dice": Struct({"faces": ListOf(INT, 6, 6), "per_player": POS_INT,
+                        "sets": Struct({"heroes": Struct({"color": STR, "ink": STR, "label": STR}),
+                                        "villains": Struct({"color": STR, "ink": STR, "label": STR})})}),
+        "mats": Struct({"heroes": Struct({}), "villains": Struct({})}),
+    }, {"colors": COLORS, "reference": REFERENCE}),
+}
+MAT = Struct({"title": STR, "size_mm": ListOf(POS_NUMBER, 2, 2),
+              "areas": ListOf(Struct({"label": STR, "rect_mm": ListOf(NUMBER, 4, 4)}))})
+DECK = Struct({"title": STR, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})
+
+
+def _at(mapping, key) -> Pos:
+    return mapping.at(key) if isinstance(mapping, LocatedDict) else Pos(1, 1)
+
+
+def _key_at(mapping, key) -> Pos:
+    return mapping.key_at(key) if isinstance(mapping, LocatedDict) else Pos(1, 1)
+
+
+def check_path(value, path: str, pos: Pos, report: Report, root: Path, what: str) -> None:
+    """A file named in the database must lie inside the project folder and exist."""
+    if not isinstance(value, str):
+        return
+    pure = PurePosixPath(value.replace("\\", "/"))
+    if pure.is_absolute() or (root / value).resolve().is_relative_to(root.resolve()) is False:
+        report.add(pos, path, f"{what} path '{value}' escapes the project folder (refused)")
+    elif not (root / value).is_file():
+        report.add(pos, path, f"{what} file '{value}' not found")
+
+
+def validate(data, report: Report, root: Path) -> None:
+    """Check a loaded cards.yaml document; problems go to `report`."""
+    if not isinstance(data, dict):
+        report.add(Pos(1, 1), "(top)", f"expected a mapping with 'version' and 'games', got {kind_of(data)}")
+        return
+    top = Struct({"version": Choice((1,)), "games": Struct({})},
+                 {"print": PRINT, "card_sizes": MapOf(STR, ListOf(POS_NUMBER, 2, 2))})
+    top.check(data, "", Pos(1, 1), report, ignore=("games",))
+    sizes = data.get("card_sizes") if isinstance(data.get("card_sizes"), dict) else {}
+    fonts = (data.get("print") or {}).get("fonts") if isinstance(data.get("print"), dict) else None
+    if isinstance(fonts, dict):
+        for role, font in fonts.items():
+            check_path(font, f"print.fonts.{role}", _at(fonts, role), report, root, "font")
+    games = data.get("games")
+    if "games" not in data:
+        return
+    if not isinstance(games, dict) or not games:
+        report.add(_at(data, "games"), "games", "expected a mapping of games (x-statix, xo)")
+        return
+    for gid, game in games.items():
+        path = join("games", gid)
+        if gid not in GAME_TYPES:
+            report.add(_key_at(games, gid), path, f"unknown game '{gid}'{did_you_mean(gid, GAME_TYPES)}")
+            continue
+        _validate_game(gid, game, path, _at(games, gid), report, root, sizes)
+
+
+def _validate_game(gid, game, path, pos, report, root, sizes) -> None:
+    required, optional = GAME_EXTRAS[gid]
+    spec = Struct({**GAME_COMMON, **required}, optional)
+    if not spec.check(game, path, pos, report, ignore=("decks", "mats")):
+        if not isinstance(game, dict):
+            return
+    players = game.get("players")
+    if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
+        if players["min"] > players["max"]:
+            report.add(_at(game, "players"), join(path, "players"), "min is larger than max")
+    if gid == "xo" and isinstance(game.get("mats"), dict):
+        mats = game["mats"]
+        Struct({"heroes": Struct({}), "villains": Struct({})}).check(
+            mats, join(path, "mats"), _at(game, "mats"), report, ignore=("heroes", "villains"))
+        for league in XO_LEAGUES:
+            if league in mats:
+                _validate_mat(mats[league], join(path, f"mats.{league}"), _at(mats, league), report)
+    if gid == "xo" and isinstance(game.get("dice"), dict):
+        faces = game["dice"].get("faces")
+        if isinstance(faces, list) and all(isinstance(f, int) for f in faces) and sorted(faces) != MASK_FACES:
+            report.add(_at(game["dice"], "faces"), join(path, "dice.faces"),
+                       "XO-1: a mask die has the faces 0, 1, 1, 2, 2, 3")
+    decks = game.get("decks")
+    if not isinstance(decks, dict):
+        return
+    names: dict[str, Pos] = {}
+    cards = []  # (card mapping, path, pos, deck id)
+    for did, deck in decks.items():
+        dpath, dpos = join(path, f"decks.{did}"), _at(decks, did)
+        if not DECK.check(deck, dpath, dpos, report, ignore=("size", "back", "cards")):
+            if not isinstance(deck, dict):
+                continue
+        if "size" in deck:
+            Size(sizes).check(deck["size"], join(dpath, "size"), _at(deck, "size"), report)
+        if "back" in deck:
+            if BACK.check(deck["back"], join(dpath, "back"), _at(deck, "back"), report):
+                if "image" in deck["back"]:
+                    check_path(deck["back"]["image"], join(dpath, "back.image"),
+                               _at(deck["back"], "image"), report, root, "image")
+        deck_cards = deck.get("cards")
+        if not isinstance(deck_cards, list):
+            continue
+        for i, card in enumerate(deck_cards):
+            cpath, cpos = join(join(dpath, "cards"), i), deck_cards.at(i)
+            if _validate_card(gid, card, cpath, cpos, report, root):
+                cards.append((card, cpath, cpos, did))
+                name = card["name"]
+                if name in names:
+                    report.add(_at(card, "name"), join(cpath, "name"),
+                               f"duplicate card name '{name}' (first at line {names[name].line})")
+                else:
+                    names[name] = _at(card, "name")
+    if gid == "xo":
+        _validate_xo_references(cards, report)
+        for league in XO_LEAGUES:
+            deck = decks.get(f"{league}-core")
+            if isinstance(deck, dict) and isinstance(deck.get("cards"), list):
+                count = sum(c.get("copies", 1) for c in deck["cards"]
+                            if isinstance(c, dict) and isinstance(c.get("copies", 1), int))
+                if count != CORE_DECK_SIZE:
+                    report.add(_at(decks, f"{league}-core"), join(path, f"decks.{league}-core"),
+                               f"a core League deck has {CORE_DECK_SIZE} cards (copies counted), this one has {count}")
+
+
+def _validate_mat(mat, path, pos, report) -> None:
+    if not MAT.check(mat, path, pos, report):
+        return
+    width, height = mat["size_mm"]
+    for i, area in enumerate(mat["areas"]):
+        x, y, w, h = area["rect_mm"]
+        if x < 0 or y < 0 or w <= 0 or h <= 0 or x + w > width or y + h > height:
+            report.add(mat["areas"].at(i), join(path, f"areas[{i}].rect_mm"),
+                       f"area '{area['label']}' does not lie inside the {width} x {height} mm mat")
+
+
+def _validate_card(gid, card, path, pos, report, root) -> bool:
+    types = GAME_TYPES[gid]
+    if not isinstance(card, dict):
+        report.add(pos, path, f"expected a card mapping with name and type, got {kind_of(card)}")
+        return False
+    ctype = card.get("type")
+    if not isinstance(ctype, str) or ctype not in types:
+        # Without a known type only the common fields can be checked.
+        if isinstance(ctype, str):
+            report.add(_at(card, "type"), join(path, "type"),
+                       f"'{ctype}' is not a card type of {gid}{did_you_mean(ctype, types)}")
+        known = {**COMMON_REQUIRED, **COMMON_OPTIONAL}
+        Struct(COMMON_REQUIRED, COMMON_OPTIONAL).check(
+            card, path, pos, report, ignore=tuple(k for k in card if k not in known))
+        return False
+    required, optional = types[ctype]
+    Struct({**COMMON_REQUIRED, **required}, {**COMMON_OPTIONAL, **optional}).check(card, path, pos, report)
+    if "image" in card:
+        check_path(card["image"], join(path, "image"), _at(card, "image"), report, root, "image")
+    # Cross-reference checks still see a card whose other fields are wrong, so one
+    # mistake does not cascade into false "no such card" reports.
+    return isinstance(card.get("name"), str)
+
+
+def _feat_dice(character: dict, requires: dict) -> int:
+    traits = character.get("powers" if "icon" in requires else "keywords")
+    dice = traits.get(requires.get("icon", requires.get("keyword"))) if isinstance(traits, dict) else 0
+    return dice if isinstance(dice, int) and not isinstance(dice, bool) else 0
+
+
+def _str_list(value) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _validate_xo_references(cards, report) -> None:
+    by_type: dict[str, list] = {}
+    for entry in cards:
+        by_type.setdefault(entry[0]["type"], []).append(entry)
+    statuses = {c["name"] for c, *_ in by_type.get("Status", [])}
+    characters = {c["name"]: c for c, *_ in by_type.get("Character", [])}
+    actions = {c["name"]: c for c, *_ in by_type.get("Action", [])}
+
+    def check_status(name, path, pos):
+        if name not in statuses:
+            report.add(pos, path, f"no Status card named '{name}'{did_you_mean(name, statuses)}")
+
+    for card, path, _pos, did in cards:
+        for i, effect in enumerate(_str_list(card.get("effect"))):
+            for verb in ("tag", "remove"):
+                if isinstance(effect, dict) and isinstance(effect.get(verb), str):
+                    check_status(effect[verb], join(path, f"effect[{i}].{verb}"), _at(effect, verb))
+        league_prefix = did.split("-")[0]
+        if "league" in card and league_prefix in XO_LEAGUES and card["league"] != league_prefix:
+            report.add(_at(card, "league"), join(path, "league"),
+                       f"a {card['league']} card in the {did} deck")
+    for card, path, _pos, _did in by_type.get("Character", []):
+        if isinstance(card.get("attack_effect"), str):
+            check_status(card["attack_effect"], join(path, "attack_effect"), _at(card, "attack_effect"))
+        for i, action in enumerate(_str_list(card.get("actions"))):
+            apath, apos = join(path, f"actions[{i}]"), card["actions"].at(i)
+            if not isinstance(action, str):
+                continue
+            if action not in actions:
+                report.add(apos, apath, f"no Action card named '{action}'{did_you_mean(action, actions)}")
+            elif actions[action].get("character") not in (card["name"], None):
+                report.add(apos, apath, f"Action card '{action}' belongs to '{actions[action]['character']}'")
+    for card, path, _pos, _did in by_type.get("Action", []):
+        if isinstance(card.get("character"), str) and card["character"] not in characters:
+            report.add(_at(card, "character"), join(path, "character"),
+                       f"no Character named '{card['character']}'{did_you_mean(card['character'], characters)}")
+    # XO-12: seven chapters, each with one objective per league.
+    seen: dict[tuple, Pos] = {}
+    for card, path, pos, _did in by_type.get("Objective", []):
+        if not (card.get("chapter") in range(1, 8) and card.get("league") in XO_LEAGUES):
+            continue
+        key = (card["chapter"], card["league"])
+        if key in seen:
+            report.add(_at(card, "chapter"), join(path, "chapter"),
+                       f"chapter {key[0]} already has a {key[1]} objective (line {seen[key].line})")
+        seen[key] = pos
+        _validate_objective_values(card, path, characters, report)
+    if by_type.get("Objective"):
+        missing = [f"{c} {lg}" for c in range(1, 8) for lg in XO_LEAGUES if (c, lg) not in seen]
+        if missing:
+            first = by_type["Objective"][0]
+            report.add(first[2], first[1].rsplit(".cards", 1)[0],
+                       "XO-12: missing objectives for chapter " + ", ".join(missing))
+
+
+def _validate_objective_values(card, path, characters, report) -> None:
+    """XO-13/XO-14: the FCV must be reachable by a character of the objective's league
+    with the required icon or keyword, the TCV by one of the other league."""
+    requires = card.get("requires")
+    if not (isinstance(requires, dict) and len(requires) == 1
+            and isinstance(requires.get("icon", requires.get("keyword")), str)):
+        return
+    what = f"icon '{requires['icon']}'" if "icon" in requires else f"keyword '{requires['keyword']}'"
+    own = card["league"]
+    other = "villains" if own == "heroes" else "heroes"
+    for value_key, league in (("fcv", own), ("tcv", other)):
+        dice = max((_feat_dice(c, requires) for c in characters.values() if c.get("league") == league),
+                   default=0)
+        value = card.get(value_key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        if dice == 0:
+            report.add(_at(card, "requires"), join(path, "requires"),
+                       f"no {league} character has the {what}, so the {value_key.upper()} cannot be reached")
+        elif value > 3 * dice:
+            report.add(_at(card, value_key), join(path, value_key),
+                       f"{value_key.upper()} {value} is impossible: the best {league} character rolls "
+                       f"{dice} mask dice (at most {3 * dice})")

@@ -1,0 +1,40 @@
+"""One-line errors for the `pnp` command: what went wrong and where, no traceback."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+class PnpError(click.ClickException):
+    """A failure the user can fix (bad database, missing file, unwritable folder)."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, exit_code: int = 1):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file=None) -> None:
+        click.echo(f"pnp: {self.format_message()}", err=True)
+
+
+class OneLineGroup(click.Group):
+    """A click group whose every error, usage errors included, is one line on stderr."""
+
+    def main(self, args=None, prog_name=None, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "pnp", standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            if isinstance(exc, PnpError):
+                exc.show()
+            else:
+                click.echo(f"pnp: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("pnp: aborted", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)

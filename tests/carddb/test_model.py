@@ -1,0 +1,72 @@
+"""carddb.load gives typed, read-only objects; `pnp list` tabulates them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import carddb
+
+BUNDLED = Path(__file__).resolve().parents[2] / "cards.yaml"
+
+
+def test_load_gives_typed_cards_with_sources():
+    db = carddb.load(BUNDLED)
+    anarchist = db.xs.card("Anarchist")
+    assert anarchist.type == "Hero" and anarchist.deck == "common" and anarchist.game == "x-statix"
+    assert anarchist["ability"] == [{"modify": "mission", "by": -1, "min": 1}]
+    assert type(anarchist["ability"][0]) is dict  # plain data, positions stripped
+    line = BUNDLED.read_text(encoding="utf-8").splitlines()[anarchist.source.line - 1]
+    assert "name: Anarchist" in line
+    assert db.xs.decks["common"].size_mm == (63.5, 88.9)
+    assert db.print.paper == "letter" and db.print.bleed_mm == pytest.approx(3.175)
+    assert db.xo.extras["dice"]["faces"] == [0, 1, 1, 2, 2, 3]
+    with pytest.raises(KeyError):
+        db.xs.card("Wolverine")
+
+
+def test_load_is_cached_per_content(tmp_path):
+    assert carddb.load(BUNDLED) is carddb.load(BUNDLED)
+    copy = tmp_path / "cards.yaml"
+    copy.write_bytes(BUNDLED.read_bytes())
+    first = carddb.load(copy)
+    copy.write_text(BUNDLED.read_text(encoding="utf-8").replace("title: X-Statix\n", "title: X-Statix!\n", 1))
+    assert carddb.load(copy) is not first
+    assert carddb.load(copy).xs.title == "X-Statix!"
+
+
+def test_cards_are_read_only():
+    card = carddb.load(BUNDLED).xs.card("Phat")
+    with pytest.raises(AttributeError):
+        card.name = "Thin"
+
+
+def test_deck_count_honours_copies():
+    db = carddb.load(BUNDLED)
+    for deck in db.xo.decks.values():
+        assert deck.count == sum(c.copies for c in deck.cards)
+    assert db.xo.decks["heroes-core"].count == 25
+
+
+def test_pnp_list_table(cli):
+    result = cli("pnp", "list", "--game", "x-statix")
+    assert result.returncode == 0, result.stderr
+    rows = {tuple(line.split()[:3]): line.split()[-2:] for line in result.stdout.splitlines()[2:-2]}
+    assert rows[("x-statix", "common", "Hero")] == ["24", "24"]
+    assert rows[("x-statix", "common", "Power")] == ["22", "22"]
+    assert rows[("x-statix", "owners", "Owner")] == ["3", "3"]
+    assert result.stdout.splitlines()[-1].split()[-2:] == ["85", "85"]
+    assert "xo" not in result.stdout.split()
+
+
+def test_pnp_list_unknown_game_is_one_line(cli):
+    result = cli("pnp", "list", "--game", "chess")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "pnp: unknown game 'chess' (choose from x-statix, xo)"
+
+
+def test_pnp_usage_error_is_one_line(cli):
+    result = cli("pnp", "frobnicate")
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1

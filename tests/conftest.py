@@ -1,0 +1,27 @@
+"""Shared test helpers: run the real CLIs in a subprocess, find the project files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+BUNDLED = ROOT / "cards.yaml"
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None,
+            input: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run `python -m <args...>` (e.g. run_cli("pnp", "validate")) with the project importable."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run([sys.executable, "-m", *args], cwd=cwd or ROOT, env=full_env,
+                          capture_output=True, text=True, input=input, timeout=timeout)
+
+
+@pytest.fixture
+def cli():
+    return run_cli
