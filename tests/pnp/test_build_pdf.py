@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from build_standin import StandInRenderer, cards, make_db
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
@@ -107,17 +106,23 @@ def fonts(tmp_path_factory):
     return register_fonts({}, tmp_path_factory.mktemp("proj"))
 
 
-def build(tmp_path, fonts, *, decks=None, only="main", extras=None, **options):
-    db = make_db(tmp_path / "proj", decks=decks, extras=extras,
-                 die_label_mm=options.pop("die_label_mm", 16.0))
-    art = b.artefacts(db, only=only)[0]
-    opts = replace(b.options_from_profile(db.print), **options)
-    result = b.build_artefact(db, art, opts, StandInRenderer(db, fonts), fonts, tmp_path / "out")
-    return result, PdfReader(result.path)
+@pytest.fixture
+def build(fonts, make_db, standin):
+    """build(folder, decks=..., only=..., extras=..., **Options fields) -> (Written, PdfReader)"""
+
+    def run(tmp_path, *, decks=None, only="main", extras=None, **options):
+        db = make_db(tmp_path / "proj", decks=decks, extras=extras,
+                     die_label_mm=options.pop("die_label_mm", 16.0))
+        art = b.artefacts(db, only=only)[0]
+        opts = replace(b.options_from_profile(db.print), **options)
+        result = b.build_artefact(db, art, opts, standin(db, fonts), fonts, tmp_path / "out")
+        return result, PdfReader(result.path)
+
+    return run
 
 
-def test_letter_deck_geometry_from_crop_marks(tmp_path, fonts):
-    result, pdf = build(tmp_path, fonts, decks={"main": cards(9)})
+def test_letter_deck_geometry_from_crop_marks(tmp_path, build, cards):
+    result, pdf = build(tmp_path, decks={"main": cards(9)})
     assert result.pages == 2 and len(pdf.pages) == 2
     assert approx(page_mm(pdf, 0), LETTER)
     front = ops(pdf, 0)
@@ -137,8 +142,8 @@ def test_letter_deck_geometry_from_crop_marks(tmp_path, fonts):
     assert approx(areas[8], (146.05 - BLEED, 6.35 - BLEED, 63.5 + 2 * BLEED, 88.9 + BLEED))
 
 
-def test_a4_deck_geometry(tmp_path, fonts):
-    _, pdf = build(tmp_path, fonts, decks={"main": cards(9)}, paper="a4")
+def test_a4_deck_geometry(tmp_path, build, cards):
+    _, pdf = build(tmp_path, decks={"main": cards(9)}, paper="a4")
     assert approx(page_mm(pdf, 0), A4)
     xs, ys = cut_lines(ops(pdf, 0))
     assert approx(xs, [9.75, 73.25, 136.75, 200.25])
@@ -146,10 +151,10 @@ def test_a4_deck_geometry(tmp_path, fonts):
     assert approx(trims(ops(pdf, 0))[0], (9.75, 199.3, 63.5, 88.9))
 
 
-def test_bleed_is_painted_outside_the_trim(tmp_path, fonts):
+def test_bleed_is_painted_outside_the_trim(tmp_path, build, cards):
     import pypdfium2 as pdfium
 
-    result, _ = build(tmp_path, fonts, decks={"main": cards(9)})
+    result, _ = build(tmp_path, decks={"main": cards(9)})
     doc = pdfium.PdfDocument(str(result.path))
     scale = 4  # 288 dpi
     image = doc[0].render(scale=scale).to_pil().convert("RGB")
@@ -169,9 +174,9 @@ def test_bleed_is_painted_outside_the_trim(tmp_path, fonts):
 
 @pytest.mark.parametrize("duplex, paper", [("long-edge", "letter"), ("short-edge", "letter"),
                                            ("long-edge", "a4"), ("short-edge", "a4")])
-def test_backs_mirror_fronts_with_offset_on_partial_sheet(tmp_path, fonts, duplex, paper):
+def test_backs_mirror_fronts_with_offset_on_partial_sheet(tmp_path, build, cards, duplex, paper):
     offset = (1.2, -0.7)
-    result, pdf = build(tmp_path, fonts, decks={"main": cards(13)}, duplex=duplex,
+    result, pdf = build(tmp_path, decks={"main": cards(13)}, duplex=duplex,
                         paper=paper, back_offset_mm=offset)
     pw, ph = LETTER if paper == "letter" else A4
     assert result.pages == 4
@@ -187,9 +192,9 @@ def test_backs_mirror_fronts_with_offset_on_partial_sheet(tmp_path, fonts, duple
             assert approx((bx, by), expected), (duplex, paper, (x, y), (bx, by), expected)
 
 
-def test_card_count_is_sum_of_copies_and_names_are_text(tmp_path, fonts):
+def test_card_count_is_sum_of_copies_and_names_are_text(tmp_path, build, cards):
     deck = [("Alpha", 1), ("Beta <&> Co", 3), ("Gamma", 2), ("Delta", 5)]
-    result, pdf = build(tmp_path, fonts, decks={"main": deck})
+    result, pdf = build(tmp_path, decks={"main": deck})
     assert result.cards == 11
     front_pages = range(0, len(pdf.pages), 2)
     assert sum(len(clip_rects(ops(pdf, i))) for i in front_pages) == 11
@@ -198,8 +203,8 @@ def test_card_count_is_sum_of_copies_and_names_are_text(tmp_path, fonts):
         assert text.count(name) == copies
 
 
-def test_fonts_are_embedded(tmp_path, fonts):
-    _, pdf = build(tmp_path, fonts)
+def test_fonts_are_embedded(tmp_path, build):
+    _, pdf = build(tmp_path)
     seen = 0
     for page in pdf.pages:
         for font in page["/Resources"].get_object().get("/Font", {}).values():
@@ -211,26 +216,26 @@ def test_fonts_are_embedded(tmp_path, fonts):
     assert seen > 0
 
 
-def test_two_builds_are_byte_identical(tmp_path, fonts):
-    first, _ = build(tmp_path / "a", fonts, decks={"main": cards(20)})
-    second, _ = build(tmp_path / "b", fonts, decks={"main": cards(20)})
+def test_two_builds_are_byte_identical(tmp_path, build, cards):
+    first, _ = build(tmp_path / "a", decks={"main": cards(20)})
+    second, _ = build(tmp_path / "b", decks={"main": cards(20)})
     assert first.path.read_bytes() == second.path.read_bytes()
 
 
-def test_metadata(tmp_path, fonts):
-    _, pdf = build(tmp_path, fonts)
+def test_metadata(tmp_path, build, cards):
+    _, pdf = build(tmp_path)
     assert pdf.metadata.title == "Game G: Deck main"
     assert pdf.metadata.author and "5 cards" in pdf.metadata.subject
     assert "/CreationDate" not in pdf.metadata or "2000" in str(pdf.metadata["/CreationDate"])
 
 
-def test_no_backs(tmp_path, fonts):
-    result, pdf = build(tmp_path, fonts, decks={"main": cards(10)}, backs=False)
+def test_no_backs(tmp_path, build, cards):
+    result, pdf = build(tmp_path, decks={"main": cards(10)}, backs=False)
     assert result.pages == 2 and all(len(form_origins(ops(pdf, i))) == 0 for i in range(2))
 
 
-def test_fold_mode_puts_back_beside_front(tmp_path, fonts):
-    result, pdf = build(tmp_path, fonts, decks={"main": cards(5)}, fold=True)
+def test_fold_mode_puts_back_beside_front(tmp_path, build, cards):
+    result, pdf = build(tmp_path, decks={"main": cards(5)}, fold=True)
     assert result.pages == 2
     assert approx(page_mm(pdf, 0), (LETTER[1], LETTER[0]))  # landscape: 4 pairs a sheet
     page = ops(pdf, 0)
@@ -244,10 +249,8 @@ def test_fold_mode_puts_back_beside_front(tmp_path, fonts):
     assert dashed  # fold marks in the margin
 
 
-def test_fold_and_no_backs_conflict():
-    from build_standin import make_db as mk
-
-    db = mk("/nonexistent")
+def test_fold_and_no_backs_conflict(make_db):
+    db = make_db("/nonexistent")
     with pytest.raises(b.BuildError, match="--fold"):
         b.options_from_profile(db.print, fold=True, backs=False)
 
@@ -265,7 +268,7 @@ XO_EXTRAS = {
 }
 
 
-def test_artefact_list():
+def test_artefact_list(make_db, cards):
     db = make_db("/nonexistent", decks={"one": cards(1), "two": cards(1)}, extras=XO_EXTRAS)
     names = [a.name for a in b.artefacts(db)]
     assert names == ["one", "two", "mats", "mats-tiled", "dice-labels", "tokens", "reference",
@@ -277,8 +280,8 @@ def test_artefact_list():
         b.artefacts(db, game="chess")
 
 
-def test_dice_labels(tmp_path, fonts):
-    result, pdf = build(tmp_path, fonts, only="dice-labels", extras=XO_EXTRAS)
+def test_dice_labels(tmp_path, build, cards):
+    result, pdf = build(tmp_path, only="dice-labels", extras=XO_EXTRAS)
     assert result.cards == 2 * 7 * 6 and result.pages == 2
     for i in range(2):
         text = pdf.pages[i].extract_text()
@@ -289,23 +292,23 @@ def test_dice_labels(tmp_path, fonts):
     assert len(sixteen) == 42
 
 
-def test_dice_label_size_is_configurable(tmp_path, fonts):
-    result, pdf = build(tmp_path, fonts, only="dice-labels", extras=XO_EXTRAS, die_label_mm=30)
+def test_dice_label_size_is_configurable(tmp_path, build, cards):
+    result, pdf = build(tmp_path, only="dice-labels", extras=XO_EXTRAS, die_label_mm=30)
     rects = [a for a, op in ops(pdf, 0) if op == b"re" and abs(float(a[2]) / PT - 30) < TOL]
     assert result.cards == 84 and len(rects) > 0
 
 
-def test_tokens(tmp_path, fonts):
-    result, pdf = build(tmp_path, fonts, only="tokens", extras=XO_EXTRAS)
+def test_tokens(tmp_path, build, cards):
+    result, pdf = build(tmp_path, only="tokens", extras=XO_EXTRAS)
     assert result.cards == 120
     text = "".join(p.extract_text() for p in pdf.pages)
     assert text.count("MO") == 80 and text.count("FA") == 40
 
 
-def test_mats_full_size_and_tiled(tmp_path, fonts):
-    full, pdf = build(tmp_path, fonts, only="mats", extras=XO_EXTRAS)
+def test_mats_full_size_and_tiled(tmp_path, build):
+    full, pdf = build(tmp_path, only="mats", extras=XO_EXTRAS)
     assert full.pages == 2 and approx(page_mm(pdf, 0), (431.8, 279.4))
-    tiled, pdf = build(tmp_path, fonts, only="mats-tiled", extras=XO_EXTRAS)
+    tiled, pdf = build(tmp_path, only="mats-tiled", extras=XO_EXTRAS)
     assert tiled.pages == 8  # 2 x 2 landscape letter tiles per mat
     assert approx(page_mm(pdf, 0), (279.4, 215.9))
     text = pdf.pages[0].extract_text()
@@ -315,10 +318,10 @@ def test_mats_full_size_and_tiled(tmp_path, fonts):
     assert approx((x, y + h), (10, 215.9 - 10))
 
 
-def test_reference_and_calibration(tmp_path, fonts):
-    ref, pdf = build(tmp_path, fonts, only="reference", extras=XO_EXTRAS)
+def test_reference_and_calibration(tmp_path, build):
+    ref, pdf = build(tmp_path, only="reference", extras=XO_EXTRAS)
     assert ref.pages == 1 and "reference g" in pdf.pages[0].extract_text()
-    cal, pdf = build(tmp_path, fonts, only="calibration", back_offset_mm=(2, 0))
+    cal, pdf = build(tmp_path, only="calibration", back_offset_mm=(2, 0))
     assert cal.pages == 2
     assert "--back-offset" in pdf.pages[0].extract_text().replace("\n", " ")
 
@@ -326,29 +329,29 @@ def test_reference_and_calibration(tmp_path, fonts):
 # ── errors ────────────────────────────────────────────────────────────────────────
 
 
-def test_missing_image_names_card_and_path(tmp_path, fonts):
+def test_missing_image_names_card_and_path(tmp_path, build, cards):
     with pytest.raises(b.BuildError) as err:
-        build(tmp_path, fonts, decks={"main": [("Ghost", 1, "art/ghost.png")]})
+        build(tmp_path, decks={"main": [("Ghost", 1, "art/ghost.png")]})
     message = str(err.value)
     assert "\n" not in message and "Ghost" in message and "art/ghost.png" in message
     assert message.startswith("cards.yaml:10:5:")
 
 
-def test_escaping_image_path_is_refused(tmp_path, fonts):
+def test_escaping_image_path_is_refused(tmp_path, build):
     (tmp_path / "secret.png").write_bytes(b"x")
     with pytest.raises(b.BuildError) as err:
-        build(tmp_path, fonts, decks={"main": [("Thief", 1, "../secret.png")]})
+        build(tmp_path, decks={"main": [("Thief", 1, "../secret.png")]})
     message = str(err.value)
     assert "\n" not in message and "Thief" in message and "escapes the project folder" in message
 
 
-def test_unwritable_output(tmp_path, fonts):
+def test_unwritable_output(tmp_path, fonts, make_db, standin):
     blocker = tmp_path / "out"
     blocker.write_text("a file, not a folder")
     db = make_db(tmp_path)
     art = b.artefacts(db, only="main")[0]
     with pytest.raises(b.BuildError) as err:
-        b.build_artefact(db, art, b.Options(), StandInRenderer(db, fonts), fonts, blocker)
+        b.build_artefact(db, art, b.Options(), standin(db, fonts), fonts, blocker)
     assert err.value.exit_code == 2 and "cannot write to output folder" in str(err.value)
 
 
@@ -377,14 +380,14 @@ def test_profile_font_is_used_and_embedded(tmp_path):
     assert names["regular"].endswith("Heading") and names["bold"] != names["regular"]
 
 
-def test_failed_build_keeps_the_earlier_file(tmp_path, fonts):
+def test_failed_build_keeps_the_earlier_file(tmp_path, fonts, make_db, standin):
     db = make_db(tmp_path / "proj")
     art = b.artefacts(db, only="main")[0]
     out = tmp_path / "out"
-    good = b.build_artefact(db, art, b.Options(), StandInRenderer(db, fonts), fonts, out)
+    good = b.build_artefact(db, art, b.Options(), standin(db, fonts), fonts, out)
     before = good.path.read_bytes()
 
-    class Broken(StandInRenderer):
+    class Broken(standin):
         def draw_front(self, *args):
             raise RuntimeError("boom")
 

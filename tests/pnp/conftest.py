@@ -1,10 +1,12 @@
-"""A tiny stand-in for pnp.render.CardRenderer, used only by these tests while the real
+"""Fixtures for the build tests. `standin`: a tiny stand-in for pnp.render.CardRenderer, used only by these tests while the real
 renderer is built elsewhere: it paints the bleed area, strokes nothing over the trim
 and writes the card name, so geometry and text can be read back from the PDF."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import pytest
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class StandInRenderer:
 # ── a small database built from the model types (no cards.yaml needed) ─────────────
 
 
-def make_db(root, *, decks=None, extras=None, paper="letter", fonts=None, die_label_mm=16.0):
+def _make_db(root, *, decks=None, extras=None, paper="letter", fonts=None, die_label_mm=16.0):
     from pathlib import Path
 
     from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
@@ -91,5 +93,20 @@ def make_db(root, *, decks=None, extras=None, paper="letter", fonts=None, die_la
     return Database(root / "cards.yaml", profile, {"g": game})
 
 
-def cards(n, prefix="Card"):
+def _cards(n, prefix="Card"):
     return [(f"{prefix} {i:03d}", 1) for i in range(n)]
+
+
+@pytest.fixture
+def standin():
+    return StandInRenderer
+
+
+@pytest.fixture(name="make_db")
+def make_db_fixture():
+    return _make_db
+
+
+@pytest.fixture(name="cards")
+def cards_fixture():
+    return _cards
