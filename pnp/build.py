@@ -262,11 +262,12 @@ def _clipped(c, area: g.Rect):
 # ── decks ─────────────────────────────────────────────────────────────────────────
 
 
-def deck_cards(deck: Any) -> Iterator[Any]:
-    """The physical cards of a deck in order, copies repeated (lazily)."""
-    for card in deck.cards:
+def deck_cards(deck: Any) -> Iterator[tuple[int, Any]]:
+    """(design index, card) for the physical cards of a deck in order, copies repeated
+    (lazily)."""
+    for index, card in enumerate(deck.cards):
         for _ in range(card.copies):
-            yield card
+            yield index, card
 
 
 def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
@@ -290,10 +291,24 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
     pages = _Pages(c)
     back = _back_form(c, renderer, deck, w, h, bleed, result) if opts.backs else None
 
-    def front(slot: g.Slot, card) -> None:
+    forms: dict[int, str] = {}
+
+    def front(slot: g.Slot, design: tuple[int, Any]) -> None:
+        index, card = design
+        if card.copies > 1 and index not in forms:
+            # A card with copies is drawn once, as a form XObject every copy reuses.
+            forms[index] = f"front-{deck.game}-{deck.id}-{index}"
+            c.beginForm(forms[index], -bleed, -bleed, w + bleed, h + bleed)
+            result.warnings += _warnings(renderer.draw_front(c, card, deck, 0, 0, w, h, bleed))
+            c.endForm()
         _clipped(c, slot.area)
         t = slot.trim
-        result.warnings += _warnings(renderer.draw_front(c, card, deck, t.x, t.y, t.w, t.h, bleed))
+        if index in forms:
+            c.translate(t.x, t.y)
+            c.doForm(forms[index])
+        else:
+            result.warnings += _warnings(
+                renderer.draw_front(c, card, deck, t.x, t.y, t.w, t.h, bleed))
         c.restoreState()
         result.cards += 1
         step(1)
