@@ -472,6 +472,7 @@ def _draw_dice(db, art, opts: Options, renderer, fonts, target, result: Written,
                     subject=f"{opts.die_label_mm:g} mm labels, {per_player} dice x "
                             f"{len(faces)} faces per set")
     pages = _Pages(c)
+    faces_drawn: dict[tuple[str, Any], str] = {}
     for set_id, spec in dice["sets"].items():
         label = spec.get("label", set_id)
         labels = [(die, value) for die in range(per_player) for value in faces]
@@ -488,8 +489,17 @@ def _draw_dice(db, art, opts: Options, renderer, fonts, target, result: Written,
                 raise BuildError(f"print.die_label_mm {opts.die_label_mm:g}: {exc}") from None
             batch, labels = labels[:grid.per_page], labels[grid.per_page:]
             for cell, (_die, value) in zip(grid.cells, batch, strict=False):
-                result.warnings += _warnings(
-                    renderer.draw_die_face(c, art.game, set_id, value, cell.x, cell.y, size))
+                key = (set_id, value)
+                if key not in faces_drawn:  # each face is drawn once, then reused
+                    faces_drawn[key] = f"die-{art.game}-{set_id}-{value}"
+                    c.beginForm(faces_drawn[key], 0, 0, size, size)
+                    result.warnings += _warnings(
+                        renderer.draw_die_face(c, art.game, set_id, value, 0, 0, size))
+                    c.endForm()
+                c.saveState()
+                c.translate(cell.x, cell.y)
+                c.doForm(faces_drawn[key])
+                c.restoreState()
                 _cut_rect(c, cell)
                 result.cards += 1
                 step(1)
@@ -519,6 +529,10 @@ def _draw_tokens(db, art, opts: Options, renderer, fonts, target, result: Writte
         d = g.mm(float(spec["diameter_mm"]))
         remaining = int(spec["count"])
         name = spec.get("name", token_id)
+        form = f"token-{art.game}-{token_id}"  # every token of a kind is the same drawing
+        c.beginForm(form, 0, 0, d, d)
+        result.warnings += _warnings(renderer.draw_token(c, art.game, token_id, d / 2, d / 2, d / 2))
+        c.endForm()
         while remaining > 0:
             area = _heading(c, fonts, *page, f"{name}s ({spec.get('label', token_id)})",
                             f"{spec['count']} tokens, {spec['diameter_mm']:g} mm; "
@@ -530,7 +544,10 @@ def _draw_tokens(db, art, opts: Options, renderer, fonts, target, result: Writte
             n = min(remaining, grid.per_page)
             for cell in grid.cells[:n]:
                 cx, cy = cell.x + d / 2, cell.y + d / 2
-                result.warnings += _warnings(renderer.draw_token(c, art.game, token_id, cx, cy, d / 2))
+                c.saveState()
+                c.translate(cell.x, cell.y)
+                c.doForm(form)
+                c.restoreState()
                 c.saveState()
                 c.setLineWidth(HAIRLINE)
                 c.setStrokeColorRGB(0, 0, 0)
