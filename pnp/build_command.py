@@ -201,9 +201,9 @@ def _table(written) -> None:
     rows = [(str(w.path), str(w.pages), str(w.cards)) for w in written]
     if sys.stdout.isatty():
         from rich.console import Console
-        from rich.table import Table
+        from rich.table import Column, Table
 
-        table = Table("file", "pages", "cards")
+        table = Table("file", Column("pages", justify="right"), Column("cards", justify="right"))
         for row in rows:
             table.add_row(*row)
         Console().print(table)
