@@ -79,7 +79,7 @@ sizes = st.tuples(st.floats(20, 200), st.floats(20, 280), st.floats(0, 5),
                   st.sampled_from(["letter", "a4"]))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(sizes)
 def test_sheet_properties(case):
     w_mm, h_mm, bleed_mm, paper = case
@@ -175,7 +175,7 @@ def test_landscape_page_long_edge_mirrors_y():
         g.mirror_axis(100, 200, "sideways")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from(["letter", "a4"]), st.sampled_from(g.DUPLEX_MODES),
        st.floats(-5, 5), st.floats(-5, 5))
 def test_duplex_twice_is_identity(paper, duplex, dx, dy):
