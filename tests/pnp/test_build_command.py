@@ -149,3 +149,16 @@ def test_template_error_is_one_line(project, monkeypatch, standin):
     result = run("--only", "owners", "--out", "out")
     assert result.exit_code == 1
     assert "template syntax error" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_fonts_named_in_the_profile_are_embedded(project):
+    from pnp.fonts import reportlab_font_dir
+
+    (project / "fonts").mkdir()
+    shutil.copy(reportlab_font_dir() / "VeraBI.ttf", project / "fonts" / "Display.ttf")
+    edit_cards(project, "fonts: {}", "fonts: {bold: fonts/Display.ttf}")
+    result = run("--only", "owners", "--out", "out")
+    assert result.exit_code == 0, result.stderr
+    data = (project / "out" / "x-statix" / "owners.pdf").read_bytes()
+    # The stand-in draws names in bold: now Vera Bold Oblique (its PostScript name).
+    assert b"BitstreamVeraSans-BoldOblique" in data and b"/FontFile2" in data
