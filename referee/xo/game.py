@@ -40,7 +40,7 @@ def new_state(
     if names[0].casefold() == names[1].casefold():
         raise UsageError(f"player names must differ: {', '.join(names)}")
     first, rounds = first_player(rng)
-    return {
+    state = {
         "game": GAME_ID,
         "seed": seed,
         "players": names,
@@ -53,7 +53,11 @@ def new_state(
         "over": False,
         "winner": None,
         "setup": {"first_player_rolls": rounds},
+        "hands": {"heroes": 0, "villains": 0},  # cards in hand (XO-10)
     }
+    from referee.xo.play import XoCards, refresh
+
+    return refresh(state, XoCards.from_db(db))
 
 
 def first_player(rng: random.Random) -> tuple[str, list[dict[str, int]]]:
@@ -79,29 +83,70 @@ def setup_summary(state: dict) -> str:
 
 
 def status_lines(state: dict) -> list[str]:
+    """The table: turn and phase, score, the current chapter's objectives, both leagues'
+    characters with statuses and readiness (XO-9), this turn's feat, the thwart bonus."""
     turn = state["turn"]
     leagues = state["leagues"]
     active = turn["active"]
+    chapter = state["chapter"]
+    won = state["won"]
+    points = {lg: sum(1 for who in won.values() if who == lg) for lg in LEAGUES}
     lines = [
-        f"{TITLE}: chapter {state['chapter']} of {CHAPTERS}; turn {turn['number']}, "
+        f"{TITLE}: chapter {chapter} of {CHAPTERS}; turn {turn['number']}, "
         f"{active} ({leagues[active]}) active, {turn['phase']} phase"
+        + (" (picking characters)" if turn["phase"] == "setup" else "")
     ]
+    lines.append(f"Score (XO-15): heroes {points['heroes']}, villains {points['villains']}")
+    objectives = state.get("objectives") or {}
+    if not state.get("over"):
+        lines.append(f"Objectives of chapter {chapter} (XO-12):")
+        for league in LEAGUES:
+            objective = objectives.get(league)
+            if objective:
+                need = ", ".join(f"{k} {v}" for k, v in objective["requires"].items())
+                lines.append(
+                    f"  {league}: {objective['name']} - {objective['feat']} ({need}), "
+                    f"FCV {objective['fcv']}, TCV {objective['tcv']}"
+                )
+    hands = state.get("hands") or {}
     for league in LEAGUES:
-        chapters = sorted((int(c) for c, who in state["won"].items() if who == league))
-        won = ", ".join(map(str, chapters)) if chapters else "none"
-        lines.append(f"{league.capitalize()} ({leagues[league]}): chapters won {won}")
+        chapters = sorted(int(c) for c, who in won.items() if who == league)
+        hand = f"; {hands[league]} cards in hand" if league in hands else ""
+        lines.append(
+            f"{league.capitalize()} ({leagues[league]}): chapters won "
+            f"{', '.join(map(str, chapters)) or 'none'}{hand}"
+        )
         roster = state["roster"][league]
         if not roster:
             lines.append("  no characters picked yet")
         for character in roster:
+            if character["ko"]:
+                lines.append(f"  {character['name']}: KOd, out of play")
+                continue
+            ready = character.get("ready")
             tags = f" [{', '.join(character['statuses'])}]" if character["statuses"] else ""
-            ko = " KOd" if character["ko"] else ""
-            lines.append(f"  {character['name']}{ko}{tags}")
+            shown = "" if ready is None else (": ready" if ready else ": not ready")
+            lines.append(f"  {character['name']}{tags}{shown}")
+    feat = turn.get("feat")
+    if feat:
+        if feat.get("pending"):
+            lines.append(f"Feat: {feat['character']} succeeded ({feat['total']}); the {_other(active)} may thwart (XO-14)")
+        elif feat.get("thwarted"):
+            lines.append(f"Feat: {feat['character']} succeeded ({feat['total']}) but was thwarted (XO-14)")
+        elif not feat.get("success"):
+            lines.append(f"Feat: {feat['character']} failed ({feat['total']}) (XO-13)")
     bonus = state.get("thwart_bonus")
     if bonus:
         lines.append(
-            f"Thwart bonus: +2 for {bonus['league']} on its feat attempt on turn {bonus['turn']} (XO-14)"
+            f"Thwart bonus: +2 for {bonus['league']} on their feat attempt on turn {bonus['turn']} (XO-14)"
         )
     if state.get("over"):
-        lines.append(f"Game over: {state.get('winner') or 'no winner'} wins (XO-15)")
+        lines.append(
+            f"Game over: the {state['winner']} win {points[state['winner']]}-"
+            f"{points[_other(state['winner'])]} (XO-15)"
+        )
     return lines
+
+
+def _other(league: str) -> str:
+    return "villains" if league == "heroes" else "heroes"
