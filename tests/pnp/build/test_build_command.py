@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from pnp.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PT = 72 / 25.4
 
 

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 import carddb
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PT = 72 / 25.4
 
 
