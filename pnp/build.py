@@ -16,7 +16,7 @@ from typing import Any
 
 from pnp import geometry as g
 from pnp.fonts import inside
-from pnp.pdf import open_canvas
+from pnp.pdf import end_form, open_canvas
 
 Progress = Callable[[int], None]
 
@@ -300,7 +300,7 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
             forms[index] = f"front-{deck.game}-{deck.id}-{index}"
             c.beginForm(forms[index], -bleed, -bleed, w + bleed, h + bleed)
             result.warnings += _warnings(renderer.draw_front(c, card, deck, 0, 0, w, h, bleed))
-            c.endForm()
+            end_form(c)
         _clipped(c, slot.area)
         t = slot.trim
         if index in forms:
@@ -352,7 +352,7 @@ def _back_form(c, renderer, deck, w, h, bleed, result: Written) -> str:
     name = f"back-{deck.game}-{deck.id}"
     c.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
     result.warnings += _warnings(renderer.draw_back(c, deck, 0, 0, w, h, bleed))
-    c.endForm()
+    end_form(c)
     return name
 
 
@@ -396,7 +396,7 @@ def _draw_mats_tiled(db, art, opts: Options, renderer, fonts, target, result: Wr
         form = f"mat-{art.game}-{mat_id}"
         c.beginForm(form, 0, 0, mw, mh)
         result.warnings += _warnings(renderer.draw_mat(c, art.game, mat_id, 0, 0, mw, mh))
-        c.endForm()
+        end_form(c)
         for tile in plan.tiles:
             c.setPageSize((plan.page_w, plan.page_h))
             ox, oy = tile.origin
@@ -495,7 +495,7 @@ def _draw_dice(db, art, opts: Options, renderer, fonts, target, result: Written,
                     c.beginForm(faces_drawn[key], 0, 0, size, size)
                     result.warnings += _warnings(
                         renderer.draw_die_face(c, art.game, set_id, value, 0, 0, size))
-                    c.endForm()
+                    end_form(c)
                 c.saveState()
                 c.translate(cell.x, cell.y)
                 c.doForm(faces_drawn[key])
@@ -532,7 +532,7 @@ def _draw_tokens(db, art, opts: Options, renderer, fonts, target, result: Writte
         form = f"token-{art.game}-{token_id}"  # every token of a kind is the same drawing
         c.beginForm(form, 0, 0, d, d)
         result.warnings += _warnings(renderer.draw_token(c, art.game, token_id, d / 2, d / 2, d / 2))
-        c.endForm()
+        end_form(c)
         while remaining > 0:
             area = _heading(c, fonts, *page, f"{name}s ({spec.get('label', token_id)})",
                             f"{spec['count']} tokens, {spec['diameter_mm']:g} mm; "

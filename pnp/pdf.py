@@ -30,3 +30,25 @@ def open_canvas(target: str | Path | BinaryIO, page_size: tuple[float, float], *
     c.setCreator(CREATOR)
     c.setProducer(CREATOR)
     return c
+
+
+def end_form(canvas) -> None:
+    """`canvas.endForm()`, then give the form the resources ReportLab leaves out of form
+    XObjects (it writes them for pages only): graphics states, shadings and colour spaces.
+    Without the graphics states a translucent fill inside a form prints opaque."""
+    from reportlab.pdfbase import pdfdoc
+
+    name = canvas._formData[0]
+    shading = dict(canvas._shadingUsed)  # endForm restores the page's accumulators
+    canvas.endForm()
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    resources.setShading(shading)
+    resources.setColorSpace(getattr(form, "_colorsUsed", {}) or {})
+    form.Resources = resources

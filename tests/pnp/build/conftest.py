@@ -28,6 +28,12 @@ class StandInRenderer:
         self.calls.append(("front", card.name, x, y, w, h, bleed))
         canvas.setFillColorRGB(0.85, 0.9, 1.0)
         canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+        if card.name.startswith("Glass"):  # a translucent red veil over the lower half
+            canvas.saveState()
+            canvas.setFillColorRGB(1, 0, 0)
+            canvas.setFillAlpha(0.5)
+            canvas.rect(x, y, w, h / 2, stroke=0, fill=1)
+            canvas.restoreState()
         canvas.setFillColorRGB(0, 0, 0)
         canvas.setFont(self.fonts["bold"], 9)
         canvas.drawString(x + 8, y + h - 18, card.name)

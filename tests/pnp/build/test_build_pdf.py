@@ -172,6 +172,22 @@ def test_bleed_is_painted_outside_the_trim(tmp_path, build, cards):
     doc.close()
 
 
+@pytest.mark.parametrize("copies", [1, 3])
+def test_transparency_survives_reuse_of_a_drawing(tmp_path, build, copies):
+    """A card with copies is drawn once and reused; its translucent parts stay translucent."""
+    import pypdfium2 as pdfium
+
+    result, _ = build(tmp_path, decks={"main": [("Glass", copies)]})
+    doc = pdfium.PdfDocument(str(result.path))
+    image = doc[0].render(scale=2).to_pil().convert("RGB")
+    # Centre of the lower half of the first card (trim 6.35..69.85 x 184.15..273.05 mm).
+    x, y = (6.35 + 63.5 / 2) * PT * 2, image.size[1] - (184.15 + 88.9 / 4) * PT * 2
+    r, g, b_ = image.getpixel((round(x), round(y)))
+    # Half red over the stand-in's pale blue (217, 230, 255): neither opaque red nor blue.
+    assert r > 200 and 90 < g < 150 and 100 < b_ < 150, (r, g, b_)
+    doc.close()
+
+
 @pytest.mark.parametrize("duplex, paper", [("long-edge", "letter"), ("short-edge", "letter"),
                                            ("long-edge", "a4"), ("short-edge", "a4")])
 def test_backs_mirror_fronts_with_offset_on_partial_sheet(tmp_path, build, cards, duplex, paper):
