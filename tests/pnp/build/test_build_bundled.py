@@ -58,7 +58,9 @@ def test_decks_count_copies_and_carry_every_name(built):
             pdf = PdfReader(path)
             pages, cards = rows[f"output/{gid}/{deck_id}.pdf"]
             assert int(cards) == deck.count == sum(c.copies for c in deck.cards)
-            assert int(pages) == len(pdf.pages) == 2 * -(-deck.count // 9)  # 3 x 3, backs
+            per_sheet = _cards_on_page(pdf, 0)  # 9 poker/bridge, 16 mini on Letter
+            assert per_sheet == min(deck.count, {63.5: 9, 57.15: 9, 44.0: 16}[deck.size_mm[0]])
+            assert int(pages) == len(pdf.pages) == 2 * -(-deck.count // per_sheet)  # + backs
             box = pdf.pages[0].mediabox
             assert round(float(box.width) / PT, 1) == 215.9
             assert round(float(box.height) / PT, 1) == 279.4
@@ -66,6 +68,15 @@ def test_decks_count_copies_and_carry_every_name(built):
                             for i in range(0, len(pdf.pages), 2))
             for card in deck.cards:
                 assert " ".join(card.name.split()) in text, (deck_id, card.name)
+
+
+def _cards_on_page(pdf: PdfReader, index: int) -> int:
+    """Cards on a page of fronts: one clipping rectangle (`re W n`) each."""
+    from pypdf.generic import ContentStream
+
+    ops = ContentStream(pdf.pages[index].get_contents(), pdf).operations
+    return sum(1 for i, (_, op) in enumerate(ops[:-1])
+               if op == b"re" and ops[i + 1][1] in (b"W", b"W*"))
 
 
 def test_fonts_embedded_everywhere(built):
