@@ -147,9 +147,10 @@ def _outcome_step(steps: Any) -> Any:
 @click.option("--counter-defense-roll", metavar="FACES", help="The attacker's defense faces.")
 @click.option("--counter-extra-damage-roll", metavar="FACE", help="Extra die if the attacker's defense is moffed.")
 @click.option("--play", "plays", multiple=True, metavar="CARD",
-              help="Session: an attack card the attacker's league plays (Action, Modifier, Resource).")
+              help="Session: an attack card the attacker's league plays (Action, Modifier, a face-up "
+              "Resource; Energy cards to pay the costs).")
 @click.option("--defense-play", "defense_plays", multiple=True, metavar="CARD",
-              help="Session: a defense card the defender's league plays.")
+              help="Session: a defense card the defender's league plays (Energy cards too).")
 @click.option("--expect", type=click.Choice(OUTCOMES), help="The outcome the players worked out: checked.")
 @seed_option
 @json_option
@@ -297,7 +298,7 @@ def _roll_command(kind: str) -> Callable:
     @click.option(f"--{target}", "target", type=int, help=f"Stateless: the objective's {target.upper()}.")
     @click.option("--roll", "roll_text", metavar="FACES", help="Faces rolled at the table.")
     @click.option("--mod", type=int, default=0, show_default=True, help="Card modifiers.")
-    @click.option("--play", "plays", multiple=True, metavar="CARD", help=f"Session: a {kind} card played.")
+    @click.option("--play", "plays", multiple=True, metavar="CARD", help=f"Session: a {kind} card played (Energy cards to pay for it, a face-up Resource).")
     @click.option("--expect", type=click.Choice(ROLL_OUTCOMES), help="The result the players worked out: checked.")
     @seed_option
     @json_option
@@ -412,7 +413,9 @@ def untag(tx: Tx, character: str, status: tuple[str, ...]) -> Reply:
 @session_command()
 def play_command(tx: Tx, league: str, names: tuple[str, ...], character: str | None) -> Reply:
     """LEAGUE (heroes, villains or a player) plays cards outside a roll (timing any):
-    remove or tag statuses, draw. Quote names with spaces."""
+    Energy cards into the league's Energy pool for this turn, remove or tag statuses,
+    draw; a Resource only when face up. Costs are paid from the pool. Quote names with
+    spaces."""
     from referee.xo import play
 
     out = play.play(tx.require_game("xo"), _cards(tx), league, names, character)

@@ -9,10 +9,13 @@ State (docs/ARCHITECTURE.md, XO! shape) plus these keys of this module:
 lowered by cards played, raised by `draw` effects), `objectives` (the current chapter's,
 for `status`), per roster entry `ready` (XO-9, for `status`), and in `turn`: `attacked`
 (characters that attacked this turn) and `feat` (this turn's feat attempt: character,
-total, success, pending = waiting for a thwart, thwarted).
+total, success, pending = waiting for a thwart, thwarted), `energy: {league: Energy in
+the pool}` (filled by the Energy played this turn, spent on costs, emptied when the turn
+ends; rules, Attack phase) and `resources: {stack: [card names, top first]}` (setup step
+4: the top card of each stack is the face-up one, the only one that can be used).
 
-Cards played (Action, Modifier, Resource) change the roll they are played on with the
-effects written in cards.yaml; Energy costs are shown but not tracked.
+Cards played (Action, Modifier, Energy, Resource) change the roll they are played on
+with the effects written in cards.yaml; their costs are paid from the pool.
 """
 
 from __future__ import annotations
@@ -30,9 +33,9 @@ from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
 SETUP = "setup"
-PLAYABLE_TYPES = ("Action", "Modifier", "Resource")
+PLAYABLE_TYPES = ("Action", "Modifier", "Energy", "Resource")
 # What a played card's effects may do on each use (docs/CARDS.md XO effect vocabulary);
-# cost, energy and draw are noted (energy is not tracked), anything else is refused.
+# cost, energy and draw work on any use (play_cards), anything else is refused.
 USES = {
     "attack": {"attack_mod", "dice", "effect_damage", "aoe", "tag"},
     "defense": {"defense_mod", "dice", "counterattack"},
@@ -40,7 +43,6 @@ USES = {
     "thwart": {"thwart_mod", "dice"},
     "any": {"remove", "tag"},
 }
-NOTED = {"cost", "energy", "draw"}
 KOD = "KOd"  # the status card a KO by card play tags (XO-4: the character leaves play)
 
 
@@ -219,29 +221,41 @@ class Played:
 
 def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, character: str | None, use: str) -> Played:
     """Check and sum the cards `league` plays for `use` (attack, defense, feat, thwart, any):
-    an Action card only for its own character, a Modifier only from the league's own deck,
-    its timing matching the use (or `any`); a Resource from the shared stacks. Cards from
-    hand leave it (XO-10 hand count); `draw` effects refill it."""
+    an Action card only for its own character, a Modifier or Energy card only from the
+    league's own deck, its timing matching the use (or `any`); a Resource only when face
+    up on its stack (setup step 4; the next card flips up). Cards from hand leave it (XO-10
+    hand count); `draw` effects refill it. Energy cards and `energy` effects fill the
+    league's pool of this turn and every `cost` is paid from it (rules, Attack phase);
+    a cost the pool cannot pay refuses the whole play."""
     played = Played()
     hands = state.setdefault("hands", {lg: 0 for lg in LEAGUES})
     from_hand = 0
+    provided: list[tuple[str, int]] = []
+    costs: list[tuple[str, int]] = []
     for raw in names:
-        card = cards.playable[resolve_name(raw, cards.playable, "Action, Modifier or Resource card")]
+        card = cards.playable[resolve_name(raw, cards.playable, "Action, Modifier, Energy or Resource card")]
         if card.type == "Action" and card["character"] != character:
             raise RefereeError(f"{card.name} is {card['character']}'s Action card, not {character or 'anyone'}'s", None)
-        if card.type in ("Action", "Modifier") and not card.deck.startswith(league):
+        if card.type in ("Action", "Modifier", "Energy") and not card.deck.startswith(league):
             raise RefereeError(f"{card.name} is not a {league} card", None)
         timing = card.get("timing")
-        if card.type != "Resource" and timing not in (use, "any"):
+        if card.type in ("Action", "Modifier") and timing not in (use, "any"):
             raise RefereeError(f"{card.name} is played on {timing}, not on {use}", None)
+        if card.type == "Resource":
+            played.steps.extend(_take_resource(state, card))
+        if card.type == "Energy":
+            provided.append((card.name, int(card["energy"])))
         for effect in card.get("effect") or []:
             for key, value in effect.items():
-                if key in NOTED:
-                    if key == "draw":
-                        hands[league] = hands.get(league, 0) + int(value)
-                    what = {"cost": f"costs {value} Energy (not tracked)", "energy": f"provides {value} Energy (not tracked)",
-                            "draw": f"{league} draw {value}"}[key]
-                    played.steps.append(Step(f"{card.name} {what}", "XO-10" if key == "draw" else None))
+                if key == "cost":
+                    costs.append((card.name, int(value)))
+                    continue
+                if key == "energy":
+                    provided.append((card.name, int(value)))
+                    continue
+                if key == "draw":
+                    hands[league] = hands.get(league, 0) + int(value)
+                    played.steps.append(Step(f"{card.name}: {league} draw {value}", "XO-10"))
                     continue
                 if key not in USES[use]:
                     raise RefereeError(f"{card.name} ({key}: {value}) does nothing on {'a' if use != 'any' else 'its own'} {use}", None)
@@ -263,12 +277,32 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
         if hands.get(league, 0) < from_hand:
             raise RefereeError(f"the {league} hold {hands.get(league, 0)} cards and cannot play {from_hand} from hand", "XO-10")
         hands[league] -= from_hand
+    if provided or costs:
+        pools = state.setdefault("energy", {lg: 0 for lg in LEAGUES})
+        try:
+            paid = rules.pay_energy(pools.get(league, 0), provided, costs, league)
+        except ValueError as exc:
+            raise RefereeError(str(exc), rules.ENERGY_RULE) from None
+        pools[league] = paid.pool
+        played.steps.extend(paid.steps)
     return played
+
+
+def _take_resource(state: dict, card: Any) -> list[Step]:
+    """Use the face-up Resource `card` off its stack (setup step 4): the next flips up."""
+    if "resources" not in state:
+        raise RefereeError("this session was set up without Resource stacks; start a new game", rules.RESOURCE_RULE)
+    try:
+        taken = rules.take_resource(state["resources"], card.name, card["stack"])
+    except ValueError as exc:
+        raise RefereeError(str(exc), rules.RESOURCE_RULE) from None
+    state["resources"] = taken.stacks
+    return list(taken.steps)
 
 
 def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str], character: str | None = None) -> Outcome:
     """Play cards outside a roll (timing `any`): remove or tag statuses on `character`
-    (an Action card's own character when not given), draw, provide energy."""
+    (an Action card's own character when not given), draw, put Energy in the pool."""
     _check_playing(state)
     state = copy.deepcopy(state)
     league = league_of(state, league_or_player)
@@ -297,10 +331,11 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
                 target["statuses"].append(status)
                 steps.append(Step(f"{target['name']} tagged <{status}>", "XO-9"))
     summary = f"{_turn_label(state)}: {league} play {', '.join(played.names)}"
-    notes = [s.text for s in steps if s.ruling in ("XO-8", "XO-9", "XO-10")]
+    notes = [s.text for s in steps if s.ruling in ("XO-8", "XO-9", "XO-10", rules.ENERGY_RULE, rules.RESOURCE_RULE)]
     if notes:
         summary += " - " + "; ".join(notes)
-    return _done(cards, state, summary, steps, {"league": league, "cards": played.names})
+    data = {"league": league, "cards": played.names, "energy": state.get("energy", {}).get(league, 0)}
+    return _done(cards, state, summary, steps, data)
 
 
 # --------------------------------------------------------------------------- setup
@@ -394,7 +429,8 @@ def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
 def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None = None) -> Outcome:
     """XO-11: advance one phase and apply what the phase does by itself: the Status
     Check (XO-8), the discard/draw (XO-10), a successful feat left unthwarted winning the
-    chapter (XO-14), the game end (XO-15), the expiry of an unused thwart bonus (XO-14)."""
+    chapter (XO-14), the game end (XO-15), the expiry of an unused thwart bonus (XO-14),
+    the Energy pools emptying when the turn ends (rules, Attack phase)."""
     _check_playing(state)
     state = copy.deepcopy(state)
     turn = state["turn"]
@@ -420,6 +456,8 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
 
     new_phase, new_turn = rules.next_phase(phase, turn["number"])
     if new_turn:
+        state["energy"], spent = rules.empty_energy(state.get("energy") or {})
+        steps.extend(spent)
         number = turn["number"] + 1
         active = other_league(turn["active"])
         state["turn"] = _new_turn(number, active, new_phase)

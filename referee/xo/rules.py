@@ -24,6 +24,10 @@ THWART_BONUS = 2  # XO-14
 ROSTER_SIZE = 7  # each player selects 7 characters (set-up step 3)
 STUNNED = "Stunned"  # the status XO-4 tags when damage == Health
 OUTCOMES = ("miss", "hit", "stunned", "ko")
+# No ruling covers Energy or the Resource stacks: steps cite the rules text itself.
+ENERGY_RULE = "rules: Attack phase"  # "have the requisite Energy Cards to use cards"
+RESOURCE_RULE = "rules: setup 4"  # four shuffled Resource stacks, top card face up
+RESOURCE_STACKS = {"npcs": "NPCs", "powers": "Powers", "tech": "Tech", "upgrades": "Upgrades"}
 
 
 @dataclass(frozen=True)
@@ -556,6 +560,77 @@ def thwart_bonus_for(bonus: Mapping[str, Any] | None, league: str, turn_number: 
     if bonus and bonus["league"] == league and bonus["turn"] == turn_number:
         return THWART_BONUS
     return 0
+
+
+# --------------------------------------------------------------------------- energy and resources
+
+
+@dataclass(frozen=True)
+class EnergyResult:
+    pool: int
+    steps: tuple[Step, ...]
+
+
+def pay_energy(
+    pool: int, provided: Sequence[tuple[str, int]], costs: Sequence[tuple[str, int]], league: str
+) -> EnergyResult:
+    """Cards need "the requisite Energy Cards" (rules, Attack phase): the Energy the cards
+    played now provide (`provided`, (card, energy) pairs) goes into `league`'s pool of
+    this turn, then every card's cost ((card, cost) pairs) is paid from it. ValueError
+    naming the shortfall when the pool cannot pay them all (then nothing is paid)."""
+    steps: list[Step] = []
+    for name, energy in provided:
+        pool += energy
+        steps.append(Step(f"{name} provides {energy} Energy: the {league}' pool holds {pool}", ENERGY_RULE))
+    need = sum(cost for _, cost in costs)
+    if need > pool:
+        what = ", ".join(f"{name}: {cost}" for name, cost in costs)
+        raise ValueError(
+            f"the {league} need {need} Energy ({what}) but their pool holds {pool}: "
+            f"{need - pool} short; play Energy cards first"
+        )
+    for name, cost in costs:
+        pool -= cost
+        steps.append(Step(f"{name} costs {cost} Energy: paid, the {league}' pool holds {pool}", ENERGY_RULE))
+    return EnergyResult(pool, tuple(steps))
+
+
+def empty_energy(pools: Mapping[str, int]) -> tuple[dict[str, int], tuple[Step, ...]]:
+    """The Energy played in a turn is for that turn only: both pools empty when it ends."""
+    steps = tuple(
+        Step(f"the {league}' {pools[league]} unspent Energy is gone with the turn", ENERGY_RULE)
+        for league in LEAGUES
+        if pools.get(league)
+    )
+    return {league: 0 for league in LEAGUES}, steps
+
+
+@dataclass(frozen=True)
+class ResourceResult:
+    stacks: dict[str, list[str]]
+    steps: tuple[Step, ...]
+
+
+def face_up_resources(stacks: Mapping[str, Sequence[str]]) -> dict[str, str | None]:
+    """Setup step 4: the top card of each Resource stack is face up (None: stack empty)."""
+    return {stack: (list(stacks.get(stack) or []) or [None])[0] for stack in RESOURCE_STACKS}
+
+
+def take_resource(stacks: Mapping[str, Sequence[str]], name: str, stack: str) -> ResourceResult:
+    """Only the face-up Resource of its stack can be used (setup step 4 keeps the rest
+    face down); once used, the next card of that stack flips face up. ValueError
+    otherwise."""
+    label = RESOURCE_STACKS[stack]
+    cards = list(stacks.get(stack) or [])
+    if not cards:
+        raise ValueError(f"{name} is not face up: the {label} stack is empty")
+    if cards[0] != name:
+        raise ValueError(f"{name} is not face up: the {label} stack shows {cards[0]}")
+    rest = cards[1:]
+    flipped = f"{rest[0]} flips face up" if rest else "the stack is now empty"
+    new = {key: list(value) for key, value in stacks.items()}
+    new[stack] = rest
+    return ResourceResult(new, (Step(f"{name} taken from the {label} stack; {flipped}", RESOURCE_RULE),))
 
 
 # --------------------------------------------------------------------------- turn and story

@@ -55,6 +55,8 @@ SCRIPT: list[tuple[list[str], int, str]] = [
     (["xo", "next"], 0, "draw 0 back up to 7"),
     (["xo", "attack", "Swift", "Razor"], 1, "(XO-9)"),
     (["xo", "attack", "Captain Volt", "Brute"], 1, "(XO-4)"),
+    (["xo", "attack", "Captain Volt", "Frostbite", "--play", "Captain Volt Move 5"], 1, "1 short"),  # costs 1 Energy
+    (["xo", "play", "heroes", "Heroes Energy"], 0, "the heroes' pool holds 1"),
     (["xo", "attack", "Captain Volt", "Frostbite", "--play", "Captain Volt Move 5", "--attack-roll", "1,1,1,0",
       "--defense-roll", "1,1"], 0, "damage 3 - 2 = 1, + 1 attack-effect damage = 2"),
     (["xo", "next"], 0, "Feat/Thwart"),

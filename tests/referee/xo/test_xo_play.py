@@ -254,6 +254,7 @@ def test_xo4_a_card_that_kos_takes_the_character_out_of_play(started, xo_cards):
 
 def test_attack_card_adds_a_die_damage_and_an_on_hit_tag(started, xo_cards):
     state = at_phase(started, xo_cards, "Attack")  # hands drawn: 7 each
+    state["energy"]["heroes"] = 1  # the card costs 1 (Energy: tests/referee/xo/test_xo_energy.py)
     out = play.attack(state, xo_cards, "Captain Volt", "Brute", dice(attack=[1, 1, 1, 1], defense=[1, 1]),
                       plays=["Captain Volt Move 5"])
     # 4 dice (3 + 1 extra): ACV 4 vs DCV 2, damage 2 + 1 effect damage = 3 < Health 4
@@ -266,6 +267,7 @@ def test_defense_card_grants_counterattack_and_dcv(started, xo_cards):
     state = at_phase(started, xo_cards, "Attack")
     state = play.next_phase(play.next_phase(state, xo_cards).state, xo_cards).state  # Turn Resolution
     state = at_phase(play.next_phase(state, xo_cards).state, xo_cards, "Attack")  # turn 2, villains
+    state["energy"]["heroes"] = 1  # Move 2 costs 1
     out = play.attack(state, xo_cards, "Razor", "Captain Volt", dice(attack=[1, 1, 1], defense=[1, 1],
                       counter_attack=[0, 0, 0], counter_defense=[0]), defense_plays=["Captain Volt Move 2"],
                       counterattack=True)
@@ -297,6 +299,7 @@ def test_xo10_cards_come_from_hand(started, xo_cards):
 
 def test_feat_card_extra_die_and_mod(started, xo_cards):
     state = at_phase(started, xo_cards, "Feat/Thwart")
+    state["energy"]["heroes"] = 1  # Move 3 costs 1, Teamwork nothing
     out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1, 0, 0, 1]),
                     plays=["Captain Volt Move 3", "Teamwork"])
     assert out.data["roll"] == [1, 0, 0, 1] and out.data["total"] == 3 and not out.data["success"]
@@ -315,6 +318,7 @@ def test_xo8_play_any_card_removes_status_and_draws(started, xo_cards):
 def test_xo1_a_roll_never_uses_more_than_seven_dice(started, xo_cards):
     state = at_phase(started, xo_cards, "Feat/Thwart")
     state["hands"]["heroes"] = 7
+    state["energy"]["heroes"] = 5  # 1 each
     plays = ["Captain Volt Move 3"] * 5  # 3 dice + 5 extra = 8
     out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1] * 7), plays=plays)
     assert len(out.data["roll"]) == 7 and any(s.ruling == "XO-1" for s in out.steps)
