@@ -506,7 +506,7 @@ def ft(tx: Tx, hero: str, amount: str) -> Reply:
     lines = [summary]
     from referee.xs.game import marketing_load
 
-    if marketing_load(card) > after:
+    if marketing_load(card, tx.db) > after:
         lines.append(
             f"  note: {card['name']} now holds more Marketing cards than FT; no more may be "
             "attached until the FT catch up (XS-5)"
