@@ -71,12 +71,21 @@ def test_decks_count_copies_and_carry_every_name(built):
 
 
 def _cards_on_page(pdf: PdfReader, index: int) -> int:
-    """Cards on a page of fronts: one clipping rectangle (`re W n`) each."""
+    """Cards on a page of fronts: the build clips each card to its area in a graphics
+    state of its own (`q ... re W n` one level deep); the renderer's own clips nest
+    deeper."""
     from pypdf.generic import ContentStream
 
     ops = ContentStream(pdf.pages[index].get_contents(), pdf).operations
-    return sum(1 for i, (_, op) in enumerate(ops[:-1])
-               if op == b"re" and ops[i + 1][1] in (b"W", b"W*"))
+    depth, cards = 0, 0
+    for i, (_, op) in enumerate(ops[:-1]):
+        if op == b"q":
+            depth += 1
+        elif op == b"Q":
+            depth -= 1
+        elif op == b"re" and ops[i + 1][1] in (b"W", b"W*") and depth == 1:
+            cards += 1
+    return cards
 
 
 def test_fonts_embedded_everywhere(built):
