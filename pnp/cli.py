@@ -65,3 +65,6 @@ def list_cards(path: Path | None, game_id: str | None) -> int:
 
 
 # Commands of their own modules are registered below, one line each.
+from pnp.build_command import build  # noqa: E402
+
+main.add_command(build)
