@@ -55,7 +55,7 @@ class StandInRenderer:
 
     def draw_back(self, canvas, deck, x, y, w, h, bleed):
         self.calls += 1
-        self._paint(canvas, f"{deck.title} back", (0.1, 0.2, 0.6), x, y, w, h, bleed)
+        self._paint(canvas, "back", (0.1, 0.2, 0.6), x, y, w, h, bleed)
         return []
 
 

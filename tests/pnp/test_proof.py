@@ -1,0 +1,181 @@
+"""`pnp proof`: PNGs from the print's PDF drawing, layout checks, contact sheets, gallery."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).parent))
+from exports_support import ROOT, StandInRenderer  # noqa: E402
+
+import carddb  # noqa: E402
+from pnp import checks  # noqa: E402
+from pnp.proof import draw_guides, load_record, proof_faces  # noqa: E402
+from pnp.single import page_box, select_faces  # noqa: E402
+
+PT = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def db():
+    return carddb.load(ROOT / "cards.yaml")
+
+
+def few_faces(db):
+    deck = db.xs.decks["owners"]
+    return select_faces(db, "x-statix", ["owners"], [c.name for c in deck.cards[:2]])
+
+
+def test_proof_writes_faces_contact_sheet_and_gallery(db, tmp_path):
+    faces = few_faces(db)
+    result = proof_faces(db, faces, StandInRenderer(), tmp_path, dpi=100)
+    deck = db.xs.decks["owners"]
+    folder = tmp_path / "x-statix" / "owners"
+    pngs = sorted(p.name for p in folder.glob("*.png"))
+    assert len(pngs) == 3 and "back.png" in pngs
+    with Image.open(folder / "back.png") as im:
+        # (63.5 + 2 x 3.175) mm x (88.9 + 2 x 3.175) mm at 100 dpi
+        assert im.size == (275, 375)
+    assert (tmp_path / "x-statix" / "owners-contact.png").is_file()
+    index = (tmp_path / "index.html").read_text()
+    for card in deck.cards[:2]:
+        assert f"<b>{card.name}</b>" in index
+    assert index.count('<figure class="card') == 3
+    assert "Owner" in index and 'id="filter"' in index
+    # Every image the gallery shows exists, relative to the page.
+    for src in re.findall(r'<img src="([^"]+)"', index):
+        assert (tmp_path / src).is_file(), src
+    assert result.warnings == []
+
+
+def test_proofing_one_card_keeps_the_others_in_the_gallery(db, tmp_path):
+    proof_faces(db, few_faces(db), StandInRenderer(), tmp_path, dpi=50)
+    name = db.xs.decks["owners"].cards[2].name
+    proof_faces(db, select_faces(db, "x-statix", ["owners"], [name]), StandInRenderer(),
+                tmp_path, dpi=50)
+    record = load_record(tmp_path)
+    assert len(record) == 4          # three fronts and the back
+    assert (tmp_path / "index.html").read_text().count('<figure class="card') == 4
+
+
+def test_guides_mark_trim_bleed_and_safe_zone(db):
+    deck = db.xs.decks["owners"]
+    box = page_box(deck, 3.175)
+    dpi = 100
+    white = Image.new("RGB", (275, 375), "white")
+    guided = draw_guides(white, box, dpi)
+    assert guided.getpixel((3, 187)) != (255, 255, 255)           # bleed tinted
+    assert guided.getpixel((137, 187)) == (255, 255, 255)         # card centre untouched
+    trim_x = round(3.175 * PT * dpi / 72)
+    assert guided.getpixel((trim_x, 187))[2] > 200                 # blue trim line
+    safe_x = round(2 * 3.175 * PT * dpi / 72)
+    column = [guided.getpixel((safe_x, y)) for y in range(40, 330)]
+    assert any(p[1] > 150 and p[0] < 60 for p in column)           # green dashes...
+    assert any(p == (255, 255, 255) for p in column)               # ...with gaps
+
+
+# ── layout checks ──────────────────────────────────────────────────────────────────
+
+
+def warnings_for(db, renderer, card_names, tmp_path):
+    faces = select_faces(db, "x-statix", ["owners"], card_names, backs=False)
+    result = proof_faces(db, faces, renderer, tmp_path, dpi=40)
+    return result.warnings
+
+
+def test_icon_outside_the_safe_zone_is_named(db, tmp_path):
+    card = db.xs.decks["owners"].cards[0]
+    found = warnings_for(db, StandInRenderer(icon_at=(6, 100)), [card.name], tmp_path)
+    [w] = found
+    assert (w.game, w.deck, w.card, w.element) == ("x-statix", "owners", card.name, "icon mask")
+    assert "safe zone" in w.message
+    inside = warnings_for(db, StandInRenderer(icon_at=(40, 100)), [card.name], tmp_path)
+    assert inside == []
+
+
+def test_low_resolution_image_is_reported_with_its_dpi(db, tmp_path):
+    art = tmp_path / "art.png"
+    Image.new("RGB", (100, 100), "orange").save(art)
+    card = db.xs.decks["owners"].cards[0]
+    # 100 px over 1 inch (72 pt) prints at 100 dpi; over 0.25 in at 400 dpi.
+    [w] = warnings_for(db, StandInRenderer(image=(art, 72, 72)), [card.name], tmp_path / "a")
+    assert w.element == "image art.png" and "100 dpi" in w.message
+    assert warnings_for(db, StandInRenderer(image=(art, 18, 18)), [card.name],
+                        tmp_path / "b") == []
+
+
+def test_blank_card_is_reported(db, tmp_path):
+    card = db.xs.decks["owners"].cards[1]
+    [w] = warnings_for(db, StandInRenderer(blank={card.name}), [card.name], tmp_path)
+    assert (w.card, w.element) == (card.name, "template") and "nothing" in w.message
+
+
+def test_text_outside_safe_zone_found_in_the_pdf(db, tmp_path):
+    class Edgy(StandInRenderer):
+        def draw_front(self, canvas, card, deck, x, y, w, h, bleed):
+            super().draw_front(canvas, card, deck, x, y, w, h, bleed)
+            canvas.setFont("Helvetica", 8)
+            canvas.drawString(x + 2, y + 20, "Too close")
+            return []
+
+    card = db.xs.decks["owners"].cards[0]
+    [w] = warnings_for(db, Edgy(), [card.name], tmp_path)
+    assert w.element == 'text "Too close"' and w.card == card.name
+
+
+def test_checked_renderer_passes_the_renderers_own_warnings(db):
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.render import LayoutWarning
+
+    card = db.xs.decks["owners"].cards[0]
+    deck = db.xs.decks["owners"]
+    mine = LayoutWarning("x-statix", "owners", card.name, "text", "does not fit")
+
+    class Overflowing(StandInRenderer):
+        def draw_front(self, *args):
+            super().draw_front(*args)
+            return [mine]
+
+    c = Canvas("/dev/null")
+    found = checks.CheckedRenderer(Overflowing()).draw_front(c, card, deck, 20, 20, 180, 252, 9)
+    assert found == [mine]
+
+
+# ── the gallery in a real browser ──────────────────────────────────────────────────
+
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium"
+                                         if Path("/usr/bin/chromium").exists() else None)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                    "(apt-get install -y chromium) - gallery not checked in a browser")
+def test_gallery_images_all_load_in_headless_chromium(db, tmp_path):
+    proof_faces(db, few_faces(db), StandInRenderer(), tmp_path / "proof", dpi=40)
+    # One image that cannot load proves the check can fail.
+    broken_dir = tmp_path / "broken"
+    shutil.copytree(tmp_path / "proof", broken_dir)
+    (broken_dir / "x-statix" / "owners" / "back.png").unlink()
+
+    def dom(folder: Path) -> str:
+        profile = tmp_path / f"profile-{folder.name}"
+        run = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", f"--user-data-dir={profile}", "--virtual-time-budget=5000",
+             "--dump-dom", (folder / "index.html").as_uri()],
+            capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr[-2000:]
+        return run.stdout
+
+    good = dom(tmp_path / "proof")
+    assert 'data-images-checked="3"' in good
+    assert 'data-images-broken="0"' in good
+    bad = dom(broken_dir)
+    assert 'data-images-broken="1"' in bad
