@@ -1,0 +1,199 @@
+"""What every referee command shares: the global options, one-line errors with the agreed
+exit codes, text-or-JSON output, and `session_command` for commands that read or change the
+session in one transaction. Light to import: no sqlite3, carddb or rich at module level.
+
+A game subcommand (in `referee/xo/cli.py`, `referee/xs/cli.py`) looks like:
+
+    @xs.command("draw")
+    @click.argument("player")
+    @session_command()                      # adds --json and --seed
+    def draw(tx: Tx, player: str) -> Reply:
+        state = tx.require_game("x-statix")  # exit 1 if the session holds another game
+        rng = tx.rng()                       # seeded per ARCHITECTURE "Randomness in a session"
+        ...
+        tx.record("draw", f"{player} draws", {"player": player}, state)
+        return Reply([f"{player} draws a card"], {"player": player})
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from referee.errors import RefereeError, UsageError
+
+if TYPE_CHECKING:
+    import random
+    from types import ModuleType
+
+    from carddb.model import Database
+    from referee.session import Session
+
+DEFAULT_SESSION = "referee-session.db"
+
+
+@dataclass(frozen=True)
+class GlobalOptions:
+    session: str = DEFAULT_SESSION
+    seed: int | None = None
+    cards: str | None = None
+
+
+def global_options(ctx: click.Context) -> GlobalOptions:
+    """The `referee --session/--seed/--cards` values, from any nested command's context."""
+    obj = ctx.find_root().obj
+    return obj if isinstance(obj, GlobalOptions) else GlobalOptions()
+
+
+@dataclass
+class Reply:
+    """A command's answer: `lines` for the terminal, `data` for `--json`."""
+
+    lines: list[str]
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def emit(reply: Reply, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({"ok": True, **reply.data}, ensure_ascii=False))
+    else:
+        for line in reply.lines:
+            click.echo(line)
+
+
+def fail(message: str, code: int, ruling: str | None, as_json: bool) -> None:
+    """Print one error line (and a JSON object when --json) and exit with `code`."""
+    shown = f"{message} ({ruling})" if ruling and f"({ruling})" not in message else message
+    click.echo(f"referee: {shown}", err=True)
+    if as_json:
+        click.echo(json.dumps({"ok": False, "error": message, "ruling": ruling, "exit_code": code}))
+    raise click.exceptions.Exit(code)
+
+
+@contextlib.contextmanager
+def guard(as_json: bool = False) -> Iterator[None]:
+    """Turn referee errors into one line and the exit codes: RefereeError -> 1 (with its
+    ruling), UsageError / DiceError / SessionError -> 2."""
+    try:
+        yield
+    except RefereeError as error:
+        fail(error.message, 1, error.ruling, as_json)
+    except UsageError as error:
+        fail(error.message, 2, None, as_json)
+
+
+def load_cards(path: str | None = None) -> Database:
+    """The card database (an invalid one is a refusal, exit 1)."""
+    import carddb
+
+    try:
+        return carddb.load(path)
+    except carddb.DatabaseError as error:
+        problems = getattr(error, "problems", None) or [error]
+        more = f" (and {len(problems) - 1} more; run `pnp validate`)" if len(problems) > 1 else ""
+        raise RefereeError(f"invalid card database: {problems[0]}{more}") from None
+    except OSError as error:
+        raise UsageError(f"cannot read the card database: {error}") from None
+
+
+class Tx:
+    """One command's transaction on the session (see `session_command`)."""
+
+    def __init__(self, session: Session, options: GlobalOptions, seed: int | None) -> None:
+        self.session = session
+        self.options = options
+        self.seed = seed if seed is not None else options.seed
+        self._db: Database | None = None
+
+    @property
+    def state(self) -> dict:
+        """The current state: a fresh deep copy to change and pass to `record`."""
+        return self.session.state
+
+    def require_game(self, game: str) -> dict:
+        """The state, or a refusal if the session holds another game."""
+        from referee.games import title
+
+        state = self.session.state
+        if state.get("game") != game:
+            raise RefereeError(
+                f"this session holds a {title(state.get('game', '?'))} game, not {title(game)}"
+            )
+        return state
+
+    def rng(self) -> random.Random:
+        return self.session.rng(self.seed)
+
+    def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
+        return self.session.record(kind, summary, payload, new_state)
+
+    @property
+    def db(self) -> Database:
+        if self._db is None:
+            self._db = load_cards(self.options.cards)
+        return self._db
+
+    @property
+    def game(self) -> ModuleType:
+        """The rules module of the session's game (`referee.xs.game` / `referee.xo.game`)."""
+        from referee.games import module
+
+        return module(self.session.state["game"])
+
+
+def json_option(fn: Callable) -> Callable:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(fn)
+
+
+def seed_option(fn: Callable) -> Callable:
+    return click.option(
+        "--seed", type=int, default=None, help="Seed this command's randomness (reproducible)."
+    )(fn)
+
+
+def session_command(write: bool = True) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
+    """Decorate `fn(tx, **params) -> Reply` into a click callback that opens the session
+    named by the global options, runs `fn` inside one transaction (BEGIN IMMEDIATE when
+    `write`), commits, then prints the reply as text or --json. Errors become one line and
+    exit 1/2; on any error nothing is written."""
+
+    def decorate(fn: Callable[..., Reply]) -> Callable[..., None]:
+        @json_option
+        @seed_option
+        @click.pass_context
+        @functools.wraps(fn)
+        def callback(ctx: click.Context, as_json: bool, seed: int | None, **params: Any) -> None:
+            with guard(as_json):
+                from referee.session import Session
+
+                options = global_options(ctx)
+                with Session.open(options.session, write=write) as session:
+                    reply = fn(Tx(session, options, seed), **params)
+            emit(reply, as_json)
+
+        return callback
+
+    return decorate
+
+
+def run(as_json: bool, fn: Callable[[], Reply]) -> None:
+    """For commands without a session: run `fn`, print its reply, map errors to exit codes."""
+    with guard(as_json):
+        reply = fn()
+    emit(reply, as_json)
+
+
+def percent(p: Any) -> str:
+    """A probability as a short percentage (exact values stay in the fractions)."""
+    value = float(p) * 100
+    if value == 0:
+        return "0%"
+    if value < 0.01:
+        return f"{value:.2g}%"
+    return f"{value:.2f}%"

@@ -1,0 +1,86 @@
+"""Dice: XO! mask dice (XO-1) and six-sided dice, rolled with an injected RNG or entered
+as the faces rolled at the table."""
+
+from __future__ import annotations
+
+import random
+
+from referee.errors import DiceError
+
+__all__ = [
+    "MASK_FACES",
+    "D6_FACES",
+    "DiceError",
+    "faces_of",
+    "roll_mask",
+    "roll_d6",
+    "roll",
+    "is_moffed",
+    "parse_faces",
+]
+
+# XO-1: one 0, two 1s, two 2s, one 3.
+MASK_FACES: tuple[int, ...] = (0, 1, 1, 2, 2, 3)
+D6_FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+
+
+def faces_of(die: str | int) -> tuple[int, ...]:
+    """The faces of a die: "mask", "d6"/"dN", or an int number of sides."""
+    if die == "mask":
+        return MASK_FACES
+    if isinstance(die, str):
+        text = die.lower()
+        if not (text.startswith("d") and text[1:].isdigit()):
+            raise DiceError(f"unknown die {die!r}: use 'mask' or 'dN'")
+        die = int(text[1:])
+    if die < 2:
+        raise DiceError(f"a die needs at least 2 sides, not {die}")
+    return tuple(range(1, die + 1))
+
+
+def roll(n: int, die: str | int, rng: random.Random) -> list[int]:
+    """Roll `n` dice of kind `die` with `rng`."""
+    faces = faces_of(die)
+    return [rng.choice(faces) for _ in range(n)]
+
+
+def roll_mask(n: int, rng: random.Random) -> list[int]:
+    """Roll `n` mask dice (XO-1)."""
+    return [rng.choice(MASK_FACES) for _ in range(n)]
+
+
+def roll_d6(n: int, rng: random.Random) -> list[int]:
+    """Roll `n` six-sided dice."""
+    return [rng.randint(1, 6) for _ in range(n)]
+
+
+def is_moffed(faces: list[int] | tuple[int, ...]) -> bool:
+    """XO-5: one or more dice, every face 0. A zero-die roll is never moffed."""
+    return len(faces) > 0 and all(face == 0 for face in faces)
+
+
+def parse_faces(text: str, die: str | int) -> list[int]:
+    """Faces entered at the table, e.g. "3,0,2" (commas and/or spaces). Raises `DiceError`
+    naming the first face the die cannot show."""
+    allowed = set(faces_of(die))
+    faces: list[int] = []
+    position = 0
+    for raw in text.replace(",", " ").split(" "):
+        position = text.find(raw, position) if raw else position
+        if not raw:
+            continue
+        if not raw.lstrip("-").isdigit():
+            raise DiceError(f"face {raw!r} at column {position + 1} of {text!r} is not a number")
+        value = int(raw)
+        if value not in allowed:
+            name = "a mask die" if die == "mask" else f"a d{len(allowed)}"
+            shown = ",".join(str(f) for f in sorted(allowed))
+            raise DiceError(
+                f"face {value} at column {position + 1} of {text!r} is impossible on {name} "
+                f"(faces {shown})"
+            )
+        faces.append(value)
+        position += len(raw)
+    if not faces:
+        raise DiceError("no faces given")
+    return faces

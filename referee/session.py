@@ -1,0 +1,386 @@
+"""The session store: one game per SQLite file, an append-only event log.
+
+Each event row is `(seq, ts, kind, summary, payload_json, state_json)`; `state_json` is
+the whole game state after the event, so the current state is the latest row's state and
+undo/redo are ordinary events that restore an earlier state. Safety:
+
+- every command is one `BEGIN IMMEDIATE` transaction (WAL journal, synchronous=FULL), so a
+  crash or SIGKILL leaves the file as it was before or after the command;
+- a busy timeout makes concurrent commands wait their turn instead of failing;
+- the file's header (SQLite magic + our application_id) is checked by reading bytes
+  *before* SQLite opens it, so a foreign or corrupt file is refused and never written;
+- a new session is built in a temporary file and linked into place atomically.
+
+sqlite3 is imported here only; the CLI imports this module inside session commands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from referee.errors import RefereeError, SessionError
+
+APPLICATION_ID = 0x52654621  # "ReF!" in the SQLite header at offset 68
+SCHEMA_VERSION = 1
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_S = 30.0
+DEFAULT_PATH = "referee-session.db"
+
+_SCHEMA = """
+CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    ts TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    payload_json TEXT NOT NULL,
+    state_json TEXT NOT NULL
+);
+CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+"""
+_COLUMNS = ["seq", "ts", "kind", "summary", "payload_json", "state_json"]
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    ts: str
+    kind: str
+    summary: str
+    payload: dict
+    undone: bool  # reverted by a later undo and not redone
+
+    def as_json(self) -> dict:
+        return {
+            "seq": self.seq,
+            "ts": self.ts,
+            "kind": self.kind,
+            "summary": self.summary,
+            "payload": self.payload,
+            "undone": self.undone,
+        }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def check_header(path: Path) -> None:
+    """Refuse a file that is not a referee session, by reading bytes only."""
+    if not path.exists():
+        raise SessionError(f"{path}: no session here; start one with `referee new`")
+    if not path.is_file():
+        raise SessionError(f"{path}: not a session file")
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as error:
+        raise SessionError(f"{path}: cannot read: {error.strerror}") from None
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        raise SessionError(f"{path}: not a referee session (not an SQLite file, or damaged)")
+    if int.from_bytes(header[68:72], "big") != APPLICATION_ID:
+        raise SessionError(f"{path}: an SQLite file from another program, not a referee session")
+
+
+def already_holds_a_game(path: Path) -> str:
+    return (
+        f"{path} already holds a game; pass --force to start a new one there "
+        "(its log is kept) or choose another --session"
+    )
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    conn.execute("PRAGMA synchronous = FULL")
+    return conn
+
+
+def _undo_stacks(rows: list[tuple[int, str, str]]) -> tuple[int, list[int], list[int], set[int]]:
+    """Replay kinds/payloads: (seq of the latest `new`, done seqs, undone seqs as a stack
+    whose last element is the next to redo, every seq currently reverted). A `new` event
+    is a barrier; a regular event after undo makes the undone ones final."""
+    base, done, undone = 0, [], []
+    reverted: set[int] = set()
+    for seq, kind, payload_json in rows:
+        if kind == "new":
+            base, done, undone = seq, [], []
+        elif kind == "undo":
+            for moved in json.loads(payload_json)["undone"]:
+                done.remove(moved)
+                undone.append(moved)
+                reverted.add(moved)
+        elif kind == "redo":
+            for moved in json.loads(payload_json)["redone"]:
+                undone.remove(moved)
+                done.append(moved)
+                reverted.discard(moved)
+        else:
+            done.append(seq)
+            undone = []
+    return base, done, undone, reverted
+
+
+class Session:
+    """An open session. Use as `with Session.open(path) as s:` - one transaction."""
+
+    def __init__(self, path: Path, write: bool = True) -> None:
+        self.path = path
+        self.write = write
+        self._conn: sqlite3.Connection | None = None
+        self._state_json = ""
+        self._last_seq = 0
+
+    # ── lifecycle ──────────────────────────────────────────────────────────────
+    @classmethod
+    def open(cls, path: str | os.PathLike, write: bool = True) -> Session:
+        """A session on an existing file; the transaction starts on `with`. `write=False`
+        takes a read snapshot instead of the write lock."""
+        path = Path(path)
+        check_header(path)
+        return cls(path, write)
+
+    def __enter__(self) -> Session:
+        try:
+            self._conn = _connect(self.path)
+            self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
+            self._check_schema()
+        except sqlite3.DatabaseError as error:
+            self._close(commit=False)
+            raise SessionError(f"{self.path}: damaged session file ({error})") from None
+        except BaseException:
+            self._close(commit=False)
+            raise
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        try:
+            self._close(commit=exc_type is None)
+        except sqlite3.DatabaseError as error:
+            raise SessionError(f"{self.path}: could not save ({error})") from None
+
+    def _close(self, commit: bool) -> None:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            if conn.in_transaction:
+                conn.execute("COMMIT" if commit else "ROLLBACK")
+        finally:
+            conn.close()
+
+    def _check_schema(self) -> None:
+        conn = self._db()
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(events)")]
+        if app_id != APPLICATION_ID or columns != _COLUMNS:
+            raise SessionError(f"{self.path}: not a referee session")
+        if version != SCHEMA_VERSION:
+            raise SessionError(
+                f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
+            )
+        row = conn.execute(
+            "SELECT seq, state_json FROM events ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            raise SessionError(f"{self.path}: damaged session file (no events)")
+        self._last_seq, self._state_json = row
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise RuntimeError("use the session inside `with Session.open(path) as s:`")
+        return self._conn
+
+    @classmethod
+    def check(cls, path: str | os.PathLike) -> None:
+        """Raise `SessionError` unless `path` is a readable referee session (reads only)."""
+        with cls.open(path, write=False):
+            pass
+
+    @classmethod
+    def create(
+        cls,
+        path: str | os.PathLike,
+        state: dict,
+        summary: str,
+        payload: dict | None = None,
+        *,
+        replace: bool = False,
+    ) -> int:
+        """Start a game at `path`: a new file, or with `replace=True` a `new` event appended
+        to an existing session (its history stays in the log). Refuses to touch a file
+        that is not a referee session. Returns the event's seq."""
+        path = Path(path)
+        payload = payload or {}
+        if path.exists() or path.is_symlink():
+            cls.check(path)
+            if not replace:
+                raise RefereeError(already_holds_a_game(path))
+            with cls.open(path) as session:
+                return session._append("new", summary, payload, state)
+        return cls._create_file(path, state, summary, payload)
+
+    @classmethod
+    def _create_file(cls, path: Path, state: dict, summary: str, payload: dict) -> int:
+        if not path.parent.is_dir():
+            raise SessionError(f"{path}: folder {path.parent} does not exist")
+        temp = path.with_name(f".{path.name}.{os.getpid()}.creating")
+        try:
+            conn = sqlite3.connect(temp, isolation_level=None)
+            try:
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.executescript(_SCHEMA)
+                conn.execute(
+                    "INSERT INTO events VALUES (1, ?, 'new', ?, ?, ?)",
+                    (_now(), summary, json.dumps(payload), json.dumps(state)),
+                )
+            finally:
+                conn.close()  # the last close checkpoints the WAL into the file
+            with temp.open("rb+") as handle:
+                os.fsync(handle.fileno())
+            try:
+                os.link(temp, path)  # atomic, and never replaces a file created meanwhile
+            except FileExistsError:
+                raise RefereeError(f"{path} was created by another command just now") from None
+        except sqlite3.Error as error:
+            raise SessionError(f"{path}: cannot create session ({error})") from None
+        except OSError as error:
+            raise SessionError(f"{path}: cannot create session ({error.strerror})") from None
+        finally:
+            for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
+                leftover.unlink(missing_ok=True)
+        return 1
+
+    # ── reading ────────────────────────────────────────────────────────────────
+    @property
+    def state(self) -> dict:
+        """The current game state (a fresh copy each time)."""
+        self._db()
+        return json.loads(self._state_json)
+
+    @property
+    def last_seq(self) -> int:
+        return self._last_seq
+
+    @property
+    def next_seq(self) -> int:
+        """The seq the next recorded event will get."""
+        return self._last_seq + 1
+
+    def rng(self, seed_option: int | str | None = None) -> random.Random:
+        """The command's randomness: its own --seed, else the game's seed and the event
+        number, else the OS."""
+        if seed_option is not None:
+            return random.Random(seed_option)
+        seed = self.state.get("seed")
+        if seed is not None:
+            return random.Random(f"{seed}/{self.next_seq}")
+        return random.SystemRandom()
+
+    def log(self, with_states: bool = False) -> list[Event] | list[tuple[Event, dict]]:
+        """Every event, oldest first, each marked whether it is currently undone."""
+        rows = (
+            self._db()
+            .execute(
+                "SELECT seq, ts, kind, summary, payload_json, state_json FROM events ORDER BY seq"
+            )
+            .fetchall()
+        )
+        _, _, _, reverted = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
+        events = [
+            Event(seq, ts, kind, summary, json.loads(payload), seq in reverted)
+            for seq, ts, kind, summary, payload, _ in rows
+        ]
+        if with_states:
+            return [(e, json.loads(r[5])) for e, r in zip(events, rows, strict=True)]
+        return events
+
+    def _stacks(self) -> tuple[int, list[int], list[int], set[int]]:
+        rows = (
+            self._db().execute("SELECT seq, kind, payload_json FROM events ORDER BY seq").fetchall()
+        )
+        return _undo_stacks(rows)
+
+    def _state_at(self, seq: int) -> str:
+        return (
+            self._db().execute("SELECT state_json FROM events WHERE seq = ?", (seq,)).fetchone()[0]
+        )
+
+    def _summary_of(self, seq: int) -> str:
+        return self._db().execute("SELECT summary FROM events WHERE seq = ?", (seq,)).fetchone()[0]
+
+    # ── writing ────────────────────────────────────────────────────────────────
+    def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
+        """Append one event whose state is `new_state`; returns its seq."""
+        if kind in ("new", "undo", "redo"):
+            raise ValueError(f"{kind!r} events are written by Session itself")
+        return self._append(kind, summary, payload, new_state)
+
+    def _append(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
+        if not self.write:
+            raise RuntimeError("session opened read-only")
+        state_json = json.dumps(new_state)
+        seq = self.next_seq
+        self._db().execute(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+            (seq, _now(), kind, summary, json.dumps(payload), state_json),
+        )
+        self._last_seq, self._state_json = seq, state_json
+        return seq
+
+    def undo(self, n: int = 1) -> tuple[int, list[int]]:
+        """Revert the last `n` effective events (a `new` cannot be undone). Returns the undo
+        event's seq and the seqs reverted, newest first."""
+        base, done, _, _ = self._stacks()
+        if n < 1:
+            raise RefereeError("undo needs a count of 1 or more")
+        if n > len(done):
+            raise RefereeError(
+                f"cannot undo {n}: only {len(done)} event(s) since the game started"
+                if done
+                else "nothing to undo since the game started"
+            )
+        reverted = list(reversed(done[-n:]))
+        target = done[-n - 1] if n < len(done) else base
+        names = "; ".join(f"#{s} {self._summary_of(s)}" for s in reverted)
+        seq = self._append(
+            "undo",
+            f"undo {n}: {names}",
+            {"n": n, "undone": reverted, "restores": target},
+            json.loads(self._state_at(target)),
+        )
+        return seq, reverted
+
+    def redo(self, n: int = 1) -> tuple[int, list[int]]:
+        """Re-apply the last `n` undone events (only right after undo: any other event
+        clears what can be redone)."""
+        _, _, undone, _ = self._stacks()
+        if n < 1:
+            raise RefereeError("redo needs a count of 1 or more")
+        if n > len(undone):
+            raise RefereeError(
+                f"cannot redo {n}: only {len(undone)} undone event(s) to redo"
+                if undone
+                else "nothing to redo"
+            )
+        redone = list(reversed(undone[-n:]))
+        names = "; ".join(f"#{s} {self._summary_of(s)}" for s in redone)
+        seq = self._append(
+            "redo",
+            f"redo {n}: {names}",
+            {"n": n, "redone": redone},
+            json.loads(self._state_at(redone[-1])),
+        )
+        return seq, redone

@@ -1,0 +1,1 @@
+"""XO! (Extraordinary): setup and rules. The click group lives in `referee.xo.cli` (imported lazily)."""

@@ -1,0 +1,1 @@
+"""X-Statix: setup and rules. The click group lives in `referee.xs.cli` (imported lazily)."""

@@ -1,0 +1,194 @@
+"""X-Statix setup (XS-1) and the table summary. Pure: the card database and the RNG come in."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from referee.dice import roll_d6
+from referee.errors import RefereeError, UsageError
+
+if TYPE_CHECKING:
+    from carddb.model import Database
+
+GAME_ID = "x-statix"
+TITLE = "X-Statix"
+HAND_SIZE = 7  # XS-1
+START_MT_DICE = 4  # XS-1: 4D6 MT
+PHASES = ("opportunity", "recruitment", "publicity", "mission", "fame", "fortune", "end")
+
+
+def new_state(
+    players: list[str],
+    db: Database,
+    rng: random.Random,
+    *,
+    owners: dict[str, str] | None = None,
+    teams: dict[str, str] | None = None,
+    seed: int | str | None = None,
+    **unknown: Any,
+) -> dict:
+    """A new game per XS-1. `owners`/`teams` map a player to a chosen card name; the
+    others are dealt at random from what is left."""
+    if unknown:
+        raise UsageError(f"X-Statix has no setup option {', '.join(sorted(unknown))}")
+    game = db.xs
+    players = check_players(players, game.min_players, game.max_players)
+
+    owner_of, owners_chosen = deal_specials(
+        players, owners or {}, _names(game, "owners"), rng, "Owner"
+    )
+    team_of, teams_chosen = deal_specials(
+        players, teams or {}, _names(game, "team-names"), rng, "Team Name"
+    )
+
+    deck = [card.name for card in game.decks["common"].cards for _ in range(card.copies)]
+    if len(deck) < HAND_SIZE * len(players):
+        raise RefereeError(
+            f"the common deck has {len(deck)} cards, too few to deal {HAND_SIZE} to "
+            f"{len(players)} players",
+            "XS-1",
+        )
+    rng.shuffle(deck)
+    hands: dict[str, list[str]] = {p: [] for p in players}
+    for _ in range(HAND_SIZE):  # dealt one at a time, in seat order
+        for player in players:
+            hands[player].append(deck.pop(0))
+
+    mt_rolls = {p: roll_d6(START_MT_DICE, rng) for p in players}
+    first, first_rolls = first_player(players, rng)
+
+    return {
+        "game": GAME_ID,
+        "seed": seed,
+        "players": players,
+        "table": {
+            p: {
+                "mt": sum(mt_rolls[p]),
+                "owner": owner_of[p],
+                "team": team_of[p],
+                "hand": hands[p],
+                "heroes": [],
+            }
+            for p in players
+        },
+        "deck": deck,
+        "discard": [],
+        "turn": {"number": 1, "player": first, "phase": "opportunity"},
+        "over": False,
+        "winner": None,
+        "setup": {
+            "mt_rolls": mt_rolls,
+            "first_player_rolls": first_rolls,
+            "owners_chosen": owners_chosen,
+            "teams_chosen": teams_chosen,
+        },
+    }
+
+
+def check_players(players: list[str], low: int, high: int) -> list[str]:
+    names = [p.strip() for p in players]
+    if any(not n for n in names):
+        raise UsageError("a player name is empty")
+    if len(set(n.casefold() for n in names)) != len(names):
+        raise UsageError(f"player names must differ: {', '.join(names)}")
+    if not low <= len(names) <= high:
+        raise UsageError(f"X-Statix is for {low} to {high} players, not {len(names)} (XS-1)")
+    return names
+
+
+def first_player(players: list[str], rng: random.Random) -> tuple[str, list[dict[str, int]]]:
+    """XS-1: highest 1D6 goes first; ties reroll among the tied. Returns the first player
+    and every round of rolls."""
+    rounds: list[dict[str, int]] = []
+    contenders = list(players)
+    while True:
+        faces = dict(zip(contenders, roll_d6(len(contenders), rng), strict=True))
+        rounds.append(faces)
+        best = max(faces.values())
+        contenders = [p for p in contenders if faces[p] == best]
+        if len(contenders) == 1:
+            return contenders[0], rounds
+
+
+def deal_specials(
+    players: list[str],
+    chosen: dict[str, str],
+    cards: list[str],
+    rng: random.Random,
+    kind: str,
+) -> tuple[dict[str, str], list[str]]:
+    """One card of `cards` per player: the chosen ones first, then the rest at random.
+    Returns the cards by player and the players (in seat order) who chose theirs."""
+    by_fold = {fold(c): c for c in cards}
+    seat_of = {fold(p): p for p in players}
+    result: dict[str, str] = {}
+    for player, card in chosen.items():
+        seat = seat_of.get(fold(player))
+        if seat is None:
+            raise UsageError(f"{kind} chosen for {player!r}, who is not a player")
+        name = by_fold.get(fold(card))
+        if name is None:
+            raise UsageError(f"no {kind} card {card!r}; choose one of: {', '.join(cards)}")
+        if name in result.values():
+            raise UsageError(f"{kind} {name} is chosen twice (XS-1: one each)")
+        result[seat] = name
+    chose = [p for p in players if p in result]
+    rest = [c for c in cards if c not in result.values()]
+    rng.shuffle(rest)
+    for player in players:
+        if player not in result:
+            if not rest:
+                raise RefereeError(f"not enough {kind} cards for {len(players)} players", "XS-1")
+            result[player] = rest.pop(0)
+    return result, chose
+
+
+def fold(name: str) -> str:
+    """Compare names as typed at a keyboard: case, spacing and curly apostrophes ignored."""
+    return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").casefold().split())
+
+
+def _names(game: Any, deck_id: str) -> list[str]:
+    return [card.name for card in game.decks[deck_id].cards]
+
+
+def setup_summary(state: dict) -> str:
+    """One line telling the setup rolls (for the log)."""
+    setup = state.get("setup", {})
+    rounds = setup.get("first_player_rolls", [])
+    rolls = " | reroll ".join(", ".join(f"{p} {f}" for p, f in r.items()) for r in rounds)
+    mt = ", ".join(
+        f"{p} {sum(f)} ({'+'.join(map(str, f))})" for p, f in setup.get("mt_rolls", {}).items()
+    )
+    first = state["turn"]["player"]
+    return (
+        f"X-Statix for {', '.join(state['players'])}; first player 1D6: {rolls} -> {first} "
+        f"goes first (XS-1); starting MT 4D6: {mt}"
+    )
+
+
+def marketing_load(hero: dict) -> int:
+    """Marketing cards held by a hero for the XS-5 limit (Cult of Personality counts 2)."""
+    return sum(2 if name == "Cult of Personality" else 1 for name in hero.get("marketing", []))
+
+
+def status_lines(state: dict) -> list[str]:
+    turn = state["turn"]
+    lines = [
+        f"{TITLE}: turn {turn['number']}, {turn['player']}'s {turn['phase']} phase; "
+        f"deck {len(state['deck'])}, discard {len(state['discard'])}"
+    ]
+    for player in state["players"]:
+        seat = state["table"][player]
+        lines.append(
+            f"{player} ({seat['owner']}, {seat['team']}): {seat['mt']} MT, "
+            f"{len(seat['hand'])} cards in hand, {len(seat['heroes'])} heroes"
+        )
+        for hero in seat["heroes"]:
+            marketing = f" [{', '.join(hero['marketing'])}]" if hero["marketing"] else ""
+            lines.append(f"  {hero['name']}: {hero['ft']} FT{marketing}")
+    if state.get("over"):
+        winners = state.get("winner") or []
+        lines.append(f"Game over: {' and '.join(winners) or 'no winner'} (XS-13)")
+    return lines

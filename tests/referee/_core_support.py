@@ -1,0 +1,137 @@
+"""Shared helpers for the referee core tests: run the CLI for real, build sessions."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def env(**extra: str) -> dict[str, str]:
+    result = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result.pop("REFEREE_SESSION", None)
+    result.pop("REFEREE_CARDS", None)
+    return {**result, **extra}
+
+
+def referee(
+    *args: str, cwd: Path | None = None, check: int | None = None
+) -> subprocess.CompletedProcess:
+    """Run `python -m referee ARGS` and return the finished process."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "referee", *args],
+        capture_output=True,
+        text=True,
+        env=env(),
+        cwd=cwd or ROOT,
+        timeout=60,
+    )
+    if check is not None:
+        assert proc.returncode == check, (proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def cli(*args: str, check: int | None = None, env: dict | None = None) -> SimpleNamespace:
+    """Run the `referee` command in this process with click's CliRunner (fast); the result
+    looks like a finished subprocess (returncode, stdout, stderr)."""
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    result = CliRunner(env={"REFEREE_SESSION": None, "REFEREE_CARDS": None, **(env or {})}).invoke(
+        main, list(args)
+    )
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    proc = SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
+    if check is not None:
+        assert proc.returncode == check, (proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def referee_json(*args: str, check: int = 0) -> dict:
+    """`cli(*args, "--json")`, parsed."""
+    return json.loads(cli(*args, "--json", check=check).stdout)
+
+
+def one_line_error(proc: subprocess.CompletedProcess) -> str:
+    """The stderr of a refused command: exactly one line, no traceback."""
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+def _card(name: str, type_: str, deck: str, game: str, copies: int = 1, **fields) -> Card:
+    return Card(name, type_, "", copies, game, deck, fields, Source("test", 1, 1))
+
+
+def hand_built_db() -> Database:
+    """A small but complete database in the shape `carddb.load` returns: the X-Statix
+    common deck has 79 physical cards (one with 2 copies), 3 Owners and 3 Team Names."""
+    common = [_card(f"Hero {i}", "Hero", "common", "x-statix") for i in range(1, 25)]
+    common += [_card(f"Power {i}", "Power", "common", "x-statix") for i in range(1, 21)]
+    common += [_card(f"Mission {i}", "Mission", "common", "x-statix") for i in range(1, 15)]
+    common += [_card(f"Marketing {i}", "Marketing", "common", "x-statix") for i in range(1, 20)]
+    common.append(_card("Cult of Personality", "Marketing", "common", "x-statix", copies=2))
+    owners = [
+        _card(n, "Owner", "owners", "x-statix")
+        for n in ("Coach", "Spike Freeman", "Solomon O'Sullivan")
+    ]
+    teams = [
+        _card(n, "Team Name", "team-names", "x-statix") for n in ("X-Statix", "X-Force", "O-Force")
+    ]
+    src = Source("test", 1, 1)
+
+    def deck(id_: str, game: str, cards: list[Card]) -> Deck:
+        return Deck(id_, game, id_, (63.5, 88.9), {}, tuple(cards), src)
+
+    xs = Game(
+        "x-statix",
+        "X-Statix",
+        2,
+        3,
+        {},
+        {
+            "common": deck("common", "x-statix", common),
+            "owners": deck("owners", "x-statix", owners),
+            "team-names": deck("team-names", "x-statix", teams),
+        },
+    )
+    xo = Game("xo", "XO!", 2, 2, {}, {})
+    profile = PrintProfile("letter", 3.175, "long-edge", (0, 0), True, 16, {})
+    return Database(ROOT / "cards.yaml", profile, {"x-statix": xs, "xo": xo})
+
+
+def make_session(
+    path: Path, game: str = "x-statix", players=("Ann", "Bob"), seed: int = 7, heroes=None
+) -> dict:
+    """A session file holding a fresh game (seeded); `heroes` = {player: [(name, ft)]}
+    puts heroes in play. Returns the initial state."""
+    from referee.games import module
+    from referee.session import Session
+
+    mod = module(game)
+    state = mod.new_state(list(players), hand_built_db(), random.Random(seed), seed=seed)
+    for player, cards in (heroes or {}).items():
+        state["table"][player]["heroes"] = [
+            {"name": name, "ft": ft, "marketing": []} for name, ft in cards
+        ]
+    Session.create(path, state, mod.setup_summary(state))
+    return state
+
+
+def read_log(path: Path) -> list[tuple[dict, dict]]:
+    """Every (event, state) of a session, via the public API."""
+    from referee.session import Session
+
+    with Session.open(path, write=False) as session:
+        return [(event.as_json(), state) for event, state in session.log(with_states=True)]

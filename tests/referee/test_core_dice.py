@@ -1,0 +1,137 @@
+"""Dice (XO-1 mask dice, d6), moffed detection (XO-5), faces entered at the table."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from referee.dice import MASK_FACES, DiceError, is_moffed, parse_faces, roll_d6, roll_mask
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import one_line_error, referee  # noqa: E402
+
+# chi-square critical values at p = 0.001 (a fair die fails this 1 time in 1000 seeds)
+CHI2_CRITICAL_001 = {3: 16.266, 5: 20.515}
+
+
+def chi_square(observed: Counter, expected: dict[int, float]) -> float:
+    return sum((observed[v] - e) ** 2 / e for v, e in expected.items())
+
+
+def test_mask_die_faces_are_xo1():
+    assert sorted(MASK_FACES) == [0, 1, 1, 2, 2, 3]
+
+
+def test_chi_square_over_60000_seeded_mask_rolls():
+    n = 60_000
+    counts = Counter(roll_mask(n, random.Random(20261129)))
+    assert set(counts) == {0, 1, 2, 3}
+    expected = {0: n / 6, 1: 2 * n / 6, 2: 2 * n / 6, 3: n / 6}  # XO-1 face weights
+    assert chi_square(counts, expected) < CHI2_CRITICAL_001[3]
+
+
+def test_chi_square_detects_a_loaded_die():
+    # the same statistic must reject a die whose 0 and 3 are swapped for 1s
+    n = 60_000
+    rng = random.Random(1)
+    counts = Counter(rng.choice((0, 1, 1, 1, 2, 2)) for _ in range(n))
+    expected = {0: n / 6, 1: 2 * n / 6, 2: 2 * n / 6, 3: n / 6}
+    assert chi_square(counts, expected) > CHI2_CRITICAL_001[3]
+
+
+def test_chi_square_over_60000_seeded_d6_rolls():
+    n = 60_000
+    counts = Counter(roll_d6(n, random.Random(99)))
+    assert chi_square(counts, {v: n / 6 for v in range(1, 7)}) < CHI2_CRITICAL_001[5]
+
+
+def test_same_seed_same_rolls():
+    assert roll_mask(20, random.Random(5)) == roll_mask(20, random.Random(5))
+
+
+@pytest.mark.parametrize(
+    "faces, moffed",
+    [
+        ([0], True),
+        ([0, 0, 0], True),
+        ([0] * 14, True),
+        ([], False),  # XO-5: a zero-die roll is never moffed
+        ([1], False),
+        ([0, 0, 1], False),
+        ([3, 0], False),
+    ],
+)
+def test_moffed_xo5(faces, moffed):
+    assert is_moffed(faces) is moffed
+
+
+def test_parse_faces_accepts_table_entry():
+    assert parse_faces("3,0,2", "mask") == [3, 0, 2]
+    assert parse_faces("3 0, 2", "mask") == [3, 0, 2]
+    assert parse_faces("6,1", "d6") == [6, 1]
+
+
+@pytest.mark.parametrize(
+    "text, die, column",
+    [
+        ("3,4,2", "mask", 3),
+        ("0,-1", "mask", 3),
+        ("1,x", "mask", 3),
+        ("0", "d6", 1),
+        ("6,7", "d6", 3),
+    ],
+)
+def test_parse_faces_rejects_impossible_faces(text, die, column):
+    with pytest.raises(DiceError) as error:
+        parse_faces(text, die)
+    assert f"column {column}" in str(error.value)
+
+
+def test_cli_roll_moffed_from_table_faces():
+    proc = referee("roll", "3", "--roll", "0,0,0", "--league", "villains", "--json", check=0)
+    data = json.loads(proc.stdout)
+    assert data["moffed"] is True and data["total"] == 0 and data["dice"] == [0, 0, 0]
+    assert data["league"] == "villains" and data["entered"] is True
+    text = referee("roll", "3", "--roll", "0,0,0", check=0).stdout
+    assert "MOFFED" in text and "XO-5" in text
+
+
+def test_cli_roll_not_moffed_with_one_nonzero_face():
+    data = json.loads(referee("roll", "3m", "--roll", "0,1,0", "--json", check=0).stdout)
+    assert data["moffed"] is False and data["total"] == 1
+
+
+def test_cli_roll_zero_dice_is_not_moffed():
+    data = json.loads(referee("roll", "0m+2", "--json", check=0).stdout)
+    assert data["moffed"] is False and data["dice"] == [] and data["total"] == 2
+
+
+def test_cli_roll_rejects_impossible_table_face():
+    proc = referee("roll", "3", "--roll", "0,4,1")
+    assert proc.returncode == 2
+    line = one_line_error(proc)
+    assert "die 2" in line and "4" in line and proc.stdout == ""
+
+
+def test_cli_roll_rejects_wrong_face_count():
+    proc = referee("roll", "2d6", "--roll", "3")
+    assert proc.returncode == 2 and "2 dice" in one_line_error(proc)
+
+
+def test_cli_roll_seeded_is_reproducible_and_total_adds_up():
+    first = json.loads(referee("roll", "4d6+2", "--seed", "11", "--json", check=0).stdout)
+    again = json.loads(referee("--seed", "11", "roll", "4d6+2", "--json", check=0).stdout)
+    assert first == again
+    assert len(first["dice"]) == 4 and all(1 <= f <= 6 for f in first["dice"])
+    assert first["total"] == sum(first["dice"]) + 2
+    assert {"expression", "dice", "total", "moffed"} <= set(first)
+
+
+def test_cli_roll_mixed_expression_entered_faces():
+    data = json.loads(referee("roll", "2m+1d6-1", "--roll", "0 0 6", "--json", check=0).stdout)
+    assert data["total"] == 5 and data["moffed"] is True

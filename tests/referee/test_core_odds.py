@@ -1,0 +1,138 @@
+"""Exact odds checked against brute-force enumeration (itertools.product) of every face."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from referee.dice import faces_of
+from referee.notation import parse
+from referee.odds import compare, distribution, moffed_probability
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import one_line_error, referee  # noqa: E402
+
+
+def enumerate_totals(text: str) -> list[tuple[int, bool]]:
+    """Every equally likely outcome as (total, all mask dice 0), by brute force."""
+    expr = parse(text)
+    dice = [(g.sign, faces_of(g.die), g.die == "mask") for g in expr.groups for _ in range(g.count)]
+    outcomes = []
+    for faces in itertools.product(*(f for _, f, _ in dice)):
+        total = expr.modifier + sum(s * f for (s, _, _), f in zip(dice, faces, strict=True))
+        mask = [f for (_, _, m), f in zip(dice, faces, strict=True) if m]
+        outcomes.append((total, bool(mask) and all(f == 0 for f in mask)))
+    return outcomes
+
+
+@pytest.mark.parametrize(
+    "text", ["1m", "3m", "2d6", "1d6+2", "2m+1d6-1", "3d4", "4m", "0m+3", "1d6-1d6"]
+)
+def test_distribution_matches_enumeration(text):
+    outcomes = enumerate_totals(text)
+    n = len(outcomes)
+    dist = distribution(parse(text)).fractions()
+    brute = {}
+    for total, _ in outcomes:
+        brute[total] = brute.get(total, 0) + Fraction(1, n)
+    assert dist == dict(sorted(brute.items()))
+    assert moffed_probability(parse(text)) == Fraction(sum(m for _, m in outcomes), n)
+
+
+@pytest.mark.parametrize(
+    "left, right",
+    [
+        ("3m", "2m"),
+        ("2m", "3m"),
+        ("1m", "1m"),
+        ("4m+1", "3m"),
+        ("2d6", "1d6+3"),
+        ("0m", "1m"),
+        ("3m", "2m+2"),
+    ],
+)
+def test_comparison_matches_enumeration(left, right):
+    a, b = enumerate_totals(left), enumerate_totals(right)
+    n = len(a) * len(b)
+    win = tie = loss = 0
+    margin: dict[int, int] = {}
+    for (x, _), (y, _) in itertools.product(a, b):
+        win += x > y  # XO-3: a hit needs ACV strictly greater than DCV
+        tie += x == y
+        loss += x < y
+        margin[x - y] = margin.get(x - y, 0) + 1
+    result = compare(parse(left), parse(right))
+    assert (result.win, result.tie, result.loss) == (
+        Fraction(win, n),
+        Fraction(tie, n),
+        Fraction(loss, n),
+    )
+    assert result.margin == {m: Fraction(c, n) for m, c in sorted(margin.items())}
+
+
+def test_known_values():
+    assert distribution(parse("1m")).fractions() == {
+        0: Fraction(1, 6),
+        1: Fraction(1, 3),
+        2: Fraction(1, 3),
+        3: Fraction(1, 6),
+    }
+    assert distribution(parse("2d6")).probability(7) == Fraction(1, 6)
+    assert moffed_probability(parse("3m")) == Fraction(1, 216)
+    assert moffed_probability(parse("0m")) == 0  # XO-5
+    assert moffed_probability(parse("2d6")) == 0
+
+
+def test_fourteen_dice_a_side_in_milliseconds():
+    start = time.perf_counter()
+    result = compare(parse("14m"), parse("14m"))
+    elapsed = time.perf_counter() - start
+    assert result.win + result.tie + result.loss == 1
+    assert result.win == result.loss  # symmetric
+    assert elapsed < 0.25, elapsed
+
+
+def test_cli_odds_vs_json():
+    data = json.loads(referee("odds", "3m", "vs", "2m", "--json", check=0).stdout)
+    result = compare(parse("3m"), parse("2m"))
+    assert Fraction(data["win"]["fraction"]) == result.win
+    assert Fraction(data["tie"]["fraction"]) == result.tie
+    assert Fraction(data["loss"]["fraction"]) == result.loss
+    assert Fraction(data["moffed"]["left"]["fraction"]) == Fraction(1, 216)
+    assert Fraction(data["moffed"]["right"]["fraction"]) == Fraction(1, 36)
+    assert sum(Fraction(v["fraction"]) for v in data["margin"].values()) == 1
+
+
+def test_cli_odds_text_shows_fraction_and_percent():
+    out = referee("odds", "3m", "vs", "2m", check=0).stdout
+    win = compare(parse("3m"), parse("2m")).win
+    assert f"win   {win}  = {float(win) * 100:.2f}%" in out
+    assert "margin" in out and "moffed" in out
+
+
+def test_cli_odds_at_least_for_a_feat():
+    data = json.loads(referee("odds", "4m", "--at-least", "6", "--json", check=0).stdout)
+    brute = enumerate_totals("4m")
+    expected = Fraction(sum(t >= 6 for t, _ in brute), len(brute))
+    assert Fraction(data["at_least"]["fraction"]) == expected
+    out = referee("odds", "4m", "--at-least", "6", check=0).stdout
+    assert f"P(total >= 6) = {expected}" in out
+
+
+def test_cli_odds_xstatix_with_modifier():
+    data = json.loads(referee("odds", "2d6+2", "--json", check=0).stdout)
+    assert Fraction(data["distribution"]["9"]["fraction"]) == Fraction(1, 6)
+    assert Fraction(data["mean"]["fraction"]) == 9
+
+
+def test_cli_odds_bad_usage():
+    proc = referee("odds", "3m", "vs")
+    assert proc.returncode == 2 and one_line_error(proc)
+    proc = referee("odds", "3m", "vs", "2m", "--at-least", "3")
+    assert proc.returncode == 2 and one_line_error(proc)

@@ -1,0 +1,370 @@
+"""Sessions: scripted undo/redo, tokens that never go below zero, corrupt files refused
+untouched, concurrent writers serialised, SIGKILL at any instant never breaks the file."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.session import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import (  # noqa: E402
+    ROOT,
+    cli,
+    env,
+    make_session,
+    one_line_error,
+    read_log,
+    referee,
+    referee_json,
+)
+
+
+def mt_of(path: Path) -> dict[str, int]:
+    state = read_log(path)[-1][1]
+    return {p: state["table"][p]["mt"] for p in state["players"]}
+
+
+def test_scripted_undo_redo(tmp_path):
+    db = tmp_path / "game.db"
+    start = {p: s["mt"] for p, s in make_session(db)["table"].items()}
+    s = ("--session", str(db))
+    cli(*s, "mt", "Ann", "+5", check=0)
+    cli(*s, "mt", "Bob", "-2", check=0)
+    cli(*s, "mt", "ann", "+1", check=0)  # names match case-insensitively
+    assert mt_of(db) == {"Ann": start["Ann"] + 6, "Bob": start["Bob"] - 2}
+
+    undone = referee_json(*s, "undo", "2")
+    assert undone["undone"] == [4, 3]
+    assert mt_of(db) == {"Ann": start["Ann"] + 5, "Bob": start["Bob"]}
+
+    referee_json(*s, "redo")
+    assert mt_of(db) == {"Ann": start["Ann"] + 5, "Bob": start["Bob"] - 2}
+
+    cli(*s, "mt", "Ann", "=30", check=0)  # a new event clears what can be redone
+    proc = cli(*s, "redo")
+    assert proc.returncode == 1 and "nothing to redo" in one_line_error(proc)
+    assert mt_of(db)["Ann"] == 30
+
+    proc = cli(*s, "undo", "4")  # effective events now: #2, #3 (redone), #8
+    assert proc.returncode == 1 and "only 3" in one_line_error(proc)
+    cli(*s, "undo", "3", check=0)
+    assert mt_of(db) == start
+    proc = cli(*s, "undo")
+    assert proc.returncode == 1 and "nothing to undo" in one_line_error(proc)
+
+    events = referee_json(*s, "log")["events"]
+    assert [e["kind"] for e in events] == ["new", "mt", "mt", "mt", "undo", "redo", "mt", "undo"]
+    assert [e["seq"] for e in events] == list(range(1, 9))
+    assert [e["seq"] for e in events if e["undone"]] == [2, 3, 4, 7]
+    assert all(e["ts"] for e in events)
+    text = cli(*s, "log", check=0).stdout
+    assert "undo 3:" in text and "[undone]" in text
+
+    # redo all three, in order
+    referee_json(*s, "redo", "3")
+    assert mt_of(db) == {"Ann": 30, "Bob": start["Bob"] - 2}
+
+
+def test_log_limit_and_status_text(tmp_path):
+    db = tmp_path / "game.db"
+    make_session(db)
+    cli("--session", str(db), "mt", "Ann", "+1", check=0)
+    events = referee_json("--session", str(db), "log", "--limit", "1")["events"]
+    assert [e["kind"] for e in events] == ["mt"]
+    out = cli("--session", str(db), "status", check=0).stdout
+    assert "X-Statix" in out and "Ann" in out and "MT" in out
+
+
+def test_session_from_environment_variable(tmp_path):
+    db = tmp_path / "env.db"
+    make_session(db)
+    proc = subprocess.run(
+        [sys.executable, "-m", "referee", "mt", "Bob", "+2", "--json"],
+        capture_output=True,
+        text=True,
+        env=env(REFEREE_SESSION=str(db)),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["player"] == "Bob"
+
+
+def test_default_session_file_in_the_current_folder(tmp_path):
+    make_session(tmp_path / "referee-session.db")
+    assert referee("status", cwd=tmp_path).returncode == 0
+
+
+def test_mt_never_below_zero(tmp_path):
+    db = tmp_path / "game.db"
+    make_session(db)
+    before = db.read_bytes()
+    have = mt_of(db)["Ann"]
+    proc = cli("--session", str(db), "mt", "Ann", f"-{have + 1}")
+    assert proc.returncode == 1
+    line = one_line_error(proc)
+    assert "below zero" in line and "XS-2" in line
+    assert mt_of(db)["Ann"] == have and len(read_log(db)) == 1
+    assert db.read_bytes() == before
+    cli("--session", str(db), "mt", "Ann", f"-{have}", check=0)
+    assert mt_of(db)["Ann"] == 0
+
+
+def test_ft_never_below_zero_and_only_on_heroes_in_play(tmp_path):
+    db = tmp_path / "game.db"
+    make_session(db, heroes={"Bob": [("Hero 3", 1)]})
+    s = ("--session", str(db))
+    data = referee_json(*s, "ft", "hero 3", "+2")
+    assert (data["hero"], data["player"], data["before"], data["after"]) == ("Hero 3", "Bob", 1, 3)
+    proc = cli(*s, "ft", "Hero 3", "-4")
+    assert proc.returncode == 1 and "below zero" in one_line_error(proc)
+    proc = cli(*s, "ft", "Hero 9", "+1")
+    assert proc.returncode == 1 and "not in play" in one_line_error(proc)
+    assert len(read_log(db)) == 2
+    state = read_log(db)[-1][1]
+    assert state["table"]["Bob"]["heroes"][0]["ft"] == 3
+
+
+@pytest.mark.parametrize("amount", ["5", "+x", "", "++1"])
+def test_token_amount_must_be_signed(tmp_path, amount):
+    db = tmp_path / "game.db"
+    make_session(db)
+    proc = cli("--session", str(db), "mt", "Ann", amount)
+    assert proc.returncode == 2 and one_line_error(proc)
+
+
+def test_unknown_player_is_bad_input(tmp_path):
+    db = tmp_path / "game.db"
+    make_session(db)
+    proc = cli("--session", str(db), "mt", "Zed", "+1")
+    assert proc.returncode == 2 and "Ann, Bob" in one_line_error(proc)
+
+
+def test_tokens_refused_in_an_xo_session(tmp_path):
+    db = tmp_path / "xo.db"
+    make_session(db, game="xo")
+    proc = cli("--session", str(db), "mt", "Ann", "+1")
+    assert proc.returncode == 1 and "XO!" in one_line_error(proc)
+    out = cli("--session", str(db), "status", check=0).stdout
+    assert "chapter 1 of 7" in out
+
+
+def test_missing_session_is_exit_2(tmp_path):
+    proc = cli("--session", str(tmp_path / "nothing.db"), "status")
+    assert proc.returncode == 2 and "referee new" in one_line_error(proc)
+    assert not (tmp_path / "nothing.db").exists()
+
+
+def test_new_refuses_to_replace_a_game_without_force(tmp_path):
+    db = tmp_path / "game.db"
+    make_session(db)
+    before = db.read_bytes()
+    with pytest.raises(Exception, match="--force"):
+        make_session(db)
+    assert db.read_bytes() == before
+
+
+# ── corrupt and foreign files ────────────────────────────────────────────────
+def _foreign_sqlite(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('shopping list')")
+    conn.commit()
+    conn.close()
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(random.Random(3).randbytes(8192))
+
+
+def _empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _truncated_session(path: Path) -> None:
+    make_session(path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _damaged_pages(path: Path) -> None:
+    make_session(path)
+    data = bytearray(path.read_bytes())
+    page = 4096
+    for offset in range(page, len(data), page):  # every page's b-tree header
+        data[offset : offset + 12] = b"\xff" * 12
+    path.write_bytes(bytes(data))
+
+
+def _text_file(path: Path) -> None:
+    path.write_text("SQLite format 3 is what this pretends to be\n" * 10)
+
+
+@pytest.mark.parametrize(
+    "spoil", [_foreign_sqlite, _garbage, _empty, _truncated_session, _damaged_pages, _text_file]
+)
+def test_corrupt_or_foreign_session_exit_2_and_untouched(tmp_path, spoil):
+    db = tmp_path / "session.db"
+    spoil(db)
+    before = db.read_bytes()
+    for args in (
+        ["status"],
+        ["log"],
+        ["mt", "Ann", "+1"],
+        ["undo"],
+        ["redo"],
+        ["new", "x-statix", "--players", "Ann,Bob", "--force"],
+        ["new", "xo", "--players", "Ann,Bob"],
+    ):
+        proc = cli("--session", str(db), *args)
+        assert proc.returncode == 2, (args, proc.returncode, proc.stderr)
+        line = one_line_error(proc)
+        assert str(db) in line
+        assert db.read_bytes() == before, args
+
+
+def test_corrupt_session_in_a_real_process(tmp_path):
+    db = tmp_path / "session.db"
+    _damaged_pages(db)
+    before = db.read_bytes()
+    proc = referee("--session", str(db), "mt", "Ann", "+1")
+    assert proc.returncode == 2 and "damaged" in one_line_error(proc)
+    assert db.read_bytes() == before
+
+
+# ── concurrency ──────────────────────────────────────────────────────────────
+def test_two_concurrent_writers_lose_nothing(tmp_path):
+    db = tmp_path / "game.db"
+    start = make_session(db)["table"]["Ann"]["mt"]
+    per_writer = 6
+    failures: list[str] = []
+
+    def writer(player: str) -> None:
+        for _ in range(per_writer):
+            proc = referee("--session", str(db), "mt", "Ann", "+1")
+            if proc.returncode != 0:
+                failures.append(proc.stderr)
+            proc = referee("--session", str(db), "mt", player, "+0")
+            if proc.returncode != 0:
+                failures.append(proc.stderr)
+
+    threads = [threading.Thread(target=writer, args=(p,)) for p in ("Ann", "Bob")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    log = read_log(db)
+    assert [e["seq"] for e, _ in log] == list(range(1, 2 + 4 * per_writer))
+    assert log[-1][1]["table"]["Ann"]["mt"] == start + 2 * per_writer
+    assert_consistent(log)
+
+
+# ── crash safety ─────────────────────────────────────────────────────────────
+def assert_consistent(log: list[tuple[dict, dict]]) -> None:
+    """Every mt event's state is its predecessor's state with exactly that change."""
+    seqs = [event["seq"] for event, _ in log]
+    assert seqs == list(range(1, len(log) + 1))
+    for (_, before), (event, after) in zip(log, log[1:], strict=False):
+        if event["kind"] != "mt":
+            continue
+        p = event["payload"]
+        assert before["table"][p["player"]]["mt"] == p["before"]
+        assert after["table"][p["player"]]["mt"] == p["after"]
+        expected = json.loads(json.dumps(before))
+        expected["table"][p["player"]]["mt"] = p["after"]
+        assert after == expected
+
+
+def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
+    db = tmp_path / "game.db"
+    start = make_session(db)["table"]["Ann"]["mt"]
+    cmd = [sys.executable, "-m", "referee", "--session", str(db), "mt", "Ann", "+1"]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env(), check=True, capture_output=True)
+    lifetime = time.perf_counter() - t0
+    rng = random.Random(42)
+    kills = 30
+    for _ in range(kills):
+        proc = subprocess.Popen(
+            cmd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        # most of a run is start-up; aim the kills at its second half, where it writes
+        time.sleep(rng.uniform(0.4, 1.1) * lifetime)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        log = read_log(db)  # opens: never broken
+        assert_consistent(log)
+        mt_events = sum(1 for e, _ in log if e["kind"] == "mt")
+        assert log[-1][1]["table"]["Ann"]["mt"] == start + mt_events
+    referee("--session", str(db), "mt", "Ann", "+1", check=0)
+    assert referee("--session", str(db), "status").returncode == 0
+
+
+WRITER = """
+import sys
+from referee.session import Session
+path = sys.argv[1]
+while True:
+    with Session.open(path) as s:
+        state = s.state
+        state["table"]["Ann"]["mt"] += 1
+        state["padding"] = "x" * 20000  # several pages per write
+        before = state["table"]["Ann"]["mt"] - 1
+        s.record("mt", "Ann +1", {"player": "Ann", "op": "+", "amount": 1, "before": before, "after": before + 1}, state)
+"""
+
+
+def test_sigkill_of_a_busy_writer_never_breaks_the_session(tmp_path):
+    db = tmp_path / "game.db"
+    make_session(db)
+    rng = random.Random(7)
+    for _ in range(10):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(db)], env=env(), cwd=ROOT, stderr=subprocess.PIPE
+        )
+        time.sleep(rng.uniform(0.15, 0.35))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        log = read_log(db)
+        for (_, before), (_, after) in zip(log, log[1:], strict=False):
+            assert after["table"]["Ann"]["mt"] == before["table"]["Ann"]["mt"] + 1
+    assert len(log) > 10  # the writer did get to write between kills
+    assert referee("--session", str(db), "status").returncode == 0
+
+
+def test_session_api_rolls_back_on_error(tmp_path):
+    db = tmp_path / "game.db"
+    make_session(db)
+    with pytest.raises(RuntimeError), Session.open(db) as s:
+        state = s.state
+        state["table"]["Ann"]["mt"] = 99
+        s.record("mt", "x", {}, state)
+        raise RuntimeError("boom")
+    assert len(read_log(db)) == 1
+
+
+def test_seeded_session_randomness_is_per_event(tmp_path):
+    db = tmp_path / "game.db"
+    make_session(db, seed=5)
+    with Session.open(db, write=False) as s:
+        a = s.rng().random()
+        assert a == random.Random(f"5/{s.next_seq}").random()
+        assert s.rng(9).random() == random.Random(9).random()
+
+
+def test_no_leftover_files_after_creation(tmp_path):
+    make_session(tmp_path / "game.db")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.db"]
+    assert os.path.getsize(tmp_path / "game.db") > 0
