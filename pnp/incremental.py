@@ -10,6 +10,11 @@ hash matches and its file is still the one written then.
 A card's data only feeds the artefact of its deck, so changing one card rebuilds only
 that deck; game-level settings (colours, tokens, dice, mats, reference) feed every
 artefact of that game, because templates may read them.
+
+A no-op build does not even load the database: each successful run also records the
+digest of every file it read (cards.yaml, templates, fonts, images, the pipeline's
+code) under its command-line options; when none of them changed and every artefact file
+is still the one written, `unchanged_build` returns the recorded results straight away.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any
 
 MANIFEST = ".pnp-manifest.json"
 VERSION = 1
+MAX_RUNS = 8
 PACKAGE = Path(__file__).resolve().parent
 PROJECT = PACKAGE.parent
 # Modules of the package that cannot change what `pnp build` writes.
@@ -132,9 +138,8 @@ class Hasher:
     def shared(self) -> str:
         """Fonts and the pipeline's source: inputs of every artefact."""
         if self._shared is None:
-            code = [p for p in PACKAGE.rglob("*.py") if p.name not in NOT_BUILD_CODE]
             self._shared = hashlib.sha256(
-                (_digest_files(font_paths(self.db)) + _digest_files(code, PACKAGE)).encode()
+                (_digest_files(font_paths(self.db)) + _digest_files(_code_files())).encode()
             ).hexdigest()
         return self._shared
 
@@ -168,19 +173,96 @@ def _canonical(value: Any) -> str:
                       ensure_ascii=False)
 
 
+def _code_files() -> list[Path]:
+    """The source that decides what a build writes: carddb and the drawing modules."""
+    out = [p for p in PACKAGE.rglob("*.py") if p.name not in NOT_BUILD_CODE]
+    return out + list((PROJECT / "carddb").rglob("*.py"))
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "<missing>"
+
+
+def _listing(db_root: Path) -> list[str]:
+    """Every file in the template folders (a new file may change which template wins)."""
+    out = []
+    for folder in (db_root / "templates", PROJECT / "templates"):
+        if folder.is_dir():
+            out += [str(p) for p in folder.rglob("*") if p.is_file()]
+    return sorted(set(out))
+
+
+def database_path() -> Path:
+    """The cards.yaml a build reads: carddb.default_path() (./cards.yaml, else the bundled
+    one), without importing carddb, so that a no-op build stays fast."""
+    here = Path("cards.yaml")
+    return here if here.is_file() else PROJECT / "cards.yaml"
+
+
+def run_key(args: Any) -> str:
+    """The command-line options of a build, canonically."""
+    return _canonical(args)
+
+
+@dataclass
+class Cached:
+    """A recorded artefact result (same fields as pnp.build.Written)."""
+
+    path: Path
+    pages: int
+    cards: int
+    warnings: list[Any]
+    artefact: Any = None
+
+
+def unchanged_build(out: Path, db_path: Path, args: Any) -> list[Cached] | None:
+    """The results of the last build with these options, when nothing it read has
+    changed and every file it wrote is untouched; None when anything must be checked
+    properly (then load the database and use a Plan)."""
+    manifest = Manifest(out)
+    run = manifest.runs.get(run_key(args))
+    if not run or run.get("db") != str(Path(db_path).resolve()):
+        return None
+    if run.get("listing") != _listing(Path(db_path).resolve().parent):
+        return None
+    for name, digest in run["files"].items():
+        if _file_digest(Path(name)) != digest:
+            return None
+    results = []
+    for key in run["artefacts"]:
+        entry = manifest.entries.get(key)
+        if entry is None:
+            return None
+        path = out / entry["file"]  # relative to the output folder
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if st.st_size != entry["size"] or st.st_mtime_ns != entry["mtime_ns"]:
+            return None
+        results.append(Cached(path, entry["pages"], entry["cards"],
+                              [StoredWarning(**w) for w in entry["warnings"]]))
+    return results
+
+
 class Manifest:
-    """OUT/.pnp-manifest.json: {artefact key: {hash, file, size, mtime_ns, pages, cards,
-    warnings}}."""
+    """OUT/.pnp-manifest.json: {artefact key: {hash, file (relative to OUT), size,
+    mtime_ns, pages, cards, warnings}} and the recorded runs (see `unchanged_build`)."""
 
     def __init__(self, out: Path):
         self.out = Path(out)
         self.path = self.out / MANIFEST
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            self.entries: dict[str, dict] = dict(data["artefacts"]) \
-                if data.get("version") == VERSION else {}
+            if data.get("version") != VERSION:
+                raise ValueError("old manifest")
+            self.entries: dict[str, dict] = dict(data["artefacts"])
+            self.runs: dict[str, dict] = dict(data.get("runs") or {})
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            self.entries = {}
+            self.entries, self.runs = {}, {}
 
     @staticmethod
     def key(art: Any) -> str:
@@ -203,8 +285,12 @@ class Manifest:
     def record(self, art: Any, digest: str, path: Path, pages: int, cards: int,
                warnings: list[Any]) -> None:
         st = path.stat()
+        try:
+            name = Path(path).relative_to(self.out).as_posix()
+        except ValueError:
+            name = str(Path(path).resolve())
         self.entries[self.key(art)] = {
-            "hash": digest, "file": str(path), "size": st.st_size, "mtime_ns": st.st_mtime_ns,
+            "hash": digest, "file": name, "size": st.st_size, "mtime_ns": st.st_mtime_ns,
             "pages": pages, "cards": cards,
             "warnings": [{k: str(getattr(w, k, "")) for k in
                           ("game", "deck", "card", "element", "message")} for w in warnings],
@@ -213,11 +299,29 @@ class Manifest:
     def forget(self, art: Any) -> None:
         self.entries.pop(self.key(art), None)
 
+    def record_run(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
+        """Remember what a successful build read and wrote, for `unchanged_build`."""
+        files: set[Path] = {Path(db_path).resolve(), *font_paths(db), *_code_files()}
+        for gid in {a.game for a in todo}:
+            files.update(template_files(db, gid))
+            for deck in db.games[gid].decks.values():
+                files.update(_image_paths(db, deck))
+        key = run_key(args)
+        self.runs.pop(key, None)
+        self.runs[key] = {
+            "db": str(Path(db_path).resolve()),
+            "listing": _listing(Path(db.root).resolve()),
+            "files": {str(p): _file_digest(p) for p in sorted(files)},
+            "artefacts": [self.key(a) for a in todo],
+        }
+        while len(self.runs) > MAX_RUNS:  # keep the most recent option sets
+            self.runs.pop(next(iter(self.runs)))
+
     def save(self) -> None:
         self.out.mkdir(parents=True, exist_ok=True)
         part = self.path.with_name(self.path.name + f".{os.getpid()}.part")
-        part.write_text(json.dumps({"version": VERSION, "artefacts": self.entries}, indent=1,
-                                   sort_keys=True), encoding="utf-8")
+        data = {"version": VERSION, "artefacts": self.entries, "runs": self.runs}
+        part.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
         os.replace(part, self.path)
 
 
@@ -268,6 +372,10 @@ class Plan:
 
     def failed(self, art: Any) -> None:
         self.manifest.forget(art)
+
+    def finished(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
+        """Every artefact of `todo` is built or up to date: remember the run."""
+        self.manifest.record_run(args, db, db_path, todo)
 
     def save(self) -> None:
         self.manifest.save()
