@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 BUNDLED = Path(__file__).resolve().parents[2] / "cards.yaml"
+# Mistakes are made in a fixed small database, so content edits to the bundled one
+# never move the targets of these tests.
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "minimal-cards.yaml"
 
-# (id, regex on the bundled file, replacement, token whose position is reported, message)
+# (id, regex on the fixture, replacement, token whose position is reported, message)
 # The replacement is applied to the first match only; the expected line and column are
 # those of `token` in the mutated text, searched from the start of the replacement.
 CASES = [
@@ -51,9 +54,9 @@ CASES = [
 
 
 def mutate(tmp_path: Path, pattern: str, replacement: str, token: str) -> tuple[Path, int, int]:
-    text = BUNDLED.read_text(encoding="utf-8")
+    text = FIXTURE.read_text(encoding="utf-8")
     match = re.search(pattern, text)
-    assert match, f"pattern {pattern!r} not in the bundled cards.yaml"
+    assert match, f"pattern {pattern!r} not in {FIXTURE.name}"
     new = match.expand(replacement)
     mutated = text[:match.start()] + new + text[match.end():]
     at = mutated.index(token, match.start()) if token.strip() else match.start()
@@ -64,8 +67,9 @@ def mutate(tmp_path: Path, pattern: str, replacement: str, token: str) -> tuple[
     return path, line, col
 
 
-def test_bundled_database_is_valid(cli):
-    result = cli("pnp", "validate", str(BUNDLED))
+@pytest.mark.parametrize("path", [BUNDLED, FIXTURE], ids=["bundled", "fixture"])
+def test_valid_database_passes(cli, path):
+    result = cli("pnp", "validate", str(path))
     assert result.returncode == 0, result.stderr
     assert "valid" in result.stdout
 
@@ -87,7 +91,7 @@ def test_mistake_is_reported_at_its_line(cli, tmp_path, case):
 
 
 def test_every_problem_is_reported_not_just_the_first(cli, tmp_path):
-    text = BUNDLED.read_text(encoding="utf-8")
+    text = FIXTURE.read_text(encoding="utf-8")
     text = text.replace("{name: Ocelot, type: Hero", "{name: Ocelot, type: Heor", 1)
     text = text.replace("{modify: payoff, by: 2}", "{modify: payoff, by: two}", 1)
     (tmp_path / "cards.yaml").write_text(text, encoding="utf-8")
@@ -131,7 +135,7 @@ def test_missing_file_is_one_line(cli, tmp_path):
 def test_anchors_and_merge_keys_are_allowed(tmp_path):
     import carddb
 
-    text = BUNDLED.read_text(encoding="utf-8").replace(
+    text = FIXTURE.read_text(encoding="utf-8").replace(
         "        back: {title: X-Statix, subtitle: Common Deck}",
         "        back: &xsback {title: X-Statix, subtitle: Common Deck}", 1).replace(
         "        back: {title: X-Statix, subtitle: Owner}",
