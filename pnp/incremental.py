@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 MANIFEST = ".pnp-manifest.json"
-VERSION = 1
+VERSION = 2
 MAX_RUNS = 8
 PACKAGE = Path(__file__).resolve().parent
 PROJECT = PACKAGE.parent

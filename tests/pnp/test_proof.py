@@ -179,3 +179,49 @@ def test_gallery_images_all_load_in_headless_chromium(db, tmp_path):
     assert 'data-images-broken="0"' in good
     bad = dom(broken_dir)
     assert 'data-images-broken="1"' in bad
+
+
+# ── the proof is the print ─────────────────────────────────────────────────────────
+
+
+def test_proof_pixels_match_the_build_pdf_card_region(db, tmp_path):
+    """Render the first card of a built deck PDF, cropped to its trim box, and compare it
+    with the proof PNG's trim area: same drawing code, same pixels."""
+    import pypdfium2 as pdfium
+    from PIL import ImageChops, ImageStat
+
+    from pnp import build as b
+    from pnp import geometry as g
+    from pnp.cli_support import make_renderer
+
+    renderer = make_renderer(db)
+    opts = b.options_from_profile(db.print)
+    [art] = b.artefacts(db, game="x-statix", only="owners")
+    b.build_artefact(db, art, opts, renderer, renderer.fonts, tmp_path / "build")
+    deck = db.xs.decks["owners"]
+    w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
+    sheet = g.card_sheet(*g.paper_size(opts.paper), w, h, opts.bleed)
+    dpi = 144  # the 1/8 in bleed is exactly 18 px: proof and sheet share a pixel grid
+
+    def sheet_card(index: int) -> Image.Image:
+        trim = sheet.slots[index].trim
+        doc = pdfium.PdfDocument(art.path(tmp_path / "build"))
+        page = doc[0]
+        crop = (trim.x, trim.y, sheet.page_w - trim.right, sheet.page_h - trim.top)
+        image = page.render(scale=dpi / 72 * (1 - 1e-9), crop=crop).to_pil().convert("RGB")
+        doc.close()
+        return image
+
+    faces = select_faces(db, "x-statix", ["owners"], [deck.cards[0].name], backs=False)
+    proof_faces(db, faces, renderer, tmp_path / "proof", dpi=dpi)
+    proof = Image.open(next((tmp_path / "proof" / "x-statix" / "owners").glob("*.png")))
+    b_px = round(opts.bleed * dpi / 72)
+    trim_px = (round(w * dpi / 72), round(h * dpi / 72))
+    proof_trim = proof.convert("RGB").crop((b_px, b_px, b_px + trim_px[0], b_px + trim_px[1]))
+
+    same = sheet_card(0)
+    assert same.size == proof_trim.size
+    diff = ImageChops.difference(same, proof_trim)
+    assert max(ImageStat.Stat(diff).mean) < 0.2
+    other = ImageChops.difference(sheet_card(1), proof_trim)   # a different card
+    assert max(ImageStat.Stat(other).mean) > max(ImageStat.Stat(diff).mean) + 1.0
