@@ -280,6 +280,8 @@ function apply() {
   }
   count.textContent = shown + ' shown';
 }
+// index.html#q=WORDS opens the gallery filtered (a bookmarkable filter).
+if (location.hash.startsWith('#q=')) box.value = decodeURIComponent(location.hash.slice(3));
 box.addEventListener('input', apply);
 onlyWarn.addEventListener('change', apply);
 window.addEventListener('load', () => {

@@ -53,8 +53,8 @@ def sheet_grid(designs: int, card_w_mm: float, card_h_mm: float) -> SheetGrid:
     if slots > MAX_COLS * MAX_ROWS:
         raise ValueError(f"{designs} cards do not fit one sheet (at most "
                          f"{MAX_COLS * MAX_ROWS - 1} plus the hidden card)")
-    cols = min(MAX_COLS, max(2, slots))
-    rows = max(2, math.ceil(slots / cols))
+    rows = max(2, math.ceil(slots / MAX_COLS))
+    cols = max(2, math.ceil(slots / rows))
     aspect = card_h_mm / card_w_mm
     cell_w = min(MAX_SHEET_PX // cols, math.floor((MAX_SHEET_PX // rows) / aspect),
                  round(card_w_mm / 25.4 * MAX_CARD_DPI))

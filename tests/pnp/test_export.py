@@ -90,7 +90,9 @@ def test_tts_grid_math():
     assert (g.cols, g.rows, g.hidden) == (10, 7, 69)
     assert g.size[0] <= 4096 and g.size[1] <= 4096
     small = tts.sheet_grid(3, 63.5, 88.9)
-    assert (small.cols, small.rows) == (4, 2) and small.hidden == 7
+    assert (small.cols, small.rows) == (2, 2) and small.hidden == 3
+    assert (tts.sheet_grid(12, 63.5, 88.9).cols, tts.sheet_grid(12, 63.5, 88.9).rows) == (7, 2)
+    assert tts.sheet_grid(1, 63.5, 88.9).slots == 4     # TTS wants at least 2 x 2
     with pytest.raises(ValueError):
         tts.sheet_grid(70, 63.5, 88.9)
 
@@ -108,7 +110,7 @@ def test_tts_sheet_and_json(db, tmp_path):
     [(number, custom)] = state["CustomDeck"].items()
     assert number == "1"
     cols, rows = custom["NumWidth"], custom["NumHeight"]
-    assert (cols, rows) == (10, 2)
+    assert (cols, rows) == (7, 2)          # 12 cards + the hidden one
     sheet_path = Path(custom["FaceURL"].removeprefix("file://"))
     assert custom["FaceURL"].startswith("file:///") and sheet_path.is_file()
     assert Path(custom["BackURL"].removeprefix("file://")).is_file()
@@ -128,7 +130,7 @@ def test_tts_sheet_and_json(db, tmp_path):
         # An unused slot stays blank.
         unused = sheet.crop((12 % cols * cell_w, 12 // cols * cell_h,
                              12 % cols * cell_w + cell_w, 12 // cols * cell_h + cell_h))
-        assert unused.getextrema()[0][0] > 240
+        assert min(ImageStat.Stat(unused).mean) > 250
     ids = [c["CardID"] for c in state["ContainedObjects"]]
     expected = []
     for i, card in enumerate(deck.cards[:12]):
@@ -139,16 +141,45 @@ def test_tts_sheet_and_json(db, tmp_path):
     assert len(result.files) == 3
 
 
-def test_tts_more_than_one_sheet(db, tmp_path):
+def test_tts_more_than_one_sheet(db, tmp_path, monkeypatch):
+    # Sheets of 10 x 2 (19 cards + the hidden one) keep the drawing short; the full
+    # 10 x 7 grid is checked in test_tts_grid_math.
+    monkeypatch.setattr(tts, "MAX_ROWS", 2)
     deck = db.xs.decks["common"]
-    assert len(deck.cards) > tts.per_sheet(), "the common deck spans two sheets"
-    faces = select_faces(db, "x-statix", ["common"])
-    # A tiny stand-in draw is fast; the sheet math is what is tested here.
+    names = [c.name for c in deck.cards[:25]]
+    faces = select_faces(db, "x-statix", ["common"], names)
     tts.export_tts(db, faces, StandInRenderer(), tmp_path)
     state = json.loads((tmp_path / "x-statix" / "common.json").read_text())["ObjectStates"][0]
     assert set(state["CustomDeck"]) == {"1", "2"}
-    assert state["CustomDeck"]["1"]["NumWidth"] == 10 and state["CustomDeck"]["1"]["NumHeight"] == 7
+    first, second = state["CustomDeck"]["1"], state["CustomDeck"]["2"]
+    assert (first["NumWidth"], first["NumHeight"]) == (10, 2)
+    assert (second["NumWidth"], second["NumHeight"]) == (4, 2)   # 6 cards + hidden
     ids = sorted(set(state["DeckIDs"]))
-    assert ids[:69] == list(range(100, 169))
-    assert ids[69:] == list(range(200, 200 + len(deck.cards) - 69))
-    assert len(state["DeckIDs"]) == deck.count
+    assert ids == list(range(100, 119)) + list(range(200, 206))
+    assert len(state["DeckIDs"]) == sum(c.copies for c in deck.cards[:25])
+    for card in state["ContainedObjects"]:
+        number = str(card["CardID"] // 100)
+        assert card["CustomDeck"] == {number: state["CustomDeck"][number]}
+
+
+def test_export_command_png_with_the_real_renderer(db, tmp_path):
+    import os
+    import subprocess
+
+    from exports_support import make_project
+
+    project = make_project(tmp_path / "project")
+    card = db.xs.decks["owners"].cards[0]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-m", "pnp", "export", "png", "--card", card.name],
+                         cwd=project, capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stderr
+    files = sorted((project / "output" / "export" / "png" / "x-statix").glob("*.png"))
+    assert [p.name for p in files] == ["owners--back.png",
+                                       f"owners--{card.name.lower().replace(' ', '-')}--1.png"]
+    for path in files:
+        with Image.open(path) as im:
+            assert im.size == (825, 1125)
+    bad = subprocess.run([sys.executable, "-m", "pnp", "export", "svg"], cwd=project,
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

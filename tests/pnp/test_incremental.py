@@ -121,6 +121,15 @@ def test_noop_build_skips_everything_and_says_so(project):
     assert [p.stat().st_mtime_ns for p in pdfs] == stamps
 
 
+def test_unchanged_build_needs_the_same_options(project):
+    out = project / "output"
+    assert pnp("build", "--game", "x-statix", cwd=project).returncode == 0
+    args = {"game": "x-statix", "only": None, "paper": None, "duplex": None,
+            "back_offset": None, "fold": False, "no_backs": False}
+    assert unchanged_build(out, project / "cards.yaml", args) is not None
+    assert unchanged_build(out, project / "cards.yaml", {**args, "paper": "a4"}) is None
+
+
 def test_changing_one_card_rebuilds_only_its_deck(project):
     cards = project / "cards.yaml"
     text = cards.read_text()
@@ -169,12 +178,3 @@ def test_warnings_are_replayed_and_strict_still_fails(tmp_path):
     assert again.stderr.count("warning:") == first.stderr.count("warning:")
     strict = pnp("build", "--only", "owners", "--strict", cwd=project)
     assert strict.returncode == 1 and "[--strict]" in strict.stderr
-
-
-def test_unchanged_build_needs_the_same_options(project):
-    out = project / "output"
-    assert pnp("build", "--game", "x-statix", cwd=project).returncode == 0
-    args = {"game": "x-statix", "only": None, "paper": None, "duplex": None,
-            "back_offset": None, "fold": False, "no_backs": False}
-    assert unchanged_build(out, project / "cards.yaml", args) is not None
-    assert unchanged_build(out, project / "cards.yaml", {**args, "paper": "a4"}) is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -163,13 +164,13 @@ def test_gallery_images_all_load_in_headless_chromium(db, tmp_path):
     shutil.copytree(tmp_path / "proof", broken_dir)
     (broken_dir / "x-statix" / "owners" / "back.png").unlink()
 
-    def dom(folder: Path) -> str:
+    def dom(folder: Path, fragment: str = "") -> str:
         profile = tmp_path / f"profile-{folder.name}"
         run = subprocess.run(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-background-networking", "--disable-component-update",
              "--disable-sync", f"--user-data-dir={profile}", "--virtual-time-budget=5000",
-             "--dump-dom", (folder / "index.html").as_uri()],
+             "--dump-dom", (folder / "index.html").as_uri() + fragment],
             capture_output=True, text=True, timeout=60)
         assert run.returncode == 0, run.stderr[-2000:]
         return run.stdout
@@ -179,6 +180,11 @@ def test_gallery_images_all_load_in_headless_chromium(db, tmp_path):
     assert 'data-images-broken="0"' in good
     bad = dom(broken_dir)
     assert 'data-images-broken="1"' in bad
+    # The filter box (prefilled from #q=) hides the cards that do not match.
+    name = db.xs.decks["owners"].cards[1].name
+    filtered = dom(tmp_path / "proof", "#q=" + name.replace(" ", "%20"))
+    assert filtered.count('class="card hidden"') == 2
+    assert '<span id="count">1 shown</span>' in filtered
 
 
 # ── the proof is the print ─────────────────────────────────────────────────────────
@@ -225,3 +231,22 @@ def test_proof_pixels_match_the_build_pdf_card_region(db, tmp_path):
     assert max(ImageStat.Stat(diff).mean) < 0.2
     other = ImageChops.difference(sheet_card(1), proof_trim)   # a different card
     assert max(ImageStat.Stat(other).mean) > max(ImageStat.Stat(diff).mean) + 1.0
+
+
+def test_proof_command_with_the_real_renderer(db, tmp_path):
+    from exports_support import make_project
+
+    project = make_project(tmp_path / "project")
+    card = db.xs.decks["common"].cards[0]
+    run = subprocess.run([sys.executable, "-m", "pnp", "proof", "--card", card.name,
+                          "--guides", "--out", "proofs"], cwd=project, capture_output=True,
+                         text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    assert "proofed 2 faces" in run.stdout
+    assert (project / "proofs" / "index.html").is_file()
+    assert (project / "proofs" / "x-statix" / "common-contact.png").is_file()
+    bad = subprocess.run([sys.executable, "-m", "pnp", "proof", "--card", "Nobody At All"],
+                         cwd=project, capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "pnp: unknown card 'Nobody At All'"
