@@ -44,17 +44,29 @@ class RecordingCanvas:
 
     def __init__(self, canvas: Any):
         self._canvas = canvas
-        self.marks = 0
+        self._counted = 0
+        # ReportLab collects a page's (or form's) operators in `_code`: if it grows, the
+        # renderer drew something. Other canvases: count calls of drawing methods.
+        self._code = getattr(canvas, "_code", None)
+        self._start = len(self._code) if isinstance(self._code, list) else None
         self.images: list[tuple[str, tuple[int, int], tuple[float, float, float, float]]] = []
         self.icons: list[tuple[str, tuple[float, float, float, float]]] = []
 
+    @property
+    def marks(self) -> int:
+        if self._start is not None:
+            return len(self._code) - self._start
+        return self._counted
+
     def __getattr__(self, name: str):
         attr = getattr(self._canvas, name)
-        if name in DRAWING:
+        if name in DRAWING and self._start is None:
             def counted(*args, **kwargs):
-                self.marks += 1
+                self._counted += 1
                 return attr(*args, **kwargs)
             return counted
+        if callable(attr):
+            self.__dict__[name] = attr  # later look-ups skip __getattr__
         return attr
 
     def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
@@ -64,7 +76,7 @@ class RecordingCanvas:
         return min(xs), min(ys), max(xs), max(ys)
 
     def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
-        self.marks += 1
+        self._counted += 1
         px = _pixel_size(image)
         w = width if width is not None else px[0]
         h = height if height is not None else px[1]
