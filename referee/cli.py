@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 from typing import Any
 
 import click
@@ -26,11 +27,17 @@ from referee.command import (
 )
 from referee.errors import RefereeError, UsageError
 
-# name -> (module, attribute): game command groups mounted when their module exists.
+# name -> (module, attribute): command groups mounted when their module exists, imported
+# only when invoked (`referee --help` shows LAZY_HELP instead of importing them).
 LAZY_GROUPS = {
     "xo": ("referee.xo.cli", "xo"),
     "xs": ("referee.xs.cli", "xs"),
     "simulate": ("referee.simulate.cli", "simulate"),
+}
+LAZY_HELP = {
+    "xo": "XO! game commands (see `referee xo --help`).",
+    "xs": "X-Statix game commands (see `referee xs --help`).",
+    "simulate": "Simulated games and strategy statistics.",
 }
 LEAGUE_DICE = {"heroes": "White Mask", "villains": "Black Mask"}  # XO-1
 
@@ -56,6 +63,53 @@ class RefereeGroup(click.Group):
                 return None
             return getattr(importlib.import_module(mod), attr)
         return super().get_command(ctx, cmd_name)
+
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Like click's, but click's own usage errors are one line too (exit 2)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        prog_name = prog_name or "referee"
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.UsageError as error:
+            where = error.ctx.command_path if error.ctx else "referee"
+            message = f"{where}: {error.format_message()}"
+            click.echo(f"referee: {message}", err=True)
+            if "--json" in argv:
+                import json
+
+                click.echo(
+                    json.dumps({"ok": False, "error": message, "ruling": None, "exit_code": 2})
+                )
+            sys.exit(2)
+        except click.exceptions.ClickException as error:
+            click.echo(f"referee: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:
+            click.echo("referee: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in LAZY_GROUPS:
+                rows.append((name, LAZY_HELP.get(name, f"{name} commands.")))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 @click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -90,8 +144,12 @@ def _seeded(ctx: click.Context, seed: int | None) -> Any:
     return random.Random(seed) if seed is not None else random.SystemRandom()
 
 
+# "roll 1d6 -1": a word like "-1" is part of the expression, not an unknown option
+_EXPRESSION_CONTEXT = {"ignore_unknown_options": True}
+
+
 # ── dice ───────────────────────────────────────────────────────────────────────
-@main.command()
+@main.command(context_settings=_EXPRESSION_CONTEXT)
 @click.argument("expression", nargs=-1, required=True)
 @click.option(
     "--league",
@@ -131,7 +189,7 @@ def roll(
             line += "  (faces from the table)"
         lines = [line]
         if rolled.moffed:
-            lines.append("MOFFED: every mask die shows 0 (XO-5)")
+            lines.append(click.style("MOFFED: every mask die shows 0 (XO-5)", fg="red", bold=True))
         data = {
             "expression": str(expr),
             "dice": rolled.dice,
@@ -159,7 +217,7 @@ def _fraction_json(p: Any) -> dict:
     return {"fraction": str(p), "value": float(p)}
 
 
-@main.command()
+@main.command(context_settings=_EXPRESSION_CONTEXT)
 @click.argument("expression", nargs=-1, required=True)
 @click.option("--at-least", "at_least", type=int, help="P(total >= N), e.g. for a feat (XO-13).")
 @json_option
@@ -252,6 +310,13 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
     "--team", "teams", multiple=True, metavar="PLAYER=CARD", help="X-Statix: choose a Team Name."
 )
 @click.option("--force", is_flag=True, help="Start over in an existing session (its log is kept).")
+@click.option(
+    "--roll",
+    "entered",
+    metavar="FACES",
+    help="Setup dice rolled at the table, in order (X-Statix: each player's 4D6 MT in seat "
+    "order, then the first-player 1D6s; XO!: heroes' then villains' mask die per round).",
+)
 @seed_option
 @json_option
 @click.pass_context
@@ -262,6 +327,7 @@ def new(
     owners: tuple[str, ...],
     teams: tuple[str, ...],
     force: bool,
+    entered: str | None,
     seed: int | None,
     as_json: bool,
 ) -> None:
@@ -291,7 +357,15 @@ def new(
         game_seed = seed if seed is not None else opts.seed
         rng = random.Random(game_seed) if game_seed is not None else random.SystemRandom()
         module = games.module(game_id)
+        if entered is not None:
+            from referee.dice import TableDice
+
+            rng = TableDice(entered, rng)
         state = module.new_state(names, load_cards(opts.cards), rng, seed=game_seed, **options)
+        if entered is not None and rng.unused:
+            raise UsageError(
+                f"--roll {entered!r}: setup rolled {rng.used} dice, {rng.unused} face(s) left over"
+            )
         summary = module.setup_summary(state)
         Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)
         lines = [summary, *module.status_lines(state), f"session: {opts.session}"]
@@ -325,8 +399,8 @@ def log(tx: Tx, limit: int | None) -> Reply:
 
 
 @main.command()
-@click.argument("n", type=int, default=1)
-@session_command()
+@click.argument("n", type=click.IntRange(min=1), default=1)
+@session_command(rolls=False)
 def undo(tx: Tx, n: int) -> Reply:
     """Revert the last N events (default 1); the undo is itself logged."""
     seq, reverted = tx.session.undo(n)
@@ -335,8 +409,8 @@ def undo(tx: Tx, n: int) -> Reply:
 
 
 @main.command()
-@click.argument("n", type=int, default=1)
-@session_command()
+@click.argument("n", type=click.IntRange(min=1), default=1)
+@session_command(rolls=False)
 def redo(tx: Tx, n: int) -> Reply:
     """Re-apply the last N undone events (default 1); the redo is itself logged."""
     seq, redone = tx.session.redo(n)
@@ -363,7 +437,7 @@ _TOKEN_CONTEXT = {"ignore_unknown_options": True}  # so "-3" is an amount, not a
 @main.command(context_settings=_TOKEN_CONTEXT)
 @click.argument("player")
 @click.argument("amount")
-@session_command()
+@session_command(rolls=False)
 def mt(tx: Tx, player: str, amount: str) -> Reply:
     """X-Statix money tokens: `mt PLAYER +5`, `mt PLAYER -3`, `mt PLAYER =10`."""
     op, value = _delta(amount)
@@ -393,7 +467,7 @@ def mt(tx: Tx, player: str, amount: str) -> Reply:
 @main.command(context_settings=_TOKEN_CONTEXT)
 @click.argument("hero")
 @click.argument("amount")
-@session_command()
+@session_command(rolls=False)
 def ft(tx: Tx, hero: str, amount: str) -> Reply:
     """X-Statix fame tokens on a hero in play: `ft HERO +1`, `ft HERO -1`."""
     op, value = _delta(amount)
@@ -432,7 +506,7 @@ def ft(tx: Tx, hero: str, amount: str) -> Reply:
     lines = [summary]
     from referee.xs.game import marketing_load
 
-    if marketing_load(card) > after:
+    if marketing_load(card, tx.db) > after:
         lines.append(
             f"  note: {card['name']} now holds more Marketing cards than FT; no more may be "
             "attached until the FT catch up (XS-5)"

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -38,11 +36,17 @@ if TYPE_CHECKING:
 DEFAULT_SESSION = "referee-session.db"
 
 
-@dataclass(frozen=True)
 class GlobalOptions:
-    session: str = DEFAULT_SESSION
-    seed: int | None = None
-    cards: str | None = None
+    """`referee --session/--seed/--cards` (a plain class: dataclasses are slow to import)."""
+
+    __slots__ = ("session", "seed", "cards")
+
+    def __init__(
+        self, session: str = DEFAULT_SESSION, seed: int | None = None, cards: str | None = None
+    ) -> None:
+        self.session = session
+        self.seed = seed
+        self.cards = cards
 
 
 def global_options(ctx: click.Context) -> GlobalOptions:
@@ -51,16 +55,20 @@ def global_options(ctx: click.Context) -> GlobalOptions:
     return obj if isinstance(obj, GlobalOptions) else GlobalOptions()
 
 
-@dataclass
 class Reply:
     """A command's answer: `lines` for the terminal, `data` for `--json`."""
 
-    lines: list[str]
-    data: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("lines", "data")
+
+    def __init__(self, lines: list[str], data: dict[str, Any] | None = None) -> None:
+        self.lines = lines
+        self.data = data if data is not None else {}
 
 
 def emit(reply: Reply, as_json: bool) -> None:
     if as_json:
+        import json
+
         click.echo(json.dumps({"ok": True, **reply.data}, ensure_ascii=False))
     else:
         for line in reply.lines:
@@ -72,6 +80,8 @@ def fail(message: str, code: int, ruling: str | None, as_json: bool) -> None:
     shown = f"{message} ({ruling})" if ruling and f"({ruling})" not in message else message
     click.echo(f"referee: {shown}", err=True)
     if as_json:
+        import json
+
         click.echo(json.dumps({"ok": False, "error": message, "ruling": ruling, "exit_code": code}))
     raise click.exceptions.Exit(code)
 
@@ -105,10 +115,19 @@ def load_cards(path: str | None = None) -> Database:
 class Tx:
     """One command's transaction on the session (see `session_command`)."""
 
-    def __init__(self, session: Session, options: GlobalOptions, seed: int | None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        options: GlobalOptions,
+        seed: int | None,
+        entered: str | None = None,
+    ) -> None:
         self.session = session
+        self.entered = entered  # --roll: faces rolled at the table
         self.options = options
         self.seed = seed if seed is not None else options.seed
+        self.first_seq = session.next_seq  # the command's first event: its seed (ARCHITECTURE)
+        self._rng: random.Random | None = None
         self._db: Database | None = None
 
     @property
@@ -128,7 +147,29 @@ class Tx:
         return state
 
     def rng(self) -> random.Random:
-        return self.session.rng(self.seed)
+        """The command's one random stream (the same object on every call), seeded from
+        --seed, else the game's seed and the seq of the command's first event."""
+        if self._rng is None:
+            self._rng = self.session.rng(self.seed, self.first_seq)
+            if self.entered is not None:
+                from referee.dice import TableDice
+
+                self._rng = TableDice(self.entered, self._rng)
+        return self._rng
+
+    def check_entered_faces_used(self) -> None:
+        """With --roll, every face given must have been rolled by the command."""
+        if self.entered is None:
+            return
+        from referee.dice import TableDice
+
+        if not isinstance(self._rng, TableDice):
+            raise UsageError(f"--roll {self.entered!r}: this command rolls no dice")
+        if self._rng.unused:
+            raise UsageError(
+                f"--roll {self.entered!r}: the command rolled {self._rng.used} dice, "
+                f"{self._rng.unused} face(s) left over"
+            )
 
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
         return self.session.record(kind, summary, payload, new_state)
@@ -157,27 +198,49 @@ def seed_option(fn: Callable) -> Callable:
     )(fn)
 
 
-def session_command(write: bool = True) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
+def roll_option(fn: Callable) -> Callable:
+    return click.option(
+        "--roll",
+        "entered",
+        metavar="FACES",
+        default=None,
+        help="Faces rolled at the table (e.g. 3,0,2), used in order instead of the referee's dice.",
+    )(fn)
+
+
+def session_command(
+    write: bool = True, rolls: bool | None = None
+) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
     """Decorate `fn(tx, **params) -> Reply` into a click callback that opens the session
     named by the global options, runs `fn` inside one transaction (BEGIN IMMEDIATE when
-    `write`), commits, then prints the reply as text or --json. Errors become one line and
-    exit 1/2; on any error nothing is written."""
+    `write`), commits, then prints the reply as text or --json. Adds --json, --seed and
+    (when `rolls`, default: when `write`) --roll FACES for dice rolled at the table.
+    Errors become one line and exit 1/2; on any error nothing is written."""
+    rolls = write if rolls is None else rolls
 
     def decorate(fn: Callable[..., Reply]) -> Callable[..., None]:
-        @json_option
-        @seed_option
-        @click.pass_context
-        @functools.wraps(fn)
-        def callback(ctx: click.Context, as_json: bool, seed: int | None, **params: Any) -> None:
+        def callback(
+            ctx: click.Context,
+            as_json: bool,
+            seed: int | None,
+            entered: str | None = None,
+            **params: Any,
+        ) -> None:
             with guard(as_json):
                 from referee.session import Session
 
                 options = global_options(ctx)
                 with Session.open(options.session, write=write) as session:
-                    reply = fn(Tx(session, options, seed), **params)
+                    tx = Tx(session, options, seed, entered)
+                    reply = fn(tx, **params)
+                    tx.check_entered_faces_used()
             emit(reply, as_json)
 
-        return callback
+        functools.update_wrapper(callback, fn)
+        wrapped = click.pass_context(callback)
+        if rolls:
+            wrapped = roll_option(wrapped)
+        return json_option(seed_option(wrapped))
 
     return decorate
 

@@ -17,6 +17,7 @@ __all__ = [
     "roll",
     "is_moffed",
     "parse_faces",
+    "TableDice",
 ]
 
 # XO-1: one 0, two 1s, two 2s, one 3.
@@ -39,19 +40,84 @@ def faces_of(die: str | int) -> tuple[int, ...]:
 
 
 def roll(n: int, die: str | int, rng: random.Random) -> list[int]:
-    """Roll `n` dice of kind `die` with `rng`."""
+    """Roll `n` dice of kind `die` with `rng` (a `TableDice` hands out the table's faces)."""
     faces = faces_of(die)
+    if isinstance(rng, TableDice):
+        return rng.take(n, faces)
     return [rng.choice(faces) for _ in range(n)]
 
 
 def roll_mask(n: int, rng: random.Random) -> list[int]:
     """Roll `n` mask dice (XO-1)."""
+    if isinstance(rng, TableDice):
+        return rng.take(n, MASK_FACES)
     return [rng.choice(MASK_FACES) for _ in range(n)]
 
 
 def roll_d6(n: int, rng: random.Random) -> list[int]:
     """Roll `n` six-sided dice."""
+    if isinstance(rng, TableDice):
+        return rng.take(n, D6_FACES)
     return [rng.randint(1, 6) for _ in range(n)]
+
+
+class TableDice(random.Random):
+    """Faces the players rolled at the table (`--roll 3,0,2`), handed out in order to the
+    dice functions of this module. Everything else random (shuffles, random picks) comes
+    from `fallback`, so a rules function needs no special case: it rolls dice with
+    `roll_mask`/`roll_d6`/`roll` and shuffles with `rng.shuffle` as usual."""
+
+    def __init__(self, text: str, fallback: random.Random) -> None:
+        self.fallback = fallback
+        super().__init__()
+        self.text = text
+        self.tokens: list[tuple[int, str]] = []  # (column, token)
+        position = 0
+        for raw in text.replace(",", " ").split(" "):
+            if raw:
+                position = text.find(raw, position)
+                self.tokens.append((position + 1, raw))
+                position += len(raw)
+        if not self.tokens:
+            raise DiceError("--roll: no faces given")
+        self.used = 0
+
+    def take(self, n: int, faces: tuple[int, ...]) -> list[int]:
+        """The next `n` faces, each checked against the die's `faces`."""
+        if self.used + n > len(self.tokens):
+            raise DiceError(
+                f"--roll {self.text!r}: {len(self.tokens)} face(s) given, but the command "
+                f"rolls at least {self.used + n} dice"
+            )
+        result = []
+        for column, raw in self.tokens[self.used : self.used + n]:
+            value = int(raw) if raw.lstrip("-").isdigit() else None
+            if value is None or value not in faces:
+                die = "a mask die" if faces == MASK_FACES else f"a d{len(faces)}"
+                shown = ",".join(str(f) for f in sorted(set(faces)))
+                what = (
+                    "is not a number"
+                    if value is None
+                    else f"is impossible on {die} (faces {shown})"
+                )
+                raise DiceError(f"--roll {self.text!r}: face {raw!r} at column {column} {what}")
+            result.append(value)
+        self.used += n
+        return result
+
+    @property
+    def unused(self) -> int:
+        return len(self.tokens) - self.used
+
+    # randomness that is not a die roll comes from the fallback generator
+    def random(self) -> float:
+        return self.fallback.random()
+
+    def getrandbits(self, k: int) -> int:
+        return self.fallback.getrandbits(k)
+
+    def seed(self, *args: object, **kwargs: object) -> None:
+        pass  # nothing to seed: faces come from the table, the rest from `fallback`
 
 
 def is_moffed(faces: list[int] | tuple[int, ...]) -> bool:

@@ -4,7 +4,6 @@ Errors name the 1-based column where the expression goes wrong."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import DiceError
@@ -13,23 +12,55 @@ MAX_DICE = 100  # per expression: enough for any table roll, small enough to sta
 MAX_SIDES = 1000
 
 
-@dataclass(frozen=True)
+# Plain classes rather than dataclasses: this module is on `referee roll`'s start-up path
+# and a dataclass costs milliseconds to build at import.
 class Group:
     """`count` dice of one kind. `die` is "mask" or the number of sides; `sign` is +1 or -1."""
 
-    count: int
-    die: str | int
-    sign: int = 1
+    __slots__ = ("count", "die", "sign")
+
+    def __init__(self, count: int, die: str | int, sign: int = 1) -> None:
+        self.count = count
+        self.die = die
+        self.sign = sign
+
+    def _key(self) -> tuple:
+        return (self.count, self.die, self.sign)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Group) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Group({self.count!r}, {self.die!r}, {self.sign!r})"
 
     def __str__(self) -> str:
         kind = "m" if self.die == "mask" else f"d{self.die}"
         return f"{self.count}{kind}"
 
 
-@dataclass(frozen=True)
 class DiceExpr:
-    groups: tuple[Group, ...]
-    modifier: int = 0
+    """A parsed expression: dice groups plus a constant modifier."""
+
+    __slots__ = ("groups", "modifier")
+
+    def __init__(self, groups: tuple[Group, ...], modifier: int = 0) -> None:
+        self.groups = groups
+        self.modifier = modifier
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiceExpr) and (self.groups, self.modifier) == (
+            other.groups,
+            other.modifier,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.groups, self.modifier))
+
+    def __repr__(self) -> str:
+        return f"DiceExpr({self.groups!r}, {self.modifier!r})"
 
     @property
     def mask_dice(self) -> int:
@@ -85,6 +116,9 @@ class _Parser:
         self.skip_spaces()
         if not self.text.strip():
             raise self.fail("empty expression: try 3, 3m, 2d6 or 1d6+2")
+        if self.peek() in ("+", "-"):  # a leading sign, as in "-1d4+2"
+            sign = 1 if self.peek() == "+" else -1
+            self.pos += 1
         while True:
             self.skip_spaces()
             start = self.pos
@@ -133,13 +167,16 @@ class _Parser:
         return expr
 
 
-@dataclass(frozen=True)
 class Rolled:
-    """The result of rolling an expression: faces per group, in the expression's order."""
+    """The result of rolling an expression: faces per group, in the expression's order;
+    `entered` when the players gave the faces rather than the referee rolling them."""
 
-    expr: DiceExpr
-    faces: tuple[tuple[int, ...], ...]
-    entered: bool  # faces given by the players rather than rolled by the referee
+    __slots__ = ("expr", "faces", "entered")
+
+    def __init__(self, expr: DiceExpr, faces: tuple[tuple[int, ...], ...], entered: bool) -> None:
+        self.expr = expr
+        self.faces = faces
+        self.entered = entered
 
     @property
     def dice(self) -> list[int]:

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from referee.dice import faces_of
+from referee.errors import DiceError
 from referee.notation import DiceExpr
+
+MAX_SPREAD = 1000  # highest minus lowest total of one side: keeps exact odds instant
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,11 @@ def convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
 
 
 def distribution(expr: DiceExpr) -> Distribution:
+    spread = sum(g.count * (max(faces_of(g.die)) - min(faces_of(g.die))) for g in expr.groups)
+    if spread > MAX_SPREAD:
+        raise DiceError(
+            f"{expr}: totals span {spread} values; exact odds stop at {MAX_SPREAD} per side"
+        )
     weights = {expr.modifier: 1}
     denominator = 1
     for group in expr.groups:

@@ -8,7 +8,8 @@ undo/redo are ordinary events that restore an earlier state. Safety:
   crash or SIGKILL leaves the file as it was before or after the command;
 - a busy timeout makes concurrent commands wait their turn instead of failing;
 - the file's header (SQLite magic + our application_id) is checked by reading bytes
-  *before* SQLite opens it, so a foreign or corrupt file is refused and never written;
+  *before* SQLite opens it, then the pages (`PRAGMA quick_check`) and every event row
+  (seq order, CRC-32), so a foreign or corrupt file is refused and never written;
 - a new session is built in a temporary file and linked into place atomically.
 
 sqlite3 is imported here only; the CLI imports this module inside session commands.
@@ -20,12 +21,13 @@ import json
 import os
 import random
 import sqlite3
+import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from referee.errors import RefereeError, SessionError
+from referee.errors import RefereeError, SessionError, UsageError
 
 APPLICATION_ID = 0x52654621  # "ReF!" in the SQLite header at offset 68
 SCHEMA_VERSION = 1
@@ -40,14 +42,26 @@ CREATE TABLE events (
     kind TEXT NOT NULL,
     summary TEXT NOT NULL,
     payload_json TEXT NOT NULL,
-    state_json TEXT NOT NULL
+    state_json TEXT NOT NULL,
+    crc INTEGER NOT NULL
 );
 CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """
-_COLUMNS = ["seq", "ts", "kind", "summary", "payload_json", "state_json"]
+_COLUMNS = ["seq", "ts", "kind", "summary", "payload_json", "state_json", "crc"]
+_SELECT_ALL = (
+    "SELECT seq, ts, kind, summary, payload_json, state_json, crc FROM events ORDER BY seq"
+)
+_INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
+Row = tuple[int, str, str, str, str, str]  # seq, ts, kind, summary, payload_json, state_json
+
+
+def row_crc(row: Row) -> int:
+    """CRC-32 of an event row: damage that SQLite's page checks cannot see (bytes inside a
+    stored text) is caught when the row no longer matches it."""
+    return zlib.crc32("\x1f".join(str(value) for value in row).encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -137,8 +151,7 @@ class Session:
         self.path = path
         self.write = write
         self._conn: sqlite3.Connection | None = None
-        self._state_json = ""
-        self._last_seq = 0
+        self._rows: list[Row] = []  # the whole log, verified on open
 
     # ── lifecycle ──────────────────────────────────────────────────────────────
     @classmethod
@@ -156,7 +169,7 @@ class Session:
             self._check_schema()
         except sqlite3.DatabaseError as error:
             self._close(commit=False)
-            raise SessionError(f"{self.path}: damaged session file ({error})") from None
+            raise SessionError(f"{self.path}: damaged or unusable session file ({error})") from None
         except BaseException:
             self._close(commit=False)
             raise
@@ -167,6 +180,8 @@ class Session:
             self._close(commit=exc_type is None)
         except sqlite3.DatabaseError as error:
             raise SessionError(f"{self.path}: could not save ({error})") from None
+        if isinstance(exc, sqlite3.DatabaseError):  # rolled back above; one clear line
+            raise SessionError(f"{self.path}: damaged or unusable session file ({exc})") from None
 
     def _close(self, commit: bool) -> None:
         conn, self._conn = self._conn, None
@@ -185,16 +200,23 @@ class Session:
         columns = [row[1] for row in conn.execute("PRAGMA table_info(events)")]
         if app_id != APPLICATION_ID or columns != _COLUMNS:
             raise SessionError(f"{self.path}: not a referee session")
+        # A damaged page anywhere is refused before anything is written (a few ms per MB).
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            raise SessionError(f"{self.path}: damaged session file ({problems[0]})")
         if version != SCHEMA_VERSION:
             raise SessionError(
                 f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
             )
-        row = conn.execute(
-            "SELECT seq, state_json FROM events ORDER BY seq DESC LIMIT 1"
-        ).fetchone()
-        if row is None:
-            raise SessionError(f"{self.path}: damaged session file (no events)")
-        self._last_seq, self._state_json = row
+        rows: list[Row] = []
+        for *fields, crc in conn.execute(_SELECT_ALL):
+            row: Row = tuple(fields)  # type: ignore[assignment]
+            if row[0] != len(rows) + 1 or row_crc(row) != crc:
+                raise SessionError(f"{self.path}: damaged session file (event #{len(rows) + 1})")
+            rows.append(row)
+        if not rows or rows[0][2] != "new":
+            raise SessionError(f"{self.path}: damaged session file (no game in it)")
+        self._rows = rows
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -242,10 +264,8 @@ class Session:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.executescript(_SCHEMA)
-                conn.execute(
-                    "INSERT INTO events VALUES (1, ?, 'new', ?, ?, ?)",
-                    (_now(), summary, json.dumps(payload), json.dumps(state)),
-                )
+                row: Row = (1, _now(), "new", summary, json.dumps(payload), json.dumps(state))
+                conn.execute(_INSERT, (*row, row_crc(row)))
             finally:
                 conn.close()  # the last close checkpoints the WAL into the file
             with temp.open("rb+") as handle:
@@ -268,36 +288,31 @@ class Session:
     def state(self) -> dict:
         """The current game state (a fresh copy each time)."""
         self._db()
-        return json.loads(self._state_json)
+        return json.loads(self._rows[-1][5])
 
     @property
     def last_seq(self) -> int:
-        return self._last_seq
+        return len(self._rows)
 
     @property
     def next_seq(self) -> int:
         """The seq the next recorded event will get."""
-        return self._last_seq + 1
+        return len(self._rows) + 1
 
-    def rng(self, seed_option: int | str | None = None) -> random.Random:
-        """The command's randomness: its own --seed, else the game's seed and the event
-        number, else the OS."""
+    def rng(self, seed_option: int | str | None = None, seq: int | None = None) -> random.Random:
+        """The command's randomness: its own --seed, else `Random(f"{game seed}/{seq}")`
+        with seq = the event it will write (default: the next one), else the OS."""
         if seed_option is not None:
             return random.Random(seed_option)
         seed = self.state.get("seed")
         if seed is not None:
-            return random.Random(f"{seed}/{self.next_seq}")
+            return random.Random(f"{seed}/{self.next_seq if seq is None else seq}")
         return random.SystemRandom()
 
     def log(self, with_states: bool = False) -> list[Event] | list[tuple[Event, dict]]:
         """Every event, oldest first, each marked whether it is currently undone."""
-        rows = (
-            self._db()
-            .execute(
-                "SELECT seq, ts, kind, summary, payload_json, state_json FROM events ORDER BY seq"
-            )
-            .fetchall()
-        )
+        self._db()
+        rows = self._rows
         _, _, _, reverted = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
         events = [
             Event(seq, ts, kind, summary, json.loads(payload), seq in reverted)
@@ -308,18 +323,14 @@ class Session:
         return events
 
     def _stacks(self) -> tuple[int, list[int], list[int], set[int]]:
-        rows = (
-            self._db().execute("SELECT seq, kind, payload_json FROM events ORDER BY seq").fetchall()
-        )
-        return _undo_stacks(rows)
+        self._db()
+        return _undo_stacks([(r[0], r[2], r[4]) for r in self._rows])
 
     def _state_at(self, seq: int) -> str:
-        return (
-            self._db().execute("SELECT state_json FROM events WHERE seq = ?", (seq,)).fetchone()[0]
-        )
+        return self._rows[seq - 1][5]
 
     def _summary_of(self, seq: int) -> str:
-        return self._db().execute("SELECT summary FROM events WHERE seq = ?", (seq,)).fetchone()[0]
+        return self._rows[seq - 1][3]
 
     # ── writing ────────────────────────────────────────────────────────────────
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
@@ -331,21 +342,24 @@ class Session:
     def _append(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
         if not self.write:
             raise RuntimeError("session opened read-only")
-        state_json = json.dumps(new_state)
-        seq = self.next_seq
-        self._db().execute(
-            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
-            (seq, _now(), kind, summary, json.dumps(payload), state_json),
+        row: Row = (
+            self.next_seq,
+            _now(),
+            kind,
+            summary,
+            json.dumps(payload),
+            json.dumps(new_state),
         )
-        self._last_seq, self._state_json = seq, state_json
-        return seq
+        self._db().execute(_INSERT, (*row, row_crc(row)))
+        self._rows.append(row)
+        return row[0]
 
     def undo(self, n: int = 1) -> tuple[int, list[int]]:
         """Revert the last `n` effective events (a `new` cannot be undone). Returns the undo
         event's seq and the seqs reverted, newest first."""
         base, done, _, _ = self._stacks()
         if n < 1:
-            raise RefereeError("undo needs a count of 1 or more")
+            raise UsageError("undo needs a count of 1 or more")
         if n > len(done):
             raise RefereeError(
                 f"cannot undo {n}: only {len(done)} event(s) since the game started"
@@ -368,7 +382,7 @@ class Session:
         clears what can be redone)."""
         _, _, undone, _ = self._stacks()
         if n < 1:
-            raise RefereeError("redo needs a count of 1 or more")
+            raise UsageError("redo needs a count of 1 or more")
         if n > len(undone):
             raise RefereeError(
                 f"cannot redo {n}: only {len(undone)} undone event(s) to redo"

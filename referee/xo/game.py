@@ -1,4 +1,5 @@
-"""XO! setup (XO-1) and the table summary. Pure: the card database and the RNG come in.
+"""XO! setup (XO-1, the Resource stacks of setup step 4) and the table summary. Pure:
+the card database and the RNG come in.
 
 Characters are picked after setup (the roster starts empty); the turn's phase stays
 "setup" until then."""
@@ -6,6 +7,7 @@ Characters are picked after setup (the roster starts empty); the turn's phase st
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from referee.dice import roll_mask
@@ -40,7 +42,8 @@ def new_state(
     if names[0].casefold() == names[1].casefold():
         raise UsageError(f"player names must differ: {', '.join(names)}")
     first, rounds = first_player(rng)
-    return {
+    stacks = deal_resource_stacks(((c.name, c["stack"], c.copies) for c in game.cards(type="Resource")), rng)
+    state = {
         "game": GAME_ID,
         "seed": seed,
         "players": names,
@@ -53,7 +56,13 @@ def new_state(
         "over": False,
         "winner": None,
         "setup": {"first_player_rolls": rounds},
+        "hands": {"heroes": 0, "villains": 0},  # cards in hand (XO-10)
+        "energy": {"heroes": 0, "villains": 0},  # Energy played this turn, not yet spent
+        "resources": stacks,  # setup step 4: each stack top first, the top card face up
     }
+    from referee.xo.play import XoCards, refresh
+
+    return refresh(state, XoCards.from_db(db))
 
 
 def first_player(rng: random.Random) -> tuple[str, list[dict[str, int]]]:
@@ -66,6 +75,21 @@ def first_player(rng: random.Random) -> tuple[str, list[dict[str, int]]]:
             return ("heroes" if heroes > villains else "villains"), rounds
 
 
+def deal_resource_stacks(
+    resources: Iterable[tuple[str, str, int]], rng: random.Random
+) -> dict[str, list[str]]:
+    """Setup step 4: the Resource cards ((name, stack, copies)) separated into the four
+    stacks NPCs, Powers, Tech and Upgrades, each shuffled; index 0 is the top card, the
+    one flipped face up. Dealt after the first-player roll so that roll keeps its dice."""
+    from referee.xo.rules import RESOURCE_STACKS
+    stacks: dict[str, list[str]] = {stack: [] for stack in RESOURCE_STACKS}
+    for name, stack, copies in resources:
+        stacks[stack].extend([name] * copies)
+    for stack in RESOURCE_STACKS:
+        rng.shuffle(stacks[stack])
+    return stacks
+
+
 def setup_summary(state: dict) -> str:
     """One line telling the setup rolls (for the log)."""
     rounds = state.get("setup", {}).get("first_player_rolls", [])
@@ -74,34 +98,89 @@ def setup_summary(state: dict) -> str:
     return (
         f"XO! heroes {state['leagues']['heroes']} vs villains {state['leagues']['villains']}; "
         f"first player mask die: {rolls} -> {active} ({state['leagues'][active]}) "
-        f"is active on turn 1 (XO-1)"
+        f"is active on turn 1 (XO-1); {resources_line(state)}"
     )
 
 
+def resources_line(state: dict) -> str:
+    """The four face-up Resources (setup step 4)."""
+    from referee.xo import rules  # imported when needed, like referee.xo.play in new_state
+
+    shown = rules.face_up_resources(state.get("resources") or {})
+    cards = ", ".join(f"{label} {shown[stack] or '(empty)'}" for stack, label in rules.RESOURCE_STACKS.items())
+    return f"Resources face up ({rules.RESOURCE_RULE}): {cards}"
+
+
 def status_lines(state: dict) -> list[str]:
+    """The table: turn and phase, score, the current chapter's objectives, both leagues'
+    characters with statuses and readiness (XO-9), hands and Energy pools, the face-up
+    Resources, this turn's feat, the thwart bonus."""
     turn = state["turn"]
     leagues = state["leagues"]
     active = turn["active"]
+    chapter = state["chapter"]
+    won = state["won"]
+    points = {lg: sum(1 for who in won.values() if who == lg) for lg in LEAGUES}
     lines = [
-        f"{TITLE}: chapter {state['chapter']} of {CHAPTERS}; turn {turn['number']}, "
+        f"{TITLE}: chapter {chapter} of {CHAPTERS}; turn {turn['number']}, "
         f"{active} ({leagues[active]}) active, {turn['phase']} phase"
+        + (" (picking characters)" if turn["phase"] == "setup" else "")
     ]
+    lines.append(f"Score (XO-15): heroes {points['heroes']}, villains {points['villains']}")
+    objectives = state.get("objectives") or {}
+    if not state.get("over"):
+        lines.append(f"Objectives of chapter {chapter} (XO-12):")
+        for league in LEAGUES:
+            objective = objectives.get(league)
+            if objective:
+                need = ", ".join(f"{k} {v}" for k, v in objective["requires"].items())
+                lines.append(
+                    f"  {league}: {objective['name']} - {objective['feat']} ({need}), "
+                    f"FCV {objective['fcv']}, TCV {objective['tcv']}"
+                )
+    hands = state.get("hands") or {}
+    energy = state.get("energy") or {}
     for league in LEAGUES:
-        chapters = sorted((int(c) for c, who in state["won"].items() if who == league))
-        won = ", ".join(map(str, chapters)) if chapters else "none"
-        lines.append(f"{league.capitalize()} ({leagues[league]}): chapters won {won}")
+        chapters = sorted(int(c) for c, who in won.items() if who == league)
+        hand = f"; {hands[league]} cards in hand" if league in hands else ""
+        hand += f"; Energy pool {energy[league]}" if league in energy else ""
+        lines.append(
+            f"{league.capitalize()} ({leagues[league]}): chapters won "
+            f"{', '.join(map(str, chapters)) or 'none'}{hand}"
+        )
         roster = state["roster"][league]
         if not roster:
             lines.append("  no characters picked yet")
         for character in roster:
+            if character["ko"]:
+                lines.append(f"  {character['name']}: KOd, out of play")
+                continue
+            ready = character.get("ready")
             tags = f" [{', '.join(character['statuses'])}]" if character["statuses"] else ""
-            ko = " KOd" if character["ko"] else ""
-            lines.append(f"  {character['name']}{ko}{tags}")
+            shown = "" if ready is None else (": ready" if ready else ": not ready")
+            lines.append(f"  {character['name']}{tags}{shown}")
+    if "resources" in state:
+        lines.append(resources_line(state))
+    feat = turn.get("feat")
+    if feat:
+        if feat.get("pending"):
+            lines.append(f"Feat: {feat['character']} succeeded ({feat['total']}); the {_other(active)} may thwart (XO-14)")
+        elif feat.get("thwarted"):
+            lines.append(f"Feat: {feat['character']} succeeded ({feat['total']}) but was thwarted (XO-14)")
+        elif not feat.get("success"):
+            lines.append(f"Feat: {feat['character']} failed ({feat['total']}) (XO-13)")
     bonus = state.get("thwart_bonus")
     if bonus:
         lines.append(
-            f"Thwart bonus: +2 for {bonus['league']} on its feat attempt on turn {bonus['turn']} (XO-14)"
+            f"Thwart bonus: +2 for {bonus['league']} on their feat attempt on turn {bonus['turn']} (XO-14)"
         )
     if state.get("over"):
-        lines.append(f"Game over: {state.get('winner') or 'no winner'} wins (XO-15)")
+        lines.append(
+            f"Game over: the {state['winner']} win {points[state['winner']]}-"
+            f"{points[_other(state['winner'])]} (XO-15)"
+        )
     return lines
+
+
+def _other(league: str) -> str:
+    return "villains" if league == "heroes" else "heroes"

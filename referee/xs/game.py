@@ -74,7 +74,7 @@ def new_state(
         },
         "deck": deck,
         "discard": [],
-        "turn": {"number": 1, "player": first, "phase": "opportunity"},
+        "turn": {"number": 1, "player": first, "phase": "opportunity"},  # Play fills the rest
         "over": False,
         "winner": None,
         "setup": {
@@ -161,34 +161,76 @@ def setup_summary(state: dict) -> str:
     mt = ", ".join(
         f"{p} {sum(f)} ({'+'.join(map(str, f))})" for p, f in setup.get("mt_rolls", {}).items()
     )
+    cards = ", ".join(
+        f"{p}: {state['table'][p]['owner']} / {state['table'][p]['team']}" for p in state["players"]
+    )
     first = state["turn"]["player"]
     return (
-        f"X-Statix for {', '.join(state['players'])}; first player 1D6: {rolls} -> {first} "
-        f"goes first (XS-1); starting MT 4D6: {mt}"
+        f"X-Statix for {', '.join(state['players'])} ({cards}); 7 cards each; first player "
+        f"1D6: {rolls} -> {first} goes first (XS-1); starting MT 4D6: {mt}; deck "
+        f"{len(state['deck'])}; {first} draws turn 1's free card with the first action (XS-3)"
     )
 
 
-def marketing_load(hero: dict) -> int:
-    """Marketing cards held by a hero for the XS-5 limit (Cult of Personality counts 2)."""
-    return sum(2 if name == "Cult of Personality" else 1 for name in hero.get("marketing", []))
+def marketing_load(hero: dict, db: Database | None = None) -> int:
+    """Marketing cards held by a hero for the XS-5 limit, each counted as its
+    `counts.marketing` says in the card database (Cult of Personality: 2). `db` defaults to
+    `carddb.load()`; pass the session's database when there is one."""
+    from referee.xs.catalog import Catalog
+
+    if db is None:
+        import carddb
+
+        db = carddb.load()
+    cat = Catalog.from_db(db)
+    return sum(cat.counts(name, "marketing") if name in cat else 1
+               for name in hero.get("marketing", []))
+
+
+STAGE_TEXT = {
+    "mission": "Mission roll made",
+    "carnage": "Carnage roll made, casualties next",
+    "casualties": "carnage resolved, Success roll next",
+    "success": "Success roll made",
+    "payoff": "Payoff made",
+    "done": "finished",
+}
 
 
 def status_lines(state: dict) -> list[str]:
+    """The table (issue item 6): each player's MT, Owner and Team Name, heroes in play with
+    FT and marketing, hand size; deck count, whose turn and which phase; the open roll and
+    the mission under way."""
+    from referee.xs.rolls import describe
+
     turn = state["turn"]
-    lines = [
-        f"{TITLE}: turn {turn['number']}, {turn['player']}'s {turn['phase']} phase; "
-        f"deck {len(state['deck'])}, discard {len(state['discard'])}"
-    ]
+    if state.get("over"):
+        head = f"{TITLE}: game over after turn {turn['number']}"
+    else:
+        head = f"{TITLE}: turn {turn['number']}, {turn['player']}'s {turn['phase']} phase"
+    lines = [f"{head}; deck {len(state['deck'])}, discard {len(state['discard'])}"]
     for player in state["players"]:
         seat = state["table"][player]
+        mark = "*" if player == turn["player"] and not state.get("over") else " "
         lines.append(
-            f"{player} ({seat['owner']}, {seat['team']}): {seat['mt']} MT, "
-            f"{len(seat['hand'])} cards in hand, {len(seat['heroes'])} heroes"
+            f"{mark}{player}: {seat['mt']} MT; owner {seat['owner']}; team {seat['team']}; "
+            f"{len(seat['hand'])} cards in hand; {len(seat['heroes'])} heroes"
         )
         for hero in seat["heroes"]:
-            marketing = f" [{', '.join(hero['marketing'])}]" if hero["marketing"] else ""
-            lines.append(f"  {hero['name']}: {hero['ft']} FT{marketing}")
+            marketing = f", marketing: {', '.join(hero['marketing'])}" if hero["marketing"] else ""
+            lines.append(f"    {hero['name']}: {hero['ft']} FT{marketing}")
+    if turn.get("open"):
+        lines.append(f"open roll: {describe(turn['open'])} (not yet paid)")
+    mission = turn.get("mission")
+    if mission and not state.get("over"):
+        made = ", ".join(describe(r) for r in mission["rolls"].values())
+        lines.append(f"mission {mission['card']}: {STAGE_TEXT[mission['stage']]}"
+                     + (f" ({made})" if made else ""))
+    if turn.get("another_turn"):
+        lines.append(f"{turn['player']} takes another turn after this one (XS-12)")
     if state.get("over"):
+        for row in state.get("ranking", []):
+            lines.append(f"  {row['place']}. {row['player']}: {row['mt']} MT, {row['ft']} FT in play")
         winners = state.get("winner") or []
-        lines.append(f"Game over: {' and '.join(winners) or 'no winner'} (XS-13)")
+        lines.append(f"Game over: {' and '.join(winners) or 'no winner'} wins (XS-13)")
     return lines

@@ -135,3 +135,18 @@ def test_cli_roll_seeded_is_reproducible_and_total_adds_up():
 def test_cli_roll_mixed_expression_entered_faces():
     data = json.loads(referee("roll", "2m+1d6-1", "--roll", "0 0 6", "--json", check=0).stdout)
     assert data["total"] == 5 and data["moffed"] is True
+
+
+def test_table_dice_hand_out_faces_and_leave_shuffles_to_the_rng():
+    from referee.dice import TableDice
+
+    table = TableDice("3,0 2, 6", random.Random(1))
+    assert roll_mask(3, table) == [3, 0, 2] and roll_d6(1, table) == [6] and table.unused == 0
+    cards, expected = list(range(10)), list(range(10))
+    table.shuffle(cards)
+    random.Random(1).shuffle(expected)
+    assert cards == expected  # shuffles come from the fallback, not the table's faces
+    with pytest.raises(DiceError, match="rolls at least 5"):
+        roll_d6(1, table)
+    with pytest.raises(DiceError, match="column 3"):
+        roll_mask(2, TableDice("3,7", random.Random(1)))

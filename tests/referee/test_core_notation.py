@@ -29,6 +29,7 @@ from _core_support import one_line_error, referee  # noqa: E402
         ("2d6+1d6", [Group(2, 6), Group(1, 6)], 0, "2d6+1d6"),
         ("1d6-1d4+3-1", [Group(1, 6), Group(1, 4, -1)], 2, "1d6-1d4+2"),
         ("0m", [Group(0, "mask")], 0, "0m"),
+        ("-1d4+2", [Group(1, 4, -1)], 2, "-1d4+2"),
     ],
 )
 def test_parse(text, groups, modifier, shown):

@@ -136,3 +136,54 @@ def test_cli_odds_bad_usage():
     assert proc.returncode == 2 and one_line_error(proc)
     proc = referee("odds", "3m", "vs", "2m", "--at-least", "3")
     assert proc.returncode == 2 and one_line_error(proc)
+
+
+def test_odds_refuse_expressions_too_wide_to_be_instant():
+    proc = referee("odds", "50d100")
+    assert proc.returncode == 2 and "exact odds stop at" in one_line_error(proc)
+    start = time.perf_counter()
+    distribution(parse("10d100"))  # just inside the limit, still quick
+    assert time.perf_counter() - start < 1.0
+
+
+# ── properties ───────────────────────────────────────────────────────────────
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+groups = st.lists(
+    st.tuples(st.integers(0, 4), st.sampled_from(["m", "d4", "d6", "d8"]), st.sampled_from("+-")),
+    min_size=1,
+    max_size=3,
+)
+
+
+def as_text(parts, modifier):
+    text = ""
+    for i, (count, kind, sign) in enumerate(parts):
+        text += ("" if i == 0 and sign == "+" else sign) + f"{count}{kind}"
+    return text + (f"{modifier:+d}" if modifier else "")
+
+
+@settings(max_examples=60, deadline=None)
+@given(groups, st.integers(-5, 5))
+def test_distribution_is_exact_and_consistent(parts, modifier):
+    expr = parse(as_text(parts, modifier))
+    assert parse(str(expr)) == expr  # the canonical text parses back to the same thing
+    dist = distribution(expr)
+    fractions = dist.fractions()
+    assert sum(fractions.values()) == 1
+    expected_mean = expr.modifier + sum(
+        g.sign * g.count * Fraction(sum(faces_of(g.die)), len(faces_of(g.die))) for g in expr.groups
+    )
+    assert dist.mean() == expected_mean
+    low = min(fractions)
+    assert dist.at_least(low) == 1 and dist.at_least(max(fractions) + 1) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(groups, groups)
+def test_comparison_is_antisymmetric(left_parts, right_parts):
+    left, right = parse(as_text(left_parts, 0)), parse(as_text(right_parts, 0))
+    forward, backward = compare(left, right), compare(right, left)
+    assert forward.win == backward.loss and forward.tie == backward.tie
+    assert forward.win + forward.tie + forward.loss == 1

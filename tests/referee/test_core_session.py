@@ -77,6 +77,14 @@ def test_scripted_undo_redo(tmp_path):
     assert mt_of(db) == {"Ann": 30, "Bob": start["Bob"] - 2}
 
 
+@pytest.mark.parametrize("args", [["undo", "0"], ["redo", "-1"], ["undo", "x"]])
+def test_undo_redo_counts_must_be_positive(tmp_path, args):
+    db = tmp_path / "game.db"
+    make_session(db)
+    proc = cli("--session", str(db), *args)
+    assert proc.returncode == 2 and one_line_error(proc)
+
+
 def test_log_limit_and_status_text(tmp_path):
     db = tmp_path / "game.db"
     make_session(db)
@@ -234,6 +242,26 @@ def test_corrupt_or_foreign_session_exit_2_and_untouched(tmp_path, spoil):
         assert db.read_bytes() == before, args
 
 
+def test_damage_deep_in_a_long_log_is_refused_before_writing(tmp_path):
+    db = tmp_path / "session.db"
+    make_session(db)
+    for _ in range(40):  # a log many pages long
+        with Session.open(db) as s:
+            state = s.state
+            state["table"]["Ann"]["mt"] += 1
+            s.record("mt", "Ann +1", {}, state)
+    data = bytearray(db.read_bytes())
+    hits = [i for i in range(len(data)) if data.startswith(b'"mt": ', i)]
+    where = hits[len(hits) // 2] + 6  # a digit of an MT balance in a middle event
+    data[where] = ord("9") if data[where] != ord("9") else ord("8")  # still valid JSON
+    db.write_bytes(bytes(data))
+    before = db.read_bytes()
+    for args in (["mt", "Ann", "+1"], ["log"], ["status"]):
+        proc = cli("--session", str(db), *args)
+        assert proc.returncode == 2 and "damaged" in one_line_error(proc), args
+    assert db.read_bytes() == before
+
+
 def test_corrupt_session_in_a_real_process(tmp_path):
     db = tmp_path / "session.db"
     _damaged_pages(db)
@@ -247,7 +275,7 @@ def test_corrupt_session_in_a_real_process(tmp_path):
 def test_two_concurrent_writers_lose_nothing(tmp_path):
     db = tmp_path / "game.db"
     start = make_session(db)["table"]["Ann"]["mt"]
-    per_writer = 6
+    per_writer = 3
     failures: list[str] = []
 
     def writer(player: str) -> None:
@@ -268,6 +296,53 @@ def test_two_concurrent_writers_lose_nothing(tmp_path):
     log = read_log(db)
     assert [e["seq"] for e, _ in log] == list(range(1, 2 + 4 * per_writer))
     assert log[-1][1]["table"]["Ann"]["mt"] == start + 2 * per_writer
+    assert_consistent(log)
+
+
+CONTENDER = """
+import sys
+from referee.session import Session
+path, player, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+print("ready", flush=True)
+sys.stdin.readline()  # both start writing at the same moment
+for _ in range(count):
+    with Session.open(path) as s:
+        state = s.state
+        before = state["table"][player]["mt"]
+        state["table"][player]["mt"] = before + 1
+        s.record("mt", f"{player} +1", {"player": player, "op": "+", "amount": 1, "before": before, "after": before + 1}, state)
+"""
+
+
+def test_two_processes_writing_in_tight_loops_lose_nothing(tmp_path):
+    db = tmp_path / "game.db"
+    start = make_session(db)["table"]
+    count = 60
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CONTENDER, str(db), player, str(count)],
+            env=env(),
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for player in ("Ann", "Bob")
+    ]
+    for proc in procs:
+        assert proc.stdout.readline() == "ready\n"
+    for proc in procs:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    log = read_log(db)
+    assert len(log) == 1 + 2 * count
+    final = log[-1][1]["table"]
+    assert final["Ann"]["mt"] == start["Ann"]["mt"] + count
+    assert final["Bob"]["mt"] == start["Bob"]["mt"] + count
     assert_consistent(log)
 
 
@@ -293,21 +368,26 @@ def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
     cmd = [sys.executable, "-m", "referee", "--session", str(db), "mt", "Ann", "+1"]
     t0 = time.perf_counter()
     subprocess.run(cmd, env=env(), check=True, capture_output=True)
-    lifetime = time.perf_counter() - t0
+    delay = time.perf_counter() - t0
     rng = random.Random(42)
-    kills = 30
-    for _ in range(kills):
-        proc = subprocess.Popen(
-            cmd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        # most of a run is start-up; aim the kills at its second half, where it writes
-        time.sleep(rng.uniform(0.4, 1.1) * lifetime)
+    committed = 0
+    for _ in range(30):
+        before = len(read_log(db))
+        proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay * rng.uniform(0.9, 1.1))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         log = read_log(db)  # opens: never broken
         assert_consistent(log)
         mt_events = sum(1 for e, _ in log if e["kind"] == "mt")
         assert log[-1][1]["table"]["Ann"]["mt"] == start + mt_events
+        assert len(log) in (before, before + 1)  # the command happened entirely or not at all
+        # aim at the moment of the write, whatever the machine's load: a kill that came
+        # after the commit moves the next one earlier, one that came before moves it later
+        landed_after = len(log) > before
+        committed += landed_after
+        delay *= 0.85 if landed_after else 1.15
+    assert 0 < committed < 30  # the kills did straddle the write
     referee("--session", str(db), "mt", "Ann", "+1", check=0)
     assert referee("--session", str(db), "status").returncode == 0
 
@@ -316,6 +396,7 @@ WRITER = """
 import sys
 from referee.session import Session
 path = sys.argv[1]
+first = True
 while True:
     with Session.open(path) as s:
         state = s.state
@@ -323,6 +404,9 @@ while True:
         state["padding"] = "x" * 20000  # several pages per write
         before = state["table"]["Ann"]["mt"] - 1
         s.record("mt", "Ann +1", {"player": "Ann", "op": "+", "amount": 1, "before": before, "after": before + 1}, state)
+    if first:
+        print("writing", flush=True)
+        first = False
 """
 
 
@@ -332,15 +416,21 @@ def test_sigkill_of_a_busy_writer_never_breaks_the_session(tmp_path):
     rng = random.Random(7)
     for _ in range(10):
         proc = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(db)], env=env(), cwd=ROOT, stderr=subprocess.PIPE
+            [sys.executable, "-c", WRITER, str(db)],
+            env=env(),
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
         )
-        time.sleep(rng.uniform(0.15, 0.35))
+        assert proc.stdout.readline() == "writing\n"  # it is now writing in a loop
+        time.sleep(rng.uniform(0.0, 0.05))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        proc.stdout.close()
         log = read_log(db)
         for (_, before), (_, after) in zip(log, log[1:], strict=False):
             assert after["table"]["Ann"]["mt"] == before["table"]["Ann"]["mt"] + 1
-    assert len(log) > 10  # the writer did get to write between kills
+    assert len(log) > 10  # each writer got at least one write in before its kill
     assert referee("--session", str(db), "status").returncode == 0
 
 

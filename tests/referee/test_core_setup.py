@@ -232,3 +232,50 @@ def test_cli_status_json_of_xo(tmp_path):
     assert data["state"]["leagues"] == {"heroes": "Ann", "villains": "Bob"}
     assert any("chapter 1 of 7" in line for line in data["lines"])
     assert json.dumps(data)  # one JSON object
+
+
+def test_cli_new_with_setup_dice_from_the_table(tmp_path):
+    db = tmp_path / "g.db"
+    faces = "6,6,6,6, 1,1,1,1, 4,4, 5,2"  # Ann 4D6, Bob 4D6, first-player tie, reroll
+    state = referee_json(
+        "--session",
+        str(db),
+        "new",
+        "x-statix",
+        "--players",
+        "Ann,Bob",
+        "--roll",
+        faces,
+        "--seed",
+        "1",
+    )["state"]
+    assert state["table"]["Ann"]["mt"] == 24 and state["table"]["Bob"]["mt"] == 4
+    assert state["setup"]["first_player_rolls"] == [{"Ann": 4, "Bob": 4}, {"Ann": 5, "Bob": 2}]
+    assert state["turn"]["player"] == "Ann"
+
+
+@pytest.mark.parametrize(
+    "faces, words",
+    [
+        ("6,6,6,6,1,1,1,1", "rolls at least"),
+        ("6,6,6,6,1,1,1,1,5,2,3", "left over"),
+        ("6,6,6,7,1,1,1,1,5,2", "impossible"),
+    ],
+)
+def test_cli_new_refuses_wrong_table_dice(tmp_path, faces, words):
+    db = tmp_path / "g.db"
+    proc = cli("--session", str(db), "new", "x-statix", "--players", "Ann,Bob", "--roll", faces)
+    assert proc.returncode == 2 and words in one_line_error(proc)
+    assert not db.exists()
+
+
+def test_cli_new_xo_with_table_mask_dice(tmp_path):
+    db = tmp_path / "g.db"
+    state = referee_json(
+        "--session", str(db), "new", "xo", "--players", "Ann,Bob", "--roll", "2,2,0,3"
+    )["state"]
+    assert state["setup"]["first_player_rolls"] == [
+        {"heroes": 2, "villains": 2},
+        {"heroes": 0, "villains": 3},
+    ]
+    assert state["turn"]["active"] == "villains"

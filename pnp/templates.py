@@ -1,0 +1,301 @@
+"""The sandboxed Jinja environment that turns a card into its list of drawing elements.
+
+A template (templates/<game>/<name>.j2) renders to YAML: a list of elements (see
+templates/README.md). Every `{{ expression }}` is written out as one quoted YAML value
+(JSON flow syntax), so a card name with `:`, `#`, quotes or `<&>` cannot break the
+YAML and a list or mapping can be passed whole. Templates run in Jinja's immutable
+sandbox with StrictUndefined: they cannot reach Python internals, cannot change the
+card database, and a misspelt field is an error, not an empty string.
+
+Every failure is a `TemplateError` whose message is one line naming the template file
+and line: `templates/xo/character.j2:12: 'dict object' has no attribute 'atack'`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Undefined
+from markupsafe import Markup
+
+# Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
+_YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
+_DESIGN = re.compile(r"\{#-?\s*design:\s*([0-9.]+)\s*x\s*([0-9.]+)\s*(?:mm)?\s*-?#\}")
+BUNDLED = Path(__file__).resolve().parent.parent / "templates"
+
+
+class TemplateError(Exception):
+    """A template that does not load, render, or produce a valid element list."""
+
+
+def _finalize(value: Any) -> str:
+    """Each {{ }} becomes exactly one YAML value. A macro's output (or `| safe`) is
+    Markup and is written as it is: that is how macros emit whole elements."""
+    kind = type(value)
+    if kind is int:                             # the common cases first: speed matters
+        return str(value)
+    if kind is float and math.isfinite(value):
+        text = f"{value:.4f}".rstrip("0").rstrip(".")
+        return text if text not in ("", "-0") else "0"
+    if kind is str:
+        if _PLAIN_SAFE.match(value):
+            return '"' + value + '"'
+    elif kind is Markup:
+        return value
+    return _yaml_value(value)
+
+
+# A string that needs no escaping inside double quotes (JSON and YAML alike).
+_PLAIN_SAFE = re.compile(r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff-\uffff\ud800-\udfff]*\Z')
+
+
+def _yaml_value(value: Any) -> str:
+    if isinstance(value, Undefined):
+        str(value)                          # StrictUndefined raises here, with its name
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, float):
+        if math.isfinite(value):
+            text = f"{value:.4f}".rstrip("0").rstrip(".")
+            return text if text not in ("", "-0") else "0"
+        return json.dumps(str(value))
+    if isinstance(value, int):
+        return str(value)
+    return _YAML_UNPRINTABLE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}",
+        json.dumps(value, ensure_ascii=False, default=str),
+    )
+
+
+def signed(value: Any) -> str:
+    """+2, -1, 0: how modifiers are printed."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"+{number}" if number > 0 else str(number)
+
+
+def icon_markup(name: Any) -> str:
+    """`{{ card.superpower | icon }}` -> the inline-icon markup `{icon:energy}`."""
+    return "{icon:" + str(name) + "}"
+
+
+def pairs(mapping: Any, pattern: str = "%s %s", sep: str = "  ") -> str:
+    """`{{ card.powers | pairs("{icon:%s} **%s**") }}`: each key/value through a
+    printf-style pattern, joined by `sep` (printf cannot reach attributes)."""
+    items = mapping.items() if isinstance(mapping, dict) else mapping
+    return sep.join(pattern % (key, value) for key, value in items)
+
+
+@functools.lru_cache(maxsize=1024)
+def tint(color: Any, amount: float, base: Any = "#ffffff") -> str:
+    """`{{ "#d7262e" | tint(0.16) }}`: the colour at `amount` strength over `base` (white
+    by default), as an opaque colour. Cheaper to print than `alpha`, which is drawn live."""
+    def rgb(value: Any) -> tuple[int, int, int]:
+        text = str(value).lstrip("#")
+        if len(text) == 3:
+            text = "".join(ch * 2 for ch in text)
+        if not re.fullmatch(r"[0-9a-fA-F]{6}", text):
+            raise ValueError(f"tint: not a #rrggbb colour: {value!r}")
+        return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+
+    a = max(0.0, min(1.0, float(amount)))
+    mixed = (round(c * a + b * (1 - a)) for c, b in zip(rgb(color), rgb(base), strict=True))
+    return "#" + "".join(f"{v:02x}" for v in mixed)
+
+
+def escape_markup(text: Any) -> str:
+    """Make text print literally inside marked-up text (for names with * or {)."""
+    return "".join("\\" + ch if ch in "*{}\\" else ch for ch in str(text))
+
+
+def _code_generator():
+    """Output code for YAML: every {{ }} value goes through finalize (constants too:
+    Jinja would fold and HTML-escape them at compile time, making `{{ "a: b" }}` look
+    like macro output) and is never HTML-escaped afterwards."""
+    from jinja2 import nodes
+    from jinja2.compiler import CodeGenerator
+
+    class YamlValueGenerator(CodeGenerator):
+        def _output_child_to_const(self, node, frame, finalize):
+            if isinstance(node, nodes.TemplateData):
+                return super()._output_child_to_const(node, frame, finalize)
+            return str(finalize.const(node.as_const(frame.eval_ctx)))
+
+        def _output_child_pre(self, node, frame, finalize):
+            # finalize already wrote a YAML value: no HTML escaping after it
+            self.write("str(")
+            if finalize.src is not None:
+                self.write(finalize.src)
+
+    return YamlValueGenerator
+
+
+class Templates:
+    """Loads templates from the project's templates folder, then the bundled one."""
+
+    def __init__(self, folders: list[Path] | None = None, display_root: Path | None = None):
+        from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        folders = [Path(f) for f in (folders or [BUNDLED])]
+        seen: list[Path] = []
+        for folder in folders:
+            if folder.resolve() not in seen and folder.is_dir():
+                seen.append(folder.resolve())
+        self.folders = seen
+        self.display_root = display_root
+        self.env = ImmutableSandboxedEnvironment(
+            loader=ChoiceLoader([FileSystemLoader(str(f)) for f in seen]),
+            undefined=StrictUndefined,
+            finalize=_finalize,
+            # autoescape only so that macro output (Markup) is told apart from values;
+            # _finalize has already turned every value into a quoted YAML scalar.
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            auto_reload=False,              # templates do not change during a build
+        )
+        self.env.code_generator_class = _code_generator()
+        self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs,
+                                tint=tint)
+        self.env.globals.update(max=max, min=min, abs=abs, round=round)
+        self._cache: dict[str, Any] = {}
+        self._designs: dict[str, tuple[float, float] | None] = {}
+        self._exists: dict[str, bool] = {}
+
+    def display(self, filename: str | None, name: str) -> str:
+        """The path shown in messages: relative to the project when possible."""
+        if filename:
+            path = Path(filename).resolve()
+            roots = [f.parent for f in self.folders] + [self.display_root, Path.cwd()]
+            for root in filter(None, roots):
+                try:
+                    return str(path.relative_to(root.resolve()))
+                except ValueError:
+                    continue
+            return str(path)
+        return f"templates/{name}"
+
+    def design_size(self, name: str) -> tuple[float, float] | None:
+        """The size a template is drawn for, from a `{# design: 63.5 x 88.9 #}` comment
+        in it (mm); None when it has none and draws with W and H directly."""
+        if name not in self._designs:
+            source = None
+            for folder in self.folders:
+                path = folder / name
+                if path.is_file():
+                    source = path.read_text(encoding="utf-8")
+                    break
+            if source is None:
+                self.get(name)                       # raises "template not found"
+            match = _DESIGN.search(source or "")
+            self._designs[name] = (float(match.group(1)), float(match.group(2))) \
+                if match else None
+        return self._designs[name]
+
+    def exists(self, name: str) -> bool:
+        found = self._exists.get(name)
+        if found is None:
+            found = self._exists[name] = any((f / name).is_file() for f in self.folders)
+        return found
+
+    def get(self, name: str):
+        template = self._cache.get(name)
+        if template is None:
+            from jinja2 import TemplateNotFound, TemplateSyntaxError
+
+            try:
+                template = self.env.get_template(name)
+            except TemplateSyntaxError as exc:
+                raise TemplateError(
+                    f"{self.display(exc.filename, exc.name or name)}:{exc.lineno}: "
+                    f"template syntax error: {exc.message}"
+                ) from None
+            except TemplateNotFound as exc:
+                raise TemplateError(
+                    f"templates/{name}: template not found"
+                    + (f" (needed by {exc.name})" if exc.name != name else "")
+                ) from None
+            self._cache[name] = template
+        return template
+
+    def render(self, name: str, context: dict[str, Any], what: str) -> list[dict[str, Any]]:
+        """Render template `name` and parse its YAML into a list of element mappings.
+        `what` names the thing drawn (`card 'Anarchist'`) for error messages."""
+        return [element for _, element in self.render_elements(name, context, what)]
+
+    def render_elements(self, name: str, context: dict[str, Any],
+                        what: str) -> list[tuple[str | None, Any]]:
+        """Like `render`, each element with its output line when it had one (a key for
+        caching what is drawn from it), else None."""
+        import yaml
+        from jinja2 import TemplateNotFound, TemplateSyntaxError
+
+        template = self.get(name)
+        try:
+            text = template.render(context)
+        except TemplateSyntaxError as exc:         # in an included/imported template
+            raise TemplateError(
+                f"{self.display(exc.filename, exc.name or name)}:{exc.lineno}: "
+                f"template syntax error: {exc.message}"
+            ) from None
+        except TemplateNotFound as exc:
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: includes missing template "
+                f"{exc.name!r}"
+            ) from None
+        except Exception as exc:                   # undefined field, sandbox refusal, ...
+            where = self._template_line(exc) or (self.display(template.filename, name), None)
+            line = f":{where[1]}" if where[1] else ""
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            raise TemplateError(f"{where[0]}{line}: {message} ({what})") from None
+        from pnp import fastyaml
+
+        lines = fastyaml.elements(text)
+        if lines is not None:
+            return lines
+        try:
+            data = fastyaml.pyyaml(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            detail = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            out_line = ""
+            hint = ""
+            if mark is not None:
+                lines = text.splitlines()
+                if 0 <= mark.line < len(lines):
+                    out_line = f" at output line {mark.line + 1} `{lines[mark.line].strip()}`"
+                    if '""' in lines[mark.line] or "'\"" in lines[mark.line]:
+                        hint = " (a {{ }} value is already quoted: do not put it in quotes)"
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: output is not valid YAML"
+                f"{out_line}: {detail}{hint} ({what})"
+            ) from None
+        if data is None:
+            return []
+        if not isinstance(data, list):
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: output must be a YAML list of "
+                f"elements, got {type(data).__name__} ({what})"
+            )
+        return [(None, element) for element in data]
+
+    def _template_line(self, exc: BaseException) -> tuple[str, int] | None:
+        """The innermost template frame of a rendering error (Jinja rewrites tracebacks
+        so that template frames carry the template's file name and line)."""
+        found = None
+        tb = exc.__traceback__
+        while tb is not None:
+            filename = tb.tb_frame.f_code.co_filename
+            if filename.endswith(".j2"):
+                found = (self.display(filename, filename), tb.tb_lineno)
+            tb = tb.tb_next
+        return found

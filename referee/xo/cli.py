@@ -1,0 +1,443 @@
+"""`referee xo`: the XO! referee at the table. Thin: parse, call referee.xo.rules /
+referee.xo.play, print.
+
+`attack`, `feat` and `thwart` work two ways:
+- stateless, every number given (`referee xo attack --attack-dice 3 --defense-dice 2
+  --health 3`), for a quick ruling; `--expect OUTCOME` checks what the players worked out;
+- in the session (`referee xo attack ATTACKER DEFENDER`), numbers from the cards and state.
+`pick`, `tag`, `untag` and `next` work on the session only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from referee.command import (
+    Reply,
+    Tx,
+    emit,
+    fail,
+    global_options,
+    guard,
+    json_option,
+    load_cards,
+    seed_option,
+    session_command,
+)
+from referee.errors import RefereeError, UsageError
+
+OUTCOMES = ("miss", "hit", "stunned", "ko")
+ROLL_OUTCOMES = ("success", "fail")
+
+
+@click.group()
+def xo() -> None:
+    """XO! (Extraordinary): combat, feats, thwarts, statuses and the story line
+    (rulings XO-1..XO-15)."""
+
+
+# ── shared plumbing ────────────────────────────────────────────────────────────
+def _rng(ctx: click.Context, seed: int | None) -> Any:
+    import random
+
+    seed = seed if seed is not None else global_options(ctx).seed
+    return random.Random(seed) if seed is not None else random.SystemRandom()
+
+
+def _stateless(as_json: bool, fn: Callable[[], tuple[Reply, RefereeError | None]]) -> None:
+    """Run a stateless ruling; print it; then, when the players' --expect was wrong, say
+    why on stderr and exit 1."""
+    with guard(as_json):
+        reply, wrong = fn()
+    emit(reply, as_json)
+    if wrong is not None:
+        fail(wrong.message, 1, wrong.ruling, False)
+
+
+def _in_session(ctx: click.Context, seed: int | None, as_json: bool, fn: Callable[[Tx], Reply]) -> None:
+    """Like core's `session_command`, for the commands that are stateless without
+    positional arguments and session commands with them."""
+    with guard(as_json):
+        from referee.session import Session
+
+        options = global_options(ctx)
+        with Session.open(options.session) as session:
+            reply = fn(Tx(session, options, seed))
+    emit(reply, as_json)
+
+
+def _faces(text: str | None, n: int, what: str, rng: Any) -> list[int]:
+    """The faces entered for a roll of `n` mask dice, or a fresh roll."""
+    from referee.dice import parse_faces, roll_mask
+
+    if text is None or (n == 0 and not text.strip()):
+        return roll_mask(n, rng)
+    faces = parse_faces(text, "mask")
+    if len(faces) != n:
+        raise UsageError(f"{what}: {n} dice rolled but {len(faces)} faces given ({text!r})")
+    return faces
+
+
+def _step_lines(steps: Any, indent: str = "  ") -> list[str]:
+    return [f"{indent}[{s.ruling or '-'}] {s.text}" for s in steps]
+
+
+def _status_defs(ctx: click.Context) -> dict:
+    from referee.xo import rules
+
+    db = load_cards(global_options(ctx).cards)
+    return rules.status_defs_from(db.xo.cards(type="Status"))
+
+
+def _cards(tx: Tx) -> Any:
+    from referee.xo.play import XoCards
+
+    return XoCards.from_db(tx.db)
+
+
+def _not_here(given: dict[str, Any], mode: str) -> None:
+    named = [f"--{k.replace('_', '-')}" for k, v in given.items() if v not in (None, (), False)]
+    if named:
+        reason = "the numbers come from the cards and the state" if mode == "session" else "only in a session"
+        raise UsageError(f"{', '.join(named)}: not in {'a session' if mode == 'session' else 'a stateless'} command ({reason})")
+
+
+def _record(tx: Tx, kind: str, out: Any, command: dict[str, Any]) -> Reply:
+    steps = [s.as_dict() for s in out.steps]
+    seq = tx.record(kind, out.summary, {"command": command, "result": out.data, "steps": steps}, out.state)
+    lines = [out.summary, *_step_lines(out.steps)]
+    return Reply(lines, {"seq": seq, "summary": out.summary, **out.data, "steps": steps, "state": out.state})
+
+
+def _outcome_step(steps: Any) -> Any:
+    """The step that decided a combat round's outcome (XO-3 miss or XO-4 effect)."""
+    deciding = [s for s in steps if s.ruling in ("XO-3", "XO-4")]
+    return deciding[-1]
+
+
+# ── attack ─────────────────────────────────────────────────────────────────────
+@xo.command()
+@click.argument("characters", nargs=-1)
+@click.option("--attack-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's attack dice.")
+@click.option("--defense-dice", type=click.IntRange(0, 7), help="Stateless: the defender's defense dice.")
+@click.option("--health", type=click.IntRange(min=1), help="Stateless: the defender's Health.")
+@click.option("--attack-roll", metavar="FACES", help="Attack faces rolled at the table, e.g. 3,0,2.")
+@click.option("--defense-roll", metavar="FACES", help="Defense faces rolled at the table.")
+@click.option("--extra-damage-roll", metavar="FACE", help="The extra damage die of a moffed defense (XO-5).")
+@click.option("--attack-mod", type=int, default=0, show_default=True, help="Card modifiers to ACV.")
+@click.option("--defense-mod", type=int, default=0, show_default=True, help="Card modifiers to DCV.")
+@click.option("--effect", metavar="STATUS", help="The attack's effect (a Status card).")
+@click.option("--effect-damage", type=click.IntRange(min=0), default=0, help="Attack-effect damage (XO-4).")
+@click.option("--aoe", is_flag=True, help="An AOE attack: the defender and its neighbours (XO-7).")
+@click.option("--neighbour", "neighbours", multiple=True, metavar="DICE:HEALTH[:FACES]",
+              help="Stateless AOE: a neighbour's defense dice, Health and faces (at most 2).")
+@click.option("--neighbour-roll", "neighbour_rolls", multiple=True, metavar="NAME=FACES",
+              help="Session AOE: a neighbour's defense faces.")
+@click.option("--counterattack/--no-counterattack", default=None,
+              help="Stateless: the defender has the Counterattack ability. Session: "
+              "--no-counterattack = the defender declines (XO-6).")
+@click.option("--counter-attack-dice", type=click.IntRange(0, 7), help="Stateless: the defender's attack dice.")
+@click.option("--counter-defense-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's defense dice.")
+@click.option("--counter-health", type=click.IntRange(min=1), help="Stateless: the attacker's Health.")
+@click.option("--counter-effect", metavar="STATUS", help="Stateless: the counterattack's effect.")
+@click.option("--counter-attack-roll", metavar="FACES", help="The counterattack's attack faces.")
+@click.option("--counter-defense-roll", metavar="FACES", help="The attacker's defense faces.")
+@click.option("--counter-extra-damage-roll", metavar="FACE", help="Extra die if the attacker's defense is moffed.")
+@click.option("--play", "plays", multiple=True, metavar="CARD",
+              help="Session: an attack card the attacker's league plays (Action, Modifier, a face-up "
+              "Resource; Energy cards to pay the costs).")
+@click.option("--defense-play", "defense_plays", multiple=True, metavar="CARD",
+              help="Session: a defense card the defender's league plays (Energy cards too).")
+@click.option("--expect", type=click.Choice(OUTCOMES), help="The outcome the players worked out: checked.")
+@seed_option
+@json_option
+@click.pass_context
+def attack(ctx: click.Context, characters: tuple[str, ...], seed: int | None, as_json: bool, **o: Any) -> None:
+    """Resolve a combat round (XO-2..XO-7).
+
+    \b
+    Stateless: attack --attack-dice N --defense-dice N --health N [--attack-roll F,..] ...
+    Session:   attack ATTACKER DEFENDER [--attack-roll F,..] [--defense-roll F,..] ..."""
+    if characters:
+        if len(characters) != 2:
+            with guard(as_json):
+                raise UsageError("attack takes ATTACKER DEFENDER (quote names with spaces)")
+        _in_session(ctx, seed, as_json, lambda tx: _session_attack(tx, characters[0], characters[1], o))
+    else:
+        _stateless(as_json, lambda: _stateless_attack(ctx, seed, o))
+
+
+def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -> tuple[Reply, RefereeError | None]:
+    from referee.dice import is_moffed
+    from referee.xo import play, rules
+
+    _not_here({"neighbour_roll": o["neighbour_rolls"], "play": o["plays"], "defense_play": o["defense_plays"]}, "stateless")
+    missing = [f"--{k.replace('_', '-')}" for k in ("attack_dice", "defense_dice", "health") if o[k] is None]
+    if missing:
+        raise UsageError(f"missing {', '.join(missing)} (or give ATTACKER DEFENDER to play in the session)")
+    if o["neighbours"] and not o["aoe"]:
+        raise UsageError("--neighbour is for an --aoe attack (XO-7)")
+    if len(o["neighbours"]) > 2:
+        raise UsageError("an AOE attack reaches at most 2 neighbours, left and right (XO-7)")
+    defs = _status_defs(ctx)
+    effect = play.resolve_name(o["effect"], defs, "Status card") if o["effect"] else None
+    rng = _rng(ctx, seed)
+    attack_roll = _faces(o["attack_roll"], o["attack_dice"], "--attack-roll", rng)
+    targets = []
+    specs = [("defender", o["defense_dice"], o["health"], o["defense_roll"], o["extra_damage_roll"])]
+    for i, text in enumerate(o["neighbours"], 1):
+        parts = text.split(":")
+        if len(parts) not in (2, 3) or not all(p.strip().isdigit() for p in parts[:2]):
+            raise UsageError(f"--neighbour {text!r}: write DICE:HEALTH or DICE:HEALTH:FACES")
+        if int(parts[1]) < 1:
+            raise UsageError(f"--neighbour {text!r}: Health must be at least 1")
+        specs.append((f"neighbour {i}", int(parts[0]), int(parts[1]), parts[2] if len(parts) == 3 else None, None))
+    for i, (name, dice, health, faces, extra_text) in enumerate(specs):
+        roll = _faces(faces, dice, f"{name} defense roll", rng)
+        extra = None
+        if is_moffed(roll):
+            extra = _faces(extra_text, 1, "--extra-damage-roll", rng)[0]
+        targets.append(rules.Target(name, tuple(roll), health, o["defense_mod"] if i == 0 else 0, extra,
+                                    bool(o["counterattack"]) if i == 0 else False))
+    result = rules.attack(attack_roll, targets, defs, attack_mod=o["attack_mod"], effect=effect,
+                          effect_damage=o["effect_damage"], aoe=o["aoe"])
+    main = result.rounds[0][1]
+    steps = [*result.steps, *main.steps]
+    lines = [f"Attack: {_headline(main)}", *_step_lines(result.steps), *_step_lines(main.steps)]
+    data: dict[str, Any] = main.as_dict()
+    data["aoe"] = result.aoe
+    if result.aoe:
+        data["targets"] = [{"target": name, **r.as_dict()} for name, r in result.rounds]
+        for name, r in result.rounds[1:]:
+            lines.append(f"AOE {name}: {_headline(r)}")
+            lines += _step_lines(r.steps)
+            steps += r.steps
+    data["counterattack"] = None
+    counter_numbers = (o["counter_attack_dice"], o["counter_defense_dice"], o["counter_health"])
+    if main.counterattack_allowed and all(v is not None for v in counter_numbers):
+        c_effect = play.resolve_name(o["counter_effect"], defs, "Status card") if o["counter_effect"] else None
+        c_attack = _faces(o["counter_attack_roll"], o["counter_attack_dice"], "--counter-attack-roll", rng)
+        c_defense = _faces(o["counter_defense_roll"], o["counter_defense_dice"], "--counter-defense-roll", rng)
+        c_extra = _faces(o["counter_extra_damage_roll"], 1, "--counter-extra-damage-roll", rng)[0] if is_moffed(c_defense) else None
+        counter = rules.counterattack(c_attack, c_defense, o["counter_health"], defs, effect=c_effect, extra_damage_die=c_extra)
+        lines.append(f"Counterattack: {_headline(counter)}")
+        lines += _step_lines(counter.steps)
+        steps += counter.steps
+        data["counterattack"] = counter.as_dict()
+    elif main.counterattack_allowed:
+        lines.append("Counterattack allowed (XO-6): give --counter-attack-dice, --counter-defense-dice "
+                     "and --counter-health to resolve it")
+    data["rulings"] = rules.rulings_of(steps)
+    wrong = None
+    if o["expect"]:
+        right = o["expect"] == main.outcome
+        why = _outcome_step(main.steps)
+        data["expect"] = {"outcome": o["expect"], "correct": right, "why": why.text}
+        if right:
+            lines.append(f"Expected {o['expect']}: correct")
+        else:
+            wrong = RefereeError(f"expected {o['expect']}, but the outcome is {main.outcome}: {why.text}", why.ruling)
+    return Reply(lines, data), wrong
+
+
+def _headline(r: Any) -> str:
+    text = f"ACV {r.acv} vs DCV {r.dcv}"
+    if r.outcome == "miss":
+        return text + ": MISS"
+    text += f": hit for {r.damage} vs Health {r.health}: "
+    return text + {"hit": "HIT", "stunned": "STUNNED", "ko": "KO"}[r.outcome] + (
+        f" [{', '.join(r.statuses)}]" if r.statuses and r.outcome == "hit" else ""
+    )
+
+
+def _session_attack(tx: Tx, attacker: str, defender: str, o: dict[str, Any]) -> Reply:
+    from referee.dice import parse_faces
+    from referee.xo import play
+
+    _not_here({k: o[k] for k in ("attack_dice", "defense_dice", "health", "neighbours", "counter_attack_dice",
+                                 "counter_defense_dice", "counter_health", "counter_effect")}, "session")
+    state = tx.require_game("xo")
+    cards = _cards(tx)
+    given: dict[str, list[int]] = {}
+    for option, role in (("attack_roll", "attack"), ("defense_roll", "defense"), ("extra_damage_roll", "extra"),
+                         ("counter_attack_roll", "counter-attack"), ("counter_defense_roll", "counter-defense"),
+                         ("counter_extra_damage_roll", "counter-extra")):
+        if o[option] is not None:
+            given[role] = [] if not o[option].strip() else parse_faces(o[option], "mask")
+    for text in o["neighbour_rolls"]:
+        name, sep, faces = text.partition("=")
+        if not sep:
+            raise UsageError(f"--neighbour-roll {text!r}: write NAME=FACES")
+        _, entry = play.find_character(state, name.strip())
+        given[f"defense:{entry['name']}"] = parse_faces(faces, "mask")
+    out = play.attack(
+        state, cards, attacker, defender, play.Dice(given, tx.rng()),
+        attack_mod=o["attack_mod"], defense_mod=o["defense_mod"], effect=o["effect"],
+        effect_damage=o["effect_damage"], aoe=o["aoe"], counterattack=o["counterattack"] is not False,
+        plays=o["plays"], defense_plays=o["defense_plays"],
+    )
+    if o["expect"] and o["expect"] != out.data["outcome"]:
+        why = _outcome_step([s for s in out.steps if s.text.startswith(out.data["defender"] + ": ")])
+        raise RefereeError(
+            f"expected {o['expect']}, but the outcome is {out.data['outcome']}: {why.text}; nothing recorded",
+            why.ruling,
+        )
+    return _record(tx, "attack", out, {"attacker": attacker, "defender": defender,
+                                       "plays": list(o["plays"]), "defense_plays": list(o["defense_plays"])})
+
+
+# ── feat and thwart ────────────────────────────────────────────────────────────
+def _roll_command(kind: str) -> Callable:
+    target = "fcv" if kind == "feat" else "tcv"
+
+    @click.argument("character", nargs=-1)
+    @click.option("--dice", type=click.IntRange(0, 7), help="Stateless: how many dice the character rolls (XO-1: at most 7).")
+    @click.option(f"--{target}", "target", type=int, help=f"Stateless: the objective's {target.upper()}.")
+    @click.option("--roll", "roll_text", metavar="FACES", help="Faces rolled at the table.")
+    @click.option("--mod", type=int, default=0, show_default=True, help="Card modifiers.")
+    @click.option("--play", "plays", multiple=True, metavar="CARD", help=f"Session: a {kind} card played (Energy cards to pay for it, a face-up Resource).")
+    @click.option("--expect", type=click.Choice(ROLL_OUTCOMES), help="The result the players worked out: checked.")
+    @seed_option
+    @json_option
+    @click.pass_context
+    def command(ctx: click.Context, character: tuple[str, ...], dice: int | None, target: int | None,
+                roll_text: str | None, mod: int, plays: tuple[str, ...], expect: str | None, seed: int | None,
+                as_json: bool, bonus: int = 0) -> None:
+        o = {"dice": dice, "target": target, "roll": roll_text, "mod": mod, "expect": expect, "bonus": bonus,
+             "plays": plays}
+        if character:
+            name = " ".join(character)
+            _in_session(ctx, seed, as_json, lambda tx: _session_roll(tx, kind, name, o))
+        else:
+            _stateless(as_json, lambda: _stateless_roll(ctx, seed, kind, o))
+
+    return command
+
+
+def _stateless_roll(ctx: click.Context, seed: int | None, kind: str, o: dict[str, Any]) -> tuple[Reply, RefereeError | None]:
+    from referee.xo import rules
+
+    label = "FCV" if kind == "feat" else "TCV"
+    _not_here({"play": o["plays"]}, "stateless")
+    if o["dice"] is None or o["target"] is None:
+        raise UsageError(f"missing --dice or --{label.lower()} (or give CHARACTER to play in the session)")
+    roll = _faces(o["roll"], o["dice"], "--roll", _rng(ctx, seed))
+    if kind == "feat":
+        result = rules.feat(roll, o["target"], mod=o["mod"], bonus=o["bonus"])
+    else:
+        result = rules.thwart(roll, o["target"], mod=o["mod"])
+    verdict = "SUCCESS" if result.success else "FAIL"
+    lines = [f"{kind.capitalize()}: {result.total} vs {label} {result.target}: {verdict}", *_step_lines(result.steps)]
+    data = result.as_dict()
+    wrong = None
+    outcome = "success" if result.success else "fail"
+    if o["expect"]:
+        data["expect"] = {"outcome": o["expect"], "correct": o["expect"] == outcome, "why": result.steps[-1].text}
+        if o["expect"] == outcome:
+            lines.append(f"Expected {o['expect']}: correct")
+        else:
+            step = next(s for s in result.steps if s.ruling == ("XO-13" if kind == "feat" else "XO-14"))
+            wrong = RefereeError(f"expected {o['expect']}, but the {kind} is a {outcome}: {step.text}", step.ruling)
+    return Reply(lines, data), wrong
+
+
+def _session_roll(tx: Tx, kind: str, name: str, o: dict[str, Any]) -> Reply:
+    from referee.dice import parse_faces
+    from referee.xo import play
+
+    _not_here({"dice": o["dice"], ("fcv" if kind == "feat" else "tcv"): o["target"], "bonus": o["bonus"] or None}, "session")
+    state = tx.require_game("xo")
+    given = {kind: parse_faces(o["roll"], "mask") if o["roll"] and o["roll"].strip() else []} if o["roll"] is not None else {}
+    fn = play.feat if kind == "feat" else play.thwart
+    out = fn(state, _cards(tx), name, play.Dice(given, tx.rng()), mod=o["mod"], plays=o["plays"])
+    outcome = "success" if out.data["success"] else "fail"
+    if o["expect"] and o["expect"] != outcome:
+        step = next(s for s in out.steps if s.ruling == ("XO-13" if kind == "feat" else "XO-14") and "roll" in s.text)
+        raise RefereeError(f"expected {o['expect']}, but the {kind} is a {outcome}: {step.text}; nothing recorded", step.ruling)
+    return _record(tx, kind, out, {"character": name, "plays": list(o["plays"])})
+
+
+feat = xo.command("feat", help="Attempt a feat (XO-13).\n\n\b\nStateless: feat --dice N --fcv V [--roll F,..] [--mod M] [--bonus B]\nSession:   feat CHARACTER [--roll F,..] [--mod M]")(
+    click.option("--bonus", type=int, default=0, help="Stateless: a thwart bonus (XO-14: +2).")(_roll_command("feat"))
+)
+thwart = xo.command("thwart", help="Thwart the feat just completed (XO-14).\n\n\b\nStateless: thwart --dice N --tcv V [--roll F,..] [--mod M]\nSession:   thwart CHARACTER [--roll F,..] [--mod M]")(
+    _roll_command("thwart")
+)
+
+
+# ── session-only commands ──────────────────────────────────────────────────────
+@xo.command()
+@click.argument("league")
+@click.argument("names", nargs=-1, required=True)
+@session_command()
+def pick(tx: Tx, league: str, names: tuple[str, ...]) -> Reply:
+    """Pick characters for LEAGUE (heroes, villains or the player's name), 7 in all;
+    quote names with spaces."""
+    from referee.xo import play
+
+    out = play.pick(tx.require_game("xo"), _cards(tx), league, names)
+    return _record(tx, "pick", out, {"league": league, "names": list(names)})
+
+
+@xo.command()
+@click.argument("character")
+@click.argument("status", nargs=-1, required=True)
+@session_command()
+def tag(tx: Tx, character: str, status: tuple[str, ...]) -> Reply:
+    """Tag CHARACTER with a Status card (as a card instructs)."""
+    from referee.xo import play
+
+    out = play.tag(tx.require_game("xo"), _cards(tx), character, " ".join(status))
+    return _record(tx, "tag", out, {"character": character, "status": " ".join(status)})
+
+
+@xo.command()
+@click.argument("character")
+@click.argument("status", nargs=-1, required=True)
+@session_command()
+def untag(tx: Tx, character: str, status: tuple[str, ...]) -> Reply:
+    """Remove a Status card from CHARACTER (as a card instructs; XO-8)."""
+    from referee.xo import play
+
+    out = play.untag(tx.require_game("xo"), _cards(tx), character, " ".join(status))
+    return _record(tx, "untag", out, {"character": character, "status": " ".join(status)})
+
+
+@xo.command("play")
+@click.argument("league")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--on", "character", metavar="CHARACTER", help="The character the card works on.")
+@session_command()
+def play_command(tx: Tx, league: str, names: tuple[str, ...], character: str | None) -> Reply:
+    """LEAGUE (heroes, villains or a player) plays cards outside a roll (timing any):
+    Energy cards into the league's Energy pool for this turn, remove or tag statuses,
+    draw; a Resource only when face up. Costs are paid from the pool. Quote names with
+    spaces."""
+    from referee.xo import play
+
+    out = play.play(tx.require_game("xo"), _cards(tx), league, names, character)
+    return _record(tx, "play", out, {"league": league, "names": list(names), "on": character})
+
+
+@xo.command("next")
+@click.option("--discard", "discards", multiple=True, metavar="LEAGUE=N",
+              help="Card Discard/Draw phase: cards a league discards (0-2, XO-10).")
+@session_command()
+def next_(tx: Tx, discards: tuple[str, ...]) -> Reply:
+    """Advance to the next phase (XO-11) and apply what it does by itself: Status Check
+    (XO-8), discard/draw (XO-10), an unthwarted feat winning the chapter (XO-12, XO-14),
+    the game end (XO-15)."""
+    from referee.xo import play
+
+    state = tx.require_game("xo")
+    counts: dict[str, int] = {}
+    for text in discards:
+        league, sep, n = text.partition("=")
+        if not sep or not n.strip().isdigit():
+            raise UsageError(f"--discard {text!r}: write LEAGUE=N")
+        counts[play.league_of(state, league.strip())] = int(n)
+    out = play.next_phase(state, _cards(tx), counts)
+    return _record(tx, "next", out, {"discards": counts})

@@ -1,0 +1,775 @@
+"""XO! session play: state transitions for the session commands (pick, attack, feat,
+thwart, tag, untag, play, next). Pure: the state dict, the cards and the dice come in; a
+new state, a one-line summary for the log and the steps taken come out. A refusal raises
+`RefereeError` citing the ruling (or `UsageError` for a name nobody knows), leaving the
+state unchanged.
+
+State (docs/ARCHITECTURE.md, XO! shape) plus these keys of this module:
+`hands: {league: cards in hand}` (XO-10, a count: drawn in the Card Discard/Draw phase,
+lowered by cards played, raised by `draw` effects), `objectives` (the current chapter's,
+for `status`), per roster entry `ready` (XO-9, for `status`), and in `turn`: `attacked`
+(characters that attacked this turn) and `feat` (this turn's feat attempt: character,
+total, success, pending = waiting for a thwart, thwarted), `energy: {league: Energy in
+the pool}` (filled by the Energy played this turn, spent on costs, emptied when the turn
+ends; rules, Attack phase) and `resources: {stack: [card names, top first]}` (setup step
+4: the top card of each stack is the face-up one, the only one that can be used).
+
+Cards played (Action, Modifier, Energy, Resource) change the roll they are played on
+with the effects written in cards.yaml; their costs are paid from the pool.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.dice import roll_mask
+from referee.errors import RefereeError, UsageError
+from referee.xo import rules
+from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
+
+SETUP = "setup"
+PLAYABLE_TYPES = ("Action", "Modifier", "Energy", "Resource")
+# What a played card's effects may do on each use (docs/CARDS.md XO effect vocabulary);
+# cost, energy and draw work on any use (play_cards), anything else is refused.
+USES = {
+    "attack": {"attack_mod", "dice", "effect_damage", "aoe", "tag"},
+    "defense": {"defense_mod", "dice", "counterattack"},
+    "feat": {"feat_mod", "dice"},
+    "thwart": {"thwart_mod", "dice"},
+    "any": {"remove", "tag"},
+}
+KOD = "KOd"  # the status card a KO by card play tags (XO-4: the character leaves play)
+
+
+@dataclass(frozen=True)
+class XoCards:
+    """The XO! card data the referee plays with, from cards.yaml."""
+
+    characters: dict[str, Any]  # name -> Character card
+    objectives: dict[tuple[str, int], Any]  # (league, chapter) -> Objective card
+    statuses: dict[str, StatusDef]
+    playable: dict[str, Any] = field(default_factory=dict)  # Action, Modifier, Resource cards
+
+    @classmethod
+    def from_db(cls, db: Any) -> XoCards:
+        game = db.xo
+        return cls(
+            characters={c.name: c for c in game.cards(type="Character")},
+            objectives={(c["league"], int(c["chapter"])): c for c in game.cards(type="Objective")},
+            statuses=rules.status_defs_from(game.cards(type="Status")),
+            playable={c.name: c for c in game.cards() if c.type in PLAYABLE_TYPES},
+        )
+
+    def character(self, name: str, league: str | None = None) -> Any:
+        """The Character card called `name` (case-insensitive); UsageError with a
+        did-you-mean otherwise."""
+        pool = {n: c for n, c in self.characters.items() if league is None or c["league"] == league}
+        return pool[resolve_name(name, pool, "character")]
+
+    def status(self, name: str) -> str:
+        return resolve_name(name, self.statuses, "Status card")
+
+    def objective(self, league: str, chapter: int) -> Any:
+        try:
+            return self.objectives[(league, chapter)]
+        except KeyError:
+            raise RefereeError(
+                f"cards.yaml has no {league} objective for chapter {chapter}", "XO-12"
+            ) from None
+
+
+def resolve_name(name: str, names: Mapping[str, Any] | Sequence[str], what: str) -> str:
+    """The exact name meant by `name` (case-insensitive); UsageError with a did-you-mean."""
+    if name in names:
+        return name
+    folded = {n.casefold(): n for n in names}
+    if name.casefold() in folded:
+        return folded[name.casefold()]
+    close = difflib.get_close_matches(name.casefold(), list(folded), n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(repr(folded[c]) for c in close)}?" if close else ""
+    raise UsageError(f"unknown {what} {name!r}{hint}")
+
+
+@dataclass
+class Outcome:
+    """What a command did: the new state, the log line, the steps and a JSON payload."""
+
+    state: dict
+    summary: str
+    steps: list[Step] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def refresh(state: dict, cards: XoCards) -> dict:
+    """Keep the derived facts `status_lines` shows in the state: each character's
+    readiness (XO-9, from the Status cards) and the current chapter's objectives (XO-12)."""
+    for league in LEAGUES:
+        for entry in state["roster"][league]:
+            entry["ready"] = _entry_ready(state, cards, entry)
+    objectives = {}
+    for league in LEAGUES:
+        card = cards.objectives.get((league, state["chapter"]))
+        if card is not None:
+            objectives[league] = {
+                "name": card.name,
+                "feat": card["feat"],
+                "requires": dict(card["requires"]),
+                "fcv": card["fcv"],
+                "tcv": card["tcv"],
+            }
+    state["objectives"] = objectives
+    return state
+
+
+def _done(cards: XoCards, state: dict, summary: str, steps: list[Step], data: dict[str, Any]) -> Outcome:
+    return Outcome(refresh(state, cards), summary, steps, data)
+
+
+class Dice:
+    """Mask dice for one command: faces the players entered (by role) or rolled with `rng`.
+    Roles: attack, defense, extra, counter-attack, counter-defense, counter-extra, and
+    defense:NAME / extra:NAME for an AOE's neighbours; feat, thwart."""
+
+    def __init__(self, given: Mapping[str, Sequence[int]], rng: random.Random) -> None:
+        self.given = {k: list(v) for k, v in given.items()}
+        self.rng = rng
+        self.used: set[str] = set()
+        self.notes: list[Step] = []
+
+    def take(self, role: str, n: int, who: str) -> list[int]:
+        self.used.add(role)
+        if n > rules.DICE_PER_PLAYER:  # "rolls as many dice as s/he can"
+            self.notes.append(Step(f"{who} would roll {n} dice for {role}; a player owns {rules.DICE_PER_PLAYER}", "XO-1"))
+            n = rules.DICE_PER_PLAYER
+        if role in self.given:
+            faces = self.given[role]
+            if len(faces) != n:
+                raise UsageError(f"{who} rolls {n} dice for {role}, but {len(faces)} faces were given")
+            return faces
+        return roll_mask(n, self.rng)
+
+    def unused(self) -> list[str]:
+        return [role for role in self.given if role not in self.used]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def find_character(state: dict, name: str) -> tuple[str, dict]:
+    """(league, roster entry) of a picked character (case-insensitive)."""
+    for league in LEAGUES:
+        for entry in state["roster"][league]:
+            if entry["name"].casefold() == name.casefold():
+                return league, entry
+    picked = [e["name"] for lg in LEAGUES for e in state["roster"][lg]]
+    resolve_name(name, picked, "character in play")  # raises with a did-you-mean
+    raise AssertionError("unreachable")
+
+
+def _check_playing(state: dict) -> None:
+    if state.get("over"):
+        raise RefereeError(f"the game is over: {state.get('winner')} won", "XO-15")
+    if state["turn"]["phase"] == SETUP:
+        raise RefereeError("pick 7 characters for each league first", None)
+
+
+def _check_phase(state: dict, phase: str, what: str) -> None:
+    _check_playing(state)
+    current = state["turn"]["phase"]
+    if current != phase:
+        raise RefereeError(f"{what} only in the {phase} phase, not in the {current} phase", "XO-11")
+
+
+def _check_ready(state: dict, cards: XoCards, entry: dict, what: str) -> None:
+    ready = rules.readiness(entry["statuses"], entry["ko"], cards.statuses)
+    if not ready.ready:
+        raise RefereeError(f"{entry['name']} cannot {what}: {ready.steps[0].text}", "XO-9")
+
+
+def _turn_label(state: dict) -> str:
+    turn = state["turn"]
+    return f"T{turn['number']} {turn['active']}"
+
+
+def _entry_ready(state: dict, cards: XoCards, entry: dict) -> bool:
+    return rules.readiness(entry["statuses"], entry["ko"], cards.statuses).ready
+
+
+# --------------------------------------------------------------------------- card play
+
+
+@dataclass
+class Played:
+    """The summed effects of the cards played on one roll (or with `play`)."""
+
+    mods: dict[str, int] = field(default_factory=dict)  # attack_mod, dice, effect_damage, ...
+    aoe: bool = False
+    counterattack: bool = False
+    tags: list[str] = field(default_factory=list)
+    removes: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+
+    def mod(self, key: str) -> int:
+        return self.mods.get(key, 0)
+
+
+def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, character: str | None, use: str) -> Played:
+    """Check and sum the cards `league` plays for `use` (attack, defense, feat, thwart, any):
+    an Action card only for its own character, a Modifier or Energy card only from the
+    league's own deck, its timing matching the use (or `any`); a Resource only when face
+    up on its stack (setup step 4; the next card flips up). Cards from hand leave it (XO-10
+    hand count); `draw` effects refill it. Energy cards and `energy` effects fill the
+    league's pool of this turn and every `cost` is paid from it (rules, Attack phase);
+    a cost the pool cannot pay refuses the whole play."""
+    played = Played()
+    hands = state.setdefault("hands", {lg: 0 for lg in LEAGUES})
+    from_hand = 0
+    provided: list[tuple[str, int]] = []
+    costs: list[tuple[str, int]] = []
+    for raw in names:
+        card = cards.playable[resolve_name(raw, cards.playable, "Action, Modifier, Energy or Resource card")]
+        if card.type == "Action" and card["character"] != character:
+            raise RefereeError(f"{card.name} is {card['character']}'s Action card, not {character or 'anyone'}'s", None)
+        if card.type in ("Action", "Modifier", "Energy") and not card.deck.startswith(league):
+            raise RefereeError(f"{card.name} is not a {league} card", None)
+        timing = card.get("timing")
+        if card.type in ("Action", "Modifier") and timing not in (use, "any"):
+            raise RefereeError(f"{card.name} is played on {timing}, not on {use}", None)
+        if card.type == "Resource":
+            played.steps.extend(_take_resource(state, card))
+        if card.type == "Energy":
+            provided.append((card.name, int(card["energy"])))
+        for effect in card.get("effect") or []:
+            for key, value in effect.items():
+                if key == "cost":
+                    costs.append((card.name, int(value)))
+                    continue
+                if key == "energy":
+                    provided.append((card.name, int(value)))
+                    continue
+                if key == "draw":
+                    hands[league] = hands.get(league, 0) + int(value)
+                    played.steps.append(Step(f"{card.name}: {league} draw {value}", "XO-10"))
+                    continue
+                if key not in USES[use]:
+                    raise RefereeError(f"{card.name} ({key}: {value}) does nothing on {'a' if use != 'any' else 'its own'} {use}", None)
+                if key == "aoe":
+                    played.aoe = played.aoe or bool(value)
+                elif key == "counterattack":
+                    played.counterattack = played.counterattack or bool(value)
+                elif key == "tag":
+                    played.tags.append(cards.status(value))
+                elif key == "remove":
+                    played.removes.append(cards.status(value))
+                else:
+                    played.mods[key] = played.mod(key) + int(value)
+                played.steps.append(Step(f"{card.name}: {key} {value}", None))
+        if card.type != "Resource":
+            from_hand += 1
+        played.names.append(card.name)
+    if from_hand:
+        if hands.get(league, 0) < from_hand:
+            raise RefereeError(f"the {league} hold {hands.get(league, 0)} cards and cannot play {from_hand} from hand", "XO-10")
+        hands[league] -= from_hand
+    if provided or costs:
+        pools = state.setdefault("energy", {lg: 0 for lg in LEAGUES})
+        try:
+            paid = rules.pay_energy(pools.get(league, 0), provided, costs, league)
+        except ValueError as exc:
+            raise RefereeError(str(exc), rules.ENERGY_RULE) from None
+        pools[league] = paid.pool
+        played.steps.extend(paid.steps)
+    return played
+
+
+def _take_resource(state: dict, card: Any) -> list[Step]:
+    """Use the face-up Resource `card` off its stack (setup step 4): the next flips up."""
+    if "resources" not in state:
+        raise RefereeError("this session was set up without Resource stacks; start a new game", rules.RESOURCE_RULE)
+    try:
+        taken = rules.take_resource(state["resources"], card.name, card["stack"])
+    except ValueError as exc:
+        raise RefereeError(str(exc), rules.RESOURCE_RULE) from None
+    state["resources"] = taken.stacks
+    return list(taken.steps)
+
+
+def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str], character: str | None = None) -> Outcome:
+    """Play cards outside a roll (timing `any`): remove or tag statuses on `character`
+    (an Action card's own character when not given), draw, put Energy in the pool."""
+    _check_playing(state)
+    state = copy.deepcopy(state)
+    league = league_of(state, league_or_player)
+    target = None
+    if character is not None:
+        _, target = find_character(state, character)
+    else:
+        owners = {cards.playable[resolve_name(n, cards.playable, "card")].get("character") for n in names} - {None}
+        if len(owners) == 1:
+            _, target = find_character(state, owners.pop())
+    played = play_cards(state, cards, names, league, target["name"] if target else None, "any")
+    steps = list(played.steps)
+    if played.tags or played.removes:
+        if target is None:
+            raise UsageError("name the character the card works on (--on CHARACTER)")
+        if target["ko"]:
+            raise RefereeError(f"{target['name']} is KOd and has left play", "XO-4")
+        for status in played.removes:
+            if status in target["statuses"]:
+                target["statuses"].remove(status)
+                steps.append(Step(f"{target['name']}: removed <{status}>", "XO-8"))
+            else:
+                steps.append(Step(f"{target['name']} is not tagged <{status}>", "XO-8"))
+        for status in played.tags:
+            if status not in target["statuses"]:
+                target["statuses"].append(status)
+                steps.append(Step(f"{target['name']} tagged <{status}>", "XO-9"))
+    summary = f"{_turn_label(state)}: {league} play {', '.join(played.names)}"
+    notes = [s.text for s in steps if s.ruling in ("XO-8", "XO-9", "XO-10", rules.ENERGY_RULE, rules.RESOURCE_RULE)]
+    if notes:
+        summary += " - " + "; ".join(notes)
+    data = {"league": league, "cards": played.names, "energy": state.get("energy", {}).get(league, 0)}
+    return _done(cards, state, summary, steps, data)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def pick(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str]) -> Outcome:
+    """Set-up step 3: a player picks characters of its league's roster, 7 in all; once
+    both leagues hold 7, turn 1 begins (its Status Check skipped, XO-8)."""
+    if state["turn"]["phase"] != SETUP:
+        raise RefereeError("characters are picked before turn 1 only", "XO-11")
+    league = league_of(state, league_or_player)
+    state = copy.deepcopy(state)
+    roster = state["roster"][league]
+    picked: list[str] = []
+    for raw in names:
+        card = cards.character(raw, league)
+        taken = {e["name"] for e in roster}
+        if card.name in taken:
+            raise RefereeError(f"{card.name} is already picked for the {league}", None)
+        if len(roster) >= rules.ROSTER_SIZE:
+            raise RefereeError(f"the {league} already have {rules.ROSTER_SIZE} characters", None)
+        roster.append({"name": card.name, "statuses": [], "ko": False})
+        picked.append(card.name)
+    steps = [Step(f"{league} pick {', '.join(picked)} ({len(roster)}/{rules.ROSTER_SIZE})", None)]
+    summary = f"{league} pick {', '.join(picked)}"
+    if all(len(state["roster"][lg]) == rules.ROSTER_SIZE for lg in LEAGUES):
+        state["turn"] = _new_turn(1, state["turn"]["active"], PHASES[1])
+        state.setdefault("hands", {lg: 0 for lg in LEAGUES})
+        steps.append(Step("Status Check skipped on turn 1", "XO-8"))
+        steps.append(Step(f"turn 1 begins: {state['turn']['active']} active, {PHASES[1]} phase", "XO-11"))
+        summary += f"; turn 1 begins, {state['turn']['active']} active"
+    return _done(cards, state, summary, steps, {"league": league, "picked": picked})
+
+
+def league_of(state: dict, text: str) -> str:
+    if text.casefold() in LEAGUES:
+        return text.casefold()
+    for league, player in state["leagues"].items():
+        if player.casefold() == text.casefold():
+            return league
+    raise UsageError(f"unknown league or player {text!r}: use heroes, villains or a player name")
+
+
+def _new_turn(number: int, active: str, phase: str) -> dict:
+    return {"number": number, "active": active, "phase": phase, "attacked": [], "feat": None}
+
+
+# --------------------------------------------------------------------------- statuses
+
+
+def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
+    """Attach a Status card to a character in play (a card or an attack effect says so)."""
+    _check_playing(state)
+    status = cards.status(status)
+    state = copy.deepcopy(state)
+    _, entry = find_character(state, character)
+    if entry["ko"]:
+        raise RefereeError(f"{entry['name']} is KOd and out of play", "XO-4")
+    if status in entry["statuses"]:
+        raise RefereeError(f"{entry['name']} is already tagged <{status}>", None)
+    if status == KOD:  # a card KOs the character: it leaves play like a KO by damage
+        entry["ko"] = True
+        entry["statuses"] = []
+        step = Step(f"{entry['name']} is KOd and leaves play, on top of its League's discard pile", "XO-4")
+        return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
+    entry["statuses"].append(status)
+    ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
+    step = Step(f"{entry['name']} tagged <{status}>: now {ready}", "XO-9")
+    return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
+
+
+def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
+    """Remove a Status card (a card instructs it; XO-8 keeps the lasting ones until then)."""
+    _check_playing(state)
+    status = cards.status(status)
+    state = copy.deepcopy(state)
+    _, entry = find_character(state, character)
+    if entry["ko"]:
+        raise RefereeError(f"{entry['name']} is KOd and has left play", "XO-4")
+    if status not in entry["statuses"]:
+        raise RefereeError(f"{entry['name']} is not tagged <{status}>", None)
+    entry["statuses"].remove(status)
+    ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
+    step = Step(f"{entry['name']} untagged <{status}>: now {ready}", "XO-8")
+    return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
+
+
+# --------------------------------------------------------------------------- phases
+
+
+def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None = None) -> Outcome:
+    """XO-11: advance one phase and apply what the phase does by itself: the Status
+    Check (XO-8), the discard/draw (XO-10), a successful feat left unthwarted winning the
+    chapter (XO-14), the game end (XO-15), the expiry of an unused thwart bonus (XO-14),
+    the Energy pools emptying when the turn ends (rules, Attack phase)."""
+    _check_playing(state)
+    state = copy.deepcopy(state)
+    turn = state["turn"]
+    phase = turn["phase"]
+    steps: list[Step] = []
+    if discards and phase != PHASES[1]:
+        raise RefereeError(f"discards only in the {PHASES[1]} phase, not in the {phase} phase", "XO-10")
+
+    if phase == PHASES[1]:  # leaving Card Discard/Draw: discard, then draw (XO-10)
+        hands = state.setdefault("hands", {lg: 0 for lg in LEAGUES})
+        try:
+            drawn = rules.discard_and_draw(turn["number"], hands, discards)
+        except ValueError as exc:
+            raise RefereeError(str(exc), "XO-10") from None
+        state["hands"] = drawn.hands
+        steps.extend(drawn.steps)
+    if phase == PHASES[3]:  # leaving Feat/Thwart
+        pending = turn.get("feat")
+        if pending and pending.get("pending"):
+            steps.append(Step(f"{other_league(turn['active'])} do not thwart", "XO-14"))
+            steps.extend(_win_chapter(state, turn["active"]))
+            pending["pending"] = False
+
+    new_phase, new_turn = rules.next_phase(phase, turn["number"])
+    if new_turn:
+        state["energy"], spent = rules.empty_energy(state.get("energy") or {})
+        steps.extend(spent)
+        number = turn["number"] + 1
+        active = other_league(turn["active"])
+        state["turn"] = _new_turn(number, active, new_phase)
+        steps.append(Step(f"turn {number}: {active} ({state['leagues'][active]}) active", "XO-11"))
+        bonus = state.get("thwart_bonus")
+        if bonus and bonus["turn"] < number:
+            steps.append(Step(f"the {bonus['league']}' thwart bonus expired unused (turn {bonus['turn']} is over)", "XO-14"))
+            state["thwart_bonus"] = None
+        steps.extend(_status_check(state, cards))
+    else:
+        state["turn"]["phase"] = new_phase
+        steps.append(Step(f"{new_phase} phase", "XO-11"))
+        if new_phase == PHASES[4]:
+            steps.extend(_resolve_turn(state))
+    summary = f"{_turn_label(state)}: {state['turn']['phase']} phase"
+    notes = [s.text for s in steps if s.ruling not in ("XO-11",)]
+    if notes:
+        summary += " - " + "; ".join(notes)
+    return _done(cards, state, summary, steps, {"phase": state["turn"]["phase"], "turn": state["turn"]["number"]})
+
+
+def _status_check(state: dict, cards: XoCards) -> list[Step]:
+    """XO-8 on every character in play."""
+    tags = {e["name"]: e["statuses"] for lg in LEAGUES for e in state["roster"][lg] if not e["ko"]}
+    result = rules.status_check(tags, cards.statuses, state["turn"]["number"])
+    for league in LEAGUES:
+        for entry in state["roster"][league]:
+            if entry["name"] in result.statuses:
+                entry["statuses"] = result.statuses[entry["name"]]
+    return [s for s in result.steps if "keeps" not in s.text]
+
+
+def _resolve_turn(state: dict) -> list[Step]:
+    """Turn Resolution: XO-15 game end."""
+    end = rules.game_end(state["won"])
+    if end.over:
+        state["over"] = True
+        state["winner"] = end.winner
+    return list(end.steps)
+
+
+def _win_chapter(state: dict, league: str) -> list[Step]:
+    result = rules.win_chapter(state["won"], league)
+    state["won"] = result.won
+    state["chapter"] = result.chapter or rules.CHAPTERS
+    return list(result.steps)
+
+
+def _end_feat_phase(state: dict) -> list[Step]:
+    """The Feat/Thwart phase is over (failed feat XO-13, or thwart resolved XO-14): on to
+    Turn Resolution."""
+    state["turn"]["phase"] = PHASES[4]
+    return [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state)]
+
+
+# --------------------------------------------------------------------------- attack
+
+
+def attack(
+    state: dict,
+    cards: XoCards,
+    attacker: str,
+    defender: str,
+    dice: Dice,
+    *,
+    attack_mod: int = 0,
+    defense_mod: int = 0,
+    effect: str | None = None,
+    effect_damage: int = 0,
+    aoe: bool = False,
+    counterattack: bool = True,
+    plays: Sequence[str] = (),
+    defense_plays: Sequence[str] = (),
+) -> Outcome:
+    """One attack of the Attack phase: the combat round(s) (XO-2..XO-5), the AOE's
+    neighbours (XO-7), the defender's counterattack when allowed (XO-6; `counterattack`
+    False = the defender declines), KOd characters leaving play (XO-4)."""
+    _check_phase(state, PHASES[2], "attacks")
+    state = copy.deepcopy(state)
+    active = state["turn"]["active"]
+    a_league, a_entry = find_character(state, attacker)
+    d_league, d_entry = find_character(state, defender)
+    if a_league != active:
+        raise RefereeError(f"{a_entry['name']} is one of the {a_league}: only the active {active} attack this turn", "XO-11")
+    if d_league == a_league:
+        raise RefereeError(f"{d_entry['name']} is on the attacker's own league", None)
+    if d_entry["ko"]:
+        raise RefereeError(f"{d_entry['name']} is KOd and has left play: it cannot be attacked", "XO-4")
+    _check_ready(state, cards, a_entry, "attack")
+    if a_entry["name"] in state["turn"].get("attacked", []):
+        raise RefereeError(f"{a_entry['name']} has already attacked this turn", None)
+    a_card = cards.characters[a_entry["name"]]
+    on_attack = play_cards(state, cards, plays, a_league, a_entry["name"], "attack")
+    on_defense = play_cards(state, cards, defense_plays, d_league, d_entry["name"], "defense")
+    aoe = aoe or bool(a_card.get("aoe")) or on_attack.aoe
+    if effect is not None:
+        effect = cards.status(effect)
+    else:
+        effect = a_card.get("attack_effect")
+    effects = [e for e in [effect, *on_attack.tags] if e]
+    effect_damage += on_attack.mod("effect_damage")
+
+    steps: list[Step] = [*on_attack.steps, *on_defense.steps]
+    a_mod, a_mod_steps = rules.status_modifier(a_entry["statuses"], cards.statuses, "attack_mod")
+    steps.extend(a_mod_steps)
+    attack_roll = dice.take("attack", int(a_card["attack"]) + on_attack.mod("dice"), a_entry["name"])
+
+    row = [e["name"] for e in state["roster"][d_league]]
+    out = [e["name"] for e in state["roster"][d_league] if e["ko"]]
+    target_names = [d_entry["name"]] + (rules.neighbours(row, out, d_entry["name"]) if aoe else [])
+    targets = []
+    for i, name in enumerate(target_names):
+        _, entry = find_character(state, name)
+        card = cards.characters[name]
+        mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "defense_mod")
+        steps.extend(mod_steps)
+        role = "defense" if i == 0 else f"defense:{name}"
+        extra_role = "extra" if i == 0 else f"extra:{name}"
+        roll = dice.take(role, int(card["defense"]) + (on_defense.mod("dice") if i == 0 else 0), name)
+        extra = dice.take(extra_role, 1, name)[0] if rules.is_moffed(roll) else None
+        targets.append(
+            rules.Target(
+                name=name,
+                defense_roll=tuple(roll),
+                health=int(card["health"]),
+                defense_mod=mod + (defense_mod + on_defense.mod("defense_mod") if i == 0 else 0),
+                extra_damage_die=extra,
+                has_counterattack="Counterattack" in (card.get("abilities") or [])
+                or (i == 0 and on_defense.counterattack),
+                statuses=tuple(entry["statuses"]),
+            )
+        )
+    try:
+        result = rules.attack(
+            attack_roll,
+            targets,
+            cards.statuses,
+            attack_mod=attack_mod + a_mod + on_attack.mod("attack_mod"),
+            effect=effects,
+            effect_damage=effect_damage,
+            aoe=aoe,
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    steps.extend(result.steps)
+    state["turn"].setdefault("attacked", []).append(a_entry["name"])
+
+    parts = []
+    rounds_data = []
+    for name, round_ in result.rounds:
+        _, entry = find_character(state, name)
+        steps.extend(Step(f"{name}: {s.text}", s.ruling) for s in round_.steps)
+        _apply(entry, round_)
+        parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
+        data = {"target": name, **round_.as_dict()}
+        if round_.counterattack_allowed and counterattack:
+            c_steps, c_text, c_data = _counterattack(state, cards, name, a_entry["name"], dice, i_first=(name == target_names[0]))
+            steps.extend(c_steps)
+            parts.append(c_text)
+            data["counterattack"] = c_data
+        elif round_.counterattack_allowed:
+            steps.append(Step(f"{name} declines to counterattack", "XO-6"))
+        rounds_data.append(data)
+    steps.extend(dice.notes)
+    for role in dice.unused():
+        steps.append(Step(f"given roll for {role} not needed", None))
+    what = "AOE attacks" if aoe else "attacks"
+    summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}: " + "; ".join(parts)
+    first = result.rounds[0][1]
+    data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **first.as_dict(), "targets": rounds_data,
+            "played": on_attack.names, "defense_played": on_defense.names}
+    return _done(cards, state, summary, steps, data)
+
+
+def _counterattack(state: dict, cards: XoCards, counterattacker: str, target: str, dice: Dice, i_first: bool) -> tuple[list[Step], str, dict]:
+    """XO-6: the defender strikes back at its attacker, one full combat round."""
+    _, c_entry = find_character(state, counterattacker)
+    _, t_entry = find_character(state, target)
+    c_card = cards.characters[counterattacker]
+    t_card = cards.characters[target]
+    prefix = "counter-" if i_first else f"counter:{counterattacker}:"
+    a_mod, a_steps = rules.status_modifier(c_entry["statuses"], cards.statuses, "attack_mod")
+    d_mod, d_steps = rules.status_modifier(t_entry["statuses"], cards.statuses, "defense_mod")
+    attack_roll = dice.take(prefix + "attack", int(c_card["attack"]), counterattacker)
+    defense_roll = dice.take(prefix + "defense", int(t_card["defense"]), target)
+    extra = dice.take(prefix + "extra", 1, target)[0] if rules.is_moffed(defense_roll) else None
+    result = rules.counterattack(
+        attack_roll,
+        defense_roll,
+        int(t_card["health"]),
+        cards.statuses,
+        damage_type=c_card.get("superpower"),
+        attack_mod=a_mod,
+        defense_mod=d_mod,
+        effect=c_card.get("attack_effect"),
+        extra_damage_die=extra,
+        defender_statuses=t_entry["statuses"],
+    )
+    _apply(t_entry, result)
+    steps = [*a_steps, *d_steps, *(Step(f"{counterattacker} counterattacks {target}: {s.text}", s.ruling) for s in result.steps)]
+    text = f"{counterattacker} counterattacks: {_round_text(result)}"
+    return steps, text, {"counterattacker": counterattacker, "target": target, **result.as_dict()}
+
+
+def _apply(entry: dict, result: rules.CombatResult) -> None:
+    """Put a combat round's effect on the defender: tags, or KO (it leaves play, XO-4)."""
+    if result.ko:
+        entry["ko"] = True
+        entry["statuses"] = []
+        return
+    for status in result.statuses:
+        if status not in entry["statuses"]:
+            entry["statuses"].append(status)
+
+
+def _round_text(r: rules.CombatResult) -> str:
+    text = f"ACV {r.acv} vs DCV {r.dcv}"
+    if r.attack_moffed:
+        text += " (attack moffed)"
+    if r.defense_moffed:
+        text += " (defense moffed)"
+    if r.outcome == "miss":
+        return text + ": miss"
+    text += f": {r.damage} damage vs Health {r.health}"
+    if r.outcome == "ko":
+        return text + ": KOd"
+    if r.outcome == "stunned":
+        return text + ": Stunned"
+    return text + (f": hit, tagged {', '.join(r.statuses)}" if r.statuses else ": hit")
+
+
+# --------------------------------------------------------------------------- feat and thwart
+
+
+def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
+    """XO-13: the active league's one feat attempt of the turn on its current objective."""
+    _check_phase(state, PHASES[3], "feats are attempted")
+    state = copy.deepcopy(state)
+    turn = state["turn"]
+    league, entry = find_character(state, character)
+    if league != turn["active"]:
+        raise RefereeError(f"only the active {turn['active']} attempt a feat this turn; {entry['name']} is one of the {league}", "XO-13")
+    if turn.get("feat"):
+        raise RefereeError(f"the {league} already attempted a feat this turn (with {turn['feat']['character']})", "XO-13")
+    _check_ready(state, cards, entry, "attempt a feat")
+    objective = cards.objective(league, state["chapter"])
+    card = cards.characters[entry["name"]]
+    n, dice_step = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, objective["requires"])
+    if n is None:
+        raise RefereeError(f"{entry['name']} cannot attempt {objective.name!r}: {dice_step.text}", "XO-13")
+    played = play_cards(state, cards, plays, league, entry["name"], "feat")
+    status_mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "feat_mod")
+    mod_steps = (*played.steps, *mod_steps)
+    bonus = rules.thwart_bonus_for(state.get("thwart_bonus"), league, turn["number"])
+    roll = dice.take("feat", n + played.mod("dice"), entry["name"])
+    result = rules.feat(roll, int(objective["fcv"]), mod=mod + status_mod + played.mod("feat_mod"), bonus=bonus)
+    if bonus:
+        state["thwart_bonus"] = None  # used: only the next feat attempt gets it (XO-14)
+    steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps,
+             *dice.notes, *result.steps]
+    turn["feat"] = {
+        "character": entry["name"],
+        "objective": objective.name,
+        "total": result.total,
+        "success": result.success,
+        "pending": result.success,
+        "thwarted": False,
+    }
+    text = f"{_turn_label(state)}: {entry['name']} attempts {objective.name!r}: {result.total} vs FCV {objective['fcv']}"
+    if result.success:
+        text += f": success; the {other_league(league)} may thwart"
+    else:
+        text += ": fails"
+        steps.extend(_end_feat_phase(state))
+    return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
+
+
+def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
+    """XO-14: the responding league's thwart of a successful feat."""
+    _check_phase(state, PHASES[3], "thwarts")
+    state = copy.deepcopy(state)
+    turn = state["turn"]
+    pending = turn.get("feat")
+    if not pending or not pending.get("pending"):
+        raise RefereeError("no successful feat to thwart this turn", "XO-14")
+    league, entry = find_character(state, character)
+    responder = other_league(turn["active"])
+    if league != responder:
+        raise RefereeError(f"only the responding {responder} thwart; {entry['name']} is one of the {league}", "XO-14")
+    _check_ready(state, cards, entry, "thwart")
+    objective = cards.objective(turn["active"], state["chapter"])
+    card = cards.characters[entry["name"]]
+    n, dice_step = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, objective["requires"])
+    if n is None:
+        raise RefereeError(f"{entry['name']} cannot thwart {objective.name!r}: {dice_step.text}", "XO-14")
+    played = play_cards(state, cards, plays, league, entry["name"], "thwart")
+    status_mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "thwart_mod")
+    mod_steps = (*played.steps, *mod_steps)
+    roll = dice.take("thwart", n + played.mod("dice"), entry["name"])
+    result = rules.thwart(roll, int(objective["tcv"]), mod=mod + status_mod + played.mod("thwart_mod"))
+    steps = [dice_step, *mod_steps, *dice.notes, *result.steps]
+    pending["pending"] = False
+    text = f"{_turn_label(state)}: {entry['name']} tries to thwart: {result.total} vs TCV {objective['tcv']}"
+    if result.success:
+        pending["thwarted"] = True
+        state["thwart_bonus"] = {"league": league, "turn": turn["number"] + 1}
+        text += f": thwarted; {league} +{rules.THWART_BONUS} on their feat on turn {turn['number'] + 1}"
+    else:
+        chapter_steps = _win_chapter(state, turn["active"])
+        steps.extend(chapter_steps)
+        text += f": fails; {chapter_steps[0].text}"
+    steps.extend(_end_feat_phase(state))
+    if state.get("over"):
+        text += f"; game over, {state['winner']} win"
+    return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})

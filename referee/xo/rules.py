@@ -1,0 +1,730 @@
+"""XO! rules as pure functions (rules/xo-extraordinary-rules.txt read by RULINGS.md XO-1..XO-15).
+
+Nothing here rolls dice or reads files: dice faces come in as arguments, status
+definitions come in from the Status cards of cards.yaml (`StatusDef.from_card`), and
+every result carries `steps`, each a `Step(text, ruling)` naming the ruling it applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from referee.dice import MASK_FACES, is_moffed  # XO-1, XO-5
+
+LEAGUES = ("heroes", "villains")
+DICE_PER_PLAYER = 7  # XO-1: each player owns 7 mask dice
+PHASES = ("Status Check", "Card Discard/Draw", "Attack", "Feat/Thwart", "Turn Resolution")  # XO-11
+HAND_SIZE = 7  # XO-10
+MAX_DISCARD = 2  # XO-10
+CHAPTERS = 7  # XO-12
+CHAPTERS_TO_WIN = 4  # XO-15
+THWART_BONUS = 2  # XO-14
+ROSTER_SIZE = 7  # each player selects 7 characters (set-up step 3)
+STUNNED = "Stunned"  # the status XO-4 tags when damage == Health
+OUTCOMES = ("miss", "hit", "stunned", "ko")
+# No ruling covers Energy or the Resource stacks: steps cite the rules text itself.
+ENERGY_RULE = "rules: Attack phase"  # "have the requisite Energy Cards to use cards"
+RESOURCE_RULE = "rules: setup 4"  # four shuffled Resource stacks, top card face up
+RESOURCE_STACKS = {"npcs": "NPCs", "powers": "Powers", "tech": "Tech", "upgrades": "Upgrades"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing the referee did or checked, and the ruling that says so (or None)."""
+
+    text: str
+    ruling: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "ruling": self.ruling}
+
+
+def rulings_of(steps: Iterable[Step]) -> list[str]:
+    """The distinct ruling ids used by these steps, in first-use order."""
+    seen: list[str] = []
+    for step in steps:
+        if step.ruling and step.ruling not in seen:
+            seen.append(step.ruling)
+    return seen
+
+
+def other_league(league: str) -> str:
+    return "villains" if league == "heroes" else "heroes"
+
+
+# --------------------------------------------------------------------------- statuses
+
+
+@dataclass(frozen=True)
+class StatusDef:
+    """A Status card's rules data: `duration` (XO-8), `ready` (XO-9), `effect` list."""
+
+    name: str
+    duration: str  # "status_check" | "until_removed"
+    ready: bool
+    effect: tuple[Mapping[str, Any], ...] = ()
+
+    @classmethod
+    def from_card(cls, card: Any) -> StatusDef:
+        return cls(
+            name=card.name,
+            duration=card["duration"],
+            ready=bool(card["ready"]),
+            effect=tuple(card.get("effect") or ()),
+        )
+
+
+def status_defs_from(cards: Iterable[Any]) -> dict[str, StatusDef]:
+    """Status definitions by name from the Status cards of cards.yaml."""
+    return {card.name: StatusDef.from_card(card) for card in cards if card.type == "Status"}
+
+
+def _status(name: str, defs: Mapping[str, StatusDef]) -> StatusDef:
+    try:
+        return defs[name]
+    except KeyError:
+        raise ValueError(f"no Status card {name!r} in the card database") from None
+
+
+@dataclass(frozen=True)
+class Readiness:
+    ready: bool
+    steps: tuple[Step, ...]
+
+
+def readiness(statuses: Sequence[str], ko: bool, defs: Mapping[str, StatusDef]) -> Readiness:
+    """XO-9: ready unless KOd or tagged with a status whose card says `ready: false`."""
+    if ko:
+        return Readiness(False, (Step("KOd: not in play, not ready", "XO-9"),))
+    blocking = [name for name in statuses if not _status(name, defs).ready]
+    if blocking:
+        text = "not ready: tagged " + ", ".join(f"<{name}>" for name in blocking)
+        return Readiness(False, (Step(text, "XO-9"),))
+    return Readiness(True, (Step("ready", "XO-9"),))
+
+
+def status_modifier(
+    statuses: Sequence[str], defs: Mapping[str, StatusDef], key: str
+) -> tuple[int, tuple[Step, ...]]:
+    """Sum of one modifier (`attack_mod`, `defense_mod`, `feat_mod`, `thwart_mod`,
+    `effect_damage`) that the character's Status cards give (XO-9: data on the card)."""
+    total = 0
+    steps: list[Step] = []
+    for name in statuses:
+        for effect in _status(name, defs).effect:
+            if key in effect:
+                total += int(effect[key])
+                steps.append(Step(f"<{name}> gives {key} {int(effect[key]):+d}", "XO-9"))
+    return total, tuple(steps)
+
+
+@dataclass(frozen=True)
+class StatusCheckResult:
+    statuses: dict[str, list[str]]
+    removed: dict[str, list[str]]
+    skipped: bool
+    steps: tuple[Step, ...]
+
+
+def status_check(
+    statuses_by_character: Mapping[str, Sequence[str]],
+    defs: Mapping[str, StatusDef],
+    turn_number: int,
+) -> StatusCheckResult:
+    """XO-8: the Status Check removes every status whose card has `duration: status_check`
+    and keeps the `until_removed` ones; the phase is skipped on turn 1."""
+    current = {name: list(tags) for name, tags in statuses_by_character.items()}
+    if turn_number == 1:
+        return StatusCheckResult(current, {}, True, (Step("Status Check skipped on turn 1", "XO-8"),))
+    kept: dict[str, list[str]] = {}
+    removed: dict[str, list[str]] = {}
+    steps: list[Step] = []
+    for character, tags in current.items():
+        kept[character] = [t for t in tags if _status(t, defs).duration != "status_check"]
+        gone = [t for t in tags if _status(t, defs).duration == "status_check"]
+        if gone:
+            removed[character] = gone
+            steps.append(
+                Step(f"{character}: removed " + ", ".join(f"<{t}>" for t in gone), "XO-8")
+            )
+        for tag in kept[character]:
+            steps.append(Step(f"{character}: keeps <{tag}> until a card removes it", "XO-8"))
+    if not steps:
+        steps.append(Step("no statuses to remove", "XO-8"))
+    return StatusCheckResult(kept, removed, False, tuple(steps))
+
+
+# --------------------------------------------------------------------------- combat
+
+
+@dataclass(frozen=True)
+class CombatResult:
+    """One combat round (Hit Determination, Damage Effect Determination; XO-2..XO-5).
+    `counterattack_allowed` is the Counterattack segment's eligibility (XO-6)."""
+
+    attack_roll: tuple[int, ...]
+    defense_roll: tuple[int, ...]
+    attack_mod: int
+    defense_mod: int
+    acv: int
+    dcv: int
+    hit: bool
+    attack_moffed: bool
+    defense_moffed: bool
+    extra_damage_roll: int | None  # the +1 die of a moffed defense, when it applied
+    effect_damage: int
+    damage: int
+    health: int
+    outcome: str  # miss | hit | stunned | ko
+    statuses: tuple[str, ...]  # statuses this round tagged on the defender
+    counterattack_allowed: bool
+    is_counterattack: bool
+    steps: tuple[Step, ...]
+
+    @property
+    def ko(self) -> bool:
+        return self.outcome == "ko"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "acv": self.acv,
+            "dcv": self.dcv,
+            "hit": self.hit,
+            "damage": self.damage,
+            "health": self.health,
+            "outcome": self.outcome,
+            "attack_roll": list(self.attack_roll),
+            "defense_roll": list(self.defense_roll),
+            "attack_mod": self.attack_mod,
+            "defense_mod": self.defense_mod,
+            "attack_moffed": self.attack_moffed,
+            "defense_moffed": self.defense_moffed,
+            "extra_damage_roll": self.extra_damage_roll,
+            "effect_damage": self.effect_damage,
+            "statuses": list(self.statuses),
+            "counterattack_allowed": self.counterattack_allowed,
+            "rulings": rulings_of(self.steps),
+            "steps": [s.as_dict() for s in self.steps],
+        }
+
+
+def combat_round(
+    attack_roll: Sequence[int],
+    defense_roll: Sequence[int],
+    health: int,
+    defs: Mapping[str, StatusDef],
+    *,
+    attack_mod: int = 0,
+    defense_mod: int = 0,
+    effect: str | Sequence[str] | None = None,
+    effect_damage: int = 0,
+    extra_damage_die: int | None = None,
+    has_counterattack: bool = False,
+    defender_statuses: Sequence[str] = (),
+    is_counterattack: bool = False,
+) -> CombatResult:
+    """Resolve one combat round.
+
+    `extra_damage_die` is the face of the extra mask die a moffed defense costs (XO-5);
+    it is required only when the defense is moffed and the attack hits.
+    `has_counterattack`: the defender has the Counterattack ability (XO-6).
+    `defender_statuses`: what the defender is already tagged with (for readiness).
+    `is_counterattack`: this round is itself a counterattack, which never triggers
+    another one (XO-6).
+    """
+    if health < 1:
+        raise ValueError(f"health must be at least 1, not {health}")
+    effects = _effects(effect)
+    for name in effects:
+        _status(name, defs)
+    steps: list[Step] = []
+    if is_counterattack:
+        steps.append(Step("counterattack: a full combat round with the roles swapped", "XO-6"))
+    acv = sum(attack_roll) + attack_mod
+    dcv = sum(defense_roll) + defense_mod
+    steps.append(Step(_cv_text("ACV", attack_roll, attack_mod, acv), "XO-2"))
+    steps.append(Step(_cv_text("DCV", defense_roll, defense_mod, dcv), "XO-2"))
+    attack_moffed = is_moffed(attack_roll)
+    defense_moffed = is_moffed(defense_roll)
+    if not attack_roll:
+        steps.append(Step("zero attack dice rolled: not moffed", "XO-5"))
+    if not defense_roll:
+        steps.append(Step("zero defense dice rolled: not moffed", "XO-5"))
+    if attack_moffed:
+        steps.append(Step("attack moffed (every die shows 0): the defender may counterattack", "XO-5"))
+    if defense_moffed:
+        steps.append(Step("defense moffed (every die shows 0): +1 die of damage on a hit", "XO-5"))
+
+    hit = acv > dcv
+    tags: list[str] = []
+    extra: int | None = None
+    damage = 0
+    applied_effect_damage = 0
+    if not hit:
+        outcome = "miss"
+        steps.append(Step(f"DCV {dcv} >= ACV {acv}: miss, no damage, no attack effect", "XO-3"))
+    else:
+        damage = acv - dcv
+        text = f"ACV {acv} > DCV {dcv}: hit, damage {acv} - {dcv} = {damage}"
+        if effect_damage:
+            applied_effect_damage = effect_damage
+            damage += effect_damage
+            text += f", + {effect_damage} attack-effect damage = {damage}"
+        steps.append(Step(text, "XO-4"))
+        if defense_moffed:
+            if extra_damage_die is None:
+                raise ValueError("a moffed defense that is hit needs the extra damage die's face")
+            if extra_damage_die not in MASK_FACES:
+                raise ValueError(f"extra damage die shows {extra_damage_die}, not a mask face")
+            extra = extra_damage_die
+            damage += extra
+            steps.append(Step(f"moffed defense: extra damage die shows {extra}, damage {damage}", "XO-5"))
+        if damage < health:
+            outcome = "hit"
+            text = f"damage {damage} < Health {health}: stays in play"
+            if effects:
+                tags.extend(effects)
+                text += ", attack effect applied: tagged " + ", ".join(f"<{e}>" for e in effects)
+            steps.append(Step(text, "XO-4"))
+        elif damage == health:
+            outcome = "stunned"
+            tags.append(STUNNED)
+            steps.append(Step(f"damage {damage} == Health {health}: stays in play, tagged <{STUNNED}>", "XO-4"))
+        else:
+            outcome = "ko"
+            steps.append(
+                Step(f"damage {damage} > Health {health}: KOd, on top of its League's discard pile", "XO-4")
+            )
+
+    allowed = False
+    if is_counterattack:
+        steps.append(Step("a counterattack never triggers a further counterattack", "XO-6"))
+    elif has_counterattack or attack_moffed:
+        why = "has the Counterattack ability" if has_counterattack else "the attacker moffed"
+        after = [*defender_statuses, *[t for t in tags if t not in defender_statuses]]
+        ready = readiness(after, outcome == "ko", defs)
+        if ready.ready:
+            allowed = True
+            steps.append(Step(f"counterattack allowed: the defender {why}", "XO-6"))
+        else:
+            steps.append(Step(f"no counterattack although the defender {why}: only ready characters attack", "XO-6"))
+            steps.extend(ready.steps)
+    else:
+        steps.append(Step("no counterattack: no Counterattack ability and the attack was not moffed", "XO-6"))
+
+    return CombatResult(
+        attack_roll=tuple(attack_roll),
+        defense_roll=tuple(defense_roll),
+        attack_mod=attack_mod,
+        defense_mod=defense_mod,
+        acv=acv,
+        dcv=dcv,
+        hit=hit,
+        attack_moffed=attack_moffed,
+        defense_moffed=defense_moffed,
+        extra_damage_roll=extra,
+        effect_damage=applied_effect_damage,
+        damage=damage,
+        health=health,
+        outcome=outcome,
+        statuses=tuple(tags),
+        counterattack_allowed=allowed,
+        is_counterattack=is_counterattack,
+        steps=tuple(steps),
+    )
+
+
+def _effects(effect: str | Sequence[str] | None) -> list[str]:
+    """The attack's effects (its own and the cards' "on a hit: tag"), without repeats."""
+    if effect is None:
+        return []
+    names = [effect] if isinstance(effect, str) else list(effect)
+    return list(dict.fromkeys(names))
+
+
+def _cv_text(label: str, roll: Sequence[int], mod: int, value: int) -> str:
+    faces = "+".join(str(f) for f in roll) if roll else "no dice"
+    mod_text = f" {mod:+d}" if mod else ""
+    return f"{label} = {faces}{mod_text} = {value}"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One defender of an attack: its roll and numbers (for AOE, one per character hit)."""
+
+    name: str
+    defense_roll: tuple[int, ...]
+    health: int
+    defense_mod: int = 0
+    extra_damage_die: int | None = None
+    has_counterattack: bool = False
+    statuses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AttackResult:
+    """An attack: one combat round per target, all sharing one attack roll (XO-7)."""
+
+    acv: int
+    attack_moffed: bool
+    rounds: tuple[tuple[str, CombatResult], ...]  # (target name, round), defender first
+    aoe: bool
+    steps: tuple[Step, ...]
+
+
+def attack(
+    attack_roll: Sequence[int],
+    targets: Sequence[Target],
+    defs: Mapping[str, StatusDef],
+    *,
+    attack_mod: int = 0,
+    effect: str | Sequence[str] | None = None,
+    effect_damage: int = 0,
+    aoe: bool = False,
+) -> AttackResult:
+    """An attack against `targets[0]` (the defender) and, for an AOE attack, the
+    defender's neighbours `targets[1:]`: one combat round each with the one shared
+    attack roll (XO-7)."""
+    if not targets:
+        raise ValueError("an attack needs a defender")
+    if len(targets) > 1 and not aoe:
+        raise ValueError("only an AOE attack has more than one target")
+    if len(targets) > 3:
+        raise ValueError("an AOE attack hits the defender and at most its two neighbours")
+    steps: list[Step] = []
+    if aoe:
+        names = ", ".join(t.name for t in targets[1:]) or "none"
+        steps.append(
+            Step(f"AOE: one attack roll shared by {targets[0].name} and its neighbours ({names})", "XO-7")
+        )
+    rounds = []
+    for target in targets:
+        result = combat_round(
+            attack_roll,
+            target.defense_roll,
+            target.health,
+            defs,
+            attack_mod=attack_mod,
+            defense_mod=target.defense_mod,
+            effect=effect,
+            effect_damage=effect_damage,
+            extra_damage_die=target.extra_damage_die,
+            has_counterattack=target.has_counterattack,
+            defender_statuses=target.statuses,
+        )
+        rounds.append((target.name, result))
+    first = rounds[0][1]
+    return AttackResult(first.acv, first.attack_moffed, tuple(rounds), aoe, tuple(steps))
+
+
+def neighbours(row: Sequence[str], out_of_play: Iterable[str], defender: str) -> list[str]:
+    """XO-7: the defender's left and right neighbours in its league's row. KOd characters
+    have left play (XO-4), so the row closes up: the nearest characters still in play."""
+    gone = set(out_of_play)
+    in_play = [name for name in row if name not in gone or name == defender]
+    if defender not in in_play:
+        raise ValueError(f"{defender} is not in the row")
+    i = in_play.index(defender)
+    result = []
+    if i > 0:
+        result.append(in_play[i - 1])
+    if i + 1 < len(in_play):
+        result.append(in_play[i + 1])
+    return result
+
+
+def counterattack(
+    attack_roll: Sequence[int],
+    defense_roll: Sequence[int],
+    health: int,
+    defs: Mapping[str, StatusDef],
+    *,
+    damage_type: str | None = None,
+    attack_mod: int = 0,
+    defense_mod: int = 0,
+    effect: str | Sequence[str] | None = None,
+    effect_damage: int = 0,
+    extra_damage_die: int | None = None,
+    defender_statuses: Sequence[str] = (),
+) -> CombatResult:
+    """XO-6: the defender attacks its attacker in a full combat round; its damage type is
+    the counterattacker's Superpower icon; it never triggers a further counterattack."""
+    result = combat_round(
+        attack_roll,
+        defense_roll,
+        health,
+        defs,
+        attack_mod=attack_mod,
+        defense_mod=defense_mod,
+        effect=effect,
+        effect_damage=effect_damage,
+        extra_damage_die=extra_damage_die,
+        defender_statuses=defender_statuses,
+        is_counterattack=True,
+    )
+    if damage_type:
+        step = Step(f"counterattack damage type: {damage_type} (Superpower icon)", "XO-6")
+        result = replace(result, steps=(result.steps[0], step, *result.steps[1:]))
+    return result
+
+
+# --------------------------------------------------------------------------- feats
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """A feat (XO-13) or thwart (XO-14) roll against its completion value."""
+
+    kind: str  # "feat" | "thwart"
+    roll: tuple[int, ...]
+    mod: int
+    bonus: int
+    total: int
+    target: int  # FCV or TCV
+    success: bool
+    steps: tuple[Step, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "roll": list(self.roll),
+            "mod": self.mod,
+            "bonus": self.bonus,
+            "total": self.total,
+            "fcv" if self.kind == "feat" else "tcv": self.target,
+            "success": self.success,
+            "outcome": "success" if self.success else "fail",
+            "rulings": rulings_of(self.steps),
+            "steps": [s.as_dict() for s in self.steps],
+        }
+
+
+def feat(roll: Sequence[int], fcv: int, *, mod: int = 0, bonus: int = 0) -> RollResult:
+    """XO-13: total = dice + card modifiers + any thwart bonus; success when >= FCV."""
+    total = sum(roll) + mod + bonus
+    parts = _roll_text(roll, mod)
+    steps = []
+    if bonus:
+        parts += f" + {bonus} thwart bonus"
+        steps.append(Step(f"thwart bonus +{bonus} on this feat attempt", "XO-14"))
+    success = total >= fcv
+    verdict = "succeeds" if success else "fails, the phase ends"
+    cmp = ">=" if success else "<"
+    steps.insert(0, Step(f"feat roll {parts} = {total} {cmp} FCV {fcv}: {verdict}", "XO-13"))
+    return RollResult("feat", tuple(roll), mod, bonus, total, fcv, success, tuple(steps))
+
+
+def thwart(roll: Sequence[int], tcv: int, *, mod: int = 0) -> RollResult:
+    """XO-14: total >= TCV thwarts the feat (and earns a +2 on the thwarting league's
+    next feat, on its very next turn); otherwise the active league wins the chapter."""
+    total = sum(roll) + mod
+    success = total >= tcv
+    if success:
+        verdict = (
+            f">= TCV {tcv}: thwarted, the feat fails; +{THWART_BONUS} on the thwarting "
+            "league's next feat attempt if made on its very next turn"
+        )
+    else:
+        verdict = f"< TCV {tcv}: thwart fails, the active league wins the chapter"
+    steps = (Step(f"thwart roll {_roll_text(roll, mod)} = {total} {verdict}", "XO-14"),)
+    return RollResult("thwart", tuple(roll), mod, 0, total, tcv, success, steps)
+
+
+def _roll_text(roll: Sequence[int], mod: int) -> str:
+    text = "+".join(str(f) for f in roll) if roll else "no dice"
+    return text + (f" {mod:+d}" if mod else "")
+
+
+def feat_dice(
+    powers: Mapping[str, int], keywords: Mapping[str, int], requires: Mapping[str, str]
+) -> tuple[int | None, Step]:
+    """XO-13: how many dice a character rolls for an objective: its dice for the required
+    power icon, or for the required keyword (keywords compare case-insensitively).
+    None when the character lacks the icon or keyword."""
+    if "icon" in requires:
+        icon = requires["icon"]
+        dice = powers.get(icon)
+        if dice is None:
+            return None, Step(f"no {icon} power icon", "XO-13")
+        return dice, Step(f"{icon} power icon: {dice} dice", "XO-13")
+    keyword = requires["keyword"]
+    for name, dice in keywords.items():
+        if name.casefold() == keyword.casefold():
+            return dice, Step(f"keyword {name}: {dice} dice", "XO-13")
+    return None, Step(f"no {keyword} keyword", "XO-13")
+
+
+def thwart_bonus_for(bonus: Mapping[str, Any] | None, league: str, turn_number: int) -> int:
+    """XO-14: the +2 applies to `league`'s feat only on the turn it was granted for."""
+    if bonus and bonus["league"] == league and bonus["turn"] == turn_number:
+        return THWART_BONUS
+    return 0
+
+
+# --------------------------------------------------------------------------- energy and resources
+
+
+@dataclass(frozen=True)
+class EnergyResult:
+    pool: int
+    steps: tuple[Step, ...]
+
+
+def pay_energy(
+    pool: int, provided: Sequence[tuple[str, int]], costs: Sequence[tuple[str, int]], league: str
+) -> EnergyResult:
+    """Cards need "the requisite Energy Cards" (rules, Attack phase): the Energy the cards
+    played now provide (`provided`, (card, energy) pairs) goes into `league`'s pool of
+    this turn, then every card's cost ((card, cost) pairs) is paid from it. ValueError
+    naming the shortfall when the pool cannot pay them all (then nothing is paid)."""
+    steps: list[Step] = []
+    for name, energy in provided:
+        pool += energy
+        steps.append(Step(f"{name} provides {energy} Energy: the {league}' pool holds {pool}", ENERGY_RULE))
+    need = sum(cost for _, cost in costs)
+    if need > pool:
+        what = ", ".join(f"{name}: {cost}" for name, cost in costs)
+        raise ValueError(
+            f"the {league} need {need} Energy ({what}) but their pool holds {pool}: "
+            f"{need - pool} short; play Energy cards first"
+        )
+    for name, cost in costs:
+        pool -= cost
+        steps.append(Step(f"{name} costs {cost} Energy: paid, the {league}' pool holds {pool}", ENERGY_RULE))
+    return EnergyResult(pool, tuple(steps))
+
+
+def empty_energy(pools: Mapping[str, int]) -> tuple[dict[str, int], tuple[Step, ...]]:
+    """The Energy played in a turn is for that turn only: both pools empty when it ends."""
+    steps = tuple(
+        Step(f"the {league}' {pools[league]} unspent Energy is gone with the turn", ENERGY_RULE)
+        for league in LEAGUES
+        if pools.get(league)
+    )
+    return {league: 0 for league in LEAGUES}, steps
+
+
+@dataclass(frozen=True)
+class ResourceResult:
+    stacks: dict[str, list[str]]
+    steps: tuple[Step, ...]
+
+
+def face_up_resources(stacks: Mapping[str, Sequence[str]]) -> dict[str, str | None]:
+    """Setup step 4: the top card of each Resource stack is face up (None: stack empty)."""
+    return {stack: (list(stacks.get(stack) or []) or [None])[0] for stack in RESOURCE_STACKS}
+
+
+def take_resource(stacks: Mapping[str, Sequence[str]], name: str, stack: str) -> ResourceResult:
+    """Only the face-up Resource of its stack can be used (setup step 4 keeps the rest
+    face down); once used, the next card of that stack flips face up. ValueError
+    otherwise."""
+    label = RESOURCE_STACKS[stack]
+    cards = list(stacks.get(stack) or [])
+    if not cards:
+        raise ValueError(f"{name} is not face up: the {label} stack is empty")
+    if cards[0] != name:
+        raise ValueError(f"{name} is not face up: the {label} stack shows {cards[0]}")
+    rest = cards[1:]
+    flipped = f"{rest[0]} flips face up" if rest else "the stack is now empty"
+    new = {key: list(value) for key, value in stacks.items()}
+    new[stack] = rest
+    return ResourceResult(new, (Step(f"{name} taken from the {label} stack; {flipped}", RESOURCE_RULE),))
+
+
+# --------------------------------------------------------------------------- turn and story
+
+
+def next_phase(phase: str, turn_number: int) -> tuple[str, bool]:
+    """XO-11: the phase after `phase`; True when a new turn starts (then the phase is the
+    new turn's first one, the Status Check)."""
+    i = PHASES.index(phase)
+    if i + 1 < len(PHASES):
+        return PHASES[i + 1], False
+    return PHASES[0], True
+
+
+@dataclass(frozen=True)
+class DrawResult:
+    hands: dict[str, int]
+    drawn: dict[str, int]
+    steps: tuple[Step, ...]
+
+
+def discard_and_draw(
+    turn_number: int, hands: Mapping[str, int], discards: Mapping[str, int] | None = None
+) -> DrawResult:
+    """XO-10: turn 1 each player draws 7; later each may discard up to 2, then draws
+    back up to 7. `hands` and `discards` are card counts per league."""
+    discards = dict(discards or {})
+    steps: list[Step] = []
+    new_hands: dict[str, int] = {}
+    drawn: dict[str, int] = {}
+    for league in LEAGUES:
+        size = hands.get(league, 0)
+        n = discards.get(league, 0)
+        if turn_number == 1 and n:
+            raise ValueError("no discards on turn 1: each player draws 7 (XO-10)")
+        if n < 0 or n > MAX_DISCARD:
+            raise ValueError(f"{league} may discard 0 to {MAX_DISCARD} cards, not {n} (XO-10)")
+        if n > size:
+            raise ValueError(f"{league} holds {size} cards and cannot discard {n} (XO-10)")
+        if n:
+            steps.append(Step(f"{league} discard {n}", "XO-10"))
+        size -= n
+        drawn[league] = max(HAND_SIZE - size, 0)
+        new_hands[league] = size + drawn[league]
+        what = "draw 7" if turn_number == 1 else f"draw {drawn[league]} back up to {HAND_SIZE}"
+        steps.append(Step(f"{league} {what}", "XO-10"))
+    return DrawResult(new_hands, drawn, tuple(steps))
+
+
+def current_chapter(won: Mapping[str, str]) -> int | None:
+    """XO-12: the lowest chapter not yet won; None once all 7 are won."""
+    for chapter in range(1, CHAPTERS + 1):
+        if str(chapter) not in won:
+            return chapter
+    return None
+
+
+@dataclass(frozen=True)
+class ChapterResult:
+    won: dict[str, str]
+    chapter: int | None  # the new current chapter
+    steps: tuple[Step, ...]
+
+
+def win_chapter(won: Mapping[str, str], league: str) -> ChapterResult:
+    """XO-12: the first unthwarted completion wins the current chapter for `league`; the
+    next chapter becomes current."""
+    chapter = current_chapter(won)
+    if chapter is None:
+        raise ValueError("every chapter is already won")
+    new_won = {**won, str(chapter): league}
+    nxt = current_chapter(new_won)
+    text = f"{league} win chapter {chapter}"
+    text += f"; chapter {nxt} is now current" if nxt else "; that was the last chapter"
+    return ChapterResult(new_won, nxt, (Step(text, "XO-12"),))
+
+
+def score(won: Mapping[str, str]) -> dict[str, int]:
+    return {league: sum(1 for w in won.values() if w == league) for league in LEAGUES}
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    over: bool
+    winner: str | None
+    steps: tuple[Step, ...] = field(default=())
+
+
+def game_end(won: Mapping[str, str]) -> GameEnd:
+    """XO-15: checked in Turn Resolution: the game ends once the 7th chapter is won; the
+    league holding 4 or more chapters wins."""
+    points = score(won)
+    if current_chapter(won) is not None:
+        return GameEnd(False, None, (Step(f"chapters won {points['heroes']}-{points['villains']}: the game goes on", "XO-15"),))
+    winner = next(league for league in LEAGUES if points[league] >= CHAPTERS_TO_WIN)
+    text = f"7th chapter won: game over, {winner} win {points[winner]}-{points[other_league(winner)]}"
+    return GameEnd(True, winner, (Step(text, "XO-15"),))

@@ -1,0 +1,304 @@
+"""`referee xs ...`: one command per decision of an X-Statix turn. Thin: each command
+parses, runs one rules action on the session's state (referee/xs/turn.py, mission.py,
+events.py) with the referee's dice (seeded per the session) or the faces given with
+--roll, records the event and prints the steps with their rulings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from referee.command import Reply, Tx, session_command
+
+PLAYER = click.option("--player", default=None,
+                      help="The acting player (default: whose turn it is); others are refused.")
+
+
+def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
+    """Run one rules action on the session's state and record it as one event. Dice come
+    from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll."""
+    from referee.xs.catalog import Catalog
+    from referee.xs.play import Play
+    from referee.xs.rolls import Dice
+
+    state = tx.require_game("x-statix")
+    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng()))
+    result = action(play, *args, **kwargs)
+    steps = [{"text": s.text, "ruling": s.ruling} for s in result.steps]
+    story = "; ".join(s.text for s in result.steps)
+    summary = f"{result.summary}: {story}" if story else result.summary
+    payload = {"action": result.kind, "args": [a for a in args if a is not None],
+               "options": {k: v for k, v in kwargs.items() if v}, "faces": tx.entered,
+               "steps": steps}
+    seq = tx.record(result.kind, summary, payload, result.state)
+    lines = [s.text + (f" ({s.ruling})" if s.ruling else "") for s in result.steps]
+    for player, cards in result.reveal.items():
+        lines.append(f"seen: {player}'s hand: {', '.join(cards) or '(empty)'}")
+    if result.state.get("over"):
+        from referee.xs.game import status_lines
+
+        lines += status_lines(result.state)
+    else:
+        now = result.state["turn"]
+        seat = result.state["table"][now["player"]]
+        lines.append(f"-- turn {now['number']}, {now['player']}'s {now['phase']} phase: "
+                     f"{seat['mt']} MT, {len(seat['hand'])} cards in hand, deck "
+                     f"{len(result.state['deck'])}")
+    return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
+                         "reveal": result.reveal, "over": result.state.get("over", False),
+                         "winner": result.state.get("winner"), "state": result.state})
+
+
+@click.group()
+def xs() -> None:
+    """X-Statix: one command per decision of the turn (XS-1..XS-13).
+
+    Phases run in order; a command of a later phase ends the phases before it (Fame and
+    Fortune are applied on the way). Rolls are made by the referee, or given with --roll."""
+
+
+@xs.command()
+@PLAYER
+@session_command()
+def draw(tx: Tx, player: str | None) -> Reply:
+    """Opportunity: the free card, then each extra card for an Opportunity roll (XS-3)."""
+    from referee.xs import turn
+
+    return act(tx, turn.draw, player)
+
+
+@xs.command("pass")
+@PLAYER
+@session_command(rolls=False)
+def pass_(tx: Tx, player: str | None) -> Reply:
+    """End the current phase (no more draws, recruits, marketing; a mission not attempted)."""
+    from referee.xs import turn
+
+    return act(tx, turn.pass_phase, player)
+
+
+@xs.command()
+@PLAYER
+@session_command(rolls=False)
+def pay(tx: Tx, player: str | None) -> Reply:
+    """Pay the open Opportunity/Recruit/Marketing roll now (XS-2)."""
+    from referee.xs import turn
+
+    return act(tx, turn.pay_now, player)
+
+
+@xs.command()
+@click.argument("hero")
+@PLAYER
+@session_command()
+def recruit(tx: Tx, hero: str, player: str | None) -> Reply:
+    """Recruitment: put a Hero from hand into play for a Recruit roll (XS-4)."""
+    from referee.xs import turn
+
+    return act(tx, turn.recruit, player, hero)
+
+
+@xs.command()
+@click.argument("card")
+@click.argument("hero")
+@PLAYER
+@session_command()
+def attach(tx: Tx, card: str, hero: str, player: str | None) -> Reply:
+    """Publicity: attach a Marketing card to a hero for a Marketing roll (XS-5)."""
+    from referee.xs import turn
+
+    return act(tx, turn.attach, player, card, hero)
+
+
+@xs.command()
+@click.argument("card")
+@PLAYER
+@session_command()
+def mission(tx: Tx, card: str, player: str | None) -> Reply:
+    """Mission: play a Mission card and make the Mission roll (XS-6)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.start, player, card)
+
+
+@xs.command()
+@PLAYER
+@session_command()
+def carnage(tx: Tx, player: str | None) -> Reply:
+    """Mission: the Carnage roll (XS-7)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.carnage, player)
+
+
+@xs.command()
+@click.option("--power", "powers", multiple=True, help="A Power card discarded to negate carnage.")
+@click.option("--sacrifice", "sacrifices", multiple=True,
+              help="A hero killed to negate carnage (Battering Ram).")
+@click.option("--choose", "choose", multiple=True,
+              help="A casualty chosen, in order (after Ratings Bonanza).")
+@click.option("--swap-for", "swap_for", multiple=True,
+              help="U-Go Girl takes the place of this hero if it is the casualty.")
+@click.option("--picked", "picked", multiple=True,
+              help="A random casualty picked at the table, in order (default: the referee).")
+@PLAYER
+@session_command()
+def casualties(tx: Tx, powers: tuple[str, ...], sacrifices: tuple[str, ...], choose: tuple[str, ...],
+               swap_for: tuple[str, ...], picked: tuple[str, ...], player: str | None) -> Reply:
+    """Mission: negate carnage with Power cards, then the casualties and their Sendoff rolls
+    (--roll: survival rolls, Sendoff rolls, La Nuit's roll, in that order per casualty)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.casualties, player, powers=list(powers),
+               sacrifices=list(sacrifices), choose=list(choose), swap_for=list(swap_for),
+               picked=list(picked))
+
+
+BOOSTS = [
+    click.option("--power", "powers", multiple=True, help="A Power card discarded for +1 (XS-8)."),
+    click.option("--discard", "discards", multiple=True,
+                 help="Any card discarded for its hero's bonus (Gin Genie)."),
+    click.option("--sacrifice", "sacrifices", multiple=True,
+                 help="A hero killed for its bonus (Overkill)."),
+]
+
+
+def boosts(fn: Callable) -> Callable:
+    for option in reversed(BOOSTS):
+        fn = option(fn)
+    return fn
+
+
+@xs.command()
+@boosts
+@PLAYER
+@session_command()
+def success(tx: Tx, powers: tuple[str, ...], discards: tuple[str, ...], sacrifices: tuple[str, ...],
+            player: str | None) -> Reply:
+    """Mission: the Success roll, 1D6 + survivors + modifiers (XS-8)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.success, player, powers=list(powers),
+               discards=list(discards), sacrifices=list(sacrifices))
+
+
+@xs.command()
+@boosts
+@PLAYER
+@session_command()
+def boost(tx: Tx, powers: tuple[str, ...], discards: tuple[str, ...], sacrifices: tuple[str, ...],
+          player: str | None) -> Reply:
+    """Mission: add to the Success roll already made (--roll: Sendoff of a sacrifice)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.boost, player, powers=list(powers),
+               discards=list(discards), sacrifices=list(sacrifices))
+
+
+@xs.command()
+@PLAYER
+@session_command()
+def payoff(tx: Tx, player: str | None) -> Reply:
+    """Mission: the Payoff roll, 2D6 MT + modifiers (XS-8)."""
+    from referee.xs import mission as rules
+
+    return act(tx, rules.payoff, player)
+
+
+@xs.command()
+@click.argument("card")
+@click.option("--target", default=None, help="The opponent targeted (needed with 3 players).")
+@click.option("--hero", default=None, help="The hero targeted (Popularity Ratings...).")
+@click.option("--pick", default=None,
+              help="The card the opponent chooses (Acid Spray), or the table's random pick.")
+@click.option("--sendoff", default=None, metavar="HERO",
+              help="The Sendoff roll of this hero, killed on the mission under way.")
+@PLAYER
+@session_command()
+def event(tx: Tx, card: str, target: str | None, hero: str | None, pick: str | None,
+          sendoff: str | None, player: str | None) -> Reply:
+    """Discard a Power or Marketing card from hand for its Event ability (XS-12)."""
+    from referee.xs import events
+
+    return act(tx, events.play_event, player, card, target=target, hero=hero,
+               pick=pick, sendoff=sendoff)
+
+
+@xs.command()
+@click.argument("source")
+@click.option("--sendoff", default=None, metavar="HERO",
+              help="The Sendoff roll of this hero, killed on the mission under way.")
+@PLAYER
+@session_command()
+def reroll(tx: Tx, source: str, sendoff: str | None, player: str | None) -> Reply:
+    """Reroll the open roll with a hero (The Orphan, Plazm, Succubus) or an event card."""
+    from referee.xs import events
+
+    return act(tx, events.reroll, player, source, sendoff=sendoff)
+
+
+@xs.command()
+@click.argument("source")
+@click.option("--by", "by", type=int, required=True, help="The modifier given, e.g. --by -1.")
+@click.option("--sendoff", default=None, metavar="HERO",
+              help="The Sendoff roll of this hero, killed on the mission under way.")
+@PLAYER
+@session_command(rolls=False)
+def adjust(tx: Tx, source: str, by: int, sendoff: str | None, player: str | None) -> Reply:
+    """Give a modifier to the open roll with a hero (Venus Dee Milo: +1 or -1)."""
+    from referee.xs import events
+
+    return act(tx, events.adjust, player, source, by, sendoff=sendoff)
+
+
+@xs.command()
+@click.argument("cards", nargs=-1, required=True)
+@PLAYER
+@session_command(rolls=False)
+def discard(tx: Tx, cards: tuple[str, ...], player: str | None) -> Reply:
+    """End phase: discard down to the hand limit (XS-11)."""
+    from referee.xs import turn
+
+    return act(tx, turn.discard, player, list(cards))
+
+
+@xs.command()
+@click.argument("hero")
+@PLAYER
+@session_command()
+def kill(tx: Tx, hero: str, player: str | None) -> Reply:
+    """End phase: the Owner's kill of a team member for 1D6 MT (Coach, XS-11)
+    (--roll: the 1D6, then any survival roll)."""
+    from referee.xs import turn
+
+    return act(tx, turn.end_phase_kill, player, hero)
+
+
+@xs.command("next")
+@PLAYER
+@session_command(rolls=False)
+def next_(tx: Tx, player: str | None) -> Reply:
+    """End the turn: the next player's turn starts with its free draw; with the deck empty
+    the game ends and the players are ranked (XS-13)."""
+    from referee.xs import turn
+
+    return act(tx, turn.next_turn, player)
+
+
+@xs.command()
+@click.argument("player", required=False)
+@session_command(write=False)
+def hand(tx: Tx, player: str | None) -> Reply:
+    """Show a player's hand (default: whose turn it is)."""
+    state = tx.require_game("x-statix")
+    name = player or state["turn"]["player"]
+    seat = {p.casefold(): p for p in state["players"]}.get(name.strip().casefold())
+    if seat is None:
+        from referee.errors import UsageError
+
+        raise UsageError(f"no player {name!r}: players are {', '.join(state['players'])}")
+    cards = state["table"][seat]["hand"]
+    return Reply([f"{seat}'s hand ({len(cards)}): {', '.join(cards) or '(empty)'}"],
+                 {"player": seat, "hand": cards})

@@ -1,0 +1,304 @@
+"""Event abilities (XS-12) and the heroes' reroll/adjust abilities. An event card is
+discarded from the hand of the player whose turn it is, when its effect applies; used as
+an event it does not also count as a Power or Marketing card."""
+
+from __future__ import annotations
+
+from referee.errors import RefereeError, UsageError
+from referee.xs import rolls
+from referee.xs.play import Play, Result
+from referee.xs.turn import MISSION_ORDER, STAGE_MADE
+
+ROLL_STAGES = ("mission", "carnage", "success", "payoff")
+
+
+def open_roll(play: Play, sendoff: str | None = None) -> dict | None:
+    """The roll that can still be rerolled or adjusted: a paid roll not yet paid, or the
+    roll of the mission step under way; with `sendoff`, the Sendoff roll of that hero,
+    killed on the mission under way."""
+    if sendoff is not None:
+        return sendoff_roll(play, sendoff)
+    if play.turn.get("open"):
+        return play.turn["open"]
+    mission = play.turn.get("mission")
+    if mission and mission["stage"] in ROLL_STAGES:
+        return mission["rolls"][mission["stage"]]
+    return None
+
+
+def sendoff_roll(play: Play, hero_text: str) -> dict:
+    name = play.card(hero_text)
+    mission = play.turn.get("mission")
+    if mission and mission["stage"] != "done":
+        for roll in mission.get("sendoffs", []):
+            if roll["context"].get("hero_name") == name:
+                return roll
+    raise RefereeError(f"{name} has no Sendoff roll on a mission under way", "XS-7")
+
+
+def roll_made(play: Play, kind: str) -> str:
+    """'open' if `kind` is the open roll, 'later' if it is still to come this turn
+    (modifiers queue for it), 'past' otherwise."""
+    roll = open_roll(play)
+    if roll is not None and roll["kind"] == kind:
+        return "open"
+    if kind not in MISSION_ORDER:
+        return "past"
+    mission = play.turn.get("mission")
+    if play.phase_index() > play.phase_index("mission"):
+        return "past"
+    if mission is None:
+        return "later" if play.turn["missions"] == 0 else "past"
+    if mission["stage"] == "done":
+        return "past"
+    return "later" if MISSION_ORDER.index(kind) > STAGE_MADE[mission["stage"]] else "past"
+
+
+def after_change(play: Play, roll: dict, before: int) -> None:
+    """A Payoff or Sendoff already gained is corrected when its roll changes."""
+    if roll["kind"] in ("payoff", "sendoff") and roll["total"] != before:
+        play.gain_mt(play.active, roll["total"] - before,
+                     f"{rolls.LABEL[roll['kind']]} changed", rolls.RULING[roll["kind"]])
+
+
+def do_reroll(play: Play, source: str, wanted: str, effect: dict | None,
+              sendoff: str | None = None) -> None:
+    roll = open_roll(play, sendoff)
+    if roll is None:
+        raise RefereeError(f"{source}: there is no roll open to reroll", "XS-12")
+    if wanted not in (roll["kind"], "any"):
+        raise RefereeError(f"{source} rerolls the {rolls.LABEL[wanted]}, but the open roll is "
+                           f"the {rolls.LABEL[roll['kind']]}", "XS-12")
+    if effect is not None:
+        use(play, source, effect, roll)
+    before = roll["total"]
+    old = roll["faces"]
+    roll["faces"] = play.dice.d6(len(old))
+    rolls.refresh(roll)
+    play.step(f"{source} rerolls the {rolls.LABEL[roll['kind']]} ({'+'.join(map(str, old))} "
+              f"-> {'+'.join(map(str, roll['faces']))}): {rolls.describe(roll)}",
+              rolls.RULING.get(roll["kind"]))
+    after_change(play, roll, before)
+
+
+def use(play: Play, source: str, effect: dict, roll: dict) -> None:
+    """Count a hero ability's use: `per_turn` ones per turn, the others once per roll."""
+    if "per_turn" in effect:
+        used = play.turn["used"].get(source, 0)
+        if used >= int(effect["per_turn"]):
+            raise RefereeError(f"{source}'s ability is used {effect['per_turn']} time(s) a turn,"
+                               " already used", None)
+        play.turn["used"][source] = used + 1
+    else:
+        if source in roll["used"]:
+            raise RefereeError(f"{source} has already rerolled this roll", None)
+    roll["used"].append(source)
+
+
+def ability_of(play: Play, player: str, hero_text: str, verb: str) -> tuple[str, dict]:
+    name = play.card(hero_text)
+    hero = play.hero(player, name)
+    if hero is None:
+        raise RefereeError(f"{name} is not a hero on {player}'s team: it is {play.where(name)}")
+    for effect in play.cat.ability(name):
+        if verb in effect:
+            return name, effect
+    raise RefereeError(f"{name} has no {verb} ability")
+
+
+def reroll(play: Play, player: str | None, source_text: str, sendoff: str | None = None
+           ) -> Result:
+    """Reroll the open roll (or a Sendoff roll of this mission) with a hero's ability (The
+    Orphan, Plazm, Succubus) or an event card from the hand (Regeneration, Freeze Time...)."""
+    actor = play.check_actor(player, "reroll")
+    name = play.card(source_text)
+    if name in play.seat(actor)["hand"]:
+        return play_event(play, actor, name, sendoff=sendoff)
+    source, effect = ability_of(play, actor, name, "reroll")
+    do_reroll(play, source, effect["reroll"], effect, sendoff)
+    return play.result(f"{actor} rerolls with {source}", "reroll")
+
+
+def adjust(play: Play, player: str | None, source_text: str, by: int,
+           sendoff: str | None = None) -> Result:
+    """Venus Dee Milo: give +1 or -1 to one target roll on the player's turn."""
+    actor = play.check_actor(player, "adjust a roll")
+    source, effect = ability_of(play, actor, source_text, "adjust")
+    allowed = [int(b) for b in effect.get("by", [])]
+    if by not in allowed:
+        raise UsageError(f"{source} gives {' or '.join(f'{b:+d}' for b in allowed)}, not {by:+d}")
+    roll = open_roll(play, sendoff)
+    if roll is None or effect["adjust"] not in (roll["kind"], "any"):
+        raise RefereeError(f"{source}: there is no roll open to adjust")
+    use(play, source, effect, roll)
+    before = roll["total"]
+    roll["mods"].append(rolls.modifier(by, source, rolls.RULING.get(roll["kind"])))
+    rolls.refresh(roll)
+    play.step(f"{source} gives {by:+d}: {rolls.describe(roll)}", rolls.RULING.get(roll["kind"]))
+    after_change(play, roll, before)
+    return play.result(f"{actor} adjusts the {rolls.LABEL[roll['kind']]} with {source}", "adjust")
+
+
+def play_event(
+    play: Play,
+    player: str | None,
+    card_text: str,
+    target: str | None = None,
+    hero: str | None = None,
+    pick: str | None = None,
+    sendoff: str | None = None,
+) -> Result:
+    """Discard a card from hand for its E ability (XS-12). `sendoff` names the killed hero
+    whose Sendoff roll a reroll or Sendoff modifier is for."""
+    actor = play.check_actor(player, "play an event")
+    card = play.card(card_text)
+    play.require_in_hand(actor, card, "XS-12")
+    pending = play.turn.get("open")
+    if pending and pending["context"].get("card") == card:
+        raise RefereeError(f"{card} is being paid for with the open "
+                           f"{rolls.LABEL[pending['kind']]}", "XS-12")
+    effects = play.cat.event(card)
+    if not effects:
+        raise RefereeError(f"{card} has no Event ability", "XS-12")
+    play.discard_from_hand(actor, card)
+    play.step(f"{actor} discards {card} for its Event ability", "XS-12")
+    for effect in effects:
+        apply_effect(play, actor, card, effect, target, hero, pick, sendoff)
+    return play.result(f"{actor} plays {card}", "event")
+
+
+def random_pick(play: Play, options: list[str], given: str | None, where: str) -> str:
+    """A random card: picked by the referee, or the table's own random pick (--pick)."""
+    if given is None:
+        return play.dice.pick(options)
+    name = play.card(given)
+    if name not in options:
+        raise RefereeError(f"{name} is not in {where}", "XS-12")
+    return name
+
+
+def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
+                 sendoff=None) -> None:
+    seat = play.seat(actor)
+    if "reroll" in effect:
+        do_reroll(play, card, effect["reroll"], None, sendoff)
+    elif "modify" in effect:
+        kind, by = effect["modify"], int(effect["by"])
+        when = "open" if sendoff is not None and kind == "sendoff" else roll_made(play, kind)
+        if when == "open":
+            roll = open_roll(play, sendoff if kind == "sendoff" else None)
+            before = roll["total"]
+            roll["mods"].append(rolls.modifier(by, card, "XS-12"))
+            rolls.refresh(roll)
+            play.step(f"{card}: {by:+d}: {rolls.describe(roll)}", "XS-12")
+            after_change(play, roll, before)
+        elif when == "later":
+            play.turn["queued"].append({"kind": kind, "by": by, "source": card, "ruling": "XS-12"})
+            play.step(f"{card}: {by:+d} to {actor}'s next {rolls.LABEL[kind]} this turn", "XS-12")
+        else:
+            raise RefereeError(f"{card}: no {rolls.LABEL[kind]} is left to modify this turn",
+                               "XS-12")
+    elif "draw" in effect:
+        play.draw(actor, int(effect["draw"]), "XS-12", card)
+    elif "gain_mt" in effect:
+        play.gain_mt(actor, int(effect["gain_mt"]), card, "XS-12")
+    elif "extra_turn" in effect:
+        play.turn["another_turn"] = True
+        play.step(f"{card}: {actor} takes another turn after this one", "XS-12")
+    elif "choose_casualties" in effect:
+        mission = play.turn.get("mission")
+        if roll_made(play, "sendoff") != "later":
+            raise RefereeError(f"{card}: no mission casualties are still to come this turn",
+                               "XS-12")
+        play.turn["choose_casualties"] = True
+        play.step(f"{card}: {actor} chooses the casualties of "
+                  + (f"{mission['card']}" if mission else "this turn's mission"), "XS-12")
+    elif "hero_from_discard" in effect:
+        heroes = [c for c in play.s["discard"] if c in play.cat and play.cat.type(c) == "Hero"]
+        if not heroes:
+            raise RefereeError(f"{card}: there is no Hero in the discard pile", "XS-12")
+        top = heroes[-1]
+        play.s["discard"].reverse()
+        play.s["discard"].remove(top)  # the topmost copy (the pile's top is its end)
+        play.s["discard"].reverse()
+        seat["hand"].append(top)
+        play.step(f"{card}: {top}, the top Hero of the discard pile, goes to {actor}'s hand",
+                  "XS-12")
+    elif "look_at_hand" in effect:
+        other = play.opponent(actor, target, card)
+        hand = list(play.seat(other)["hand"])
+        play.reveal[other] = hand
+        play.step(f"{card}: {actor} looks at {other}'s hand ({len(hand)} cards)", "XS-12")
+    elif "steal_card" in effect:
+        other = play.opponent(actor, target, card)
+        hand = play.seat(other)["hand"]
+        if not hand:
+            raise RefereeError(f"{card}: {other} has no card in hand", "XS-12")
+        stolen = random_pick(play, list(hand), pick, f"{other}'s hand")
+        hand.remove(stolen)
+        seat["hand"].append(stolen)
+        play.reveal[actor] = [stolen]
+        play.step(f"{card}: {actor} steals a random card from {other}'s hand", "XS-12")
+    elif "opponent_discards" in effect:
+        spec = effect["opponent_discards"]
+        other = play.opponent(actor, target, card)
+        hand = play.seat(other)["hand"]
+        if not hand:
+            raise RefereeError(f"{card}: {other} has no card in hand", "XS-12")
+        for _ in range(min(int(spec.get("count", 1)), len(hand))):
+            if spec.get("chosen_by") == "opponent":
+                if pick is None:
+                    raise UsageError(f"{card}: {other} chooses the card; give it with --pick")
+                chosen = play.card(pick)
+                if chosen not in hand:
+                    raise RefereeError(f"{chosen} is not in {other}'s hand", "XS-12")
+                pick = None
+            else:
+                chosen = random_pick(play, list(hand), pick, f"{other}'s hand")
+                pick = None
+            play.discard_from_hand(other, chosen)
+            play.step(f"{card}: {other} discards {chosen}", "XS-12")
+    elif "steal_hero" in effect:
+        other = play.opponent(actor, target, card)
+        heroes = play.seat(other)["heroes"]
+        if not heroes:
+            raise RefereeError(f"{card}: {other} has no hero in play", "XS-12")
+        by_name = {h["name"]: h for h in heroes}
+        stolen = by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
+        heroes.remove(stolen)
+        seat["heroes"].append(stolen)
+        play.step(f"{card}: {actor} steals {stolen['name']} from {other}, with its "
+                  f"{stolen['ft']} FT and marketing", "XS-12")
+    elif "discard_opponent_hero" in effect:
+        other = play.opponent(actor, target, card)
+        heroes = play.seat(other)["heroes"]
+        if not heroes:
+            raise RefereeError(f"{card}: {other} has no hero in play", "XS-12")
+        by_name = {h["name"]: h for h in heroes}
+        gone = by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
+        play.remove_hero(other, gone)
+        play.step(f"{card}: {other}'s {gone['name']} is discarded with its FT and marketing "
+                  "(discarded, not killed)", "XS-12")
+    elif "discard_marketing" in effect:
+        if hero is None:
+            raise UsageError(f"{card}: name the target hero with --hero")
+        owner, target_hero = play.hero_anywhere(hero, "XS-12")
+        if not target_hero["marketing"]:
+            raise RefereeError(f"{card}: {target_hero['name']} has no marketing", "XS-12")
+        play.s["discard"].extend(target_hero["marketing"])
+        play.step(f"{card}: {', '.join(target_hero['marketing'])} on {target_hero['name']} "
+                  f"({owner}) discarded", "XS-12")
+        target_hero["marketing"] = []
+    elif "hero_fame" in effect:
+        if hero is None:
+            raise UsageError(f"{card}: name the target hero with --hero")
+        owner, target_hero = play.hero_anywhere(hero, "XS-12")
+        by = int(effect["hero_fame"])
+        if target_hero["ft"] + by < 0:
+            raise RefereeError(f"{card}: {target_hero['name']} has no FT to lose", "XS-12")
+        target_hero["ft"] += by
+        play.step(f"{card}: {target_hero['name']} ({owner}) {'gains' if by > 0 else 'loses'} "
+                  f"{abs(by)} FT (now {target_hero['ft']})", "XS-12")
+        play.fit_marketing(owner, target_hero, "XS-5")
+    else:
+        raise RefereeError(f"{card}: the referee does not know the effect {effect}", "XS-12")

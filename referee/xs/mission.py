@@ -1,0 +1,277 @@
+"""The Mission phase of X-Statix: the Mission roll (XS-6), the Carnage roll and its
+casualties (XS-7), the Success and Payoff rolls (XS-8). One step per command; the roll of
+the current step stays open to rerolls and adjustments until the next step."""
+
+from __future__ import annotations
+
+from referee.errors import RefereeError
+from referee.xs import rolls
+from referee.xs.play import Play, Result
+from referee.xs.turn import enter_phase, finish_mission, next_mission_step, settle_mission
+
+
+def current(play: Play, stage: str, what: str) -> dict:
+    mission = play.turn.get("mission")
+    if not mission or mission["stage"] == "done":
+        raise RefereeError(f"cannot {what}: no mission is under way this turn", "XS-6")
+    if mission["stage"] != stage:
+        raise RefereeError(f"cannot {what} now: {next_mission_step(mission)}", "XS-6")
+    return mission
+
+
+def team_in_play(play: Play, mission: dict) -> list[str]:
+    team = set(mission["team"])
+    return [h["name"] for h in play.seat(play.active)["heroes"] if h["name"] in team]
+
+
+def start(play: Play, player: str | None, card_text: str) -> Result:
+    """Play one Mission card (XS-6: one a turn) and make the Mission roll (Anarchist -1,
+    minimum 1)."""
+    actor = play.check_actor(player, "go on a mission")
+    card = play.card(card_text)
+    enter_phase(play, "mission", "play a mission")
+    if play.turn["missions"] >= 1:
+        raise RefereeError(f"{actor} has already played a mission this turn: one a turn",
+                           "XS-6")
+    play.require_in_hand(actor, card, "XS-6")
+    if play.cat.type(card) != "Mission":
+        raise RefereeError(f"{card} is a {play.cat.type(card)} card, not a Mission", "XS-6")
+    seat = play.seat(actor)
+    seat["hand"].remove(card)
+    play.turn["missions"] += 1
+    mission = {"card": card, "stage": "mission", "team": [h["name"] for h in seat["heroes"]],
+               "rolls": {}, "discarded": False}
+    play.turn["mission"] = mission
+    play.step(f"{actor} plays the mission {card} with {len(seat['heroes'])} heroes", "XS-6")
+    for source, effect, _ in play.with_verb(actor, "on_mission_start"):
+        if "draw" in effect:
+            play.draw(actor, int(effect["draw"]), None, f"{source} at the start of the mission")
+    roll = play.roll("mission", actor)
+    mission["rolls"]["mission"] = roll
+    have = len(seat["heroes"])
+    play.step(f"{rolls.describe(roll)}: {roll['total']} heroes needed, {actor} has {have}",
+              "XS-6")
+    return play.result(f"{actor} plays {card}: Mission roll {roll['total']}", "mission")
+
+
+def carnage(play: Play, player: str | None) -> Result:
+    """XS-7: Carnage roll 1D6 + mission CR + O-Force/Dead Girl and events."""
+    actor = play.check_actor(player, "roll carnage")
+    mission = current(play, "mission", "roll carnage")
+    needed = mission["rolls"]["mission"]["total"]
+    have = len(play.seat(actor)["heroes"])
+    if have < needed:
+        raise RefereeError(
+            f"{mission['card']} needs {needed} heroes and {actor} has {have}: the mission is "
+            "not attempted (reroll the Mission roll, or pass)", "XS-6")
+    mission["team"] = [h["name"] for h in play.seat(actor)["heroes"]]
+    card_mod = play.cat.mission(mission["card"]).get("carnage", 0)
+    extra = [rolls.modifier(card_mod, mission["card"], "XS-7")] if card_mod else []
+    roll = play.roll("carnage", actor, extra=extra)
+    mission["rolls"]["carnage"] = roll
+    mission["stage"] = "carnage"
+    play.step(rolls.describe(roll), "XS-7")
+    return play.result(f"{actor}'s Carnage roll {roll['total']}", "carnage")
+
+
+def power_cards(play: Play, player: str, cards: list[str], ruling: str) -> list[str]:
+    names = [play.card(c) for c in cards]
+    for name in names:
+        play.require_in_hand(player, name, ruling)
+        if play.cat.type(name) != "Power":
+            raise RefereeError(f"{name} is a {play.cat.type(name)} card, not a Power card",
+                               ruling)
+    if len(set(names)) != len(names):
+        raise RefereeError("a card is named twice (each card exists once)", ruling)
+    return names
+
+
+def sacrifice_effect(play: Play, player: str, hero_text: str, key: str, ruling: str) -> tuple:
+    hero = play.require_hero(player, hero_text, ruling)
+    for effect in play.cat.ability(hero["name"]):
+        sac = effect.get("sacrifice") or {}
+        if key in sac:
+            return hero["name"], sac
+    raise RefereeError(f"{hero['name']} has no such sacrifice ability", ruling)
+
+
+def casualties(
+    play: Play,
+    player: str | None,
+    powers: list[str] = (),
+    sacrifices: list[str] = (),
+    choose: list[str] = (),
+    swap_for: list[str] = (),
+    picked: list[str] = (),
+) -> Result:
+    """XS-7: the Power cards discarded negate carnage (one point each, Healing Powers two),
+    sacrificed heroes negate theirs (Battering Ram); each point left kills a random hero
+    (chosen with Ratings Bonanza; U-Go Girl may take the casualty's place; `picked`: the
+    table's own random picks). Each hero killed pays a Sendoff roll."""
+    actor = play.check_actor(player, "resolve carnage")
+    mission = current(play, "carnage", "resolve carnage")
+    points = mission["rolls"]["carnage"]["total"]
+    negated = []
+    for name in power_cards(play, actor, list(powers), "XS-7"):
+        if points <= 0:
+            raise RefereeError(f"the carnage is already negated: {name} is not needed", "XS-7")
+        value = play.cat.counts(name, "carnage")
+        play.discard_from_hand(actor, name)
+        points -= value
+        negated.append(f"{name} -{value}")
+        play.step(f"{name} discarded: negates {value} carnage point(s)", "XS-7")
+    for text in sacrifices:
+        if points <= 0:
+            raise RefereeError(f"the carnage is already negated: {text} is not needed", "XS-7")
+        name, sac = sacrifice_effect(play, actor, text, "negate_carnage", "XS-7")
+        play.kill(actor, name, "sacrificed to negate carnage", sendoff=True)
+        points -= int(sac["negate_carnage"])
+        play.step(f"{name}'s sacrifice negates {sac['negate_carnage']} carnage points", "XS-7")
+    points = max(0, points)
+    chosen = [play.card(c) for c in choose]
+    if chosen and not play.turn["choose_casualties"]:
+        raise RefereeError("casualties are random unless an event lets the player choose them "
+                           "(Ratings Bonanza)", "XS-7")
+    table_picks = [play.card(c) for c in picked]
+    swappers = [n for n, e, _ in play.with_verb(actor, "take_casualty") if e]
+    swap = [play.card(c) for c in swap_for]
+    if swap and not swappers:
+        raise RefereeError(f"{actor} has no hero who may take a casualty's place", "XS-7")
+    play.step(f"{points} carnage point(s) not negated", "XS-7")
+    for _ in range(points):
+        alive = [h["name"] for h in play.seat(actor)["heroes"]]
+        if not alive:
+            play.step("no hero is left to kill", "XS-7")
+            break
+        if chosen:
+            victim = chosen.pop(0)
+            if victim not in alive:
+                raise RefereeError(f"{victim} is not a hero on {actor}'s team to be chosen",
+                                   "XS-7")
+            play.step(f"{victim} chosen as the casualty", "XS-7")
+        elif table_picks:
+            victim = table_picks.pop(0)
+            if victim not in alive:
+                raise RefereeError(f"{victim} is not a hero on {actor}'s team", "XS-7")
+            play.step(f"random casualty (picked at the table): {victim}", "XS-7")
+        else:
+            victim = play.dice.pick(alive)
+            play.step(f"random casualty: {victim}", "XS-7")
+        stand_in = next((s for s in swappers if s in alive and s != victim), None)
+        if victim in swap and stand_in:
+            play.step(f"{stand_in} takes {victim}'s place as the casualty", "XS-7")
+            swappers.remove(stand_in)
+            victim = stand_in
+        play.kill(actor, victim, "mission casualty", sendoff=True)
+    survivors = team_in_play(play, mission)
+    if not survivors:
+        play.step("no hero survived: the mission fails", "XS-8")
+        mission["stage"] = "casualties"
+        finish_mission(play, went=True)
+    else:
+        mission["stage"] = "casualties"
+        play.step(f"survivors: {', '.join(survivors)}", "XS-8")
+    return play.result(f"{actor}'s carnage: {len(mission['team']) - len(survivors)} "
+                       "hero(es) lost", "casualties")
+
+
+def boosts(play: Play, actor: str, mission: dict, powers, discards, sacrifices) -> list[dict]:
+    """Success-roll modifiers the player buys (XS-8): Power cards (+1 each, Superhuman
+    Strength counts 2, Orbit makes each +2), any card for Gin Genie, Overkill's sacrifice."""
+    mods = []
+    per_power = [(n, e) for n, e, _ in play.with_verb(actor, "power_value") if "success" in e]
+    value, why = 1, ""
+    if per_power:
+        source, effect = max(per_power, key=lambda pe: pe[1]["success"])
+        value, why = int(effect["success"]), f", {source}"
+    for name in power_cards(play, actor, list(powers), "XS-8"):
+        count = play.cat.counts(name, "success")
+        play.discard_from_hand(actor, name)
+        mods.append(rolls.modifier(count * value, f"{name} discarded{why}", "XS-8"))
+    if discards:
+        genies = [(n, e) for n, e, _ in play.with_verb(actor, "discard_any_for")
+                  if e.get("modify") == "success"]
+        if not genies:
+            raise RefereeError(f"{actor} has no hero that turns discarded cards into Success",
+                               "XS-8")
+        source, effect = genies[0]
+        for text in discards:
+            name = play.card(text)
+            play.require_in_hand(actor, name, "XS-8")
+            play.discard_from_hand(actor, name)
+            mods.append(rolls.modifier(int(effect["by"]), f"{name} discarded for {source}",
+                                       "XS-8"))
+    for text in sacrifices:
+        name, sac = sacrifice_effect(play, actor, text, "modify", "XS-8")
+        if sac["modify"] != "success":
+            raise RefereeError(f"{name}'s sacrifice does not help the Success roll", "XS-8")
+        if team_in_play(play, mission) == [name]:
+            raise RefereeError(f"{name} is the last survivor: the Success roll needs one",
+                               "XS-8")
+        play.kill(actor, name, "sacrificed for the Success roll", sendoff=True)
+        mods.append(rolls.modifier(int(sac["by"]), f"{name} sacrificed", "XS-8"))
+    return mods
+
+
+def survivor_mod(play: Play, mission: dict) -> dict:
+    mod = rolls.modifier(len(team_in_play(play, mission)), "survivors", "XS-8")
+    mod["survivors"] = True
+    return mod
+
+
+def success(play: Play, player: str | None, powers=(), discards=(), sacrifices=()) -> Result:
+    """XS-8: Success roll 1D6 + survivors + Vivisector, mission SR, Power cards..."""
+    actor = play.check_actor(player, "roll success")
+    mission = current(play, "casualties", "roll success")
+    bought = boosts(play, actor, mission, powers, discards, sacrifices)
+    card_mod = play.cat.mission(mission["card"]).get("success", 0)
+    extra = [survivor_mod(play, mission)]
+    if card_mod:
+        extra.append(rolls.modifier(card_mod, mission["card"], "XS-8"))
+    roll = play.roll("success", actor, extra=extra + bought)
+    mission["rolls"]["success"] = roll
+    mission["stage"] = "success"
+    carnage_total = mission["rolls"]["carnage"]["total"]
+    play.step(f"{rolls.describe(roll)} against Carnage {carnage_total}: "
+              + ("success" if roll["total"] > carnage_total else "not higher"), "XS-8")
+    return play.result(f"{actor}'s Success roll {roll['total']}", "success")
+
+
+def boost(play: Play, player: str | None, powers=(), discards=(), sacrifices=()) -> Result:
+    """Add to the Success roll already made (the rules let Power cards be discarded after
+    seeing it)."""
+    actor = play.check_actor(player, "add to the Success roll")
+    mission = current(play, "success", "add to the Success roll")
+    if not (powers or discards or sacrifices):
+        raise RefereeError("name the Power cards, cards or heroes that add to the roll", "XS-8")
+    roll = mission["rolls"]["success"]
+    roll["mods"] += boosts(play, actor, mission, powers, discards, sacrifices)
+    for mod in roll["mods"]:
+        if mod.get("survivors"):
+            mod["by"] = len(team_in_play(play, mission))
+    rolls.refresh(roll)
+    carnage_total = mission["rolls"]["carnage"]["total"]
+    play.step(f"{rolls.describe(roll)} against Carnage {carnage_total}: "
+              + ("success" if roll["total"] > carnage_total else "not higher"), "XS-8")
+    return play.result(f"{actor}'s Success roll now {roll['total']}", "boost")
+
+
+def payoff(play: Play, player: str | None) -> Result:
+    """XS-8: a successful mission pays 2D6 MT + mission PR, X-Force, Lacuna, Interviews."""
+    actor = play.check_actor(player, "roll the payoff")
+    mission = current(play, "success", "roll the payoff")
+    success_total = mission["rolls"]["success"]["total"]
+    carnage_total = mission["rolls"]["carnage"]["total"]
+    if success_total <= carnage_total:
+        raise RefereeError(f"the mission failed (Success {success_total} is not higher than "
+                           f"Carnage {carnage_total}): no Payoff", "XS-8")
+    card_mod = play.cat.mission(mission["card"]).get("payoff", 0)
+    extra = [rolls.modifier(card_mod, mission["card"], "XS-8")] if card_mod else []
+    roll = play.roll("payoff", actor, extra=extra)
+    mission["rolls"]["payoff"] = roll
+    mission["stage"] = "payoff"
+    play.gain_mt(actor, roll["total"], f"mission success: {rolls.describe(roll)}", "XS-8")
+    return play.result(f"{actor}'s {mission['card']} pays {roll['total']} MT", "payoff")
+
+
+__all__ = ["start", "carnage", "casualties", "success", "boost", "payoff", "settle_mission"]

@@ -1,0 +1,332 @@
+"""The working copy of an X-Statix game while one action is resolved: the table, the
+cards' effects, the dice, and the steps told so far. Every action works on a deep copy;
+the caller's state is never changed (a refusal leaves it as it was)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from referee.errors import RefereeError, UsageError
+from referee.xs import rolls
+from referee.xs.catalog import Catalog
+from referee.xs.rolls import Dice
+
+PHASES = ("opportunity", "recruitment", "publicity", "mission", "fame", "fortune", "end")
+PHASE_RULING = {
+    "opportunity": "XS-3",
+    "recruitment": "XS-4",
+    "publicity": "XS-5",
+    "mission": "XS-6",
+    "fame": "XS-9",
+    "fortune": "XS-10",
+    "end": "XS-11",
+}
+HAND_LIMIT = 5  # XS-11
+
+
+class Step(NamedTuple):
+    text: str
+    ruling: str | None = None
+
+
+@dataclass
+class Result:
+    """What an action did: the new state, the steps (each with its ruling), one line of
+    summary for the log, and anything shown only to the acting player (a looked-at hand)."""
+
+    state: dict
+    steps: list[Step]
+    summary: str
+    kind: str
+    reveal: dict[str, Any] = field(default_factory=dict)
+
+
+def fresh_turn(number: int, player: str) -> dict:
+    return {
+        "number": number,
+        "player": player,
+        "phase": "opportunity",
+        "open": None,  # a paid roll waiting for rerolls/adjustments before it is paid
+        "used": {},  # per-turn uses of abilities ("The Orphan": 1)
+        "queued": [],  # event modifiers waiting for their roll this turn (XS-12)
+        "mission": None,
+        "missions": 0,
+        "choose_casualties": False,
+        "another_turn": False,
+        "coach_kills": 0,
+        "fame": [],  # heroes owed 1 FT in the Fame phase (XS-9)
+        "free_drawn": False,  # XS-3: made as the turn starts (turn 1: with its first action)
+    }
+
+
+class Play:
+    def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
+        self.s = copy.deepcopy(state)
+        self.cat = cat
+        self.dice = dice
+        self.steps: list[Step] = []
+        self.reveal: dict[str, Any] = {}
+        if self.s.get("over"):
+            raise RefereeError(
+                f"the game is over: {' and '.join(self.s.get('winner') or [])} won", "XS-13"
+            )
+        base = fresh_turn(self.s["turn"]["number"], self.s["turn"]["player"])
+        self.s["turn"] = {**base, **self.s["turn"]}
+
+    # ── telling ────────────────────────────────────────────────────────────────
+    def step(self, text: str, ruling: str | None = None) -> None:
+        self.steps.append(Step(text, ruling))
+
+    def result(self, summary: str, kind: str) -> Result:
+        self.dice.check_used()
+        return Result(self.s, self.steps, summary, kind, self.reveal)
+
+    # ── who and where ──────────────────────────────────────────────────────────
+    @property
+    def turn(self) -> dict:
+        return self.s["turn"]
+
+    @property
+    def active(self) -> str:
+        return self.s["turn"]["player"]
+
+    def seat(self, player: str) -> dict:
+        return self.s["table"][player]
+
+    def check_actor(self, player: str | None, what: str) -> str:
+        """The acting player: the active one. Anyone else is refused (XS-1: turns go
+        clockwise, one player at a time). The turn's free draw comes first (XS-3)."""
+        name = self.active if player is None else self.player_named(player)
+        if name != self.active:
+            raise RefereeError(f"{name} cannot {what}: it is {self.active}'s turn", "XS-1")
+        self.free_draw()
+        return name
+
+    def free_draw(self) -> None:
+        if not self.turn["free_drawn"]:
+            self.turn["free_drawn"] = True
+            self.draw(self.active, 1, "XS-3", "free draw of the turn")
+
+    def player_named(self, text: str) -> str:
+        for p in self.s["players"]:
+            if p.casefold() == text.strip().casefold():
+                return p
+        raise UsageError(f"no player {text!r} (players: {', '.join(self.s['players'])})")
+
+    def opponents(self, player: str) -> list[str]:
+        return [p for p in self.s["players"] if p != player]
+
+    def opponent(self, player: str, chosen: str | None, what: str) -> str:
+        """The targeted opponent: named, or the only one in a 2-player game."""
+        others = self.opponents(player)
+        if chosen is None:
+            if len(others) == 1:
+                return others[0]
+            raise RefereeError(f"{what}: name the opponent with --target ({', '.join(others)})")
+        name = self.player_named(chosen)
+        if name == player:
+            raise RefereeError(f"{what}: {name} is not an opponent of {player}")
+        return name
+
+    def card(self, text: str) -> str:
+        name = self.cat.resolve(text)
+        if name is None:
+            raise UsageError(f"there is no X-Statix card {text!r}")
+        return name
+
+    def where(self, name: str) -> str:
+        """Where the one copy of a card is (each card exists once), as far as the table may
+        know: another player's hand and the deck are not told apart."""
+        for p in self.s["players"]:
+            seat = self.seat(p)
+            if name in seat["hand"]:  # never tell whose: hands are hidden
+                return f"in {p}'s hand" if p == self.active else "not available (hidden)"
+            for hero in seat["heroes"]:
+                if hero["name"] == name:
+                    return f"in play on {p}'s team"
+                if name in hero["marketing"]:
+                    return f"attached to {hero['name']} ({p})"
+            if name in (seat["owner"], seat["team"]):
+                return f"{p}'s {'Owner' if name == seat['owner'] else 'Team Name'} card"
+        mission = self.turn.get("mission")
+        if mission and mission.get("card") == name and not mission.get("discarded"):
+            return "on the table as this turn's mission"
+        if name in self.s["discard"]:
+            return "in the discard pile"
+        if name in self.s["deck"]:
+            return "not available (hidden)"
+        return "out of the game"
+
+    def require_in_hand(self, player: str, name: str, ruling: str | None) -> None:
+        if name not in self.seat(player)["hand"]:
+            raise RefereeError(
+                f"{name} is not in {player}'s hand: it is {self.where(name)} "
+                "(each card exists once)",
+                ruling,
+            )
+
+    def hero(self, player: str, name: str) -> dict | None:
+        return next((h for h in self.seat(player)["heroes"] if h["name"] == name), None)
+
+    def require_hero(self, player: str, text: str, ruling: str | None) -> dict:
+        name = self.card(text)
+        hero = self.hero(player, name)
+        if hero is None:
+            raise RefereeError(
+                f"{name} is not a hero on {player}'s team: it is {self.where(name)}", ruling
+            )
+        return hero
+
+    def hero_anywhere(self, text: str, ruling: str | None) -> tuple[str, dict]:
+        name = self.card(text)
+        for p in self.s["players"]:
+            hero = self.hero(p, name)
+            if hero is not None:
+                return p, hero
+        raise RefereeError(f"{name} is not a hero in play: it is {self.where(name)}", ruling)
+
+    # ── effects of the cards a player has in play ─────────────────────────────
+    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
+        """(card name, effect, hero name or None) for the Owner card, the Team Name card
+        and each hero in play: the `ability` effects that work for this player."""
+        seat = self.seat(player)
+        found: list[tuple[str, dict, str | None]] = []
+        for name in (seat["owner"], seat["team"]):
+            if name in self.cat:
+                found += [(name, effect, None) for effect in self.cat.ability(name)]
+        for hero in seat["heroes"]:
+            found += [(hero["name"], e, hero["name"]) for e in self.cat.ability(hero["name"])]
+        return found
+
+    def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
+        return [(n, e[verb], h) for n, e, h in self.sources(player) if verb in e]
+
+    def card_mods(self, player: str, kind: str, hero: str | None = None) -> list[dict]:
+        """Modifiers to a roll from the player's cards in play (`modify: kind`);
+        `target: self` ones only for that hero's own roll (El Guapo, Zeitgeist)."""
+        mods = []
+        for name, effect, owner_hero in self.sources(player):
+            if effect.get("modify") != kind:
+                continue
+            if effect.get("target") == "self" and owner_hero != hero:
+                continue
+            mods.append(rolls.modifier(effect["by"], name, rolls.RULING[kind], effect.get("min")))
+        return mods
+
+    def take_queued(self, kind: str) -> list[dict]:
+        """Event modifiers waiting for the next roll of this kind (XS-12), used up."""
+        taken = [m for m in self.turn["queued"] if m["kind"] == kind]
+        self.turn["queued"] = [m for m in self.turn["queued"] if m["kind"] != kind]
+        return [rolls.modifier(m["by"], m["source"], m["ruling"]) for m in taken]
+
+    def roll(self, kind: str, player: str, hero: str | None = None, extra=(), **context) -> dict:
+        faces = self.dice.d6(rolls.DICE.get(kind, 1))
+        mods = list(extra) + self.card_mods(player, kind, hero) + self.take_queued(kind)
+        roll = rolls.new_roll(kind, faces, mods, **context)
+        return roll
+
+    def hand_limit(self, player: str) -> tuple[int, str | None]:
+        limits = self.with_verb(player, "hand_limit")
+        if limits:
+            name, value, _ = limits[0]
+            return int(value), name
+        return HAND_LIMIT, None
+
+    # ── cards moving ───────────────────────────────────────────────────────────
+    def draw(self, player: str, n: int, ruling: str | None, why: str) -> list[str]:
+        """Draw up to n cards; never from an empty deck (XS-3)."""
+        drawn = self.s["deck"][:n]
+        self.s["deck"] = self.s["deck"][n:]
+        self.seat(player)["hand"].extend(drawn)
+        if len(drawn) < n:
+            self.step(f"{why}: the deck holds only {len(drawn)} card(s)", "XS-3")
+        if drawn:
+            self.step(f"{why}: {player} draws {len(drawn)} card(s)", ruling)
+        return drawn
+
+    def discard_from_hand(self, player: str, name: str) -> None:
+        self.seat(player)["hand"].remove(name)
+        self.s["discard"].append(name)
+
+    def remove_hero(self, player: str, hero: dict, to_hand: bool = False) -> None:
+        """The hero leaves play: its FT are lost and its marketing discarded (XS-7)."""
+        seat = self.seat(player)
+        seat["heroes"].remove(hero)
+        self.s["discard"].extend(hero["marketing"])
+        if to_hand:
+            seat["hand"].append(hero["name"])
+        else:
+            self.s["discard"].append(hero["name"])
+
+    def gain_mt(self, player: str, amount: int, why: str, ruling: str | None) -> None:
+        seat = self.seat(player)
+        seat["mt"] = max(0, seat["mt"] + amount)
+        self.step(f"{why}: {player} {'gains' if amount >= 0 else 'loses'} {abs(amount)} MT "
+                  f"(now {seat['mt']})", ruling)
+
+    def fit_marketing(self, player: str, hero: dict, ruling: str | None) -> None:
+        """A hero holds no more marketing than FT (XS-5): after losing FT, the marketing
+        attached last is discarded until it fits."""
+        while hero["marketing"] and self.marketing_load(hero) > hero["ft"]:
+            dropped = hero["marketing"].pop()
+            self.s["discard"].append(dropped)
+            self.step(f"{hero['name']} has {hero['ft']} FT: {dropped} is discarded", ruling)
+
+    def marketing_load(self, hero: dict) -> int:
+        return sum(self.cat.counts(m, "marketing") for m in hero["marketing"])
+
+    def kill(self, player: str, name: str, cause: str, sendoff: bool) -> bool:
+        """Kill a hero of `player`'s team. Survival first (the hero's own `on_killed:
+        survive_on`, then teammates' `on_other_killed`), then the Sendoff roll when killed
+        on a mission, then the hero's other `on_killed` effects. True if the hero died."""
+        hero = self.hero(player, name)
+        assert hero is not None
+        self.step(f"{name} is killed ({cause})", "XS-7")
+        for effect in self.cat.ability(name):
+            survive = (effect.get("on_killed") or {}).get("survive_on")
+            if survive and self._survives(name, survive, name):
+                return False
+        for source, effect, owner_hero in self.with_verb(player, "on_other_killed"):
+            if owner_hero != name and effect.get("survive_on"):
+                if self._survives(name, effect["survive_on"], source):
+                    return False
+        to_hand = False
+        if sendoff:
+            roll = self.roll("sendoff", player, hero=name, hero_name=name)
+            mission = self.turn.get("mission")
+            if mission is not None and mission["stage"] != "done":
+                mission.setdefault("sendoffs", []).append(roll)  # open till the mission ends
+            self.gain_mt(player, roll["total"], f"{rolls.describe(roll)} for {name}", "XS-7")
+        for effect in self.cat.ability(name):
+            on_killed = effect.get("on_killed") or {}
+            if "draw" in on_killed:
+                self.draw(player, int(on_killed["draw"]), None, f"{name} killed")
+            if "modify" in on_killed:
+                self.turn["queued"].append(
+                    {"kind": on_killed["modify"], "by": on_killed["by"], "source": name,
+                     "ruling": rolls.RULING[on_killed["modify"]]}
+                )
+                self.step(f"{name} killed: {on_killed['by']:+d} to the "
+                          f"{rolls.LABEL[on_killed['modify']]}", rolls.RULING[on_killed["modify"]])
+            if "to_hand_on" in on_killed:
+                face = self.dice.d6(1)[0]
+                to_hand = face >= on_killed["to_hand_on"]
+                self.step(f"{name}'s roll {face} (needs {on_killed['to_hand_on']}+): "
+                          + ("goes back to the hand" if to_hand else "stays dead"), None)
+        lost = f"; {hero['ft']} FT lost" + (
+            f", {', '.join(hero['marketing'])} discarded" if hero["marketing"] else "")
+        self.remove_hero(player, hero, to_hand=to_hand)
+        self.step(f"{name} leaves play{lost}", "XS-7")
+        return True
+
+    def _survives(self, name: str, needed: int, source: str) -> bool:
+        face = self.dice.d6(1)[0]
+        lives = face >= needed
+        self.step(f"{source}: {name} {'lives' if lives else 'dies'} on a roll of {face} "
+                  f"(needs {needed}+)", None)
+        return lives
+
+    def phase_index(self, phase: str | None = None) -> int:
+        return PHASES.index(phase or self.turn["phase"])

@@ -1,0 +1,110 @@
+"""Rolls of X-Statix: dice from the referee's RNG or from the table, modifiers with their
+source, the total (never below 0, XS-2), and the text that shows it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from referee.dice import roll_d6
+from referee.errors import UsageError
+
+# The ruling that governs each roll.
+RULING = {
+    "opportunity": "XS-3",
+    "recruit": "XS-4",
+    "marketing": "XS-5",
+    "mission": "XS-6",
+    "carnage": "XS-7",
+    "sendoff": "XS-7",
+    "success": "XS-8",
+    "payoff": "XS-8",
+    "fortune": "XS-10",
+    "survival": "XS-7",
+}
+LABEL = {
+    "opportunity": "Opportunity roll",
+    "recruit": "Recruit roll",
+    "marketing": "Marketing roll",
+    "mission": "Mission roll",
+    "carnage": "Carnage roll",
+    "sendoff": "Sendoff roll",
+    "success": "Success roll",
+    "payoff": "Payoff roll",
+    "survival": "survival roll",
+}
+DICE = {"payoff": 2}  # every other roll is 1D6
+PAID = ("opportunity", "recruit", "marketing")  # XS-2: rolled, then paid in MT
+MISSION_ROLLS = ("mission", "carnage", "sendoff", "success", "payoff")
+
+
+class Dice:
+    """Where faces come from: `faces` given (used in order), else the RNG (the CLI's RNG
+    is core's `TableDice` when the table gave --roll). Random picks (casualties, stolen
+    cards) always come from the RNG's random stream, never from the faces."""
+
+    def __init__(self, rng: random.Random, faces: list[int] | None = None) -> None:
+        self.rng = rng
+        self.given = list(faces) if faces else []
+        self.from_table = bool(faces)
+
+    def d6(self, n: int = 1) -> list[int]:
+        if self.from_table:
+            if len(self.given) < n:
+                raise UsageError("not enough dice faces given for this action")
+            taken, self.given = self.given[:n], self.given[n:]
+            return taken
+        return roll_d6(n, self.rng)  # a core TableDice hands out the faces of --roll
+
+    def pick(self, options: list[Any]) -> Any:
+        return self.rng.choice(options)
+
+    def sample(self, options: list[Any], n: int) -> list[Any]:
+        return self.rng.sample(options, n)
+
+    def check_used(self) -> None:
+        if self.given:
+            raise UsageError(
+                f"{len(self.given)} dice face(s) given were not needed by this action"
+            )
+
+
+def modifier(by: int, source: str, ruling: str | None, minimum: int | None = None) -> dict:
+    return {"by": by, "source": source, "ruling": ruling, "min": minimum}
+
+
+def new_roll(kind: str, faces: list[int], mods: list[dict], **context: Any) -> dict:
+    roll = {"kind": kind, "faces": list(faces), "mods": list(mods), "used": [], "context": context}
+    roll["total"] = total(roll)
+    return roll
+
+
+def total(roll: dict) -> int:
+    """Faces summed, each modifier applied in order (a modifier with `min` never takes the
+    total below that minimum, Anarchist), never below 0 (XS-2)."""
+    value = sum(roll["faces"])
+    for mod in roll["mods"]:
+        new = value + mod["by"]
+        if mod.get("min") is not None:
+            new = max(new, min(mod["min"], value))
+        value = new
+    return max(0, value)
+
+
+def refresh(roll: dict) -> dict:
+    roll["total"] = total(roll)
+    return roll
+
+
+def describe(roll: dict) -> str:
+    """E.g. `Carnage roll 4 +2 (Bush Rangers) -1 (Dead Girl) = 5`."""
+    faces = roll["faces"]
+    shown = "+".join(map(str, faces)) if len(faces) > 1 else str(faces[0])
+    parts = [f"{LABEL.get(roll['kind'], roll['kind'])} {shown}"]
+    for mod in roll["mods"]:
+        if mod["by"] or mod.get("survivors"):
+            parts.append(f"{mod['by']:+d} ({mod['source']})")
+    text = " ".join(parts)
+    if len(parts) > 1 or len(faces) > 1 or total(roll) != sum(faces):
+        text += f" = {roll['total']}"
+    return text

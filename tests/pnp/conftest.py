@@ -1,0 +1,85 @@
+"""Fixtures for the card-look tests: Vera fonts, the bundled database, a renderer, and
+`kit`: an in-memory PDF canvas and hand-made cards/decks for layouts the bundled data
+does not exercise (tests run with --import-mode=importlib, so helpers come as a fixture)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def fonts() -> dict[str, str]:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    names = {"regular": ("Vera", "Vera.ttf"), "bold": ("VeraBd", "VeraBd.ttf"),
+             "italic": ("VeraIt", "VeraIt.ttf"), "bolditalic": ("VeraBI", "VeraBI.ttf")}
+    for name, filename in names.values():
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(name, filename))
+    return {role: name for role, (name, _) in names.items()}
+
+
+@pytest.fixture(scope="session")
+def db():
+    import carddb
+
+    return carddb.load(ROOT / "cards.yaml")
+
+
+@pytest.fixture
+def renderer(db, fonts):
+    from pnp.render import CardRenderer
+
+    return CardRenderer(db, fonts)
+
+
+POKER = (63.5, 88.9)
+
+
+class PdfSink:
+    """A canvas on an in-memory PDF; `.pdf()` saves it and returns a pypdf reader."""
+
+    def __init__(self, size=(612, 792)):
+        from reportlab.pdfgen.canvas import Canvas
+
+        self.buffer = io.BytesIO()
+        self.canvas = Canvas(self.buffer, pagesize=size, invariant=1)
+
+    def pdf(self):
+        from pypdf import PdfReader
+
+        self.canvas.save()
+        self.buffer.seek(0)
+        return PdfReader(self.buffer)
+
+    def bytes(self) -> bytes:
+        self.canvas.save()
+        return self.buffer.getvalue()
+
+
+def make_card(name="Test Card", type="Hero", text="", game="x-statix", deck="common",
+              image=None, **fields):
+    from carddb.model import Card, Source
+
+    return Card(name=name, type=type, text=text, copies=1, game=game, deck=deck,
+                fields=fields, source=Source("test", 1, 1), image=image)
+
+
+def make_deck(cards, id="common", game="x-statix", size=POKER, back=None):
+    from carddb.model import Deck, Source
+
+    return Deck(id=id, game=game, title="Test Deck", size_mm=size,
+                back=back or {"title": "Test", "subtitle": "Deck"}, cards=tuple(cards),
+                source=Source("test", 1, 1))
+
+
+@pytest.fixture(scope="session")
+def kit():
+    return SimpleNamespace(POKER=POKER, PdfSink=PdfSink, card=make_card, deck=make_deck)

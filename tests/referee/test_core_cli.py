@@ -1,0 +1,202 @@
+"""The `referee` group: fast roll path, lazily mounted game groups, and the shared
+`session_command` helper that game subcommands use."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import click
+import pytest
+
+from referee import cli as referee_cli
+from referee.command import Reply, Tx, session_command
+from referee.errors import RefereeError, UsageError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import ROOT, cli, env, make_session, one_line_error, read_log  # noqa: E402
+
+HEAVY = [
+    "sqlite3",
+    "rich",
+    "carddb",
+    "yaml",
+    "referee.session",
+    "referee.xo",
+    "referee.xs",
+    "referee.odds",
+]
+
+
+def test_roll_path_imports_nothing_heavy():
+    code = textwrap.dedent(
+        """
+        import sys
+        from referee.cli import main
+        try:
+            main(["roll", "3", "--seed", "1"])
+        except SystemExit as exit:
+            assert exit.code in (0, None), exit.code
+        print("\\n" + " ".join(sorted(sys.modules)))
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env(), cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(proc.stdout.strip().splitlines()[-1].split())
+    assert "referee.notation" in loaded
+    assert not [m for m in HEAVY if m in loaded]
+
+
+def test_every_command_has_json():
+    for name in ("roll", "odds", "new", "log", "undo", "redo", "status", "mt", "ft"):
+        command = referee_cli.main.commands[name]
+        assert "--json" in [opt for p in command.params for opt in getattr(p, "opts", [])], name
+
+
+def listed_commands() -> list[str]:
+    section = cli("--help", check=0).stdout.split("Commands:")[1]
+    return [line.split()[0] for line in section.splitlines() if line.startswith("  ")]
+
+
+def test_missing_game_groups_are_not_listed():
+    for name, (module, _) in referee_cli.LAZY_GROUPS.items():
+        listed = name in listed_commands()
+        exists = (ROOT / (module.replace(".", "/") + ".py")).exists()
+        assert listed == exists, name
+    assert cli("simulate-nothing").returncode == 2
+
+
+@pytest.fixture
+def demo_group(tmp_path, monkeypatch):
+    """A game group mounted the way `xo`/`xs`/`simulate` are, using `session_command`."""
+    module = tmp_path / "core_demo_group.py"
+    module.write_text(
+        textwrap.dedent(
+            """
+            import click
+            from referee.command import Reply, session_command
+            from referee.errors import RefereeError, UsageError
+
+            @click.group()
+            def demo():
+                "A demo game group."
+
+            @demo.command("pay")
+            @click.argument("player")
+            @click.argument("amount", type=int)
+            @session_command()
+            def pay(tx, player, amount):
+                state = tx.require_game("x-statix")
+                if amount > 1000:
+                    raise UsageError(f"amount {amount}: at most 1000")
+                state["table"][player]["mt"] -= amount
+                tx.record("pay", f"{player} pays {amount}", {"player": player}, state)
+                if state["table"][player]["mt"] < 0:
+                    raise RefereeError(f"{player} cannot pay {amount}", "XS-2")
+                from referee.dice import roll_d6
+                die = roll_d6(1, tx.rng())[0]
+                return Reply([f"{player} paid {amount}, rolled {die}"], {"mt": state["table"][player]["mt"], "die": die})
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(referee_cli.LAZY_GROUPS, "demo", ("core_demo_group", "demo"))
+    sys.modules.pop("core_demo_group", None)
+    yield
+    sys.modules.pop("core_demo_group", None)
+
+
+def test_lazy_group_is_listed_but_imported_only_when_invoked(demo_group, tmp_path):
+    assert "demo" in listed_commands()
+    assert "core_demo_group" not in sys.modules
+    db = tmp_path / "g.db"
+    start = make_session(db)["table"]["Ann"]["mt"]
+    data = json.loads(
+        cli("--session", str(db), "demo", "pay", "Ann", "2", "--json", check=0).stdout
+    )
+    assert "core_demo_group" in sys.modules
+    assert data["ok"] is True and data["mt"] == start - 2
+    assert read_log(db)[-1][0]["kind"] == "pay"
+
+
+def test_session_command_seeds_per_event(demo_group, tmp_path):
+    db = tmp_path / "g.db"
+    make_session(db, seed=5)
+    first = json.loads(
+        cli("--session", str(db), "demo", "pay", "Ann", "0", "--json", check=0).stdout
+    )
+    import random
+
+    from referee.dice import roll_d6
+
+    assert first["die"] == roll_d6(1, random.Random("5/2"))[0]  # game seed 5, event #2
+    again = json.loads(
+        cli(
+            "--session", str(db), "demo", "pay", "Ann", "0", "--seed", "8", "--json", check=0
+        ).stdout
+    )
+    assert again["die"] == roll_d6(1, random.Random(8))[0]
+
+
+def test_session_command_takes_table_dice(demo_group, tmp_path):
+    db = tmp_path / "g.db"
+    make_session(db)
+    data = json.loads(
+        cli(
+            "--session", str(db), "demo", "pay", "Ann", "0", "--roll", "6", "--json", check=0
+        ).stdout
+    )
+    assert data["die"] == 6
+    for faces, words in (("7", "impossible"), ("6,6", "left over")):
+        proc = cli("--session", str(db), "demo", "pay", "Ann", "0", "--roll", faces)
+        assert proc.returncode == 2 and words in one_line_error(proc)
+    assert len(read_log(db)) == 2  # the refused ones wrote nothing
+
+
+def test_session_command_refusal_rolls_back_and_exits_1(demo_group, tmp_path):
+    db = tmp_path / "g.db"
+    make_session(db)
+    proc = cli("--session", str(db), "demo", "pay", "Ann", "999", "--json")
+    assert proc.returncode == 1
+    assert one_line_error(proc) == "referee: Ann cannot pay 999 (XS-2)"
+    assert json.loads(proc.stdout) == {
+        "ok": False,
+        "error": "Ann cannot pay 999",
+        "ruling": "XS-2",
+        "exit_code": 1,
+    }
+    assert len(read_log(db)) == 1  # the event recorded before the refusal was rolled back
+
+
+def test_session_command_bad_input_exits_2(demo_group, tmp_path):
+    db = tmp_path / "g.db"
+    make_session(db)
+    proc = cli("--session", str(db), "demo", "pay", "Ann", "1001")
+    assert proc.returncode == 2 and "at most 1000" in one_line_error(proc)
+    proc = cli("--session", str(db), "demo", "pay", "Ann", "lots")  # click's own usage error
+    assert proc.returncode == 2 and "'lots' is not a valid integer" in one_line_error(proc)
+    proc = cli("--session", str(db), "demo", "pay", "Ann", "-1", "--json")
+    assert proc.returncode == 2 and "No such option" in one_line_error(proc)
+    assert json.loads(proc.stdout)["exit_code"] == 2
+
+
+def test_session_command_wrong_game_exit_1(demo_group, tmp_path):
+    db = tmp_path / "g.db"
+    make_session(db, game="xo")
+    proc = cli("--session", str(db), "demo", "pay", "Ann", "1")
+    assert proc.returncode == 1 and "XO!" in one_line_error(proc)
+
+
+def test_helper_is_usable_directly():
+    @click.command()
+    @session_command(write=False)
+    def peek(tx: Tx) -> Reply:
+        return Reply([tx.state["game"]])
+
+    assert {p.name for p in peek.params} >= {"as_json", "seed"}
+    assert issubclass(RefereeError, Exception) and issubclass(UsageError, Exception)

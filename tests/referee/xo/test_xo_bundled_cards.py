@@ -1,0 +1,62 @@
+"""The XO! referee plays with the bundled cards.yaml (Issue #1 content): a seeded session
+of several turns where the dice are rolled by the referee, through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+BUNDLED = Path(__file__).resolve().parents[3] / "cards.yaml"
+
+
+@pytest.fixture(scope="module")
+def db():
+    import carddb
+
+    return carddb.load(BUNDLED)
+
+
+def test_seeded_turns_with_the_bundled_cards(db, referee_in_process, tmp_path):
+    session = str(tmp_path / "bundled.db")
+
+    def run(*args: str, code: int = 0):
+        result = referee_in_process("--session", session, "--cards", str(BUNDLED), *args)
+        assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
+        return result
+
+    characters = db.xo.cards(type="Character")
+    picks = {lg: [c.name for c in characters if c["league"] == lg][:7] for lg in ("heroes", "villains")}
+    run("new", "xo", "--players", "Ann,Bob", "--seed", "21")
+    run("xo", "pick", "heroes", *picks["heroes"])
+    run("xo", "pick", "villains", *picks["villains"])
+    for _ in range(4):  # four turns: attack once, attempt the chapter's feat, let it stand
+        state = json.loads(run("status", "--json").stdout)["state"]
+        while state["turn"]["phase"] != "Attack":
+            state = json.loads(run("xo", "next", "--json").stdout)["state"]
+        active = state["turn"]["active"]
+        other = "villains" if active == "heroes" else "heroes"
+        attacker = next(e for e in state["roster"][active] if e["ready"])
+        defender = next(e for e in state["roster"][other] if not e["ko"])
+        reply = json.loads(run("xo", "attack", attacker["name"], defender["name"], "--json").stdout)
+        assert reply["outcome"] in ("miss", "hit", "stunned", "ko") and "XO-2" in reply["rulings"]
+        state = json.loads(run("xo", "next", "--json").stdout)["state"]  # Feat/Thwart
+        objective = state["objectives"][active]
+        need = objective["requires"]
+        able = [
+            e["name"] for e in state["roster"][active]
+            if e["ready"] and (db.xo.card(e["name"]).get("powers", {}).get(need.get("icon"))
+                               or db.xo.card(e["name"]).get("keywords", {}).get(need.get("keyword")))
+        ]
+        if able:
+            feat = json.loads(run("xo", "feat", able[0], "--json").stdout)
+            assert feat["fcv"] == objective["fcv"] and feat["objective"] == objective["name"]
+            state = feat["state"]
+        while state["turn"]["phase"] != "Turn Resolution":
+            state = json.loads(run("xo", "next", "--json").stdout)["state"]
+        run("xo", "next")
+    status = run("status").stdout
+    assert "chapter" in status and picks["heroes"][0] in status
+    log = run("log").stdout
+    assert log.count(" attack ") == 4 and log.count(" feat ") >= 2 and "T4 heroes" in log

@@ -1,0 +1,154 @@
+"""Stateless `referee xo attack|feat|thwart`: real invocations, in this process with
+click's CliRunner (fast) and, where the exact stderr/exit code matter, as a subprocess
+(python -m referee)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def xo(referee_in_process, fixture_db_path):
+    def run(*args: str):
+        return referee_in_process("--cards", str(fixture_db_path), "xo", *args)
+
+    return run
+
+
+@pytest.fixture
+def xo_subprocess(referee, fixture_db_path):
+    def run(*args: str):
+        return referee("--cards", str(fixture_db_path), "xo", *args)
+
+    return run
+
+
+def as_json(result):
+    assert result.stdout.strip(), result.stderr
+    return json.loads(result.stdout)
+
+
+def test_xo4_damage_equal_to_health_is_stunned(xo):
+    r = xo("attack", "--attack-dice", "3", "--defense-dice", "2", "--health", "3",
+           "--attack-roll", "3,2,1", "--defense-roll", "1,2", "--effect", "Burned", "--json")
+    assert r.returncode == 0, r.stderr
+    data = as_json(r)
+    assert (data["acv"], data["dcv"], data["damage"], data["outcome"]) == (6, 3, 3, "stunned")
+    assert data["hit"] and data["statuses"] == ["Stunned"]
+    assert "XO-4" in data["rulings"] and "XO-2" in data["rulings"]
+    assert not data["attack_moffed"] and not data["defense_moffed"] and not data["counterattack_allowed"]
+
+
+def test_xo4_damage_one_over_health_is_ko(xo):
+    data = as_json(xo("attack", "--attack-dice", "3", "--defense-dice", "2", "--health", "3",
+                      "--attack-roll", "3,2,1", "--defense-roll", "1,1", "--json"))
+    assert (data["damage"], data["outcome"], data["statuses"]) == (4, "ko", [])
+
+
+def test_xo3_dcv_equal_to_acv_misses_in_text(xo):
+    r = xo("attack", "--attack-dice", "2", "--defense-dice", "2", "--health", "3",
+           "--attack-roll", "2,1", "--defense-roll", "3,0")
+    assert r.returncode == 0
+    assert "MISS" in r.stdout and "[XO-3] DCV 3 >= ACV 3" in r.stdout
+
+
+def test_xo5_xo6_moffed_attack_lets_defender_counterattack(xo):
+    data = as_json(xo("attack", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
+                      "--attack-roll", "0,0", "--attack-mod", "2", "--defense-roll", "1",
+                      "--counter-attack-dice", "2", "--counter-defense-dice", "1", "--counter-health", "2",
+                      "--counter-attack-roll", "3,1", "--counter-defense-roll", "2", "--json"))
+    assert data["attack_moffed"] and data["outcome"] == "hit" and data["counterattack_allowed"]
+    counter = data["counterattack"]
+    assert (counter["acv"], counter["dcv"], counter["damage"], counter["outcome"]) == (4, 2, 2, "stunned")
+    assert not counter["counterattack_allowed"]  # XO-6: no chained counterattack
+    assert "XO-6" in data["rulings"] and "XO-5" in data["rulings"]
+
+
+def test_xo6_counterattack_ability_without_numbers_only_reports(xo):
+    r = xo("attack", "--attack-dice", "1", "--defense-dice", "1", "--health", "3",
+           "--attack-roll", "1", "--defense-roll", "2", "--counterattack")
+    assert r.returncode == 0 and "Counterattack allowed (XO-6)" in r.stdout
+
+
+def test_xo5_moffed_defense_takes_extra_die(xo):
+    data = as_json(xo("attack", "--attack-dice", "1", "--defense-dice", "2", "--health", "4",
+                      "--attack-roll", "2", "--defense-roll", "0,0", "--extra-damage-roll", "2", "--json"))
+    assert data["defense_moffed"] and data["extra_damage_roll"] == 2
+    assert (data["damage"], data["outcome"]) == (4, "stunned")
+
+
+def test_xo5_zero_dice_rolled_not_moffed(xo):
+    data = as_json(xo("attack", "--attack-dice", "0", "--defense-dice", "0", "--health", "2",
+                      "--attack-mod", "1", "--json"))
+    assert (data["acv"], data["dcv"], data["outcome"]) == (1, 0, "hit")
+    assert not data["attack_moffed"] and not data["defense_moffed"]
+
+
+def test_xo7_aoe_hits_defender_and_given_neighbours_with_one_roll(xo):
+    data = as_json(xo("attack", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
+                      "--attack-roll", "3,2", "--defense-roll", "1", "--aoe",
+                      "--neighbour", "2:2:1,1", "--neighbour", "1:4:3", "--json"))
+    assert [t["target"] for t in data["targets"]] == ["defender", "neighbour 1", "neighbour 2"]
+    assert [t["acv"] for t in data["targets"]] == [5, 5, 5]
+    assert [t["outcome"] for t in data["targets"]] == ["ko", "ko", "hit"]
+    assert "XO-7" in data["rulings"]
+
+
+def test_expect_right_and_wrong(xo_subprocess):
+    xo = xo_subprocess
+    args = ["attack", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
+            "--attack-roll", "3,2", "--defense-roll", "2"]
+    right = xo(*args, "--expect", "stunned")
+    assert right.returncode == 0 and "Expected stunned: correct" in right.stdout
+    wrong = xo(*args, "--expect", "ko")
+    assert wrong.returncode == 1
+    assert wrong.stderr.strip().splitlines() == [
+        "referee: expected ko, but the outcome is stunned: damage 3 == Health 3: stays in play, "
+        "tagged <Stunned> (XO-4)"
+    ]
+
+
+def test_seeded_roll_is_reproducible(xo_subprocess):
+    xo = xo_subprocess
+    args = ["attack", "--attack-dice", "4", "--defense-dice", "3", "--health", "3", "--seed", "11", "--json"]
+    first, second = as_json(xo(*args)), as_json(xo(*args))
+    assert first["attack_roll"] == second["attack_roll"] and len(first["attack_roll"]) == 4
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--attack-dice", "2", "--defense-dice", "1", "--health", "3", "--attack-roll", "4,1"], "impossible on a mask die"),
+        (["--attack-dice", "2", "--defense-dice", "1", "--health", "3", "--attack-roll", "1"], "2 dice rolled but 1 faces"),
+        (["--attack-dice", "2", "--health", "3"], "missing --defense-dice"),
+        (["--attack-dice", "1", "--defense-dice", "1", "--health", "3", "--effect", "Burnd"], "did you mean 'Burned'"),
+        (["--attack-dice", "1", "--defense-dice", "1", "--health", "0"], "Invalid value"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(xo, args, message):
+    r = xo("attack", *args)
+    assert r.returncode == 2
+    assert message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_xo13_feat_with_mod_and_bonus(xo):
+    data = as_json(xo("feat", "--dice", "2", "--fcv", "5", "--roll", "2,0", "--mod", "1", "--bonus", "2", "--json"))
+    assert (data["total"], data["success"], data["outcome"]) == (5, True, "success")
+    assert data["rulings"] == ["XO-13", "XO-14"]
+    failed = xo("feat", "--dice", "2", "--fcv", "5", "--roll", "2,0", "--expect", "success")
+    assert failed.returncode == 1 and "expected success, but the feat is a fail" in failed.stderr
+    assert "(XO-13)" in failed.stderr
+
+
+def test_xo14_thwart_meets_tcv(xo):
+    data = as_json(xo("thwart", "--dice", "3", "--tcv", "4", "--roll", "2,1,1", "--json"))
+    assert (data["total"], data["success"], data["tcv"]) == (4, True, 4) and data["rulings"] == ["XO-14"]
+    r = xo("thwart", "--dice", "1", "--tcv", "4", "--roll", "3", "--expect", "fail")
+    assert r.returncode == 0 and "correct" in r.stdout
+
+
+def test_session_only_options_refused_statelessly(xo):
+    r = xo("attack", "--attack-dice", "1", "--defense-dice", "1", "--health", "2", "--neighbour-roll", "X=1")
+    assert r.returncode == 2 and "only in a session" in r.stderr

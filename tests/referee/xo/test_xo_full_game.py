@@ -1,0 +1,192 @@
+"""A scripted full game of XO! through the CLI in a session, every roll fixed, to the
+winner (XO-15); then `referee log` tells the story and `referee status` the table.
+
+Runs in this process with click's CliRunner (dozens of commands; a subprocess each would
+be slow), on the fixture card set tests/data/xo-cards.yaml."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+# (args, exit code, text the reply must contain). Exit 1 lines are refusals: nothing is
+# recorded, the game goes on.
+SCRIPT: list[tuple[list[str], int, str]] = [
+    (["new", "xo", "--players", "Ann,Bob", "--seed", "8"], 0, "heroes (Ann) is active on turn 1 (XO-1)"),
+    (["xo", "pick", "heroes", "Captian Volt"], 2, "did you mean 'Captain Volt'"),
+    (["xo", "pick", "heroes", "Captain Volt", "Iron Ward", "Swift", "Mindlock"], 0, "(4/7)"),
+    (["xo", "pick", "Ann", "Swift"], 1, "already picked"),
+    (["xo", "pick", "Ann", "Sky Lancer", "Arcana", "Gearhead"], 0, "(7/7)"),
+    (["xo", "next"], 1, "pick 7 characters"),
+    (["xo", "pick", "villains", "Doctor Null", "Brute", "Wraith", "Blaze", "Frostbite", "Psyche", "Razor"], 0,
+     "turn 1 begins"),
+    # ── turn 1, heroes: a stun, a feat thwarted (bonus for the villains' turn 2)
+    (["xo", "attack", "Swift", "Razor"], 1, "(XO-11)"),  # still the Card Discard/Draw phase
+    (["xo", "next"], 0, "heroes draw 7"),
+    (["xo", "attack", "Brute", "Swift"], 1, "only the active heroes attack"),
+    (["xo", "attack", "Swift", "Razor", "--attack-roll", "3,2", "--defense-roll", "3"], 0, "Stunned"),
+    (["xo", "feat", "Captain Volt"], 1, "(XO-11)"),
+    (["xo", "next"], 0, "Feat/Thwart phase"),
+    (["xo", "thwart", "Blaze", "--roll", "3,3,3"], 1, "no successful feat to thwart this turn (XO-14)"),
+    (["xo", "feat", "Swift", "--roll", "3,3,3"], 1, "no energy power icon (XO-13)"),
+    (["xo", "feat", "Captain Volt", "--roll", "3,1,0"], 0, "success; the villains may thwart"),
+    (["xo", "thwart", "Blaze", "--roll", "2,1,1"], 0, "thwarted; villains +2 on their feat on turn 2"),
+    (["xo", "next"], 0, "turn 2: villains (Bob) active"),
+    # ── turn 2, villains: Status Check, discards, AOE, moffed attack and counterattack
+    (["xo", "next", "--discard", "villains=2"], 1, "(XO-10)"),  # Status Check: no discards
+    (["xo", "next"], 0, "T2 villains: Card Discard/Draw phase"),
+    (["xo", "next", "--discard", "villains=3"], 1, "(XO-10)"),
+    (["xo", "next", "--discard", "villains=2"], 0, "villains discard 2"),
+    (["xo", "attack", "Blaze", "Swift", "--attack-roll", "3,3", "--defense-roll", "1,1",
+      "--neighbour-roll", "Iron Ward=3,2,0", "--neighbour-roll", "Mindlock=3"], 0,
+     "Swift: ACV 6 vs DCV 2: 4 damage vs Health 2: KOd; Iron Ward: ACV 6 vs DCV 5: 1 damage vs Health 4: "
+     "hit, tagged Burned; Mindlock: ACV 6 vs DCV 3: 3 damage vs Health 3: Stunned"),
+    (["xo", "attack", "Brute", "Captain Volt", "--attack-roll", "0,0,0", "--defense-roll", "1,1",
+      "--counter-attack-roll", "3,3,3", "--counter-defense-roll", "1,1"], 0,
+     "Captain Volt counterattacks: ACV 9 vs DCV 2: 7 damage vs Health 4: KOd"),
+    (["xo", "attack", "Razor", "Swift"], 1, "KOd and has left play"),
+    (["xo", "next"], 0, "Feat/Thwart phase"),
+    (["xo", "feat", "Doctor Null", "--roll", "1,1,0", "--expect", "success"], 0, "2 thwart bonus"),
+    (["xo", "thwart", "Gearhead", "--roll", "1,1,0"], 0, "fails; villains win chapter 1"),
+    (["xo", "next"], 0, "removed <Burned>"),
+    # ── turn 3, heroes: chapter 2 unthwarted
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "draw 0 back up to 7"),
+    (["xo", "attack", "Swift", "Razor"], 1, "(XO-9)"),
+    (["xo", "attack", "Captain Volt", "Brute"], 1, "(XO-4)"),
+    (["xo", "attack", "Captain Volt", "Frostbite", "--play", "Captain Volt Move 5"], 1, "1 short"),  # costs 1 Energy
+    (["xo", "play", "heroes", "Heroes Energy"], 0, "the heroes' pool holds 1"),
+    (["xo", "attack", "Captain Volt", "Frostbite", "--play", "Captain Volt Move 5", "--attack-roll", "1,1,1,0",
+      "--defense-roll", "1,1"], 0, "damage 3 - 2 = 1, + 1 attack-effect damage = 2"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Iron Ward", "--roll", "2,1,1"], 0, "Hold the Bridge"),
+    (["xo", "feat", "Iron Ward", "--roll", "2,1,1"], 1, "already attempted a feat this turn (with Iron Ward) (XO-13)"),
+    (["xo", "thwart", "Brute"], 1, "KOd"),
+    (["xo", "next"], 0, "villains do not thwart; heroes win chapter 2"),
+    (["xo", "next"], 0, "Frostbite: removed <Burned>"),
+    # ── turn 4, villains: a stun on Arcana, chapter 3 (no hero can thwart a stealth feat)
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "Attack"),
+    (["xo", "attack", "Razor", "Arcana", "--attack-roll", "3,2,1", "--defense-roll", "2,1"], 0, "Stunned"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Wraith", "--roll", "3,1,0"], 0, "'Vanish': 4 vs FCV 4: success"),
+    (["xo", "thwart", "Gearhead"], 1, "no stealth power icon (XO-14)"),
+    (["xo", "next"], 0, "villains win chapter 3"),
+    (["xo", "next"], 0, "Arcana: removed <Stunned>"),
+    # ── turn 5, heroes: chapter 4 thwarted by Psyche
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "Attack"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Mindlock", "--roll", "3,1,0"], 0, "success"),
+    (["xo", "thwart", "Psyche", "--roll", "2,1,1", "--expect", "fail"], 1, "nothing recorded"),
+    (["xo", "thwart", "Psyche", "--roll", "2,1,1"], 0, "thwarted; villains +2 on their feat on turn 6"),
+    (["xo", "next"], 0, "turn 6"),
+    # ── turn 6, villains: Psyche trapped by a card; no feat: the bonus expires
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "Attack"),
+    (["xo", "tag", "Psyche", "trapped"], 0, "Psyche tagged <Trapped>: now not ready"),
+    (["xo", "tag", "Psyche", "Trapped"], 1, "already tagged"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Psyche", "--roll", "3,3,3"], 1, "(XO-9)"),
+    (["xo", "next"], 0, "Turn Resolution"),
+    (["xo", "next"], 0, "the villains' thwart bonus expired unused"),
+    # ── turn 7, heroes: chapter 4 won, the trapped Psyche cannot thwart
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "Attack"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Mindlock", "--roll", "3,2,0"], 0, "success"),
+    (["xo", "thwart", "Psyche"], 1, "(XO-9)"),
+    (["xo", "thwart", "Doctor Null", "--roll", "1,1"], 0, "heroes win chapter 4"),
+    (["xo", "next"], 0, "turn 8"),
+    # ── turn 8, villains: Psyche freed by a card; chapter 5 (keyword feat)
+    (["xo", "untag", "Psyche", "Trapped"], 0, "now ready"),
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "Attack"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Psyche", "--roll", "3,1"], 0, "keyword Mastermind: 2 dice"),
+    (["xo", "thwart", "Mindlock", "--roll", "1,0"], 0, "villains win chapter 5"),
+    (["xo", "next"], 0, "turn 9"),
+    # ── turn 9, heroes: chapter 6
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "Attack"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Arcana", "--roll", "3,1,1"], 0, "success"),
+    (["xo", "thwart", "Wraith", "--roll", "1,0"], 0, "heroes win chapter 6"),
+    (["xo", "next"], 0, "turn 10"),
+    # ── turn 10, villains: a failed feat ends the phase
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "Attack"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Blaze", "--roll", "1,1,0"], 0, "'Melt the Core': 2 vs FCV 5: fails"),
+    (["xo", "next"], 0, "turn 11"),
+    # ── turn 11, heroes: chapter 7 and the game
+    (["xo", "next"], 0, "Card Discard/Draw phase"),
+    (["xo", "next"], 0, "Attack"),
+    (["xo", "next"], 0, "Feat/Thwart"),
+    (["xo", "feat", "Gearhead", "--roll", "3,2,1"], 0, "'Shut Down the Reactor': 6 vs FCV 5: success"),
+    (["xo", "thwart", "Doctor Null", "--roll", "1,1,1"], 0, "game over, heroes win"),
+    (["xo", "next"], 1, "the game is over: heroes won (XO-15)"),
+]
+
+
+@pytest.fixture
+def play_game(referee_in_process, fixture_db_path, tmp_path):
+    session = str(tmp_path / "game.db")
+
+    def run(*args: str):
+        return referee_in_process("--session", session, "--cards", str(fixture_db_path), *args)
+
+    for args, code, text in SCRIPT:
+        result = run(*args)
+        shown = result.stdout + result.stderr
+        assert result.returncode == code, f"{args}: exit {result.returncode}\n{shown}"
+        assert text in shown, f"{args}: {text!r} not in\n{shown}"
+        if code:
+            assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    return run
+
+
+def test_xo15_scripted_full_game_reaches_a_winner(play_game):
+    status = play_game("status", "--json")
+    state = json.loads(status.stdout)["state"]
+    assert state["over"] and state["winner"] == "heroes"
+    assert state["won"] == {"1": "villains", "2": "heroes", "3": "villains", "4": "heroes",
+                            "5": "villains", "6": "heroes", "7": "heroes"}
+    text = play_game("status").stdout
+    assert "Game over: the heroes win 4-3 (XO-15)" in text
+    assert "Swift: KOd, out of play" in text and "Brute: KOd, out of play" in text
+
+
+def test_referee_log_tells_the_whole_story(play_game):
+    log = play_game("log").stdout
+    story = [
+        "first player mask die: heroes 1, villains 1 | reroll heroes 2, villains 1",
+        "heroes pick Captain Volt, Iron Ward, Swift, Mindlock",
+        "T1 heroes: Swift attacks Razor: ACV 5 vs DCV 3: 2 damage vs Health 2: Stunned",
+        "T1 heroes: Captain Volt attempts 'Restore the Grid': 4 vs FCV 4: success",
+        "T1 heroes: Blaze tries to thwart: 4 vs TCV 4: thwarted",
+        "T2 villains: Status Check phase - Razor: removed <Stunned>",
+        "T2 villains: Blaze AOE attacks Swift",
+        "Captain Volt counterattacks: ACV 9 vs DCV 2",
+        "T2 villains: Doctor Null attempts 'Cut the Power': 4 vs FCV 4: success",
+        "T2 villains: Gearhead tries to thwart: 2 vs TCV 4: fails; villains win chapter 1",
+        "T3 heroes: Captain Volt attacks Frostbite: ACV 3 vs DCV 2: 2 damage vs Health 3: hit, tagged Burned, Injured",
+        "heroes win chapter 2",
+        "T4 villains: Status Check phase - Frostbite: removed <Burned>",
+        "villains win chapter 3",
+        "T5 heroes: Psyche tries to thwart: 4 vs TCV 3: thwarted",
+        "T6 villains: Psyche tagged <Trapped>",
+        "the villains' thwart bonus expired unused",
+        "heroes win chapter 4",
+        "villains win chapter 5",
+        "heroes win chapter 6",
+        "T10 villains: Blaze attempts 'Melt the Core': 2 vs FCV 5: fails",
+        "heroes win chapter 7; that was the last chapter; game over, heroes win",
+    ]
+    position = 0
+    for line in story:
+        found = log.find(line, position)
+        assert found >= 0, f"{line!r} missing (or out of order) in the log:\n{log}"
+        position = found
+    assert "[undone]" not in log

@@ -1,0 +1,234 @@
+"""The X-Statix referee through its command line: a scripted 3-player game played to the
+end of the deck, refusals with their exit codes, and the log telling the story."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from xs_support import referee_inprocess, referee_process
+
+MAX_COMMANDS = 2000
+
+
+class Table:
+    """Plays commands on one session and keeps the state of the last reply."""
+
+    def __init__(self, session, cat):
+        self.session = str(session)
+        self.cat = cat
+        self.commands = 0
+        self.state: dict = {}
+        self.kinds: set[str] = set()
+
+    def run(self, *args: str, expect: int = 0) -> dict:
+        self.commands += 1
+        assert self.commands < MAX_COMMANDS
+        proc = referee_inprocess("--session", self.session, *args, "--json")
+        assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
+        reply = json.loads(proc.stdout.strip().splitlines()[-1])
+        if expect == 0:
+            self.state = reply["state"]
+            self.kinds.add(args[1] if args[0] == "xs" else args[0])
+        return reply
+
+    def xs(self, *args: str, expect: int = 0) -> dict:
+        return self.run("xs", *args, expect=expect)
+
+    # ── what the active player holds ──────────────────────────────────────────
+    @property
+    def me(self) -> str:
+        return self.state["turn"]["player"]
+
+    def seat(self, player=None) -> dict:
+        return self.state["table"][player or self.me]
+
+    def hand(self, type_: str) -> list[str]:
+        return [c for c in self.seat()["hand"] if self.cat.type(c) == type_]
+
+    def phase(self) -> str:
+        return self.state["turn"]["phase"]
+
+    def settle(self) -> None:
+        """An open paid roll: lower it with an adjust ability if one is unused (Venus Dee
+        Milo), reroll a high one with a hero (The Orphan), then pay."""
+        roll = self.state["turn"].get("open")
+        if not roll:
+            return
+        used = self.state["turn"].get("used", {})
+        for hero in self.seat()["heroes"]:
+            for effect in self.cat.ability(hero["name"]):
+                if "adjust" in effect and used.get(hero["name"], 0) < effect.get("per_turn", 1):
+                    self.xs("adjust", hero["name"], "--by", "-1")
+                    used = self.state["turn"].get("used", {})
+                if ("reroll" in effect and effect["reroll"] == "any" and roll["total"] >= 5
+                        and used.get(hero["name"], 0) < effect.get("per_turn", 1)):
+                    self.xs("reroll", hero["name"])
+                    used = self.state["turn"].get("used", {})
+        if self.state["turn"].get("open"):
+            self.xs("pay")
+
+
+def play_turn(t: Table) -> None:
+    """A simple, legal strategy that uses many of the referee's decisions."""
+    if not t.state["turn"].get("free_drawn") or (t.state["deck"] and t.seat()["mt"] >= 4):
+        t.xs("draw")  # the free card on turn 1, else one bought draw
+        t.settle()
+    for card in list(t.seat()["hand"]):  # events that help now
+        effects = t.cat.event(card)
+        if t.phase() == "opportunity" and any(("draw" in e or "gain_mt" in e) for e in effects):
+            t.xs("event", card)
+    if t.phase() == "opportunity":
+        t.xs("pass")
+    recruited = 0
+    while t.phase() == "recruitment" and recruited < 2 and t.hand("Hero") and t.seat()["mt"] >= 5:
+        t.xs("recruit", t.hand("Hero")[0])
+        t.settle()
+        recruited += 1
+    if t.phase() == "recruitment":
+        t.xs("pass")
+    for hero in t.seat()["heroes"]:
+        marketing = [c for c in t.hand("Marketing") if not t.cat.event(c)]
+        room = hero["ft"] - sum(t.cat.counts(m, "marketing") for m in hero["marketing"])
+        if (t.phase() == "publicity" and marketing and room >= t.cat.counts(marketing[0],
+                                                                            "marketing")
+                and t.seat()["mt"] >= 6):
+            t.xs("attach", marketing[0], hero["name"])
+            t.settle()
+    if t.phase() == "publicity":
+        t.xs("pass")
+    missions = t.hand("Mission")
+    if t.phase() == "mission" and missions and t.seat()["heroes"]:
+        play_mission(t, missions[0])
+    if t.phase() == "mission":
+        t.xs("pass")
+    if t.state["over"]:
+        return
+    owner = t.cat.ability(t.seat()["owner"])
+    weak = sorted((h["ft"], h["name"]) for h in t.seat()["heroes"] if not h["marketing"])
+    if any("end_phase_kill" in e for e in owner) and len(t.seat()["heroes"]) >= 2 and weak:
+        t.xs("kill", weak[0][1])  # Coach sells a hero without marketing for 1D6 MT
+    limits = [e["hand_limit"] for e in owner if "hand_limit" in e]
+    hand, limit = t.seat()["hand"], (limits or [5])[0]
+    if len(hand) > limit:
+        t.xs("discard", *hand[: len(hand) - limit])
+    t.xs("next")
+
+
+def play_mission(t: Table, card: str) -> None:
+    t.xs("mission", card)
+    rolls = t.state["turn"]["mission"]["rolls"]
+    if rolls["mission"]["total"] > len(t.seat()["heroes"]):
+        rerolls = [c for c in t.seat()["hand"]
+                   if any(e.get("reroll") in ("mission", "any") for e in t.cat.event(c))]
+        if not rerolls:
+            return  # not attempted: `pass` discards the card (XS-6)
+        t.xs("reroll", rerolls[0])
+        if t.state["turn"]["mission"]["rolls"]["mission"]["total"] > len(t.seat()["heroes"]):
+            return
+    t.xs("carnage")
+    carnage = t.state["turn"]["mission"]["rolls"]["carnage"]["total"]
+    powers = [c for c in t.hand("Power") if not t.cat.event(c)]
+    powers = powers[: min(carnage, max(0, len(powers) - 1))]  # keep one for the Success roll
+    t.xs("casualties", *[a for p in powers for a in ("--power", p)])
+    if t.state["turn"]["mission"]["stage"] != "casualties":
+        return  # no survivor
+    t.xs("success")
+    mission = t.state["turn"]["mission"]
+    short = mission["rolls"]["carnage"]["total"] - mission["rolls"]["success"]["total"] + 1
+    spare = [c for c in t.hand("Power") if not t.cat.event(c)]
+    if 0 < short <= len(spare):
+        t.xs("boost", *[a for p in spare[:short] for a in ("--power", p)])
+    mission = t.state["turn"]["mission"]
+    if mission["rolls"]["success"]["total"] > mission["rolls"]["carnage"]["total"]:
+        t.xs("payoff")
+
+
+def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
+    session = tmp_path / "game.db"
+    # The game starts in a real process; the many turns run in-process (the same CLI)
+    # to keep the test fast; the story is read back in a real process.
+    new = referee_process("--session", str(session), "new", "x-statix",
+                          "--players", "Ann,Bo,Cy", "--seed", "2", "--json")
+    assert new.returncode == 0, new.stderr
+    t = Table(session, cat)
+    t.state = json.loads(new.stdout)["state"]
+    turns = 0
+    while not t.state["over"]:
+        play_turn(t)
+        turns += 1
+        assert turns < 200
+    assert t.state["deck"] == []
+    assert t.state["winner"] and set(t.state["winner"]) <= {"Ann", "Bo", "Cy"}
+    ranking = t.state["ranking"]
+    assert [r["mt"] for r in ranking] == sorted((r["mt"] for r in ranking), reverse=True)
+    assert {"draw", "recruit", "attach", "mission", "carnage", "casualties", "success",
+            "payoff", "next", "pass", "pay", "event", "discard", "kill", "adjust", "reroll",
+            "boost"} <= t.kinds
+    # every card is somewhere exactly once: hands, heroes, marketing, discard, deck
+    seen = list(t.state["discard"]) + list(t.state["deck"])
+    for seat in t.state["table"].values():
+        seen += seat["hand"]
+        for hero in seat["heroes"]:
+            seen += [hero["name"], *hero["marketing"]]
+    assert sorted(seen) == sorted(c for c in cat.names("Hero") + cat.names("Power")
+                                  + cat.names("Mission") + cat.names("Marketing"))
+
+    log = referee_process("--session", str(session), "log")
+    assert log.returncode == 0, log.stderr
+    story = log.stdout
+    assert "goes first (XS-1)" in story and "Recruit roll" in story
+    assert "Carnage roll" in story and "Payoff roll" in story and "Fortune:" in story
+    assert "the deck is empty: the game ends" in story
+    assert f"winner: {' and '.join(t.state['winner'])}" in story
+    status = referee_process("--session", str(session), "status")
+    assert "Game over" in status.stdout and "1. " in status.stdout
+
+
+@pytest.fixture
+def game(tmp_path):
+    session = str(tmp_path / "g.db")
+    proc = referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+                             "--seed", "5", "--owner", "A=Coach", "--team", "A=X-Force")
+    assert proc.returncode == 0, proc.stderr
+    return session
+
+
+def test_cli_refusals_are_one_line_with_the_ruling_and_change_nothing(game):
+    status = referee_inprocess("--session", game, "status").stdout
+    first = "A" if "*A:" in status else "B"
+    other = "B" if first == "A" else "A"
+    wrong = referee_inprocess("--session", game, "xs", "draw", "--player", other)
+    assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1
+    assert "it is" in wrong.stderr and "(XS-1)" in wrong.stderr
+    bad_face = referee_inprocess("--session", game, "xs", "draw", "--roll", "7")
+    assert bad_face.returncode == 2 and "--roll" in bad_face.stderr
+    out_of_phase = referee_inprocess("--session", game, "xs", "carnage")
+    assert out_of_phase.returncode == 1 and "(XS-6)" in out_of_phase.stderr
+    assert referee_inprocess("--session", game, "status").stdout == status
+
+
+def test_cli_real_process_turn_and_json(game):
+    draw = referee_process("--session", game, "xs", "draw", "--json")
+    assert draw.returncode == 0, draw.stderr
+    reply = json.loads(draw.stdout)
+    assert reply["ok"] and reply["steps"][0]["ruling"] == "XS-3"
+    mt = reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"]
+    bought = referee_process("--session", game, "xs", "draw", "--roll", "2", "--json")
+    assert bought.returncode == 0, bought.stderr
+    reply = json.loads(bought.stdout)
+    assert reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"] == mt - 2
+    passed = referee_process("--session", game, "xs", "pass")
+    assert passed.returncode == 0 and "recruitment phase" in passed.stdout
+    hand = referee_process("--session", game, "xs", "hand", "--json")
+    assert len(json.loads(hand.stdout)["hand"]) == 9
+
+
+def test_cli_undo_takes_back_an_xs_command(game):
+    before = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
+    draw = referee_inprocess("--session", game, "xs", "draw", "--json")
+    assert draw.returncode == 0
+    undo = referee_inprocess("--session", game, "undo")
+    assert undo.returncode == 0, undo.stderr
+    after = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
+    assert after == before

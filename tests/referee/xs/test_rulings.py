@@ -1,0 +1,352 @@
+"""Each X-Statix ruling (XS-2 .. XS-13; XS-1 setup in test_setup.py) with fixed rolls."""
+
+from __future__ import annotations
+
+import pytest
+from xs_support import act, make_state, texts
+
+from referee.errors import RefereeError
+from referee.xs import events, mission, turn
+from referee.xs.catalog import Catalog
+
+
+def run_mission(cat, state, card, faces_mission, faces_carnage, casualties_faces=None,
+                success_faces=None, **cas):
+    r = act(cat, mission.start, state, None, card, faces=faces_mission)
+    r = act(cat, mission.carnage, r.state, None, faces=faces_carnage)
+    r = act(cat, mission.casualties, r.state, None, faces=casualties_faces, **cas)
+    if success_faces is not None:
+        r = act(cat, mission.success, r.state, None, faces=success_faces)
+    return r
+
+
+def test_xs1_setup_deals_owner_team_seven_cards_and_4d6_mt():
+    import random
+
+    from xs_support import ROOT
+
+    import carddb
+    from referee.xs import game
+
+    db = carddb.load(ROOT / "cards.yaml")
+    state = game.new_state(["A", "B", "C"], db, random.Random(2), owners={"B": "Coach"})
+    assert state["table"]["B"]["owner"] == "Coach"
+    assert len({state["table"][p]["owner"] for p in "ABC"}) == 3
+    assert len({state["table"][p]["team"] for p in "ABC"}) == 3
+    assert all(len(state["table"][p]["hand"]) == 7 for p in "ABC")
+    assert len(state["deck"]) == 79 - 21
+    for p in "ABC":
+        assert state["table"][p]["mt"] == sum(state["setup"]["mt_rolls"][p])
+    last = state["setup"]["first_player_rolls"][-1]
+    assert last[state["turn"]["player"]] == max(last.values())
+    # the first action of turn 1 makes its free draw (XS-3)
+    cat = Catalog.from_db(db)
+    r = act(cat, turn.pass_phase, state, None)
+    assert len(r.state["table"][state["turn"]["player"]]["hand"]) == 8
+
+
+def test_xs2_paying_a_roll_pays_the_total(cat):
+    state = make_state(hands={"A": ["Ocelot"]}, mt={"A": 5}, phase="recruitment")
+    r = act(cat, turn.recruit, state, None, "Ocelot", faces=[4])
+    assert r.state["table"]["A"]["mt"] == 1
+    assert [h["name"] for h in r.state["table"]["A"]["heroes"]] == ["Ocelot"]
+    assert state["table"]["A"]["mt"] == 5  # the input state is untouched
+
+
+def test_xs2_cannot_pay_pays_nothing_and_the_phase_ends(cat):
+    state = make_state(hands={"A": ["Ocelot"]}, mt={"A": 3}, phase="recruitment")
+    r = act(cat, turn.recruit, state, None, "Ocelot", faces=[5])
+    seat = r.state["table"]["A"]
+    assert seat["mt"] == 3 and seat["heroes"] == [] and "Ocelot" in seat["hand"]
+    assert r.state["turn"]["phase"] == "publicity"
+    assert "cannot pay 5 MT" in texts(r) and "[XS-2]" in texts(r)
+    with pytest.raises(RefereeError) as err:
+        act(cat, turn.recruit, r.state, None, "Ocelot", faces=[1])
+    assert err.value.ruling == "XS-4"
+
+
+def test_xs2_an_open_roll_that_cannot_be_paid_ends_only_its_phase(cat):
+    # The Orphan keeps the roll open; passing settles it: unpaid, recruitment ends, and the
+    # pass does not also skip publicity.
+    state = make_state(hands={"A": ["Ocelot"]}, heroes={"A": ["The Orphan"]}, mt={"A": 2},
+                       phase="recruitment")
+    r = act(cat, turn.recruit, state, None, "Ocelot", faces=[5])
+    assert r.state["turn"]["open"]["total"] == 5
+    r = act(cat, turn.pass_phase, r.state, None)
+    assert r.state["turn"]["phase"] == "publicity" and r.state["table"]["A"]["mt"] == 2
+
+
+def test_xs2_modifiers_never_take_a_cost_below_zero(cat):
+    # El Guapo -2 on a Marketing roll of 1 costs 0, not -1.
+    state = make_state(hands={"A": ["Movies"]}, heroes={"A": [("El Guapo", 1)]},
+                       mt={"A": 0}, phase="publicity")
+    r = act(cat, turn.attach, state, None, "Movies", "El Guapo", faces=[1])
+    assert r.state["table"]["A"]["mt"] == 0
+    assert r.state["table"]["A"]["heroes"][0]["marketing"] == ["Movies"]
+
+
+def test_xs3_opportunity_extra_draw_costs_a_roll_and_pass_ends(cat):
+    state = make_state(mt={"A": 10})
+    r = act(cat, turn.buy_draw, state, None, faces=[3])
+    assert r.state["table"]["A"]["mt"] == 7 and r.state["table"]["A"]["hand"] == ["Ocelot"]
+    r = act(cat, turn.pass_phase, r.state, None)
+    assert r.state["turn"]["phase"] == "recruitment"
+    with pytest.raises(RefereeError) as err:
+        act(cat, turn.buy_draw, r.state, None, faces=[1])
+    assert err.value.ruling == "XS-3"
+
+
+def test_xs3_no_draw_from_an_empty_deck(cat):
+    state = make_state(deck=())
+    with pytest.raises(RefereeError, match="deck is empty") as err:
+        act(cat, turn.buy_draw, state, None, faces=[1])
+    assert err.value.ruling == "XS-3"
+
+
+def test_xs4_recruit_enters_with_one_ft_and_only_heroes(cat):
+    state = make_state(hands={"A": ["Ocelot", "Movies"]}, phase="recruitment")
+    r = act(cat, turn.recruit, state, None, "Ocelot", faces=[2])
+    assert r.state["table"]["A"]["heroes"] == [{"name": "Ocelot", "ft": 1, "marketing": []}]
+    with pytest.raises(RefereeError, match="not a Hero") as err:
+        act(cat, turn.recruit, state, None, "Movies", faces=[2])
+    assert err.value.ruling == "XS-4"
+
+
+def test_xs5_no_more_marketing_than_ft(cat):
+    state = make_state(hands={"A": ["Movies", "PR People"]},
+                       heroes={"A": [("Ocelot", 1, ["Media Craze"])]}, phase="publicity")
+    with pytest.raises(RefereeError, match="no more marketing than FT") as err:
+        act(cat, turn.attach, state, None, "Movies", "Ocelot", faces=[1])
+    assert err.value.ruling == "XS-5"
+
+
+def test_xs6_mission_roll_needs_that_many_heroes_else_not_attempted(cat):
+    state = make_state(hands={"A": ["Zombies"]}, heroes={"A": ["Ocelot", "Phat"]},
+                       phase="mission", deck=())
+    r = act(cat, mission.start, state, None, "Zombies", faces=[3])
+    with pytest.raises(RefereeError, match="not attempted") as err:
+        act(cat, mission.carnage, r.state, None, faces=[1])
+    assert err.value.ruling == "XS-6"
+    r = act(cat, turn.pass_phase, r.state, None)
+    assert "Zombies" in r.state["discard"] and "not attempted" in texts(r)
+    assert r.state["turn"]["fame"] == []  # nobody went on the mission (XS-9)
+
+
+def test_xs6_one_mission_a_turn(cat):
+    state = make_state(hands={"A": ["Zombies", "Random Killers"]}, heroes={"A": ["Ocelot"]},
+                       phase="mission")
+    r = act(cat, mission.start, state, None, "Zombies", faces=[6])
+    r = act(cat, turn.pass_phase, r.state, None)  # not attempted
+    back = dict(r.state, turn=dict(r.state["turn"], phase="mission"))
+    with pytest.raises(RefereeError, match="already played a mission") as err:
+        act(cat, mission.start, back, None, "Random Killers", faces=[1])
+    assert err.value.ruling == "XS-6"
+
+
+def test_xs7_carnage_kills_random_heroes_who_pay_a_sendoff(cat):
+    state = make_state(hands={"A": ["Zombies"]}, heroes={"A": [("Ocelot", 3, ["Movies"])]},
+                       mt={"A": 0}, phase="mission")
+    # mission 1, carnage 1, no power: Ocelot dies; Sendoff roll 4
+    r = run_mission(cat, state, "Zombies", [1], [1], casualties_faces=[4])
+    seat = r.state["table"]["A"]
+    assert seat["heroes"] == [] and seat["mt"] == 4
+    assert {"Ocelot", "Movies", "Zombies"} <= set(r.state["discard"])  # tokens/cards lost
+    assert "no hero survived: the mission fails [XS-8]" in texts(r)
+
+
+def test_xs7_power_cards_negate_carnage_one_point_each(cat):
+    state = make_state(hands={"A": ["Zombies", "Energy Blasts", "Shape Shifting", "Movies"]},
+                       heroes={"A": ["Ocelot"]}, phase="mission")
+    r = run_mission(cat, state, "Zombies", [1], [2],
+                    powers=["Energy Blasts", "Shape Shifting"])
+    assert [h["name"] for h in r.state["table"]["A"]["heroes"]] == ["Ocelot"]
+    with pytest.raises(RefereeError, match="not a Power") as err:
+        run_mission(cat, state, "Zombies", [1], [2], powers=["Movies"])
+    assert err.value.ruling == "XS-7"
+
+
+def test_xs7_carnage_never_below_zero(cat):
+    state = make_state(hands={"A": ["Pop Death Song"]}, heroes={"A": ["Ocelot"]},
+                       phase="mission")
+    r = act(cat, mission.start, state, None, "Pop Death Song", faces=[1])
+    r = act(cat, mission.carnage, r.state, None, faces=[1])
+    assert r.state["turn"]["mission"]["rolls"]["carnage"]["total"] == 0
+
+
+def test_xs8_success_roll_adds_survivors_and_pays_2d6(cat):
+    state = make_state(hands={"A": ["Zombies", "Energy Blasts"]},
+                       heroes={"A": ["Ocelot", "Phat"]}, mt={"A": 0}, phase="mission")
+    r = run_mission(cat, state, "Zombies", [1], [1], success_faces=[3], powers=["Energy Blasts"])
+    assert r.state["turn"]["mission"]["rolls"]["success"]["total"] == 5  # 3 + 2 survivors
+    r = act(cat, mission.payoff, r.state, None, faces=[5, 6])
+    assert r.state["table"]["A"]["mt"] == 11
+
+
+def test_xs8_success_must_be_higher_than_carnage(cat):
+    powers = ["Energy Blasts", "Shape Shifting", "Razor-sharp Claws", "Protoplasmic Beams"]
+    state = make_state(hands={"A": ["Zombies", *powers]}, heroes={"A": ["Ocelot"]},
+                       phase="mission")
+    r = run_mission(cat, state, "Zombies", [1], [4], success_faces=[3], powers=powers)
+    assert r.state["turn"]["mission"]["rolls"]["success"]["total"] == 4  # 3 + 1 survivor
+    with pytest.raises(RefereeError, match="failed") as err:
+        act(cat, mission.payoff, r.state, None, faces=[1, 1])
+    assert err.value.ruling == "XS-8"
+    r = act(cat, turn.pass_phase, r.state, None)
+    assert "the mission fails" in texts(r)
+
+
+def test_xs8_power_cards_discarded_after_the_roll_add_one_each(cat):
+    powers = ["Energy Blasts", "Shape Shifting"]
+    state = make_state(hands={"A": ["Zombies", *powers, "Razor-sharp Claws"]},
+                       heroes={"A": ["Ocelot"]}, phase="mission", mt={"A": 0})
+    r = run_mission(cat, state, "Zombies", [1], [2], success_faces=[1], powers=powers)
+    with pytest.raises(RefereeError):
+        act(cat, mission.payoff, r.state, None, faces=[1, 1])  # 1 + 1 survivor = 2, not > 2
+    r = act(cat, mission.boost, r.state, None, powers=["Razor-sharp Claws"])
+    assert r.state["turn"]["mission"]["rolls"]["success"]["total"] == 3
+    r = act(cat, mission.payoff, r.state, None, faces=[1, 1])
+    assert r.state["table"]["A"]["mt"] == 2
+
+
+def test_xs8_no_survivor_no_success_roll(cat):
+    state = make_state(hands={"A": ["Zombies"]}, heroes={"A": ["Ocelot"]}, phase="mission")
+    r = run_mission(cat, state, "Zombies", [1], [3], casualties_faces=[2])
+    assert r.state["turn"]["mission"]["stage"] == "done"
+    with pytest.raises(RefereeError) as err:
+        act(cat, mission.success, r.state, None, faces=[6])
+    assert err.value.ruling == "XS-6"
+
+
+def test_xs9_fame_for_each_survivor_of_a_won_mission(cat):
+    powers = ["Energy Blasts", "Shape Shifting"]
+    state = make_state(hands={"A": ["Zombies", *powers]},
+                       heroes={"A": [("Ocelot", 2), ("Phat", 1)]}, phase="mission")
+    r = run_mission(cat, state, "Zombies", [1], [2], success_faces=[1], powers=powers)
+    with pytest.raises(RefereeError, match="Payoff"):
+        act(cat, turn.pass_phase, r.state, None)  # a won mission is paid first
+    r = act(cat, mission.payoff, r.state, None, faces=[1, 1])
+    r = act(cat, turn.pass_phase, r.state, None)
+    assert {h["name"]: h["ft"] for h in r.state["table"]["A"]["heroes"]} == {"Ocelot": 3, "Phat": 2}
+    assert "[XS-9]" in texts(r)
+
+
+def test_xs9_fame_for_each_survivor_of_a_lost_mission(cat):
+    powers = ["Energy Blasts", "Shape Shifting"]
+    state = make_state(hands={"A": ["Zombies", *powers]},
+                       heroes={"A": [("Ocelot", 1), ("Dead Girl", 1)]}, phase="mission")
+    # Carnage 4 - 1 (Dead Girl) = 3, two negated, one random casualty (Sendoff 1)
+    r = run_mission(cat, state, "Zombies", [1], [4], success_faces=[1], powers=powers,
+                    casualties_faces=[1])
+    assert r.state["turn"]["mission"]["rolls"]["success"]["total"] == 2  # not > 3
+    survivor = r.state["table"]["A"]["heroes"][0]["name"]
+    r = act(cat, turn.pass_phase, r.state, None)
+    assert r.state["table"]["A"]["heroes"] == [{"name": survivor, "ft": 2, "marketing": []}]
+
+
+def test_xs10_fortune_one_mt_per_ft_and_marketing(cat):
+    state = make_state(heroes={"A": [("Ocelot", 3, ["Movies", "PR People"]), ("Bloke", 1)]},
+                       mt={"A": 0}, phase="mission")
+    r = act(cat, turn.pass_phase, state, None)
+    assert r.state["turn"]["phase"] == "end"
+    assert r.state["table"]["A"]["mt"] == 4 + 2
+    assert "Fortune: 4 FT + 2 marketing" in texts(r)
+
+
+def test_xs11_hand_limit_five_discard_down(cat):
+    hand = ["Movies", "PR People", "Media Craze", "Ocelot", "Zombies", "Doop", "Flight"]
+    state = make_state(hands={"A": hand}, phase="end")
+    with pytest.raises(RefereeError, match="discard 2 first") as err:
+        act(cat, turn.next_turn, state, None)
+    assert err.value.ruling == "XS-11"
+    with pytest.raises(RefereeError, match="only the 2") as err:
+        act(cat, turn.discard, state, None, ["Movies", "PR People", "Doop"])
+    r = act(cat, turn.discard, state, None, ["Movies", "Doop"])
+    r = act(cat, turn.next_turn, r.state, None)
+    assert r.state["turn"]["player"] == "B" and r.state["turn"]["number"] == 2
+    assert len(r.state["table"]["B"]["hand"]) == 1  # B's free draw (XS-3)
+
+
+def test_xs11_turn_order_is_clockwise_and_others_cannot_act(cat):
+    state = make_state(players=("A", "B", "C"), player="C", phase="end")
+    with pytest.raises(RefereeError, match="it is C's turn") as err:
+        act(cat, turn.next_turn, state, "A")
+    assert err.value.ruling == "XS-1"
+    r = act(cat, turn.next_turn, state, "C")
+    assert r.state["turn"]["player"] == "A"
+
+
+def test_xs12_event_card_discarded_and_not_counted(cat):
+    state = make_state(hands={"A": ["Licensing"]}, mt={"A": 1})
+    r = act(cat, events.play_event, state, None, "Licensing")
+    assert r.state["table"]["A"]["mt"] == 3 and r.state["discard"] == ["Licensing"]
+    with pytest.raises(RefereeError, match="not in A's hand: it is in the discard pile") as err:
+        act(cat, events.play_event, r.state, None, "Licensing")
+    assert err.value.ruling == "XS-12"
+    with pytest.raises(RefereeError, match="no Event ability"):
+        act(cat, events.play_event, make_state(hands={"A": ["Movies"]}), None, "Movies")
+
+
+def test_xs12_event_needs_its_moment(cat):
+    state = make_state(hands={"A": ["Regeneration", "Teleportation"]}, phase="end")
+    with pytest.raises(RefereeError, match="no roll open") as err:
+        act(cat, events.play_event, state, None, "Regeneration")
+    assert err.value.ruling == "XS-12"
+    with pytest.raises(RefereeError, match="no Success roll is left"):
+        act(cat, events.play_event, state, None, "Teleportation")
+
+
+def test_xs13_game_ends_when_the_deck_is_empty_most_mt_wins(cat):
+    state = make_state(players=("A", "B", "C"), deck=(), phase="end",
+                       mt={"A": 9, "B": 12, "C": 12},
+                       heroes={"B": [("Ocelot", 1)], "C": [("Phat", 3)]})
+    r = act(cat, turn.next_turn, state, None)
+    assert r.state["over"] is True and r.state["winner"] == ["C"]
+    from referee.xs.game import status_lines
+
+    shown = "\n".join(status_lines(r.state))
+    assert "game over after turn 1" in shown and "1. C: 12 MT, 3 FT" in shown
+    assert [(row["player"], row["place"]) for row in r.state["ranking"]] == [
+        ("C", 1), ("B", 2), ("A", 3)]
+    with pytest.raises(RefereeError) as err:
+        act(cat, turn.pass_phase, r.state, None)
+    assert err.value.ruling == "XS-13"
+
+
+def test_xs13_full_tie_is_shared(cat):
+    state = make_state(deck=(), phase="end", mt={"A": 7, "B": 7},
+                       heroes={"A": [("Ocelot", 2)], "B": [("Phat", 2)]})
+    r = act(cat, turn.next_turn, state, None)
+    assert r.state["winner"] == ["A", "B"]
+    assert [row["place"] for row in r.state["ranking"]] == [1, 1]
+
+
+def test_xs7_sendoff_rolls_stay_open_until_the_mission_ends(cat):
+    state = make_state(hands={"A": ["Zombies", "PR Spin"]},
+                       heroes={"A": ["The Orphan", "Ocelot", "Venus Dee Milo"]},
+                       mt={"A": 0}, phase="mission")
+    state["turn"]["choose_casualties"] = True
+    r = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    r = act(cat, mission.carnage, r.state, None, faces=[1])
+    r = act(cat, mission.casualties, r.state, None, choose=["Ocelot"], faces=[1])
+    assert r.state["table"]["A"]["mt"] == 1
+    r = act(cat, events.reroll, r.state, None, "The Orphan", sendoff="Ocelot", faces=[5])
+    r = act(cat, events.adjust, r.state, None, "Venus Dee Milo", 1, sendoff="Ocelot")
+    r = act(cat, events.play_event, r.state, None, "PR Spin", sendoff="Ocelot")
+    assert r.state["table"]["A"]["mt"] == 5 + 1 + 3
+    with pytest.raises(RefereeError, match="no Sendoff roll") as err:
+        act(cat, events.reroll, r.state, None, "The Orphan", sendoff="Venus Dee Milo", faces=[1])
+    assert err.value.ruling == "XS-7"
+
+
+def test_status_shows_the_table(cat):
+    from referee.xs.game import status_lines
+
+    state = make_state(hands={"A": ["Zombies", "Movies"]}, heroes={"A": [("Ocelot", 2, ["Doop"])]},
+                       owners={"A": "Coach"}, teams={"A": "X-Force"}, mt={"A": 9, "B": 4},
+                       phase="mission")
+    r = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    text = "\n".join(status_lines(r.state))
+    assert "turn 1, A's mission phase; deck 6" in text
+    assert "*A: 9 MT; owner Coach; team X-Force; 1 cards in hand; 1 heroes" in text
+    assert "Ocelot: 2 FT, marketing: Doop" in text and " B: 4 MT" in text
+    assert "mission Zombies: Mission roll made (Mission roll 1)" in text

@@ -1,0 +1,95 @@
+"""Helpers of the X-Statix rules tests: the real card catalog from cards.yaml and a small
+builder of game states with exactly the cards a test needs."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from referee.xs.catalog import Catalog
+from referee.xs.play import Play, fresh_turn
+from referee.xs.rolls import Dice
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def load_catalog() -> Catalog:
+    import carddb
+
+    return Catalog.from_db(carddb.load(ROOT / "cards.yaml"))
+
+
+def make_state(
+    players=("A", "B"),
+    hands=None,
+    heroes=None,
+    mt=None,
+    owners=None,
+    teams=None,
+    deck=("Ocelot", "Movies", "Zombies", "Shape Shifting", "PR People", "Media Craze"),
+    discard=(),
+    phase="opportunity",
+    player="A",
+) -> dict:
+    """A game in `player`'s turn. Owner and Team Name default to "-" (no card: no effect),
+    heroes are names or (name, ft, [marketing])."""
+    hands, heroes, mt = hands or {}, heroes or {}, mt or {}
+    owners, teams = owners or {}, teams or {}
+    table = {}
+    for p in players:
+        team = []
+        for h in heroes.get(p, []):
+            name, ft, marketing = (h, 1, []) if isinstance(h, str) else (list(h) + [[]])[:3]
+            team.append({"name": name, "ft": ft, "marketing": list(marketing)})
+        table[p] = {"mt": mt.get(p, 20), "owner": owners.get(p, "-"), "team": teams.get(p, "-"),
+                    "hand": list(hands.get(p, [])), "heroes": team}
+    turn = fresh_turn(1, player)
+    turn["phase"] = phase
+    turn["free_drawn"] = True
+    return {"game": "x-statix", "seed": None, "players": list(players), "table": table,
+            "deck": list(deck), "discard": list(discard), "turn": turn, "over": False,
+            "winner": None}
+
+
+def act(cat, fn, state, *args, faces=None, seed=0, **kwargs):
+    """Run one rules action on a copy of `state` with fixed faces (from the table)."""
+    play = Play(state, cat, Dice(random.Random(seed), faces))
+    return fn(play, *args, **kwargs)
+
+
+def texts(result) -> str:
+    return "\n".join(f"{s.text} [{s.ruling}]" for s in result.steps)
+
+
+# ── the CLI ───────────────────────────────────────────────────────────────────
+def clean_env(**extra: str) -> dict[str, str]:
+    import os
+
+    result = {k: v for k, v in os.environ.items() if k not in ("REFEREE_SESSION", "REFEREE_CARDS")}
+    return {**result, "PYTHONPATH": str(ROOT), **extra}
+
+
+def referee_process(*args: str, cwd: Path | None = None):
+    """`python -m referee ARGS` in a real process."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          text=True, env=clean_env(), cwd=cwd or ROOT, timeout=60)
+
+
+def referee_inprocess(*args: str):
+    """The same command line through click's CliRunner on `referee.cli:main` (fast: the
+    card database is loaded once per test process)."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    result = CliRunner(env={"REFEREE_SESSION": None, "REFEREE_CARDS": None}).invoke(
+        main, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout,
+                           stderr=result.stderr)
