@@ -1,0 +1,661 @@
+"""What `pnp build` makes and how: the artefact list of both games and the drawing of
+each artefact onto pages (imposition, duplex backs, marks). The look of a card, mat,
+label or token is the renderer's (`pnp.render`); this module only places it.
+
+Pages are streamed: cards come from a generator, one sheet at a time, and each
+artefact is written to a temporary file that replaces the target only when complete.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp import geometry as g
+from pnp.fonts import inside
+from pnp.pdf import end_form, open_canvas
+
+Progress = Callable[[int], None]
+
+DECK = "deck"
+MATS = "mats"
+MATS_TILED = "mats-tiled"
+DICE = "dice-labels"
+TOKENS = "tokens"
+REFERENCE = "reference"
+CALIBRATION = "calibration"
+
+PAGE_MARGIN = g.mm(12.7)
+LABEL_GAP = g.mm(3)
+TOKEN_GAP = g.mm(3)
+HEADING_H = g.mm(12)
+HAIRLINE = 0.25  # points: cut and crop lines
+
+
+class BuildError(Exception):
+    """A problem that stops the build; str() is one line saying what and where.
+    `exit_code`: 1 for bad data (database, images, fonts), 2 for bad usage/input."""
+
+    def __init__(self, message: str, exit_code: int = 1):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class Artefact:
+    game: str
+    name: str  # file stem and the value of --only
+    kind: str
+    title: str
+    deck: str | None = None
+    item: str | None = None  # mat id for one-mat artefacts (unused for the whole set)
+
+    def path(self, out: Path) -> Path:
+        return out / self.game / f"{self.name}.pdf"
+
+
+@dataclass(frozen=True)
+class Options:
+    paper: str = "letter"
+    bleed_mm: float = 3.175
+    duplex: str = "long-edge"
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    fold: bool = False
+    backs: bool = True
+    crop_marks: bool = True
+    die_label_mm: float = 16.0
+
+    @property
+    def bleed(self) -> float:
+        return g.mm(self.bleed_mm)
+
+    @property
+    def back_offset(self) -> tuple[float, float]:
+        return g.mm(self.back_offset_mm[0]), g.mm(self.back_offset_mm[1])
+
+
+def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str | None = None,
+                         back_offset_mm: tuple[float, float] | None = None,
+                         fold: bool = False, backs: bool = True) -> Options:
+    """The print profile of cards.yaml with the command-line overrides applied."""
+    opts = Options(
+        paper=(paper or profile.paper).lower(),
+        bleed_mm=float(profile.bleed_mm),
+        duplex=duplex or profile.duplex,
+        back_offset_mm=tuple(back_offset_mm if back_offset_mm is not None
+                             else profile.back_offset_mm),
+        fold=fold,
+        backs=backs,
+        crop_marks=bool(profile.crop_marks),
+        die_label_mm=float(profile.die_label_mm),
+    )
+    if opts.paper not in g.PAPERS_MM:
+        raise BuildError(f"unknown paper {opts.paper!r} (choose {', '.join(g.PAPERS_MM)})", 2)
+    if opts.duplex not in g.DUPLEX_MODES:
+        raise BuildError(f"unknown duplex mode {opts.duplex!r} "
+                         f"(choose {', '.join(g.DUPLEX_MODES)})", 2)
+    if opts.fold and not opts.backs:
+        raise BuildError("--fold puts each back beside its front; it cannot go with --no-backs", 2)
+    if opts.die_label_mm <= 0:
+        raise BuildError(f"print.die_label_mm must be positive, not {opts.die_label_mm}")
+    return opts
+
+
+# ── the artefact list ─────────────────────────────────────────────────────────────
+
+
+def artefacts(db: Any, game: str | None = None, only: str | None = None) -> list[Artefact]:
+    """Everything `pnp build` writes, in build order; filtered by game and artefact name.
+    BuildError (exit 2) for an unknown game or artefact."""
+    if game is not None and game not in db.games:
+        raise BuildError(f"unknown game {game!r} (choose {', '.join(db.games)})", 2)
+    out: list[Artefact] = []
+    for gid, gm in db.games.items():
+        if game is not None and gid != game:
+            continue
+        for deck_id, deck in gm.decks.items():
+            out.append(Artefact(gid, deck_id, DECK, f"{gm.title}: {deck.title}", deck=deck_id))
+        extras = gm.extras
+        if extras.get("mats"):
+            out.append(Artefact(gid, MATS, MATS, f"{gm.title}: player mats, full size"))
+            out.append(Artefact(gid, MATS_TILED, MATS_TILED, f"{gm.title}: player mats, tiled"))
+        if extras.get("dice"):
+            out.append(Artefact(gid, DICE, DICE, f"{gm.title}: mask-dice sticker labels"))
+        if extras.get("tokens"):
+            out.append(Artefact(gid, TOKENS, TOKENS, f"{gm.title}: token sheets"))
+        if extras.get("reference"):
+            out.append(Artefact(gid, REFERENCE, REFERENCE, f"{gm.title}: turn summary"))
+        out.append(Artefact(gid, CALIBRATION, CALIBRATION, f"{gm.title}: duplex calibration"))
+    if only is not None:
+        chosen = [a for a in out if a.name == only]
+        if not chosen:
+            names = sorted({a.name for a in out})
+            raise BuildError(f"unknown artefact {only!r} (choose {', '.join(names)})", 2)
+        out = chosen
+    return out
+
+
+def units(db: Any, art: Artefact) -> int:
+    """How many progress steps an artefact takes (cards, labels, tokens, pages)."""
+    gm = db.games[art.game]
+    if art.kind == DECK:
+        return gm.decks[art.deck].count
+    if art.kind in (MATS, MATS_TILED):
+        return len(gm.extras["mats"])
+    if art.kind == DICE:
+        dice = gm.extras["dice"]
+        return len(dice["sets"]) * int(dice["per_player"]) * len(dice["faces"])
+    if art.kind == TOKENS:
+        return sum(int(t["count"]) for t in gm.extras["tokens"].values())
+    return 1
+
+
+# ── checks before drawing ─────────────────────────────────────────────────────────
+
+
+def check_images(db: Any, art: Artefact) -> None:
+    """Every image an artefact uses exists inside the project folder (BuildError naming
+    the card and the path otherwise)."""
+    if art.kind != DECK:
+        return
+    deck = db.games[art.game].decks[art.deck]
+    wanted = [(c.source, f"card {c.name!r}", c.image) for c in deck.cards if c.image]
+    back_image = (deck.back or {}).get("image")
+    if back_image:
+        wanted.append((deck.source, f"back of deck {deck.id!r}", back_image))
+    for source, what, rel in wanted:
+        try:
+            path = inside(db.root, rel)
+        except ValueError:
+            raise BuildError(f"{source}: {what}: image path {rel!r} escapes the project "
+                             f"folder {db.root.resolve()}") from None
+        if not path.is_file():
+            raise BuildError(f"{source}: {what}: image not found: {path}")
+
+
+def check_output(out: Path, game: str) -> Path:
+    """Make `out/<game>/` and prove it is writable (BuildError exit 2 otherwise)."""
+    folder = out / game
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".pnp-write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise BuildError(f"cannot write to output folder {folder}: {reason}", 2) from None
+    return folder
+
+
+# ── results ───────────────────────────────────────────────────────────────────────
+
+
+@dataclass
+class Written:
+    artefact: Artefact
+    path: Path
+    pages: int = 0
+    cards: int = 0  # physical cards, or labels / tokens / tiles for the other artefacts
+    warnings: list[Any] = field(default_factory=list)
+
+
+class _Pages:
+    """Counts pages as they are shown."""
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.count = 0
+
+    def show(self) -> None:
+        self.canvas.showPage()
+        self.count += 1
+
+
+def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: dict[str, str],
+                   out: Path, progress: Progress | None = None) -> Written:
+    """Draw one artefact to `out/<game>/<name>.pdf` (atomically: a failed build leaves
+    any earlier file in place)."""
+    check_images(db, art)
+    check_output(out, art.game)
+    path = art.path(out)
+    part = path.with_name(path.name + ".part")
+    result = Written(art, path)
+    step = progress or (lambda n: None)
+    try:
+        _DRAW[art.kind](db, art, opts, renderer, fonts, part, result, step)
+        os.replace(part, path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return result
+
+
+def _warnings(value: Any) -> list[Any]:
+    return list(value) if value else []
+
+
+def _stroke(c, segments, dash: tuple[float, ...] | None = None) -> None:
+    c.saveState()
+    c.setLineWidth(HAIRLINE)
+    c.setStrokeColorRGB(0, 0, 0)
+    if dash:
+        c.setDash(*dash)
+    path = c.beginPath()
+    for s in segments:
+        path.moveTo(s.x0, s.y0)
+        path.lineTo(s.x1, s.y1)
+    c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
+
+
+def _clipped(c, area: g.Rect):
+    """Start a clip to `area` (caller restores state). Written as a literal operator:
+    this runs twice per card and ReportLab's path objects cost more than the card's
+    own plumbing."""
+    c.saveState()
+    c.addLiteral(f"{area.x:.4f} {area.y:.4f} {area.w:.4f} {area.h:.4f} re W n")
+
+
+# ── decks ─────────────────────────────────────────────────────────────────────────
+
+
+def deck_cards(deck: Any) -> Iterator[tuple[int, Any]]:
+    """(design index, card) for the physical cards of a deck in order, copies repeated
+    (lazily)."""
+    for index, card in enumerate(deck.cards):
+        for _ in range(card.copies):
+            yield index, card
+
+
+def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
+    gm = db.games[art.game]
+    deck = gm.decks[art.deck]
+    w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
+    bleed = opts.bleed
+    try:
+        if opts.fold:
+            fold = g.fold_sheet(opts.paper, w, h, bleed)
+            page = (fold.grid.page_w, fold.grid.page_h)
+        else:
+            sheet = g.card_sheet(*g.paper_size(opts.paper), w, h, bleed)
+            page = (sheet.page_w, sheet.page_h)
+    except ValueError as exc:
+        raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
+    layout = "fold-and-glue" if opts.fold else (
+        f"{opts.duplex} duplex" if opts.backs else "fronts only")
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title,
+                    subject=f"{deck.count} cards, {opts.paper} paper, {layout}")
+    pages = _Pages(c)
+    back = _back_form(c, renderer, deck, w, h, bleed, result) if opts.backs else None
+
+    forms: dict[int, str] = {}
+
+    def front(slot: g.Slot, design: tuple[int, Any]) -> None:
+        index, card = design
+        if card.copies > 1 and index not in forms:
+            # A card with copies is drawn once, as a form XObject every copy reuses.
+            forms[index] = f"front-{deck.game}-{deck.id}-{index}"
+            c.beginForm(forms[index], -bleed, -bleed, w + bleed, h + bleed)
+            result.warnings += _warnings(renderer.draw_front(c, card, deck, 0, 0, w, h, bleed))
+            end_form(c)
+        _clipped(c, slot.area)
+        t = slot.trim
+        if index in forms:
+            c.translate(t.x, t.y)
+            c.doForm(forms[index])
+        else:
+            result.warnings += _warnings(
+                renderer.draw_front(c, card, deck, t.x, t.y, t.w, t.h, bleed))
+        c.restoreState()
+        result.cards += 1
+        step(1)
+
+    def back_at(slot: g.Slot) -> None:
+        _clipped(c, slot.area)
+        c.translate(slot.trim.x, slot.trim.y)
+        if slot.rotate == 180:
+            c.translate(w, h)
+            c.rotate(180)
+        c.doForm(back)
+        c.restoreState()
+
+    if opts.fold:
+        marks = g.crop_marks(fold.grid) if opts.crop_marks else []
+        folds = g.fold_marks(fold) if opts.crop_marks else []
+        for batch in g.chunks(deck_cards(deck), fold.per_sheet):
+            for pair, card in zip(fold.pairs, batch, strict=False):
+                front(pair.front, card)
+                back_at(pair.back)
+            _stroke(c, marks)
+            _stroke(c, folds, dash=(2, 2))
+            pages.show()
+    else:
+        marks = g.crop_marks(sheet) if opts.crop_marks else []
+        for batch in g.chunks(deck_cards(deck), sheet.per_sheet):
+            for slot, card in zip(sheet.slots, batch, strict=False):
+                front(slot, card)
+            _stroke(c, marks)
+            pages.show()
+            if back is not None:
+                for slot in g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset):
+                    back_at(slot)
+                pages.show()
+    c.save()
+    result.pages = pages.count
+
+
+def _back_form(c, renderer, deck, w, h, bleed, result: Written) -> str:
+    """Draw the deck's back once as a form XObject; every back on every page reuses it."""
+    name = f"back-{deck.game}-{deck.id}"
+    c.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
+    result.warnings += _warnings(renderer.draw_back(c, deck, 0, 0, w, h, bleed))
+    end_form(c)
+    return name
+
+
+# ── mats ──────────────────────────────────────────────────────────────────────────
+
+
+def _mat_size(gm, mat_id: str) -> tuple[float, float]:
+    mw, mh = gm.extras["mats"][mat_id]["size_mm"]
+    return g.mm(mw), g.mm(mh)
+
+
+def _draw_mats(db, art, opts, renderer, fonts, target, result: Written, step) -> None:
+    gm = db.games[art.game]
+    c = None
+    for mat_id in gm.extras["mats"]:
+        size = _mat_size(gm, mat_id)
+        if c is None:
+            c = open_canvas(target, font=fonts["regular"], page_size=size, title=art.title, subject="player mats at full size")
+            pages = _Pages(c)
+        c.setPageSize(size)
+        result.warnings += _warnings(renderer.draw_mat(c, art.game, mat_id, 0, 0, *size))
+        pages.show()
+        result.cards += 1
+        step(1)
+    c.save()
+    result.pages = pages.count
+
+
+def _draw_mats_tiled(db, art, opts: Options, renderer, fonts, target, result: Written,
+                     step) -> None:
+    gm = db.games[art.game]
+    c = None
+    for mat_id, mat in gm.extras["mats"].items():
+        mw, mh = _mat_size(gm, mat_id)
+        plan = g.tile_plan(mw, mh, opts.paper)
+        if c is None:
+            c = open_canvas(target, font=fonts["regular"], page_size=(plan.page_w, plan.page_h), title=art.title,
+                            subject=f"player mats tiled on {opts.paper} paper, "
+                                    f"{g.to_mm(plan.overlap):.0f} mm overlap")
+            pages = _Pages(c)
+        form = f"mat-{art.game}-{mat_id}"
+        c.beginForm(form, 0, 0, mw, mh)
+        result.warnings += _warnings(renderer.draw_mat(c, art.game, mat_id, 0, 0, mw, mh))
+        end_form(c)
+        for tile in plan.tiles:
+            c.setPageSize((plan.page_w, plan.page_h))
+            ox, oy = tile.origin
+            window = tile.window.shifted(ox, oy)
+            _clipped(c, window)
+            c.translate(ox, oy)
+            c.doForm(form)
+            c.restoreState()
+            _tile_marks(c, plan, tile, window)
+            _tile_caption(c, fonts, plan, tile, mat.get("title", mat_id))
+            pages.show()
+            result.cards += 1
+        step(1)
+    c.save()
+    result.pages = pages.count
+
+
+ALIGN_R = g.mm(3)
+
+
+def _tile_marks(c, plan: g.TilePlan, tile: g.Tile, window: g.Rect) -> None:
+    """The tile's edge (thin grey) and the alignment marks (circle + cross) in it."""
+    c.saveState()
+    c.setLineWidth(HAIRLINE)
+    c.setStrokeColorRGB(0.5, 0.5, 0.5)
+    c.rect(window.x, window.y, window.w, window.h, stroke=1, fill=0)
+    c.setStrokeColorRGB(0, 0, 0)
+    for mx, my in plan.marks:
+        if not tile.window.contains(mx, my):
+            continue
+        x, y = tile.on_page(mx, my)
+        c.setFillColorRGB(1, 1, 1)
+        c.circle(x, y, ALIGN_R, stroke=1, fill=1)
+        c.line(x - 1.6 * ALIGN_R, y, x + 1.6 * ALIGN_R, y)
+        c.line(x, y - 1.6 * ALIGN_R, x, y + 1.6 * ALIGN_R)
+    c.restoreState()
+
+
+def _tile_caption(c, fonts, plan: g.TilePlan, tile: g.Tile, title: str) -> None:
+    c.saveState()
+    c.setFont(fonts["regular"], 7)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    text = (f"{title} \u2014 tile {tile.label} (row {chr(ord('A') + tile.row)} of {plan.rows}, "
+            f"column {tile.col + 1} of {plan.cols}). Neighbouring tiles overlap by "
+            f"{g.to_mm(plan.overlap):.0f} mm: trim one edge, lay it over the next and line "
+            f"up the circled crosses.")
+    c.drawString(plan.margin, plan.margin / 2 - 2, text)
+    c.restoreState()
+
+
+# ── dice labels ───────────────────────────────────────────────────────────────────
+
+
+def _heading(c, fonts, page_w: float, page_h: float, title: str, note: str) -> g.Rect:
+    """Draw a page heading; returns the content area left below it."""
+    c.setFont(fonts["bold"], 12)
+    c.setFillColorRGB(0, 0, 0)
+    c.drawString(PAGE_MARGIN, page_h - PAGE_MARGIN - 10, title)
+    c.setFont(fonts["regular"], 8)
+    c.drawString(PAGE_MARGIN, page_h - PAGE_MARGIN - 21, note)
+    return g.Rect(PAGE_MARGIN, PAGE_MARGIN, page_w - 2 * PAGE_MARGIN,
+                  page_h - 2 * PAGE_MARGIN - HEADING_H)
+
+
+def _draw_dice(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
+    gm = db.games[art.game]
+    dice = gm.extras["dice"]
+    faces = list(dice["faces"])
+    per_player = int(dice["per_player"])
+    size = g.mm(opts.die_label_mm)
+    page = g.paper_size(opts.paper)
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title,
+                    subject=f"{opts.die_label_mm:g} mm labels, {per_player} dice x "
+                            f"{len(faces)} faces per set")
+    pages = _Pages(c)
+    faces_drawn: dict[tuple[str, Any], str] = {}
+    for set_id, spec in dice["sets"].items():
+        label = spec.get("label", set_id)
+        labels = [(die, value) for die in range(per_player) for value in faces]
+        first = True
+        while labels:
+            area = _heading(c, fonts, *page, f"{label} dice \u2014 sticker labels",
+                            f"{per_player} dice x {len(faces)} faces, "
+                            f"{opts.die_label_mm:g} mm; one row per die; cut on the grey lines"
+                            + ("" if first else " (continued)"))
+            try:
+                grid = g.item_grid(area, size, size, LABEL_GAP,
+                                   max_cols=len(faces))
+            except ValueError as exc:
+                raise BuildError(f"print.die_label_mm {opts.die_label_mm:g}: {exc}") from None
+            batch, labels = labels[:grid.per_page], labels[grid.per_page:]
+            for cell, (_die, value) in zip(grid.cells, batch, strict=False):
+                key = (set_id, value)
+                if key not in faces_drawn:  # each face is drawn once, then reused
+                    faces_drawn[key] = f"die-{art.game}-{set_id}-{value}"
+                    c.beginForm(faces_drawn[key], 0, 0, size, size)
+                    result.warnings += _warnings(
+                        renderer.draw_die_face(c, art.game, set_id, value, 0, 0, size))
+                    end_form(c)
+                c.saveState()
+                c.translate(cell.x, cell.y)
+                c.doForm(faces_drawn[key])
+                c.restoreState()
+                _cut_rect(c, cell)
+                result.cards += 1
+                step(1)
+            pages.show()
+            first = False
+    c.save()
+    result.pages = pages.count
+
+
+def _cut_rect(c, r: g.Rect) -> None:
+    c.saveState()
+    c.setLineWidth(HAIRLINE)
+    c.setStrokeColorRGB(0.55, 0.55, 0.55)
+    c.rect(r.x, r.y, r.w, r.h, stroke=1, fill=0)
+    c.restoreState()
+
+
+# ── tokens ────────────────────────────────────────────────────────────────────────
+
+
+def _draw_tokens(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
+    gm = db.games[art.game]
+    page = g.paper_size(opts.paper)
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title, subject="punch-out tokens")
+    pages = _Pages(c)
+    for token_id, spec in gm.extras["tokens"].items():
+        d = g.mm(float(spec["diameter_mm"]))
+        remaining = int(spec["count"])
+        name = spec.get("name", token_id)
+        form = f"token-{art.game}-{token_id}"  # every token of a kind is the same drawing
+        c.beginForm(form, 0, 0, d, d)
+        result.warnings += _warnings(renderer.draw_token(c, art.game, token_id, d / 2, d / 2, d / 2))
+        end_form(c)
+        while remaining > 0:
+            area = _heading(c, fonts, *page, f"{name}s ({spec.get('label', token_id)})",
+                            f"{spec['count']} tokens, {spec['diameter_mm']:g} mm; "
+                            "cut or punch along the circles")
+            try:
+                grid = g.item_grid(area, d, d, TOKEN_GAP)
+            except ValueError as exc:
+                raise BuildError(f"tokens.{token_id}.diameter_mm: {exc}") from None
+            n = min(remaining, grid.per_page)
+            for cell in grid.cells[:n]:
+                cx, cy = cell.x + d / 2, cell.y + d / 2
+                c.saveState()
+                c.translate(cell.x, cell.y)
+                c.doForm(form)
+                c.restoreState()
+                c.saveState()
+                c.setLineWidth(HAIRLINE)
+                c.setStrokeColorRGB(0, 0, 0)
+                c.circle(cx, cy, d / 2, stroke=1, fill=0)
+                c.restoreState()
+                result.cards += 1
+                step(1)
+            remaining -= n
+            pages.show()
+    c.save()
+    result.pages = pages.count
+
+
+# ── reference card ────────────────────────────────────────────────────────────────
+
+
+def _draw_reference(db, art, opts: Options, renderer, fonts, target, result: Written,
+                    step) -> None:
+    page = g.paper_size(opts.paper)
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title, subject="turn summary")
+    box = g.Rect(PAGE_MARGIN, PAGE_MARGIN, page[0] - 2 * PAGE_MARGIN, page[1] - 2 * PAGE_MARGIN)
+    result.warnings += _warnings(renderer.draw_reference(c, art.game, box.x, box.y, box.w, box.h))
+    c.showPage()
+    c.save()
+    result.pages = 1
+    result.cards = 1
+    step(1)
+
+
+# ── duplex calibration ────────────────────────────────────────────────────────────
+
+CAL_RANGE_MM = 10  # the back's scales read -10 .. +10 mm
+
+
+def calibration_points(page_w: float, page_h: float) -> list[tuple[float, float]]:
+    """The crosses on the front of the calibration sheet: centre and four corners."""
+    inset = g.mm(40)
+    return [(page_w / 2, page_h / 2), (inset, inset), (page_w - inset, inset),
+            (inset, page_h - inset), (page_w - inset, page_h - inset)]
+
+
+def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: Written,
+                      step) -> None:
+    pw, ph = g.paper_size(opts.paper)
+    c = open_canvas(target, font=fonts["regular"], page_size=(pw, ph), title=art.title,
+                    subject=f"measure --back-offset for {opts.duplex} duplex")
+    arm = g.mm(6)
+    c.setFont(fonts["bold"], 12)
+    c.drawString(PAGE_MARGIN, ph - PAGE_MARGIN - 10, "Duplex calibration \u2014 front")
+    lines = [
+        f"Print both pages on one sheet, duplex, {opts.duplex} flip, at 100 % (no fit-to-page).",
+        "Hold the sheet against a light. On the back, read where each cross of this side falls",
+        "on the scales: X on the horizontal scale, Y on the vertical (mm, as seen from the back).",
+        "Add the readings to the current offset "
+        f"({opts.back_offset_mm[0]:g},{opts.back_offset_mm[1]:g}) and build with "
+        "--back-offset X,Y (or set print.back_offset_mm).",
+    ]
+    c.setFont(fonts["regular"], 9)
+    for i, line in enumerate(lines):
+        c.drawString(PAGE_MARGIN, ph - PAGE_MARGIN - 26 - 11 * i, line)
+    c.setLineWidth(0.5)
+    for x, y in calibration_points(pw, ph):
+        c.line(x - arm, y, x + arm, y)
+        c.line(x, y - arm, x, y + arm)
+        c.circle(x, y, g.mm(1), stroke=1, fill=0)
+    c.showPage()
+
+    c.setFont(fonts["bold"], 12)
+    c.drawString(PAGE_MARGIN, ph - PAGE_MARGIN - 10, "Duplex calibration \u2014 back")
+    c.setFont(fonts["regular"], 9)
+    c.drawString(PAGE_MARGIN, ph - PAGE_MARGIN - 26,
+                 "Read X and Y where the front's crosses show through; 0,0 = aligned.")
+    ox, oy = opts.back_offset
+    for x, y in calibration_points(pw, ph):
+        # Where the front's cross lands on this side, with the current offset applied.
+        spot = g.back_slot(g.Slot(0, 0, 0, g.Rect(x, y, 0, 0), g.Edges()), pw, ph,
+                           opts.duplex, (ox, oy)).trim
+        _scale(c, fonts, spot.x, spot.y)
+    c.showPage()
+    c.save()
+    result.pages = 2
+    result.cards = 0
+    step(1)
+
+
+def _scale(c, fonts, x: float, y: float) -> None:
+    """Millimetre scales through (x, y): ticks every mm, longer and numbered every 5."""
+    span = g.mm(CAL_RANGE_MM)
+    c.setLineWidth(0.3)
+    c.line(x - span, y, x + span, y)
+    c.line(x, y - span, x, y + span)
+    c.setFont(fonts["regular"], 4.5)
+    for i in range(-CAL_RANGE_MM, CAL_RANGE_MM + 1):
+        t = g.mm(i)
+        tick = g.mm(1.6 if i % 5 == 0 else 0.8)
+        c.line(x + t, y - tick, x + t, y + tick)
+        c.line(x - tick, y + t, x + tick, y + t)
+        if i % 5 == 0 and i:
+            c.drawCentredString(x + t, y - tick - 5, f"{i:+d}")
+            c.drawString(x + tick + 1, y + t - 1.5, f"{i:+d}")
+
+
+_DRAW = {
+    DECK: _draw_deck,
+    MATS: _draw_mats,
+    MATS_TILED: _draw_mats_tiled,
+    DICE: _draw_dice,
+    TOKENS: _draw_tokens,
+    REFERENCE: _draw_reference,
+    CALIBRATION: _draw_calibration,
+}

@@ -1,0 +1,118 @@
+"""Fixtures for the build tests. `standin`: a tiny stand-in for pnp.render.CardRenderer, used only by these tests while the real
+renderer is built elsewhere: it paints the bleed area, strokes nothing over the trim
+and writes the card name, so geometry and text can be read back from the PDF."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+
+@dataclass(frozen=True)
+class LayoutWarning:
+    game: str
+    deck: str
+    card: str
+    element: str
+    message: str
+
+
+class StandInRenderer:
+    def __init__(self, db, fonts):
+        self.db = db
+        self.fonts = fonts
+        self.calls: list[tuple] = []
+
+    def draw_front(self, canvas, card, deck, x, y, w, h, bleed):
+        self.calls.append(("front", card.name, x, y, w, h, bleed))
+        canvas.setFillColorRGB(0.85, 0.9, 1.0)
+        canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+        if card.name.startswith("Glass"):  # a translucent red veil over the lower half
+            canvas.saveState()
+            canvas.setFillColorRGB(1, 0, 0)
+            canvas.setFillAlpha(0.5)
+            canvas.rect(x, y, w, h / 2, stroke=0, fill=1)
+            canvas.restoreState()
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.setFont(self.fonts["bold"], 9)
+        canvas.drawString(x + 8, y + h - 18, card.name)
+        if card.name.startswith("Overflow"):
+            return [LayoutWarning(card.game, card.deck, card.name, "text", "text does not fit")]
+        return []
+
+    def draw_back(self, canvas, deck, x, y, w, h, bleed):
+        self.calls.append(("back", deck.id, x, y, w, h, bleed))
+        canvas.setFillColorRGB(0.2, 0.2, 0.3)
+        canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+        canvas.setFillColorRGB(1, 1, 1)
+        canvas.setFont(self.fonts["regular"], 12)
+        canvas.drawCentredString(x + w / 2, y + h / 2, deck.title)
+        return []
+
+    def draw_mat(self, canvas, game, mat_id, x, y, w, h):
+        canvas.setFillColorRGB(0.9, 0.95, 0.9)
+        canvas.rect(x, y, w, h, stroke=1, fill=1)
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.setFont(self.fonts["bold"], 24)
+        canvas.drawString(x + 20, y + h - 40, f"mat {mat_id}")
+
+    def draw_reference(self, canvas, game, x, y, w, h):
+        canvas.setFont(self.fonts["regular"], 12)
+        canvas.drawString(x, y + h - 14, f"reference {game}")
+
+    def draw_die_face(self, canvas, game, set_id, value, x, y, size):
+        canvas.setFont(self.fonts["bold"], size / 2)
+        canvas.drawCentredString(x + size / 2, y + size / 4, str(value))
+
+    def draw_token(self, canvas, game, token_id, cx, cy, radius):
+        canvas.setFont(self.fonts["bold"], radius)
+        canvas.drawCentredString(cx, cy - radius / 3, token_id[:2].upper())
+
+
+# ── a small database built from the model types (no cards.yaml needed) ─────────────
+
+
+def _make_db(root, *, decks=None, extras=None, paper="letter", fonts=None, die_label_mm=16.0):
+    from pathlib import Path
+
+    from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
+
+    root = Path(root)
+    src = Source("cards.yaml", 1, 1)
+    decks = decks if decks is not None else {"main": [("Alpha", 1), ("Beta", 3), ("Gamma", 1)]}
+    built = {}
+    for deck_id, cards in decks.items():
+        size = (63.5, 88.9)
+        items = []
+        for i, entry in enumerate(cards):
+            name, copies = entry[0], entry[1]
+            image = entry[2] if len(entry) > 2 else None
+            items.append(Card(name=name, type="Hero", text="", copies=copies, game="g",
+                              deck=deck_id, fields={}, source=Source("cards.yaml", 10 + i, 5),
+                              image=image))
+        built[deck_id] = Deck(deck_id, "g", f"Deck {deck_id}", size, {"title": "G"},
+                              tuple(items), src)
+    game = Game("g", "Game G", 2, 2, {}, built, extras or {})
+    profile = PrintProfile(paper, 3.175, "long-edge", (0.0, 0.0), True, die_label_mm,
+                           fonts or {})
+    return Database(root / "cards.yaml", profile, {"g": game})
+
+
+def _cards(n, prefix="Card"):
+    return [(f"{prefix} {i:03d}", 1) for i in range(n)]
+
+
+@pytest.fixture
+def standin():
+    return StandInRenderer
+
+
+@pytest.fixture(name="make_db")
+def make_db_fixture():
+    return _make_db
+
+
+@pytest.fixture(name="cards")
+def cards_fixture():
+    return _cards

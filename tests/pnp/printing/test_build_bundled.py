@@ -1,0 +1,126 @@
+"""`python -m pnp build` end to end on the bundled cards.yaml with the real renderer."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+import carddb
+
+ROOT = Path(__file__).resolve().parents[3]
+PT = 72 / 25.4
+
+
+def pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """One full build with no options (bundled database, default output folder)."""
+    folder = tmp_path_factory.mktemp("full")
+    shutil.copy(ROOT / "cards.yaml", folder / "cards.yaml")
+    result = pnp("build", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return folder, result
+
+
+def test_every_artefact_of_both_games(built):
+    folder, result = built
+    db = carddb.load(folder / "cards.yaml")
+    expected = {f"{g}/{d}" for g, game in db.games.items() for d in game.decks}
+    expected |= {"xo/mats", "xo/mats-tiled", "xo/dice-labels", "x-statix/tokens",
+                 "xo/reference", "x-statix/reference", "xo/calibration",
+                 "x-statix/calibration"}
+    written = {f"{p.parent.name}/{p.stem}" for p in (folder / "output").glob("*/*.pdf")}
+    assert written == expected
+    # the final table names every file with its pages and cards
+    for name in expected:
+        assert f"output/{name}.pdf" in result.stdout
+
+
+def test_decks_count_copies_and_carry_every_name(built):
+    folder, result = built
+    db = carddb.load(folder / "cards.yaml")
+    rows = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines()
+            if line.startswith("output/")}
+    for gid, game in db.games.items():
+        for deck_id, deck in game.decks.items():
+            path = folder / "output" / gid / f"{deck_id}.pdf"
+            pdf = PdfReader(path)
+            pages, cards = rows[f"output/{gid}/{deck_id}.pdf"]
+            assert int(cards) == deck.count == sum(c.copies for c in deck.cards)
+            per_sheet = _cards_on_page(pdf, 0)  # 9 poker/bridge, 16 mini on Letter
+            assert per_sheet == min(deck.count, {63.5: 9, 57.15: 9, 44.0: 16}[deck.size_mm[0]])
+            assert int(pages) == len(pdf.pages) == 2 * -(-deck.count // per_sheet)  # + backs
+            box = pdf.pages[0].mediabox
+            assert round(float(box.width) / PT, 1) == 215.9
+            assert round(float(box.height) / PT, 1) == 279.4
+            text = " ".join(" ".join(pdf.pages[i].extract_text().split())
+                            for i in range(0, len(pdf.pages), 2))
+            for card in deck.cards:
+                assert " ".join(card.name.split()) in text, (deck_id, card.name)
+
+
+def _cards_on_page(pdf: PdfReader, index: int) -> int:
+    """Cards on a page of fronts: the build clips each card to its area in a graphics
+    state of its own (`q ... re W n` one level deep); the renderer's own clips nest
+    deeper."""
+    from pypdf.generic import ContentStream
+
+    ops = ContentStream(pdf.pages[index].get_contents(), pdf).operations
+    depth, cards = 0, 0
+    for i, (_, op) in enumerate(ops[:-1]):
+        if op == b"q":
+            depth += 1
+        elif op == b"Q":
+            depth -= 1
+        elif op == b"re" and ops[i + 1][1] in (b"W", b"W*") and depth == 1:
+            cards += 1
+    return cards
+
+
+def test_fonts_embedded_everywhere(built):
+    folder, _ = built
+    for path in (folder / "output").glob("*/*.pdf"):
+        data = path.read_bytes()
+        assert b"/FontFile2" in data, path
+        assert b"/Helvetica" not in data, path  # no unembedded standard font
+
+
+def test_second_build_is_byte_identical(built):
+    folder, _ = built
+    again = folder / "again"
+    result = pnp("build", "--game", "x-statix", "--out", str(again), cwd=folder)
+    assert result.returncode == 0, result.stderr
+    for path in again.glob("x-statix/*.pdf"):
+        assert path.read_bytes() == (folder / "output" / "x-statix" / path.name).read_bytes()
+
+
+def test_template_syntax_error_is_one_line(tmp_path):
+    shutil.copy(ROOT / "cards.yaml", tmp_path / "cards.yaml")
+    (tmp_path / "templates" / "x-statix").mkdir(parents=True)
+    (tmp_path / "templates" / "x-statix" / "owner.j2").write_text("- rect: {% if %}\n")
+    result = pnp("build", "--only", "owners", "--out", "out", cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "owner.j2" in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_image_is_one_line(tmp_path):
+    text = (ROOT / "cards.yaml").read_text()
+    old = "{name: Coach, type: Owner,"
+    assert old in text
+    (tmp_path / "cards.yaml").write_text(text.replace(old, old + " image: art/coach.png,"))
+    result = pnp("build", "--only", "owners", "--out", "out", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "art/coach.png" in result.stderr and len(result.stderr.strip().splitlines()) == 1

@@ -1,0 +1,164 @@
+"""`pnp build` through click: options, table, warnings, one-line errors and exit codes.
+
+The renderer here is the stand-in from conftest.py (the look is tested on its own);
+test_build_bundled.py runs the real command end to end."""
+
+from __future__ import annotations
+
+import shutil
+import types
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+PT = 72 / 25.4
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch, standin):
+    """A project folder holding a copy of the bundled cards.yaml, as the cwd, with the
+    stand-in renderer in place of pnp.render."""
+    shutil.copy(ROOT / "cards.yaml", tmp_path / "cards.yaml")
+    monkeypatch.chdir(tmp_path)
+    fake = types.ModuleType("pnp.render")
+    fake.CardRenderer = standin
+    monkeypatch.setitem(__import__("sys").modules, "pnp.render", fake)
+    return tmp_path
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["build", *args])
+
+
+def edit_cards(folder: Path, old: str, new: str) -> None:
+    path = folder / "cards.yaml"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_build_one_game_writes_table(project):
+    result = run("--game", "x-statix", "--out", "out")
+    assert result.exit_code == 0, result.stderr
+    for name in ("common", "owners", "team-names", "tokens", "reference", "calibration"):
+        assert (project / "out" / "x-statix" / f"{name}.pdf").is_file()
+    assert not (project / "out" / "xo").exists()
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("building ")  # plain lines, not a terminal
+    header = next(i for i, line in enumerate(lines) if line.startswith("file"))
+    rows = {line.split()[0]: line.split()[1:] for line in lines[header + 1:]}
+    assert rows["out/x-statix/owners.pdf"] == ["2", "3"]
+    common = PdfReader(project / "out" / "x-statix" / "common.pdf")
+    assert rows["out/x-statix/common.pdf"][0] == str(len(common.pages))
+
+
+def test_only_and_print_profile_defaults_with_cli_overrides(project):
+    edit_cards(project, "paper: letter", "paper: a4")
+    assert run("--only", "owners", "--out", "out").exit_code == 0
+    box = PdfReader(project / "out" / "x-statix" / "owners.pdf").pages[0].mediabox
+    assert round(float(box.width) / PT, 1) == 210.0  # a4 from the profile
+    assert run("--only", "owners", "--out", "out", "--paper", "letter").exit_code == 0
+    box = PdfReader(project / "out" / "x-statix" / "owners.pdf").pages[0].mediabox
+    assert round(float(box.width) / PT, 1) == 215.9  # the option wins
+
+
+def test_no_backs_and_fold(project):
+    assert run("--only", "owners", "--out", "out", "--no-backs").exit_code == 0
+    assert len(PdfReader(project / "out" / "x-statix" / "owners.pdf").pages) == 1
+    assert run("--only", "owners", "--out", "out", "--fold").exit_code == 0
+    page = PdfReader(project / "out" / "x-statix" / "owners.pdf").pages[0]
+    assert float(page.mediabox.width) > float(page.mediabox.height)
+
+
+@pytest.mark.parametrize("args, code, needle", [
+    (["--only", "nope"], 2, "unknown artefact 'nope'"),
+    (["--game", "chess"], 2, "unknown game 'chess'"),
+    (["--back-offset", "1;2"], 2, "X,Y"),
+    (["--paper", "legal"], 2, "legal"),
+    (["--fold", "--no-backs"], 2, "--fold"),
+])
+def test_bad_usage_is_one_line_exit_2(project, args, code, needle):
+    result = run(*args, "--out", "out")
+    assert result.exit_code == code
+    assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_broken_database_exit_1(project):
+    edit_cards(project, "bleed_mm: 3.175", "bleed_mm: lots")
+    result = run("--out", "out")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("pnp: cards.yaml:") and len(result.stderr.splitlines()) == 1
+
+
+def test_missing_image_and_escaping_path(project):
+    edit_cards(project, "{name: Coach, type: Owner,", "{name: Coach, type: Owner, image: art/coach.png,")
+    result = run("--out", "out")
+    assert result.exit_code == 1 and "art/coach.png" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    edit_cards(project, "art/coach.png", "../outside.png")
+    result = run("--out", "out")
+    assert result.exit_code == 1 and "escapes the project folder" in result.stderr
+
+
+def test_missing_font(project):
+    edit_cards(project, "fonts: {}", "fonts: {bold: fonts/Heavy.ttf}")
+    result = run("--out", "out")
+    assert result.exit_code == 1 and "fonts/Heavy.ttf" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_unwritable_output_folder(project):
+    (project / "file").write_text("a file, not a folder")
+    result = run("--only", "owners", "--out", "file")
+    assert result.exit_code == 2 and "is a file" in result.stderr
+    # The game's folder cannot be made (a file has its name): running as root, chmod
+    # would not stop us, so this is the portable way to make it unwritable.
+    (project / "blocked").mkdir()
+    (project / "blocked" / "x-statix").write_text("in the way")
+    result = run("--only", "owners", "--out", "blocked")
+    assert result.exit_code == 2
+    assert "cannot write to output folder" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_overflow_warned_once_per_card_and_strict_fails(project):
+    # The stand-in reports an overflow for names starting "Overflow"; 3 copies, one warning.
+    edit_cards(project, "{name: Coach, type: Owner,", "{name: Overflow Coach, copies: 3, type: Owner,")
+    result = run("--only", "owners", "--out", "out")
+    assert result.exit_code == 0
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == ["warning: x-statix/owners: Overflow Coach: text: text does not fit"]
+    result = run("--only", "owners", "--out", "out", "--strict")
+    assert result.exit_code == 1
+    assert "Overflow Coach" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert not (project / "out" / "x-statix" / "owners.pdf").exists()
+
+
+def test_template_error_is_one_line(project, monkeypatch, standin):
+    import jinja2
+
+    class Broken(standin):
+        def draw_front(self, *args):
+            jinja2.Environment().from_string("{% if %}")
+
+    monkeypatch.setattr(__import__("sys").modules["pnp.render"], "CardRenderer", Broken)
+    result = run("--only", "owners", "--out", "out")
+    assert result.exit_code == 1
+    assert "template syntax error" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_fonts_named_in_the_profile_are_embedded(project):
+    from pnp.fonts import reportlab_font_dir
+
+    (project / "fonts").mkdir()
+    shutil.copy(reportlab_font_dir() / "VeraBI.ttf", project / "fonts" / "Display.ttf")
+    edit_cards(project, "fonts: {}", "fonts: {bold: fonts/Display.ttf}")
+    result = run("--only", "owners", "--out", "out")
+    assert result.exit_code == 0, result.stderr
+    data = (project / "out" / "x-statix" / "owners.pdf").read_bytes()
+    # The stand-in draws names in bold: now Vera Bold Oblique (its PostScript name).
+    assert b"BitstreamVeraSans-BoldOblique" in data and b"/FontFile2" in data

@@ -1,0 +1,262 @@
+"""Print geometry: hand-computed layouts for the real paper sizes, plus properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pnp import geometry as g
+
+POKER = (g.mm(63.5), g.mm(88.9))
+BLEED = g.mm(3.175)
+TOL = 0.1  # mm
+
+
+def close(points: float, millimetres: float) -> bool:
+    return abs(g.to_mm(points) - millimetres) < TOL
+
+
+def same(a: g.Rect, b: g.Rect) -> bool:
+    return all(abs(u - v) < 1e-6 for u, v in zip((a.x, a.y, a.w, a.h), (b.x, b.y, b.w, b.h), strict=True))
+
+
+def overlaps(a: g.Rect, b: g.Rect) -> bool:
+    eps = 1e-6
+    return a.x < b.right - eps and b.x < a.right - eps and a.y < b.top - eps and b.y < a.top - eps
+
+
+def test_paper_sizes():
+    w, h = g.paper_size("letter")
+    assert close(w, 215.9) and close(h, 279.4)
+    w, h = g.paper_size("A4")
+    assert close(w, 210) and close(h, 297)
+    assert g.paper_size("a4", landscape=True) == (h, w)
+    with pytest.raises(ValueError, match="unknown paper"):
+        g.paper_size("legal")
+
+
+def test_poker_on_letter_keeps_gutters_across_and_abuts_down():
+    sheet = g.card_sheet(*g.paper_size("letter"), *POKER, BLEED)
+    assert (sheet.cols, sheet.rows) == (3, 3)
+    # Across: 3 x 63.5 + 2 gutters of 6.35 = 203.2 on 215.9 -> left edge 6.35 mm.
+    assert close(sheet.gutter_x, 6.35) and sheet.gutter_y == 0
+    assert [round(g.to_mm(x), 2) for x in sheet.cut_xs] == [6.35, 69.85, 76.2, 139.7, 146.05, 209.55]
+    # Down: 3 x 88.9 = 266.7 abutting, centred on 279.4 -> 6.35 mm top and bottom.
+    assert [round(g.to_mm(y), 2) for y in sheet.cut_ys] == [6.35, 95.25, 184.15, 273.05]
+    top_left, middle, bottom_right = sheet.slots[0], sheet.slots[4], sheet.slots[8]
+    assert close(top_left.trim.x, 6.35) and close(top_left.trim.top, 273.05)
+    assert close(top_left.trim.w, 63.5) and close(top_left.trim.h, 88.9)
+    # Every card keeps its side bleed; only the outer rows keep top/bottom bleed.
+    assert top_left.bleed == g.Edges(left=BLEED, right=BLEED, top=BLEED, bottom=0)
+    assert middle.bleed == g.Edges(left=BLEED, right=BLEED, top=0, bottom=0)
+    assert bottom_right.bleed == g.Edges(left=BLEED, right=BLEED, top=0, bottom=BLEED)
+
+
+def test_poker_on_a4_abuts_across_and_keeps_gutters_down():
+    sheet = g.card_sheet(*g.paper_size("a4"), *POKER, BLEED)
+    assert (sheet.cols, sheet.rows) == (3, 3)
+    assert sheet.gutter_x == 0 and close(sheet.gutter_y, 6.35)
+    assert [round(g.to_mm(x), 2) for x in sheet.cut_xs] == [9.75, 73.25, 136.75, 200.25]
+    # 3 x 88.9 + 2 x 6.35 = 279.4 on 297 -> 8.8 mm top and bottom.
+    assert [round(g.to_mm(y), 2) for y in sheet.cut_ys] == [
+        8.8, 97.7, 104.05, 192.95, 199.3, 288.2]
+    assert sheet.slots[4].bleed == g.Edges(left=0, right=0, top=BLEED, bottom=BLEED)
+
+
+def test_tarot_fits_two_by_two_with_full_bleed():
+    sheet = g.card_sheet(*g.paper_size("letter"), g.mm(70), g.mm(120), BLEED)
+    assert (sheet.cols, sheet.rows) == (2, 2)
+    assert all(s.bleed == g.Edges(BLEED, BLEED, BLEED, BLEED) for s in sheet.slots)
+
+
+def test_card_too_big_is_refused():
+    with pytest.raises(ValueError, match="does not fit"):
+        g.card_sheet(*g.paper_size("letter"), g.mm(300), g.mm(90), BLEED)
+
+
+sizes = st.tuples(st.floats(20, 200), st.floats(20, 280), st.floats(0, 5),
+                  st.sampled_from(["letter", "a4"]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(sizes)
+def test_sheet_properties(case):
+    w_mm, h_mm, bleed_mm, paper = case
+    pw, ph = g.paper_size(paper)
+    w, h, b = g.mm(w_mm), g.mm(h_mm), g.mm(bleed_mm)
+    try:
+        sheet = g.card_sheet(pw, ph, w, h, b)
+    except ValueError:
+        assert w + 2 * b + 2 * g.MARK_MARGIN > pw or h + 2 * b + 2 * g.MARK_MARGIN > ph
+        return
+    # The count comes first: one more card abutting would not fit.
+    assert (sheet.cols + 1) * w + 2 * b + 2 * g.MARK_MARGIN > pw + 1e-6
+    assert (sheet.rows + 1) * h + 2 * b + 2 * g.MARK_MARGIN > ph + 1e-6
+    slots = sheet.slots
+    for i, s in enumerate(slots):
+        a = s.area
+        assert a.x >= g.MARK_MARGIN - 1e-6 and a.right <= pw - g.MARK_MARGIN + 1e-6
+        assert a.y >= g.MARK_MARGIN - 1e-6 and a.top <= ph - g.MARK_MARGIN + 1e-6
+        assert abs(s.trim.w - w) < 1e-9 and abs(s.trim.h - h) < 1e-9
+        for other in slots[i + 1:]:
+            assert not overlaps(a, other.area)
+    # Crop marks: on trim lines, inside the page, never over any card.
+    marks = g.crop_marks(sheet)
+    assert len(marks) == 2 * (len(sheet.cut_xs) + len(sheet.cut_ys))
+    for m in marks:
+        assert 0 <= min(m.x0, m.x1) and max(m.x0, m.x1) <= pw + 1e-9
+        assert 0 <= min(m.y0, m.y1) and max(m.y0, m.y1) <= ph + 1e-9
+        seg = g.Rect(min(m.x0, m.x1), min(m.y0, m.y1), abs(m.x1 - m.x0), abs(m.y1 - m.y0))
+        for s in slots:
+            assert not g.Rect(s.area.x - 0.01, s.area.y - 0.01, s.area.w + 0.02,
+                              s.area.h + 0.02).contains(seg.x + seg.w / 2, seg.y + seg.h / 2)
+            # a vertical mark spans no card's height, a horizontal one no card's width
+            if m.x0 == m.x1:
+                assert seg.top <= s.area.y + 1e-9 or seg.y >= s.area.top - 1e-9
+            else:
+                assert seg.right <= s.area.x + 1e-9 or seg.x >= s.area.right - 1e-9
+
+
+def test_crop_marks_sit_on_every_trim_line_in_the_margins():
+    sheet = g.card_sheet(*g.paper_size("letter"), *POKER, BLEED)
+    marks = g.crop_marks(sheet)
+    vertical = sorted({round(g.to_mm(m.x0), 2) for m in marks if m.x0 == m.x1})
+    horizontal = sorted({round(g.to_mm(m.y0), 2) for m in marks if m.y0 == m.y1})
+    assert vertical == [round(g.to_mm(x), 2) for x in sheet.cut_xs]
+    assert horizontal == [round(g.to_mm(y), 2) for y in sheet.cut_ys]
+    ext = sheet.extent
+    for m in marks:
+        if m.x0 == m.x1:  # vertical line: in the top or bottom margin
+            assert max(m.y0, m.y1) < ext.y or min(m.y0, m.y1) > ext.top
+        else:
+            assert max(m.x0, m.x1) < ext.x or min(m.x0, m.x1) > ext.right
+
+
+def test_long_edge_back_mirrors_left_right():
+    pw, ph = g.paper_size("letter")
+    sheet = g.card_sheet(pw, ph, *POKER, BLEED)
+    backs = g.back_slots(sheet, 9, "long-edge")
+    for front, back in zip(sheet.slots, backs, strict=True):
+        assert abs(back.trim.x - (pw - front.trim.right)) < 1e-9
+        assert back.trim.y == front.trim.y
+        assert back.bleed.left == front.bleed.right and back.bleed.top == front.bleed.top
+    # The back of the top-left card is the top-right slot of the back page.
+    assert same(backs[0].trim, sheet.slots[2].trim)
+
+
+def test_short_edge_back_mirrors_top_bottom():
+    pw, ph = g.paper_size("a4")
+    sheet = g.card_sheet(pw, ph, *POKER, BLEED)
+    backs = g.back_slots(sheet, 9, "short-edge")
+    for front, back in zip(sheet.slots, backs, strict=True):
+        assert back.trim.x == front.trim.x
+        assert abs(back.trim.y - (ph - front.trim.top)) < 1e-9
+        assert back.bleed.top == front.bleed.bottom
+    assert same(backs[0].trim, sheet.slots[6].trim)
+
+
+def test_partial_last_sheet_and_offset():
+    pw, ph = g.paper_size("letter")
+    sheet = g.card_sheet(pw, ph, *POKER, BLEED)
+    backs = g.back_slots(sheet, 4, "long-edge", offset=(g.mm(1.5), g.mm(-0.5)))
+    assert len(backs) == 4
+    # Front slot 3 (row 1, col 0) is backed at row 1, col 2, shifted by the offset.
+    expected = sheet.slots[5].trim
+    assert close(backs[3].trim.x, g.to_mm(expected.x) + 1.5)
+    assert close(backs[3].trim.y, g.to_mm(expected.y) - 0.5)
+
+
+def test_landscape_page_long_edge_mirrors_y():
+    assert g.mirror_axis(100, 200, "long-edge") == "x"
+    assert g.mirror_axis(200, 100, "long-edge") == "y"
+    assert g.mirror_axis(200, 100, "short-edge") == "x"
+    with pytest.raises(ValueError):
+        g.mirror_axis(100, 200, "sideways")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["letter", "a4"]), st.sampled_from(g.DUPLEX_MODES),
+       st.floats(-5, 5), st.floats(-5, 5))
+def test_duplex_twice_is_identity(paper, duplex, dx, dy):
+    pw, ph = g.paper_size(paper)
+    sheet = g.card_sheet(pw, ph, *POKER, BLEED)
+    for s in sheet.slots:
+        back = g.back_slot(s, pw, ph, duplex, (g.mm(dx), g.mm(dy)))
+        again = g.back_slot(back, pw, ph, duplex)
+        # Mirroring twice returns the front, displaced by the mirrored offset.
+        assert abs(abs(again.trim.x - s.trim.x) - abs(g.mm(dx))) < 1e-6
+        assert abs(abs(again.trim.y - s.trim.y) - abs(g.mm(dy))) < 1e-6
+        assert g.back_slot(back, pw, ph, duplex).bleed == s.bleed
+
+
+def test_parse_offset():
+    assert g.parse_offset("1.5,-0.5") == (1.5, -0.5)
+    assert g.parse_offset(" 0 , 2 ") == (0, 2)
+    for bad in ("1", "a,b", "1,2,3", "nan,1", ""):
+        with pytest.raises(ValueError):
+            g.parse_offset(bad)
+
+
+def test_fold_puts_back_beside_front_on_the_fold_line():
+    fold = g.fold_sheet("letter", *POKER, BLEED)
+    assert fold.axis == "vertical" and fold.per_sheet == 4
+    assert fold.grid.page_w > fold.grid.page_h  # landscape holds 4 pairs, portrait 3
+    for pair in fold.pairs:
+        f, b = pair.front, pair.back
+        assert abs(f.trim.right - b.trim.x) < 1e-9 and f.trim.y == b.trim.y
+        assert pair.fold.x0 == f.trim.right
+        assert f.bleed.right == 0 and b.bleed.left == 0 and b.rotate == 0
+    areas = [s.area for p in fold.pairs for s in (p.front, p.back)]
+    for i, a in enumerate(areas):
+        assert not any(overlaps(a, o) for o in areas[i + 1:])
+
+
+def test_fold_horizontal_turns_the_back():
+    # A card too wide for two side by side on either orientation folds top/bottom.
+    fold = g.fold_sheet("letter", g.mm(140), g.mm(60), BLEED)
+    assert fold.axis == "horizontal"
+    for pair in fold.pairs:
+        assert pair.back.rotate == 180
+        assert abs(pair.back.trim.top - pair.front.trim.y) < 1e-9
+        assert pair.front.bleed.bottom == 0 and pair.back.bleed.top == 0
+    for m in g.fold_marks(fold):
+        assert m.y0 == m.y1
+
+
+def test_tile_plan_covers_the_mat_with_overlap():
+    mat_w, mat_h = g.mm(431.8), g.mm(279.4)
+    plan = g.tile_plan(mat_w, mat_h, "letter", margin=g.mm(10), overlap=g.mm(10))
+    # Landscape letter: 259.4 x 195.9 mm per tile -> 2 x 2 beats 3 x 2 portrait.
+    assert (plan.cols, plan.rows) == (2, 2) and plan.page_w > plan.page_h
+    assert [t.label for t in plan.tiles] == ["A1", "A2", "B1", "B2"]
+    xs = sorted({(t.window.x, t.window.right) for t in plan.tiles})
+    ys = sorted({(t.window.y, t.window.top) for t in plan.tiles})
+    assert xs[0][0] == 0 and abs(xs[-1][1] - mat_w) < 1e-6
+    assert ys[0][0] == 0 and abs(ys[-1][1] - mat_h) < 1e-6
+    assert close(xs[0][1] - xs[1][0], 10) and close(ys[0][1] - ys[1][0], 10)
+    for t in plan.tiles:
+        x, y = t.on_page(t.window.x, t.window.top)
+        assert close(x, 10) and close(plan.page_h - y, 10)  # top-left at the margin
+        assert t.window.w <= plan.page_w - 2 * plan.margin + 1e-6
+        assert t.window.h <= plan.page_h - 2 * plan.margin + 1e-6
+    # Every alignment mark is printed on at least two tiles.
+    for mx, my in plan.marks:
+        assert sum(t.window.contains(mx, my) for t in plan.tiles) >= 2
+    assert len(plan.marks) == 5
+
+
+def test_small_mat_is_one_tile():
+    plan = g.tile_plan(g.mm(150), g.mm(100), "a4")
+    assert len(plan.tiles) == 1 and plan.marks == ()
+
+
+def test_item_grid_and_chunks():
+    area = g.Rect(0, 0, g.mm(100), g.mm(40))
+    grid = g.item_grid(area, g.mm(16), g.mm(16), g.mm(3), max_cols=6)
+    # floor((100 + 3) / 19) = 5 columns, floor(43 / 19) = 2 rows
+    assert (grid.cols, grid.rows) == (5, 2)
+    assert all(area.contains(c.x, c.y) and area.contains(c.right, c.top) for c in grid.cells)
+    with pytest.raises(ValueError):
+        g.item_grid(area, g.mm(120), g.mm(16), 0)
+    assert list(g.chunks(range(7), 3)) == [[0, 1, 2], [3, 4, 5], [6]]
