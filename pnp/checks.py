@@ -1,34 +1,31 @@
-"""Layout checks of drawn cards, reported by `pnp build` and `pnp proof`.
+"""Layout checks of drawn cards, reported by `pnp build`, `pnp proof` and `pnp export`.
 
 The renderer reports what only it knows (text that overflows its box after shrinking,
-text boxes moved into the safe zone, a template with no elements). These checks watch
-what it actually draws, through a recording wrapper around the canvas:
+text boxes and badges reaching out of the safe zone, a template with no elements).
+These checks add, each naming game, deck, card and element:
 
 - icons inside the bleed but outside the safe zone (1/8 in inside the trim);
 - images below 300 dpi at their printed size;
-- a card whose template produced nothing at all;
+- a card whose template produced nothing to draw;
+- (proofs) text whose glyphs, in the finished single-card PDF, reach outside the safe
+  zone (`text_outside_safe_zone`).
 
-and, on a finished one-card-per-page PDF (`text_outside_safe_zone`), text whose glyphs
-reach outside the safe zone. Every warning names game, deck, card and element.
+Where the icons and images go is read from the renderer's compiled drawing plan
+(`CardRenderer._plan`, one per card design and trim size), not from the canvas: the
+renderer replays cached PDF code with literal operators, so a canvas wrapper would
+neither see every icon nor know the transformation. The checks run once per design,
+and their warnings are cached and returned with the renderer's own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 PT_PER_MM = 72 / 25.4
-SAFE = 3.175 * PT_PER_MM  # 1/8 in
+SAFE_MM = 3.175  # 1/8 in
 MIN_DPI = 300
-TOLERANCE = 0.05 * PT_PER_MM  # rounding slack before an edge counts as crossed
-
-# Canvas methods that put marks on the page.
-DRAWING = frozenset({
-    "drawPath", "rect", "roundRect", "ellipse", "circle", "wedge", "line", "lines", "grid",
-    "bezier", "arc", "drawText", "drawString", "drawCentredString", "drawRightString",
-    "drawAlignedString", "drawImage", "drawInlineImage", "doForm", "polygon",
-})
+TOLERANCE_MM = 0.05  # rounding slack before an edge counts as crossed
 
 
 def warning(game: str, deck: str, card: str, element: str, message: str):
@@ -38,142 +35,60 @@ def warning(game: str, deck: str, card: str, element: str, message: str):
     return LayoutWarning(game, deck, card, element, message)
 
 
-class RecordingCanvas:
-    """Passes every call to the real canvas and notes what was drawn where (in page
-    coordinates, whatever transformations the renderer applied)."""
-
-    def __init__(self, canvas: Any):
-        self._canvas = canvas
-        self._counted = 0
-        # ReportLab collects a page's (or form's) operators in `_code`: if it grows, the
-        # renderer drew something. Other canvases: count calls of drawing methods.
-        self._code = getattr(canvas, "_code", None)
-        self._start = len(self._code) if isinstance(self._code, list) else None
-        self.images: list[tuple[str, tuple[int, int], tuple[float, float, float, float]]] = []
-        self.icons: list[tuple[str, tuple[float, float, float, float]]] = []
-
-    @property
-    def marks(self) -> int:
-        if self._start is not None:
-            return len(self._code) - self._start
-        return self._counted
-
-    def __getattr__(self, name: str):
-        attr = getattr(self._canvas, name)
-        if name in DRAWING and self._start is None:
-            def counted(*args, **kwargs):
-                self._counted += 1
-                return attr(*args, **kwargs)
-            return counted
-        if callable(attr):
-            self.__dict__[name] = attr  # later look-ups skip __getattr__
-        return attr
-
-    def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
-        """A rectangle in the current user space -> its bounding box on the page."""
-        corners = [self._canvas.absolutePosition(x, y) for x in (x0, x1) for y in (y0, y1)]
-        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-        return min(xs), min(ys), max(xs), max(ys)
-
-    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
-        self._counted += 1
-        px = _pixel_size(image)
-        w = width if width is not None else px[0]
-        h = height if height is not None else px[1]
-        self.images.append((_image_name(image), px, self.box(x, y, x + w, y + h)))
-        return self._canvas.drawImage(image, x, y, width, height, *args, **kwargs)
-
-    def note_icon(self, name: str, cx: float, cy: float, size: float) -> None:
-        half = size / 2
-        self.icons.append((name, self.box(cx - half, cy - half, cx + half, cy + half)))
-
-
-_SIZES: dict[str, tuple[int, int]] = {}
-
-
-def _image_name(image: Any) -> str:
-    if isinstance(image, str | Path):
-        return Path(image).name
-    return getattr(image, "fileName", None) or type(image).__name__
-
-
-def _pixel_size(image: Any) -> tuple[int, int]:
-    if isinstance(image, str | Path):
-        key = str(image)
-        if key not in _SIZES:
-            from PIL import Image
-
-            with Image.open(key) as im:
-                _SIZES[key] = im.size
-        return _SIZES[key]
-    if hasattr(image, "getSize"):
-        return tuple(image.getSize())
-    return tuple(image.size)
-
-
-class _IconTap:
-    """While active, pnp.icons.draw_icon also tells the recording canvas where it drew."""
-
-    def __init__(self, recorder: RecordingCanvas):
-        self.recorder = recorder
-        self.module = None
-        self.original: Callable | None = None
-
-    def __enter__(self):
-        try:
-            import pnp.icons as module
-        except ImportError:
-            return self
-        self.module, self.original = module, module.draw_icon
-        recorder, original = self.recorder, module.draw_icon
-
-        def draw_icon(canvas, name, cx, cy, size, *args, **kwargs):
-            if canvas is recorder:
-                recorder.note_icon(name, cx, cy, size)
-            return original(canvas, name, cx, cy, size, *args, **kwargs)
-
-        module.draw_icon = draw_icon
-        return self
-
-    def __exit__(self, *exc):
-        if self.module is not None:
-            self.module.draw_icon = self.original
-        return False
-
-
-def _outside(box, safe) -> float:
-    """How far (points) `box` reaches beyond `safe` on its worst side; <= 0 if inside."""
+def _outside(box: tuple[float, float, float, float],
+             safe: tuple[float, float, float, float]) -> float:
+    """How far `box` (x0, y0, x1, y1) reaches beyond `safe` on its worst side."""
     return max(safe[0] - box[0], safe[1] - box[1], box[2] - safe[2], box[3] - safe[3])
 
 
-def check_drawing(recorder: RecordingCanvas, game: str, deck: str, card: str,
-                  trim: tuple[float, float, float, float]) -> list[Any]:
-    """The checks over what one card face drew. `trim` = (x0, y0, x1, y1) on the page."""
-    out = []
-    safe = (trim[0] + SAFE, trim[1] + SAFE, trim[2] - SAFE, trim[3] - SAFE)
-    if recorder.marks == 0:
-        out.append(warning(game, deck, card, "template",
-                           "the template produced nothing: the card face is blank"))
+def image_dpi(box_pt: tuple[float, float, float, float], pixels: tuple[int, int],
+              fit: str) -> float:
+    """The printed resolution of an image of `pixels` drawn into `box_pt` (x, y, w, h in
+    points) the renderer's way: cover (fill, crop), contain (fit inside) or stretch."""
+    _, _, w, h = box_pt
+    iw, ih = pixels
+    if w <= 0 or h <= 0 or iw <= 0 or ih <= 0:
+        return float("inf")
+    if fit == "stretch":
+        return min(iw / (w / 72), ih / (h / 72))
+    scale = (max if fit == "cover" else min)(w / iw, h / ih)  # points per pixel
+    return 72 / scale
+
+
+def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
+                trim_h_mm: float) -> list[Any]:
+    """Warnings for one compiled card face. `ops` are the renderer's drawing operations
+    in points from the top-left corner of the trim box (x right, y up: negative down)."""
+    out: list[Any] = []
     seen: set[str] = set()
-    for name, box in recorder.icons:
-        by = _outside(box, safe)
-        element = f"icon {name}"
-        if by > TOLERANCE and element not in seen:
+
+    def add(element: str, message: str) -> None:
+        if element not in seen:
             seen.add(element)
-            out.append(warning(game, deck, card, element,
-                               f"icon reaches {by / PT_PER_MM:.1f} mm outside the safe zone "
-                               "(1/8 in inside the trim)"))
-    for name, (pw, ph), box in recorder.images:
-        w_in, h_in = (box[2] - box[0]) / 72, (box[3] - box[1]) / 72
-        if w_in <= 0 or h_in <= 0:
-            continue
-        dpi = min(pw / w_in, ph / h_in)
-        element = f"image {name}"
-        if dpi + 0.5 < MIN_DPI and element not in seen:
-            seen.add(element)
-            out.append(warning(game, deck, card, element,
-                               f"{pw} x {ph} px printed at {w_in * 25.4:.1f} x {h_in * 25.4:.1f}"
-                               f" mm is {dpi:.0f} dpi (needs {MIN_DPI})"))
+            out.append(warning(game, deck, card, element, message))
+
+    drawn = [op for op in ops if op]
+    if not drawn:
+        add("template", "the template produced nothing to draw: the card face is blank")
+    s = SAFE_MM * PT_PER_MM
+    safe = (s, -(trim_h_mm * PT_PER_MM - s), trim_w_mm * PT_PER_MM - s, -s)
+    for op in drawn:
+        kind = op[0]
+        if kind == "icon":
+            _, name, cx, cy, size = op[:5]
+            half = size / 2
+            by = _outside((cx - half, cy - half, cx + half, cy + half), safe) / PT_PER_MM
+            if by > TOLERANCE_MM:
+                add(f"icon {name}", f"icon reaches {by:.1f} mm outside the safe zone "
+                                    "(1/8 in inside the trim)")
+        elif kind == "image":
+            _, box, path, pixels, fit = op[:5]
+            dpi = image_dpi(box, pixels, fit)
+            if dpi + 0.5 < MIN_DPI:
+                w_mm, h_mm = box[2] / PT_PER_MM, box[3] / PT_PER_MM
+                add(f"image {Path(path).name}",
+                    f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
+                    f"({fit}) prints at {dpi:.0f} dpi (needs {MIN_DPI})")
     return out
 
 
@@ -182,30 +97,67 @@ def _merge(first: list[Any], more: list[Any]) -> list[Any]:
     return list(first) + [w for w in more if (w.game, w.deck, w.card, w.element) not in keys]
 
 
+def _is_card(target: Any) -> bool:
+    """Fronts and backs (mats, tokens, labels and reference cards have decks in
+    parentheses and no safe-zone rule)."""
+    return bool(getattr(target, "safe", False)) and not str(getattr(target, "deck", "(")
+                                                             ).startswith("(")
+
+
+def install(renderer: Any) -> bool:
+    """Make `renderer` add the plan checks to the warnings of every card face it
+    compiles from now on. False when it has no plan to read (then only the blank-face
+    check of CheckedRenderer applies)."""
+    plan = getattr(renderer, "_plan", None)
+    if not callable(plan):
+        return False
+    if getattr(plan, "_pnp_checked", False):
+        return True
+
+    def checked_plan(template, context, target, missing=None):
+        ops, warnings = plan(template, context, target, missing)
+        if _is_card(target):
+            found = plan_checks([op for _, op in ops], target.game, target.deck, target.card,
+                                target.W, target.H)
+            warnings = _merge(warnings, found)
+        return ops, warnings
+
+    checked_plan._pnp_checked = True
+    renderer._plan = checked_plan
+    return True
+
+
 class CheckedRenderer:
     """A renderer whose draw_front / draw_back also return the layout checks' warnings.
     Everything else (draw_mat, draw_token...) goes straight to the wrapped renderer."""
 
     def __init__(self, renderer: Any):
         self.renderer = renderer
+        self.planned = install(renderer)
 
     def __getattr__(self, name: str):
         return getattr(self.renderer, name)
 
-    def _run(self, draw, canvas, game, deck, card, x, y, w, h, args) -> list[Any]:
-        recorder = RecordingCanvas(canvas)
-        with _IconTap(recorder):
-            found = list(draw(recorder, *args) or [])
-        trim = recorder.box(x, y, x + w, y + h)
-        return _merge(found, check_drawing(recorder, game, deck, card, trim))
+    def _blank(self, canvas, draw, game: str, deck: str, card: str) -> list[Any]:
+        """Draw; for a renderer without a plan, a face that added no PDF operator at all
+        is reported as blank."""
+        code = getattr(canvas, "_code", None)
+        start = len(code) if isinstance(code, list) else None
+        found = list(draw() or [])
+        if (not self.planned and start is not None and canvas._code is code
+                and len(code) == start):
+            found = _merge(found, [warning(game, deck, card, "template",
+                                           "the template produced nothing to draw: "
+                                           "the card face is blank")])
+        return found
 
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed):
-        return self._run(lambda c, *a: self.renderer.draw_front(c, *a), canvas, card.game,
-                         deck.id, card.name, x, y, w, h, (card, deck, x, y, w, h, bleed))
+        return self._blank(canvas, lambda: self.renderer.draw_front(
+            canvas, card, deck, x, y, w, h, bleed), card.game, deck.id, card.name)
 
     def draw_back(self, canvas, deck, x, y, w, h, bleed):
-        return self._run(lambda c, *a: self.renderer.draw_back(c, *a), canvas, deck.game,
-                         deck.id, "(back)", x, y, w, h, (deck, x, y, w, h, bleed))
+        return self._blank(canvas, lambda: self.renderer.draw_back(
+            canvas, deck, x, y, w, h, bleed), deck.game, deck.id, "(back)")
 
 
 # ── checks of a finished single-card PDF ───────────────────────────────────────────
@@ -228,8 +180,8 @@ def text_outside_safe_zone(pdf: str | Path | bytes, faces: list[Any], boxes: lis
             safe = box.safe_box
             for r in range(text.count_rects()):
                 left, bottom, right, top = text.get_rect(r)
-                by = _outside((left, bottom, right, top), safe)
-                if by <= TOLERANCE:
+                by = _outside((left, bottom, right, top), safe) / PT_PER_MM
+                if by <= TOLERANCE_MM:
                     continue
                 words = " ".join(text.get_text_bounded(left, bottom, right, top).split())
                 element = f'text "{words[:40]}"'
@@ -238,8 +190,8 @@ def text_outside_safe_zone(pdf: str | Path | bytes, faces: list[Any], boxes: lis
                 seen.add(element)
                 card = "(back)" if face.card is None else face.card.name
                 found.append(warning(face.deck.game, face.deck.id, card, element,
-                                     f"text reaches {by / PT_PER_MM:.1f} mm outside the safe "
-                                     "zone (1/8 in inside the trim)"))
+                                     f"text reaches {by:.1f} mm outside the safe zone "
+                                     "(1/8 in inside the trim)"))
             text.close()
             page.close()
             out.append(found)

@@ -16,13 +16,10 @@ card_sizes: {poker: [63.5, 88.9]}
 
 
 class StandInRenderer:
-    """Paints a background out into the bleed, a border, the name in the safe zone and,
-    when asked, an icon at a chosen spot or an image. Colours differ per card so pixels
-    tell cards apart."""
+    """Paints a background out into the bleed, a border and the name in the safe zone.
+    Colours differ per card so pixels tell cards apart."""
 
-    def __init__(self, db=None, fonts=None, icon_at=None, image=None, blank=()):
-        self.icon_at = icon_at          # (dx, dy) in points from the trim's lower-left
-        self.image = image              # (path, w_pt, h_pt)
+    def __init__(self, db=None, fonts=None, blank=()):
         self.blank = set(blank)         # card names drawn as nothing at all
         self.calls = 0
         self.fonts = {"regular": "Helvetica", "bold": "Helvetica-Bold",
@@ -44,13 +41,6 @@ class StandInRenderer:
         n = sum(map(ord, card.name))
         hue = ((n % 7) / 7, (n % 5) / 5, (n % 3) / 3)
         self._paint(canvas, card.name, hue, x, y, w, h, bleed)
-        if self.icon_at is not None:
-            from pnp import icons
-
-            icons.draw_icon(canvas, "mask", x + self.icon_at[0], y + self.icon_at[1], 14)
-        if self.image is not None:
-            path, iw, ih = self.image
-            canvas.drawImage(str(path), x + 20, y + 40, iw, ih)
         return []
 
     def draw_back(self, canvas, deck, x, y, w, h, bleed):

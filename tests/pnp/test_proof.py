@@ -90,25 +90,63 @@ def warnings_for(db, renderer, card_names, tmp_path):
     return result.warnings
 
 
-def test_icon_outside_the_safe_zone_is_named(db, tmp_path):
-    card = db.xs.decks["owners"].cards[0]
-    found = warnings_for(db, StandInRenderer(icon_at=(6, 100)), [card.name], tmp_path)
-    [w] = found
-    assert (w.game, w.deck, w.card, w.element) == ("x-statix", "owners", card.name, "icon mask")
-    assert "safe zone" in w.message
-    inside = warnings_for(db, StandInRenderer(icon_at=(40, 100)), [card.name], tmp_path)
-    assert inside == []
+CHECK_TEMPLATE = """\
+{#- design: 63.5 x 88.9 -#}
+- rect: {box: [0, 0, {{ W }}, {{ H }}], fill: "#f4f4f4", bleed: true}
+- text: {id: name, box: [6, 6, 50, 8], text: {{ card.name }}, size: 10}
+- icon: {name: mask, center: %s, size: 5}
+- image: {id: art, path: art.png, box: [10, 20, 40, 30], fit: cover}
+"""
 
 
-def test_low_resolution_image_is_reported_with_its_dpi(db, tmp_path):
-    art = tmp_path / "art.png"
-    Image.new("RGB", (100, 100), "orange").save(art)
+def checked_project(tmp_path, icon_center: str, art_px: int):
+    """A project whose Owner template puts a mask icon at `icon_center` (mm) and an
+    `art_px` square image into a 40 x 30 mm box."""
+    from exports_support import make_project
+
+    project = make_project(tmp_path)
+    (project / "templates" / "x-statix").mkdir(parents=True, exist_ok=True)
+    (project / "templates" / "x-statix" / "owner.j2").write_text(CHECK_TEMPLATE % icon_center)
+    Image.new("RGB", (art_px, art_px), "orange").save(project / "art.png")
+    return carddb.load(project / "cards.yaml")
+
+
+def real_warnings(db, tmp_path):
+    from pnp.cli_support import make_renderer
+
     card = db.xs.decks["owners"].cards[0]
-    # 100 px over 1 inch (72 pt) prints at 100 dpi; over 0.25 in at 400 dpi.
-    [w] = warnings_for(db, StandInRenderer(image=(art, 72, 72)), [card.name], tmp_path / "a")
-    assert w.element == "image art.png" and "100 dpi" in w.message
-    assert warnings_for(db, StandInRenderer(image=(art, 18, 18)), [card.name],
-                        tmp_path / "b") == []
+    faces = select_faces(db, "x-statix", ["owners"], [card.name], backs=False)
+    return card, proof_faces(db, faces, make_renderer(db), tmp_path / "proof", dpi=40).warnings
+
+
+def test_icon_outside_safe_zone_and_low_dpi_image_are_named(tmp_path):
+    db = checked_project(tmp_path, "[2, 2]", 100)
+    card, found = real_warnings(db, tmp_path)
+    by_element = {w.element: w for w in found}
+    assert set(by_element) == {"icon mask", "image art.png"}
+    icon, image = by_element["icon mask"], by_element["image art.png"]
+    assert (icon.game, icon.deck, icon.card) == ("x-statix", "owners", card.name)
+    assert "3.7 mm outside the safe zone" in icon.message      # 2 - 2.5 mm vs 3.175 mm
+    # 100 px across the 40 mm width of a cover-fitted 40 x 30 mm box: 63 dpi
+    assert "63 dpi" in image.message and image.card == card.name
+
+
+def test_icon_inside_and_sharp_image_pass(tmp_path):
+    db = checked_project(tmp_path, "[20, 60]", 600)             # 381 dpi
+    _, found = real_warnings(db, tmp_path)
+    assert found == []
+
+
+def test_build_reports_the_layout_checks(tmp_path):
+    checked_project(tmp_path, "[2, 2]", 100)
+    run = subprocess.run([sys.executable, "-m", "pnp", "build", "--only", "owners"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.startswith("warning:")]
+    owners = len(carddb.load(tmp_path / "cards.yaml").xs.decks["owners"].cards)
+    assert sum("icon mask" in line for line in lines) == owners   # once per card
+    assert sum("image art.png" in line for line in lines) == owners
 
 
 def test_blank_card_is_reported(db, tmp_path):
