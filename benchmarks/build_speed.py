@@ -31,10 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def _setup():
-    from pnp.render import CardRenderer
-
     import carddb
     from pnp.fonts import register_fonts
+    from pnp.render import CardRenderer
 
     db = carddb.load(ROOT / "cards.yaml")
     fonts = register_fonts(db.print.fonts, db.root)

@@ -11,7 +11,8 @@ from carddb.schema import Problem, Report
 from carddb.validate import validate
 from carddb.yamlsource import LocatedDict, LocatedList, Pos, YamlProblem, load_yaml
 
-__all__ = ["Card", "Database", "DatabaseError", "Deck", "Game", "Problem", "default_path", "load"]
+__all__ = ["Card", "Database", "DatabaseError", "Deck", "Game", "Problem", "default_path", "load",
+           "parse", "plain"]
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,12 +52,14 @@ def load(path: str | os.PathLike | None = None) -> Database:
         raise DatabaseError([Problem(name, 1, 1, "(file)", f"cannot read: {exc.strerror or exc}")]) from None
     key = (str(path.resolve()), hash(raw))
     if key not in _cache:
-        _cache[key] = parse(raw, name, path.resolve().parent)
+        _cache[key] = parse(raw, path.resolve(), name)
     return _cache[key]
 
 
-def parse(raw: bytes, name: str, root: Path) -> Database:
-    """Validate `raw` (the bytes of a cards.yaml) and build the database."""
+def parse(raw: bytes, path: Path, name: str) -> Database:
+    """Validate `raw`, the bytes of the cards.yaml at `path` (called `name` in
+    messages), and build the database. Paths inside it resolve from its folder."""
+    root = path.parent
     report = Report(name)
     try:
         data, duplicates = load_yaml(raw)
@@ -68,7 +71,7 @@ def parse(raw: bytes, name: str, root: Path) -> Database:
     validate(data, report, root)
     if report.problems:
         raise DatabaseError(sorted(report.problems, key=lambda p: (p.line, p.col)))
-    return _build(data, name, root)
+    return _build(data, name, path)
 
 
 def _path_of_key(data, key, pos: Pos, path: str = "") -> str | None:
@@ -102,7 +105,7 @@ def plain(value):
 COMMON_KEYS = ("name", "type", "text", "copies", "image")
 
 
-def _build(data: LocatedDict, name: str, root: Path) -> Database:
+def _build(data: LocatedDict, name: str, path: Path) -> Database:
     profile = data.get("print") or {}
     sizes = {k: tuple(v) for k, v in (data.get("card_sizes") or {}).items()}
     games = {}
@@ -125,7 +128,7 @@ def _build(data: LocatedDict, name: str, root: Path) -> Database:
             decks=decks, extras=extras,
         )
     return Database(
-        path=root / Path(name).name if not Path(name).is_absolute() else Path(name),
+        path=path,
         print=PrintProfile(
             paper=profile.get("paper", "letter"),
             bleed_mm=float(profile.get("bleed_mm", 3.175)),
@@ -151,6 +154,3 @@ def _card(card: LocatedDict, gid: str, did: str, pos: Pos, name: str) -> Card:
         source=Source(name, *_pos(pos)), image=card.get("image"),
     )
 
-
-# Kept importable for callers that build data in memory (tests, tools).
-__all__ += ["LocatedList", "parse", "plain"]

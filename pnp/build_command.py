@@ -59,7 +59,26 @@ def _load_database():
     try:
         return carddb.load()
     except carddb.DatabaseError as exc:
-        raise _Stop(str(exc), 1) from None
+        raise _Stop(_with_card_name(str(exc), carddb.default_path()), 1) from None
+
+
+def _with_card_name(message: str, path: Path) -> str:
+    """Add the card's name to a problem located at `games.G.decks.D.cards[N]`, so a
+    missing image names its card; the message is left as it is if that cannot be done."""
+    import re
+
+    import yaml
+
+    found = re.search(r"games\.([\w-]+)\.decks\.([\w-]+)\.cards\[(\d+)\]", message)
+    if not found:
+        return message
+    game, deck, index = found.group(1), found.group(2), int(found.group(3))
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        name = data["games"][game]["decks"][deck]["cards"][index]["name"]
+    except Exception:  # a broken file is already being reported; keep that report
+        return message
+    return f"{message} (card {name!r})"
 
 
 def _renderer_errors() -> tuple[type[BaseException], ...]:

@@ -73,7 +73,8 @@ class StandInRenderer:
 # ── a small database built from the model types (no cards.yaml needed) ─────────────
 
 
-def _make_db(root, *, decks=None, extras=None, paper="letter", fonts=None, die_label_mm=16.0):
+def _make_db(root, *, decks=None, extras=None, paper="letter", fonts=None, die_label_mm=16.0,
+             size=(63.5, 88.9)):
     from pathlib import Path
 
     from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
@@ -83,7 +84,6 @@ def _make_db(root, *, decks=None, extras=None, paper="letter", fonts=None, die_l
     decks = decks if decks is not None else {"main": [("Alpha", 1), ("Beta", 3), ("Gamma", 1)]}
     built = {}
     for deck_id, cards in decks.items():
-        size = (63.5, 88.9)
         items = []
         for i, entry in enumerate(cards):
             name, copies = entry[0], entry[1]

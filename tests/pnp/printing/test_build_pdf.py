@@ -110,8 +110,8 @@ def fonts(tmp_path_factory):
 def build(fonts, make_db, standin):
     """build(folder, decks=..., only=..., extras=..., **Options fields) -> (Written, PdfReader)"""
 
-    def run(tmp_path, *, decks=None, only="main", extras=None, **options):
-        db = make_db(tmp_path / "proj", decks=decks, extras=extras,
+    def run(tmp_path, *, decks=None, only="main", extras=None, size=(63.5, 88.9), **options):
+        db = make_db(tmp_path / "proj", decks=decks, extras=extras, size=size,
                      die_label_mm=options.pop("die_label_mm", 16.0))
         art = b.artefacts(db, only=only)[0]
         opts = replace(b.options_from_profile(db.print), **options)
@@ -263,6 +263,33 @@ def test_fold_mode_puts_back_beside_front(tmp_path, build, cards):
     dashed = [s for s in segments(page) if abs(s[0] - s[2]) < 1e-6 and
               any(abs(s[0] - (x + w)) < TOL for x, _, w, _ in fronts)]
     assert dashed  # fold marks in the margin
+
+
+def test_fold_over_a_horizontal_line_turns_the_back(tmp_path, build, cards):
+    # 140 x 60 mm: two side by side fit on neither orientation, one above the other does.
+    result, pdf = build(tmp_path, decks={"main": cards(2)}, fold=True, size=(140, 60))
+    page = ops(pdf, 0)
+    matrix = [1, 0, 0, 1, 0, 0]
+    corners = []
+    for args, op in page:
+        if op == b"q":
+            saved = list(matrix)
+        elif op == b"Q":
+            matrix = saved
+        elif op == b"cm":
+            a, b_, c, d, e, f = (float(v) for v in args)
+            m = matrix
+            matrix = [a * m[0] + b_ * m[2], a * m[1] + b_ * m[3], c * m[0] + d * m[2],
+                      c * m[1] + d * m[3], e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5]]
+        elif op == b"Do":
+            def at(x, y, m=matrix):
+                return ((m[0] * x + m[2] * y + m[4]) / PT, (m[1] * x + m[3] * y + m[5]) / PT)
+            corners.append((at(0, 0), at(140 * PT, 60 * PT)))
+    fronts = trims(page)[0::2]
+    assert len(corners) == len(fronts) == 2
+    for (x, y, w, h), (origin, far) in zip(fronts, corners, strict=True):
+        # the back sits below its front, turned: its origin corner at top-right
+        assert approx(origin, (x + w, y)) and approx(far, (x, y - h)), (origin, far)
 
 
 def test_fold_and_no_backs_conflict(make_db):
