@@ -19,6 +19,7 @@ is still the one written, `unchanged_build` returns the recorded results straigh
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -318,11 +319,17 @@ class Manifest:
             self.runs.pop(next(iter(self.runs)))
 
     def save(self) -> None:
-        self.out.mkdir(parents=True, exist_ok=True)
+        """Write the manifest; an output folder that cannot be written keeps none (the
+        build itself has already reported that folder), so the next build redoes all."""
         part = self.path.with_name(self.path.name + f".{os.getpid()}.part")
         data = {"version": VERSION, "artefacts": self.entries, "runs": self.runs}
-        part.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-        os.replace(part, self.path)
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            part.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+            os.replace(part, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                part.unlink(missing_ok=True)
 
 
 class Plan:
