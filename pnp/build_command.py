@@ -46,10 +46,11 @@ def _offset(ctx, param, value):
 @click.option("--fold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
 @click.option("--no-backs", is_flag=True, help="Fronts only.")
 @click.option("--strict", is_flag=True, help="Treat layout warnings (text overflow) as errors.")
-def build(game, only, paper, out, duplex, back_offset, fold, no_backs, strict) -> None:
+@click.option("--force", is_flag=True, help="Rebuild every artefact, even those up to date.")
+def build(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf."""
-    _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict)
+    _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force)
 
 
 def _load_database():
@@ -119,7 +120,23 @@ def _warning_key(w) -> tuple:
     return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element")) or (str(w),)
 
 
-def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict) -> None:
+def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
+         force=False) -> None:
+    from pnp import incremental
+
+    args = {"game": game, "only": only, "paper": paper, "duplex": duplex,
+            "back_offset": back_offset, "fold": fold, "no_backs": no_backs}
+    quick = None if force else incremental.unchanged_build(out, incremental.database_path(),
+                                                           args)
+    if quick is not None:
+        seen: set[tuple] = set()
+        for result in quick:
+            click.echo(f"up to date: {result.path}")
+            _warn_once(result, seen, strict, lambda line: click.echo(line, err=True))
+        click.echo(f"nothing to do: {len(quick)} artefacts up to date (--force rebuilds)")
+        _table(quick)
+        return
+
     from pnp import build as b
     from pnp.fonts import FontError, register_fonts
 
@@ -129,49 +146,72 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict) ->
                                       back_offset_mm=back_offset, fold=fold,
                                       backs=not no_backs)
         todo = b.artefacts(db, game=game, only=only)
-        fonts = register_fonts(db.print.fonts, db.root)
     except b.BuildError as exc:
         raise _Stop(str(exc), exc.exit_code) from None
     except FontError as exc:
         raise _Stop(str(exc), 1) from None
 
-    try:
-        from pnp.render import CardRenderer
-    except ImportError as exc:
-        raise _Stop(f"the card renderer is not available: {exc}", 1) from None
-
-    render_errors = _renderer_errors()
+    plan = incremental.Plan(db, opts, out, force)
     seen: set[tuple] = set()
     written = []
+    renderer = fonts = None
     with _Reporter(sum(b.units(db, a) for a in todo)) as report:
         try:
-            renderer = CardRenderer(db, fonts)
             for art in todo:
-                report.start(art, art.path(out))
-                result = b.build_artefact(db, art, opts, renderer, fonts, out, report.advance)
-                fresh = []
-                for w in result.warnings:
-                    key = _warning_key(w)
-                    if key not in seen:
-                        seen.add(key)
-                        fresh.append(w)
-                if fresh and strict:
-                    result.path.unlink(missing_ok=True)
-                    more = f" (and {len(fresh) - 1} more)" if len(fresh) > 1 else ""
-                    raise _Stop(f"{_warning_line(fresh[0])}{more} [--strict]", 1)
-                for w in fresh:
-                    report.warn(f"warning: {_warning_line(w)}")
+                result = plan.up_to_date(art)
+                if result is not None:
+                    report.skip(result.path, b.units(db, art))
+                else:
+                    if renderer is None:
+                        fonts = register_fonts(db.print.fonts, db.root)
+                        renderer = _renderer(db, fonts)
+                    report.start(art, art.path(out))
+                    result = b.build_artefact(db, art, opts, renderer, fonts, out,
+                                              report.advance)
+                    plan.built(art, result)
+                _warn_once(result, seen, strict, report.warn)
                 written.append(result)
+            plan.finished(args, db, incremental.database_path(), todo)
         except b.BuildError as exc:
             raise _Stop(str(exc), exc.exit_code) from None
         except FontError as exc:
             raise _Stop(str(exc), 1) from None
-        except render_errors as exc:
+        except _renderer_errors() as exc:
             raise _Stop(_one_line(exc), 1) from None
         except OSError as exc:
             where = exc.filename or out
             raise _Stop(f"cannot write {where}: {exc.strerror or exc}", 2) from None
+        finally:
+            plan.save()
     _table(written)
+
+
+def _renderer(db, fonts):
+    """The card renderer, wrapped in the layout checks (pnp.checks)."""
+    try:
+        from pnp.render import CardRenderer
+    except ImportError as exc:
+        raise _Stop(f"the card renderer is not available: {exc}", 1) from None
+    from pnp.checks import CheckedRenderer
+
+    return CheckedRenderer(CardRenderer(db, fonts))
+
+
+def _warn_once(result, seen: set, strict: bool, warn) -> None:
+    """Print each new warning of an artefact once; with --strict the first one stops the
+    build (and removes the artefact, so the next build redoes it)."""
+    fresh = []
+    for w in result.warnings:
+        key = _warning_key(w)
+        if key not in seen:
+            seen.add(key)
+            fresh.append(w)
+    if fresh and strict:
+        result.path.unlink(missing_ok=True)
+        more = f" (and {len(fresh) - 1} more)" if len(fresh) > 1 else ""
+        raise _Stop(f"{_warning_line(fresh[0])}{more} [--strict]", 1)
+    for w in fresh:
+        warn(f"warning: {_warning_line(w)}")
 
 
 class _Reporter:
@@ -204,6 +244,13 @@ class _Reporter:
             self.progress.update(self.task, description=f"{art.game}/{art.name}")
         else:
             click.echo(f"building {path}")
+
+    def skip(self, path: Path, units: int) -> None:
+        if self.progress is not None:
+            self.progress.console.print(f"up to date: {path}", markup=False, highlight=False)
+            self.progress.advance(self.task, units)
+        else:
+            click.echo(f"up to date: {path}")
 
     def advance(self, n: int) -> None:
         if self.progress is not None:

@@ -68,3 +68,6 @@ def list_cards(path: Path | None, game_id: str | None) -> int:
 from pnp.build_command import build  # noqa: E402
 
 main.add_command(build)
+main.add_command(__import__("pnp.proof", fromlist=["proof"]).proof)
+main.add_command(__import__("pnp.export", fromlist=["export"]).export)
+main.add_command(__import__("pnp.watch", fromlist=["watch"]).watch)

@@ -123,6 +123,11 @@ def test_unwritable_output_folder(project):
     result = run("--only", "owners", "--out", "blocked")
     assert result.exit_code == 2
     assert "cannot write to output folder" in result.stderr and len(result.stderr.splitlines()) == 1
+    # An output folder whose parent is a file: neither the build nor its manifest of
+    # up-to-date artefacts may end in a traceback.
+    result = run("--only", "owners", "--out", "file/inside")
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert "cannot write to output folder" in result.stderr and len(result.stderr.splitlines()) == 1
 
 
 def test_overflow_warned_once_per_card_and_strict_fails(project):

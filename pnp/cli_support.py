@@ -1,0 +1,82 @@
+"""What the proof, export and watch commands share: the real renderer with its fonts,
+card-face selection options, and turning a failure into one line (pnp.errors.PnpError)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from pnp.errors import PnpError
+
+
+def selection_options(f):
+    """--game, --deck (repeatable) and --card (repeatable)."""
+    f = click.option("--card", "cards", multiple=True, metavar="NAME",
+                     help="Only this card (repeat for more).")(f)
+    f = click.option("--deck", "decks", multiple=True, metavar="DECK",
+                     help="Only this deck (repeat for more).")(f)
+    f = click.option("--game", help="Only this game (x-statix or xo).")(f)
+    return f
+
+
+def make_renderer(db: Any) -> Any:
+    """The card renderer of `pnp build` (pnp.render.CardRenderer) with the database's
+    fonts registered."""
+    from pnp.fonts import register_fonts
+    from pnp.render import CardRenderer
+
+    return CardRenderer(db, register_fonts(db.print.fonts, db.root))
+
+
+def faces(db: Any, game: str | None, decks, cards, backs: bool = True) -> list:
+    from pnp.single import select_faces
+
+    try:
+        chosen = select_faces(db, game, decks, cards, backs)
+    except ValueError as exc:
+        raise PnpError(str(exc), exit_code=2) from None
+    if not chosen:
+        raise PnpError("nothing selected: no card matches the options", exit_code=2)
+    return chosen
+
+
+def _render_errors() -> tuple[type[BaseException], ...]:
+    kinds: list[type[BaseException]] = []
+    for module, name in (("pnp.render", "RenderError"), ("pnp.fonts", "FontError"),
+                         ("pnp.build", "BuildError"), ("jinja2", "TemplateError")):
+        try:
+            mod = __import__(module, fromlist=[name])
+        except ImportError:
+            continue
+        kind = getattr(mod, name, None)
+        if isinstance(kind, type):
+            kinds.append(kind)
+    return tuple(kinds)
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+@contextmanager
+def one_line_errors() -> Iterator[None]:
+    """Renderer, font and file-system failures become one-line PnpErrors."""
+    kinds = _render_errors()
+    try:
+        yield
+    except PnpError:
+        raise
+    except kinds as exc:
+        code = getattr(exc, "exit_code", 1)
+        raise PnpError(one_line(exc), exit_code=code if isinstance(code, int) else 1) from None
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        raise PnpError(f"cannot write{where}: {exc.strerror or exc}", exit_code=2) from None
+
+
+def warning_line(w: Any) -> str:
+    return f"warning: {w.game}/{w.deck}: {w.card}: {w.element}: {w.message}"

@@ -1,0 +1,169 @@
+"""`pnp export png|tts|pdf-single`: the cards for print-on-demand shops, print shops that
+take PDF, and Tabletop Simulator. Every target starts from the one-card-per-page PDF of
+pnp.single, drawn by the build's renderer (so exports look exactly like the print).
+
+Layout under OUT (default output/export/<target>):
+- png:        <game>/<deck>--<card>--<k>.png for k = 1..copies, <game>/<deck>--back.png;
+              each face at DPI (300) with its bleed: poker 63.5 x 88.9 mm -> 825 x 1125 px.
+- pdf-single: <game>/<deck>.pdf, one physical card per page (copies expanded), each
+              front followed by its back (unless --no-backs); TrimBox and BleedBox set.
+- tts:        see pnp.tts.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pnp.cli_support import (
+    faces as choose_faces,
+)
+from pnp.cli_support import (
+    make_renderer,
+    one_line_errors,
+    selection_options,
+    warning_line,
+)
+
+TARGETS = ("png", "tts", "pdf-single")
+PNG_DPI = 300
+
+
+@dataclass
+class Exported:
+    files: list[Path] = field(default_factory=list)
+    warnings: list[Any] = field(default_factory=list)
+
+
+def grouped_by_deck(faces: list) -> dict[tuple[str, str], list]:
+    out: dict[tuple[str, str], list] = {}
+    for face in faces:
+        out.setdefault((face.deck.game, face.deck.id), []).append(face)
+    return out
+
+
+def render_faces(faces: list, renderer: Any, bleed_mm: float, dpi: float,
+                 title: str = "card faces"):
+    """(face, PIL image with bleed, warnings) for each face, from a single-card PDF."""
+    from pnp.single import rasterise, write_single
+
+    pdf = io.BytesIO()
+    drawn = write_single(pdf, faces, renderer, bleed_mm, title)
+    images = rasterise(pdf.getvalue(), dpi)
+    yield from zip(drawn.faces, images, drawn.warnings, strict=True)
+
+
+def export_png(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PNG_DPI) -> Exported:
+    """One PNG per physical card face at `dpi`, bleed included; copies are files of their
+    own (`--1`, `--2`...), the deck's back once."""
+    from pnp.single import card_slugs
+
+    result = Exported()
+    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
+        folder = out / game
+        folder.mkdir(parents=True, exist_ok=True)
+        slugs = card_slugs(deck_faces[0].deck)
+        for face, image, warnings in render_faces(deck_faces, renderer, db.print.bleed_mm, dpi,
+                                                  f"{game}/{deck_id}"):
+            result.warnings += warnings
+            if face.card is None:
+                path = folder / f"{deck_id}--back.png"
+                image.save(path, dpi=(dpi, dpi), compress_level=3)
+                result.files.append(path)
+                continue
+            first = folder / f"{deck_id}--{slugs[face.card.name]}--1.png"
+            image.save(first, dpi=(dpi, dpi), compress_level=3)
+            result.files.append(first)
+            for k in range(2, face.card.copies + 1):
+                copy = first.with_name(f"{deck_id}--{slugs[face.card.name]}--{k}.png")
+                shutil.copyfile(first, copy)
+                result.files.append(copy)
+    return result
+
+
+def export_pdf_single(db: Any, faces: list, renderer: Any, out: Path,
+                      backs: bool = True) -> Exported:
+    """One PDF per deck: every physical card (copies expanded) on its own page, its back
+    on the next page, TrimBox = cut line, BleedBox = page."""
+    from pnp.single import Face, write_single
+
+    result = Exported()
+    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
+        deck = deck_faces[0].deck
+        pages: list[Face] = []
+        for face in deck_faces:
+            if face.card is None:
+                continue
+            for _ in range(face.card.copies):
+                pages.append(face)
+                if backs:
+                    pages.append(Face(deck))
+        if not pages:
+            continue
+        folder = out / game
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{deck_id}.pdf"
+        part = path.with_name(path.name + ".part")
+        title = f"{db.games[game].title}: {deck.title} (one card per page)"
+        drawn = write_single(part, pages, renderer, db.print.bleed_mm, title)
+        part.replace(path)
+        for warnings in _distinct(drawn.faces, drawn.warnings):
+            result.warnings += warnings
+        result.files.append(path)
+    return result
+
+
+def _distinct(faces: list, warnings: list[list]) -> list[list]:
+    """Each design's warnings once, however many copies were drawn."""
+    seen: set = set()
+    out = []
+    for face, found in zip(faces, warnings, strict=True):
+        key = (face.deck.game, face.deck.id, face.card.name if face.card else None)
+        if key not in seen:
+            seen.add(key)
+            out.append(found)
+    return out
+
+
+@click.command("export")
+@click.argument("target", type=click.Choice(TARGETS))
+@selection_options
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder (default: output/export/TARGET).")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=PNG_DPI, show_default=True,
+              help="Resolution of png exports.")
+@click.option("--no-backs", is_flag=True, help="pdf-single: fronts only.")
+@click.option("--jpeg/--png-sheets", "jpeg", default=True, show_default=True,
+              help="tts: deck sheets as JPEG (smaller) or PNG.")
+def export(target, game, decks, cards, out, dpi, no_backs, jpeg) -> int:
+    """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),
+    tts (Tabletop Simulator deck sheets, backs and saved-object JSON) or pdf-single (one
+    card per page with TrimBox and BleedBox)."""
+    from pnp.cli import load_database
+
+    db = load_database(None)
+    chosen = choose_faces(db, game, decks, cards, backs=True)
+    out = out or Path("output") / "export" / target
+    with one_line_errors():
+        renderer = make_renderer(db)
+        if target == "png":
+            result = export_png(db, chosen, renderer, out, dpi)
+        elif target == "pdf-single":
+            result = export_pdf_single(db, chosen, renderer, out, backs=not no_backs)
+        else:
+            from pnp.tts import export_tts
+
+            result = export_tts(db, chosen, renderer, out, jpeg=jpeg)
+    seen: set = set()
+    for w in result.warnings:
+        key = (w.game, w.deck, w.card, w.element)
+        if key not in seen:
+            seen.add(key)
+            click.echo(warning_line(w), err=True)
+    click.echo(f"{target}: wrote {len(result.files)} files to {out}")
+    return 0

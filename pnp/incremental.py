@@ -1,0 +1,388 @@
+"""Incremental builds: skip an artefact whose inputs have not changed since it was built.
+
+Each artefact's inputs are hashed (SHA-256 of a canonical JSON of its cards' data, the
+deck and game settings its templates can see, the print options, and the bytes of the
+template files of its game, the fonts, its images and the pipeline's own source). The
+hashes, with what the build reported (pages, cards, warnings) and the size and mtime of
+the file written, are kept in OUT/.pnp-manifest.json. An artefact is up to date when its
+hash matches and its file is still the one written then.
+
+A card's data only feeds the artefact of its deck, so changing one card rebuilds only
+that deck; game-level settings (colours, tokens, dice, mats, reference) feed every
+artefact of that game, because templates may read them.
+
+A no-op build does not even load the database: each successful run also records the
+digest of every file it read (cards.yaml, templates, fonts, images, the pipeline's
+code) under its command-line options; when none of them changed and every artefact file
+is still the one written, `unchanged_build` returns the recorded results straight away.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MANIFEST = ".pnp-manifest.json"
+VERSION = 2
+MAX_RUNS = 8
+PACKAGE = Path(__file__).resolve().parent
+PROJECT = PACKAGE.parent
+# Modules of the package that cannot change what `pnp build` writes.
+NOT_BUILD_CODE = frozenset({"__main__.py", "cli.py", "cli_support.py", "listing.py",
+                            "proof.py", "export.py", "tts.py", "watch.py", "single.py",
+                            "incremental.py"})
+
+
+@dataclass(frozen=True)
+class StoredWarning:
+    """A layout warning replayed from the manifest (same fields as pnp.render's)."""
+
+    game: str
+    deck: str
+    card: str
+    element: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.game}/{self.deck}: {self.card}: {self.element}: {self.message}"
+
+
+def _digest_files(paths: list[Path], root: Path | None = None) -> str:
+    h = hashlib.sha256()
+    for path in sorted(paths):
+        name = path.relative_to(root).as_posix() if root else str(path)
+        h.update(name.encode() + b"\0")
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            h.update(b"<missing>")
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def template_folders(db: Any) -> list[Path]:
+    """Where CardRenderer looks for templates: the project's, then the package's."""
+    folders = []
+    for folder in (Path(db.root) / "templates", PROJECT / "templates"):
+        folder = folder.resolve()
+        if folder not in folders:
+            folders.append(folder)
+    return folders
+
+
+def template_files(db: Any, game: str) -> list[Path]:
+    """The template files one game's artefacts can use: its own folder and every shared
+    file or folder (anything not named after a game)."""
+    games = set(db.games)
+    files: list[Path] = []
+    for folder in template_folders(db):
+        if not folder.is_dir():
+            continue
+        for path in folder.rglob("*"):
+            if not path.is_file():
+                continue
+            top = path.relative_to(folder).parts[0]
+            if top == game or top not in games:
+                files.append(path)
+    return files
+
+
+def font_paths(db: Any) -> list[Path]:
+    from pnp.fonts import font_files
+
+    try:
+        return list(font_files(dict(db.print.fonts or {}), Path(db.root)).values())
+    except Exception:  # an unusable font setting: the build itself reports it
+        return []
+
+
+def card_data(card: Any) -> dict[str, Any]:
+    return {"name": card.name, "type": card.type, "text": card.text, "copies": card.copies,
+            "image": card.image, "fields": card.fields}
+
+
+def _image_paths(db: Any, deck: Any) -> list[Path]:
+    root = Path(db.root).resolve()
+    rels = [c.image for c in deck.cards if c.image]
+    if (deck.back or {}).get("image"):
+        rels.append(deck.back["image"])
+    # Paths that escape the project are refused by the build; not read here.
+    out = []
+    for rel in rels:
+        path = (root / rel).resolve()
+        if path == root or root in path.parents:
+            out.append(path)
+    return out
+
+
+def _options(opts: Any) -> Any:
+    if dataclasses.is_dataclass(opts):
+        return dataclasses.asdict(opts)
+    return repr(opts)
+
+
+class Hasher:
+    """Input hashes of artefacts; file digests shared by the artefacts of one run."""
+
+    def __init__(self, db: Any, opts: Any):
+        self.db = db
+        self.opts = _options(opts)
+        self._games: dict[str, str] = {}
+        self._shared: str | None = None
+
+    def shared(self) -> str:
+        """Fonts and the pipeline's source: inputs of every artefact."""
+        if self._shared is None:
+            self._shared = hashlib.sha256(
+                (_digest_files(font_paths(self.db)) + _digest_files(_code_files())).encode()
+            ).hexdigest()
+        return self._shared
+
+    def game(self, gid: str) -> str:
+        """The game's settings and template files."""
+        if gid not in self._games:
+            game = self.db.games[gid]
+            settings = {"title": game.title, "colors": game.colors, "extras": game.extras,
+                        "players": [game.min_players, game.max_players]}
+            files = template_files(self.db, gid)
+            self._games[gid] = hashlib.sha256(
+                (_canonical(settings) + _digest_files(files)).encode()).hexdigest()
+        return self._games[gid]
+
+    def artefact(self, art: Any) -> str:
+        inputs: dict[str, Any] = {
+            "v": VERSION, "game": art.game, "name": art.name, "kind": art.kind,
+            "title": art.title, "item": getattr(art, "item", None), "options": self.opts,
+            "shared": self.shared(), "game_inputs": self.game(art.game),
+        }
+        if getattr(art, "deck", None):
+            deck = self.db.games[art.game].decks[art.deck]
+            inputs["deck"] = {"id": deck.id, "title": deck.title, "size": deck.size_mm,
+                              "back": deck.back, "cards": [card_data(c) for c in deck.cards]}
+            inputs["images"] = _digest_files(_image_paths(self.db, deck))
+        return hashlib.sha256(_canonical(inputs).encode()).hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr,
+                      ensure_ascii=False)
+
+
+def _code_files() -> list[Path]:
+    """The source that decides what a build writes: carddb and the drawing modules."""
+    out = [p for p in PACKAGE.rglob("*.py") if p.name not in NOT_BUILD_CODE]
+    return out + list((PROJECT / "carddb").rglob("*.py"))
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "<missing>"
+
+
+def _listing(db_root: Path) -> list[str]:
+    """Every file in the template folders (a new file may change which template wins)."""
+    out = []
+    for folder in (db_root / "templates", PROJECT / "templates"):
+        if folder.is_dir():
+            out += [str(p) for p in folder.rglob("*") if p.is_file()]
+    return sorted(set(out))
+
+
+def database_path() -> Path:
+    """The cards.yaml a build reads: carddb.default_path() (./cards.yaml, else the bundled
+    one), without importing carddb, so that a no-op build stays fast."""
+    here = Path("cards.yaml")
+    return here if here.is_file() else PROJECT / "cards.yaml"
+
+
+def run_key(args: Any) -> str:
+    """The command-line options of a build, canonically."""
+    return _canonical(args)
+
+
+@dataclass
+class Cached:
+    """A recorded artefact result (same fields as pnp.build.Written)."""
+
+    path: Path
+    pages: int
+    cards: int
+    warnings: list[Any]
+    artefact: Any = None
+
+
+def unchanged_build(out: Path, db_path: Path, args: Any) -> list[Cached] | None:
+    """The results of the last build with these options, when nothing it read has
+    changed and every file it wrote is untouched; None when anything must be checked
+    properly (then load the database and use a Plan)."""
+    manifest = Manifest(out)
+    run = manifest.runs.get(run_key(args))
+    if not run or run.get("db") != str(Path(db_path).resolve()):
+        return None
+    if run.get("listing") != _listing(Path(db_path).resolve().parent):
+        return None
+    for name, digest in run["files"].items():
+        if _file_digest(Path(name)) != digest:
+            return None
+    results = []
+    for key in run["artefacts"]:
+        entry = manifest.entries.get(key)
+        if entry is None:
+            return None
+        path = out / entry["file"]  # relative to the output folder
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if st.st_size != entry["size"] or st.st_mtime_ns != entry["mtime_ns"]:
+            return None
+        results.append(Cached(path, entry["pages"], entry["cards"],
+                              [StoredWarning(**w) for w in entry["warnings"]]))
+    return results
+
+
+class Manifest:
+    """OUT/.pnp-manifest.json: {artefact key: {hash, file (relative to OUT), size,
+    mtime_ns, pages, cards, warnings}} and the recorded runs (see `unchanged_build`)."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        self.path = self.out / MANIFEST
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("version") != VERSION:
+                raise ValueError("old manifest")
+            self.entries: dict[str, dict] = dict(data["artefacts"])
+            self.runs: dict[str, dict] = dict(data.get("runs") or {})
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            self.entries, self.runs = {}, {}
+
+    @staticmethod
+    def key(art: Any) -> str:
+        return f"{art.game}/{art.name}"
+
+    def fresh(self, art: Any, digest: str, path: Path) -> dict | None:
+        """The stored entry when `art` was built from these inputs and its file is still
+        the one written then; None otherwise."""
+        entry = self.entries.get(self.key(art))
+        if not entry or entry.get("hash") != digest:
+            return None
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if st.st_size != entry.get("size") or st.st_mtime_ns != entry.get("mtime_ns"):
+            return None
+        return entry
+
+    def record(self, art: Any, digest: str, path: Path, pages: int, cards: int,
+               warnings: list[Any]) -> None:
+        st = path.stat()
+        try:
+            name = Path(path).relative_to(self.out).as_posix()
+        except ValueError:
+            name = str(Path(path).resolve())
+        self.entries[self.key(art)] = {
+            "hash": digest, "file": name, "size": st.st_size, "mtime_ns": st.st_mtime_ns,
+            "pages": pages, "cards": cards,
+            "warnings": [{k: str(getattr(w, k, "")) for k in
+                          ("game", "deck", "card", "element", "message")} for w in warnings],
+        }
+
+    def forget(self, art: Any) -> None:
+        self.entries.pop(self.key(art), None)
+
+    def record_run(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
+        """Remember what a successful build read and wrote, for `unchanged_build`."""
+        files: set[Path] = {Path(db_path).resolve(), *font_paths(db), *_code_files()}
+        for gid in {a.game for a in todo}:
+            files.update(template_files(db, gid))
+            for deck in db.games[gid].decks.values():
+                files.update(_image_paths(db, deck))
+        key = run_key(args)
+        self.runs.pop(key, None)
+        self.runs[key] = {
+            "db": str(Path(db_path).resolve()),
+            "listing": _listing(Path(db.root).resolve()),
+            "files": {str(p): _file_digest(p) for p in sorted(files)},
+            "artefacts": [self.key(a) for a in todo],
+        }
+        while len(self.runs) > MAX_RUNS:  # keep the most recent option sets
+            self.runs.pop(next(iter(self.runs)))
+
+    def save(self) -> None:
+        """Write the manifest; an output folder that cannot be written keeps none (the
+        build itself has already reported that folder), so the next build redoes all."""
+        part = self.path.with_name(self.path.name + f".{os.getpid()}.part")
+        data = {"version": VERSION, "artefacts": self.entries, "runs": self.runs}
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            part.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+            os.replace(part, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                part.unlink(missing_ok=True)
+
+
+class Plan:
+    """What a build must redo. Usage in the build loop:
+
+        plan = Plan(db, opts, out, force)
+        for art in todo:
+            done = plan.up_to_date(art)          # a Written rebuilt from the manifest
+            if done is None:
+                done = build_artefact(...)
+                plan.built(art, done)
+        plan.save()
+    """
+
+    def __init__(self, db: Any, opts: Any, out: Path, force: bool = False):
+        self.hasher = Hasher(db, opts)
+        self.manifest = Manifest(out)
+        self.out = Path(out)
+        self.force = force
+        self._digests: dict[str, str] = {}
+
+    def digest(self, art: Any) -> str:
+        key = Manifest.key(art)
+        if key not in self._digests:
+            self._digests[key] = self.hasher.artefact(art)
+        return self._digests[key]
+
+    def up_to_date(self, art: Any) -> Any | None:
+        """A `pnp.build.Written` for an artefact that needs no rebuilding, else None."""
+        if self.force:
+            return None
+        path = art.path(self.out)
+        entry = self.manifest.fresh(art, self.digest(art), path)
+        if entry is None:
+            return None
+        from pnp.build import Written
+
+        return Written(art, path, pages=entry["pages"], cards=entry["cards"],
+                       warnings=[StoredWarning(**w) for w in entry["warnings"]])
+
+    def stale(self, todo: list) -> list:
+        return [a for a in todo if self.up_to_date(a) is None]
+
+    def built(self, art: Any, written: Any) -> None:
+        self.manifest.record(art, self.digest(art), written.path, written.pages,
+                             written.cards, written.warnings)
+
+    def failed(self, art: Any) -> None:
+        self.manifest.forget(art)
+
+    def finished(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
+        """Every artefact of `todo` is built or up to date: remember the run."""
+        self.manifest.record_run(args, db, db_path, todo)
+
+    def save(self) -> None:
+        self.manifest.save()

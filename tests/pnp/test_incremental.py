@@ -1,0 +1,180 @@
+"""Incremental builds: input hashes per artefact, skip what is up to date, --force."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from exports_support import ROOT, make_project  # noqa: E402
+
+import carddb  # noqa: E402
+from pnp import build as b  # noqa: E402
+from pnp.incremental import Hasher, unchanged_build  # noqa: E402
+
+
+def pnp(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def built(run: subprocess.CompletedProcess) -> set[str]:
+    return {line.split("/")[-1] for line in run.stdout.splitlines()
+            if line.startswith("building ")}
+
+
+def skipped(run: subprocess.CompletedProcess) -> set[str]:
+    return {line.split("/")[-1] for line in run.stdout.splitlines()
+            if line.startswith("up to date: ")}
+
+
+# ── hashes (no drawing) ────────────────────────────────────────────────────────────
+
+
+@pytest.fixture(scope="module")
+def db():
+    return carddb.load(ROOT / "cards.yaml")
+
+
+def hashes(db, opts=None):
+    opts = opts or b.options_from_profile(db.print)
+    h = Hasher(db, opts)
+    return {f"{a.game}/{a.name}": h.artefact(a) for a in b.artefacts(db)}
+
+
+def edit_card(db, game: str, deck: str, index: int, **changes):
+    """A copy of the database with one card changed (objects are frozen)."""
+    gm = db.games[game]
+    dk = gm.decks[deck]
+    cards = list(dk.cards)
+    cards[index] = replace(cards[index], **changes)
+    decks = {**gm.decks, deck: replace(dk, cards=tuple(cards))}
+    return replace(db, games={**db.games, game: replace(gm, decks=decks)})
+
+
+def test_one_card_changes_only_its_decks_hash(db):
+    before = hashes(db)
+    after = hashes(edit_card(db, "xo", "objectives", 0, text="Changed text"))
+    changed = {k for k in before if before[k] != after[k]}
+    assert changed == {"xo/objectives"}
+    again = hashes(edit_card(db, "xo", "heroes-core", 0, copies=19))
+    assert {k for k in before if before[k] != again[k]} == {"xo/heroes-core"}
+
+
+def test_print_options_and_game_settings_change_their_artefacts(db):
+    before = hashes(db)
+    a4 = hashes(db, b.options_from_profile(db.print, paper="a4"))
+    assert all(before[k] != a4[k] for k in before)
+    gm = db.games["x-statix"]
+    recoloured = replace(db, games={**db.games, "x-statix": replace(
+        gm, colors={**gm.colors, "primary": "#000000"})})
+    after = hashes(recoloured)
+    changed = {k for k in before if before[k] != after[k]}
+    assert changed == {k for k in before if k.startswith("x-statix/")}
+
+
+def test_an_images_bytes_feed_its_deck(tmp_path):
+    text = (ROOT / "cards.yaml").read_text()
+    marker = "- {name: Anarchist, type: Hero,"
+    assert marker in text
+    text = text.replace(marker, marker + " image: art/anarchist.png,")
+    project = make_project(tmp_path, text)
+    (project / "art").mkdir()
+    (project / "art" / "anarchist.png").write_bytes(b"one")
+    db = carddb.load(project / "cards.yaml")
+    before = hashes(db)
+    (project / "art" / "anarchist.png").write_bytes(b"two")
+    after = hashes(db)
+    assert {k for k in before if before[k] != after[k]} == {"x-statix/common"}
+
+
+# ── the build command ──────────────────────────────────────────────────────────────
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """A project built once (x-statix only, to keep the test short)."""
+    folder = make_project(tmp_path_factory.mktemp("incremental"))
+    first = pnp("build", "--game", "x-statix", cwd=folder)
+    assert first.returncode == 0, first.stderr
+    assert built(first) == {"common.pdf", "owners.pdf", "team-names.pdf", "tokens.pdf",
+                            "reference.pdf", "calibration.pdf"}
+    return folder
+
+
+def test_noop_build_skips_everything_and_says_so(project):
+    pdfs = sorted((project / "output" / "x-statix").glob("*.pdf"))
+    stamps = [p.stat().st_mtime_ns for p in pdfs]
+    run = pnp("build", "--game", "x-statix", cwd=project)
+    assert run.returncode == 0, run.stderr
+    assert built(run) == set()
+    assert skipped(run) == {p.name for p in pdfs}
+    assert "nothing to do: 6 artefacts up to date" in run.stdout
+    # The table still lists every file with its pages and cards.
+    assert "output/x-statix/common.pdf" in run.stdout.split("nothing to do")[1]
+    assert [p.stat().st_mtime_ns for p in pdfs] == stamps
+
+
+def test_unchanged_build_needs_the_same_options(project):
+    out = project / "output"
+    assert pnp("build", "--game", "x-statix", cwd=project).returncode == 0
+    args = {"game": "x-statix", "only": None, "paper": None, "duplex": None,
+            "back_offset": None, "fold": False, "no_backs": False}
+    assert unchanged_build(out, project / "cards.yaml", args) is not None
+    assert unchanged_build(out, project / "cards.yaml", {**args, "paper": "a4"}) is None
+
+
+def test_changing_one_card_rebuilds_only_its_deck(project):
+    cards = project / "cards.yaml"
+    text = cards.read_text()
+    owner = carddb.load(cards).xs.decks["owners"].cards[0]
+    assert owner.text and text.count(owner.text) == 1
+    cards.write_text(text.replace(owner.text, owner.text + " Changed."))
+    run = pnp("build", "--game", "x-statix", cwd=project)
+    assert run.returncode == 0, run.stderr
+    assert built(run) == {"owners.pdf"}
+    assert "common.pdf" in skipped(run)
+    from pypdf import PdfReader
+
+    pdf = PdfReader(project / "output" / "x-statix" / "owners.pdf")
+    assert "Changed." in pdf.pages[0].extract_text()
+
+
+def test_deleted_output_and_force(project):
+    (project / "output" / "x-statix" / "reference.pdf").unlink()
+    run = pnp("build", "--game", "x-statix", cwd=project)
+    assert built(run) == {"reference.pdf"}
+    forced = pnp("build", "--game", "x-statix", "--only", "owners", "--force", cwd=project)
+    assert forced.returncode == 0 and built(forced) == {"owners.pdf"}
+
+
+def test_template_edit_rebuilds_that_games_artefacts(project):
+    template = project / "templates" / "x-statix" / "owner.j2"
+    if not template.is_file():
+        pytest.skip("no x-statix owner template in this checkout")
+    template.write_text(template.read_text() + "\n{# touched by the incremental test #}\n")
+    run = pnp("build", "--game", "x-statix", "--only", "owners", cwd=project)
+    assert run.returncode == 0, run.stderr
+    assert built(run) == {"owners.pdf"}
+
+
+def test_warnings_are_replayed_and_strict_still_fails(tmp_path):
+    text = (ROOT / "cards.yaml").read_text()
+    db = carddb.load(ROOT / "cards.yaml")
+    owner = db.xs.decks["owners"].cards[0]
+    long_text = " ".join(["Far too much text for one small card box."] * 40)
+    project = make_project(tmp_path, text.replace(owner.text, long_text, 1))
+    first = pnp("build", "--only", "owners", cwd=project)
+    assert first.returncode == 0, first.stderr
+    assert f"{owner.name}" in first.stderr and "warning:" in first.stderr
+    again = pnp("build", "--only", "owners", cwd=project)
+    assert built(again) == set() and skipped(again) == {"owners.pdf"}
+    assert again.stderr.count("warning:") == first.stderr.count("warning:")
+    strict = pnp("build", "--only", "owners", "--strict", cwd=project)
+    assert strict.returncode == 1 and "[--strict]" in strict.stderr

@@ -1,0 +1,102 @@
+"""`pnp watch`: rebuilds after a file change, survives a broken edit (real subprocess)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from exports_support import ROOT, make_project  # noqa: E402
+
+import carddb  # noqa: E402
+from pnp.watch import changes, snapshot  # noqa: E402
+
+
+class Watcher:
+    """`pnp watch` in a subprocess; lines of its output (stdout and stderr) on a queue."""
+
+    def __init__(self, cwd: Path, *args: str):
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", *args], cwd=cwd,
+                                     env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, text: str, timeout: float = 60) -> list[str]:
+        """Lines up to and including the first one containing `text`."""
+        got = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                assert self.proc.poll() is None, f"watch exited: {self.seen + got}"
+                continue
+            got.append(line)
+            if text in line:
+                self.seen += got
+                return got
+        raise AssertionError(f"no {text!r} within {timeout} s; got {self.seen + got}")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def test_watch_rebuilds_after_a_change_and_survives_a_broken_edit(tmp_path):
+    project = make_project(tmp_path)
+    cards = project / "cards.yaml"
+    good = cards.read_text()
+    owner = carddb.load(cards).xs.decks["owners"].cards[0]
+    w = Watcher(project, "--interval", "0.1", "--game", "x-statix", "--only", "owners")
+    try:
+        first = w.wait_for("build done")
+        assert any("watching" in line for line in first)
+        pdf = project / "output" / "x-statix" / "owners.pdf"
+        assert pdf.is_file()
+        stamp = pdf.stat().st_mtime_ns
+
+        cards.write_text(good.replace(owner.text, owner.text + " Edited.", 1))
+        lines = w.wait_for("build done")
+        assert any("changed: cards.yaml" in line for line in lines)
+        assert any(line.startswith("building ") and "owners.pdf" in line for line in lines)
+        assert "(1 artefacts rebuilt)" in lines[-1]
+        assert " s " in lines[-1] or " s (" in lines[-1]   # how long it took
+        assert pdf.stat().st_mtime_ns != stamp
+
+        cards.write_text(good.replace("copies:", "copies: [", 1))   # broken YAML
+        lines = w.wait_for("build failed")
+        errors = [line for line in lines if "cards.yaml:" in line]
+        assert len(errors) == 1 and "Traceback" not in "\n".join(lines)
+
+        cards.write_text(good)
+        lines = w.wait_for("build done")
+        assert "(1 artefacts rebuilt)" in lines[-1]
+        assert w.proc.poll() is None
+    finally:
+        w.stop()
+
+
+def test_snapshot_sees_edits_new_and_removed_files(tmp_path):
+    (tmp_path / "a.j2").write_text("one")
+    before = snapshot([tmp_path])
+    (tmp_path / "a.j2").write_text("two!")
+    (tmp_path / "b.j2").write_text("new")
+    after = snapshot([tmp_path])
+    assert changes(before, after) == [tmp_path / "a.j2", tmp_path / "b.j2"]
+    (tmp_path / "b.j2").unlink()
+    assert changes(after, snapshot([tmp_path])) == [tmp_path / "b.j2"]
