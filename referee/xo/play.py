@@ -307,8 +307,9 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     state = copy.deepcopy(state)
     league = league_of(state, league_or_player)
     target = None
+    target_league = None
     if character is not None:
-        _, target = find_character(state, character)
+        target_league, target = find_character(state, character)
     else:
         owners = {cards.playable[resolve_name(n, cards.playable, "card")].get("character") for n in names} - {None}
         if len(owners) == 1:
@@ -320,6 +321,22 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
             raise UsageError("name the character the card works on (--on CHARACTER)")
         if target["ko"]:
             raise RefereeError(f"{target['name']} is KOd and has left play", "XO-4")
+        if played.removes and target_league not in (None, league):
+            # cards.yaml: `remove` works on the card's own character or "one of your characters"
+            removing = [n for n in played.names
+                        if any("remove" in e for e in cards.playable[n].get("effect") or [])]
+            raise RefereeError(
+                f"{' and '.join(removing)} removes Status cards only from the {league}' own "
+                f"characters: {target['name']} is one of the {target_league}", None)
+        for name in played.names:
+            # a card that only removes, and finds nothing to remove, would be spent (with its
+            # Energy) for nothing
+            effects = [(k, v) for e in cards.playable[name].get("effect") or [] for k, v in e.items()]
+            removes = [cards.status(v) for k, v in effects if k == "remove"]
+            if removes and all(k in ("remove", "cost") for k, _ in effects) and not set(removes) & set(target["statuses"]):
+                raise RefereeError(
+                    f"{target['name']} is not tagged {' or '.join(f'<{r}>' for r in removes)}: "
+                    f"{name} would remove nothing", "XO-8")
         for status in played.removes:
             if status in target["statuses"]:
                 target["statuses"].remove(status)
