@@ -258,7 +258,8 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
                     played.steps.append(Step(f"{card.name}: {league} draw {value}", "XO-10"))
                     continue
                 if key not in USES[use]:
-                    raise RefereeError(f"{card.name} ({key}: {value}) does nothing on {'a' if use != 'any' else 'its own'} {use}", None)
+                    raise RefereeError(f"{card.name} ({key}: {value}) does nothing "
+                                       + ("played on its own: play it on the roll it changes" if use == "any" else f"on a {use}"), None)
                 if key == "aoe":
                     played.aoe = played.aoe or bool(value)
                 elif key == "counterattack":

@@ -322,3 +322,9 @@ def test_xo1_a_roll_never_uses_more_than_seven_dice(started, xo_cards):
     plays = ["Captain Volt Move 3"] * 5  # 3 dice + 5 extra = 8
     out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1] * 7), plays=plays)
     assert len(out.data["roll"]) == 7 and any(s.ruling == "XO-1" for s in out.steps)
+
+
+def test_a_roll_card_played_on_its_own_is_refused_with_a_readable_reason(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")
+    err = refused(None, play.play, state, xo_cards, "heroes", ["Police Captain"])
+    assert str(err) == "Police Captain (defense_mod: 1) does nothing played on its own: play it on the roll it changes"
