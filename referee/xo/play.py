@@ -368,13 +368,18 @@ def pick(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     state = copy.deepcopy(state)
     roster = state["roster"][league]
     picked: list[str] = []
+    start = len(roster)
     for raw in names:
         card = cards.character(raw, league)
         taken = {e["name"] for e in roster}
         if card.name in taken:
             raise RefereeError(f"{card.name} is already picked for the {league}", None)
         if len(roster) >= rules.ROSTER_SIZE:
-            raise RefereeError(f"the {league} already have {rules.ROSTER_SIZE} characters", None)
+            if start >= rules.ROSTER_SIZE:
+                raise RefereeError(f"the {league} already have {rules.ROSTER_SIZE} characters", "rules: setup 3")
+            raise RefereeError(
+                f"the {league} have {start} characters and can pick {rules.ROSTER_SIZE - start} more, "
+                f"not {len(names)}: a league has {rules.ROSTER_SIZE}", "rules: setup 3")
         roster.append({"name": card.name, "statuses": [], "ko": False})
         picked.append(card.name)
     steps = [Step(f"{league} pick {', '.join(picked)} ({len(roster)}/{rules.ROSTER_SIZE})", None)]

@@ -48,8 +48,11 @@ def test_pick_duplicate_and_other_league_refused(fresh_state, xo_cards, picks):
         play.pick(state, xo_cards, "heroes", ["swift"])
     with pytest.raises(UsageError, match="unknown character 'Brute'"):
         play.pick(state, xo_cards, "heroes", ["Brute"])
-    with pytest.raises(RefereeError, match="already have 7"):
+    with pytest.raises(RefereeError, match="the heroes have 0 characters and can pick 7 more, not 8"):
         play.pick(fresh_state, xo_cards, "heroes", [*picks["heroes"], "Shade"])
+    full = play.pick(fresh_state, xo_cards, "heroes", picks["heroes"]).state
+    with pytest.raises(RefereeError, match="already have 7"):
+        play.pick(full, xo_cards, "heroes", ["Shade"])
 
 
 def test_xo8_xo11_both_rosters_start_turn_one_without_status_check(started, picks):
