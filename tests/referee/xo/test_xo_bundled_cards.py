@@ -95,3 +95,22 @@ def test_a_removal_card_works_only_on_its_own_league_and_only_when_it_removes_so
     refusal = run("xo", "play", "villains", "Dark Energy", "Cut Loose", "--on", villain, code=1)
     assert f"{villain} is not tagged <Trapped>: Cut Loose would remove nothing (XO-8)" in refusal.stderr
     assert state() == freed
+
+
+def test_next_refuses_two_discard_counts_for_one_league(db, referee_in_process, tmp_path):
+    session = str(tmp_path / "discard.db")
+
+    def run(*args: str, code: int = 0):
+        result = referee_in_process("--session", session, "--cards", str(BUNDLED), *args)
+        assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
+        return result
+
+    characters = db.xo.cards(type="Character")
+    run("new", "xo", "--players", "Ann,Bob", "--seed", "21")
+    for league in ("heroes", "villains"):
+        run("xo", "pick", league, *[c.name for c in characters if c["league"] == league][:7])
+    before = run("status", "--json").stdout
+    # Ann plays the heroes: two counts for one league were silently reduced to the last one
+    refusal = run("xo", "next", "--discard", "heroes=2", "--discard", "Ann=1", code=2)
+    assert refusal.stderr.strip() == "referee: --discard 'Ann=1': the heroes' discard is already given"
+    assert run("status", "--json").stdout == before
