@@ -350,3 +350,15 @@ def test_status_shows_the_table(cat):
     assert "*A: 9 MT; owner Coach; team X-Force; 1 cards in hand; 1 heroes" in text
     assert "Ocelot: 2 FT, marketing: Doop" in text and " B: 4 MT" in text
     assert "mission Zombies: Mission roll made (Mission roll 1)" in text
+
+
+def test_xs6_a_step_after_a_failed_mission_roll_says_why_instead_of_pointing_at_carnage(cat):
+    state = make_state(hands={"A": ["Zombies"]}, heroes={"A": ["Ocelot", "Phat"]},
+                       phase="mission", deck=())
+    r = act(cat, mission.start, state, None, "Zombies", faces=[3])
+    for step in (mission.success, mission.payoff):
+        with pytest.raises(RefereeError) as err:
+            act(cat, step, r.state, None, faces=[1, 1])
+        assert "Zombies needs 3 heroes and A has 2: the mission is not attempted" in str(err.value)
+        assert "xs carnage" not in str(err.value) and err.value.ruling == "XS-6"
+
