@@ -53,6 +53,7 @@ def next_mission_step(mission: dict) -> str:
         "carnage": "resolve the carnage next (xs casualties)",
         "casualties": "roll the Success roll next (xs success)",
         "success": "roll the Payoff roll next (xs payoff)",
+        "payoff": "the Payoff roll is made; the mission ends with the phase (xs pass)",
     }.get(mission["stage"], "")
 
 

@@ -362,3 +362,13 @@ def test_xs6_a_step_after_a_failed_mission_roll_says_why_instead_of_pointing_at_
         assert "Zombies needs 3 heroes and A has 2: the mission is not attempted" in str(err.value)
         assert "xs carnage" not in str(err.value) and err.value.ruling == "XS-6"
 
+
+def test_xs8_a_boost_after_the_payoff_says_the_payoff_is_made(cat):
+    state = make_state(hands={"A": ["Zombies", "Energy Blasts"]},
+                       heroes={"A": ["Ocelot", "Phat"]}, phase="mission")
+    r = run_mission(cat, state, "Zombies", [1], [1], success_faces=[3])
+    r = act(cat, mission.payoff, r.state, None, faces=[5, 6])
+    with pytest.raises(RefereeError) as err:
+        act(cat, mission.boost, r.state, None, powers=["Energy Blasts"])
+    assert str(err.value) == ("cannot add to the Success roll now: the Payoff roll is made; "
+                              "the mission ends with the phase (xs pass) (XS-6)")
