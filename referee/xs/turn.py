@@ -265,7 +265,7 @@ def finish_mission(play: Play, went: bool) -> None:
     leftover = [m for m in play.turn["queued"] if m["kind"] in MISSION_ORDER]
     for mod in leftover:
         play.step(f"{mod['source']}'s {mod['by']:+d} to the {rolls.LABEL[mod['kind']]} is "
-                  "unused: no such roll was made", "XS-12")
+                  "unused: no such roll was made", mod.get("ruling", "XS-12"))
     play.turn["queued"] = [m for m in play.turn["queued"] if m["kind"] not in MISSION_ORDER]
     if went:
         team = set(mission["team"])

@@ -637,3 +637,11 @@ def test_card_o_force(cat):
     assert r.state["table"]["A"]["heroes"][0]["ft"] == 2
     r = to_carnage(cat, mission_state(["Ocelot"], teams={"A": "O-Force"}), 1)
     assert rolls_of(r)["carnage"] == 2
+
+
+def test_card_sluk_unused_bonus_cites_the_success_ruling(cat):
+    # Sluk is the only hero: killed, no survivor, no Success roll for his +2 (a hero
+    # ability: XS-8, not an event's XS-12)
+    r = to_carnage(cat, mission_state(["Sluk"]), 1)
+    r = act(cat, mission.casualties, r.state, None, faces=[1])
+    assert "Sluk's +2 to the Success roll is unused: no such roll was made [XS-8]" in texts(r)
