@@ -347,7 +347,8 @@ def test_status_shows_the_table(cat):
     r = act(cat, mission.start, state, None, "Zombies", faces=[1])
     text = "\n".join(status_lines(r.state))
     assert "turn 1, A's mission phase; deck 6" in text
-    assert "*A: 9 MT; owner Coach; team X-Force; 1 cards in hand; 1 heroes" in text
+    assert "*A: 9 MT; owner Coach; team X-Force; 1 card in hand; 1 hero" in text
+    assert " B: 4 MT; owner -; team -; 0 cards in hand; 0 heroes" in text
     assert "Ocelot: 2 FT, marketing: Doop" in text and " B: 4 MT" in text
     assert "mission Zombies: Mission roll made (Mission roll 1)" in text
 
