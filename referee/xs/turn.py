@@ -316,7 +316,12 @@ def discard(play: Play, player: str | None, cards: list[str]) -> Result:
     limit, source = play.hand_limit(actor)
     names = [play.card(c) for c in cards]
     excess = len(play.seat(actor)["hand"]) - limit
-    if not names or len(names) > max(0, excess):
+    held = len(play.seat(actor)["hand"])
+    if excess <= 0:
+        raise RefereeError(
+            f"{actor} holds {held} card{'s' if held != 1 else ''}, within the hand limit of "
+            f"{limit}" + (f" ({source})" if source else "") + ": nothing to discard", "XS-11")
+    if not names or len(names) > excess:
         raise RefereeError(
             f"{actor} holds {len(play.seat(actor)['hand'])} cards: only the {max(0, excess)} "
             f"over the hand limit of {limit}" + (f" ({source})" if source else "")

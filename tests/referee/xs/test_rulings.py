@@ -261,6 +261,9 @@ def test_xs11_hand_limit_five_discard_down(cat):
     with pytest.raises(RefereeError, match="only the 2") as err:
         act(cat, turn.discard, state, None, ["Movies", "PR People", "Doop"])
     r = act(cat, turn.discard, state, None, ["Movies", "Doop"])
+    with pytest.raises(RefereeError) as err:
+        act(cat, turn.discard, r.state, None, ["Flight"])
+    assert str(err.value) == "A holds 5 cards, within the hand limit of 5: nothing to discard (XS-11)"
     r = act(cat, turn.next_turn, r.state, None)
     assert r.state["turn"]["player"] == "B" and r.state["turn"]["number"] == 2
     assert len(r.state["table"]["B"]["hand"]) == 1  # B's free draw (XS-3)
