@@ -645,3 +645,10 @@ def test_card_sluk_unused_bonus_cites_the_success_ruling(cat):
     r = to_carnage(cat, mission_state(["Sluk"]), 1)
     r = act(cat, mission.casualties, r.state, None, faces=[1])
     assert "Sluk's +2 to the Success roll is unused: no such roll was made [XS-8]" in texts(r)
+
+
+def test_a_misspelt_card_name_gets_a_did_you_mean(cat):
+    state = make_state(hands={"A": ["Zeitgeist"]}, phase="recruitment")
+    with pytest.raises(UsageError) as err:
+        act(cat, turn.recruit, state, None, "Zeitgest")
+    assert str(err.value) == "there is no X-Statix card 'Zeitgest'; did you mean 'Zeitgeist'?"
