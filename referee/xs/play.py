@@ -124,10 +124,10 @@ class Play:
         if chosen is None:
             if len(others) == 1:
                 return others[0]
-            raise RefereeError(f"{what}: name the opponent with --target ({', '.join(others)})")
+            raise UsageError(f"{what}: name the opponent with --target ({', '.join(others)})")
         name = self.player_named(chosen)
         if name == player:
-            raise RefereeError(f"{what}: {name} is not an opponent of {player}")
+            raise UsageError(f"{what}: {name} is not an opponent of {player}")
         return name
 
     def card(self, text: str) -> str:

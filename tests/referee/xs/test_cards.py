@@ -652,3 +652,14 @@ def test_a_misspelt_card_name_gets_a_did_you_mean(cat):
     with pytest.raises(UsageError) as err:
         act(cat, turn.recruit, state, None, "Zeitgest")
     assert str(err.value) == "there is no X-Statix card 'Zeitgest'; did you mean 'Zeitgeist'?"
+
+
+def test_card_chameleon_powers_in_a_three_player_game_needs_a_target(cat):
+    # a missing or wrong --target is bad input (exit 2), not a rule refusal
+    state = make_state(players=("A", "B", "C"), hands={"A": ["Chameleon Powers"], "B": ["Doop"]})
+    with pytest.raises(UsageError, match=r"name the opponent with --target \(B, C\)"):
+        act(cat, events.play_event, state, None, "Chameleon Powers")
+    with pytest.raises(UsageError, match="A is not an opponent of A"):
+        act(cat, events.play_event, state, None, "Chameleon Powers", target="A")
+    r = act(cat, events.play_event, state, None, "Chameleon Powers", target="B")
+    assert r.state["table"]["A"]["hand"] == ["Doop"]
