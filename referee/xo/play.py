@@ -69,6 +69,11 @@ class XoCards:
         """The Character card called `name` (case-insensitive); UsageError with a
         did-you-mean otherwise."""
         pool = {n: c for n, c in self.characters.items() if league is None or c["league"] == league}
+        folded = {n.casefold(): c for n, c in self.characters.items()}
+        other = folded.get(name.casefold())
+        if other is not None and other.name not in pool:
+            # setup step 3: each player selects super heroes or super villains for his league
+            raise UsageError(f"{other.name} is one of the {other['league']}, not the {league}")
         return pool[resolve_name(name, pool, "character")]
 
     def status(self, name: str) -> str:

@@ -46,7 +46,7 @@ def test_pick_duplicate_and_other_league_refused(fresh_state, xo_cards, picks):
     state = play.pick(fresh_state, xo_cards, "heroes", ["Swift"]).state
     with pytest.raises(RefereeError, match="already picked"):
         play.pick(state, xo_cards, "heroes", ["swift"])
-    with pytest.raises(UsageError, match="unknown character 'Brute'"):
+    with pytest.raises(UsageError, match="^Brute is one of the villains, not the heroes$"):
         play.pick(state, xo_cards, "heroes", ["Brute"])
     with pytest.raises(RefereeError, match="the heroes have 0 characters and can pick 7 more, not 8"):
         play.pick(fresh_state, xo_cards, "heroes", [*picks["heroes"], "Shade"])
