@@ -637,7 +637,8 @@ def attack(
     rounds_data = []
     for name, round_ in result.rounds:
         _, entry = find_character(state, name)
-        steps.extend(Step(f"{name}: {s.text}", s.ruling) for s in round_.steps)
+        # "vs DEFENDER": the ACV line is the attacker's, not the defender's
+        steps.extend(Step(f"vs {name}: {s.text}", s.ruling) for s in round_.steps)
         _apply(entry, round_)
         parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
         data = {"target": name, **round_.as_dict()}

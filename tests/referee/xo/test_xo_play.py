@@ -331,3 +331,10 @@ def test_a_roll_card_played_on_its_own_is_refused_with_a_readable_reason(started
     state = at_phase(started, xo_cards, "Attack")
     err = refused(None, play.play, state, xo_cards, "heroes", ["Police Captain"])
     assert str(err) == "Police Captain (defense_mod: 1) does nothing played on its own: play it on the roll it changes"
+
+
+def test_attack_steps_name_the_round_by_its_defender_not_as_the_defenders_acv(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")
+    out = play.attack(state, xo_cards, "Swift", "Razor", dice(attack=[3, 2], defense=[3]))
+    texts = [s.text for s in out.steps]
+    assert "vs Razor: ACV = 3+2 = 5" in texts and "vs Razor: DCV = 3 = 3" in texts
