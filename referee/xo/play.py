@@ -312,6 +312,17 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     _check_playing(state)
     state = copy.deepcopy(state)
     league = league_of(state, league_or_player)
+    for name in names:
+        card = cards.playable[resolve_name(name, cards.playable, "card")]
+        owner = card.get("character") if card.type == "Action" else None
+        if owner is None:
+            continue
+        entry = next((e for lg in LEAGUES for e in state["roster"][lg] if e["name"] == owner), None)
+        if entry is None:  # setup step 3: only the picked characters' Action cards are in the deck
+            raise RefereeError(f"{card.name} is {owner}'s Action card and {owner} was not picked: "
+                               "it is not in the League Deck", "rules: setup 3")
+        if entry["ko"]:
+            raise RefereeError(f"{card.name} is {owner}'s Action card and {owner} is KOd, out of play", "XO-4")
     target = None
     target_league = None
     if character is not None:

@@ -338,3 +338,12 @@ def test_attack_steps_name_the_round_by_its_defender_not_as_the_defenders_acv(st
     out = play.attack(state, xo_cards, "Swift", "Razor", dice(attack=[3, 2], defense=[3]))
     texts = [s.text for s in out.steps]
     assert "vs Razor: ACV = 3+2 = 5" in texts and "vs Razor: DCV = 3 = 3" in texts
+
+
+def test_an_action_card_of_a_kod_or_unpicked_character_cannot_be_played(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")
+    state = play.tag(state, xo_cards, "Captain Volt", "KOd").state
+    err = refused("XO-4", play.play, state, xo_cards, "heroes", ["Captain Volt Move 4"])
+    assert "Captain Volt is KOd, out of play" in str(err)
+    err = refused("rules: setup 3", play.play, state, xo_cards, "heroes", ["Shade Move 1"])
+    assert "Shade was not picked" in str(err)
