@@ -260,9 +260,12 @@ def _validate_card(gid, card, path, pos, report, root) -> bool:
         if isinstance(ctype, str):
             report.add(_at(card, "type"), join(path, "type"),
                        f"'{ctype}' is not a card type of {gid}{did_you_mean(ctype, types)}")
+        # A key that is a field of some card type of the game is left alone; one that is
+        # a field of none (`tpye`) is still reported, with its did-you-mean.
         known = {**COMMON_REQUIRED, **COMMON_OPTIONAL}
+        any_type = {k for required, optional in types.values() for k in (*required, *optional)}
         Struct(COMMON_REQUIRED, COMMON_OPTIONAL).check(
-            card, path, pos, report, ignore=tuple(k for k in card if k not in known))
+            card, path, pos, report, ignore=tuple(k for k in card if k not in known and k in any_type))
         return False
     required, optional = types[ctype]
     Struct({**COMMON_REQUIRED, **required}, {**COMMON_OPTIONAL, **optional}).check(card, path, pos, report)

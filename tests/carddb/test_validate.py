@@ -22,6 +22,9 @@ CASES = [
      "expected an integer, got text"),
     ("missing-field", r"\{name: Anarchist, type: Hero, ", "{name: Anarchist, ", "{name: Anarchist",
      "missing field 'type'"),
+    # A misspelt `type` key: the card's fields cannot be checked, but the typo is named.
+    ("misspelt-type-key", r"\{name: Anarchist, type: Hero, ", "{name: Anarchist, tpye: Hero, ", "tpye",
+     "unknown field 'tpye' (did you mean 'type'?)"),
     ("duplicate-name", r"name: Dead Girl,", "name: Anarchist,", "Anarchist", "duplicate card name 'Anarchist'"),
     ("unknown-card-type", r"name: Ocelot, type: Hero", "name: Ocelot, type: Heor", "Heor",
      "'Heor' is not a card type of x-statix (did you mean 'Hero'?)"),
