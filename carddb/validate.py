@@ -4,6 +4,7 @@ Every problem is reported with the line and column of the YAML that is wrong."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 
 from carddb.schema import (
@@ -27,7 +28,7 @@ from carddb.schema import (
     join,
     kind_of,
 )
-from carddb.vocab import XO_ICONS, XO_LEAGUES, XO_TIMINGS, XO_VERBS, XS_VERBS
+from carddb.vocab import MARKUP_ICONS, XO_ICONS, XO_LEAGUES, XO_TIMINGS, XO_VERBS, XS_VERBS
 from carddb.yamlsource import LocatedDict, Pos
 
 MASK_FACES = [0, 1, 1, 2, 2, 3]  # XO-1
@@ -271,9 +272,25 @@ def _validate_card(gid, card, path, pos, report, root) -> bool:
     Struct({**COMMON_REQUIRED, **required}, {**COMMON_OPTIONAL, **optional}).check(card, path, pos, report)
     if "image" in card:
         check_path(card["image"], join(path, "image"), _at(card, "image"), report, root, "image")
+    for key in ("text", "flavor"):
+        _check_inline_icons(card.get(key), join(path, key), _at(card, key), report)
     # Cross-reference checks still see a card whose other fields are wrong, so one
     # mistake does not cascade into false "no such card" reports.
     return isinstance(card.get("name"), str)
+
+
+_INLINE_ICON = re.compile(r"\\.|\{icon:([^{}\s]*)\}", re.S)  # `\{` escapes the brace
+
+
+def _check_inline_icons(text, path: str, pos: Pos, report: Report) -> None:
+    """`{icon:NAME}` in card text must name an icon the printer can draw: caught here,
+    not first by `pnp build` in the middle of a deck."""
+    if not isinstance(text, str):
+        return
+    for m in _INLINE_ICON.finditer(text):
+        name = m.group(1)
+        if name is not None and name not in MARKUP_ICONS:
+            report.add(pos, path, f"unknown icon {{icon:{name}}}{did_you_mean(name, MARKUP_ICONS)}")
 
 
 def _feat_dice(character: dict, requires: dict) -> int:

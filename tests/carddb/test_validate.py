@@ -25,6 +25,8 @@ CASES = [
     # A misspelt `type` key: the card's fields cannot be checked, but the typo is named.
     ("misspelt-type-key", r"\{name: Anarchist, type: Hero, ", "{name: Anarchist, tpye: Hero, ", "tpye",
      "unknown field 'tpye' (did you mean 'type'?)"),
+    ("unknown-inline-icon", r"text: \"Get -1 to Carnage Rolls\"", r'text: "Get -1 {icon:enrgy} to Carnage Rolls"',
+     '"Get -1 {icon:enrgy}', "text: unknown icon {icon:enrgy} (did you mean 'energy'?)"),
     ("duplicate-name", r"name: Dead Girl,", "name: Anarchist,", "Anarchist", "duplicate card name 'Anarchist'"),
     ("unknown-card-type", r"name: Ocelot, type: Hero", "name: Ocelot, type: Heor", "Heor",
      "'Heor' is not a card type of x-statix (did you mean 'Hero'?)"),
