@@ -216,7 +216,15 @@ def _validate_game(gid, game, path, pos, report, root, sizes) -> None:
                                _at(deck["back"], "image"), report, root, "image")
         deck_cards = deck.get("cards")
         if not isinstance(deck_cards, list):
+            # Missing is reported by DECK; present but not a list (`cards:` left empty)
+            # would otherwise pass and break loading.
+            if "cards" in deck:
+                report.add(_at(deck, "cards"), join(dpath, "cards"),
+                           f"expected a list of cards, got {kind_of(deck_cards)}")
             continue
+        if not deck_cards:
+            report.add(_at(deck, "cards"), join(dpath, "cards"),
+                       "a deck needs at least one card (it would print an empty PDF)")
         for i, card in enumerate(deck_cards):
             cpath, cpos = join(join(dpath, "cards"), i), deck_cards.at(i)
             if _validate_card(gid, card, cpath, cpos, report, root):
