@@ -4,6 +4,7 @@ Every problem is reported with the line and column of the YAML that is wrong."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 
 from carddb.schema import (
@@ -27,7 +28,7 @@ from carddb.schema import (
     join,
     kind_of,
 )
-from carddb.vocab import XO_ICONS, XO_LEAGUES, XO_TIMINGS, XO_VERBS, XS_VERBS
+from carddb.vocab import MARKUP_ICONS, XO_ICONS, XO_LEAGUES, XO_TIMINGS, XO_VERBS, XS_VERBS
 from carddb.yamlsource import LocatedDict, Pos
 
 MASK_FACES = [0, 1, 1, 2, 2, 3]  # XO-1
@@ -215,7 +216,15 @@ def _validate_game(gid, game, path, pos, report, root, sizes) -> None:
                                _at(deck["back"], "image"), report, root, "image")
         deck_cards = deck.get("cards")
         if not isinstance(deck_cards, list):
+            # Missing is reported by DECK; present but not a list (`cards:` left empty)
+            # would otherwise pass and break loading.
+            if "cards" in deck:
+                report.add(_at(deck, "cards"), join(dpath, "cards"),
+                           f"expected a list of cards, got {kind_of(deck_cards)}")
             continue
+        if not deck_cards:
+            report.add(_at(deck, "cards"), join(dpath, "cards"),
+                       "a deck needs at least one card (it would print an empty PDF)")
         for i, card in enumerate(deck_cards):
             cpath, cpos = join(join(dpath, "cards"), i), deck_cards.at(i)
             if _validate_card(gid, card, cpath, cpos, report, root):
@@ -260,17 +269,36 @@ def _validate_card(gid, card, path, pos, report, root) -> bool:
         if isinstance(ctype, str):
             report.add(_at(card, "type"), join(path, "type"),
                        f"'{ctype}' is not a card type of {gid}{did_you_mean(ctype, types)}")
+        # A key that is a field of some card type of the game is left alone; one that is
+        # a field of none (`tpye`) is still reported, with its did-you-mean.
         known = {**COMMON_REQUIRED, **COMMON_OPTIONAL}
+        any_type = {k for required, optional in types.values() for k in (*required, *optional)}
         Struct(COMMON_REQUIRED, COMMON_OPTIONAL).check(
-            card, path, pos, report, ignore=tuple(k for k in card if k not in known))
+            card, path, pos, report, ignore=tuple(k for k in card if k not in known and k in any_type))
         return False
     required, optional = types[ctype]
     Struct({**COMMON_REQUIRED, **required}, {**COMMON_OPTIONAL, **optional}).check(card, path, pos, report)
     if "image" in card:
         check_path(card["image"], join(path, "image"), _at(card, "image"), report, root, "image")
+    for key in ("text", "flavor"):
+        _check_inline_icons(card.get(key), join(path, key), _at(card, key), report)
     # Cross-reference checks still see a card whose other fields are wrong, so one
     # mistake does not cascade into false "no such card" reports.
     return isinstance(card.get("name"), str)
+
+
+_INLINE_ICON = re.compile(r"\\.|\{icon:([^{}\s]*)\}", re.S)  # `\{` escapes the brace
+
+
+def _check_inline_icons(text, path: str, pos: Pos, report: Report) -> None:
+    """`{icon:NAME}` in card text must name an icon the printer can draw: caught here,
+    not first by `pnp build` in the middle of a deck."""
+    if not isinstance(text, str):
+        return
+    for m in _INLINE_ICON.finditer(text):
+        name = m.group(1)
+        if name is not None and name not in MARKUP_ICONS:
+            report.add(pos, path, f"unknown icon {{icon:{name}}}{did_you_mean(name, MARKUP_ICONS)}")
 
 
 def _feat_dice(character: dict, requires: dict) -> int:

@@ -236,15 +236,22 @@ def back_slot(front: Slot, page_w: float, page_h: float, duplex: str,
               offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
     """The slot on the following page that lands behind `front` when the sheet is printed
     duplex; `offset` (points, in the back page's own coordinates) corrects a printer
-    that shifts the back side."""
+    that shifts the back side.
+
+    A sheet turned over a horizontal line (short-edge on portrait paper) brings each
+    card's top edge to the bottom of the back page, so the back is drawn turned 180
+    degrees to stand upright behind its front, as a long-edge flip gives it (the same
+    reason a fold-and-glue back below its front is turned)."""
     t, b = front.trim, front.bleed
     if mirror_axis(page_w, page_h, duplex) == "x":
         trim = Rect(page_w - t.right, t.y, t.w, t.h)
         bleed = Edges(left=b.right, bottom=b.bottom, right=b.left, top=b.top)
+        rotate = 0
     else:
         trim = Rect(t.x, page_h - t.top, t.w, t.h)
         bleed = Edges(left=b.left, bottom=b.top, right=b.right, top=b.bottom)
-    return replace(front, trim=trim.shifted(*offset), bleed=bleed)
+        rotate = 180
+    return replace(front, trim=trim.shifted(*offset), bleed=bleed, rotate=rotate)
 
 
 def back_slots(sheet: Sheet, count: int, duplex: str,

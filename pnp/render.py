@@ -585,11 +585,18 @@ class CardRenderer:
     def _image_size(self, path: Path, t: _Target) -> tuple[int, int]:
         size = self._image_sizes.get(path)
         if size is None:
-            from reportlab.lib.utils import ImageReader
+            from PIL import Image, UnidentifiedImageError
 
+            # Decoded in full once: a truncated file otherwise fails later, inside
+            # drawImage, as an OSError that reads like an unwritable output folder.
             try:
-                size = ImageReader(str(path)).getSize()
-            except Exception as exc:
+                with Image.open(path) as image:
+                    image.load()
+                    size = image.size
+            except UnidentifiedImageError:
+                raise RenderError(f"{t.what}: image {path.name!r} cannot be read: "
+                                  "not an image file (PNG, JPEG, ...)") from None
+            except (OSError, SyntaxError, ValueError) as exc:
                 raise RenderError(f"{t.what}: image {path.name!r} cannot be read: "
                                   f"{' '.join(str(exc).split())}") from None
             self._image_sizes[path] = size

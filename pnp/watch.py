@@ -179,6 +179,11 @@ def watch(out, proof, interval, build_args) -> int:
     """Rebuild on every change to cards.yaml, templates or assets (BUILD_ARGS go to
     `pnp build`, e.g. --game xo --paper a4). Stop with Ctrl-C."""
     import carddb
+    from pnp.build_command import build
+
+    # A mistyped option is no broken edit: no save can fix it, so it ends the watch
+    # with the build's usage error (exit 2) instead of failing on every change.
+    build.make_context("pnp build", ["--out", str(out), *build_args])
 
     def echo(line: str) -> None:
         click.echo(f"[{time.strftime('%H:%M:%S')}] {line}")

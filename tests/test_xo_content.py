@@ -228,6 +228,15 @@ def test_card_names_are_unique_within_the_game(xo):
 # ── statuses ─────────────────────────────────────────────────────────────────
 
 
+def test_no_card_text_repeats_the_name_the_template_already_prints(xo):
+    """Every template prints the card's name in its banner; a text opening with the
+    name again (the Cover once did, in bold) prints it twice on the card."""
+    from pnp.markup import plain_text
+
+    for card in xo.cards():
+        assert not plain_text(card.text).strip().lower().startswith(card.name.lower()), card.name
+
+
 def test_one_status_card_for_every_status_the_rules_name(xo):
     statuses = {s.name for s in cards(xo, "statuses")}
     assert statuses == STATUS_CHECK | UNTIL_REMOVED

@@ -438,6 +438,9 @@ def next_(tx: Tx, discards: tuple[str, ...]) -> Reply:
         league, sep, n = text.partition("=")
         if not sep or not n.strip().isdigit():
             raise UsageError(f"--discard {text!r}: write LEAGUE=N")
-        counts[play.league_of(state, league.strip())] = int(n)
+        who = play.league_of(state, league.strip())
+        if who in counts:
+            raise UsageError(f"--discard {text!r}: the {who}' discard is already given")
+        counts[who] = int(n)
     out = play.next_phase(state, _cards(tx), counts)
     return _record(tx, "next", out, {"discards": counts})

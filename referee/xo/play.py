@@ -69,6 +69,11 @@ class XoCards:
         """The Character card called `name` (case-insensitive); UsageError with a
         did-you-mean otherwise."""
         pool = {n: c for n, c in self.characters.items() if league is None or c["league"] == league}
+        folded = {n.casefold(): c for n, c in self.characters.items()}
+        other = folded.get(name.casefold())
+        if other is not None and other.name not in pool:
+            # setup step 3: each player selects super heroes or super villains for his league
+            raise UsageError(f"{other.name} is one of the {other['league']}, not the {league}")
         return pool[resolve_name(name, pool, "character")]
 
     def status(self, name: str) -> str:
@@ -258,7 +263,8 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
                     played.steps.append(Step(f"{card.name}: {league} draw {value}", "XO-10"))
                     continue
                 if key not in USES[use]:
-                    raise RefereeError(f"{card.name} ({key}: {value}) does nothing on {'a' if use != 'any' else 'its own'} {use}", None)
+                    raise RefereeError(f"{card.name} ({key}: {value}) does nothing "
+                                       + ("played on its own: play it on the roll it changes" if use == "any" else f"on a {use}"), None)
                 if key == "aoe":
                     played.aoe = played.aoe or bool(value)
                 elif key == "counterattack":
@@ -306,9 +312,21 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     _check_playing(state)
     state = copy.deepcopy(state)
     league = league_of(state, league_or_player)
+    for name in names:
+        card = cards.playable[resolve_name(name, cards.playable, "card")]
+        owner = card.get("character") if card.type == "Action" else None
+        if owner is None:
+            continue
+        entry = next((e for lg in LEAGUES for e in state["roster"][lg] if e["name"] == owner), None)
+        if entry is None:  # setup step 3: only the picked characters' Action cards are in the deck
+            raise RefereeError(f"{card.name} is {owner}'s Action card and {owner} was not picked: "
+                               "it is not in the League Deck", "rules: setup 3")
+        if entry["ko"]:
+            raise RefereeError(f"{card.name} is {owner}'s Action card and {owner} is KOd, out of play", "XO-4")
     target = None
+    target_league = None
     if character is not None:
-        _, target = find_character(state, character)
+        target_league, target = find_character(state, character)
     else:
         owners = {cards.playable[resolve_name(n, cards.playable, "card")].get("character") for n in names} - {None}
         if len(owners) == 1:
@@ -320,6 +338,22 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
             raise UsageError("name the character the card works on (--on CHARACTER)")
         if target["ko"]:
             raise RefereeError(f"{target['name']} is KOd and has left play", "XO-4")
+        if played.removes and target_league not in (None, league):
+            # cards.yaml: `remove` works on the card's own character or "one of your characters"
+            removing = [n for n in played.names
+                        if any("remove" in e for e in cards.playable[n].get("effect") or [])]
+            raise RefereeError(
+                f"{' and '.join(removing)} removes Status cards only from the {league}' own "
+                f"characters: {target['name']} is one of the {target_league}", None)
+        for name in played.names:
+            # a card that only removes, and finds nothing to remove, would be spent (with its
+            # Energy) for nothing
+            effects = [(k, v) for e in cards.playable[name].get("effect") or [] for k, v in e.items()]
+            removes = [cards.status(v) for k, v in effects if k == "remove"]
+            if removes and all(k in ("remove", "cost") for k, _ in effects) and not set(removes) & set(target["statuses"]):
+                raise RefereeError(
+                    f"{target['name']} is not tagged {' or '.join(f'<{r}>' for r in removes)}: "
+                    f"{name} would remove nothing", "XO-8")
         for status in played.removes:
             if status in target["statuses"]:
                 target["statuses"].remove(status)
@@ -350,13 +384,18 @@ def pick(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     state = copy.deepcopy(state)
     roster = state["roster"][league]
     picked: list[str] = []
+    start = len(roster)
     for raw in names:
         card = cards.character(raw, league)
         taken = {e["name"] for e in roster}
         if card.name in taken:
             raise RefereeError(f"{card.name} is already picked for the {league}", None)
         if len(roster) >= rules.ROSTER_SIZE:
-            raise RefereeError(f"the {league} already have {rules.ROSTER_SIZE} characters", None)
+            if start >= rules.ROSTER_SIZE:
+                raise RefereeError(f"the {league} already have {rules.ROSTER_SIZE} characters", "rules: setup 3")
+            raise RefereeError(
+                f"the {league} have {start} characters and can pick {rules.ROSTER_SIZE - start} more, "
+                f"not {len(names)}: a league has {rules.ROSTER_SIZE}", "rules: setup 3")
         roster.append({"name": card.name, "statuses": [], "ko": False})
         picked.append(card.name)
     steps = [Step(f"{league} pick {', '.join(picked)} ({len(roster)}/{rules.ROSTER_SIZE})", None)]
@@ -609,7 +648,8 @@ def attack(
     rounds_data = []
     for name, round_ in result.rounds:
         _, entry = find_character(state, name)
-        steps.extend(Step(f"{name}: {s.text}", s.ruling) for s in round_.steps)
+        # "vs DEFENDER": the ACV line is the attacker's, not the defender's
+        steps.extend(Step(f"vs {name}: {s.text}", s.ruling) for s in round_.steps)
         _apply(entry, round_)
         parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
         data = {"target": name, **round_.as_dict()}

@@ -302,14 +302,14 @@ def combat_round(
     if is_counterattack:
         steps.append(Step("a counterattack never triggers a further counterattack", "XO-6"))
     elif has_counterattack or attack_moffed:
-        why = "has the Counterattack ability" if has_counterattack else "the attacker moffed"
+        why = "the defender has the Counterattack ability" if has_counterattack else "the attacker moffed its ACV (XO-5)"
         after = [*defender_statuses, *[t for t in tags if t not in defender_statuses]]
         ready = readiness(after, outcome == "ko", defs)
         if ready.ready:
             allowed = True
-            steps.append(Step(f"counterattack allowed: the defender {why}", "XO-6"))
+            steps.append(Step(f"counterattack allowed: {why}", "XO-6"))
         else:
-            steps.append(Step(f"no counterattack although the defender {why}: only ready characters attack", "XO-6"))
+            steps.append(Step(f"no counterattack although {why}: only ready characters attack", "XO-6"))
             steps.extend(ready.steps)
     else:
         steps.append(Step("no counterattack: no Counterattack ability and the attack was not moffed", "XO-6"))

@@ -45,8 +45,8 @@ class Catalog:
     def mission(self, name: str) -> dict[str, int]:
         return dict(self._cards[name].get("mission") or {})
 
-    def names(self, type: str) -> list[str]:
-        return [name for name, card in self._cards.items() if card.type == type]
+    def names(self, type: str | None = None) -> list[str]:
+        return [name for name, card in self._cards.items() if type is None or card.type == type]
 
     def resolve(self, text: str) -> str | None:
         """The card name matching `text` case-insensitively, or None."""

@@ -35,7 +35,10 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
     seq = tx.record(result.kind, summary, payload, result.state)
     lines = [s.text + (f" ({s.ruling})" if s.ruling else "") for s in result.steps]
     for player, cards in result.reveal.items():
-        lines.append(f"seen: {player}'s hand: {', '.join(cards) or '(empty)'}")
+        if player == result.state["turn"]["player"]:  # a steal: the card taken, not the hand
+            lines.append(f"seen by {player} only: {player} takes {', '.join(cards)}")
+        else:
+            lines.append(f"seen: {player}'s hand: {', '.join(cards) or '(empty)'}")
     if result.state.get("over"):
         from referee.xs.game import status_lines
 

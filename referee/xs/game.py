@@ -214,7 +214,7 @@ def status_lines(state: dict) -> list[str]:
         mark = "*" if player == turn["player"] and not state.get("over") else " "
         lines.append(
             f"{mark}{player}: {seat['mt']} MT; owner {seat['owner']}; team {seat['team']}; "
-            f"{len(seat['hand'])} cards in hand; {len(seat['heroes'])} heroes"
+            f"{_count(len(seat['hand']), 'card')} in hand; {_count(len(seat['heroes']), 'hero')}"
         )
         for hero in seat["heroes"]:
             marketing = f", marketing: {', '.join(hero['marketing'])}" if hero["marketing"] else ""
@@ -234,3 +234,10 @@ def status_lines(state: dict) -> list[str]:
         winners = state.get("winner") or []
         lines.append(f"Game over: {' and '.join(winners) or 'no winner'} wins (XS-13)")
     return lines
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 card', '2 cards', '1 hero', '0 heroes'."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun}{'es' if noun.endswith('o') else 's'}"

@@ -15,6 +15,14 @@ def current(play: Play, stage: str, what: str) -> dict:
     if not mission or mission["stage"] == "done":
         raise RefereeError(f"cannot {what}: no mission is under way this turn", "XS-6")
     if mission["stage"] != stage:
+        if mission["stage"] == "mission":
+            needed = mission["rolls"]["mission"]["total"]
+            have = len(play.seat(play.active)["heroes"])
+            if have < needed:  # the next step (carnage) would be refused too: say why now
+                raise RefereeError(
+                    f"cannot {what}: {mission['card']} needs {needed} heroes and {play.active} "
+                    f"has {have}: the mission is not attempted (reroll the Mission roll, or pass)",
+                    "XS-6")
         raise RefereeError(f"cannot {what} now: {next_mission_step(mission)}", "XS-6")
     return mission
 

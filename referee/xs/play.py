@@ -124,16 +124,23 @@ class Play:
         if chosen is None:
             if len(others) == 1:
                 return others[0]
-            raise RefereeError(f"{what}: name the opponent with --target ({', '.join(others)})")
+            raise UsageError(f"{what}: name the opponent with --target ({', '.join(others)})")
         name = self.player_named(chosen)
         if name == player:
-            raise RefereeError(f"{what}: {name} is not an opponent of {player}")
+            raise UsageError(f"{what}: {name} is not an opponent of {player}")
         return name
 
     def card(self, text: str) -> str:
         name = self.cat.resolve(text)
         if name is None:
-            raise UsageError(f"there is no X-Statix card {text!r}")
+            import difflib
+
+            from referee.xs.catalog import fold
+
+            folded = {fold(n): n for n in self.cat.names()}
+            close = difflib.get_close_matches(fold(text), list(folded), n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(repr(folded[c]) for c in close)}?" if close else ""
+            raise UsageError(f"there is no X-Statix card {text!r}{hint}")
         return name
 
     def where(self, name: str) -> str:

@@ -53,6 +53,7 @@ def next_mission_step(mission: dict) -> str:
         "carnage": "resolve the carnage next (xs casualties)",
         "casualties": "roll the Success roll next (xs success)",
         "success": "roll the Payoff roll next (xs payoff)",
+        "payoff": "the Payoff roll is made; the mission ends with the phase (xs pass)",
     }.get(mission["stage"], "")
 
 
@@ -264,7 +265,7 @@ def finish_mission(play: Play, went: bool) -> None:
     leftover = [m for m in play.turn["queued"] if m["kind"] in MISSION_ORDER]
     for mod in leftover:
         play.step(f"{mod['source']}'s {mod['by']:+d} to the {rolls.LABEL[mod['kind']]} is "
-                  "unused: no such roll was made", "XS-12")
+                  "unused: no such roll was made", mod.get("ruling", "XS-12"))
     play.turn["queued"] = [m for m in play.turn["queued"] if m["kind"] not in MISSION_ORDER]
     if went:
         team = set(mission["team"])
@@ -315,7 +316,12 @@ def discard(play: Play, player: str | None, cards: list[str]) -> Result:
     limit, source = play.hand_limit(actor)
     names = [play.card(c) for c in cards]
     excess = len(play.seat(actor)["hand"]) - limit
-    if not names or len(names) > max(0, excess):
+    held = len(play.seat(actor)["hand"])
+    if excess <= 0:
+        raise RefereeError(
+            f"{actor} holds {held} card{'s' if held != 1 else ''}, within the hand limit of "
+            f"{limit}" + (f" ({source})" if source else "") + ": nothing to discard", "XS-11")
+    if not names or len(names) > excess:
         raise RefereeError(
             f"{actor} holds {len(play.seat(actor)['hand'])} cards: only the {max(0, excess)} "
             f"over the hand limit of {limit}" + (f" ({source})" if source else "")

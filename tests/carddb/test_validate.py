@@ -22,6 +22,17 @@ CASES = [
      "expected an integer, got text"),
     ("missing-field", r"\{name: Anarchist, type: Hero, ", "{name: Anarchist, ", "{name: Anarchist",
      "missing field 'type'"),
+    # A misspelt `type` key: the card's fields cannot be checked, but the typo is named.
+    ("misspelt-type-key", r"\{name: Anarchist, type: Hero, ", "{name: Anarchist, tpye: Hero, ", "tpye",
+     "unknown field 'tpye' (did you mean 'type'?)"),
+    ("unknown-inline-icon", r"text: \"Get -1 to Carnage Rolls\"", r'text: "Get -1 {icon:enrgy} to Carnage Rolls"',
+     '"Get -1 {icon:enrgy}', "text: unknown icon {icon:enrgy} (did you mean 'energy'?)"),
+    # A deck whose `cards:` holds nothing, or an empty list: loading crashed on the first,
+    # the build wrote a PDF of no pages for the second.
+    ("deck-cards-null", r"(team-names:\n(?:.*\n){3}\s+cards:)\n(?:\s+- .*\n)+", r"\1 ~\n", "~",
+     "team-names.cards: expected a list of cards, got nothing"),
+    ("deck-cards-empty", r"(team-names:\n(?:.*\n){3}\s+cards:)\n(?:\s+- .*\n)+", r"\1 []\n", "[]",
+     "team-names.cards: a deck needs at least one card"),
     ("duplicate-name", r"name: Dead Girl,", "name: Anarchist,", "Anarchist", "duplicate card name 'Anarchist'"),
     ("unknown-card-type", r"name: Ocelot, type: Hero", "name: Ocelot, type: Heor", "Heor",
      "'Heor' is not a card type of x-statix (did you mean 'Hero'?)"),

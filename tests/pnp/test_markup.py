@@ -68,3 +68,13 @@ def test_empty_text_has_no_paragraphs():
 def test_plain_text_drops_markup_and_icons():
     assert plain_text("**Event:** gain 2{mt}\nnow") == "Event: gain 2 now"
     assert plain_text("roll {mask}", icons=True) == "roll [mask]"
+
+
+def test_validate_accepts_exactly_the_icons_the_printer_draws():
+    """`pnp validate` checks `{icon:NAME}` against carddb's list; the renderer draws
+    pnp.icons'. Equal lists: validate neither passes a text the build refuses nor
+    refuses one the build prints."""
+    from carddb.vocab import MARKUP_ICONS
+    from pnp.icons import ICON_NAMES
+
+    assert set(MARKUP_ICONS) == ICON_NAMES

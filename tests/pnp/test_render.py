@@ -193,6 +193,32 @@ def test_image_paths_are_resolved_inside_the_project(tmp_path, db, fonts, kit):
         draw_one(renderer, escaping, kit.deck([escaping]), kit)
 
 
+@pytest.mark.parametrize("content, reason", [
+    (b"name: not an image\n", "not an image file"),
+    ("truncated", "truncated"),
+])
+def test_an_unreadable_image_is_one_line_naming_the_card(tmp_path, db, fonts, kit, content, reason):
+    """A text file or a half-copied PNG: a RenderError naming card and file, not an
+    OSError from inside drawImage (which the build took for an unwritable folder)."""
+    import io
+
+    from PIL import Image
+
+    if content == "truncated":
+        buffer = io.BytesIO()
+        Image.effect_noise((300, 200), 60).save(buffer, "PNG")
+        content = buffer.getvalue()[:2000]
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "broken.png").write_bytes(content)
+    renderer = CardRenderer(SimpleNamespace(root=tmp_path, games=db.games), fonts)
+    card = kit.card("Broken Art", text="x", image="art/broken.png")
+    with pytest.raises(RenderError) as info:
+        draw_one(renderer, card, kit.deck([card]), kit)
+    message = str(info.value)
+    assert "'Broken Art'" in message and "'broken.png' cannot be read" in message
+    assert reason in message and "\n" not in message and "0x" not in message
+
+
 def test_deck_back_image_is_checked_too(tmp_path, db, fonts, kit):
     renderer = CardRenderer(SimpleNamespace(root=tmp_path, games=db.games), fonts)
     deck = kit.deck([], back={"title": "X", "image": "/etc/hostname"})

@@ -100,3 +100,16 @@ def test_snapshot_sees_edits_new_and_removed_files(tmp_path):
     assert changes(before, after) == [tmp_path / "a.j2", tmp_path / "b.j2"]
     (tmp_path / "b.j2").unlink()
     assert changes(after, snapshot([tmp_path])) == [tmp_path / "b.j2"]
+
+
+def test_a_mistyped_build_option_ends_the_watch_with_a_usage_error(tmp_path):
+    """No edit can fix a bad command line: the watch exits 2 with the build's one-line
+    error instead of watching and failing on every change."""
+    make_project(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-m", "pnp", "watch", "--paepr", "a4"], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("pnp: No such option '--paepr'.") and "'--paper'" in line
+    assert not (tmp_path / "output").exists()

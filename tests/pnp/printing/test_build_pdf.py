@@ -4,6 +4,7 @@ Expected positions are hand-computed millimetres, not taken from pnp.geometry.""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -37,19 +38,30 @@ def clip_rects(operations) -> list[tuple[float, float, float, float]]:
     return out
 
 
-def form_origins(operations) -> list[tuple[float, float]]:
-    """Translation in force at each form XObject (`... cm /Form Do`), in mm."""
+def form_placements(operations) -> list[tuple[float, float, int]]:
+    """Where each form XObject's origin lands (mm) and how far it is turned (degrees),
+    from the `cm` operators since the last `q` (`q ... cm cm /Form Do Q`)."""
     out = []
-    last = None
+    ctm = None
     for args, op in operations:
         if op == b"cm":
-            last = (float(args[4]) / PT, float(args[5]) / PT)
-        elif op == b"Do" and last is not None:
-            out.append(last)
-            last = None
-        elif op == b"Q":
-            last = None
+            a, b_, c, d, e, f = (float(v) for v in args)
+            A, B, C, D, E, F = ctm or (1, 0, 0, 1, 0, 0)
+            # The new matrix applies first, then the one already in force.
+            ctm = (a * A + b_ * C, a * B + b_ * D, c * A + d * C, c * B + d * D,
+                   e * A + f * C + E, e * B + f * D + F)
+        elif op == b"Do" and ctm is not None:
+            turn = round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360
+            out.append((ctm[4] / PT, ctm[5] / PT, turn))
+            ctm = None
+        elif op in (b"q", b"Q"):
+            ctm = None
     return out
+
+
+def form_origins(operations) -> list[tuple[float, float]]:
+    """Where each form XObject's origin lands, in mm."""
+    return [(x, y) for x, y, _ in form_placements(operations)]
 
 
 def segments(operations) -> list[tuple[float, float, float, float]]:
@@ -198,13 +210,17 @@ def test_backs_mirror_fronts_with_offset_on_partial_sheet(tmp_path, build, cards
     assert result.pages == 4
     for sheet, n in ((0, 9), (1, 4)):  # the second sheet is partly filled
         fronts = trims(ops(pdf, 2 * sheet))
-        backs = form_origins(ops(pdf, 2 * sheet + 1))
+        backs = form_placements(ops(pdf, 2 * sheet + 1))
         assert len(fronts) == n and len(backs) == n
-        for (x, y, w, h), (bx, by) in zip(fronts, backs, strict=True):
+        for (x, y, w, _h), (bx, by, turn) in zip(fronts, backs, strict=True):
             if duplex == "long-edge":
                 expected = (pw - x - w + offset[0], y + offset[1])
+                assert turn == 0
             else:
-                expected = (x + offset[0], ph - y - h + offset[1])
+                # Turned 180 so it is upright behind its front: its origin (the back's
+                # own lower left) is the top right of the mirrored trim box.
+                expected = (x + w + offset[0], ph - y + offset[1])
+                assert turn == 180
             assert approx((bx, by), expected), (duplex, paper, (x, y), (bx, by), expected)
 
 

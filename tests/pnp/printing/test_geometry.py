@@ -141,6 +141,7 @@ def test_long_edge_back_mirrors_left_right():
         assert abs(back.trim.x - (pw - front.trim.right)) < 1e-9
         assert back.trim.y == front.trim.y
         assert back.bleed.left == front.bleed.right and back.bleed.top == front.bleed.top
+        assert back.rotate == 0  # turned over a vertical line: the back stays upright
     # The back of the top-left card is the top-right slot of the back page.
     assert same(backs[0].trim, sheet.slots[2].trim)
 
@@ -153,6 +154,9 @@ def test_short_edge_back_mirrors_top_bottom():
         assert back.trim.x == front.trim.x
         assert abs(back.trim.y - (ph - front.trim.top)) < 1e-9
         assert back.bleed.top == front.bleed.bottom
+        # Turned over a horizontal line, the card's top comes to the bottom of the back
+        # page: drawn turned 180, the back stands upright behind its front.
+        assert back.rotate == 180
     assert same(backs[0].trim, sheet.slots[6].trim)
 
 

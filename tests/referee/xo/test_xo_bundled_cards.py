@@ -60,3 +60,57 @@ def test_seeded_turns_with_the_bundled_cards(db, referee_in_process, tmp_path):
     assert "chapter" in status and picks["heroes"][0] in status
     log = run("log").stdout
     assert log.count(" attack ") == 4 and log.count(" feat ") >= 2 and "T4 heroes" in log
+
+
+def test_a_removal_card_works_only_on_its_own_league_and_only_when_it_removes_something(
+    db, referee_in_process, tmp_path
+):
+    session = str(tmp_path / "remove.db")
+
+    def run(*args: str, code: int = 0):
+        result = referee_in_process("--session", session, "--cards", str(BUNDLED), *args)
+        assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
+        return result
+
+    def state():
+        return json.loads(run("status", "--json").stdout)["state"]
+
+    characters = db.xo.cards(type="Character")
+    picks = {lg: [c.name for c in characters if c["league"] == lg][:7] for lg in ("heroes", "villains")}
+    run("new", "xo", "--players", "Ann,Bob", "--seed", "21")
+    run("xo", "pick", "heroes", *picks["heroes"])
+    run("xo", "pick", "villains", *picks["villains"])
+    run("xo", "next")  # turn 1: both draw 7
+    villain = picks["villains"][1]
+    run("xo", "tag", villain, "Trapped")
+    before = state()
+    # "Remove Trapped from one of your characters": not from the other league's
+    refusal = run("xo", "play", "heroes", "Energy Surge", "Pull Them Free", "--on", villain, code=1)
+    assert f"Pull Them Free removes Status cards only from the heroes' own characters: {villain}" in refusal.stderr
+    assert state() == before
+    run("xo", "play", "villains", "Dark Energy", "Cut Loose", "--on", villain)
+    freed = state()
+    assert "Trapped" not in next(e for e in freed["roster"]["villains"] if e["name"] == villain)["statuses"]
+    # nothing left to remove: the card and its Energy are not spent for nothing (XO-8)
+    refusal = run("xo", "play", "villains", "Dark Energy", "Cut Loose", "--on", villain, code=1)
+    assert f"{villain} is not tagged <Trapped>: Cut Loose would remove nothing (XO-8)" in refusal.stderr
+    assert state() == freed
+
+
+def test_next_refuses_two_discard_counts_for_one_league(db, referee_in_process, tmp_path):
+    session = str(tmp_path / "discard.db")
+
+    def run(*args: str, code: int = 0):
+        result = referee_in_process("--session", session, "--cards", str(BUNDLED), *args)
+        assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
+        return result
+
+    characters = db.xo.cards(type="Character")
+    run("new", "xo", "--players", "Ann,Bob", "--seed", "21")
+    for league in ("heroes", "villains"):
+        run("xo", "pick", league, *[c.name for c in characters if c["league"] == league][:7])
+    before = run("status", "--json").stdout
+    # Ann plays the heroes: two counts for one league were silently reduced to the last one
+    refusal = run("xo", "next", "--discard", "heroes=2", "--discard", "Ann=1", code=2)
+    assert refusal.stderr.strip() == "referee: --discard 'Ann=1': the heroes' discard is already given"
+    assert run("status", "--json").stdout == before

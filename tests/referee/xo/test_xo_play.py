@@ -46,10 +46,13 @@ def test_pick_duplicate_and_other_league_refused(fresh_state, xo_cards, picks):
     state = play.pick(fresh_state, xo_cards, "heroes", ["Swift"]).state
     with pytest.raises(RefereeError, match="already picked"):
         play.pick(state, xo_cards, "heroes", ["swift"])
-    with pytest.raises(UsageError, match="unknown character 'Brute'"):
+    with pytest.raises(UsageError, match="^Brute is one of the villains, not the heroes$"):
         play.pick(state, xo_cards, "heroes", ["Brute"])
-    with pytest.raises(RefereeError, match="already have 7"):
+    with pytest.raises(RefereeError, match="the heroes have 0 characters and can pick 7 more, not 8"):
         play.pick(fresh_state, xo_cards, "heroes", [*picks["heroes"], "Shade"])
+    full = play.pick(fresh_state, xo_cards, "heroes", picks["heroes"]).state
+    with pytest.raises(RefereeError, match="already have 7"):
+        play.pick(full, xo_cards, "heroes", ["Shade"])
 
 
 def test_xo8_xo11_both_rosters_start_turn_one_without_status_check(started, picks):
@@ -322,3 +325,25 @@ def test_xo1_a_roll_never_uses_more_than_seven_dice(started, xo_cards):
     plays = ["Captain Volt Move 3"] * 5  # 3 dice + 5 extra = 8
     out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1] * 7), plays=plays)
     assert len(out.data["roll"]) == 7 and any(s.ruling == "XO-1" for s in out.steps)
+
+
+def test_a_roll_card_played_on_its_own_is_refused_with_a_readable_reason(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")
+    err = refused(None, play.play, state, xo_cards, "heroes", ["Police Captain"])
+    assert str(err) == "Police Captain (defense_mod: 1) does nothing played on its own: play it on the roll it changes"
+
+
+def test_attack_steps_name_the_round_by_its_defender_not_as_the_defenders_acv(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")
+    out = play.attack(state, xo_cards, "Swift", "Razor", dice(attack=[3, 2], defense=[3]))
+    texts = [s.text for s in out.steps]
+    assert "vs Razor: ACV = 3+2 = 5" in texts and "vs Razor: DCV = 3 = 3" in texts
+
+
+def test_an_action_card_of_a_kod_or_unpicked_character_cannot_be_played(started, xo_cards):
+    state = at_phase(started, xo_cards, "Attack")
+    state = play.tag(state, xo_cards, "Captain Volt", "KOd").state
+    err = refused("XO-4", play.play, state, xo_cards, "heroes", ["Captain Volt Move 4"])
+    assert "Captain Volt is KOd, out of play" in str(err)
+    err = refused("rules: setup 3", play.play, state, xo_cards, "heroes", ["Shade Move 1"])
+    assert "Shade was not picked" in str(err)

@@ -287,3 +287,10 @@ def test_xo2_to_xo6_combat_round_properties(attack_roll, defense_roll, health, a
     assert r.attack_moffed == (len(attack_roll) > 0 and not any(attack_roll))  # XO-5
     if r.counterattack_allowed:  # XO-6
         assert (ability or r.attack_moffed) and r.outcome in ("miss", "hit")
+
+
+def test_xo6_the_counterattack_step_says_why_in_a_sentence():
+    moffed = rules.combat_round([0, 0, 0], [1], 3, DEFS)
+    assert "counterattack allowed: the attacker moffed its ACV (XO-5)" in [s.text for s in moffed.steps]
+    able = rules.combat_round([2], [1], 3, DEFS, has_counterattack=True)
+    assert "counterattack allowed: the defender has the Counterattack ability" in [s.text for s in able.steps]

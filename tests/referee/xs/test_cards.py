@@ -637,3 +637,29 @@ def test_card_o_force(cat):
     assert r.state["table"]["A"]["heroes"][0]["ft"] == 2
     r = to_carnage(cat, mission_state(["Ocelot"], teams={"A": "O-Force"}), 1)
     assert rolls_of(r)["carnage"] == 2
+
+
+def test_card_sluk_unused_bonus_cites_the_success_ruling(cat):
+    # Sluk is the only hero: killed, no survivor, no Success roll for his +2 (a hero
+    # ability: XS-8, not an event's XS-12)
+    r = to_carnage(cat, mission_state(["Sluk"]), 1)
+    r = act(cat, mission.casualties, r.state, None, faces=[1])
+    assert "Sluk's +2 to the Success roll is unused: no such roll was made [XS-8]" in texts(r)
+
+
+def test_a_misspelt_card_name_gets_a_did_you_mean(cat):
+    state = make_state(hands={"A": ["Zeitgeist"]}, phase="recruitment")
+    with pytest.raises(UsageError) as err:
+        act(cat, turn.recruit, state, None, "Zeitgest")
+    assert str(err.value) == "there is no X-Statix card 'Zeitgest'; did you mean 'Zeitgeist'?"
+
+
+def test_card_chameleon_powers_in_a_three_player_game_needs_a_target(cat):
+    # a missing or wrong --target is bad input (exit 2), not a rule refusal
+    state = make_state(players=("A", "B", "C"), hands={"A": ["Chameleon Powers"], "B": ["Doop"]})
+    with pytest.raises(UsageError, match=r"name the opponent with --target \(B, C\)"):
+        act(cat, events.play_event, state, None, "Chameleon Powers")
+    with pytest.raises(UsageError, match="A is not an opponent of A"):
+        act(cat, events.play_event, state, None, "Chameleon Powers", target="A")
+    r = act(cat, events.play_event, state, None, "Chameleon Powers", target="B")
+    assert r.state["table"]["A"]["hand"] == ["Doop"]

@@ -232,3 +232,19 @@ def test_cli_undo_takes_back_an_xs_command(game):
     assert undo.returncode == 0, undo.stderr
     after = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
     assert after == before
+
+
+def test_cli_a_stolen_card_is_shown_as_the_card_taken_not_as_the_thieves_hand(tmp_path):
+    session = str(tmp_path / "steal.db")
+    # seed 13: A goes first holding Chameleon Powers (and six more cards)
+    assert referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+                             "--seed", "13").returncode == 0
+    hand = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)
+    assert "Chameleon Powers" in hand["state"]["table"]["A"]["hand"]
+    steal = referee_inprocess("--session", session, "xs", "event", "Chameleon Powers")
+    assert steal.returncode == 0, steal.stderr
+    seen = [line for line in steal.stdout.splitlines() if line.startswith("seen")]
+    taken = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)
+    # (A's first action also draws turn 1's free card: the stolen one is the one B lost)
+    stolen = (set(hand["state"]["table"]["B"]["hand"]) - set(taken["state"]["table"]["B"]["hand"])).pop()
+    assert seen == [f"seen by A only: A takes {stolen}"]

@@ -261,6 +261,9 @@ def test_xs11_hand_limit_five_discard_down(cat):
     with pytest.raises(RefereeError, match="only the 2") as err:
         act(cat, turn.discard, state, None, ["Movies", "PR People", "Doop"])
     r = act(cat, turn.discard, state, None, ["Movies", "Doop"])
+    with pytest.raises(RefereeError) as err:
+        act(cat, turn.discard, r.state, None, ["Flight"])
+    assert str(err.value) == "A holds 5 cards, within the hand limit of 5: nothing to discard (XS-11)"
     r = act(cat, turn.next_turn, r.state, None)
     assert r.state["turn"]["player"] == "B" and r.state["turn"]["number"] == 2
     assert len(r.state["table"]["B"]["hand"]) == 1  # B's free draw (XS-3)
@@ -347,6 +350,29 @@ def test_status_shows_the_table(cat):
     r = act(cat, mission.start, state, None, "Zombies", faces=[1])
     text = "\n".join(status_lines(r.state))
     assert "turn 1, A's mission phase; deck 6" in text
-    assert "*A: 9 MT; owner Coach; team X-Force; 1 cards in hand; 1 heroes" in text
+    assert "*A: 9 MT; owner Coach; team X-Force; 1 card in hand; 1 hero" in text
+    assert " B: 4 MT; owner -; team -; 0 cards in hand; 0 heroes" in text
     assert "Ocelot: 2 FT, marketing: Doop" in text and " B: 4 MT" in text
     assert "mission Zombies: Mission roll made (Mission roll 1)" in text
+
+
+def test_xs6_a_step_after_a_failed_mission_roll_says_why_instead_of_pointing_at_carnage(cat):
+    state = make_state(hands={"A": ["Zombies"]}, heroes={"A": ["Ocelot", "Phat"]},
+                       phase="mission", deck=())
+    r = act(cat, mission.start, state, None, "Zombies", faces=[3])
+    for step in (mission.success, mission.payoff):
+        with pytest.raises(RefereeError) as err:
+            act(cat, step, r.state, None, faces=[1, 1])
+        assert "Zombies needs 3 heroes and A has 2: the mission is not attempted" in str(err.value)
+        assert "xs carnage" not in str(err.value) and err.value.ruling == "XS-6"
+
+
+def test_xs8_a_boost_after_the_payoff_says_the_payoff_is_made(cat):
+    state = make_state(hands={"A": ["Zombies", "Energy Blasts"]},
+                       heroes={"A": ["Ocelot", "Phat"]}, phase="mission")
+    r = run_mission(cat, state, "Zombies", [1], [1], success_faces=[3])
+    r = act(cat, mission.payoff, r.state, None, faces=[5, 6])
+    with pytest.raises(RefereeError) as err:
+        act(cat, mission.boost, r.state, None, powers=["Energy Blasts"])
+    assert str(err.value) == ("cannot add to the Success roll now: the Payoff roll is made; "
+                              "the mission ends with the phase (xs pass) (XS-6)")
