@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.layout_warning import LayoutWarning
+
 MANIFEST = ".pnp-manifest.json"
 VERSION = 2
 MAX_RUNS = 8
@@ -37,20 +39,6 @@ PROJECT = PACKAGE.parent
 NOT_BUILD_CODE = frozenset({"__main__.py", "cli.py", "cli_support.py", "listing.py",
                             "proof.py", "export.py", "tts.py", "watch.py", "single.py",
                             "incremental.py"})
-
-
-@dataclass(frozen=True)
-class StoredWarning:
-    """A layout warning replayed from the manifest (same fields as pnp.render's)."""
-
-    game: str
-    deck: str
-    card: str
-    element: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.game}/{self.deck}: {self.card}: {self.element}: {self.message}"
 
 
 def _digest_files(paths: list[Path], root: Path | None = None) -> str:
@@ -245,7 +233,7 @@ def unchanged_build(out: Path, db_path: Path, args: Any) -> list[Cached] | None:
         if st.st_size != entry["size"] or st.st_mtime_ns != entry["mtime_ns"]:
             return None
         results.append(Cached(path, entry["pages"], entry["cards"],
-                              [StoredWarning(**w) for w in entry["warnings"]]))
+                              [LayoutWarning(**w) for w in entry["warnings"]]))
     return results
 
 
@@ -368,7 +356,7 @@ class Plan:
         from pnp.build import Written
 
         return Written(art, path, pages=entry["pages"], cards=entry["cards"],
-                       warnings=[StoredWarning(**w) for w in entry["warnings"]])
+                       warnings=[LayoutWarning(**w) for w in entry["warnings"]])
 
     def stale(self, todo: list) -> list:
         return [a for a in todo if self.up_to_date(a) is None]

@@ -19,25 +19,10 @@ GAP = 8 * MM
 LABEL = 5 * MM
 
 
-def vera_fonts() -> dict[str, str]:
-    """Register ReportLab's bundled Vera family (used when no other fonts are given)."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    names = {"regular": ("Vera", "Vera.ttf"), "bold": ("VeraBd", "VeraBd.ttf"),
-             "italic": ("VeraIt", "VeraIt.ttf"), "bolditalic": ("VeraBI", "VeraBI.ttf")}
-    for name, filename in names.values():
-        if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, filename))
-    return {role: name for role, (name, _) in names.items()}
-
-
 def _fonts(db) -> dict[str, str]:
-    """The fonts `pnp build` uses (cards.yaml print.fonts), else ReportLab's Vera."""
-    try:
-        from pnp.fonts import register_fonts  # the build's font registration
-    except ImportError:
-        return vera_fonts()
+    """The fonts `pnp build` uses (cards.yaml print.fonts, else ReportLab's Vera)."""
+    from pnp.fonts import register_fonts
+
     return register_fonts(db.print.fonts, db.root)
 
 

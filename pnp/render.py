@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp import icons, markup, textbox
+from pnp.layout_warning import LayoutWarning
 from pnp.recent import RecentCache
 from pnp.templates import TemplateError, Templates
 
@@ -35,20 +36,6 @@ _EPS = 0.01              # mm: an edge this close to the trim edge touches it
 class RenderError(Exception):
     """Something a designer must fix before a card can be drawn: a template error, an
     invalid element, a missing or escaping image path. The message is one line."""
-
-
-@dataclass(frozen=True)
-class LayoutWarning:
-    """A drawn card whose layout is not as designed (text cut, empty template...)."""
-
-    game: str
-    deck: str
-    card: str
-    element: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.game}/{self.deck}: {self.card}: {self.element}: {self.message}"
 
 
 def template_slug(card_type: str) -> str:

@@ -14,16 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def fonts() -> dict[str, str]:
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+def fonts(tmp_path_factory) -> dict[str, str]:
+    """The default fonts, registered the way `pnp build` does (pnp.fonts)."""
+    from pnp.fonts import register_fonts
 
-    names = {"regular": ("Vera", "Vera.ttf"), "bold": ("VeraBd", "VeraBd.ttf"),
-             "italic": ("VeraIt", "VeraIt.ttf"), "bolditalic": ("VeraBI", "VeraBI.ttf")}
-    for name, filename in names.values():
-        if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, filename))
-    return {role: name for role, (name, _) in names.items()}
+    return register_fonts({}, tmp_path_factory.mktemp("fonts-project"))
 
 
 @pytest.fixture(scope="session")

@@ -4,18 +4,9 @@ and writes the card name, so geometry and text can be read back from the PDF."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
-
-@dataclass(frozen=True)
-class LayoutWarning:
-    game: str
-    deck: str
-    card: str
-    element: str
-    message: str
+from pnp.layout_warning import LayoutWarning
 
 
 class StandInRenderer:
