@@ -11,6 +11,7 @@ Two ways to run the same game (same seed, same dice, same result):
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ class GameRecord:
 
 
 PHASE_POSITION = {phase: i for i, phase in enumerate(PHASES)}
+_hero_name = operator.itemgetter("name")
 
 
 class FastPlay(Play):
@@ -62,29 +64,32 @@ class FastPlay(Play):
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
-        self._sources: dict[tuple, list] = {}
-        self._verbs: dict[tuple, list] = {}
+        # player -> (the cards giving effects, their sources, {verb: with_verb's answer})
+        self._effects: dict[str, tuple[tuple, list, dict[str, list]]] = {}
 
     def step(self, text: str, ruling: str | None = None) -> None:
         return None
 
-    def _key(self, player: str) -> tuple:
+    def _effects_of(self, player: str) -> tuple[tuple, list, dict[str, list]]:
+        """The remembered effects of `player`, computed again when the Owner, Team Name or
+        heroes in play changed (a recruit, a death, a stolen hero)."""
         seat = self.s["table"][player]
-        return (player, seat["owner"], seat["team"], *[h["name"] for h in seat["heroes"]])
-
-    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
-        key = self._key(player)
-        found = self._sources.get(key)
-        if found is None:
-            found = self._sources[key] = super().sources(player)
+        cards = (seat["owner"], seat["team"], *map(_hero_name, seat["heroes"]))
+        found = self._effects.get(player)
+        if found is None or found[0] != cards:
+            found = self._effects[player] = (cards, super().sources(player), {})
         return found
 
+    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
+        return self._effects_of(player)[1]
+
     def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
-        key = (verb, *self._key(player))
-        found = self._verbs.get(key)
+        # The engine and the policies only read these lists: they are shared, not copied.
+        _, sources, verbs = self._effects_of(player)
+        found = verbs.get(verb)
         if found is None:
-            found = self._verbs[key] = super().with_verb(player, verb)
-        return list(found)
+            found = verbs[verb] = [(n, e[verb], h) for n, e, h in sources if verb in e]
+        return found
 
     def phase_index(self, phase: str | None = None) -> int:
         return PHASE_POSITION[phase or self.s["turn"]["phase"]]
