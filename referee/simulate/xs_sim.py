@@ -59,8 +59,11 @@ class FastPlay(Play):
     """The engine's `Play`, for the fast mode only: the same actions on the same state,
     minus the bookkeeping a simulation never reads. `sources` (the effects a player's
     Owner, Team Name and heroes give) is remembered until those cards change, and the
-    told steps are not kept. The tests play the same seeded games in strict mode (the
-    real `Play`, a deep copy per decision) and check the results are identical."""
+    told steps are not kept (the hottest ones are not even formatted: `telling`). The
+    tests play the same seeded games in strict mode (the real `Play`, a deep copy per
+    decision) and check the results are identical."""
+
+    telling = False
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)

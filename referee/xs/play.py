@@ -62,6 +62,10 @@ def fresh_turn(number: int, player: str) -> dict:
 
 
 class Play:
+    # False where nobody reads the steps (the balance lab's fast mode): the hottest steps
+    # are then not formatted at all. The rules never depend on it.
+    telling = True
+
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         self.s = copy.deepcopy(state)
         self.cat = cat
@@ -249,7 +253,7 @@ class Play:
         self.seat(player)["hand"].extend(drawn)
         if len(drawn) < n:
             self.step(f"{why}: the deck holds only {len(drawn)} card(s)", "XS-3")
-        if drawn:
+        if drawn and self.telling:
             self.step(f"{why}: {player} draws {len(drawn)} card(s)", ruling)
         return drawn
 
@@ -270,8 +274,9 @@ class Play:
     def gain_mt(self, player: str, amount: int, why: str, ruling: str | None) -> None:
         seat = self.seat(player)
         seat["mt"] = max(0, seat["mt"] + amount)
-        self.step(f"{why}: {player} {'gains' if amount >= 0 else 'loses'} {abs(amount)} MT "
-                  f"(now {seat['mt']})", ruling)
+        if self.telling:
+            self.step(f"{why}: {player} {'gains' if amount >= 0 else 'loses'} {abs(amount)} MT "
+                      f"(now {seat['mt']})", ruling)
 
     def fit_marketing(self, player: str, hero: dict, ruling: str | None) -> None:
         """A hero holds no more marketing than FT (XS-5): after losing FT, the marketing
