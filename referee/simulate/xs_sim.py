@@ -67,13 +67,13 @@ class FastPlay(Play):
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
-        # player -> (the cards giving effects, their sources, {verb: with_verb's answer})
-        self._effects: dict[str, tuple[tuple, list, dict[str, list]]] = {}
+        # player -> (the cards giving effects, their sources, {verb or ("with", key): answer})
+        self._effects: dict[str, tuple[tuple, list, dict[Any, list]]] = {}
 
     def step(self, text: str, ruling: str | None = None) -> None:
         return None
 
-    def _effects_of(self, player: str) -> tuple[tuple, list, dict[str, list]]:
+    def _effects_of(self, player: str) -> tuple[tuple, list, dict[Any, list]]:
         """The remembered effects of `player`, computed again when the Owner, Team Name or
         heroes in play changed (a recruit, a death, a stolen hero)."""
         seat = self.s["table"][player]
@@ -92,6 +92,13 @@ class FastPlay(Play):
         found = verbs.get(verb)
         if found is None:
             found = verbs[verb] = [(n, e[verb], h) for n, e, h in sources if verb in e]
+        return found
+
+    def sources_with(self, player: str, key: str) -> list[tuple[str, dict, str | None]]:
+        _, sources, verbs = self._effects_of(player)
+        found = verbs.get(("with", key))
+        if found is None:
+            found = verbs[("with", key)] = [(n, e, h) for n, e, h in sources if key in e]
         return found
 
     def phase_index(self, phase: str | None = None) -> int:

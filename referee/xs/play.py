@@ -214,12 +214,16 @@ class Play:
     def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
         return [(n, e[verb], h) for n, e, h in self.sources(player) if verb in e]
 
+    def sources_with(self, player: str, key: str) -> list[tuple[str, dict, str | None]]:
+        """The `sources` whose effect has `key` (as `with_verb`, with the whole effect)."""
+        return [(n, e, h) for n, e, h in self.sources(player) if key in e]
+
     def card_mods(self, player: str, kind: str, hero: str | None = None) -> list[dict]:
         """Modifiers to a roll from the player's cards in play (`modify: kind`);
         `target: self` ones only for that hero's own roll (El Guapo, Zeitgeist)."""
         mods = []
-        for name, effect, owner_hero in self.sources(player):
-            if effect.get("modify") != kind:
+        for name, effect, owner_hero in self.sources_with(player, "modify"):
+            if effect["modify"] != kind:
                 continue
             if effect.get("target") == "self" and owner_hero != hero:
                 continue
@@ -228,6 +232,8 @@ class Play:
 
     def take_queued(self, kind: str) -> list[dict]:
         """Event modifiers waiting for the next roll of this kind (XS-12), used up."""
+        if not self.turn["queued"]:
+            return []
         taken = [m for m in self.turn["queued"] if m["kind"] == kind]
         self.turn["queued"] = [m for m in self.turn["queued"] if m["kind"] != kind]
         return [rolls.modifier(m["by"], m["source"], m["ruling"]) for m in taken]
