@@ -67,7 +67,7 @@ class Play:
     telling = True
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
-        self.s = copy.deepcopy(state)
+        self.s = self.working_copy(state)
         self.cat = cat
         self.dice = dice
         self.steps: list[Step] = []
@@ -78,6 +78,12 @@ class Play:
             )
         base = fresh_turn(self.s["turn"]["number"], self.s["turn"]["player"])
         self.s["turn"] = {**base, **self.s["turn"]}
+
+    @staticmethod
+    def working_copy(state: dict) -> dict:
+        """The state this action changes: a deep copy, so a refusal leaves the caller's
+        state as it was."""
+        return copy.deepcopy(state)
 
     # ── telling ────────────────────────────────────────────────────────────────
     def step(self, text: str, ruling: str | None = None) -> None:
