@@ -58,7 +58,7 @@ _hero_name = operator.itemgetter("name")
 class FastPlay(Play):
     """The engine's `Play`, for the fast mode only: the same actions on the same state,
     minus the bookkeeping a simulation never reads. `sources` (the effects a player's
-    Owner, Team Name and heroes give) is remembered until those cards change, and the
+    Owner, Team Name and heroes give) is remembered for each team seen this game, and the
     told steps are not kept (the hottest ones are not even formatted: `telling`). The
     tests play the same seeded games in strict mode (the real `Play`, a deep copy per
     decision) and check the results are identical."""
@@ -67,8 +67,9 @@ class FastPlay(Play):
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
-        # player -> (the cards giving effects, their sources, {verb or ("with", key): answer})
-        self._effects: dict[str, tuple[tuple, list, dict[Any, list]]] = {}
+        # the cards giving effects (Owner, Team Name, heroes in play, in order) -> (their
+        # sources, {verb or ("with", key): answer}); a team seen before is not recomputed
+        self._effects: dict[tuple, tuple[list, dict[Any, list]]] = {}
 
     @staticmethod
     def working_copy(state: dict) -> dict:
@@ -79,29 +80,29 @@ class FastPlay(Play):
     def step(self, text: str, ruling: str | None = None) -> None:
         return None
 
-    def _effects_of(self, player: str) -> tuple[tuple, list, dict[Any, list]]:
-        """The remembered effects of `player`, computed again when the Owner, Team Name or
-        heroes in play changed (a recruit, a death, a stolen hero)."""
+    def _effects_of(self, player: str) -> tuple[list, dict[Any, list]]:
+        """The remembered effects of `player`'s cards in play: computed again only for a
+        team not seen before this game (after a recruit, a death, a stolen hero)."""
         seat = self.s["table"][player]
         cards = (seat["owner"], seat["team"], *map(_hero_name, seat["heroes"]))
-        found = self._effects.get(player)
-        if found is None or found[0] != cards:
-            found = self._effects[player] = (cards, super().sources(player), {})
+        found = self._effects.get(cards)
+        if found is None:
+            found = self._effects[cards] = (super().sources(player), {})
         return found
 
     def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
-        return self._effects_of(player)[1]
+        return self._effects_of(player)[0]
 
     def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
         # The engine and the policies only read these lists: they are shared, not copied.
-        _, sources, verbs = self._effects_of(player)
+        sources, verbs = self._effects_of(player)
         found = verbs.get(verb)
         if found is None:
             found = verbs[verb] = [(n, e[verb], h) for n, e, h in sources if verb in e]
         return found
 
     def sources_with(self, player: str, key: str) -> list[tuple[str, dict, str | None]]:
-        _, sources, verbs = self._effects_of(player)
+        sources, verbs = self._effects_of(player)
         found = verbs.get(("with", key))
         if found is None:
             found = verbs[("with", key)] = [(n, e, h) for n, e, h in sources if key in e]
