@@ -322,7 +322,8 @@ class Play:
             mission = self.turn.get("mission")
             if mission is not None and mission["stage"] != "done":
                 mission.setdefault("sendoffs", []).append(roll)  # open till the mission ends
-            self.gain_mt(player, roll["total"], f"{rolls.describe(roll)} for {name}", "XS-7")
+            why = f"{rolls.describe(roll)} for {name}" if self.telling else "Sendoff roll"
+            self.gain_mt(player, roll["total"], why, "XS-7")
         for effect in self.cat.ability(name):
             on_killed = effect.get("on_killed") or {}
             if "draw" in on_killed:
