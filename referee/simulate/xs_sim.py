@@ -11,6 +11,7 @@ Two ways to run the same game (same seed, same dice, same result):
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,40 +52,61 @@ class GameRecord:
 
 
 PHASE_POSITION = {phase: i for i, phase in enumerate(PHASES)}
+_hero_name = operator.itemgetter("name")
 
 
 class FastPlay(Play):
     """The engine's `Play`, for the fast mode only: the same actions on the same state,
     minus the bookkeeping a simulation never reads. `sources` (the effects a player's
-    Owner, Team Name and heroes give) is remembered until those cards change, and the
-    told steps are not kept. The tests play the same seeded games in strict mode (the
-    real `Play`, a deep copy per decision) and check the results are identical."""
+    Owner, Team Name and heroes give) is remembered for each team seen this game, and the
+    told steps are not kept (the hottest ones are not even formatted: `telling`). The
+    tests play the same seeded games in strict mode (the real `Play`, a deep copy per
+    decision) and check the results are identical."""
+
+    telling = False
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
-        self._sources: dict[tuple, list] = {}
-        self._verbs: dict[tuple, list] = {}
+        # the cards giving effects (Owner, Team Name, heroes in play, in order) -> (their
+        # sources, {verb or ("with", key): answer}); a team seen before is not recomputed
+        self._effects: dict[tuple, tuple[list, dict[Any, list]]] = {}
+
+    @staticmethod
+    def working_copy(state: dict) -> dict:
+        # The Table's state was made by new_state for this game alone and is changed in
+        # place from the first action on: no copy of it is needed.
+        return state
 
     def step(self, text: str, ruling: str | None = None) -> None:
         return None
 
-    def _key(self, player: str) -> tuple:
+    def _effects_of(self, player: str) -> tuple[list, dict[Any, list]]:
+        """The remembered effects of `player`'s cards in play: computed again only for a
+        team not seen before this game (after a recruit, a death, a stolen hero)."""
         seat = self.s["table"][player]
-        return (player, seat["owner"], seat["team"], *[h["name"] for h in seat["heroes"]])
-
-    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
-        key = self._key(player)
-        found = self._sources.get(key)
+        cards = (seat["owner"], seat["team"], *map(_hero_name, seat["heroes"]))
+        found = self._effects.get(cards)
         if found is None:
-            found = self._sources[key] = super().sources(player)
+            found = self._effects[cards] = (super().sources(player), {})
         return found
 
+    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
+        return self._effects_of(player)[0]
+
     def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
-        key = (verb, *self._key(player))
-        found = self._verbs.get(key)
+        # The engine and the policies only read these lists: they are shared, not copied.
+        sources, verbs = self._effects_of(player)
+        found = verbs.get(verb)
         if found is None:
-            found = self._verbs[key] = super().with_verb(player, verb)
-        return list(found)
+            found = verbs[verb] = [(n, e[verb], h) for n, e, h in sources if verb in e]
+        return found
+
+    def sources_with(self, player: str, key: str) -> list[tuple[str, dict, str | None]]:
+        sources, verbs = self._effects_of(player)
+        found = verbs.get(("with", key))
+        if found is None:
+            found = verbs[("with", key)] = [(n, e, h) for n, e, h in sources if key in e]
+        return found
 
     def phase_index(self, phase: str | None = None) -> int:
         return PHASE_POSITION[phase or self.s["turn"]["phase"]]

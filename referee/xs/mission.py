@@ -57,8 +57,9 @@ def start(play: Play, player: str | None, card_text: str) -> Result:
     roll = play.roll("mission", actor)
     mission["rolls"]["mission"] = roll
     have = len(seat["heroes"])
-    play.step(f"{rolls.describe(roll)}: {roll['total']} heroes needed, {actor} has {have}",
-              "XS-6")
+    if play.telling:
+        play.step(f"{rolls.describe(roll)}: {roll['total']} heroes needed, {actor} has {have}",
+                  "XS-6")
     return play.result(f"{actor} plays {card}: Mission roll {roll['total']}", "mission")
 
 
@@ -78,7 +79,8 @@ def carnage(play: Play, player: str | None) -> Result:
     roll = play.roll("carnage", actor, extra=extra)
     mission["rolls"]["carnage"] = roll
     mission["stage"] = "carnage"
-    play.step(rolls.describe(roll), "XS-7")
+    if play.telling:
+        play.step(rolls.describe(roll), "XS-7")
     return play.result(f"{actor}'s Carnage roll {roll['total']}", "carnage")
 
 
@@ -240,8 +242,9 @@ def success(play: Play, player: str | None, powers=(), discards=(), sacrifices=(
     mission["rolls"]["success"] = roll
     mission["stage"] = "success"
     carnage_total = mission["rolls"]["carnage"]["total"]
-    play.step(f"{rolls.describe(roll)} against Carnage {carnage_total}: "
-              + ("success" if roll["total"] > carnage_total else "not higher"), "XS-8")
+    if play.telling:
+        play.step(f"{rolls.describe(roll)} against Carnage {carnage_total}: "
+                  + ("success" if roll["total"] > carnage_total else "not higher"), "XS-8")
     return play.result(f"{actor}'s Success roll {roll['total']}", "success")
 
 

@@ -62,8 +62,12 @@ def fresh_turn(number: int, player: str) -> dict:
 
 
 class Play:
+    # False where nobody reads the steps (the balance lab's fast mode): the hottest steps
+    # are then not formatted at all. The rules never depend on it.
+    telling = True
+
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
-        self.s = copy.deepcopy(state)
+        self.s = self.working_copy(state)
         self.cat = cat
         self.dice = dice
         self.steps: list[Step] = []
@@ -74,6 +78,12 @@ class Play:
             )
         base = fresh_turn(self.s["turn"]["number"], self.s["turn"]["player"])
         self.s["turn"] = {**base, **self.s["turn"]}
+
+    @staticmethod
+    def working_copy(state: dict) -> dict:
+        """The state this action changes: a deep copy, so a refusal leaves the caller's
+        state as it was."""
+        return copy.deepcopy(state)
 
     # ── telling ────────────────────────────────────────────────────────────────
     def step(self, text: str, ruling: str | None = None) -> None:
@@ -210,12 +220,16 @@ class Play:
     def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
         return [(n, e[verb], h) for n, e, h in self.sources(player) if verb in e]
 
+    def sources_with(self, player: str, key: str) -> list[tuple[str, dict, str | None]]:
+        """The `sources` whose effect has `key` (as `with_verb`, with the whole effect)."""
+        return [(n, e, h) for n, e, h in self.sources(player) if key in e]
+
     def card_mods(self, player: str, kind: str, hero: str | None = None) -> list[dict]:
         """Modifiers to a roll from the player's cards in play (`modify: kind`);
         `target: self` ones only for that hero's own roll (El Guapo, Zeitgeist)."""
         mods = []
-        for name, effect, owner_hero in self.sources(player):
-            if effect.get("modify") != kind:
+        for name, effect, owner_hero in self.sources_with(player, "modify"):
+            if effect["modify"] != kind:
                 continue
             if effect.get("target") == "self" and owner_hero != hero:
                 continue
@@ -224,6 +238,8 @@ class Play:
 
     def take_queued(self, kind: str) -> list[dict]:
         """Event modifiers waiting for the next roll of this kind (XS-12), used up."""
+        if not self.turn["queued"]:
+            return []
         taken = [m for m in self.turn["queued"] if m["kind"] == kind]
         self.turn["queued"] = [m for m in self.turn["queued"] if m["kind"] != kind]
         return [rolls.modifier(m["by"], m["source"], m["ruling"]) for m in taken]
@@ -249,7 +265,7 @@ class Play:
         self.seat(player)["hand"].extend(drawn)
         if len(drawn) < n:
             self.step(f"{why}: the deck holds only {len(drawn)} card(s)", "XS-3")
-        if drawn:
+        if drawn and self.telling:
             self.step(f"{why}: {player} draws {len(drawn)} card(s)", ruling)
         return drawn
 
@@ -270,8 +286,9 @@ class Play:
     def gain_mt(self, player: str, amount: int, why: str, ruling: str | None) -> None:
         seat = self.seat(player)
         seat["mt"] = max(0, seat["mt"] + amount)
-        self.step(f"{why}: {player} {'gains' if amount >= 0 else 'loses'} {abs(amount)} MT "
-                  f"(now {seat['mt']})", ruling)
+        if self.telling:
+            self.step(f"{why}: {player} {'gains' if amount >= 0 else 'loses'} {abs(amount)} MT "
+                      f"(now {seat['mt']})", ruling)
 
     def fit_marketing(self, player: str, hero: dict, ruling: str | None) -> None:
         """A hero holds no more marketing than FT (XS-5): after losing FT, the marketing
@@ -305,7 +322,8 @@ class Play:
             mission = self.turn.get("mission")
             if mission is not None and mission["stage"] != "done":
                 mission.setdefault("sendoffs", []).append(roll)  # open till the mission ends
-            self.gain_mt(player, roll["total"], f"{rolls.describe(roll)} for {name}", "XS-7")
+            why = f"{rolls.describe(roll)} for {name}" if self.telling else "Sendoff roll"
+            self.gain_mt(player, roll["total"], why, "XS-7")
         for effect in self.cat.ability(name):
             on_killed = effect.get("on_killed") or {}
             if "draw" in on_killed:

@@ -102,12 +102,14 @@ def can_use(play: Play, source: str, effect: dict, roll: dict) -> bool:
 
 def start_paid_roll(play: Play, player: str, kind: str, hero: str | None, **context) -> dict:
     roll = play.roll(kind, player, hero=hero, **context)
-    play.step(rolls.describe(roll), rolls.RULING[kind])
+    if play.telling:
+        play.step(rolls.describe(roll), rolls.RULING[kind])
     options = roll_options(play, player, roll)
     if options:
         play.turn["open"] = roll
-        play.step(f"the {rolls.LABEL[kind]} is open: {', '.join(options)} may change it "
-                  "before it is paid (paid at the next action, or with xs pay)", "XS-2")
+        if play.telling:
+            play.step(f"the {rolls.LABEL[kind]} is open: {', '.join(options)} may change "
+                      "it before it is paid (paid at the next action, or with xs pay)", "XS-2")
     else:
         pay(play, roll)
     return roll
@@ -127,23 +129,23 @@ def pay(play: Play, roll: dict) -> bool:
     seat = play.seat(player)
     amount = roll["total"]
     ctx = roll["context"]
-    what = {"opportunity": "an extra draw", "recruit": f"recruiting {ctx.get('card')}",
-            "marketing": f"attaching {ctx.get('card')} to {ctx.get('onto')}"}[roll["kind"]]
     card = ctx.get("card")
     hero = play.hero(player, ctx["onto"]) if roll["kind"] == "marketing" else None
     if (card is not None and card not in seat["hand"]) or (roll["kind"] == "marketing" and (
             hero is None or play.marketing_load(hero) + play.cat.counts(card, "marketing")
             > hero["ft"])):
-        play.step(f"{what} can no longer happen: nothing is paid", "XS-2")
+        play.step(f"{paid_for(roll)} can no longer happen: nothing is paid", "XS-2")
         return False
     if seat["mt"] < amount:
         phase = play.turn["phase"]
+        what = paid_for(roll)
         play.step(f"{player} cannot pay {amount} MT for {what} (has {seat['mt']}): pays "
                   f"nothing, no {what.split(' ')[0]} happens and the {phase} phase ends", "XS-2")
         leave_phase(play)
         return False
     seat["mt"] -= amount
-    play.step(f"{player} pays {amount} MT for {what} (now {seat['mt']})", "XS-2")
+    if play.telling:
+        play.step(f"{player} pays {amount} MT for {paid_for(roll)} (now {seat['mt']})", "XS-2")
     if roll["kind"] == "opportunity":
         play.draw(player, 1, "XS-3", "extra draw")
     elif roll["kind"] == "recruit":
@@ -162,6 +164,16 @@ def pay(play: Play, roll: dict) -> bool:
         play.step(f"{card} attached to {hero['name']} ({play.marketing_load(hero)}/{hero['ft']} "
                   "by FT)", "XS-5")
     return True
+
+
+def paid_for(roll: dict) -> str:
+    """What a paid roll buys, as told in the steps."""
+    ctx = roll["context"]
+    if roll["kind"] == "opportunity":
+        return "an extra draw"
+    if roll["kind"] == "recruit":
+        return f"recruiting {ctx.get('card')}"
+    return f"attaching {ctx.get('card')} to {ctx.get('onto')}"
 
 
 def pay_now(play: Play, player: str | None) -> Result:
