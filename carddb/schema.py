@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from carddb.yamlsource import LocatedDict, LocatedList, Pos
+from carddb.yamlsource import Pos, key_pos, value_pos
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class ListOf(Spec):
             report.add(pos, path, f"needs {size} items, has {len(value)}")
             ok = False
         for i, item in enumerate(value):
-            item_pos = value.at(i) if isinstance(value, LocatedList) else pos
+            item_pos = value_pos(value, i, pos)
             ok = self.item.check(item, join(path, i), item_pos, report) and ok
         return ok
 
@@ -153,8 +153,8 @@ class MapOf(Spec):
             return False
         ok = True
         for k, v in value.items():
-            kpos = value.key_at(k) if isinstance(value, LocatedDict) else pos
-            vpos = value.at(k) if isinstance(value, LocatedDict) else pos
+            kpos = key_pos(value, k, pos)
+            vpos = value_pos(value, k, pos)
             ok = self.key.check(k, join(path, k), kpos, report) and ok
             ok = self.value.check(v, join(path, k), vpos, report) and ok
         return ok
@@ -186,8 +186,8 @@ class Struct(Spec):
         for key, item in value.items():
             if key in ignore:
                 continue
-            kpos = value.key_at(key) if isinstance(value, LocatedDict) else pos
-            vpos = value.at(key) if isinstance(value, LocatedDict) else pos
+            kpos = key_pos(value, key, pos)
+            vpos = value_pos(value, key, pos)
             if key not in fields:
                 report.add(kpos, join(path, key), f"unknown field '{key}'{did_you_mean(key, fields)}")
                 ok = False
@@ -227,7 +227,7 @@ class Effects(Spec):
         ok = True
         for i, effect in enumerate(value):
             epath = join(path, i)
-            epos = value.at(i) if isinstance(value, LocatedList) else pos
+            epos = value_pos(value, i, pos)
             if not isinstance(effect, dict) or not effect:
                 report.add(epos, epath, f"an effect is a mapping like {{verb: value}}, got {kind_of(effect)}")
                 ok = False
@@ -239,20 +239,20 @@ class Effects(Spec):
                     report.add(epos, epath, f"one verb per effect, got {', '.join(verbs)}")
                 elif unknown:
                     k = unknown[0]
-                    kpos = effect.key_at(k) if isinstance(effect, LocatedDict) else epos
+                    kpos = key_pos(effect, k, epos)
                     report.add(kpos, join(epath, k), f"unknown effect '{k}'{did_you_mean(k, self.verbs)}")
                 ok = False
                 continue
             verb = verbs[0]
             value_spec, params = self.verbs[verb]
-            vpos = effect.at(verb) if isinstance(effect, LocatedDict) else epos
+            vpos = value_pos(effect, verb, epos)
             ok = value_spec.check(effect[verb], join(epath, verb), vpos, report) and ok
             siblings = {k for k in effect if k != verb}
             if params is not None:
                 ok = params.check(effect, epath, epos, report, ignore=(verb,)) and ok
             elif siblings:
                 k = sorted(siblings, key=str)[0]
-                kpos = effect.key_at(k) if isinstance(effect, LocatedDict) else epos
+                kpos = key_pos(effect, k, epos)
                 report.add(kpos, join(epath, k), f"'{verb}' takes no parameter '{k}'")
                 ok = False
         return ok

@@ -29,7 +29,7 @@ from carddb.schema import (
     kind_of,
 )
 from carddb.vocab import MARKUP_ICONS, XO_ICONS, XO_LEAGUES, XO_TIMINGS, XO_VERBS, XS_VERBS
-from carddb.yamlsource import LocatedDict, Pos
+from carddb.yamlsource import Pos, key_pos, value_pos
 
 MASK_FACES = [0, 1, 1, 2, 2, 3]  # XO-1
 CORE_DECK_SIZE = 25  # "the (25) core cards in your League Deck"
@@ -130,11 +130,11 @@ DECK = Struct({"title": STR, "size": STR, "back": BACK, "cards": ListOf(Struct({
 
 
 def _at(mapping, key) -> Pos:
-    return mapping.at(key) if isinstance(mapping, LocatedDict) else Pos(1, 1)
+    return value_pos(mapping, key, Pos(1, 1))
 
 
 def _key_at(mapping, key) -> Pos:
-    return mapping.key_at(key) if isinstance(mapping, LocatedDict) else Pos(1, 1)
+    return key_pos(mapping, key, Pos(1, 1))
 
 
 def check_path(value, path: str, pos: Pos, report: Report, root: Path, what: str) -> None:

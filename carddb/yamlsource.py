@@ -44,6 +44,18 @@ class LocatedList(list):
         return self.item_pos[index] if 0 <= index < len(self.item_pos) else self.pos
 
 
+def value_pos(container, key, fallback: Pos) -> Pos:
+    """Where `container[key]` was written, or `fallback` for data built in memory."""
+    if isinstance(container, LocatedDict | LocatedList):
+        return container.at(key)
+    return fallback
+
+
+def key_pos(mapping, key, fallback: Pos) -> Pos:
+    """Where the key `key` of `mapping` was written, or `fallback`."""
+    return mapping.key_at(key) if isinstance(mapping, LocatedDict) else fallback
+
+
 class YamlProblem(Exception):
     """The file cannot be read as YAML; `pos` says where."""
 

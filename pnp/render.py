@@ -38,6 +38,17 @@ class RenderError(Exception):
     invalid element, a missing or escaping image path. The message is one line."""
 
 
+def _polyline(canvas, points, closed: bool):
+    """A path through `points` (a polygon when `closed`)."""
+    path = canvas.beginPath()
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    if closed:
+        path.close()
+    return path
+
+
 def template_slug(card_type: str) -> str:
     """`Team Name` -> `team-name` (templates/<game>/team-name.j2)."""
     return re.sub(r"[^a-z0-9]+", "-", card_type.lower()).strip("-")
@@ -611,21 +622,13 @@ class CardRenderer:
             elif kind == "polygon":
                 _, pts, fill, stroke, width, alpha = op
                 _set_paint(c, fill, stroke, width, alpha, None)
-                path = c.beginPath()
-                path.moveTo(*pts[0])
-                for p in pts[1:]:
-                    path.lineTo(*p)
-                path.close()
-                c.drawPath(path, stroke=stroke is not None, fill=fill is not None)
+                c.drawPath(_polyline(c, pts, closed=True), stroke=stroke is not None,
+                           fill=fill is not None)
                 _reset_paint(c, alpha, None)
             elif kind == "line":
                 _, pts, color, width, dash, alpha = op
                 _set_paint(c, None, color, width, alpha, dash)
-                path = c.beginPath()
-                path.moveTo(*pts[0])
-                for p in pts[1:]:
-                    path.lineTo(*p)
-                c.drawPath(path, stroke=1, fill=0)
+                c.drawPath(_polyline(c, pts, closed=False), stroke=1, fill=0)
                 _reset_paint(c, alpha, dash)
             elif kind == "text":
                 _, pieces, bx, btop, size, color, _ = op

@@ -425,14 +425,31 @@ def _new_turn(number: int, active: str, phase: str) -> dict:
 # --------------------------------------------------------------------------- statuses
 
 
-def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
-    """Attach a Status card to a character in play (a card or an attack effect says so)."""
+def _status_change(state: dict, cards: XoCards, character: str, status: str,
+                   out_of_play: str) -> tuple[dict, str, dict]:
+    """What tag and untag share: the game is on, the status is a Status card, and the
+    character (in a copy of the state) is still in play (XO-4)."""
     _check_playing(state)
     status = cards.status(status)
     state = copy.deepcopy(state)
     _, entry = find_character(state, character)
     if entry["ko"]:
-        raise RefereeError(f"{entry['name']} is KOd and out of play", "XO-4")
+        raise RefereeError(f"{entry['name']} {out_of_play}", "XO-4")
+    return state, status, entry
+
+
+def _readiness_done(state: dict, cards: XoCards, entry: dict, status: str, verb: str,
+                    ruling: str) -> Outcome:
+    ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
+    step = Step(f"{entry['name']} {verb} <{status}>: now {ready}", ruling)
+    return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step],
+                 {"character": entry["name"], "status": status})
+
+
+def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
+    """Attach a Status card to a character in play (a card or an attack effect says so)."""
+    state, status, entry = _status_change(state, cards, character, status,
+                                          "is KOd and out of play")
     if status in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is already tagged <{status}>", None)
     if status == KOD:  # a card KOs the character: it leaves play like a KO by damage
@@ -441,25 +458,17 @@ def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
         step = Step(f"{entry['name']} is KOd and leaves play, on top of its League's discard pile", "XO-4")
         return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
     entry["statuses"].append(status)
-    ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
-    step = Step(f"{entry['name']} tagged <{status}>: now {ready}", "XO-9")
-    return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
+    return _readiness_done(state, cards, entry, status, "tagged", "XO-9")
 
 
 def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
     """Remove a Status card (a card instructs it; XO-8 keeps the lasting ones until then)."""
-    _check_playing(state)
-    status = cards.status(status)
-    state = copy.deepcopy(state)
-    _, entry = find_character(state, character)
-    if entry["ko"]:
-        raise RefereeError(f"{entry['name']} is KOd and has left play", "XO-4")
+    state, status, entry = _status_change(state, cards, character, status,
+                                          "is KOd and has left play")
     if status not in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is not tagged <{status}>", None)
     entry["statuses"].remove(status)
-    ready = "ready" if _entry_ready(state, cards, entry) else "not ready"
-    step = Step(f"{entry['name']} untagged <{status}>: now {ready}", "XO-8")
-    return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
+    return _readiness_done(state, cards, entry, status, "untagged", "XO-8")
 
 
 # --------------------------------------------------------------------------- phases

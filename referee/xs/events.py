@@ -177,6 +177,17 @@ def random_pick(play: Play, options: list[str], given: str | None, where: str) -
     return name
 
 
+def opponent_hero(play: Play, actor: str, target, card: str, pick) -> tuple[str, dict]:
+    """The opponent an event targets and one hero of theirs, picked at random (or as the
+    table picked): Celebrity Status and TV Talk Show (XS-12)."""
+    other = play.opponent(actor, target, card)
+    heroes = play.seat(other)["heroes"]
+    if not heroes:
+        raise RefereeError(f"{card}: {other} has no hero in play", "XS-12")
+    by_name = {h["name"]: h for h in heroes}
+    return other, by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
+
+
 def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
                  sendoff=None) -> None:
     seat = play.seat(actor)
@@ -259,23 +270,13 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
             play.discard_from_hand(other, chosen)
             play.step(f"{card}: {other} discards {chosen}", "XS-12")
     elif "steal_hero" in effect:
-        other = play.opponent(actor, target, card)
-        heroes = play.seat(other)["heroes"]
-        if not heroes:
-            raise RefereeError(f"{card}: {other} has no hero in play", "XS-12")
-        by_name = {h["name"]: h for h in heroes}
-        stolen = by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
-        heroes.remove(stolen)
+        other, stolen = opponent_hero(play, actor, target, card, pick)
+        play.seat(other)["heroes"].remove(stolen)
         seat["heroes"].append(stolen)
         play.step(f"{card}: {actor} steals {stolen['name']} from {other}, with its "
                   f"{stolen['ft']} FT and marketing", "XS-12")
     elif "discard_opponent_hero" in effect:
-        other = play.opponent(actor, target, card)
-        heroes = play.seat(other)["heroes"]
-        if not heroes:
-            raise RefereeError(f"{card}: {other} has no hero in play", "XS-12")
-        by_name = {h["name"]: h for h in heroes}
-        gone = by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
+        other, gone = opponent_hero(play, actor, target, card, pick)
         play.remove_hero(other, gone)
         play.step(f"{card}: {other}'s {gone['name']} is discarded with its FT and marketing "
                   "(discarded, not killed)", "XS-12")
