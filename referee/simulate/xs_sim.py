@@ -23,7 +23,7 @@ from referee.simulate.policies import Decision, Policy, opponent_pick
 from referee.xs import events, mission, turn
 from referee.xs.catalog import Catalog
 from referee.xs.game import new_state
-from referee.xs.play import PHASES, Play
+from referee.xs.play import Play
 from referee.xs.rolls import Dice
 
 MAX_CHANGES = 12  # decisions on one roll (rerolls, events); guards against a policy loop
@@ -51,25 +51,35 @@ class GameRecord:
     mt_curves: list[list[int]] = field(default_factory=list)
 
 
-PHASE_POSITION = {phase: i for i, phase in enumerate(PHASES)}
 _hero_name = operator.itemgetter("name")
 
 
 class FastPlay(Play):
     """The engine's `Play`, for the fast mode only: the same actions on the same state,
-    minus the bookkeeping a simulation never reads. `sources` (the effects a player's
-    Owner, Team Name and heroes give) is remembered for each team seen this game, and the
-    told steps are not kept (the hottest ones are not even formatted: `telling`). The
-    tests play the same seeded games in strict mode (the real `Play`, a deep copy per
+    minus the bookkeeping a simulation never reads.
+
+    - The effects a player's cards give (`sources`, `with_verb`, `sources_with`,
+      `card_mods`) are remembered for each team until it changes (`add_hero`,
+      `take_hero`: the only ways a team changes), and for each team seen this game.
+    - The turn and the active player are plain attributes, kept in step by `start_turn`.
+    - The told steps are not kept (the hottest ones are not even formatted: `telling`),
+      and an action returns no `Result`.
+
+    The tests play the same seeded games in strict mode (the real `Play`, a deep copy per
     decision) and check the results are identical."""
 
     telling = False
+    turn = None  # type: ignore[assignment]  # attributes here, not the base properties
+    active = None  # type: ignore[assignment]
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
+        self.turn = self.s["turn"]
+        self.active = self.turn["player"]
         # the cards giving effects (Owner, Team Name, heroes in play, in order) -> (their
-        # sources, {verb or ("with", key): answer}); a team seen before is not recomputed
+        # sources, {verb, ("with", key) or ("mods", kind, hero): answer})
         self._effects: dict[tuple, tuple[list, dict[Any, list]]] = {}
+        self._team: dict[str, tuple[list, dict[Any, list]]] = {}  # player -> the above
 
     @staticmethod
     def working_copy(state: dict) -> dict:
@@ -80,14 +90,32 @@ class FastPlay(Play):
     def step(self, text: str, ruling: str | None = None) -> None:
         return None
 
+    def result(self, summary: str, kind: str) -> None:  # type: ignore[override]
+        return None
+
+    def start_turn(self, number: int, player: str) -> None:
+        super().start_turn(number, player)
+        self.turn = self.s["turn"]
+        self.active = player
+
+    def add_hero(self, player: str, hero: dict) -> None:
+        super().add_hero(player, hero)
+        self._team.pop(player, None)
+
+    def take_hero(self, player: str, hero: dict) -> None:
+        super().take_hero(player, hero)
+        self._team.pop(player, None)
+
     def _effects_of(self, player: str) -> tuple[list, dict[Any, list]]:
-        """The remembered effects of `player`'s cards in play: computed again only for a
-        team not seen before this game (after a recruit, a death, a stolen hero)."""
-        seat = self.s["table"][player]
-        cards = (seat["owner"], seat["team"], *map(_hero_name, seat["heroes"]))
-        found = self._effects.get(cards)
+        """The remembered effects of `player`'s cards in play."""
+        found = self._team.get(player)
         if found is None:
-            found = self._effects[cards] = (super().sources(player), {})
+            seat = self.s["table"][player]
+            cards = (seat["owner"], seat["team"], *map(_hero_name, seat["heroes"]))
+            found = self._effects.get(cards)
+            if found is None:
+                found = self._effects[cards] = (super().sources(player), {})
+            self._team[player] = found
         return found
 
     def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
@@ -95,21 +123,27 @@ class FastPlay(Play):
 
     def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
         # The engine and the policies only read these lists: they are shared, not copied.
-        sources, verbs = self._effects_of(player)
-        found = verbs.get(verb)
+        sources, memo = self._effects_of(player)
+        found = memo.get(verb)
         if found is None:
-            found = verbs[verb] = [(n, e[verb], h) for n, e, h in sources if verb in e]
+            found = memo[verb] = [(n, e[verb], h) for n, e, h in sources if verb in e]
         return found
 
     def sources_with(self, player: str, key: str) -> list[tuple[str, dict, str | None]]:
-        sources, verbs = self._effects_of(player)
-        found = verbs.get(("with", key))
+        sources, memo = self._effects_of(player)
+        found = memo.get(("with", key))
         if found is None:
-            found = verbs[("with", key)] = [(n, e, h) for n, e, h in sources if key in e]
+            found = memo[("with", key)] = [(n, e, h) for n, e, h in sources if key in e]
         return found
 
-    def phase_index(self, phase: str | None = None) -> int:
-        return PHASE_POSITION[phase or self.s["turn"]["phase"]]
+    def card_mods(self, player: str, kind: str, hero: str | None = None) -> list[dict]:
+        memo = self._effects_of(player)[1]
+        key = ("mods", kind, hero)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = super().card_mods(player, kind, hero)
+        return [dict(mod) for mod in found] if found else []  # a roll may change its own
+
 
 
 class Table:
@@ -131,7 +165,6 @@ class Table:
                 raise IllegalDecision(f"turn {self.play.turn['number']} {self.play.active}: "
                                       f"{getattr(fn, '__name__', fn)}{args} {kwargs} refused: "
                                       f"{error}") from error
-            self.play.steps.clear()
             return
         fresh = Play(self.play.s, self.cat, Dice(self.rng))  # a deep copy, as the CLI does
         try:

@@ -271,8 +271,8 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
             play.step(f"{card}: {other} discards {chosen}", "XS-12")
     elif "steal_hero" in effect:
         other, stolen = opponent_hero(play, actor, target, card, pick)
-        play.seat(other)["heroes"].remove(stolen)
-        seat["heroes"].append(stolen)
+        play.take_hero(other, stolen)
+        play.add_hero(actor, stolen)
         play.step(f"{card}: {actor} steals {stolen['name']} from {other}, with its "
                   f"{stolen['ft']} FT and marketing", "XS-12")
     elif "discard_opponent_hero" in effect:

@@ -14,6 +14,7 @@ from referee.xs.catalog import Catalog
 from referee.xs.rolls import Dice
 
 PHASES = ("opportunity", "recruitment", "publicity", "mission", "fame", "fortune", "end")
+PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 PHASE_RULING = {
     "opportunity": "XS-3",
     "recruitment": "XS-4",
@@ -94,6 +95,9 @@ class Play:
         return Result(self.s, self.steps, summary, kind, self.reveal)
 
     # ── who and where ──────────────────────────────────────────────────────────
+    def start_turn(self, number: int, player: str) -> None:
+        self.s["turn"] = fresh_turn(number, player)
+
     @property
     def turn(self) -> dict:
         return self.s["turn"]
@@ -111,7 +115,8 @@ class Play:
         name = self.active if player is None else self.player_named(player)
         if name != self.active:
             raise RefereeError(f"{name} cannot {what}: it is {self.active}'s turn", "XS-1")
-        self.free_draw()
+        if not self.turn["free_drawn"]:
+            self.free_draw()
         return name
 
     def free_draw(self) -> None:
@@ -185,7 +190,10 @@ class Play:
             )
 
     def hero(self, player: str, name: str) -> dict | None:
-        return next((h for h in self.seat(player)["heroes"] if h["name"] == name), None)
+        for hero in self.seat(player)["heroes"]:
+            if hero["name"] == name:
+                return hero
+        return None
 
     def require_hero(self, player: str, text: str, ruling: str | None) -> dict:
         name = self.card(text)
@@ -273,10 +281,18 @@ class Play:
         self.seat(player)["hand"].remove(name)
         self.s["discard"].append(name)
 
+    # A team changes only through add_hero and take_hero (the balance lab remembers each
+    # team's effects until it changes).
+    def add_hero(self, player: str, hero: dict) -> None:
+        self.seat(player)["heroes"].append(hero)
+
+    def take_hero(self, player: str, hero: dict) -> None:
+        self.seat(player)["heroes"].remove(hero)
+
     def remove_hero(self, player: str, hero: dict, to_hand: bool = False) -> None:
         """The hero leaves play: its FT are lost and its marketing discarded (XS-7)."""
         seat = self.seat(player)
-        seat["heroes"].remove(hero)
+        self.take_hero(player, hero)
         self.s["discard"].extend(hero["marketing"])
         if to_hand:
             seat["hand"].append(hero["name"])
@@ -299,7 +315,8 @@ class Play:
             self.step(f"{hero['name']} has {hero['ft']} FT: {dropped} is discarded", ruling)
 
     def marketing_load(self, hero: dict) -> int:
-        return sum(self.cat.counts(m, "marketing") for m in hero["marketing"])
+        attached = hero["marketing"]
+        return sum(self.cat.counts(m, "marketing") for m in attached) if attached else 0
 
     def kill(self, player: str, name: str, cause: str, sendoff: bool) -> bool:
         """Kill a hero of `player`'s team. Survival first (the hero's own `on_killed:
@@ -354,4 +371,4 @@ class Play:
         return lives
 
     def phase_index(self, phase: str | None = None) -> int:
-        return PHASES.index(phase or self.turn["phase"])
+        return PHASE_INDEX[phase or self.turn["phase"]]

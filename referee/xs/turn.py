@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from referee.errors import RefereeError
 from referee.xs import rolls
-from referee.xs.play import PHASE_RULING, PHASES, Play, Result, fresh_turn
+from referee.xs.play import PHASE_INDEX, PHASE_RULING, PHASES, Play, Result
 
 MISSION_ORDER = ("mission", "carnage", "sendoff", "success", "payoff")
 # How far a mission has gone: the index in MISSION_ORDER of the last roll made.
@@ -18,7 +18,7 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
     """Move the active player's turn forward to `phase`, resolving what lies between:
     the open roll is settled, the Mission must be finished, Fame and Fortune are applied.
     Going back is refused: phases come in order."""
-    target = PHASES.index(phase)
+    target = PHASE_INDEX[phase]
     current = play.phase_index()
     if target < current:
         raise RefereeError(
@@ -26,7 +26,8 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
             f"the {phase} phase, which is over this turn",
             PHASE_RULING[phase],
         )
-    settle_open(play)
+    if play.turn["open"]:
+        settle_open(play)
     while play.phase_index() < target:
         leave_phase(play)
 
@@ -39,7 +40,7 @@ def leave_phase(play: Play) -> None:
         if mission and mission["stage"] != "done":
             raise RefereeError(f"the mission is not finished: {next_mission_step(mission)}",
                                "XS-6")
-    following = PHASES[PHASES.index(phase) + 1]
+    following = PHASES[PHASE_INDEX[phase] + 1]
     play.turn["phase"] = following
     if following == "fame":
         apply_fame(play)
@@ -155,7 +156,7 @@ def pay(play: Play, roll: dict) -> bool:
         for name, extra, _ in play.with_verb(player, "recruit_fame"):
             ft += int(extra)
             bonus.append(f"+{extra} ({name})")
-        seat["heroes"].append({"name": card, "ft": ft, "marketing": []})
+        play.add_hero(player, {"name": card, "ft": ft, "marketing": []})
         play.step(f"{card} joins {player}'s team with {ft} FT"
                   + (f" (1 {' '.join(bonus)})" if bonus else ""), "XS-4")
     else:
@@ -397,7 +398,7 @@ def begin_turn(play: Play, player: str, number: int) -> None:
     if not play.s["deck"]:
         end_game(play, player)
         return
-    play.s["turn"] = fresh_turn(number, player)
+    play.start_turn(number, player)
     play.step(f"turn {number}: {player}'s Opportunity phase", "XS-3")
     play.free_draw()
 
