@@ -119,25 +119,25 @@ class FastPlay(Play):
         return found
 
     def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
-        return self._effects_of(player)[0]
+        return (self._team.get(player) or self._effects_of(player))[0]
 
     def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
         # The engine and the policies only read these lists: they are shared, not copied.
-        sources, memo = self._effects_of(player)
+        sources, memo = self._team.get(player) or self._effects_of(player)
         found = memo.get(verb)
         if found is None:
             found = memo[verb] = [(n, e[verb], h) for n, e, h in sources if verb in e]
         return found
 
     def sources_with(self, player: str, key: str) -> list[tuple[str, dict, str | None]]:
-        sources, memo = self._effects_of(player)
+        sources, memo = self._team.get(player) or self._effects_of(player)
         found = memo.get(("with", key))
         if found is None:
             found = memo[("with", key)] = [(n, e, h) for n, e, h in sources if key in e]
         return found
 
     def card_mods(self, player: str, kind: str, hero: str | None = None) -> list[dict]:
-        memo = self._effects_of(player)[1]
+        memo = (self._team.get(player) or self._effects_of(player))[1]
         key = ("mods", kind, hero)
         found = memo.get(key)
         if found is None:

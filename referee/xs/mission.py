@@ -50,7 +50,9 @@ def start(play: Play, player: str | None, card_text: str) -> Result:
     mission = {"card": card, "stage": "mission", "team": [h["name"] for h in seat["heroes"]],
                "rolls": {}, "discarded": False}
     play.turn["mission"] = mission
-    play.step(f"{actor} plays the mission {card} with {len(seat['heroes'])} heroes", "XS-6")
+    if play.telling:
+        play.step(f"{actor} plays the mission {card} with {len(seat['heroes'])} heroes",
+                  "XS-6")
     for source, effect, _ in play.with_verb(actor, "on_mission_start"):
         if "draw" in effect:
             play.draw(actor, int(effect["draw"]), None, f"{source} at the start of the mission")
@@ -147,7 +149,8 @@ def casualties(
     swap = [play.card(c) for c in swap_for]
     if swap and not swappers:
         raise RefereeError(f"{actor} has no hero who may take a casualty's place", "XS-7")
-    play.step(f"{points} carnage point(s) not negated", "XS-7")
+    if play.telling:
+        play.step(f"{points} carnage point(s) not negated", "XS-7")
     for _ in range(points):
         alive = [h["name"] for h in play.seat(actor)["heroes"]]
         if not alive:
@@ -166,7 +169,8 @@ def casualties(
             play.step(f"random casualty (picked at the table): {victim}", "XS-7")
         else:
             victim = play.dice.pick(alive)
-            play.step(f"random casualty: {victim}", "XS-7")
+            if play.telling:
+                play.step(f"random casualty: {victim}", "XS-7")
         stand_in = next((s for s in swappers if s in alive and s != victim), None)
         if victim in swap and stand_in:
             play.step(f"{stand_in} takes {victim}'s place as the casualty", "XS-7")
@@ -180,7 +184,8 @@ def casualties(
         finish_mission(play, went=True)
     else:
         mission["stage"] = "casualties"
-        play.step(f"survivors: {', '.join(survivors)}", "XS-8")
+        if play.telling:
+            play.step(f"survivors: {', '.join(survivors)}", "XS-8")
     return play.result(f"{actor}'s carnage: {len(mission['team']) - len(survivors)} "
                        "hero(es) lost", "casualties")
 

@@ -268,8 +268,9 @@ class Play:
     # ── cards moving ───────────────────────────────────────────────────────────
     def draw(self, player: str, n: int, ruling: str | None, why: str) -> list[str]:
         """Draw up to n cards; never from an empty deck (XS-3)."""
-        drawn = self.s["deck"][:n]
-        self.s["deck"] = self.s["deck"][n:]
+        deck = self.s["deck"]
+        drawn = deck[:n]
+        del deck[:n]
         self.seat(player)["hand"].extend(drawn)
         if len(drawn) < n:
             self.step(f"{why}: the deck holds only {len(drawn)} card(s)", "XS-3")
@@ -324,7 +325,8 @@ class Play:
         on a mission, then the hero's other `on_killed` effects. True if the hero died."""
         hero = self.hero(player, name)
         assert hero is not None
-        self.step(f"{name} is killed ({cause})", "XS-7")
+        if self.telling:
+            self.step(f"{name} is killed ({cause})", "XS-7")
         for effect in self.cat.ability(name):
             survive = (effect.get("on_killed") or {}).get("survive_on")
             if survive and self._survives(name, survive, name):
@@ -357,10 +359,11 @@ class Play:
                 to_hand = face >= on_killed["to_hand_on"]
                 self.step(f"{name}'s roll {face} (needs {on_killed['to_hand_on']}+): "
                           + ("goes back to the hand" if to_hand else "stays dead"), None)
-        lost = f"; {hero['ft']} FT lost" + (
-            f", {', '.join(hero['marketing'])} discarded" if hero["marketing"] else "")
+        if self.telling:
+            lost = f"; {hero['ft']} FT lost" + (
+                f", {', '.join(hero['marketing'])} discarded" if hero["marketing"] else "")
+            self.step(f"{name} leaves play{lost}", "XS-7")
         self.remove_hero(player, hero, to_hand=to_hand)
-        self.step(f"{name} leaves play{lost}", "XS-7")
         return True
 
     def _survives(self, name: str, needed: int, source: str) -> bool:

@@ -69,8 +69,9 @@ def pass_phase(play: Play, player: str | None) -> Result:
         leave_phase(play)
     while play.turn["phase"] in ("fame", "fortune"):
         leave_phase(play)
-    play.step(f"{actor} ends the {phase} phase; now the {play.turn['phase']} phase",
-              PHASE_RULING[phase])
+    if play.telling:
+        play.step(f"{actor} ends the {phase} phase; now the {play.turn['phase']} phase",
+                  PHASE_RULING[phase])
     return play.result(f"{actor} passes: {phase} phase over", "pass")
 
 
@@ -80,11 +81,10 @@ def roll_options(play: Play, player: str, roll: dict) -> list[str]:
     not used up, and event cards in hand that reroll or modify it."""
     kind = roll["kind"]
     found = []
-    for name, effect, _ in play.sources(player):
-        if "reroll" in effect and effect["reroll"] in (kind, "any") and can_use(play, name, effect, roll):
-            found.append(name)
-        if "adjust" in effect and effect["adjust"] in (kind, "any") and can_use(play, name, effect, roll):
-            found.append(name)
+    for verb in ("reroll", "adjust"):
+        for name, effect, _ in play.sources_with(player, verb):
+            if effect[verb] in (kind, "any") and can_use(play, name, effect, roll):
+                found.append(name)
     for card in play.seat(player)["hand"]:
         for effect in play.cat.event(card):
             if effect.get("reroll") in (kind, "any") or effect.get("modify") == kind:
@@ -157,13 +157,15 @@ def pay(play: Play, roll: dict) -> bool:
             ft += int(extra)
             bonus.append(f"+{extra} ({name})")
         play.add_hero(player, {"name": card, "ft": ft, "marketing": []})
-        play.step(f"{card} joins {player}'s team with {ft} FT"
-                  + (f" (1 {' '.join(bonus)})" if bonus else ""), "XS-4")
+        if play.telling:
+            play.step(f"{card} joins {player}'s team with {ft} FT"
+                      + (f" (1 {' '.join(bonus)})" if bonus else ""), "XS-4")
     else:
         seat["hand"].remove(card)
         hero["marketing"].append(card)
-        play.step(f"{card} attached to {hero['name']} ({play.marketing_load(hero)}/{hero['ft']} "
-                  "by FT)", "XS-5")
+        if play.telling:
+            play.step(f"{card} attached to {hero['name']} ({play.marketing_load(hero)}/"
+                      f"{hero['ft']} by FT)", "XS-5")
     return True
 
 
@@ -399,7 +401,8 @@ def begin_turn(play: Play, player: str, number: int) -> None:
         end_game(play, player)
         return
     play.start_turn(number, player)
-    play.step(f"turn {number}: {player}'s Opportunity phase", "XS-3")
+    if play.telling:
+        play.step(f"turn {number}: {player}'s Opportunity phase", "XS-3")
     play.free_draw()
 
 

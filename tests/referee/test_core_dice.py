@@ -50,6 +50,15 @@ def test_chi_square_over_60000_seeded_d6_rolls():
     assert chi_square(counts, {v: n / 6 for v in range(1, 7)}) < CHI2_CRITICAL_001[5]
 
 
+def test_d6_faces_are_randints_of_the_same_stream():
+    """The fast d6 path keeps every seeded result: the faces randint(1, 6) would give, and
+    the RNG left in the same state afterwards."""
+    for seed in range(20):
+        fast, plain = random.Random(seed), random.Random(seed)
+        assert roll_d6(300, fast) == [plain.randint(1, 6) for _ in range(300)]
+        assert fast.random() == plain.random()
+
+
 def test_same_seed_same_rolls():
     assert roll_mask(20, random.Random(5)) == roll_mask(20, random.Random(5))
 
