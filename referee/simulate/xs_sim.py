@@ -61,7 +61,6 @@ class FastPlay(Play):
     - The effects a player's cards give (`sources`, `with_verb`, `sources_with`,
       `card_mods`) are remembered for each team until it changes (`add_hero`,
       `take_hero`: the only ways a team changes), and for each team seen this game.
-    - The turn and the active player are plain attributes, kept in step by `start_turn`.
     - The told steps are not kept (the hottest ones are not even formatted: `telling`),
       and an action returns no `Result`.
 
@@ -69,13 +68,9 @@ class FastPlay(Play):
     decision) and check the results are identical."""
 
     telling = False
-    turn = None  # type: ignore[assignment]  # attributes here, not the base properties
-    active = None  # type: ignore[assignment]
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
-        self.turn = self.s["turn"]
-        self.active = self.turn["player"]
         # the cards giving effects (Owner, Team Name, heroes in play, in order) -> (their
         # sources, {verb, ("with", key) or ("mods", kind, hero): answer})
         self._effects: dict[tuple, tuple[list, dict[Any, list]]] = {}
@@ -92,11 +87,6 @@ class FastPlay(Play):
 
     def result(self, summary: str, kind: str) -> None:  # type: ignore[override]
         return None
-
-    def start_turn(self, number: int, player: str) -> None:
-        super().start_turn(number, player)
-        self.turn = self.s["turn"]
-        self.active = player
 
     def add_hero(self, player: str, hero: dict) -> None:
         super().add_hero(player, hero)
@@ -174,7 +164,7 @@ class Table:
                 f"turn {self.play.turn['number']} {self.play.active} "
                 f"({self.play.turn['phase']}): {getattr(fn, '__name__', fn)}{args} {kwargs} "
                 f"refused: {error}") from error
-        self.play.s = result.state
+        self.play.take_state(result.state)
 
     def apply(self, decision: Decision) -> None:
         if decision.action == "event":

@@ -79,6 +79,7 @@ class Play:
             )
         base = fresh_turn(self.s["turn"]["number"], self.s["turn"]["player"])
         self.s["turn"] = {**base, **self.s["turn"]}
+        self._follow_turn()
 
     @staticmethod
     def working_copy(state: dict) -> dict:
@@ -95,16 +96,22 @@ class Play:
         return Result(self.s, self.steps, summary, kind, self.reveal)
 
     # ── who and where ──────────────────────────────────────────────────────────
+    # `turn` (the state's turn) and `active` (whose turn it is) are attributes, read
+    # thousands of times a game; they follow the state's turn, which only start_turn
+    # replaces.
+    def _follow_turn(self) -> None:
+        self.turn: dict = self.s["turn"]
+        self.active: str = self.turn["player"]
+
     def start_turn(self, number: int, player: str) -> None:
         self.s["turn"] = fresh_turn(number, player)
+        self._follow_turn()
 
-    @property
-    def turn(self) -> dict:
-        return self.s["turn"]
-
-    @property
-    def active(self) -> str:
-        return self.s["turn"]["player"]
+    def take_state(self, state: dict) -> None:
+        """Go on from `state`, the result of another Play's action (the balance lab's
+        strict mode)."""
+        self.s = state
+        self._follow_turn()
 
     def seat(self, player: str) -> dict:
         return self.s["table"][player]
