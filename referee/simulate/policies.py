@@ -128,8 +128,8 @@ class Policy:
     name = "base"
     draw_reserve = 0  # keep this many MT after an extra draw is paid for (expected cost)
     max_extra_draws = 0
-    recruit_reserve = 0
-    marketing_reserve = 0
+    recruit_reserve: float = 0
+    marketing_reserve: float = 0
     min_heroes_for_mission = 1
     uses_power_events = False  # spends Power cards on their Event abilities
     attach_event_marketing = True  # attaches Marketing cards that also have an Event
@@ -464,8 +464,8 @@ class Cautious(Policy):
     name = "cautious"
     draw_reserve = 12
     max_extra_draws = 1
-    recruit_reserve = 6
-    marketing_reserve = 8
+    recruit_reserve: float = 6
+    marketing_reserve: float = 8
     min_heroes_for_mission = 2
     uses_power_events = False
     attach_event_marketing = False

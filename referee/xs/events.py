@@ -198,6 +198,7 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
         when = "open" if sendoff is not None and kind == "sendoff" else roll_made(play, kind)
         if when == "open":
             roll = open_roll(play, sendoff if kind == "sendoff" else None)
+            assert roll is not None  # roll_made said "open"
             before = roll["total"]
             roll["mods"].append(rolls.modifier(by, card, "XS-12"))
             rolls.refresh(roll)
@@ -270,11 +271,11 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
             play.discard_from_hand(other, chosen)
             play.step(f"{card}: {other} discards {chosen}", "XS-12")
     elif "steal_hero" in effect:
-        other, stolen = opponent_hero(play, actor, target, card, pick)
-        play.take_hero(other, stolen)
-        play.add_hero(actor, stolen)
-        play.step(f"{card}: {actor} steals {stolen['name']} from {other}, with its "
-                  f"{stolen['ft']} FT and marketing", "XS-12")
+        other, taken = opponent_hero(play, actor, target, card, pick)
+        play.take_hero(other, taken)
+        play.add_hero(actor, taken)
+        play.step(f"{card}: {actor} steals {taken['name']} from {other}, with its "
+                  f"{taken['ft']} FT and marketing", "XS-12")
     elif "discard_opponent_hero" in effect:
         other, gone = opponent_hero(play, actor, target, card, pick)
         play.remove_hero(other, gone)

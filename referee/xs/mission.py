@@ -4,6 +4,9 @@ the current step stays open to rerolls and adjustments until the next step."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from referee.errors import RefereeError
 from referee.xs import rolls
 from referee.xs.play import Play, Result
@@ -47,7 +50,7 @@ def start(play: Play, player: str | None, card_text: str) -> Result:
     seat = play.seat(actor)
     seat["hand"].remove(card)
     play.turn["missions"] += 1
-    mission = {"card": card, "stage": "mission", "team": [h["name"] for h in seat["heroes"]],
+    mission: dict[str, Any] = {"card": card, "stage": "mission", "team": [h["name"] for h in seat["heroes"]],
                "rolls": {}, "discarded": False}
     play.turn["mission"] = mission
     if play.telling:
@@ -110,11 +113,11 @@ def sacrifice_effect(play: Play, player: str, hero_text: str, key: str, ruling: 
 def casualties(
     play: Play,
     player: str | None,
-    powers: list[str] = (),
-    sacrifices: list[str] = (),
-    choose: list[str] = (),
-    swap_for: list[str] = (),
-    picked: list[str] = (),
+    powers: Sequence[str] = (),
+    sacrifices: Sequence[str] = (),
+    choose: Sequence[str] = (),
+    swap_for: Sequence[str] = (),
+    picked: Sequence[str] = (),
 ) -> Result:
     """XS-7: the Power cards discarded negate carnage (one point each, Healing Powers two),
     sacrificed heroes negate theirs (Battering Ram); each point left kills a random hero

@@ -74,7 +74,7 @@ def modifier(by: int, source: str, ruling: str | None, minimum: int | None = Non
 
 
 def new_roll(kind: str, faces: list[int], mods: list[dict], **context: Any) -> dict:
-    roll = {"kind": kind, "faces": list(faces), "mods": list(mods), "used": [], "context": context}
+    roll: dict[str, Any] = {"kind": kind, "faces": list(faces), "mods": list(mods), "used": [], "context": context}
     roll["total"] = total(roll)
     return roll
 

@@ -161,6 +161,7 @@ def pay(play: Play, roll: dict) -> bool:
             play.step(f"{card} joins {player}'s team with {ft} FT"
                       + (f" (1 {' '.join(bonus)})" if bonus else ""), "XS-4")
     else:
+        assert hero is not None  # checked above: a marketing roll with no hero pays nothing
         seat["hand"].remove(card)
         hero["marketing"].append(card)
         if play.telling:
