@@ -34,10 +34,10 @@ class FastCatalog(Catalog):
     def type(self, name: str) -> str:
         return self._type[name]
 
-    def ability(self, name: str) -> tuple[dict, ...]:  # type: ignore[override]
+    def ability(self, name: str) -> tuple[dict, ...]:
         return self._ability[name]
 
-    def event(self, name: str) -> tuple[dict, ...]:  # type: ignore[override]
+    def event(self, name: str) -> tuple[dict, ...]:
         return self._event[name]
 
     def counts(self, name: str, what: str) -> int:

@@ -3,7 +3,7 @@ the card database (docs/CARDS.md). Nothing here knows a card by its name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 
@@ -30,10 +30,10 @@ class Catalog:
     def type(self, name: str) -> str:
         return self._cards[name].type
 
-    def ability(self, name: str) -> list[dict]:
+    def ability(self, name: str) -> Sequence[dict]:
         return list(self._cards[name].get("ability") or [])
 
-    def event(self, name: str) -> list[dict]:
+    def event(self, name: str) -> Sequence[dict]:
         return list(self._cards[name].get("event") or [])
 
     def counts(self, name: str, what: str) -> int:
