@@ -311,19 +311,22 @@ class Policy:
             return self.payoff_decision(play, roll)
         if kind not in LOWER_IS_BETTER:
             return None
+        # Each option is worked out only where its rule may use it (they are all read
+        # from the same state, so the order of asking does not matter).
         heroes = len(play.seat(play.active)["heroes"])
         if kind == "mission":
             if total <= heroes:
                 return None
             gap = total - heroes
-            for name, choices in opt.hero_adjusts(play):
-                if gap == 1 and -1 in choices:
-                    return Decision("adjust", (name, -1))
+            if gap == 1:
+                for name, choices in opt.hero_adjusts(play, roll):
+                    if -1 in choices:
+                        return Decision("adjust", (name, -1))
             for card in event_cards(play, _is("modify", "mission", -1),
                                     self.uses_power_events):  # Telekinesis
                 if gap <= -event_bonus(play, card, "mission"):
                     return Decision("event", (card,))
-            rerolls = opt.hero_rerolls(play)
+            rerolls = opt.hero_rerolls(play, roll)
             if rerolls:
                 return Decision("reroll", (rerolls[0],))
             cards = event_cards(play, _is("reroll", "mission"), self.uses_power_events)
@@ -334,27 +337,31 @@ class Policy:
             cover = self.negation_in_hand(play)
             if total <= cover:
                 return None
-            rerolls = opt.hero_rerolls(play)
-            if total >= 4 and rerolls:
-                return Decision("reroll", (rerolls[0],))
-            for name, choices in opt.hero_adjusts(play):
+            if total >= 4:
+                rerolls = opt.hero_rerolls(play, roll)
+                if rerolls:
+                    return Decision("reroll", (rerolls[0],))
+            for name, choices in opt.hero_adjusts(play, roll):
                 if -1 in choices:
                     return Decision("adjust", (name, -1))
-            cards = event_cards(play, _is("reroll", "carnage"))  # Regeneration
-            if total >= 5 and cards:
-                return Decision("event", (cards[0],))
-            cards = event_cards(play, _shockwave)  # Shockwave
-            if cards and total - cover >= 2:
-                return Decision("event", (cards[0],))
+            if total >= 5:
+                cards = event_cards(play, _is("reroll", "carnage"))  # Regeneration
+                if cards:
+                    return Decision("event", (cards[0],))
+            if total - cover >= 2:
+                cards = event_cards(play, _shockwave)  # Shockwave
+                if cards:
+                    return Decision("event", (cards[0],))
             return None
         # a paid roll (XS-2): only free hero abilities, kept for the mission if one is planned
-        if opt.playable_missions(play):
+        if total < 2 or opt.playable_missions(play):
             return None
-        rerolls = opt.hero_rerolls(play)
-        if total >= 5 and rerolls:
-            return Decision("reroll", (rerolls[0],))
-        for name, choices in opt.hero_adjusts(play):
-            if total >= 2 and -1 in choices:
+        if total >= 5:
+            rerolls = opt.hero_rerolls(play, roll)
+            if rerolls:
+                return Decision("reroll", (rerolls[0],))
+        for name, choices in opt.hero_adjusts(play, roll):
+            if -1 in choices:
                 return Decision("adjust", (name, -1))
         return None
 
@@ -363,7 +370,7 @@ class Policy:
         cards = event_cards(play, _is("modify", "payoff", +1))  # Interviews
         if cards:
             return Decision("event", (cards[0],))
-        rerolls = opt.hero_rerolls(play)
+        rerolls = opt.hero_rerolls(play, roll)
         if rerolls and sum(roll["faces"]) <= 4:
             return Decision("reroll", (rerolls[0],))
         return None

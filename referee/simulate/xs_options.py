@@ -78,25 +78,27 @@ def mission_stage(play: Play) -> str | None:
 
 
 # ── changing the open roll ────────────────────────────────────────────────────
-def hero_rerolls(play: Play) -> list[str]:
-    """Heroes whose reroll ability applies to the open roll and is not used up."""
-    roll = events.open_roll(play)
+def hero_rerolls(play: Play, roll: dict | None = None) -> list[str]:
+    """Heroes whose reroll ability applies to the open roll and is not used up. `roll`:
+    the open roll (`events.open_roll`) when the caller has it already."""
+    roll = roll or events.open_roll(play)
     if roll is None:
         return []
-    return [name for name, effect, hero in play.sources(play.active)
-            if hero is not None and "reroll" in effect
-            and effect["reroll"] in (roll["kind"], "any") and turn.can_use(play, name, effect, roll)]
+    return [name for name, effect, hero in play.sources_with(play.active, "reroll")
+            if hero is not None and effect["reroll"] in (roll["kind"], "any")
+            and turn.can_use(play, name, effect, roll)]
 
 
-def hero_adjusts(play: Play) -> list[tuple[str, list[int]]]:
-    """Heroes who may give a modifier to the open roll (Venus Dee Milo), with the choices."""
-    roll = events.open_roll(play)
+def hero_adjusts(play: Play, roll: dict | None = None) -> list[tuple[str, list[int]]]:
+    """Heroes who may give a modifier to the open roll (Venus Dee Milo), with the choices.
+    `roll`: the open roll (`events.open_roll`) when the caller has it already."""
+    roll = roll or events.open_roll(play)
     if roll is None:
         return []
     return [(name, [int(b) for b in effect.get("by", [])])
-            for name, effect, hero in play.sources(play.active)
-            if hero is not None and "adjust" in effect
-            and effect["adjust"] in (roll["kind"], "any") and turn.can_use(play, name, effect, roll)]
+            for name, effect, hero in play.sources_with(play.active, "adjust")
+            if hero is not None and effect["adjust"] in (roll["kind"], "any")
+            and turn.can_use(play, name, effect, roll)]
 
 
 # ── event abilities (XS-12) ───────────────────────────────────────────────────
