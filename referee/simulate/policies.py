@@ -76,10 +76,12 @@ def card_value(play: Play, player: str, card: str) -> float:
 
 def rank_opponents(play: Play, key: str = "mt") -> list[str]:
     """Opponents, the strongest first (most MT, or most heroes / cards)."""
+    players = play.s["players"]
+
     def score(p: str) -> tuple:
         seat = play.seat(p)
-        main = {"mt": seat["mt"], "heroes": len(seat["heroes"]), "hand": len(seat["hand"])}[key]
-        return (-main, -seat["mt"], play.s["players"].index(p))
+        main = seat["mt"] if key == "mt" else len(seat[key])  # "heroes" or "hand"
+        return (-main, -seat["mt"], players.index(p))
     return sorted(play.opponents(play.active), key=score)
 
 
@@ -383,16 +385,13 @@ class Policy:
         in the discard pile. The greedy policy also spends Power events (Toxic Sweat,
         Acid Spray, Chameleon Powers) on the richest opponent."""
         actor = play.active
-        hand = [c for c in opt.hand(play) if play.cat.event(c)]
+        hand = opt.events_in_hand(play)
         if not hand:
             return None
-        richest = rank_opponents(play, "mt")
+        richest: list[str] | None = None  # opponents by MT, ranked when first needed
         for card in hand:
-            effects = play.cat.event(card)
-            if not effects:
-                continue
             kind = play.cat.type(card)
-            effect = effects[0]
+            effect = play.cat.event(card)[0]
             if kind == "Power" and not self.uses_power_events and "draw" not in effect \
                     and "hero_from_discard" not in effect:
                 continue
@@ -400,7 +399,7 @@ class Policy:
                 return Decision("event", (card,))
             if "extra_turn" in effect and not play.turn["another_turn"]:
                 return Decision("event", (card,))
-            if "gain_mt" in effect and not any(h for c, h in opt.attachable(play) if c == card):
+            if "gain_mt" in effect and not opt.can_attach(play, card):
                 return Decision("event", (card,))
             if "hero_from_discard" in effect and opt.event_playable(play, card):
                 return Decision("event", (card,))
@@ -414,11 +413,15 @@ class Policy:
                     best = max(play.seat(actor)["heroes"], key=lambda h: (h["ft"], h["name"]))
                     return Decision("event", (card,), {"hero": best["name"]})
                 if effect["hero_fame"] < 0:
+                    if richest is None:
+                        richest = rank_opponents(play, "mt")
                     targets = [h for o in richest for h in play.seat(o)["heroes"] if h["ft"] > 0]
                     if targets:
                         best = max(targets, key=lambda h: (h["ft"], h["name"]))
                         return Decision("event", (card,), {"hero": best["name"]})
             if "discard_marketing" in effect:
+                if richest is None:
+                    richest = rank_opponents(play, "mt")
                 targets = [h for o in richest for h in play.seat(o)["heroes"]
                            if play.marketing_load(h) >= 2]
                 if targets:

@@ -56,13 +56,24 @@ def has_room(play: Play, hero: dict, card: str) -> bool:
     return True
 
 
+def marketing_options(play: Play) -> tuple[list[str], list[dict]]:
+    """XS-5 before the Marketing limit: the Marketing cards in hand and the own heroes,
+    while the Publicity phase is not over (`has_room` tells which pairs fit)."""
+    if not phase_open(play, "publicity"):
+        return [], []
+    return hand(play, "Marketing"), play.seat(play.active)["heroes"]
+
+
 def attachable(play: Play) -> list[tuple[str, dict]]:
     """XS-5: (Marketing card in hand, own hero with room for it)."""
-    if not phase_open(play, "publicity"):
-        return []
-    heroes = play.seat(play.active)["heroes"]
-    return [(card, hero) for card in hand(play, "Marketing") for hero in heroes
-            if has_room(play, hero, card)]
+    cards, heroes = marketing_options(play)
+    return [(card, hero) for card in cards for hero in heroes if has_room(play, hero, card)]
+
+
+def can_attach(play: Play, card: str) -> bool:
+    """XS-5: could `card` be attached to one of the own heroes now?"""
+    cards, heroes = marketing_options(play)
+    return card in cards and any(has_room(play, hero, card) for hero in heroes)
 
 
 def playable_missions(play: Play) -> list[str]:
