@@ -161,20 +161,29 @@ class Policy:
         (counts 2), onto El Guapo first (-2 to the roll), then the hero with most room."""
         if play.seat(play.active)["mt"] - 3.5 < self.marketing_reserve:
             return None
-        options = [(c, h) for c, h in opt.attachable(play)
-                   if self.attach_event_marketing or not play.cat.event(c)]
-        if not options:
+        cards, heroes = opt.marketing_options(play)
+        if not self.attach_event_marketing:
+            cards = [c for c in cards if not play.cat.event(c)]
+        if not cards or not heroes:
             return None
+        cat = play.cat
+        # the hero's part of the score: El Guapo first, then the most room
+        by_hero = {hero["name"]: (
+            any(m.get("target") == "self" and m.get("modify") == "marketing"
+                for m in cat.ability(hero["name"])),
+            hero["ft"] - play.marketing_load(hero)) for hero in heroes}
 
         def score(option: tuple[str, dict]) -> tuple:
             card, hero = option
-            guapo = any(m.get("target") == "self" and m.get("modify") == "marketing"
-                        for m in play.cat.ability(hero["name"]))
-            room = hero["ft"] - play.marketing_load(hero)
-            return (play.cat.counts(card, "marketing"), guapo, room, card, hero["name"])
+            return (cat.counts(card, "marketing"), *by_hero[hero["name"]], card, hero["name"])
 
-        card, hero = max(options, key=score)
-        return card, hero["name"]
+        # The score does not depend on the engine's room check (and no two options score
+        # the same), so the best option that fits is the first that fits, best first.
+        options = sorted(((c, h) for c in cards for h in heroes), key=score, reverse=True)
+        for card, hero in options:
+            if opt.has_room(play, hero, card):
+                return card, hero["name"]
+        return None
 
     # ── Mission (XS-6..XS-8) ─────────────────────────────────────────────────
     def negation_in_hand(self, play: Play) -> int:
