@@ -76,10 +76,12 @@ def card_value(play: Play, player: str, card: str) -> float:
 
 def rank_opponents(play: Play, key: str = "mt") -> list[str]:
     """Opponents, the strongest first (most MT, or most heroes / cards)."""
+    players = play.s["players"]
+
     def score(p: str) -> tuple:
         seat = play.seat(p)
-        main = {"mt": seat["mt"], "heroes": len(seat["heroes"]), "hand": len(seat["hand"])}[key]
-        return (-main, -seat["mt"], play.s["players"].index(p))
+        main = seat["mt"] if key == "mt" else len(seat[key])  # "heroes" or "hand"
+        return (-main, -seat["mt"], players.index(p))
     return sorted(play.opponents(play.active), key=score)
 
 
@@ -159,20 +161,29 @@ class Policy:
         (counts 2), onto El Guapo first (-2 to the roll), then the hero with most room."""
         if play.seat(play.active)["mt"] - 3.5 < self.marketing_reserve:
             return None
-        options = [(c, h) for c, h in opt.attachable(play)
-                   if self.attach_event_marketing or not play.cat.event(c)]
-        if not options:
+        cards, heroes = opt.marketing_options(play)
+        if not self.attach_event_marketing:
+            cards = [c for c in cards if not play.cat.event(c)]
+        if not cards or not heroes:
             return None
+        cat = play.cat
+        # the hero's part of the score: El Guapo first, then the most room
+        by_hero = {hero["name"]: (
+            any(m.get("target") == "self" and m.get("modify") == "marketing"
+                for m in cat.ability(hero["name"])),
+            hero["ft"] - play.marketing_load(hero)) for hero in heroes}
 
         def score(option: tuple[str, dict]) -> tuple:
             card, hero = option
-            guapo = any(m.get("target") == "self" and m.get("modify") == "marketing"
-                        for m in play.cat.ability(hero["name"]))
-            room = hero["ft"] - play.marketing_load(hero)
-            return (play.cat.counts(card, "marketing"), guapo, room, card, hero["name"])
+            return (cat.counts(card, "marketing"), *by_hero[hero["name"]], card, hero["name"])
 
-        card, hero = max(options, key=score)
-        return card, hero["name"]
+        # The score does not depend on the engine's room check (and no two options score
+        # the same), so the best option that fits is the first that fits, best first.
+        options = sorted(((c, h) for c in cards for h in heroes), key=score, reverse=True)
+        for card, hero in options:
+            if opt.has_room(play, hero, card):
+                return card, hero["name"]
+        return None
 
     # ── Mission (XS-6..XS-8) ─────────────────────────────────────────────────
     def negation_in_hand(self, play: Play) -> int:
@@ -311,19 +322,22 @@ class Policy:
             return self.payoff_decision(play, roll)
         if kind not in LOWER_IS_BETTER:
             return None
+        # Each option is worked out only where its rule may use it (they are all read
+        # from the same state, so the order of asking does not matter).
         heroes = len(play.seat(play.active)["heroes"])
         if kind == "mission":
             if total <= heroes:
                 return None
             gap = total - heroes
-            for name, choices in opt.hero_adjusts(play):
-                if gap == 1 and -1 in choices:
-                    return Decision("adjust", (name, -1))
+            if gap == 1:
+                for name, choices in opt.hero_adjusts(play, roll):
+                    if -1 in choices:
+                        return Decision("adjust", (name, -1))
             for card in event_cards(play, _is("modify", "mission", -1),
                                     self.uses_power_events):  # Telekinesis
                 if gap <= -event_bonus(play, card, "mission"):
                     return Decision("event", (card,))
-            rerolls = opt.hero_rerolls(play)
+            rerolls = opt.hero_rerolls(play, roll)
             if rerolls:
                 return Decision("reroll", (rerolls[0],))
             cards = event_cards(play, _is("reroll", "mission"), self.uses_power_events)
@@ -334,27 +348,31 @@ class Policy:
             cover = self.negation_in_hand(play)
             if total <= cover:
                 return None
-            rerolls = opt.hero_rerolls(play)
-            if total >= 4 and rerolls:
-                return Decision("reroll", (rerolls[0],))
-            for name, choices in opt.hero_adjusts(play):
+            if total >= 4:
+                rerolls = opt.hero_rerolls(play, roll)
+                if rerolls:
+                    return Decision("reroll", (rerolls[0],))
+            for name, choices in opt.hero_adjusts(play, roll):
                 if -1 in choices:
                     return Decision("adjust", (name, -1))
-            cards = event_cards(play, _is("reroll", "carnage"))  # Regeneration
-            if total >= 5 and cards:
-                return Decision("event", (cards[0],))
-            cards = event_cards(play, _shockwave)  # Shockwave
-            if cards and total - cover >= 2:
-                return Decision("event", (cards[0],))
+            if total >= 5:
+                cards = event_cards(play, _is("reroll", "carnage"))  # Regeneration
+                if cards:
+                    return Decision("event", (cards[0],))
+            if total - cover >= 2:
+                cards = event_cards(play, _shockwave)  # Shockwave
+                if cards:
+                    return Decision("event", (cards[0],))
             return None
         # a paid roll (XS-2): only free hero abilities, kept for the mission if one is planned
-        if opt.playable_missions(play):
+        if total < 2 or opt.playable_missions(play):
             return None
-        rerolls = opt.hero_rerolls(play)
-        if total >= 5 and rerolls:
-            return Decision("reroll", (rerolls[0],))
-        for name, choices in opt.hero_adjusts(play):
-            if total >= 2 and -1 in choices:
+        if total >= 5:
+            rerolls = opt.hero_rerolls(play, roll)
+            if rerolls:
+                return Decision("reroll", (rerolls[0],))
+        for name, choices in opt.hero_adjusts(play, roll):
+            if -1 in choices:
                 return Decision("adjust", (name, -1))
         return None
 
@@ -363,7 +381,7 @@ class Policy:
         cards = event_cards(play, _is("modify", "payoff", +1))  # Interviews
         if cards:
             return Decision("event", (cards[0],))
-        rerolls = opt.hero_rerolls(play)
+        rerolls = opt.hero_rerolls(play, roll)
         if rerolls and sum(roll["faces"]) <= 4:
             return Decision("reroll", (rerolls[0],))
         return None
@@ -376,16 +394,13 @@ class Policy:
         in the discard pile. The greedy policy also spends Power events (Toxic Sweat,
         Acid Spray, Chameleon Powers) on the richest opponent."""
         actor = play.active
-        hand = [c for c in opt.hand(play) if play.cat.event(c)]
+        hand = opt.events_in_hand(play)
         if not hand:
             return None
-        richest = rank_opponents(play, "mt")
+        richest: list[str] | None = None  # opponents by MT, ranked when first needed
         for card in hand:
-            effects = play.cat.event(card)
-            if not effects:
-                continue
             kind = play.cat.type(card)
-            effect = effects[0]
+            effect = play.cat.event(card)[0]
             if kind == "Power" and not self.uses_power_events and "draw" not in effect \
                     and "hero_from_discard" not in effect:
                 continue
@@ -393,7 +408,7 @@ class Policy:
                 return Decision("event", (card,))
             if "extra_turn" in effect and not play.turn["another_turn"]:
                 return Decision("event", (card,))
-            if "gain_mt" in effect and not any(h for c, h in opt.attachable(play) if c == card):
+            if "gain_mt" in effect and not opt.can_attach(play, card):
                 return Decision("event", (card,))
             if "hero_from_discard" in effect and opt.event_playable(play, card):
                 return Decision("event", (card,))
@@ -407,11 +422,15 @@ class Policy:
                     best = max(play.seat(actor)["heroes"], key=lambda h: (h["ft"], h["name"]))
                     return Decision("event", (card,), {"hero": best["name"]})
                 if effect["hero_fame"] < 0:
+                    if richest is None:
+                        richest = rank_opponents(play, "mt")
                     targets = [h for o in richest for h in play.seat(o)["heroes"] if h["ft"] > 0]
                     if targets:
                         best = max(targets, key=lambda h: (h["ft"], h["name"]))
                         return Decision("event", (card,), {"hero": best["name"]})
             if "discard_marketing" in effect:
+                if richest is None:
+                    richest = rank_opponents(play, "mt")
                 targets = [h for o in richest for h in play.seat(o)["heroes"]
                            if play.marketing_load(h) >= 2]
                 if targets:

@@ -56,13 +56,24 @@ def has_room(play: Play, hero: dict, card: str) -> bool:
     return True
 
 
+def marketing_options(play: Play) -> tuple[list[str], list[dict]]:
+    """XS-5 before the Marketing limit: the Marketing cards in hand and the own heroes,
+    while the Publicity phase is not over (`has_room` tells which pairs fit)."""
+    if not phase_open(play, "publicity"):
+        return [], []
+    return hand(play, "Marketing"), play.seat(play.active)["heroes"]
+
+
 def attachable(play: Play) -> list[tuple[str, dict]]:
     """XS-5: (Marketing card in hand, own hero with room for it)."""
-    if not phase_open(play, "publicity"):
-        return []
-    heroes = play.seat(play.active)["heroes"]
-    return [(card, hero) for card in hand(play, "Marketing") for hero in heroes
-            if has_room(play, hero, card)]
+    cards, heroes = marketing_options(play)
+    return [(card, hero) for card in cards for hero in heroes if has_room(play, hero, card)]
+
+
+def can_attach(play: Play, card: str) -> bool:
+    """XS-5: could `card` be attached to one of the own heroes now?"""
+    cards, heroes = marketing_options(play)
+    return card in cards and any(has_room(play, hero, card) for hero in heroes)
 
 
 def playable_missions(play: Play) -> list[str]:
@@ -78,25 +89,27 @@ def mission_stage(play: Play) -> str | None:
 
 
 # ── changing the open roll ────────────────────────────────────────────────────
-def hero_rerolls(play: Play) -> list[str]:
-    """Heroes whose reroll ability applies to the open roll and is not used up."""
-    roll = events.open_roll(play)
+def hero_rerolls(play: Play, roll: dict | None = None) -> list[str]:
+    """Heroes whose reroll ability applies to the open roll and is not used up. `roll`:
+    the open roll (`events.open_roll`) when the caller has it already."""
+    roll = roll or events.open_roll(play)
     if roll is None:
         return []
-    return [name for name, effect, hero in play.sources(play.active)
-            if hero is not None and "reroll" in effect
-            and effect["reroll"] in (roll["kind"], "any") and turn.can_use(play, name, effect, roll)]
+    return [name for name, effect, hero in play.sources_with(play.active, "reroll")
+            if hero is not None and effect["reroll"] in (roll["kind"], "any")
+            and turn.can_use(play, name, effect, roll)]
 
 
-def hero_adjusts(play: Play) -> list[tuple[str, list[int]]]:
-    """Heroes who may give a modifier to the open roll (Venus Dee Milo), with the choices."""
-    roll = events.open_roll(play)
+def hero_adjusts(play: Play, roll: dict | None = None) -> list[tuple[str, list[int]]]:
+    """Heroes who may give a modifier to the open roll (Venus Dee Milo), with the choices.
+    `roll`: the open roll (`events.open_roll`) when the caller has it already."""
+    roll = roll or events.open_roll(play)
     if roll is None:
         return []
     return [(name, [int(b) for b in effect.get("by", [])])
-            for name, effect, hero in play.sources(play.active)
-            if hero is not None and "adjust" in effect
-            and effect["adjust"] in (roll["kind"], "any") and turn.can_use(play, name, effect, roll)]
+            for name, effect, hero in play.sources_with(play.active, "adjust")
+            if hero is not None and effect["adjust"] in (roll["kind"], "any")
+            and turn.can_use(play, name, effect, roll)]
 
 
 # ── event abilities (XS-12) ───────────────────────────────────────────────────
