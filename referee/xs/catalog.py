@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 
 class CardLike(Protocol):
     name: str
@@ -14,6 +16,7 @@ class CardLike(Protocol):
     def get(self, key: str, default: Any = None) -> Any: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # FastCatalog, when compiled with mypyc
 class Catalog:
     """Lookups by card name over the X-Statix cards (every deck)."""
 

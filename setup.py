@@ -1,0 +1,97 @@
+"""Optional mypyc build of the balance lab's hot modules (the X-Statix rules engine and the
+simulator): about 1.45x faster games. Everything else is in pyproject.toml.
+
+- `pip install .` compiles them when mypy (from [build-system] requires) and a C compiler
+  work; otherwise it prints one line and installs pure Python. Never a failed install.
+- `pip install -e .` stays pure Python unless REFEREE_MYPYC=1: the compiled modules land
+  next to the sources, and the tests monkeypatch engine functions.
+- REFEREE_MYPYC=0 never compiles; REFEREE_MYPYC=1 always tries (editable installs too).
+
+A compiled build writes referee/_mypyc_manifest.json (the sources' hashes); `referee`
+checks it at import and runs pure Python, with a one-line notice, once a compiled
+module's source has changed (referee/_mypyc.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+# The module list and the source hashes, shared with the import-time guard (not `import
+# referee`: that would run the guard).
+_spec = importlib.util.spec_from_file_location("referee_mypyc", HERE / "referee/_mypyc.py")
+guard = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(guard)
+BUILDS = {"bdist_wheel", "build", "build_ext", "editable_wheel", "install", "develop"}
+
+
+def notice(why: str) -> None:
+    print(f"pnp-referee: installing pure Python, not compiled with mypyc ({why})",
+          file=sys.stderr)
+
+
+def wanted() -> bool:
+    choice = os.environ.get("REFEREE_MYPYC", "")
+    if choice == "0" or not BUILDS & set(sys.argv[1:]):
+        return False  # metadata-only runs of setup.py need no compiling
+    return choice == "1" or "editable_wheel" not in sys.argv
+
+
+def extensions() -> list:
+    if not wanted():
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        notice("mypy is not installed")
+        return []
+    cwd = os.getcwd()
+    try:
+        os.chdir(HERE)
+        return mypycify([str(guard.source(m).relative_to(HERE)) for m in guard.COMPILED],
+                        opt_level="3", group_name="referee")
+    except (Exception, SystemExit) as e:  # mypy reports type errors with sys.exit
+        notice(f"mypyc failed: {e}")
+        return []
+    finally:
+        os.chdir(cwd)
+
+
+def manifest() -> str:
+    sources = {m: guard.digest(m) for m in guard.COMPILED}
+    return json.dumps({"modules": sources}, indent=1) + "\n"
+
+
+class OptionalBuildExt(build_ext):
+    """Builds the mypyc extensions; if the C compiler fails, removes whatever was built
+    so that the package is plain Python again, and goes on."""
+
+    def run(self) -> None:
+        target = Path(self.build_lib if not self.inplace else HERE) / "referee" / guard.MANIFEST
+        target.unlink(missing_ok=True)
+        if not self.extensions:
+            return
+        try:
+            super().run()
+        except Exception as e:  # CompileError, LinkError, missing compiler, ...
+            notice(f"C build failed: {e}")
+            self._remove_outputs()
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(manifest())
+
+    def _remove_outputs(self) -> None:
+        for ext in self.extensions:
+            name = self.get_ext_filename(self.get_ext_fullname(ext.name))
+            for root in (self.build_lib, HERE if self.inplace else None):
+                if root is not None:
+                    Path(root, name).unlink(missing_ok=True)
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
