@@ -31,11 +31,11 @@ def single_core_cpu_ms(games: int, policy: str) -> tuple[float, float | None, fl
     be patched and its calls to new_state do not go through the module."""
     import carddb
     from referee.simulate import xs_sim
-    from referee.simulate.fast_catalog import FastCatalog
     from referee.simulate.policies import make
+    from referee.xs.catalog import Catalog
 
     db = carddb.load()
-    cat = FastCatalog.from_db(db)
+    cat = Catalog.from_db(db)
     if not hasattr(xs_sim.play_game, "__code__"):  # compiled
         start = time.process_time()
         for g in range(games):

@@ -31,13 +31,13 @@ def chunks(games: int) -> list[tuple[int, int]]:
 
 
 def _cards(path: str | None) -> tuple[Any, Any]:
-    """The card database and a fast catalog, loaded once per process."""
+    """The card database and its X-Statix catalog, loaded once per process."""
     if path not in _cache:
         from referee.command import load_cards
-        from referee.simulate.fast_catalog import FastCatalog
+        from referee.xs.catalog import Catalog
 
         db = load_cards(path)
-        _cache[path] = (db, FastCatalog.from_db(db))
+        _cache[path] = (db, Catalog.from_db(db))
     return _cache[path]
 
 
@@ -48,10 +48,6 @@ def run_chunk(job: tuple[str | None, tuple[str, ...], int, int, int, bool]) -> t
 
     cards, policy_names, seed, index, count, strict = job
     db, cat = _cards(cards)
-    if strict:  # the engine's own Catalog, as the referee CLI uses it
-        from referee.xs.catalog import Catalog
-
-        cat = Catalog.from_db(db)
     policies = [make(name) for name in policy_names]
     rng = random.Random(chunk_seed(seed, index))
     tally = XsTally()

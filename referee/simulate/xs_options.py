@@ -31,10 +31,8 @@ def hand(play: Play, kind: str | None = None) -> list[str]:
     cards = play.s["table"][play.s["turn"]["player"]]["hand"]
     if kind is None:
         return list(cards)
-    types = getattr(play.cat, "types", None)  # FastCatalog: a plain dict
-    if types is not None:
-        return [c for c in cards if types[c] == kind]
-    return [c for c in cards if play.cat.type(c) == kind]
+    type_of = play.cat.type
+    return [c for c in cards if type_of(c) == kind]
 
 
 def can_buy_draw(play: Play) -> bool:

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from mypy_extensions import mypyc_attr
-
 
 class CardLike(Protocol):
     name: str
@@ -16,12 +14,25 @@ class CardLike(Protocol):
     def get(self, key: str, default: Any = None) -> Any: ...
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # FastCatalog, when compiled with mypyc
 class Catalog:
-    """Lookups by card name over the X-Statix cards (every deck)."""
+    """Lookups by card name over the X-Statix cards (every deck). The answers are read from
+    the cards once: the rules ask for a card's effects thousands of times a game (the
+    balance lab plays thousands of games), and the cards never change meanwhile. The
+    effects are handed out as tuples of the database's own dicts: read, never changed."""
 
     def __init__(self, cards: Iterable[CardLike]) -> None:
         self._cards: dict[str, CardLike] = {card.name: card for card in cards}
+        self._type: dict[str, str] = {}
+        self._ability: dict[str, tuple[dict, ...]] = {}
+        self._event: dict[str, tuple[dict, ...]] = {}
+        self._counts: dict[str, dict[str, int]] = {}
+        self._mission: dict[str, dict[str, int]] = {}
+        for name, card in self._cards.items():
+            self._type[name] = card.type
+            self._ability[name] = tuple(card.get("ability") or ())
+            self._event[name] = tuple(card.get("event") or ())
+            self._counts[name] = {k: int(v) for k, v in (card.get("counts") or {}).items()}
+            self._mission[name] = dict(card.get("mission") or {})
 
     @classmethod
     def from_db(cls, db: Any) -> Catalog:
@@ -31,22 +42,22 @@ class Catalog:
         return name in self._cards
 
     def type(self, name: str) -> str:
-        return self._cards[name].type
+        return self._type[name]
 
     def ability(self, name: str) -> Sequence[dict]:
-        return list(self._cards[name].get("ability") or [])
+        return self._ability[name]
 
     def event(self, name: str) -> Sequence[dict]:
-        return list(self._cards[name].get("event") or [])
+        return self._event[name]
 
     def counts(self, name: str, what: str) -> int:
         """What a Power/Marketing card counts as for `what` (carnage/success/marketing);
         1 unless its `counts` says otherwise (Healing Powers, Superhuman Strength, Cult of
         Personality)."""
-        return int((self._cards[name].get("counts") or {}).get(what, 1))
+        return self._counts[name].get(what, 1)
 
     def mission(self, name: str) -> dict[str, int]:
-        return dict(self._cards[name].get("mission") or {})
+        return dict(self._mission[name])
 
     def names(self, type: str | None = None) -> list[str]:
         return [name for name, card in self._cards.items() if type is None or card.type == type]

@@ -10,7 +10,6 @@ import random
 import pytest
 
 from referee.simulate import runner
-from referee.simulate.fast_catalog import FastCatalog
 from referee.simulate.policies import POLICIES, make
 from referee.simulate.stats import XsTally, summarize
 from referee.simulate.xs_sim import IllegalDecision, Table, play_game
@@ -50,11 +49,11 @@ def test_strict_mode_refuses_what_the_engine_refuses(db):
 
 
 def test_fast_driver_plays_the_same_games_as_strict(db):
-    strict_cat, fast_cat = Catalog.from_db(db), FastCatalog.from_db(db)
+    cat = Catalog.from_db(db)
     for game in range(15):
         seating = SEATINGS[game % len(SEATINGS)]
-        a = play_game(db, strict_cat, [make(p) for p in seating], random.Random(game), strict=True)
-        b = play_game(db, fast_cat, [make(p) for p in seating], random.Random(game), strict=False)
+        a = play_game(db, cat, [make(p) for p in seating], random.Random(game), strict=True)
+        b = play_game(db, cat, [make(p) for p in seating], random.Random(game), strict=False)
         assert a == b
 
 
@@ -91,7 +90,7 @@ def test_tally_counts_add_up(db):
 
 def test_policies_behave_differently(db):
     """Greedy spends: more recruits and more missions than cautious over the same seeds."""
-    cat = FastCatalog.from_db(db)
+    cat = Catalog.from_db(db)
     totals = {}
     for name in POLICIES:
         recruited = missions = 0
@@ -105,7 +104,7 @@ def test_policies_behave_differently(db):
 
 
 def test_tally_merge_is_order_free(db):
-    cat = FastCatalog.from_db(db)
+    cat = Catalog.from_db(db)
     records = [play_game(db, cat, [make("greedy")] * 2, random.Random(g)) for g in range(6)]
     a, b = XsTally(), XsTally()
     for r in records[:3]:
