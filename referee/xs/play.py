@@ -5,6 +5,7 @@ the caller's state is never changed (a refusal leaves it as it was)."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -259,11 +260,14 @@ class Play:
         self.turn["queued"] = [m for m in self.turn["queued"] if m["kind"] != kind]
         return [rolls.modifier(m["by"], m["source"], m["ruling"]) for m in taken]
 
-    def roll(self, kind: str, player: str, hero: str | None = None, extra=(), **context) -> dict:
+    def roll(self, kind: str, player: str, hero: str | None = None, extra: Sequence[dict] = (),
+             context: dict[str, Any] | None = None) -> dict:
+        """A roll of `kind` for `player` (`hero`: whose own roll it is), with the `extra`
+        modifiers, then the cards' and the queued events' ones; `context` says what the
+        roll is for (the card recruited, the hero killed...)."""
         faces = self.dice.d6(rolls.DICE.get(kind, 1))
-        mods = list(extra) + self.card_mods(player, kind, hero) + self.take_queued(kind)
-        roll = rolls.new_roll(kind, faces, mods, **context)
-        return roll
+        mods = [*extra, *self.card_mods(player, kind, hero), *self.take_queued(kind)]
+        return rolls.new_roll(kind, faces, mods, context)
 
     def hand_limit(self, player: str) -> tuple[int, str | None]:
         limits = self.with_verb(player, "hand_limit")
@@ -344,7 +348,7 @@ class Play:
                     return False
         to_hand = False
         if sendoff:
-            roll = self.roll("sendoff", player, hero=name, hero_name=name)
+            roll = self.roll("sendoff", player, hero=name, context={"hero_name": name})
             mission = self.turn.get("mission")
             if mission is not None and mission["stage"] != "done":
                 mission.setdefault("sendoffs", []).append(roll)  # open till the mission ends

@@ -73,8 +73,10 @@ def modifier(by: int, source: str, ruling: str | None, minimum: int | None = Non
     return {"by": by, "source": source, "ruling": ruling, "min": minimum}
 
 
-def new_roll(kind: str, faces: list[int], mods: list[dict], **context: Any) -> dict:
-    roll: dict[str, Any] = {"kind": kind, "faces": list(faces), "mods": list(mods), "used": [], "context": context}
+def new_roll(kind: str, faces: list[int], mods: list[dict],
+             context: dict[str, Any] | None = None) -> dict:
+    roll: dict[str, Any] = {"kind": kind, "faces": list(faces), "mods": list(mods), "used": [],
+                            "context": {} if context is None else context}
     roll["total"] = total(roll)
     return roll
 

@@ -102,7 +102,7 @@ def can_use(play: Play, source: str, effect: dict, roll: dict) -> bool:
 
 
 def start_paid_roll(play: Play, player: str, kind: str, hero: str | None, **context) -> dict:
-    roll = play.roll(kind, player, hero=hero, **context)
+    roll = play.roll(kind, player, hero=hero, context=context)
     if play.telling:
         play.step(rolls.describe(roll), rolls.RULING[kind])
     options = roll_options(play, player, roll)
