@@ -140,18 +140,22 @@ class Policy:
     def buy_draw(self, play: Play, bought: int) -> bool:
         """Buy another draw while MT stays above the reserve after an average roll (3.5),
         up to `max_extra_draws` a turn, and while the hand is below the hand limit."""
-        if not opt.can_buy_draw(play) or bought >= self.max_extra_draws:
+        if bought >= self.max_extra_draws or not opt.can_buy_draw(play):
             return False
         seat = play.seat(play.active)
+        if seat["mt"] - 3.5 < self.draw_reserve:
+            return False
         limit, _ = play.hand_limit(play.active)
-        return seat["mt"] - 3.5 >= self.draw_reserve and len(seat["hand"]) < limit
+        return len(seat["hand"]) < limit
 
     # ── Recruitment (XS-4) ───────────────────────────────────────────────────
     def recruit(self, play: Play) -> str | None:
         """Recruit a Hero from hand while MT after an average roll stays above the reserve.
         Heroes with abilities go first; Ocelot (no ability) last."""
+        if play.seat(play.active)["mt"] - 3.5 < self.recruit_reserve:
+            return None
         heroes = opt.recruitable(play)
-        if not heroes or play.seat(play.active)["mt"] - 3.5 < self.recruit_reserve:
+        if not heroes:
             return None
         return max(heroes, key=lambda h: (len(play.cat.ability(h)), h))
 
@@ -200,6 +204,8 @@ class Policy:
         Event ability, Healing Powers (2) when 2+ points remain, Superhuman Strength last
         when the Success roll may need it. Never one more than needed (the engine refuses
         a card once the carnage is negated)."""
+        if points <= 0:
+            return []
         cat = play.cat
         powers = opt.hand(play, "Power")
 
@@ -490,12 +496,18 @@ class Cautious(Policy):
     attach_event_marketing = False
 
     def mission(self, play: Play) -> str | None:
-        missions = opt.playable_missions(play)
         heroes = len(play.seat(play.active)["heroes"])
-        if not missions or heroes < self.min_heroes_for_mission:
+        if heroes < self.min_heroes_for_mission:
             return None
-        card = min(missions, key=lambda m: (play.cat.mission(m).get("carnage", 0),
-                                            -play.cat.mission(m).get("payoff", 0), m))
+        missions = opt.playable_missions(play)
+        if not missions:
+            return None
+
+        def safest(m: str) -> tuple:
+            terms = play.cat.mission(m)
+            return (terms.get("carnage", 0), -terms.get("payoff", 0), m)
+
+        card = min(missions, key=safest)
         risk = 4 + play.cat.mission(card).get("carnage", 0)
         return card if heroes + self.negation_in_hand(play) >= risk else None
 
@@ -510,12 +522,13 @@ class Cautious(Policy):
         actor = play.active
         heroes = play.seat(actor)["heroes"]
         sacrifices: list[str] = []
-        for hero in heroes:
-            for effect in play.cat.ability(hero["name"]):
-                sac = effect.get("sacrifice") or {}
-                if "negate_carnage" in sac and points >= 2 and len(heroes) > 1:
-                    sacrifices.append(hero["name"])
-                    points -= int(sac["negate_carnage"])
+        # the heroes' sacrifice abilities, hero by hero (the engine's own list of effects)
+        for _, effect, hero_name in play.sources_with(actor, "sacrifice"):
+            sac = effect["sacrifice"] or {}
+            if hero_name is not None and "negate_carnage" in sac and points >= 2 \
+                    and len(heroes) > 1:
+                sacrifices.append(hero_name)
+                points -= int(sac["negate_carnage"])
         points = max(0, points)
         left = [h for h in heroes if h["name"] not in sacrifices]
         choose = self.victims(play, left, points) if play.turn["choose_casualties"] else []
@@ -556,11 +569,17 @@ class Greedy(Cautious):
     attach_event_marketing = True
 
     def mission(self, play: Play) -> str | None:
-        missions = opt.playable_missions(play)
-        if not missions or len(play.seat(play.active)["heroes"]) < self.min_heroes_for_mission:
+        if len(play.seat(play.active)["heroes"]) < self.min_heroes_for_mission:
             return None
-        return max(missions, key=lambda m: (play.cat.mission(m).get("payoff", 0),
-                                            -play.cat.mission(m).get("carnage", 0), m))
+        missions = opt.playable_missions(play)
+        if not missions:
+            return None
+
+        def best_paid(m: str) -> tuple:
+            terms = play.cat.mission(m)
+            return (terms.get("payoff", 0), -terms.get("carnage", 0), m)
+
+        return max(missions, key=best_paid)
 
     def casualty_plan(self, play: Play) -> CasualtyPlan:
         mission = play.turn["mission"]
