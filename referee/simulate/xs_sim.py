@@ -58,8 +58,8 @@ class FastPlay(Play):
     """The engine's `Play`, for the fast mode only: the same actions on the same state,
     minus the bookkeeping a simulation never reads.
 
-    - The effects a player's cards give (`sources`, `with_verb`, `sources_with`,
-      `card_mods`) are remembered for each team until it changes (`add_hero`,
+    - The effects a player's cards give (`sources`, `with_verb`, `sources_with`) are
+      remembered for each team until it changes (`add_hero`,
       `take_hero`: the only ways a team changes), and for each team seen this game.
     - The told steps are not kept (the hottest ones are not even formatted: `telling`),
       and an action returns no `Result`.
@@ -72,7 +72,7 @@ class FastPlay(Play):
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
         # the cards giving effects (Owner, Team Name, heroes in play, in order) -> (their
-        # sources, {verb, ("with", key) or ("mods", kind, hero): answer})
+        # sources, {verb or ("with", key): answer})
         self._effects: dict[tuple, tuple[list, dict[Any, list]]] = {}
         self._team: dict[str, tuple[list, dict[Any, list]]] = {}  # player -> the above
 
@@ -125,14 +125,6 @@ class FastPlay(Play):
         if found is None:
             found = memo[("with", key)] = [(n, e, h) for n, e, h in sources if key in e]
         return found
-
-    def card_mods(self, player: str, kind: str, hero: str | None = None) -> list[dict]:
-        memo = (self._team.get(player) or self._effects_of(player))[1]
-        key = ("mods", kind, hero)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = super().card_mods(player, kind, hero)
-        return [dict(mod) for mod in found] if found else []  # a roll may change its own
 
 
 
