@@ -23,7 +23,7 @@ table of choices is in docs/referee-simulate.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +85,8 @@ def rank_opponents(play: Play, key: str = "mt") -> list[str]:
     return sorted(play.opponents(play.active), key=score)
 
 
-def event_cards(play: Play, test: Callable[[list[dict]], bool], power_ok: bool = True) -> list[str]:
+def event_cards(play: Play, test: Callable[[Sequence[dict]], bool],
+                power_ok: bool = True) -> list[str]:
     """Cards in the active player's hand whose Event ability (XS-12) passes `test` and
     applies now; chosen by what the card does, not by its name, so a designer's edited
     card is still played the way its text says. `power_ok` False skips Power cards."""
@@ -93,16 +94,15 @@ def event_cards(play: Play, test: Callable[[list[dict]], bool], power_ok: bool =
     for card in opt.events_in_hand(play):
         if not power_ok and play.cat.type(card) == "Power":
             continue
-        effects = list(play.cat.event(card))
-        if test(effects) and opt.event_playable(play, card):
+        if test(play.cat.event(card)) and opt.event_playable(play, card):
             found.append(card)
     return sorted(found)
 
 
-def _is(verb: str, value: Any = None, sign: int = 0) -> Callable[[list[dict]], bool]:
+def _is(verb: str, value: Any = None, sign: int = 0) -> Callable[[Sequence[dict]], bool]:
     """A test for single-effect events: `verb` (with `value`, e.g. reroll: success) and for
     `modify` the sign of `by`."""
-    def test(effects: list[dict]) -> bool:
+    def test(effects: Sequence[dict]) -> bool:
         if len(effects) != 1 or verb not in effects[0]:
             return False
         effect = effects[0]
@@ -112,7 +112,7 @@ def _is(verb: str, value: Any = None, sign: int = 0) -> Callable[[list[dict]], b
     return test
 
 
-def _shockwave(effects: list[dict]) -> bool:
+def _shockwave(effects: Sequence[dict]) -> bool:
     """Modifiers only, lowering the Carnage roll together with another roll (Shockwave:
     Carnage -2 and Success -2: fewer deaths, the same margin)."""
     mods = {e.get("modify"): int(e.get("by", 0)) for e in effects if "modify" in e}
@@ -177,13 +177,15 @@ class Policy:
                 for m in cat.ability(hero["name"])),
             hero["ft"] - play.marketing_load(hero)) for hero in heroes}
 
+        weight = {card: cat.counts(card, "marketing") for card in cards}
+
         def score(option: tuple[str, dict]) -> tuple:
             card, hero = option
-            return (cat.counts(card, "marketing"), *by_hero[hero["name"]], card, hero["name"])
+            return (weight[card], *by_hero[hero["name"]], card, hero["name"])
 
         # The score does not depend on the engine's room check (and no two options score
         # the same), so the best option that fits is the first that fits, best first.
-        options = sorted(((c, h) for c in cards for h in heroes), key=score, reverse=True)
+        options = sorted([(c, h) for c in cards for h in heroes], key=score, reverse=True)
         for card, hero in options:
             if opt.has_room(play, hero, card):
                 return card, hero["name"]
