@@ -7,14 +7,13 @@ simulator): the same code, compiled to C, plays a game with about 1.8x fewer ins
   install pure Python. Never a failed install.
 - REFEREE_MYPYC=0 never compiles (a quicker install for a designer who only builds PDFs).
 
-A compiled build writes referee/_mypyc_manifest.json (the sources' hashes); `referee`
+A compiled build writes referee/_mypyc_manifest.txt (the sources' stamps and hashes); `referee`
 checks it at import and runs pure Python, with a one-line notice, once a compiled
 module's source has changed (referee/_mypyc.py)."""
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import sys
 from pathlib import Path
@@ -53,18 +52,13 @@ def extensions() -> list:
     cwd = os.getcwd()
     try:
         os.chdir(HERE)
-        return mypycify([str(guard.source(m).relative_to(HERE)) for m in guard.COMPILED],
+        return mypycify([os.path.relpath(guard.source(m), HERE) for m in guard.COMPILED],
                         opt_level="3", group_name="referee")
     except (Exception, SystemExit) as e:  # mypy reports type errors with sys.exit
         notice(f"mypyc failed: {e}")
         return []
     finally:
         os.chdir(cwd)
-
-
-def manifest() -> str:
-    sources = {m: guard.digest(m) for m in guard.COMPILED}
-    return json.dumps({"modules": sources}, indent=1) + "\n"
 
 
 class OptionalBuildExt(build_ext):
@@ -83,7 +77,7 @@ class OptionalBuildExt(build_ext):
             self._remove_outputs()
             return
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(manifest())
+        target.write_text(guard.manifest_text())
 
     def _remove_outputs(self) -> None:
         for ext in self.extensions:

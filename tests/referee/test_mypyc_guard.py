@@ -4,7 +4,8 @@ a compiled module whose source changed since the build must never run."""
 from __future__ import annotations
 
 import importlib.machinery
-import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -14,9 +15,9 @@ from referee import _mypyc
 @pytest.fixture
 def tree(tmp_path, monkeypatch):
     """A fake project tree holding the sources of the compiled modules."""
-    monkeypatch.setattr(_mypyc, "ROOT", tmp_path)
+    monkeypatch.setattr(_mypyc, "ROOT", str(tmp_path))
     for module in _mypyc.COMPILED:
-        path = _mypyc.source(module)
+        path = Path(_mypyc.source(module))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"# {module}\n")
     return tmp_path
@@ -24,12 +25,11 @@ def tree(tmp_path, monkeypatch):
 
 def compile_fake(module: str) -> None:
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    _mypyc.source(module).with_name(module.rsplit(".", 1)[1] + suffix).write_bytes(b"")
+    Path(_mypyc.source(module)[:-3] + suffix).write_bytes(b"")
 
 
 def write_manifest(tree) -> None:
-    built = {m: _mypyc.digest(m) for m in _mypyc.COMPILED}
-    (tree / "referee" / _mypyc.MANIFEST).write_text(json.dumps({"modules": built}))
+    (tree / "referee" / _mypyc.MANIFEST).write_text(_mypyc.manifest_text())
 
 
 def test_pure_python_tree_is_never_stale(tree):
@@ -46,13 +46,22 @@ def test_fresh_build_is_not_stale_and_an_edit_makes_it_stale(tree):
         compile_fake(module)
     write_manifest(tree)
     assert _mypyc.stale() == []
-    _mypyc.source("referee.xs.turn").write_text("# edited\n")
+    Path(_mypyc.source("referee.xs.turn")).write_text("# edited\n")
     assert _mypyc.stale() == ["referee.xs.turn"]
+
+
+def test_a_touched_but_unchanged_source_is_not_stale(tree):
+    for module in _mypyc.COMPILED:
+        compile_fake(module)
+    write_manifest(tree)
+    path = _mypyc.source("referee.xs.play")
+    os.utime(path, ns=(0, 0))  # a checkout may rewrite a file with the same content
+    assert _mypyc.stale() == []
 
 
 def test_sources_finder_loads_the_py_file(tree):
     spec = _mypyc.Sources.find_spec("referee.xs.play")
-    assert spec is not None and spec.origin == str(_mypyc.source("referee.xs.play"))
+    assert spec is not None and spec.origin == _mypyc.source("referee.xs.play")
     assert _mypyc.Sources.find_spec("referee.cli") is None  # only the compiled modules
 
 
@@ -60,7 +69,7 @@ def test_this_install_runs_no_stale_compiled_code():
     """Compiled (a manifest was written by the build) or not, nothing stale is loaded."""
     from referee.xs import play
 
-    manifest = _mypyc.ROOT / "referee" / _mypyc.MANIFEST
+    manifest = Path(_mypyc.ROOT, "referee", _mypyc.MANIFEST)
     if manifest.exists() and not _mypyc.stale():
         assert not hasattr(play.Play.roll, "__code__")  # the compiled module is in use
     else:
