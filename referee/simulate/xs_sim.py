@@ -71,10 +71,10 @@ class FastPlay(Play):
 
     def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
         super().__init__(state, cat, dice)
-        # the cards giving effects (Owner, Team Name, heroes in play, in order) -> (their
-        # sources, {verb or ("with", key): answer})
-        self._effects: dict[tuple, tuple[list, dict[Any, list]]] = {}
-        self._team: dict[str, tuple[list, dict[Any, list]]] = {}  # player -> the above
+        # the cards giving effects (Owner, Team Name, heroes in play, in order) -> theirs
+        self._effects: dict[tuple, TeamEffects] = {}
+        self._team: dict[str, TeamEffects] = {}  # player -> the above
+        self._cards: dict[tuple[str, bool], CardEffects] = {}  # (card, as a hero) -> ...
 
     @staticmethod
     def working_copy(state: dict) -> dict:
@@ -96,7 +96,7 @@ class FastPlay(Play):
         super().take_hero(player, hero)
         self._team.pop(player, None)
 
-    def _effects_of(self, player: str) -> tuple[list, dict[Any, list]]:
+    def _effects_of(self, player: str) -> TeamEffects:
         """The remembered effects of `player`'s cards in play."""
         found = self._team.get(player)
         if found is None:
@@ -104,28 +104,64 @@ class FastPlay(Play):
             cards = (seat["owner"], seat["team"], *map(_hero_name, seat["heroes"]))
             found = self._effects.get(cards)
             if found is None:
-                found = self._effects[cards] = (super().sources(player), {})
+                found = self._effects[cards] = TeamEffects(
+                    [self._card_effects(name, i >= 2) for i, name in enumerate(cards)])
             self._team[player] = found
         return found
 
-    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
-        return (self._team.get(player) or self._effects_of(player))[0]
-
-    def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
-        # The engine and the policies only read these lists: they are shared, not copied.
-        sources, memo = self._team.get(player) or self._effects_of(player)
-        found = memo.get(verb)
+    def _card_effects(self, name: str, hero: bool) -> CardEffects:
+        found = self._cards.get((name, hero))
         if found is None:
-            found = memo[verb] = [(n, e[verb], h) for n, e, h in sources if verb in e]
+            # Play.sources: the Owner and Team Name cards (if cards of the catalog) give
+            # their effects with no hero, each hero in play as that hero
+            effects = self.cat.ability(name) if hero or name in self.cat else ()
+            found = self._cards[(name, hero)] = CardEffects(name, effects,
+                                                            name if hero else None)
+        return found
+
+    def sources(self, player: str) -> list[tuple[str, dict, str | None]]:
+        return (self._team.get(player) or self._effects_of(player)).sources
+
+    # The engine and the policies only read these lists: they are shared, not copied.
+    def with_verb(self, player: str, verb: str) -> list[tuple[str, Any, str | None]]:
+        team = self._team.get(player) or self._effects_of(player)
+        found = team.verbs.get(verb)
+        if found is None:
+            found = team.verbs[verb] = [v for card in team.cards for v in card.verbs.get(verb, ())]
         return found
 
     def sources_with(self, player: str, key: str) -> list[tuple[str, dict, str | None]]:
-        sources, memo = self._team.get(player) or self._effects_of(player)
-        found = memo.get(("with", key))
+        team = self._team.get(player) or self._effects_of(player)
+        found = team.withs.get(key)
         if found is None:
-            found = memo[("with", key)] = [(n, e, h) for n, e, h in sources if key in e]
+            found = team.withs[key] = [w for card in team.cards for w in card.withs.get(key, ())]
         return found
 
+
+class CardEffects:
+    """One card's part of `Play.sources` (name, effect, hero), sorted by the effects' keys:
+    `verbs` as `Play.with_verb` gives them, `withs` as `Play.sources_with` does."""
+
+    def __init__(self, name: str, effects: Sequence[dict], hero: str | None) -> None:
+        self.entries = [(name, effect, hero) for effect in effects]
+        self.verbs: dict[str, list[tuple[str, Any, str | None]]] = {}
+        self.withs: dict[str, list[tuple[str, dict, str | None]]] = {}
+        for entry in self.entries:
+            for key, value in entry[1].items():
+                self.verbs.setdefault(key, []).append((name, value, hero))
+                self.withs.setdefault(key, []).append(entry)
+
+
+class TeamEffects:
+    """The effects of a team of cards (Owner, Team Name, heroes): `Play.sources`, and the
+    answers of `with_verb` and `sources_with`, each put together from the cards' own the
+    first time it is asked for (the same lists, in the same order)."""
+
+    def __init__(self, cards: list[CardEffects]) -> None:
+        self.cards = cards
+        self.sources = [entry for card in cards for entry in card.entries]
+        self.verbs: dict[str, list[tuple[str, Any, str | None]]] = {}
+        self.withs: dict[str, list[tuple[str, dict, str | None]]] = {}
 
 
 class Table:
