@@ -31,8 +31,8 @@ def hand(play: Play, kind: str | None = None) -> list[str]:
     cards = play.s["table"][play.s["turn"]["player"]]["hand"]
     if kind is None:
         return list(cards)
-    type_of = play.cat.type
-    return [c for c in cards if type_of(c) == kind]
+    cat = play.cat
+    return [c for c in cards if cat.type(c) == kind]
 
 
 def can_buy_draw(play: Play) -> bool:
