@@ -6,7 +6,7 @@ an automatic player needs to know *beforehand* which decisions will be accepted.
 function here answers that from the same checks the engine runs: the phase order
 (`Play.phase_index`), the Marketing limit (`turn.check_marketing_room`), which roll is open
 or still to come (`events.open_roll`, `events.roll_made`), which abilities are not used up
-(`turn.can_use`). The tests drive every decision the policies make through the engine's
+(`turn.can_use`), whether an event card may be played (`events.event_refusal`). The tests drive every decision the policies make through the engine's
 validation on a fresh copy of the state, as the referee CLI does, and assert no refusal.
 """
 
@@ -111,65 +111,11 @@ def hero_adjusts(play: Play, roll: dict | None = None) -> list[tuple[str, list[i
 
 
 # ── event abilities (XS-12) ───────────────────────────────────────────────────
-def effect_applies(play: Play, effect: dict, target: str | None, hero: str | None,
-                   pick: str | None) -> bool:
-    """Would the engine's `events.apply_effect` accept this effect now? Mirrors the
-    conditions it checks, using its own helpers for the timing of rolls."""
-    actor = play.active
-    if "reroll" in effect:
-        roll = events.open_roll(play)
-        return roll is not None and effect["reroll"] in (roll["kind"], "any")
-    if "modify" in effect:
-        return events.roll_made(play, effect["modify"]) in ("open", "later")
-    if "draw" in effect or "gain_mt" in effect or "extra_turn" in effect:
-        return True
-    if "choose_casualties" in effect:
-        return events.roll_made(play, "sendoff") == "later"
-    if "hero_from_discard" in effect:
-        return any(c in play.cat and play.cat.type(c) == "Hero" for c in play.s["discard"])
-    needs_opponent = ("look_at_hand", "steal_card", "opponent_discards", "steal_hero",
-                      "discard_opponent_hero")
-    if any(k in effect for k in needs_opponent):
-        others = play.opponents(actor)
-        if target is None and len(others) != 1:
-            return False
-        other = others[0] if target is None else target
-        if other not in others:
-            return False
-        seat = play.seat(other)
-        if "look_at_hand" in effect:
-            return True
-        if "steal_card" in effect:
-            return bool(seat["hand"])
-        if "opponent_discards" in effect:
-            if not seat["hand"]:
-                return False
-            if effect["opponent_discards"].get("chosen_by") == "opponent":
-                return pick is not None and pick in seat["hand"]
-            return True
-        return bool(seat["heroes"])
-    if "discard_marketing" in effect or "hero_fame" in effect:
-        if hero is None:
-            return False
-        found = [h for p in play.s["players"] for h in play.seat(p)["heroes"] if h["name"] == hero]
-        if not found:
-            return False
-        if "discard_marketing" in effect:
-            return bool(found[0]["marketing"])
-        return found[0]["ft"] + int(effect["hero_fame"]) >= 0
-    return False
-
-
 def event_playable(play: Play, card: str, target: str | None = None, hero: str | None = None,
                    pick: str | None = None) -> bool:
-    """A card in the active player's hand whose every Event effect applies now."""
-    if card not in play.seat(play.active)["hand"]:
-        return False
-    effects = play.cat.event(card)
-    if not effects:
-        return False
-    # Two effects on one card (Shockwave): each must still have its roll to modify.
-    return all(effect_applies(play, e, target, hero, pick) for e in effects)
+    """Would the engine let the active player play `card` for its Event ability now (every
+    effect of it applying)? The engine's own answer: `events.event_refusal`."""
+    return events.event_refusal(play, play.active, card, target, hero, pick) is None
 
 
 def events_in_hand(play: Play) -> list[str]:

@@ -61,14 +61,24 @@ def after_change(play: Play, roll: dict, before: int) -> None:
                      f"{rolls.LABEL[roll['kind']]} changed", rolls.RULING[roll["kind"]])
 
 
-def do_reroll(play: Play, source: str, wanted: str, effect: dict | None,
-              sendoff: str | None = None) -> None:
+def reroll_refusal(play: Play, source: str, wanted: str, sendoff: str | None) -> RefereeError | None:
+    """Why `source` cannot reroll now (`wanted`: the roll it rerolls), or None."""
     roll = open_roll(play, sendoff)
     if roll is None:
-        raise RefereeError(f"{source}: there is no roll open to reroll", "XS-12")
+        return RefereeError(f"{source}: there is no roll open to reroll", "XS-12")
     if wanted not in (roll["kind"], "any"):
-        raise RefereeError(f"{source} rerolls the {rolls.LABEL[wanted]}, but the open roll is "
-                           f"the {rolls.LABEL[roll['kind']]}", "XS-12")
+        return RefereeError(f"{source} rerolls the {rolls.LABEL[wanted]}, but the open roll "
+                            f"is the {rolls.LABEL[roll['kind']]}", "XS-12")
+    return None
+
+
+def do_reroll(play: Play, source: str, wanted: str, effect: dict | None,
+              sendoff: str | None = None) -> None:
+    refusal = reroll_refusal(play, source, wanted, sendoff)
+    if refusal is not None:
+        raise refusal
+    roll = open_roll(play, sendoff)
+    assert roll is not None  # reroll_refusal said there is one
     if effect is not None:
         use(play, source, effect, roll)
     before = roll["total"]
@@ -152,19 +162,101 @@ def play_event(
     whose Sendoff roll a reroll or Sendoff modifier is for."""
     actor = play.check_actor(player, "play an event")
     card = play.card(card_text)
-    play.require_in_hand(actor, card, "XS-12")
-    pending = play.turn.get("open")
-    if pending and pending["context"].get("card") == card:
-        raise RefereeError(f"{card} is being paid for with the open "
-                           f"{rolls.LABEL[pending['kind']]}", "XS-12")
-    effects = play.cat.event(card)
-    if not effects:
-        raise RefereeError(f"{card} has no Event ability", "XS-12")
+    refusal = event_refusal(play, actor, card, target, hero, pick, sendoff)
+    if refusal is not None:
+        raise refusal
     play.discard_from_hand(actor, card)
     play.step(f"{actor} discards {card} for its Event ability", "XS-12")
-    for effect in effects:
+    for effect in play.cat.event(card):
         apply_effect(play, actor, card, effect, target, hero, pick, sendoff)
     return play.result(f"{actor} plays {card}", "event")
+
+
+def event_refusal(play: Play, actor: str, card: str, target: str | None = None,
+                  hero: str | None = None, pick: str | None = None,
+                  sendoff: str | None = None) -> RefereeError | UsageError | None:
+    """Why `actor` cannot play `card` for its Event ability now (XS-12): the error
+    `play_event` raises, or None. It changes nothing and draws nothing at random, so the
+    balance lab's players ask it before they choose a card. Every effect of the card is
+    checked before any is applied (Shockwave: each still needs its roll to modify)."""
+    if card not in play.seat(actor)["hand"]:
+        try:
+            play.require_in_hand(actor, card, "XS-12")  # raises, saying where the card is
+        except RefereeError as error:
+            return error
+    pending = play.turn.get("open")
+    if pending and pending["context"].get("card") == card:
+        return RefereeError(f"{card} is being paid for with the open "
+                            f"{rolls.LABEL[pending['kind']]}", "XS-12")
+    effects = play.cat.event(card)
+    if not effects:
+        return RefereeError(f"{card} has no Event ability", "XS-12")
+    for effect in effects:
+        try:
+            refusal = effect_refusal(play, actor, card, effect, target, hero, pick, sendoff)
+        except (RefereeError, UsageError) as error:  # from the lookups it makes
+            return error
+        if refusal is not None:
+            return refusal
+    return None
+
+
+def modify_when(play: Play, kind: str, sendoff: str | None) -> str:
+    """When an event's modifier to a `kind` roll applies: 'open', 'later' or 'past'."""
+    return "open" if sendoff is not None and kind == "sendoff" else roll_made(play, kind)
+
+
+def effect_refusal(play: Play, actor: str, card: str, effect: dict, target: str | None,
+                   hero: str | None, pick: str | None,
+                   sendoff: str | None) -> RefereeError | UsageError | None:
+    """Why `effect` of `card` cannot be applied now, or None (`apply_effect` applies the
+    effects this allows). A lookup that fails (an unknown player or hero) raises."""
+    if "reroll" in effect:
+        return reroll_refusal(play, card, effect["reroll"], sendoff)
+    if "modify" in effect:
+        kind = effect["modify"]
+        if modify_when(play, kind, sendoff) == "past":
+            return RefereeError(f"{card}: no {rolls.LABEL[kind]} is left to modify this turn",
+                                "XS-12")
+    elif "choose_casualties" in effect:
+        if roll_made(play, "sendoff") != "later":
+            return RefereeError(f"{card}: no mission casualties are still to come this turn",
+                                "XS-12")
+    elif "hero_from_discard" in effect:
+        if not any(c in play.cat and play.cat.type(c) == "Hero" for c in play.s["discard"]):
+            return RefereeError(f"{card}: there is no Hero in the discard pile", "XS-12")
+    elif any(key in effect for key in OPPONENT_EFFECTS):
+        other = play.opponent(actor, target, card)
+        seat = play.seat(other)
+        if "steal_card" in effect or "opponent_discards" in effect:
+            if not seat["hand"]:
+                return RefereeError(f"{card}: {other} has no card in hand", "XS-12")
+            chooser = (effect.get("opponent_discards") or {}).get("chosen_by")
+            if chooser == "opponent" and pick is None:
+                return UsageError(f"{card}: {other} chooses the card; give it with --pick")
+            if pick is not None and play.card(pick) not in seat["hand"]:
+                return RefereeError(f"{play.card(pick)} is not in {other}'s hand", "XS-12")
+        if "steal_hero" in effect or "discard_opponent_hero" in effect:
+            if not seat["heroes"]:
+                return RefereeError(f"{card}: {other} has no hero in play", "XS-12")
+            if pick is not None and play.card(pick) not in [h["name"] for h in seat["heroes"]]:
+                return RefereeError(f"{play.card(pick)} is not in {other}'s team", "XS-12")
+    elif "discard_marketing" in effect or "hero_fame" in effect:
+        if hero is None:
+            return UsageError(f"{card}: name the target hero with --hero")
+        _, target_hero = play.hero_anywhere(hero, "XS-12")
+        if "discard_marketing" in effect and not target_hero["marketing"]:
+            return RefereeError(f"{card}: {target_hero['name']} has no marketing", "XS-12")
+        if "hero_fame" in effect and target_hero["ft"] + int(effect["hero_fame"]) < 0:
+            return RefereeError(f"{card}: {target_hero['name']} has no FT to lose", "XS-12")
+    elif not any(key in effect for key in ("draw", "gain_mt", "extra_turn")):
+        return RefereeError(f"{card}: the referee does not know the effect {effect}", "XS-12")
+    return None
+
+
+# Event effects aimed at an opponent (named with --target when there are two).
+OPPONENT_EFFECTS = ("look_at_hand", "steal_card", "opponent_discards", "steal_hero",
+                    "discard_opponent_hero")
 
 
 def random_pick(play: Play, options: list[str], given: str | None, where: str) -> str:
@@ -182,21 +274,19 @@ def opponent_hero(play: Play, actor: str, target, card: str, pick) -> tuple[str,
     table picked): Celebrity Status and TV Talk Show (XS-12)."""
     other = play.opponent(actor, target, card)
     heroes = play.seat(other)["heroes"]
-    if not heroes:
-        raise RefereeError(f"{card}: {other} has no hero in play", "XS-12")
     by_name = {h["name"]: h for h in heroes}
     return other, by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
 
 
 def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
                  sendoff=None) -> None:
+    """Apply one effect that `effect_refusal` allows (XS-12)."""
     seat = play.seat(actor)
     if "reroll" in effect:
         do_reroll(play, card, effect["reroll"], None, sendoff)
     elif "modify" in effect:
         kind, by = effect["modify"], int(effect["by"])
-        when = "open" if sendoff is not None and kind == "sendoff" else roll_made(play, kind)
-        if when == "open":
+        if modify_when(play, kind, sendoff) == "open":
             roll = open_roll(play, sendoff if kind == "sendoff" else None)
             assert roll is not None  # roll_made said "open"
             before = roll["total"]
@@ -204,12 +294,9 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
             rolls.refresh(roll)
             play.step(f"{card}: {by:+d}: {rolls.describe(roll)}", "XS-12")
             after_change(play, roll, before)
-        elif when == "later":
+        else:  # later
             play.turn["queued"].append({"kind": kind, "by": by, "source": card, "ruling": "XS-12"})
             play.step(f"{card}: {by:+d} to {actor}'s next {rolls.LABEL[kind]} this turn", "XS-12")
-        else:
-            raise RefereeError(f"{card}: no {rolls.LABEL[kind]} is left to modify this turn",
-                               "XS-12")
     elif "draw" in effect:
         play.draw(actor, int(effect["draw"]), "XS-12", card)
     elif "gain_mt" in effect:
@@ -219,16 +306,11 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
         play.step(f"{card}: {actor} takes another turn after this one", "XS-12")
     elif "choose_casualties" in effect:
         mission = play.turn.get("mission")
-        if roll_made(play, "sendoff") != "later":
-            raise RefereeError(f"{card}: no mission casualties are still to come this turn",
-                               "XS-12")
         play.turn["choose_casualties"] = True
         play.step(f"{card}: {actor} chooses the casualties of "
                   + (f"{mission['card']}" if mission else "this turn's mission"), "XS-12")
     elif "hero_from_discard" in effect:
         heroes = [c for c in play.s["discard"] if c in play.cat and play.cat.type(c) == "Hero"]
-        if not heroes:
-            raise RefereeError(f"{card}: there is no Hero in the discard pile", "XS-12")
         top = heroes[-1]
         play.s["discard"].reverse()
         play.s["discard"].remove(top)  # the topmost copy (the pile's top is its end)
@@ -244,8 +326,6 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
     elif "steal_card" in effect:
         other = play.opponent(actor, target, card)
         hand = play.seat(other)["hand"]
-        if not hand:
-            raise RefereeError(f"{card}: {other} has no card in hand", "XS-12")
         stolen = random_pick(play, list(hand), pick, f"{other}'s hand")
         hand.remove(stolen)
         seat["hand"].append(stolen)
@@ -255,8 +335,6 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
         spec = effect["opponent_discards"]
         other = play.opponent(actor, target, card)
         hand = play.seat(other)["hand"]
-        if not hand:
-            raise RefereeError(f"{card}: {other} has no card in hand", "XS-12")
         for _ in range(min(int(spec.get("count", 1)), len(hand))):
             if spec.get("chosen_by") == "opponent":
                 if pick is None:
@@ -282,25 +360,15 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
         play.step(f"{card}: {other}'s {gone['name']} is discarded with its FT and marketing "
                   "(discarded, not killed)", "XS-12")
     elif "discard_marketing" in effect:
-        if hero is None:
-            raise UsageError(f"{card}: name the target hero with --hero")
         owner, target_hero = play.hero_anywhere(hero, "XS-12")
-        if not target_hero["marketing"]:
-            raise RefereeError(f"{card}: {target_hero['name']} has no marketing", "XS-12")
         play.s["discard"].extend(target_hero["marketing"])
         play.step(f"{card}: {', '.join(target_hero['marketing'])} on {target_hero['name']} "
                   f"({owner}) discarded", "XS-12")
         target_hero["marketing"] = []
     elif "hero_fame" in effect:
-        if hero is None:
-            raise UsageError(f"{card}: name the target hero with --hero")
         owner, target_hero = play.hero_anywhere(hero, "XS-12")
         by = int(effect["hero_fame"])
-        if target_hero["ft"] + by < 0:
-            raise RefereeError(f"{card}: {target_hero['name']} has no FT to lose", "XS-12")
         target_hero["ft"] += by
         play.step(f"{card}: {target_hero['name']} ({owner}) {'gains' if by > 0 else 'loses'} "
                   f"{abs(by)} FT (now {target_hero['ft']})", "XS-12")
         play.fit_marketing(owner, target_hero, "XS-5")
-    else:
-        raise RefereeError(f"{card}: the referee does not know the effect {effect}", "XS-12")

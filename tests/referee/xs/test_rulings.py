@@ -289,6 +289,38 @@ def test_xs12_event_card_discarded_and_not_counted(cat):
         act(cat, events.play_event, make_state(hands={"A": ["Movies"]}), None, "Movies")
 
 
+def test_xs12_event_refusal_is_play_events_own_answer_and_changes_nothing(cat):
+    """events.event_refusal (what the balance lab's players ask) gives the very error
+    play_event raises, or None when play_event accepts; it changes nothing and draws
+    nothing at random, and a card is refused before any of its effects is applied."""
+    import copy
+    import random
+
+    from referee.xs.play import Play
+    from referee.xs.rolls import Dice
+
+    state = make_state(hands={"A": ["Regeneration", "Teleportation", "Shockwave",
+                                    "Celebrity Status", "Licensing"]},
+                       heroes={"B": ["Phat"]}, phase="end")
+    for card, kwargs, refused in [
+            ("Regeneration", {}, "no roll open"), ("Teleportation", {}, "no Success roll"),
+            ("Shockwave", {}, "no Carnage roll"), ("Celebrity Status", {"target": "C"}, "no player"),
+            ("Movies", {}, "not in A's hand"), ("Celebrity Status", {"pick": "Ocelot"}, "not in B"),
+            ("Celebrity Status", {}, None), ("Licensing", {}, None)]:
+        rng = random.Random(3)
+        play = Play(state, cat, Dice(rng))
+        before, draws = copy.deepcopy(play.s), rng.getstate()
+        refusal = events.event_refusal(play, "A", card, **kwargs)
+        assert play.s == before and rng.getstate() == draws
+        assert refusal is None if refused is None else refused in str(refusal)
+        if refusal is None:
+            act(cat, events.play_event, state, None, card, **kwargs)  # accepted
+        else:
+            with pytest.raises(type(refusal)) as err:
+                act(cat, events.play_event, state, None, card, **kwargs)
+            assert str(err.value) == str(refusal)
+
+
 def test_xs12_event_needs_its_moment(cat):
     state = make_state(hands={"A": ["Regeneration", "Teleportation"]}, phase="end")
     with pytest.raises(RefereeError, match="no roll open") as err:
