@@ -182,8 +182,8 @@ def event_refusal(play: Play, actor: str, card: str, target: str | None = None,
     if card not in play.seat(actor)["hand"]:
         try:
             play.require_in_hand(actor, card, "XS-12")  # raises, saying where the card is
-        except RefereeError as error:
-            return error
+        except RefereeError as not_in_hand:
+            return not_in_hand
     pending = play.turn.get("open")
     if pending and pending["context"].get("card") == card:
         return RefereeError(f"{card} is being paid for with the open "
