@@ -171,6 +171,12 @@ class Templates:
         self._designs: dict[str, tuple[float, float] | None] = {}
         self._exists: dict[str, bool] = {}
 
+    def _syntax_error(self, exc: Any, name: str) -> TemplateError:
+        """`templates/x.j2:LINE: template syntax error: ...` (exc: jinja2's
+        TemplateSyntaxError, in `name` or a template it includes)."""
+        return TemplateError(f"{self.display(exc.filename, exc.name or name)}:{exc.lineno}: "
+                             f"template syntax error: {exc.message}")
+
     def display(self, filename: str | None, name: str) -> str:
         """The path shown in messages: relative to the project when possible."""
         if filename:
@@ -215,10 +221,7 @@ class Templates:
             try:
                 template = self.env.get_template(name)
             except TemplateSyntaxError as exc:
-                raise TemplateError(
-                    f"{self.display(exc.filename, exc.name or name)}:{exc.lineno}: "
-                    f"template syntax error: {exc.message}"
-                ) from None
+                raise self._syntax_error(exc, name) from None
             except TemplateNotFound as exc:
                 raise TemplateError(
                     f"templates/{name}: template not found"
@@ -243,10 +246,7 @@ class Templates:
         try:
             text = template.render(context)
         except TemplateSyntaxError as exc:         # in an included/imported template
-            raise TemplateError(
-                f"{self.display(exc.filename, exc.name or name)}:{exc.lineno}: "
-                f"template syntax error: {exc.message}"
-            ) from None
+            raise self._syntax_error(exc, name) from None
         except TemplateNotFound as exc:
             raise TemplateError(
                 f"{self.display(template.filename, name)}: includes missing template "

@@ -254,24 +254,22 @@ def _cut(lines, size, width, height, leading, ascent, descent, ellipsis_font):
     return keep
 
 
+def _offset(mode: str, room: float, centred: str, far: str) -> float:
+    """Where a line or block starts in `room` to spare: none at the near edge (left, top),
+    half of it centred, all of it at the far edge (right, bottom)."""
+    if mode == centred:
+        return room / 2
+    return room if mode == far else 0.0
+
+
 def _position(lines, size, width, height, h, align, valign, leading, ascent) -> list[Piece]:
-    if valign == "middle":
-        top = (height - h) / 2
-    elif valign == "bottom":
-        top = height - h
-    else:
-        top = 0.0
+    top = _offset(valign, height - h, "middle", "bottom")
     pieces: list[Piece] = []
     baseline = top + ascent * size
     for i, (atoms, used, first) in enumerate(lines):
         if i > 0:
             baseline += leading * size + (PARAGRAPH_GAP * size if first else 0.0)
-        if align == "center":
-            dx = (width - used) / 2
-        elif align == "right":
-            dx = width - used
-        else:
-            dx = 0.0
+        dx = _offset(align, width - used, "center", "right")
         # merge neighbouring text atoms of one font into one run, spaces included
         run_x = run_font = None
         run_text = ""

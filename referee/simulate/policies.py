@@ -119,6 +119,19 @@ def _shockwave(effects: Sequence[dict]) -> bool:
     return len(mods) == len(effects) and mods.get("carnage", 0) < 0 and len(mods) > 1
 
 
+def lower_with_heroes(play: Play, roll: dict, reroll_from: int) -> Decision | None:
+    """A free hero ability that lowers `roll`: a reroll when it is `reroll_from` or more,
+    else a -1 (Venus Dee Milo)."""
+    if roll["total"] >= reroll_from:
+        rerolls = opt.hero_rerolls(play, roll)
+        if rerolls:
+            return Decision("reroll", (rerolls[0],))
+    for name, choices in opt.hero_adjusts(play, roll):
+        if -1 in choices:
+            return Decision("adjust", (name, -1))
+    return None
+
+
 def event_bonus(play: Play, card: str, kind: str) -> int:
     return sum(int(e.get("by", 0)) for e in play.cat.event(card) if e.get("modify") == kind)
 
@@ -356,13 +369,9 @@ class Policy:
             cover = self.negation_in_hand(play)
             if total <= cover:
                 return None
-            if total >= 4:
-                rerolls = opt.hero_rerolls(play, roll)
-                if rerolls:
-                    return Decision("reroll", (rerolls[0],))
-            for name, choices in opt.hero_adjusts(play, roll):
-                if -1 in choices:
-                    return Decision("adjust", (name, -1))
+            lowered = lower_with_heroes(play, roll, reroll_from=4)
+            if lowered is not None:
+                return lowered
             if total >= 5:
                 cards = event_cards(play, _is("reroll", "carnage"))  # Regeneration
                 if cards:
@@ -375,14 +384,7 @@ class Policy:
         # a paid roll (XS-2): only free hero abilities, kept for the mission if one is planned
         if total < 2 or opt.playable_missions(play):
             return None
-        if total >= 5:
-            rerolls = opt.hero_rerolls(play, roll)
-            if rerolls:
-                return Decision("reroll", (rerolls[0],))
-        for name, choices in opt.hero_adjusts(play, roll):
-            if -1 in choices:
-                return Decision("adjust", (name, -1))
-        return None
+        return lower_with_heroes(play, roll, reroll_from=5)
 
     def payoff_decision(self, play: Play, roll: dict) -> Decision | None:
         """The Payoff roll (XS-8): Interviews +3 if held; a free reroll of a low roll (4-)."""

@@ -93,9 +93,8 @@ def hero_rerolls(play: Play, roll: dict | None = None) -> list[str]:
     roll = roll or events.open_roll(play)
     if roll is None:
         return []
-    return [name for name, effect, hero in play.sources_with(play.active, "reroll")
-            if hero is not None and effect["reroll"] in (roll["kind"], "any")
-            and turn.can_use(play, name, effect, roll)]
+    return [name for name, _, hero in turn.abilities_for(play, play.active, roll, "reroll")
+            if hero is not None]
 
 
 def hero_adjusts(play: Play, roll: dict | None = None) -> list[tuple[str, list[int]]]:
@@ -105,9 +104,8 @@ def hero_adjusts(play: Play, roll: dict | None = None) -> list[tuple[str, list[i
     if roll is None:
         return []
     return [(name, [int(b) for b in effect.get("by", [])])
-            for name, effect, hero in play.sources_with(play.active, "adjust")
-            if hero is not None and effect["adjust"] in (roll["kind"], "any")
-            and turn.can_use(play, name, effect, roll)]
+            for name, effect, hero in turn.abilities_for(play, play.active, roll, "adjust")
+            if hero is not None]
 
 
 # ── event abilities (XS-12) ───────────────────────────────────────────────────

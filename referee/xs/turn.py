@@ -80,17 +80,22 @@ def roll_options(play: Play, player: str, roll: dict) -> list[str]:
     """What could still change this roll: rerolls and adjustments from heroes in play
     not used up, and event cards in hand that reroll or modify it."""
     kind = roll["kind"]
-    found = []
-    for verb in ("reroll", "adjust"):
-        for name, effect, _ in play.sources_with(player, verb):
-            if effect[verb] in (kind, "any") and can_use(play, name, effect, roll):
-                found.append(name)
+    found = [name for verb in ("reroll", "adjust")
+             for name, _, _ in abilities_for(play, player, roll, verb)]
     for card in play.seat(player)["hand"]:
         for effect in play.cat.event(card):
             if effect.get("reroll") in (kind, "any") or effect.get("modify") == kind:
                 found.append(card)
                 break
     return found
+
+
+def abilities_for(play: Play, player: str, roll: dict,
+                  verb: str) -> list[tuple[str, dict, str | None]]:
+    """The `verb` abilities ("reroll", "adjust") of `player`'s cards in play that may
+    change `roll` now: its kind (or any roll), and not used up."""
+    return [(name, effect, hero) for name, effect, hero in play.sources_with(player, verb)
+            if effect[verb] in (roll["kind"], "any") and can_use(play, name, effect, roll)]
 
 
 def can_use(play: Play, source: str, effect: dict, roll: dict) -> bool:
