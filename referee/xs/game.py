@@ -226,7 +226,7 @@ def status_lines(state: dict) -> list[str]:
         made = ", ".join(describe(r) for r in mission["rolls"].values())
         lines.append(f"mission {mission['card']}: {STAGE_TEXT[mission['stage']]}"
                      + (f" ({made})" if made else ""))
-    if turn.get("another_turn"):
+    if turn.get("another_turn") and not state.get("over"):
         lines.append(f"{turn['player']} takes another turn after this one (XS-12)")
     if state.get("over"):
         for row in state.get("ranking", []):

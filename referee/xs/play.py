@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from referee.errors import RefereeError, UsageError
+from referee.words import counted
 from referee.xs import rolls
 from referee.xs.catalog import Catalog
 from referee.xs.rolls import Dice
@@ -43,6 +44,16 @@ class Result:
     summary: str
     kind: str
     reveal: dict[str, Any] = field(default_factory=dict)
+
+
+class Settled(RefereeError):
+    """A command refused after it settled the open roll (XS-2): the roll could not be paid
+    and its phase ended, the phase of the command itself. The settlement stands: `result`
+    is the state after it (the CLI records it, then refuses the command)."""
+
+    def __init__(self, message: str, ruling: str | None, result: Result) -> None:
+        super().__init__(message, ruling)
+        self.result = result
 
 
 def fresh_turn(number: int, player: str) -> dict:
@@ -284,9 +295,10 @@ class Play:
         del deck[:n]
         self.seat(player)["hand"].extend(drawn)
         if len(drawn) < n:
-            self.step(f"{why}: the deck holds only {len(drawn)} card(s)", "XS-3")
+            held = f"holds only {counted(len(drawn), 'card')}" if drawn else "is empty"
+            self.step(f"{why}: the deck {held}", "XS-3")
         if drawn and self.telling:
-            self.step(f"{why}: {player} draws {len(drawn)} card(s)", ruling)
+            self.step(f"{why}: {player} draws {counted(len(drawn), 'card')}", ruling)
         return drawn
 
     def discard_from_hand(self, player: str, name: str) -> None:
@@ -330,14 +342,16 @@ class Play:
         attached = hero["marketing"]
         return sum(self.cat.counts(m, "marketing") for m in attached) if attached else 0
 
-    def kill(self, player: str, name: str, cause: str, sendoff: bool) -> bool:
+    def kill(self, player: str, name: str, cause: str, sendoff: bool,
+             ruling: str = "XS-7") -> bool:
         """Kill a hero of `player`'s team. Survival first (the hero's own `on_killed:
         survive_on`, then teammates' `on_other_killed`), then the Sendoff roll when killed
-        on a mission, then the hero's other `on_killed` effects. True if the hero died."""
+        on a mission, then the hero's other `on_killed` effects. True if the hero died.
+        `ruling`: the rule that kills (XS-7 on a mission, XS-11 for Coach)."""
         hero = self.hero(player, name)
         assert hero is not None
         if self.telling:
-            self.step(f"{name} is killed ({cause})", "XS-7")
+            self.step(f"{name} is killed ({cause})", ruling)
         for effect in self.cat.ability(name):
             survive = (effect.get("on_killed") or {}).get("survive_on")
             if survive and self._survives(name, survive, name):
