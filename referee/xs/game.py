@@ -232,7 +232,8 @@ def status_lines(state: dict) -> list[str]:
         for row in state.get("ranking", []):
             lines.append(f"  {row['place']}. {row['player']}: {row['mt']} MT, {row['ft']} FT in play")
         winners = state.get("winner") or []
-        lines.append(f"Game over: {' and '.join(winners) or 'no winner'} wins (XS-13)")
+        lines.append(f"Game over: {' and '.join(winners) or 'no one'} "
+                     f"{'wins' if len(winners) <= 1 else 'win'} (XS-13)")
     return lines
 
 

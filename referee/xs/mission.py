@@ -207,7 +207,8 @@ def casualties(
     else:
         mission["stage"] = "casualties"
         if play.telling:
-            play.step(f"survivors: {', '.join(survivors)}", "XS-8")
+            play.step(f"{'survivor' if len(survivors) == 1 else 'survivors'}: "
+                      f"{', '.join(survivors)}", "XS-8")
     lost = len(mission["team"]) - len(survivors)
     return play.result(f"{actor}'s carnage: {counted(lost, 'hero', 'heroes')} lost",
                        "casualties")

@@ -475,4 +475,6 @@ def end_game(play: Play, player: str) -> None:
     for row in table:
         play.step(f"{row['place']}. {row['player']}: {row['mt']} MT, {row['ft']} FT in play",
                   "XS-13")
-    play.step(f"winner: {' and '.join(play.s['winner'])}", "XS-13")
+    winners = play.s["winner"]
+    play.step(f"{'winner' if len(winners) == 1 else 'winners'}: {' and '.join(winners)}",
+              "XS-13")
