@@ -8,7 +8,7 @@ from referee.errors import RefereeError, UsageError
 from referee.words import counted
 from referee.xs import rolls
 from referee.xs.play import Play, Result
-from referee.xs.turn import MISSION_ORDER, STAGE_MADE, verdict
+from referee.xs.turn import verdict
 
 ROLL_STAGES = ("mission", "carnage", "success", "payoff")
 
@@ -43,16 +43,7 @@ def roll_made(play: Play, kind: str) -> str:
     roll = open_roll(play)
     if roll is not None and roll["kind"] == kind:
         return "open"
-    if kind not in MISSION_ORDER:
-        return "past"
-    mission = play.turn.get("mission")
-    if play.phase_index() > play.phase_index("mission"):
-        return "past"
-    if mission is None:
-        return "later" if play.turn["missions"] == 0 else "past"
-    if mission["stage"] == "done":
-        return "past"
-    return "later" if MISSION_ORDER.index(kind) > STAGE_MADE[mission["stage"]] else "past"
+    return "later" if play.roll_to_come(kind) else "past"
 
 
 def after_change(play: Play, roll: dict, before: int) -> None:
@@ -296,7 +287,8 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
             before = roll["total"]
             roll["mods"].append(rolls.modifier(by, card, "XS-12"))
             rolls.refresh(roll)
-            play.step(f"{card}: {by:+d}: {rolls.describe(roll)}{verdict(play, roll)}", "XS-12")
+            play.step(f"{card} gives {by:+d}: {rolls.describe(roll)}{verdict(play, roll)}",
+                      "XS-12")
             after_change(play, roll, before)
         else:  # later
             play.turn["queued"].append({"kind": kind, "by": by, "source": card, "ruling": "XS-12"})

@@ -27,6 +27,9 @@ PHASE_RULING = {
     "end": "XS-11",
 }
 HAND_LIMIT = 5  # XS-11
+MISSION_ORDER = ("mission", "carnage", "sendoff", "success", "payoff")
+# How far a mission has gone: the index in MISSION_ORDER of the last roll made.
+STAGE_MADE = {"mission": 0, "carnage": 1, "casualties": 2, "success": 3, "payoff": 4}
 
 
 class Step(NamedTuple):
@@ -373,12 +376,15 @@ class Play:
             if "draw" in on_killed:
                 self.draw(player, int(on_killed["draw"]), None, f"{name} killed")
             if "modify" in on_killed:
-                self.turn["queued"].append(
-                    {"kind": on_killed["modify"], "by": on_killed["by"], "source": name,
-                     "ruling": rolls.RULING[on_killed["modify"]]}
-                )
-                self.step(f"{name} killed: {on_killed['by']:+d} to the "
-                          f"{rolls.LABEL[on_killed['modify']]}", rolls.RULING[on_killed["modify"]])
+                kind, by = on_killed["modify"], int(on_killed["by"])
+                if self.roll_to_come(kind):
+                    self.turn["queued"].append({"kind": kind, "by": by, "source": name,
+                                                "ruling": rolls.RULING[kind]})
+                    self.step(f"{name} killed: {by:+d} to the {rolls.LABEL[kind]}",
+                              rolls.RULING[kind])
+                else:  # killed by Coach in the End phase (Sluk): no such roll is left
+                    self.step(f"{name} killed: no {rolls.LABEL[kind]} is left this turn for "
+                              f"its {by:+d}", rolls.RULING[kind])
             if "to_hand_on" in on_killed:
                 face = self.dice.d6(1)[0]
                 to_hand = face >= on_killed["to_hand_on"]
@@ -400,3 +406,16 @@ class Play:
 
     def phase_index(self, phase: str | None = None) -> int:
         return PHASE_INDEX[phase or self.turn["phase"]]
+
+    def roll_to_come(self, kind: str) -> bool:
+        """Whether a roll of this mission `kind` may still be made this turn (a modifier
+        queued for it waits for it): the Mission phase not over, and the turn's mission not
+        played yet or not past that roll."""
+        if kind not in MISSION_ORDER or self.phase_index() > PHASE_INDEX["mission"]:
+            return False
+        mission = self.turn.get("mission")
+        if mission is None:
+            return self.turn["missions"] == 0
+        if mission["stage"] == "done":
+            return False
+        return MISSION_ORDER.index(kind) > STAGE_MADE[mission["stage"]]

@@ -7,11 +7,15 @@ from __future__ import annotations
 from referee.errors import RefereeError
 from referee.words import counted
 from referee.xs import rolls
-from referee.xs.play import PHASE_INDEX, PHASE_RULING, PHASES, Play, Result, Settled
-
-MISSION_ORDER = ("mission", "carnage", "sendoff", "success", "payoff")
-# How far a mission has gone: the index in MISSION_ORDER of the last roll made.
-STAGE_MADE = {"mission": 0, "carnage": 1, "casualties": 2, "success": 3, "payoff": 4}
+from referee.xs.play import (
+    MISSION_ORDER,
+    PHASE_INDEX,
+    PHASE_RULING,
+    PHASES,
+    Play,
+    Result,
+    Settled,
+)
 
 
 # ── phases ────────────────────────────────────────────────────────────────────

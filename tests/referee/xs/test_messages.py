@@ -196,3 +196,19 @@ def test_no_other_turn_is_told_once_the_game_is_over(cat):
     assert "another turn" not in shown
     assert "A is to start a turn and the deck is empty: the game ends" in shown
     assert "Game over: A and B win (XS-13)" in shown and "winners: A and B" in shown
+
+
+def test_sluk_killed_in_the_end_phase_gives_no_success_bonus_it_cannot_have(cat):
+    state = make_state(heroes={"A": ["Sluk", "Ocelot"]}, owners={"A": "Coach"}, phase="end")
+    r = act(cat, turn.end_phase_kill, state, None, "Sluk", faces=[3])
+    assert "Sluk killed: no Success roll is left this turn for its +2 [XS-8]" in texts(r)
+    assert "+2 to the Success roll" not in texts(r) and r.state["turn"]["queued"] == []
+
+
+def test_an_event_modifier_says_what_it_gives(cat):
+    state = make_state(hands={"A": ["Zombies", "Telekinesis"]}, heroes={"A": ["Ocelot"]},
+                       phase="mission")
+    r = act(cat, mission.start, state, None, "Zombies", faces=[2])
+    r = act(cat, events.play_event, r.state, None, "Telekinesis")
+    assert ("Telekinesis gives -1: Mission roll 2 -1 (Telekinesis) = 1: 1 hero needed, A has 1 "
+            "[XS-12]") in texts(r)
