@@ -392,7 +392,7 @@ class Play:
                           + ("goes back to the hand" if to_hand else "stays dead"), None)
         if self.telling:
             lost = f"; {hero['ft']} FT lost" + (
-                f", {', '.join(hero['marketing'])} discarded" if hero["marketing"] else "")
+                f"; {', '.join(hero['marketing'])} discarded" if hero["marketing"] else "")
             self.step(f"{name} leaves play{lost}", "XS-7")
         self.remove_hero(player, hero, to_hand=to_hand)
         return True

@@ -345,7 +345,10 @@ def apply_fame(play: Play) -> None:
         play.step(f"Fame: {', '.join(gained)} gain{'s' if len(gained) == 1 else ''} 1 FT",
                   "XS-9")
     else:
-        play.step("Fame: no hero survived a mission this turn", "XS-9")
+        mission = play.turn.get("mission")
+        went = mission is not None and "carnage" in mission["rolls"]
+        play.step("Fame: no hero survived the mission" if went else
+                  "Fame: no hero went on a mission this turn", "XS-9")
 
 
 def fortune_income(play: Play, player: str) -> tuple[int, str]:

@@ -83,7 +83,7 @@ def test_fame_says_gains_for_one_and_gain_for_two(cat, n):
     state = make_state(heroes={"A": ["Ocelot", "Phat"]}, phase="mission")
     state["turn"]["fame"] = ["Ocelot", "Phat"][:n]
     told = texts(act(cat, turn.pass_phase, state, None))
-    assert {0: "Fame: no hero survived a mission this turn",
+    assert {0: "Fame: no hero went on a mission this turn",
             1: "Fame: Ocelot (2 FT) gains 1 FT",
             2: "Fame: Ocelot (2 FT), Phat (2 FT) gain 1 FT"}[n] in told
 
@@ -212,3 +212,14 @@ def test_an_event_modifier_says_what_it_gives(cat):
     r = act(cat, events.play_event, r.state, None, "Telekinesis")
     assert ("Telekinesis gives -1: Mission roll 2 -1 (Telekinesis) = 1: 1 hero needed, A has 1 "
             "[XS-12]") in texts(r)
+
+
+def test_fame_tells_a_mission_lost_with_every_hero_from_no_mission(cat):
+    state = make_state(hands={"A": ["Zombies"]}, heroes={"A": [("Ocelot", 1, ["Movies"])]},
+                       phase="mission")
+    r = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    r = act(cat, mission.carnage, r.state, None, faces=[1])
+    r = act(cat, mission.casualties, r.state, None, faces=[2])
+    assert "Ocelot leaves play; 1 FT lost; Movies discarded [XS-7]" in texts(r)
+    assert "Fame: no hero survived the mission [XS-9]" in texts(act(cat, turn.pass_phase,
+                                                                    r.state, None))
