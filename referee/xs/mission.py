@@ -122,10 +122,6 @@ def may_kill_off(mission: dict, name: str) -> bool:
     return name not in mission.get("killed_off", ())
 
 
-def stands(play: Play, died: bool, name: str) -> str:
-    """The note added when a sacrificed hero lives: its sacrifice still counts (XS-15)."""
-    return "" if died else f" ({name} lives: the sacrifice stands, XS-15)"
-
 
 def casualties(
     play: Play,
@@ -158,9 +154,10 @@ def casualties(
         name, sac = sacrifice_effect(play, actor, text, "negate_carnage", "XS-7")
         died = play.kill(actor, name, "sacrificed to negate carnage", sendoff=True)
         points -= int(sac["negate_carnage"])
-        play.step(f"{name}'s sacrifice negates "
-                  f"{counted(int(sac['negate_carnage']), 'carnage point')}"
-                  + stands(play, died, name), "XS-7")
+        negates = counted(int(sac["negate_carnage"]), "carnage point")
+        play.step(f"{name}'s sacrifice negates {negates}", "XS-7")
+        if not died:
+            play.step(f"{name} lives: the sacrifice still negates {negates}", "XS-15")
     points = max(0, points)
     chosen = [play.card(c) for c in choose]
     if chosen and not play.turn["choose_casualties"]:
@@ -250,7 +247,7 @@ def boosts(play: Play, actor: str, mission: dict, powers, discards, sacrifices) 
         died = play.kill(actor, name, "sacrificed for the Success roll", sendoff=True)
         mods.append(rolls.modifier(int(sac["by"]), f"{name} sacrificed", "XS-8"))
         if not died:
-            play.step(f"{name} lives: the sacrifice's {int(sac['by']):+d} stands", "XS-15")
+            play.step(f"{name} lives: the sacrifice still gives {int(sac['by']):+d}", "XS-15")
     return mods
 
 

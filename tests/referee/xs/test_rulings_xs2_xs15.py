@@ -130,6 +130,8 @@ def test_xs15_battering_ram_saved_by_saint_anna_is_not_killed_off_again(cat):
     once = act(cat, mission.casualties, r.state, None, sacrifices=["Battering Ram"],
                picked=["Ocelot", "Saint Anna"], faces=[5, 1, 1, 1])
     assert "Battering Ram's sacrifice negates 2 carnage points" in texts(once)
+    assert "Battering Ram lives: the sacrifice still negates 2 carnage points [XS-15]" in \
+        texts(once)
     assert "2 carnage points not negated" in texts(once)
     assert [h["name"] for h in once.state["table"]["A"]["heroes"]] == ["Battering Ram"]
 
@@ -149,6 +151,7 @@ def test_xs15_overkill_saved_by_saint_anna_is_not_killed_off_again(cat):
     done = act(cat, mission.success, r0.state, None, sacrifices=["Overkill"], faces=[6, 1])
     roll = done.state["turn"]["mission"]["rolls"]["success"]
     assert roll["total"] == 1 + 3 + 2  # saved, Overkill still counts as a survivor (XS-15)
+    assert "Overkill lives: the sacrifice still gives +2 [XS-15]" in texts(done)
     with pytest.raises(RefereeError) as err:
         act(cat, mission.boost, done.state, None, sacrifices=["Overkill"], faces=[6])
     assert err.value.ruling == "XS-15"
