@@ -33,7 +33,7 @@ def assert_grammar(text: str) -> None:
     (1, "Dark Cloak Aura: the deck holds only 1 card"),
     (2, "Dark Cloak Aura: A draws 2 cards"),
 ])
-def test_draw_messages_count_the_cards(cat, n, told):
+def test_xs3_draw_messages_count_the_cards(cat, n, told):
     deck = ("Ocelot", "Movies")[:n]
     r = act(cat, events.play_event, make_state(hands={"A": ["Dark Cloak Aura"]}, deck=deck),
             None, "Dark Cloak Aura")
@@ -44,7 +44,7 @@ def test_draw_messages_count_the_cards(cat, n, told):
 
 
 @pytest.mark.parametrize("n", [0, 1, 2])
-def test_mission_messages_count_the_heroes(cat, n):
+def test_xs6_mission_messages_count_the_heroes(cat, n):
     heroes = ["Ocelot", "Phat"][:n]
     state = make_state(hands={"A": ["Zombies"]}, heroes={"A": heroes}, phase="mission")
     r = act(cat, mission.start, state, None, "Zombies", faces=[n or 1])
@@ -62,7 +62,7 @@ def test_mission_messages_count_the_heroes(cat, n):
 
 
 @pytest.mark.parametrize("left", [0, 1, 2])
-def test_carnage_messages_count_the_points_and_the_lost(cat, left):
+def test_xs7_carnage_messages_count_the_points_and_the_lost(cat, left):
     state = make_state(hands={"A": ["Zombies", "Healing Powers", "Energy Blasts"]},
                        heroes={"A": ["Ocelot", "Phat", "Bloke"]}, phase="mission", mt={"A": 0})
     r = act(cat, mission.start, state, None, "Zombies", faces=[1])
@@ -79,7 +79,7 @@ def test_carnage_messages_count_the_points_and_the_lost(cat, left):
 
 
 @pytest.mark.parametrize("n", [0, 1, 2])
-def test_fame_says_gains_for_one_and_gain_for_two(cat, n):
+def test_xs9_fame_says_gains_for_one_and_gain_for_two(cat, n):
     state = make_state(heroes={"A": ["Ocelot", "Phat"]}, phase="mission")
     state["turn"]["fame"] = ["Ocelot", "Phat"][:n]
     told = texts(act(cat, turn.pass_phase, state, None))
@@ -89,14 +89,14 @@ def test_fame_says_gains_for_one_and_gain_for_two(cat, n):
 
 
 @pytest.mark.parametrize("n", [0, 1, 2])
-def test_a_looked_at_hand_is_counted(cat, n):
+def test_xs12_a_looked_at_hand_is_counted(cat, n):
     state = make_state(hands={"A": ["Sense Vulnerability"], "B": ["Movies", "Doop"][:n]})
     told = texts(act(cat, events.play_event, state, None, "Sense Vulnerability"))
     assert f"A looks at B's hand ({n} {'card' if n == 1 else 'cards'})" in told
 
 
 @pytest.mark.parametrize("over", [1, 2])
-def test_end_phase_discard_messages(cat, over):
+def test_xs11_end_phase_discard_messages(cat, over):
     hand = ["Movies", "PR People", "Media Craze", "Ocelot", "Zombies", "Doop", "Flight"][:5 + over]
     state = make_state(hands={"A": hand}, phase="end")
     with pytest.raises(RefereeError) as err:
@@ -114,7 +114,7 @@ def test_end_phase_discard_messages(cat, over):
 
 @pytest.mark.parametrize("ft, would", [(0, "would hold 1 marketing card"),
                                        (1, "would hold 2 marketing cards")])
-def test_marketing_room_counts_the_cards(cat, ft, would):
+def test_xs5_marketing_room_counts_the_cards(cat, ft, would):
     marketing = ["Doop"] if ft else []
     state = make_state(hands={"A": ["Movies"]}, heroes={"A": [("Ocelot", ft, marketing)]},
                        phase="publicity")
@@ -124,7 +124,7 @@ def test_marketing_room_counts_the_cards(cat, ft, would):
 
 @pytest.mark.parametrize("n, told", [(1, "1 die face given was not needed"),
                                      (2, "2 dice faces given were not needed")])
-def test_left_over_faces_are_counted(cat, n, told):
+def test_table_faces_left_over_are_counted(cat, n, told):
     dice = Dice(random.Random(0), [1] * n)
     with pytest.raises(UsageError, match=told):
         dice.check_used()
@@ -167,7 +167,7 @@ def success_made(cat, hand=()):
     return act(cat, mission.success, r.state, None, faces=[1])
 
 
-def test_a_rerolled_success_roll_is_compared_with_carnage_again(cat):
+def test_xs8_a_rerolled_success_roll_is_compared_with_carnage_again(cat):
     r = act(cat, events.reroll, success_made(cat).state, None, "Plazm", faces=[6])
     assert "(1 -> 6): Success roll 6 +1 (survivors) = 7 against Carnage 3: success" in texts(r)
     r = act(cat, events.play_event, success_made(cat, ["Control Body Mass"]).state, None,
@@ -178,7 +178,7 @@ def test_a_rerolled_success_roll_is_compared_with_carnage_again(cat):
     assert "= 4 against Carnage 3: success" in texts(r)
 
 
-def test_an_adjusted_mission_roll_says_again_how_many_heroes_it_needs(cat):
+def test_xs6_an_adjusted_mission_roll_says_again_how_many_heroes_it_needs(cat):
     state = make_state(hands={"A": ["Zombies"]}, heroes={"A": ["Venus Dee Milo"]},
                        phase="mission")
     r = act(cat, mission.start, state, None, "Zombies", faces=[2])
@@ -187,7 +187,7 @@ def test_an_adjusted_mission_roll_says_again_how_many_heroes_it_needs(cat):
            "A has 1" in texts(r)
 
 
-def test_no_other_turn_is_told_once_the_game_is_over(cat):
+def test_xs13_no_other_turn_is_told_once_the_game_is_over(cat):
     state = make_state(hands={"A": ["Sensationalism"]}, phase="end", deck=())
     r = act(cat, events.play_event, state, None, "Sensationalism")
     r = act(cat, turn.next_turn, r.state, None)
@@ -198,14 +198,14 @@ def test_no_other_turn_is_told_once_the_game_is_over(cat):
     assert "Game over: A and B win (XS-13)" in shown and "winners: A and B" in shown
 
 
-def test_sluk_killed_in_the_end_phase_gives_no_success_bonus_it_cannot_have(cat):
+def test_xs8_sluk_killed_in_the_end_phase_gives_no_success_bonus_it_cannot_have(cat):
     state = make_state(heroes={"A": ["Sluk", "Ocelot"]}, owners={"A": "Coach"}, phase="end")
     r = act(cat, turn.end_phase_kill, state, None, "Sluk", faces=[3])
     assert "Sluk killed: no Success roll is left this turn for its +2 [XS-8]" in texts(r)
     assert "+2 to the Success roll" not in texts(r) and r.state["turn"]["queued"] == []
 
 
-def test_an_event_modifier_says_what_it_gives(cat):
+def test_xs12_an_event_modifier_says_what_it_gives(cat):
     state = make_state(hands={"A": ["Zombies", "Telekinesis"]}, heroes={"A": ["Ocelot"]},
                        phase="mission")
     r = act(cat, mission.start, state, None, "Zombies", faces=[2])
@@ -214,7 +214,7 @@ def test_an_event_modifier_says_what_it_gives(cat):
             "[XS-12]") in texts(r)
 
 
-def test_fame_tells_a_mission_lost_with_every_hero_from_no_mission(cat):
+def test_xs9_fame_tells_a_mission_lost_with_every_hero_from_no_mission(cat):
     state = make_state(hands={"A": ["Zombies"]}, heroes={"A": [("Ocelot", 1, ["Movies"])]},
                        phase="mission")
     r = act(cat, mission.start, state, None, "Zombies", faces=[1])
