@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.dice import roll_d6
 from referee.errors import RefereeError, UsageError
+from referee.words import listed
 
 if TYPE_CHECKING:
     from carddb.model import Database
@@ -232,7 +233,7 @@ def status_lines(state: dict) -> list[str]:
         for row in state.get("ranking", []):
             lines.append(f"  {row['place']}. {row['player']}: {row['mt']} MT, {row['ft']} FT in play")
         winners = state.get("winner") or []
-        lines.append(f"Game over: {' and '.join(winners) or 'no one'} "
+        lines.append(f"Game over: {listed(winners) or 'no one'} "
                      f"{'wins' if len(winners) <= 1 else 'win'} (XS-13)")
     return lines
 

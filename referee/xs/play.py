@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from referee.errors import RefereeError, UsageError
-from referee.words import counted
+from referee.words import counted, listed
 from referee.xs import rolls
 from referee.xs.catalog import Catalog
 from referee.xs.rolls import Dice
@@ -90,7 +90,7 @@ class Play:
         self.reveal: dict[str, Any] = {}
         if self.s.get("over"):
             raise RefereeError(
-                f"the game is over: {' and '.join(self.s.get('winner') or [])} won", "XS-13"
+                f"the game is over: {listed(self.s.get('winner') or [])} won", "XS-13"
             )
         base = fresh_turn(self.s["turn"]["number"], self.s["turn"]["player"])
         self.s["turn"] = {**base, **self.s["turn"]}

@@ -5,7 +5,7 @@ phase (XS-11), the next turn and the game's end (XS-13)."""
 from __future__ import annotations
 
 from referee.errors import RefereeError
-from referee.words import counted
+from referee.words import counted, listed
 from referee.xs import rolls
 from referee.xs.play import (
     MISSION_ORDER,
@@ -443,7 +443,7 @@ def next_turn(play: Play, player: str | None) -> Result:
         following = seats[(seats.index(actor) + 1) % len(seats)]
     begin_turn(play, following, play.turn["number"] + 1)
     if play.s["over"]:
-        return play.result(f"{actor} ends turn; game over: {' and '.join(play.s['winner'])} "
+        return play.result(f"{actor} ends turn; game over: {listed(play.s['winner'])} "
                            "won", "next")
     return play.result(f"{actor} ends turn {play.turn['number'] - 1}; {following}'s turn",
                        "next")
@@ -483,5 +483,5 @@ def end_game(play: Play, player: str) -> None:
         play.step(f"{row['place']}. {row['player']}: {row['mt']} MT, {row['ft']} FT in play",
                   "XS-13")
     winners = play.s["winner"]
-    play.step(f"{'winner' if len(winners) == 1 else 'winners'}: {' and '.join(winners)}",
+    play.step(f"{'winner' if len(winners) == 1 else 'winners'}: {listed(winners)}",
               "XS-13")

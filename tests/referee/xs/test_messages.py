@@ -223,3 +223,12 @@ def test_xs9_fame_tells_a_mission_lost_with_every_hero_from_no_mission(cat):
     assert "Ocelot leaves play; 1 FT lost; Movies discarded [XS-7]" in texts(r)
     assert "Fame: no hero survived the mission [XS-9]" in texts(act(cat, turn.pass_phase,
                                                                     r.state, None))
+
+
+def test_xs13_three_winners_are_listed(cat):
+    state = make_state(players=("A", "B", "C"), phase="end", deck=())
+    r = act(cat, turn.next_turn, state, None)
+    assert "winners: A, B and C [XS-13]" in texts(r)
+    assert "Game over: A, B and C win (XS-13)" in status_lines(r.state)
+    with pytest.raises(RefereeError, match="the game is over: A, B and C won"):
+        act(cat, turn.pass_phase, r.state, None)
