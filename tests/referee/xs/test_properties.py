@@ -286,3 +286,40 @@ def test_random_games_from_a_mission_with_sacrifices_keep_the_invariants(world, 
     Battering Ram with Saint Anna to save them (XS-15)."""
     db, cat, every_card = world
     play_random_game(seed, db, cat, every_card, midgame=True)
+
+
+def test_the_invariants_read_the_engines_own_steps(world):
+    """The step patterns above match what the engine tells (a guard: a reworded message
+    must not make the phase and killing-off checks silently check nothing)."""
+    from xs_support import act, make_state
+
+    _, cat, _ = world
+    state = make_state(hands={"A": ["Ocelot", "Movies", "Zombies"]},
+                       heroes={"A": [("Battering Ram", 2), "Saint Anna", "Phat"]},
+                       owners={"A": "Coach"}, mt={"A": 30})
+    told: list[str] = []
+    r = act(cat, turn.buy_draw, state, None, faces=[1])
+    for step in [(turn.recruit, ("Ocelot",), [1]), (turn.attach, ("Movies", "Phat"), [1]),
+                 (mission.start, ("Zombies",), [1]), (mission.carnage, (), [2])]:
+        told += [s.text for s in r.steps]
+        r = act(cat, step[0], r.state, None, *step[1], faces=step[2])
+    told += [s.text for s in r.steps]
+    r = act(cat, mission.casualties, r.state, None, sacrifices=["Battering Ram"], faces=[1, 3])
+    told += [s.text for s in r.steps]
+    r = act(cat, mission.success, r.state, None, faces=[6])
+    told += [s.text for s in r.steps]
+    r = act(cat, mission.payoff, r.state, None, faces=[1, 1])
+    told += [s.text for s in r.steps]
+    r = act(cat, turn.end_phase_kill, r.state, None, "Phat", faces=[2, 1])
+    told += [s.text for s in r.steps]
+    hand = ["Movies", "PR People", "Media Craze", "Doop", "Flight", "Shape Shifting"]
+    r = act(cat, turn.discard, make_state(hands={"A": hand}, phase="end"), None, ["Doop"])
+    told += [s.text for s in r.steps]
+    for pattern, _ in ACTION_STEPS:
+        assert any(pattern.search(t) for t in told), pattern.pattern
+    assert any(KILLED_OFF.search(t) for t in told)
+    r = act(cat, turn.recruit, make_state(hands={"A": ["Ocelot"]}, mt={"A": 0},
+                                          phase="recruitment"), None, "Ocelot", faces=[6])
+    assert any(ENDS.search(s.text) for s in r.steps)
+    assert any(NEW_TURN.search(s.text) for s in act(cat, turn.next_turn, make_state(
+        phase="end"), None).steps)
