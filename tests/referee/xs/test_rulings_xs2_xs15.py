@@ -201,3 +201,22 @@ def test_xs2_cli_a_command_refused_after_settling_records_the_settlement(tmp_pat
     reply = json.loads(again.stdout)  # one JSON object
     assert reply["ok"] is False and reply["ruling"] == "XS-2" and reply["exit_code"] == 1
     assert reply["state"]["turn"]["phase"] == "publicity"
+
+
+def test_xs14_on_your_turn_abilities_work_only_in_their_owners_turn(cat):
+    # B's The Orphan and Venus Dee Milo may not change A's open Recruit roll.
+    state = make_state(hands={"A": ["Ocelot", "Freeze Time"]},
+                       heroes={"B": ["The Orphan", "Venus Dee Milo"]}, phase="recruitment")
+    r = act(cat, turn.recruit, state, None, "Ocelot", faces=[6])
+    assert r.state["turn"]["open"]["total"] == 6
+    with pytest.raises(RefereeError) as err:
+        act(cat, events.reroll, r.state, "B", "The Orphan", faces=[1])
+    assert err.value.ruling in ("XS-1", "XS-14")
+    with pytest.raises(RefereeError):
+        act(cat, events.adjust, r.state, "B", "Venus Dee Milo", -1)
+    # in B's own turn The Orphan rerolls B's roll
+    mine = make_state(hands={"B": ["Ocelot"]}, heroes={"B": ["The Orphan"]}, player="B",
+                      phase="recruitment")
+    r = act(cat, turn.recruit, mine, None, "Ocelot", faces=[6])
+    r = act(cat, events.reroll, r.state, "B", "The Orphan", faces=[1])
+    assert r.state["turn"]["open"]["total"] == 1
