@@ -340,6 +340,7 @@ def new(
         from referee import games
         from referee.command import load_cards
         from referee.session import Session, already_holds_a_game
+        from referee.words import counted
 
         game_id = games.canonical(game)
         names = [p.strip() for p in players.split(",")]
@@ -364,7 +365,8 @@ def new(
         state = module.new_state(names, load_cards(opts.cards), rng, seed=game_seed, **options)
         if entered is not None and rng.unused:
             raise UsageError(
-                f"--roll {entered!r}: setup rolled {rng.used} dice, {rng.unused} face(s) left over"
+                f"--roll {entered!r}: setup rolled {counted(rng.used, 'die', 'dice')}, "
+                f"{counted(rng.unused, 'face')} left over"
             )
         summary = module.setup_summary(state)
         Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)

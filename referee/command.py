@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from referee.errors import RefereeError, UsageError
+from referee.words import counted
 
 if TYPE_CHECKING:
     import random
@@ -56,13 +57,17 @@ def global_options(ctx: click.Context) -> GlobalOptions:
 
 
 class Reply:
-    """A command's answer: `lines` for the terminal, `data` for `--json`."""
+    """A command's answer: `lines` for the terminal, `data` for `--json`. With `refusal`,
+    what was recorded stands but the command itself is refused: the lines are printed, then
+    the refusal's one line, exit 1 (X-Statix: an open roll the command settled, XS-2)."""
 
-    __slots__ = ("lines", "data")
+    __slots__ = ("lines", "data", "refusal")
 
-    def __init__(self, lines: list[str], data: dict[str, Any] | None = None) -> None:
+    def __init__(self, lines: list[str], data: dict[str, Any] | None = None,
+                 refusal: RefereeError | None = None) -> None:
         self.lines = lines
         self.data = data if data is not None else {}
+        self.refusal = refusal
 
 
 def emit(reply: Reply, as_json: bool) -> None:
@@ -75,14 +80,17 @@ def emit(reply: Reply, as_json: bool) -> None:
             click.echo(line)
 
 
-def fail(message: str, code: int, ruling: str | None, as_json: bool) -> None:
-    """Print one error line (and a JSON object when --json) and exit with `code`."""
+def fail(message: str, code: int, ruling: str | None, as_json: bool,
+         data: dict[str, Any] | None = None) -> None:
+    """Print one error line (and a JSON object when --json, with `data` if any) and exit
+    with `code`."""
     shown = f"{message} ({ruling})" if ruling and f"({ruling})" not in message else message
     click.echo(f"referee: {shown}", err=True)
     if as_json:
         import json
 
-        click.echo(json.dumps({"ok": False, "error": message, "ruling": ruling, "exit_code": code}))
+        click.echo(json.dumps({**(data or {}), "ok": False, "error": message, "ruling": ruling,
+                               "exit_code": code}, ensure_ascii=False))
     raise click.exceptions.Exit(code)
 
 
@@ -167,8 +175,9 @@ class Tx:
             raise UsageError(f"--roll {self.entered!r}: this command rolls no dice")
         if self._rng.unused:
             raise UsageError(
-                f"--roll {self.entered!r}: the command rolled {self._rng.used} dice, "
-                f"{self._rng.unused} face(s) left over"
+                f"--roll {self.entered!r}: the command rolled "
+                f"{counted(self._rng.used, 'die', 'dice')}, "
+                f"{counted(self._rng.unused, 'face')} left over"
             )
 
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
@@ -233,7 +242,12 @@ def session_command(
                 with Session.open(options.session, write=write) as session:
                     tx = Tx(session, options, seed, entered)
                     reply = fn(tx, **params)
-                    tx.check_entered_faces_used()
+                    if reply.refusal is None:  # a refused command needs none of its faces
+                        tx.check_entered_faces_used()
+            if reply.refusal is not None:
+                if not as_json:
+                    emit(reply, as_json)
+                fail(reply.refusal.message, 1, reply.refusal.ruling, as_json, reply.data)
             emit(reply, as_json)
 
         functools.update_wrapper(callback, fn)

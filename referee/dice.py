@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from referee.errors import DiceError
+from referee.words import counted
 
 __all__ = [
     "MASK_FACES",
@@ -98,8 +99,8 @@ class TableDice(random.Random):
         """The next `n` faces, each checked against the die's `faces`."""
         if self.used + n > len(self.tokens):
             raise DiceError(
-                f"--roll {self.text!r}: {len(self.tokens)} face(s) given, but the command "
-                f"rolls at least {self.used + n} dice"
+                f"--roll {self.text!r}: {counted(len(self.tokens), 'face')} given, but the "
+                f"command rolls at least {counted(self.used + n, 'die', 'dice')}"
             )
         result = []
         for column, raw in self.tokens[self.used : self.used + n]:

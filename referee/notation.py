@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import DiceError
+from referee.words import counted
 
 MAX_DICE = 100  # per expression: enough for any table roll, small enough to stay fast
 MAX_SIDES = 1000
@@ -217,7 +218,8 @@ def roll(expr: DiceExpr, rng: Any = None, entered: str | None = None) -> Rolled:
     tokens = [t for t in entered.replace(",", " ").split() if t]
     if len(tokens) != expr.dice_count:
         raise DiceError(
-            f"{len(tokens)} face(s) entered in {entered!r}, but {expr} has {expr.dice_count} dice"
+            f"{counted(len(tokens), 'face')} entered in {entered!r}, but {expr} has "
+            f"{counted(expr.dice_count, 'die', 'dice')}"
         )
     groups: list[tuple[int, ...]] = []
     start = 0
