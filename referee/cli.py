@@ -361,7 +361,8 @@ def new(
             from referee.dice import TableDice
 
             rng = TableDice(entered, rng)
-        state = module.new_state(names, load_cards(opts.cards), rng, seed=game_seed, **options)
+        state = module.new_state(names, load_cards(opts.cards, game_id), rng, seed=game_seed,
+                                 **options)
         if entered is not None and rng.unused:
             raise UsageError(
                 f"--roll {entered!r}: setup rolled {rng.used} dice, {rng.unused} face(s) left over"
