@@ -6,9 +6,11 @@ keyed by the content of every file it read and the version of this code."""
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from carddb import limits
 from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
 
 if TYPE_CHECKING:
@@ -74,16 +76,43 @@ def display_name(path: Path) -> str:
 _cache: dict[tuple, Database] = {}
 
 
+def read_limited(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file `path`; ValueError for anything else (a folder, a
+    FIFO that would block, a device like /dev/zero that never ends) or a file larger
+    than `limit` bytes. Opened without blocking, checked on the opened file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise ValueError(f"{kind} (a card database is a .yaml file)")
+        if st.st_size > limit:
+            raise ValueError(f"the file is {st.st_size:,} bytes, more than the limit of {limit:,}")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:                       # grew while being read
+                raise ValueError(f"the file is more than the limit of {limit:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def load(path: str | os.PathLike | None = None) -> Database:
     """Load and validate the card database (cached per file content in this process)."""
     path = Path(path) if path is not None else default_path()
     name = display_name(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
+        raw = read_limited(path, limits.MAX_FILE_BYTES)
+    except (OSError, ValueError) as exc:
         from carddb.schema import Problem
 
-        raise DatabaseError([Problem(name, 1, 1, "(file)", f"cannot read: {exc.strerror or exc}")]) from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise DatabaseError([Problem(name, 1, 1, "(file)", f"cannot read: {reason}")]) from None
     from carddb import cache
 
     key = (str(path.resolve()), name, hash(raw))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from carddb import limits
 from carddb.schema import (
     BOOL,
     STR,
@@ -41,8 +42,8 @@ from carddb.yamlsource import Pos, key_pos, value_pos
 BASE_TYPES = ("text", "int", "number", "bool", "list", "enum", "image", "icon", "map", "record")
 # Keys every card has; a declared field cannot take one of these names.
 COMMON_REQUIRED = {"name": STR, "type": STR}
-COMMON_OPTIONAL: dict[str, Spec] = {"text": STR, "copies": Type((int,), "a whole number >= 1", minimum=1),
-                                    "image": STR, "flavor": STR}
+COPIES = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_COPIES)
+COMMON_OPTIONAL: dict[str, Spec] = {"text": STR, "copies": COPIES, "image": STR, "flavor": STR}
 COMMON_KINDS = {"name": "text", "type": "text", "text": "text", "copies": "int", "image": "image",
                 "flavor": "text"}
 # The options each field type takes besides type, required and default.

@@ -9,17 +9,20 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
+from carddb import limits
 from carddb.fields import ANY
 from carddb.schema import (
     BOOL,
+    COLOR,
     INT,
     NUMBER,
     POS_INT,
-    POS_NUMBER,
     STR,
     Choice,
+    Id,
     ListOf,
     MapOf,
+    Range,
     Report,
     Spec,
     Struct,
@@ -27,6 +30,7 @@ from carddb.schema import (
     did_you_mean,
     join,
     kind_of,
+    shown,
 )
 from carddb.vocab import MARKUP_ICONS
 from carddb.yamlsource import Pos, key_pos, value_pos
@@ -43,35 +47,43 @@ class Size(Spec):
     def check(self, value, path, pos, report):
         if isinstance(value, str):
             if value not in self.names:
-                report.add(pos, path, f"unknown card size '{value}'{did_you_mean(value, self.names)}")
+                report.add(pos, path, f"unknown card size '{shown(value)}'{did_you_mean(value, self.names)}")
                 return False
             return True
-        return ListOf(POS_NUMBER, 2, 2).check(value, path, pos, report)
+        return CARD_SIZE.check(value, path, pos, report)
 
 
+CARD_SIZE = ListOf(Range(*limits.CARD_MM, "a size in mm"), 2, 2)
+BACK_OFFSET = Range(-limits.BACK_OFFSET_MM, limits.BACK_OFFSET_MM, "an offset in mm")
 PRINT = Struct({}, {
-    "paper": Choice(("letter", "a4")),
-    "bleed_mm": Type((int, float), "a number >= 0", minimum=0),
+    "paper": Choice(tuple(limits.PAPER_MM)),
+    "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
     "duplex": Choice(("long-edge", "short-edge")),
-    "back_offset_mm": ListOf(NUMBER, 2, 2),
+    "back_offset_mm": ListOf(BACK_OFFSET, 2, 2),
     "crop_marks": BOOL,
-    "die_label_mm": POS_NUMBER,
+    "die_label_mm": Range(*limits.DIE_LABEL_MM, "a label size in mm"),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
-COLORS = Struct({}, {"primary": STR, "secondary": STR, "paper": STR})
+COLORS = Struct({}, {"primary": COLOR, "secondary": COLOR, "paper": COLOR})
 BACK = Struct({"title": STR}, {"subtitle": STR, "image": STR})
 REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)})
-TOKEN = Struct({"label": STR, "name": STR, "count": POS_INT, "diameter_mm": POS_NUMBER},
-               {"color": STR})
-DIE_SET = Struct({"color": STR, "ink": STR, "label": STR})
-DICE = Struct({"faces": ListOf(INT, 2), "per_player": POS_INT, "sets": MapOf(STR, DIE_SET)})
+TOKEN = Struct({"label": STR, "name": STR,
+                "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS),
+                "diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm")},
+               {"color": COLOR})
+DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": STR})
+DICE_PER_PLAYER = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_DICE)
+DICE = Struct({"faces": ListOf(INT, 2), "per_player": DICE_PER_PLAYER, "sets": MapOf(STR, DIE_SET)})
 
+# Artefacts of a game other than its decks (pnp.build): a deck may not take their file names.
+ARTEFACT_NAMES = ("mats", "mats-tiled", "dice-labels", "tokens", "reference", "calibration")
+DECK_ID = Id("deck", reserved=ARTEFACT_NAMES)
 # A game: what every game has, then the components pnp prints for any game that has them.
-GAME_REQUIRED = {"title": STR, "players": PLAYERS, "types": ANY, "decks": MapOf(STR, Struct({}))}
+GAME_REQUIRED = {"title": STR, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
                  "tokens": MapOf(STR, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY)}
-MAT = Struct({"title": STR, "size_mm": ListOf(POS_NUMBER, 2, 2),
+MAT = Struct({"title": STR, "size_mm": ListOf(Range(*limits.MAT_MM, "a size in mm"), 2, 2),
               "areas": ListOf(Struct({"label": STR, "rect_mm": ListOf(NUMBER, 4, 4)}))})
 DECK = Struct({"title": STR, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})
 SHEET_SOURCE = Struct({"from": STR}, {"sheet": STR, "type": STR})
@@ -91,12 +103,21 @@ def check_path(value, path: str, pos: Pos, report: Report, root: Path, what: str
     if not isinstance(value, str):
         return
     pure = PurePosixPath(value.replace("\\", "/"))
-    if pure.is_absolute() or (root / value).resolve().is_relative_to(root.resolve()) is False:
-        report.add(pos, path, f"{what} path '{value}' escapes the project folder (refused)")
+    if not value or "\0" in value or len(value) > 1024 or any(len(p) > 255 for p in pure.parts):
+        report.add(pos, path, f"{what} path '{shown(value)}' is not a usable file name")
+        return
+    try:
+        inside = (root / value).resolve().is_relative_to(root.resolve())
+        found = (root / value).is_file()
+    except (OSError, ValueError, RuntimeError) as exc:
+        report.add(pos, path, f"{what} path '{shown(value)}' cannot be used: {shown(str(exc))}")
+        return
+    if pure.is_absolute() or not inside:
+        report.add(pos, path, f"{what} path '{shown(value)}' escapes the project folder (refused)")
     else:
         report.paths_checked.append(root / value)
-        if not (root / value).is_file():
-            report.add(pos, path, f"{what} file '{value}' not found")
+        if not found:
+            report.add(pos, path, f"{what} file '{shown(value)}' not found")
 
 
 def validate(data, report: Report, root: Path) -> None:
@@ -105,7 +126,7 @@ def validate(data, report: Report, root: Path) -> None:
         report.add(Pos(1, 1), "(top)", f"expected a mapping with 'version' and 'games', got {kind_of(data)}")
         return
     top = Struct({"version": Choice((1,)), "games": Struct({})},
-                 {"print": PRINT, "card_sizes": MapOf(STR, ListOf(POS_NUMBER, 2, 2))})
+                 {"print": PRINT, "card_sizes": MapOf(STR, CARD_SIZE)})
     top.check(data, "", Pos(1, 1), report, ignore=("games",))
     sizes = data.get("card_sizes") if isinstance(data.get("card_sizes"), dict) else {}
     fonts = (data.get("print") or {}).get("fonts") if isinstance(data.get("print"), dict) else None
@@ -125,7 +146,50 @@ def validate(data, report: Report, root: Path) -> None:
             report.add(_key_at(games, gid), path, f"a game id is lower-case letters, digits and "
                                                   f"'-' (it names folders), got '{gid}'")
             continue
-        _validate_game(gid, game, path, _at(games, gid), report, root, sizes)
+        _validate_game(gid, game, path, _at(games, gid), report, root, sizes, data)
+    _validate_totals(data, report)
+
+
+def _print_setting(data, key, default):
+    profile = data.get("print")
+    value = profile.get(key, default) if isinstance(profile, dict) else default
+    if isinstance(default, float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, type(default))
+    return value if ok else default
+
+
+def _validate_totals(data, report: Report) -> None:
+    """Limits over the whole database (carddb/limits.py): card designs in all (cards read
+    from spreadsheets included: validation has put them in place)."""
+    designs = 0
+    for game in data["games"].values() if isinstance(data.get("games"), dict) else ():
+        decks = game.get("decks") if isinstance(game, dict) else None
+        for deck in decks.values() if isinstance(decks, dict) else ():
+            if isinstance(deck, dict) and isinstance(deck.get("cards"), list):
+                designs += len(deck["cards"])
+    if designs > limits.MAX_CARDS:
+        report.add(_at(data, "games"), "games",
+                   f"{designs:,} card designs, more than the limit of {limits.MAX_CARDS:,}")
+
+
+def _copies(card) -> int:
+    """A card's copies as counted in deck totals (a refused value counts as 1)."""
+    copies = card.get("copies", 1) if isinstance(card, dict) else 1
+    return copies if type(copies) is int and 1 <= copies <= limits.MAX_COPIES else 1
+
+
+def _check_fits(size, path, pos, report, data) -> None:
+    """A deck's cards must fit the paper of the print profile with its bleed (what
+    `pnp build` draws with the profile's settings)."""
+    paper = _print_setting(data, "paper", "letter")
+    bleed = _print_setting(data, "bleed_mm", 3.175)
+    if paper not in limits.PAPER_MM or not 0 <= bleed <= limits.BLEED_MM:
+        return                          # reported with the print profile
+    if not limits.card_fits(size, bleed, paper):
+        report.add(pos, path, f"a {size[0]:g} x {size[1]:g} mm card with {bleed:g} mm bleed "
+                              f"does not fit on {paper} paper")
 
 
 def _rules_of(game, path, report):
@@ -143,7 +207,7 @@ def _rules_of(game, path, report):
     return rules.load(rid)
 
 
-def _validate_game(gid, game, path, pos, report, root, sizes) -> None:
+def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
     from carddb import rules as plugins
     from carddb.fields import Declarations
 
@@ -178,16 +242,24 @@ def _validate_game(gid, game, path, pos, report, root, sizes) -> None:
         report.types[gid] = types
     decks = game.get("decks")
     if not isinstance(decks, dict):
+        if "decks" in game:             # `decks: oops`, `decks: [1]`: the loader needs a mapping
+            report.add(_at(game, "decks"), join(path, "decks"),
+                       f"expected a mapping of deck ids to decks, got {kind_of(decks)}")
         return
     names: dict[str, Pos] = {}
     cards = []  # (card mapping, path, pos, deck id)
     for did, deck in decks.items():
-        dpath, dpos = join(path, f"decks.{did}"), _at(decks, did)
+        dpath, dpos = join(join(path, "decks"), did), _at(decks, did)
+        if not DECK_ID.check(did, dpath, _key_at(decks, did), report):
+            continue
         if not DECK.check(deck, dpath, dpos, report, ignore=("size", "back", "cards")):
             if not isinstance(deck, dict):
                 continue
         if "size" in deck:
-            Size(sizes).check(deck["size"], join(dpath, "size"), _at(deck, "size"), report)
+            if Size(sizes).check(deck["size"], join(dpath, "size"), _at(deck, "size"), report):
+                size = sizes[deck["size"]] if isinstance(deck["size"], str) else deck["size"]
+                if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
+                    _check_fits(size, join(dpath, "size"), _at(deck, "size"), report, data)
         if "back" in deck:
             if BACK.check(deck["back"], join(dpath, "back"), _at(deck, "back"), report):
                 if "image" in deck["back"]:
@@ -212,6 +284,11 @@ def _validate_game(gid, game, path, pos, report, root, sizes) -> None:
         if not deck_cards:
             report.add(_at(deck, "cards"), join(dpath, "cards"),
                        "a deck needs at least one card (it would print an empty PDF)")
+        count = sum(_copies(c) for c in deck_cards)
+        if count > limits.MAX_DECK_CARDS:
+            report.add(_at(deck, "cards"), join(dpath, "cards"),
+                       f"{count:,} cards (copies counted), more than the limit of "
+                       f"{limits.MAX_DECK_CARDS:,} in one deck")
         for i, card in enumerate(deck_cards):
             cpath, cpos = join(join(dpath, "cards"), i), value_pos(deck_cards, i, dpos)
             if _validate_card(gid, types, card, cpath, cpos, report, root, exempt.get(i, frozenset())):

@@ -39,8 +39,8 @@ def validate(path: Path | None, project: Path | None) -> int:
     import carddb
     from pnp.project import require_database
 
-    if path is None or path.exists():
-        path = require_database(project, path)
+    if path is None:                # an explicit PATH is carddb's to read (or refuse)
+        path = require_database(project)
     try:
         db = carddb.load(path)
     except carddb.DatabaseError as exc:

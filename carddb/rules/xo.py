@@ -8,7 +8,6 @@ from __future__ import annotations
 from carddb.rules import Rules
 from carddb.schema import (
     INT,
-    POS_INT,
     STR,
     Choice,
     Effects,
@@ -18,6 +17,7 @@ from carddb.schema import (
     did_you_mean,
     join,
 )
+from carddb.validate import DICE_PER_PLAYER, DIE_SET
 from carddb.vocab import XO_ICONS, XO_LEAGUES, XO_VERBS
 from carddb.yamlsource import Pos, value_pos
 
@@ -34,8 +34,8 @@ class _AnyValue(Struct):
 
 
 _ANY = _AnyValue()
-_SET = Struct({"color": STR, "ink": STR, "label": STR})
-DICE = Struct({"faces": ListOf(INT, 6, 6), "per_player": POS_INT,
+_SET = DIE_SET
+DICE = Struct({"faces": ListOf(INT, 6, 6), "per_player": DICE_PER_PLAYER,
                "sets": Struct({"heroes": _SET, "villains": _SET})})
 MATS = Struct({"heroes": _ANY, "villains": _ANY})
 REQUIREMENT = OneOf((Struct({"icon": Choice(XO_ICONS)}), Struct({"keyword": STR})))

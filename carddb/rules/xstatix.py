@@ -4,11 +4,9 @@ abilities and events, and the two token kinds the referee counts with (money, fa
 from __future__ import annotations
 
 from carddb.rules import Rules
-from carddb.schema import POS_INT, POS_NUMBER, STR, Effects, Struct
+from carddb.schema import Effects, Struct
+from carddb.validate import TOKEN
 from carddb.vocab import XS_VERBS
-
-TOKEN = Struct({"label": STR, "name": STR, "count": POS_INT, "diameter_mm": POS_NUMBER},
-               {"color": STR})
 
 RULES = Rules(
     id="x-statix",
