@@ -7,9 +7,34 @@ to a `Report`, each at the line and column where the value was written.
 from __future__ import annotations
 
 import difflib
+import math
+import re
 from dataclasses import dataclass, field
 
+from carddb import limits
 from carddb.yamlsource import Pos, key_pos, value_pos
+
+# Characters that would break a message line or fake one: shown as escapes.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """`text` with line breaks and other control characters escaped (`\\n`, `\\x07`),
+    so that a value written in the database cannot break or forge a message line."""
+    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def shown(value, limit: int = 60) -> str:
+    """A value as a message shows it: bounded (an alias bomb or a 10 MB string is not
+    formatted in full) and on one line."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, bool) or value is None or isinstance(value, int | float):
+        text = str(value)
+    else:
+        text = kind_of(value)                 # a list or a mapping: never str() of it
+    text = one_line(text[:limit + 1])
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclass(frozen=True)
@@ -19,28 +44,39 @@ class Problem:
     col: int
     path: str
     message: str
+    where: str | None = None  # a spreadsheet cell, written instead of file:line:col
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}"
+        place = self.where or f"{self.file}:{self.line}:{self.col}"
+        return one_line(f"{place}: {self.path}: {self.message}")
 
 
 @dataclass
 class Report:
     file: str
     problems: list[Problem] = field(default_factory=list)
+    # Filled while validating: each game's declared card types (carddb.fields.CardType),
+    # the spreadsheets read and the paths checked to exist (for the load cache).
+    types: dict = field(default_factory=dict)
+    files_read: list = field(default_factory=list)
+    paths_checked: list = field(default_factory=list)
 
     def add(self, pos: Pos, path: str, message: str) -> None:
-        self.problems.append(Problem(self.file, pos.line, pos.col, path or "(top)", message))
+        self.problems.append(Problem(self.file, pos.line, pos.col, path or "(top)", message,
+                                     pos.where))
 
 
 def join(path: str, key) -> str:
-    if isinstance(key, int):
+    if isinstance(key, int) and not isinstance(key, bool):
         return f"{path}[{key}]"
-    return f"{path}.{key}" if path else str(key)
+    key = shown(key)
+    return f"{path}.{key}" if path else key
 
 
-def did_you_mean(word: str, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+def did_you_mean(word, choices) -> str:
+    if not isinstance(word, str) or len(word) > limits.MAX_ID:
+        return ""
+    close = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
@@ -71,8 +107,16 @@ class Spec:
 
 
 class Type(Spec):
-    def __init__(self, types: tuple, expected: str, minimum=None):
+    """A value of one of `types`; numbers finite and within [minimum, maximum], text at
+    most limits.MAX_TEXT characters (what a real game never meets: docs/ARCHITECTURE.md)."""
+
+    def __init__(self, types: tuple, expected: str, minimum=None, maximum=None):
         self.types, self.expected, self.minimum = types, expected, minimum
+        if maximum is None and int in types:
+            maximum = limits.MAX_NUMBER
+        if minimum is None and int in types:
+            minimum = -limits.MAX_NUMBER
+        self.minimum, self.maximum = minimum, maximum
 
     def check(self, value, path, pos, report):
         if isinstance(value, bool) and bool not in self.types:
@@ -82,8 +126,23 @@ class Type(Spec):
         if not ok:
             report.add(pos, path, f"expected {self.expected}, got {kind_of(value)}")
             return False
+        if isinstance(value, bool):
+            return True
+        if isinstance(value, float) and not math.isfinite(value):
+            report.add(pos, path, f"expected {self.expected}, got {value} (not a finite number)")
+            return False
+        if getattr(self, "ranged", False) and not self.minimum <= value <= self.maximum:
+            report.add(pos, path, f"expected {self.expected}, got {shown(value)}")
+            return False
         if self.minimum is not None and value < self.minimum:
-            report.add(pos, path, f"must be at least {self.minimum}, got {value}")
+            report.add(pos, path, f"must be at least {_n(self.minimum)}, got {shown(value)}")
+            return False
+        if self.maximum is not None and value > self.maximum:
+            report.add(pos, path, f"must be at most {_n(self.maximum)}, got {shown(value)}")
+            return False
+        if isinstance(value, str) and len(value) > limits.MAX_TEXT:
+            report.add(pos, path, f"text of {len(value)} characters is longer than the limit "
+                                  f"of {limits.MAX_TEXT}")
             return False
         return True
 
@@ -97,18 +156,66 @@ STR = Type((str,), "text")
 BOOL = Type((bool,), "true or false")
 
 
+def _n(number) -> str:
+    return f"{number:g}" if isinstance(number, float) else str(number)
+
+
+def Range(low: float, high: float, what: str = "a number") -> Type:
+    """A number from `low` to `high` (limits.py)."""
+    spec = Type((int, float), f"{what} from {low:g} to {high:g}", minimum=low, maximum=high)
+    spec.ranged = True
+    return spec
+
+
+class Pattern(Spec):
+    """Text matching `regex` (fully), described by `expected`."""
+
+    def __init__(self, regex: str, expected: str):
+        self.regex, self.expected = re.compile(regex), expected
+
+    def check(self, value, path, pos, report):
+        if not isinstance(value, str) or not self.regex.fullmatch(value):
+            got = f"'{shown(value)}'" if isinstance(value, str) else kind_of(value)
+            report.add(pos, path, f"expected {self.expected}, got {got}")
+            return False
+        return True
+
+
+COLOR = Pattern(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?", "a colour #rrggbb (or #rgb)")
+
+
+class Id(Spec):
+    """A key that becomes a file or folder name (a deck id): a safe slug."""
+
+    expected = "an id"
+
+    def __init__(self, what: str, reserved: tuple = ()):
+        self.what, self.reserved = what, reserved
+
+    def check(self, value, path, pos, report):
+        if not limits.safe_id(value):
+            got = f"'{shown(value)}'" if isinstance(value, str) else kind_of(value)
+            report.add(pos, path, f"a {self.what} id becomes a file name: use "
+                                  f"{limits.ID_RULE} characters, got {got}")
+            return False
+        if value in self.reserved:
+            report.add(pos, path, f"'{value}' is the name of another artefact of the game; "
+                                  f"choose another {self.what} id")
+            return False
+        return True
+
+
 class Choice(Spec):
     def __init__(self, values: tuple):
         self.values = values
         self.expected = "one of " + ", ".join(str(v) for v in values)
 
     def check(self, value, path, pos, report):
-        try:
-            ok = value in self.values and not (isinstance(value, bool) != isinstance(self.values[0], bool))
-        except TypeError:
-            ok = False
+        # Same type as well as equal: 7.0 == 7 and True == 1, but build wants the 7.
+        ok = any(type(value) is type(v) and value == v for v in self.values)
         if not ok:
-            report.add(pos, path, f"'{value}' is not {self.expected}{did_you_mean(value, self.values)}")
+            report.add(pos, path, f"'{shown(value)}' is not {self.expected}"
+                                  f"{did_you_mean(value, self.values)}")
         return ok
 
 
@@ -180,7 +287,7 @@ class Struct(Spec):
         ok = True
         for key in self.required:
             if key not in value:
-                report.add(pos, path, f"missing field '{key}'")
+                report.add(pos, path, f"missing field '{shown(key)}'")
                 ok = False
         fields = self.fields
         for key, item in value.items():
@@ -189,7 +296,7 @@ class Struct(Spec):
             kpos = key_pos(value, key, pos)
             vpos = value_pos(value, key, pos)
             if key not in fields:
-                report.add(kpos, join(path, key), f"unknown field '{key}'{did_you_mean(key, fields)}")
+                report.add(kpos, join(path, key), f"unknown field '{shown(key)}'{did_you_mean(key, fields)}")
                 ok = False
             else:
                 ok = fields[key].check(item, join(path, key), vpos, report) and ok
@@ -208,7 +315,9 @@ class OneOf(Spec):
             for option in self.options:
                 if option.required and set(option.required) <= set(value):
                     return option.check(value, path, pos, report)
-        report.add(pos, path, f"expected {self.expected}, got {kind_of(value) if not isinstance(value, dict) else '{' + ', '.join(map(str, value)) + '}'}")
+        got = kind_of(value) if not isinstance(value, dict) else \
+            "{" + ", ".join(shown(k, 30) for k in list(value)[:6]) + "}"
+        report.add(pos, path, f"expected {self.expected}, got {got}")
         return False
 
 
@@ -236,11 +345,11 @@ class Effects(Spec):
             if len(verbs) != 1:
                 unknown = [k for k in effect if k not in self.verbs]
                 if verbs:
-                    report.add(epos, epath, f"one verb per effect, got {', '.join(verbs)}")
+                    report.add(epos, epath, f"one verb per effect, got {', '.join(map(str, verbs))}")
                 elif unknown:
                     k = unknown[0]
                     kpos = key_pos(effect, k, epos)
-                    report.add(kpos, join(epath, k), f"unknown effect '{k}'{did_you_mean(k, self.verbs)}")
+                    report.add(kpos, join(epath, k), f"unknown effect '{shown(k)}'{did_you_mean(k, self.verbs)}")
                 ok = False
                 continue
             verb = verbs[0]
@@ -253,6 +362,6 @@ class Effects(Spec):
             elif siblings:
                 k = sorted(siblings, key=str)[0]
                 kpos = key_pos(effect, k, epos)
-                report.add(kpos, join(epath, k), f"'{verb}' takes no parameter '{k}'")
+                report.add(kpos, join(epath, k), f"'{verb}' takes no parameter '{shown(k)}'")
                 ok = False
         return ok

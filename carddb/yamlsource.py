@@ -8,15 +8,22 @@ accepted (no Python tags); merge keys (`<<: *anchor`) work as usual.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import yaml
 
+from carddb import limits
+
 
 @dataclass(frozen=True)
 class Pos:
+    """1-based line and column. `where`, when set, replaces `FILE:LINE:COL` in messages:
+    a spreadsheet cell (`heroes.csv:3:B`, `book.xlsx[Villains]!C12`)."""
+
     line: int
     col: int
+    where: str | None = None
 
 
 def _pos(mark: yaml.Mark) -> Pos:
@@ -114,8 +121,111 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode):
         data.item_pos.append(_pos(item.start_mark))
 
 
+def _construct_int(loader: _Loader, node: yaml.ScalarNode):
+    # Python refuses to read an integer of more than 4,300 digits (ValueError, no
+    # position); no database needs one of more than a few.
+    if len(node.value) > limits.MAX_INT_CHARS:
+        raise YamlProblem(f"an integer of {len(node.value)} characters is longer than the "
+                          f"limit of {limits.MAX_INT_CHARS}", _pos(node.start_mark))
+    return yaml.SafeLoader.construct_yaml_int(loader, node)
+
+
 _Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+# Characters YAML does not allow in a document (libyaml reports them without a line).
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f"
+                        "\ud800-\udfff\ufffe\uffff]")
+# Characters that open a nesting level: fewer of them than this cannot nest deep
+# enough to matter to libyaml's recursive composer (it crashes past ~25,000 levels).
+_OPENERS = "[{:?-"
+_CHEAP_OPENERS = 10_000
+
+
+def _pos_in(text: str, index: int) -> Pos:
+    line = text.count("\n", 0, index) + 1
+    return Pos(line, index - (text.rfind("\n", 0, index) + 1) + 1)
+
+
+def _check_depth_by_events(text: str) -> None:
+    """Refuse nesting deeper than limits.MAX_DEPTH before anything is composed."""
+    loader = _BaseLoader(text)
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > limits.MAX_DEPTH:
+                    raise YamlProblem(f"values nested more than {limits.MAX_DEPTH} levels deep",
+                                      _pos(event.start_mark))
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    finally:
+        loader.dispose()
+
+
+def check_nodes(root: yaml.Node | None) -> None:
+    """Refuse a composed document that nests deeper than limits.MAX_DEPTH, holds more
+    than limits.MAX_YAML_VALUES values once its aliases are expanded (a few hundred
+    bytes of aliases can stand for billions of values), or contains itself."""
+    if root is None:
+        return
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            total = 1
+            for child in _children(node):
+                total += sizes[id(child)]
+            if total > limits.MAX_YAML_VALUES:
+                raise YamlProblem(f"more than {limits.MAX_YAML_VALUES:,} values once aliases "
+                                  "are expanded (an alias bomb?)", _pos(node.start_mark))
+            sizes[key] = total
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            raise YamlProblem("a value that contains itself (a recursive alias)",
+                              _pos(node.start_mark))
+        if depth > limits.MAX_DEPTH:
+            raise YamlProblem(f"values nested more than {limits.MAX_DEPTH} levels deep",
+                              _pos(node.start_mark))
+        children = _children(node)
+        if not children:
+            sizes[key] = 1
+            continue
+        on_path.add(key)
+        stack.append((node, depth, True))
+        stack.extend((child, depth + 1, False) for child in children)
+
+
+def _children(node: yaml.Node) -> list:
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def safe_text(text: str) -> None:
+    """Refuse text YAML cannot hold (control characters) with the place of the first one,
+    and nesting too deep to compose."""
+    bad = _FORBIDDEN.search(text)
+    if bad:
+        raise YamlProblem(f"control character U+{ord(bad.group()):04X} is not allowed "
+                          "(write it as an escape inside double quotes)",
+                          _pos_in(text, bad.start()))
+    if sum(text.count(ch) for ch in _OPENERS) > _CHEAP_OPENERS:
+        try:
+            _check_depth_by_events(text)
+        except yaml.YAMLError:
+            pass                                   # reported, located, by the real parse
 
 
 def load_yaml(raw: bytes):
@@ -133,9 +243,12 @@ def load_yaml(raw: bytes):
         not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()
     ):
         raise YamlProblem("the file is empty")
+    safe_text(text)
     loader = _Loader(text)
     try:
-        data = loader.get_single_data()
+        node = loader.get_single_node()
+        check_nodes(node)
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or exc.context or "malformed YAML"

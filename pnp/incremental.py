@@ -54,10 +54,16 @@ def _digest_files(paths: list[Path], root: Path | None = None) -> str:
     return h.hexdigest()
 
 
+def bundled_templates() -> Path:
+    from carddb import bundled_root
+
+    return bundled_root() / "templates"
+
+
 def template_folders(db: Any) -> list[Path]:
     """Where CardRenderer looks for templates: the project's, then the package's."""
     folders = []
-    for folder in (Path(db.root) / "templates", PROJECT / "templates"):
+    for folder in (Path(db.root) / "templates", bundled_templates()):
         folder = folder.resolve()
         if folder not in folders:
             folders.append(folder)
@@ -178,17 +184,10 @@ def _file_digest(path: Path) -> str:
 def _listing(db_root: Path) -> list[str]:
     """Every file in the template folders (a new file may change which template wins)."""
     out = []
-    for folder in (db_root / "templates", PROJECT / "templates"):
+    for folder in (db_root / "templates", bundled_templates()):
         if folder.is_dir():
             out += [str(p) for p in folder.rglob("*") if p.is_file()]
     return sorted(set(out))
-
-
-def database_path() -> Path:
-    """The cards.yaml a build reads: carddb.default_path() (./cards.yaml, else the bundled
-    one), without importing carddb, so that a no-op build stays fast."""
-    here = Path("cards.yaml")
-    return here if here.is_file() else PROJECT / "cards.yaml"
 
 
 def run_key(args: Any) -> str:
@@ -290,7 +289,9 @@ class Manifest:
 
     def record_run(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
         """Remember what a successful build read and wrote, for `unchanged_build`."""
-        files: set[Path] = {Path(db_path).resolve(), *font_paths(db), *_code_files()}
+        # The spreadsheets the decks were read from are inputs too (db.sources).
+        files: set[Path] = {Path(db_path).resolve(), *getattr(db, "sources", ()),
+                            *font_paths(db), *_code_files()}
         for gid in {a.game for a in todo}:
             files.update(template_files(db, gid))
             for deck in db.games[gid].decks.values():

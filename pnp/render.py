@@ -219,8 +219,9 @@ class CardRenderer:
         self.db = db
         self.fonts = dict(fonts)
         if templates is None:
-            folders = [Path(db.root) / "templates"]
-            folders.append(Path(__file__).resolve().parent.parent / "templates")
+            from pnp.incremental import bundled_templates
+
+            folders = [Path(db.root) / "templates", bundled_templates()]
         elif isinstance(templates, list | tuple):
             folders = [Path(t) for t in templates]
         else:

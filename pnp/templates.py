@@ -26,7 +26,6 @@ from markupsafe import Markup
 # Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
 _YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
 _DESIGN = re.compile(r"\{#-?\s*design:\s*([0-9.]+)\s*x\s*([0-9.]+)\s*(?:mm)?\s*-?#\}")
-BUNDLED = Path(__file__).resolve().parent.parent / "templates"
 
 
 class TemplateError(Exception):
@@ -144,7 +143,11 @@ class Templates:
         from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
         from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-        folders = [Path(f) for f in (folders or [BUNDLED])]
+        if not folders:
+            from pnp.incremental import bundled_templates
+
+            folders = [bundled_templates()]
+        folders = [Path(f) for f in folders]
         seen: list[Path] = []
         for folder in folders:
             if folder.resolve() not in seen and folder.is_dir():

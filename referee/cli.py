@@ -362,7 +362,8 @@ def new(
             from referee.dice import TableDice
 
             rng = TableDice(entered, rng)
-        state = module.new_state(names, load_cards(opts.cards), rng, seed=game_seed, **options)
+        state = module.new_state(names, load_cards(opts.cards, game_id), rng, seed=game_seed,
+                                 **options)
         if entered is not None and rng.unused:
             raise UsageError(
                 f"--roll {entered!r}: setup rolled {counted(rng.used, 'die', 'dice')}, "

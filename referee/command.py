@@ -106,11 +106,16 @@ def guard(as_json: bool = False) -> Iterator[None]:
         fail(error.message, 2, None, as_json)
 
 
-def load_cards(path: str | None = None) -> Database:
-    """The card database (an invalid one is a refusal, exit 1)."""
+def load_cards(path: str | None = None, game: str | None = None) -> Database:
+    """The card database (an invalid one is a refusal, exit 1): --cards, else the
+    project's ./cards.yaml when it has `game`, else the bundled games (from the installed
+    package), so a designer's own project in the current folder never hides them."""
     import carddb
 
     try:
+        if path is None and game is not None:
+            db = carddb.load(carddb.default_path())
+            return db if game in db.games else carddb.load(carddb.bundled_path())
         return carddb.load(path)
     except carddb.DatabaseError as error:
         problems = getattr(error, "problems", None) or [error]
@@ -186,7 +191,7 @@ class Tx:
     @property
     def db(self) -> Database:
         if self._db is None:
-            self._db = load_cards(self.options.cards)
+            self._db = load_cards(self.options.cards, self.session.state.get("game"))
         return self._db
 
     @property

@@ -205,7 +205,7 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
 
         path = _report_path(report)
         both = not matchups and not objectives
-        db = load_cards(global_options(ctx).cards)
+        db = load_cards(global_options(ctx).cards, "xo")
         table = xo_tables.matchups(db) if (matchups or both) else []
         objs = xo_tables.objectives(db) if (objectives or both) else []
         if path:

@@ -88,7 +88,7 @@ def _step_lines(steps: Any, indent: str = "  ") -> list[str]:
 def _status_defs(ctx: click.Context) -> dict:
     from referee.xo import rules
 
-    db = load_cards(global_options(ctx).cards)
+    db = load_cards(global_options(ctx).cards, "xo")
     return rules.status_defs_from(db.xo.cards(type="Status"))
 
 

@@ -56,7 +56,7 @@ CASES = [
     ("dangling-action", r"(actions: \[)[^,\]]+", r"\1No Such Action", "No Such Action",
      "no Action card named 'No Such Action'"),
     ("impossible-fcv", r"fcv: \d+", "fcv: 99", "99", "FCV 99 is impossible"),
-    ("unknown-status", r"attack_effect: \w[\w ]*?(?=[,}\n])", "attack_effect: Confused", "Confused",
+    ("unknown-status", r"attack_effect: (?!optional )\w[\w ]*?(?=[,}\n])", "attack_effect: Confused", "Confused",
      "no Status card named 'Confused'"),
     ("bad-icon", r"superpower: \w+", "superpower: lasers", "lasers", "'lasers' is not one of energy"),
     ("players-type", r"players: \{min: 2, max: 3\}", "players: {min: two, max: 3}", "two",

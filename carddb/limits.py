@@ -1,0 +1,69 @@
+"""The limits a card database and its templates must stay within, in one place.
+
+A database and its templates are shared between designers like documents, so `pnp`
+treats them as untrusted input (docs/ARCHITECTURE.md, "Trust model"). Each limit is far
+beyond what a real game needs (the bundled database is 58 KB with a few hundred cards)
+and each is refused with a located one-line error, so that no input can make `pnp`
+hang, exhaust memory or write outside its output folder.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ── the file ──────────────────────────────────────────────────────────────────────
+MAX_FILE_BYTES = 8 * 1024 * 1024   # cards.yaml; the bundled one is 58 KB
+MAX_YAML_VALUES = 1_000_000        # values once aliases are expanded (alias bombs)
+MAX_DEPTH = 64                     # nesting of mappings and lists
+MAX_INT_CHARS = 40                 # an integer literal (Python refuses > 4,300 digits)
+MAX_TEXT = 20_000                  # characters of one text value (card text, a line)
+
+# ── the game data ─────────────────────────────────────────────────────────────────
+MAX_CARDS = 50_000                 # card designs in one database
+MAX_COPIES = 1_000                 # copies of one design
+MAX_DECK_CARDS = 100_000           # physical cards of one deck (copies counted)
+MAX_TOKENS = 10_000                # tokens of one kind
+MAX_DICE = 100                     # dice per player
+MAX_NUMBER = 10**9                 # any other integer written in the database
+CARD_MM = (10.0, 280.0)            # card width and height (letter/A4 must hold one)
+MAT_MM = (10.0, 2_000.0)           # mat width and height (tiled onto the paper)
+TOKEN_MM = (5.0, 150.0)            # token diameter
+DIE_LABEL_MM = (5.0, 100.0)
+BLEED_MM = 10.0                    # at most
+BACK_OFFSET_MM = 50.0              # |x| and |y| at most (print profile and --back-offset)
+
+# ── ids that become file or folder names ──────────────────────────────────────────
+MAX_ID = 64
+SAFE_ID = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{MAX_ID - 1}}}\Z")
+ID_RULE = f"letters, digits, '-' and '_', starting with a letter or digit, at most {MAX_ID}"
+MAX_SLUG = 80                      # a card's file-name slug (from its name)
+
+# ── templates (per card, mat, label or token drawn) ───────────────────────────────
+TEMPLATE_OPERATIONS = 1_000_000    # loop iterations and calls
+TEMPLATE_SECONDS = 5.0             # wall-clock time of one render
+TEMPLATE_STRING = 100_000          # characters of a string a template builds
+TEMPLATE_OUTPUT = 1_000_000        # characters of a template's output
+TEMPLATE_INT_BITS = 256            # integers a template computes (** and *)
+TEMPLATE_WIDTH = 1_000             # printf/format field widths and precisions
+MAX_ELEMENTS = 10_000              # drawing elements one template outputs
+
+# ── images and fonts ──────────────────────────────────────────────────────────────
+MAX_IMAGE_PIXELS = 100_000_000     # 10,000 x 10,000 (Pillow warns at 89 M)
+MAX_ASSET_BYTES = 64 * 1024 * 1024  # an image or a font file
+
+
+def safe_id(value) -> bool:
+    """True for an id that may become one file or folder name: `heroes-core`."""
+    return isinstance(value, str) and SAFE_ID.match(value) is not None
+
+
+# ── paper (pnp.geometry holds the same numbers; a test keeps them equal) ──────────
+PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
+MARK_MARGIN_MM = 2.5               # room for crop marks outside the outer bleed
+
+
+def card_fits(size_mm, bleed_mm: float, paper: str) -> bool:
+    """One card with its bleed and the crop-mark margin fits the paper (portrait)."""
+    pw, ph = PAPER_MM[paper]
+    room = 2 * (bleed_mm + MARK_MARGIN_MM)
+    return size_mm[0] <= pw - room + 0.001 and size_mm[1] <= ph - room + 0.001
