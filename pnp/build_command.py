@@ -163,7 +163,8 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                     report.skip(result.path, b.units(db, art))
                 else:
                     if renderer is None:
-                        fonts = register_fonts(db.print.fonts, db.root)
+                        fonts = register_fonts(db.print.fonts, db.root, notify=lambda line:
+                                               report.warn(f"notice: {line}"))
                         renderer = _renderer(db, fonts)
                     report.start(art, art.path(out))
                     result = b.build_artefact(db, art, opts, renderer, fonts, out,

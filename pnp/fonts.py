@@ -97,6 +97,7 @@ def font_choice(profile_fonts: dict[str, str], root: Path) -> tuple[dict[str, Pa
             except ValueError as exc:
                 raise FontError(f"cards.yaml: print.fonts.{role}: {exc}") from None
     files, notices = dict(given), []
+    # first the family's own faces, then the nearest role filled so far
     for role in ROLES:
         if role in files:
             continue
@@ -106,11 +107,14 @@ def font_choice(profile_fonts: dict[str, str], root: Path) -> tuple[dict[str, Pa
             files[role] = sibling
             notices.append(f"print.fonts.{role} not set: using {_shown(sibling, root)}, "
                            f"the {role} face of the family of print.fonts.{donor}")
-        else:
-            files[role] = given[donor]
-            notices.append(f"print.fonts.{role} not set and no {role} face of its family "
-                           f"found: {role} text is drawn with print.fonts.{donor} "
-                           f"({_shown(given[donor], root)})")
+    for role in ROLES:
+        if role in files:
+            continue
+        donor = next(r for r in _NEAREST[role] if r in files)
+        files[role] = files[donor]
+        notices.append(f"print.fonts.{role} not set and its family has no {role} face "
+                       f"next to it: {role} text is drawn with the {donor} font "
+                       f"({_shown(files[donor], root)})")
     return files, notices
 
 
