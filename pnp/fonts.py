@@ -130,14 +130,16 @@ def font_files(profile_fonts: dict[str, str], root: Path) -> dict[str, Path]:
     return font_choice(profile_fonts, root)[0]
 
 
-def _register(name: str, path: Path, role: str) -> None:
+def register_file(name: str, path: Path, setting: str) -> None:
+    """Register one font file with ReportLab under `name`; FontError if unusable, naming
+    the path and the `setting` that chose it."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
     if name in pdfmetrics.getRegisteredFontNames():
         return
     if not path.is_file():
-        raise FontError(f"font file not found: {path} (print.fonts.{role})")
+        raise FontError(f"font file not found: {path} ({setting})")
     try:
         pdfmetrics.registerFont(TTFont(name, str(path)))
     except TTFError as exc:
@@ -162,12 +164,10 @@ def register_fonts(profile_fonts: dict[str, str] | None, root: Path,
     names: dict[str, str] = {}
     for role, path in files.items():
         name = f"PnP-{role}-{path.stem}"
-        _register(name, path, role)
+        register_file(name, path, f"print.fonts.{role}")
         names[role] = name
-    for role, path in fallback_files().items():
-        fallback = f"PnP-fallback-{path.stem}"
-        _register(fallback, path, role)
-        glyphs.set_fallback(names[role], fallback)
+    for role, path in fallback_files().items():          # registered when first needed
+        glyphs.set_fallback(names[role], f"PnP-fallback-{path.stem}", path)
     pdfmetrics.registerFontFamily(names["regular"], normal=names["regular"], bold=names["bold"],
                                   italic=names["italic"], boldItalic=names["bolditalic"])
     if notify is not None:

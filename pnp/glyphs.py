@@ -11,22 +11,38 @@ character). Coverage is read from each font's own character map.
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
-_FALLBACK: dict[str, str] = {}   # registered font name -> its fallback's registered name
+# registered font name -> (its fallback's name, the fallback's file); the fallback is
+# registered (its file parsed, a quarter second for the four DejaVu faces) only when a
+# character first needs it
+_FALLBACK: dict[str, tuple[str, str]] = {}
+_READY: set[str] = set()
 
 
-def set_fallback(font: str, fallback: str | None) -> None:
-    """Characters `font` lacks are drawn with `fallback` (None: with nothing else)."""
+def set_fallback(font: str, fallback: str | None, path: str | None = None) -> None:
+    """Characters `font` lacks are drawn with `fallback`, read from the TrueType file
+    `path` when first needed (None: with nothing else)."""
     if fallback is None or fallback == font:
         _FALLBACK.pop(font, None)
     else:
-        _FALLBACK[font] = fallback
+        _FALLBACK[font] = (fallback, str(path))
     covered.cache_clear()
     runs.cache_clear()
 
 
 def fallback_of(font: str) -> str | None:
-    return _FALLBACK.get(font)
+    """The font that draws what `font` lacks (registered now if it was not yet)."""
+    entry = _FALLBACK.get(font)
+    if entry is None:
+        return None
+    name, path = entry
+    if name not in _READY:
+        from pnp.fonts import register_file
+
+        register_file(name, Path(path), "the bundled fallback font")
+        _READY.add(name)
+    return name
 
 
 @lru_cache(maxsize=64)
@@ -56,7 +72,7 @@ def font_for(char: str, font: str) -> str:
     """The font that draws `char`: `font`, else its fallback if that has it, else `font`."""
     if has(font, char):
         return font
-    fallback = _FALLBACK.get(font)
+    fallback = fallback_of(font)
     if fallback is not None and has(fallback, char):
         return fallback
     return font
@@ -81,7 +97,7 @@ def missing(text: str, font: str) -> str:
     """The characters of `text` that neither `font` nor its fallback has, each once."""
     if covered(text, font):
         return ""
-    fallback = _FALLBACK.get(font)
+    fallback = fallback_of(font)
     out = ""
     for ch in text:
         if ch in out or has(font, ch) or (fallback is not None and has(fallback, ch)):
