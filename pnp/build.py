@@ -652,9 +652,11 @@ def _scale(c, fonts, opts: Options, x: float, y: float) -> None:
         c.line(x + t, y - tick, x + t, y + tick)
         c.line(x - tick, y + t, x + tick, y + t)
         if i % 5 == 0 and i:
-            _text(c, fonts, opts, "regular", size, x + t, y - tick - size - 0.5, f"{i:+d}",
-                  "centre")
-            _text(c, fonts, opts, "regular", size, x + tick + 1, y + t - size / 3, f"{i:+d}")
+            # X numbers above their axis, Y numbers left of theirs: at 6 pt, numbers
+            # below and right of the axes collide in the (+X, -Y) quarter
+            _text(c, fonts, opts, "regular", size, x + t, y + tick + 1, f"{i:+d}", "centre")
+            _text(c, fonts, opts, "regular", size, x - tick - 1, y + t - size * 0.35,
+                  f"{i:+d}", "right")
 
 
 _DRAW = {

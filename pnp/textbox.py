@@ -103,6 +103,7 @@ def _words(line: list, fonts, role, size) -> list[tuple[list[_Atom], float, floa
             continue
         assert isinstance(run, Span)
         font = font_for(fonts, role, run.bold, run.italic)
+        whole = glyphs.covered(run.text, font)       # the common case: one font
         parts = run.text.split(" ")
         for i, part in enumerate(parts):
             if i > 0:                    # a space separated this part from the previous
@@ -112,7 +113,7 @@ def _words(line: list, fonts, role, size) -> list[tuple[list[_Atom], float, floa
                 if not current:
                     space_before = pending_space if words else 0.0
                     pending_space = 0.0
-                if glyphs.covered(part, font):
+                if whole or glyphs.covered(part, font):
                     current.append(("text", part, font, _width(part, font, size)))
                 else:
                     current.extend(("text", text, f, _width(text, f, size))
