@@ -162,12 +162,16 @@ def register_fonts(profile_fonts: dict[str, str] | None, root: Path,
 
     files, notices = font_choice(dict(profile_fonts or {}), root)
     names: dict[str, str] = {}
+    first: dict[Path, str] = {}      # a file two roles share is registered (embedded) once
+    fallbacks = fallback_files()
     for role, path in files.items():
-        name = f"PnP-{role}-{path.stem}"
+        if path in first:
+            names[role] = first[path]
+            continue
+        name = first[path] = names[role] = f"PnP-{role}-{path.stem}"
         register_file(name, path, f"print.fonts.{role}")
-        names[role] = name
-    for role, path in fallback_files().items():          # registered when first needed
-        glyphs.set_fallback(names[role], f"PnP-fallback-{path.stem}", path)
+        # its own role's fallback face, registered when a character first needs it
+        glyphs.set_fallback(name, f"PnP-fallback-{fallbacks[role].stem}", fallbacks[role])
     pdfmetrics.registerFontFamily(names["regular"], normal=names["regular"], bold=names["bold"],
                                   italic=names["italic"], boldItalic=names["bolditalic"])
     if notify is not None:
