@@ -16,7 +16,8 @@ from typing import Any
 
 from pnp import geometry as g
 from pnp.fonts import inside
-from pnp.glyphs import draw_string
+from pnp.glyphs import describe, draw_string
+from pnp.layout_warning import LayoutWarning
 from pnp.pdf import end_form, open_canvas
 
 Progress = Callable[[int], None]
@@ -409,7 +410,7 @@ def _draw_mats_tiled(db, art, opts: Options, renderer, fonts, target, result: Wr
             c.doForm(form)
             c.restoreState()
             _tile_marks(c, plan, tile, window)
-            _tile_caption(c, fonts, opts, plan, tile, mat.get("title", mat_id))
+            _tile_caption(c, fonts, opts, plan, tile, mat.get("title", mat_id), result)
             pages.show()
             result.cards += 1
         step(1)
@@ -439,20 +440,28 @@ def _tile_marks(c, plan: g.TilePlan, tile: g.Tile, window: g.Rect) -> None:
 
 
 def _text(c, fonts, opts: Options, role: str, size: float, x: float, y: float, text: str,
-          anchor: str = "left") -> None:
+          anchor: str = "left", result: Written | None = None, element: str = "") -> None:
     """Sheet text (headings, captions, scales): never below print.min_text_pt, and
-    characters the font lacks drawn with its fallback (pnp.glyphs)."""
-    draw_string(c, x, y, text, fonts[role], max(size, opts.min_text_pt), anchor)
+    characters the font lacks drawn with its fallback (pnp.glyphs); with `result`,
+    characters no font has are a warning on the artefact's `element`."""
+    missing = draw_string(c, x, y, text, fonts[role], max(size, opts.min_text_pt), anchor)
+    if missing and result is not None:
+        art = result.artefact
+        result.warnings.append(LayoutWarning(
+            art.game, f"({art.name})", "page", element,
+            f"no font has {describe(missing)}: printed as an empty box"))
 
 
-def _tile_caption(c, fonts, opts: Options, plan: g.TilePlan, tile: g.Tile, title: str) -> None:
+def _tile_caption(c, fonts, opts: Options, plan: g.TilePlan, tile: g.Tile, title: str,
+                  result: Written) -> None:
     c.saveState()
     c.setFillColorRGB(0.3, 0.3, 0.3)
     text = (f"{title} \u2014 tile {tile.label} (row {chr(ord('A') + tile.row)} of {plan.rows}, "
             f"column {tile.col + 1} of {plan.cols}). Neighbouring tiles overlap by "
             f"{g.to_mm(plan.overlap):.0f} mm: trim one edge, lay it over the next and line "
             f"up the circled crosses.")
-    _text(c, fonts, opts, "regular", 7, plan.margin, plan.margin / 2 - 2, text)
+    _text(c, fonts, opts, "regular", 7, plan.margin, plan.margin / 2 - 2, text, result=result,
+          element="tile caption")
     c.restoreState()
 
 
@@ -460,11 +469,13 @@ def _tile_caption(c, fonts, opts: Options, plan: g.TilePlan, tile: g.Tile, title
 
 
 def _heading(c, fonts, opts: Options, page_w: float, page_h: float, title: str,
-             note: str) -> g.Rect:
+             note: str, result: Written) -> g.Rect:
     """Draw a page heading; returns the content area left below it."""
     c.setFillColorRGB(0, 0, 0)
-    _text(c, fonts, opts, "bold", 12, PAGE_MARGIN, page_h - PAGE_MARGIN - 10, title)
-    _text(c, fonts, opts, "regular", 8, PAGE_MARGIN, page_h - PAGE_MARGIN - 21, note)
+    _text(c, fonts, opts, "bold", 12, PAGE_MARGIN, page_h - PAGE_MARGIN - 10, title,
+          result=result, element="heading")
+    _text(c, fonts, opts, "regular", 8, PAGE_MARGIN, page_h - PAGE_MARGIN - 21, note,
+          result=result, element="heading")
     return g.Rect(PAGE_MARGIN, PAGE_MARGIN, page_w - 2 * PAGE_MARGIN,
                   page_h - 2 * PAGE_MARGIN - HEADING_H)
 
@@ -489,7 +500,7 @@ def _draw_dice(db, art, opts: Options, renderer, fonts, target, result: Written,
             area = _heading(c, fonts, opts, *page, f"{label} dice \u2014 sticker labels",
                             f"{per_player} dice x {len(faces)} faces, "
                             f"{opts.die_label_mm:g} mm; one row per die; cut on the grey lines"
-                            + ("" if first else " (continued)"))
+                            + ("" if first else " (continued)"), result)
             try:
                 grid = g.item_grid(area, size, size, LABEL_GAP,
                                    max_cols=len(faces))
@@ -544,7 +555,7 @@ def _draw_tokens(db, art, opts: Options, renderer, fonts, target, result: Writte
         while remaining > 0:
             area = _heading(c, fonts, opts, *page, f"{name}s ({spec.get('label', token_id)})",
                             f"{spec['count']} tokens, {spec['diameter_mm']:g} mm; "
-                            "cut or punch along the circles")
+                            "cut or punch along the circles", result)
             try:
                 grid = g.item_grid(area, d, d, TOKEN_GAP)
             except ValueError as exc:

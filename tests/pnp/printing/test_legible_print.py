@@ -136,3 +136,16 @@ def test_the_proof_gallery_shows_floor_and_glyph_warnings(tmp_path):
     assert "footer: text does not fit" in coach and "12 pt (print.min_text_pt)" in coach
     strict = pnp("proof", "--deck", "owners", "--out", "proofs", "--strict", cwd=folder)
     assert strict.returncode == 1
+
+
+def test_sheet_headings_draw_from_the_fallback_and_name_what_no_font_has(tmp_path, kit):
+    """The token sheet's heading is made of the token's name in cards.yaml."""
+    folder = project(tmp_path, ("name: Money Token,", "name: Money \u2192 Token \u65e5,"))
+    result = pnp("build", "--only", "tokens", "--out", "out", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert ("warning: x-statix/(tokens): page: heading: no font has '\u65e5' (U+65E5)"
+            in result.stderr), result.stderr
+    assert "x-statix/(tokens): money: name: no font has" in result.stderr   # on the token
+    arrows = [g for g in kit.glyphs(folder / "out" / "x-statix" / "tokens.pdf")
+              if g.char == "\u2192"]
+    assert arrows and all("DejaVuSans" in g.font for g in arrows)
