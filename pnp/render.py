@@ -79,7 +79,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
     "badge": {"center": REQUIRED, "size": 8.0, "shape": "circle", "fill": "#000000",
               "stroke": None, "width": 0.5, "value": None, "font": "bold",
               "font_size": None, "color": "#ffffff", "icon": None, "label": None,
-              "label_size": 5.0, "label_color": "#000000", "label_font": "bold"},
+              "label_size": 6.0, "label_color": "#000000", "label_font": "bold"},
     "image": {"path": REQUIRED, "box": REQUIRED, "fit": "cover", "bleed": False},
 }
 _CHOICES = {
