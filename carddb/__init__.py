@@ -221,6 +221,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             back_offset_mm=tuple(float(v) for v in profile.get("back_offset_mm", (0, 0))),
             crop_marks=profile.get("crop_marks", True),
             die_label_mm=float(profile.get("die_label_mm", 16)),
+            min_text_pt=float(profile.get("min_text_pt", 6)),
             fonts=plain(profile.get("fonts") or {}),
         ),
         games=games,

@@ -92,6 +92,7 @@ class PrintProfile:
     crop_marks: bool
     die_label_mm: float
     fonts: dict[str, str]
+    min_text_pt: float = 6.0    # no printed glyph smaller (pnp.render enforces it)
 
 
 @dataclass(frozen=True)

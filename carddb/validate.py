@@ -62,6 +62,8 @@ PRINT = Struct({}, {
     "back_offset_mm": ListOf(BACK_OFFSET, 2, 2),
     "crop_marks": BOOL,
     "die_label_mm": Range(*limits.DIE_LABEL_MM, "a label size in mm"),
+    # the smallest printed text, after every scaling (issue 12: below 6 pt few can read it)
+    "min_text_pt": Type((int, float), "a number of points", minimum=4, maximum=12),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})

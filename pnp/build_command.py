@@ -123,7 +123,9 @@ def _warning_line(w) -> str:
 
 
 def _warning_key(w) -> tuple:
-    return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element")) or (str(w),)
+    """One line per problem of a card's element: its copies and later pages repeat it, but
+    an element may have two (text cut at the floor and a character no font has)."""
+    return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
 
 
 def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
@@ -171,7 +173,8 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                     report.skip(result.path, b.units(db, art))
                 else:
                     if renderer is None:
-                        fonts = register_fonts(db.print.fonts, db.root)
+                        fonts = register_fonts(db.print.fonts, db.root, notify=lambda line:
+                                               report.warn(f"notice: {line}"))
                         renderer = _renderer(db, fonts)
                     report.start(art, art.path(out))
                     result = b.build_artefact(db, art, opts, renderer, fonts, out,

@@ -88,12 +88,14 @@ def template_files(db: Any, game: str) -> list[Path]:
 
 
 def font_paths(db: Any) -> list[Path]:
-    from pnp.fonts import font_files
+    """The card fonts of every role and their bundled fallbacks (pnp.glyphs)."""
+    from pnp.fonts import fallback_files, font_files
 
     try:
-        return list(font_files(dict(db.print.fonts or {}), Path(db.root)).values())
+        chosen = list(font_files(dict(db.print.fonts or {}), Path(db.root)).values())
     except Exception:  # an unusable font setting: the build itself reports it
-        return []
+        chosen = []
+    return chosen + list(fallback_files().values())
 
 
 def card_data(card: Any) -> dict[str, Any]:

@@ -143,7 +143,7 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
 def _distinct(warnings: list[Any]) -> list[Any]:
     seen, out = set(), []
     for w in warnings:
-        key = (w.game, w.deck, w.card, w.element)
+        key = (w.game, w.deck, w.card, w.element, w.message)
         if key not in seen:
             seen.add(key)
             out.append(w)

@@ -44,6 +44,11 @@ CASES = [
     ("copies-zero", r"copies: 5", "copies: 0", "0", "must be at least 1, got 0"),
     ("unknown-size", r"size: poker", "size: pokerr", "pokerr", "unknown card size 'pokerr' (did you mean 'poker'?)"),
     ("bad-paper", r"paper: letter", "paper: legal", "legal", "'legal' is not one of letter, a4"),
+    # issue 12: a text floor below 4 pt (or a word for a number) is no floor at all
+    ("min-text-too-small", r"(paper: letter.*\n)", r"\1  min_text_pt: 2.5\n", "2.5",
+     "print.min_text_pt: must be at least 4, got 2.5"),
+    ("min-text-not-a-number", r"(paper: letter.*\n)", r"\1  min_text_pt: small\n", "small",
+     "print.min_text_pt: expected a number of points, got text"),
     ("missing-version", r"version: 1\n", "", "\n", "missing field 'version'"),
     ("escaping-image", r"\{name: Phat, type: Hero,", "{name: Phat, image: ../../etc/passwd, type: Hero,",
      "../../etc/passwd", "escapes the project folder"),
