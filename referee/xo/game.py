@@ -174,10 +174,13 @@ def status_lines(state: dict) -> list[str]:
         lines.append(
             f"Thwart bonus: +2 for {bonus['league']} on their feat attempt on turn {bonus['turn']} (XO-14)"
         )
-    if state.get("over"):
+    if state.get("over") and state.get("winner") is None:
+        lines.append(f"Game over: a draw {points['heroes']}-{points['villains']} (XO-16 stalemate)")
+    elif state.get("over"):
+        chapters_done = len(won) == CHAPTERS
         lines.append(
             f"Game over: the {state['winner']} win {points[state['winner']]}-"
-            f"{points[_other(state['winner'])]} (XO-15)"
+            f"{points[_other(state['winner'])]} ({'XO-15' if chapters_done else 'XO-16 stalemate'})"
         )
     return lines
 

@@ -43,7 +43,7 @@ USES = {
     "thwart": {"thwart_mod", "dice"},
     "any": {"remove", "tag"},
 }
-KOD = "KOd"  # the status card a KO by card play tags (XO-4: the character leaves play)
+KOD = rules.KOD  # the status card a KO by card play tags (XO-4: the character leaves play)
 
 
 @dataclass(frozen=True)
@@ -136,30 +136,54 @@ def _done(cards: XoCards, state: dict, summary: str, steps: list[Step], data: di
 
 
 class Dice:
-    """Mask dice for one command: faces the players entered (by role) or rolled with `rng`.
-    Roles: attack, defense, extra, counter-attack, counter-defense, counter-extra, and
-    defense:NAME / extra:NAME for an AOE's neighbours; feat, thwart."""
+    """Mask dice for one command (a `rules.DiceSource`): faces the players entered, by role,
+    else rolled by the referee with `rng` and remembered as such (shown in the steps).
+    Roles: attack, defense, extra, counter-attack, counter-defense, counter-extra (the
+    defender's counterattack); defense:NAME, extra:NAME, counter-attack:NAME,
+    counter-defense:NAME, counter-extra:NAME for an AOE's neighbours; feat, thwart."""
 
     def __init__(self, given: Mapping[str, Sequence[int]], rng: random.Random) -> None:
         self.given = {k: list(v) for k, v in given.items()}
         self.rng = rng
         self.used: set[str] = set()
-        self.notes: list[Step] = []
+        self.rolled: list[tuple[str, list[int]]] = []  # (label, faces) the referee rolled
 
-    def take(self, role: str, n: int, who: str) -> list[int]:
+    def take(self, role: str, n: int, label: str) -> list[int]:
         self.used.add(role)
-        if n > rules.DICE_PER_PLAYER:  # "rolls as many dice as s/he can"
-            self.notes.append(Step(f"{who} would roll {n} dice for {role}; a player owns {rules.DICE_PER_PLAYER}", "XO-1"))
-            n = rules.DICE_PER_PLAYER
         if role in self.given:
             faces = self.given[role]
             if len(faces) != n:
-                raise UsageError(f"{who} rolls {n} dice for {role}, but {len(faces)} faces were given")
+                raise UsageError(f"{label}: {n} dice rolled but {len(faces)} faces given ({role_option(role)})")
             return faces
-        return roll_mask(n, self.rng)
+        faces = roll_mask(n, self.rng)
+        if n:
+            self.rolled.append((label, faces))
+        return faces
 
     def unused(self) -> list[str]:
         return [role for role in self.given if role not in self.used]
+
+    def rolled_labels(self) -> list[dict[str, Any]]:
+        return [{"roll": label, "faces": faces} for label, faces in self.rolled]
+
+    def notes(self) -> list[Step]:
+        """Which dice the referee rolled itself, and faces given for no roll."""
+        steps = []
+        if self.rolled:
+            steps.append(Step("rolled by the referee: " + "; ".join(
+                f"{label} {','.join(map(str, faces))}" for label, faces in self.rolled), None))
+        steps.extend(Step(f"given roll for {role} not needed", None) for role in self.unused())
+        return steps
+
+
+def role_option(role: str) -> str:
+    """The option that enters the faces of a dice role (for messages)."""
+    kind, _, name = role.partition(":")
+    option = {"attack": "--attack-roll", "defense": "--neighbour-roll" if name else "--defense-roll",
+              "extra": "--neighbour-extra-roll" if name else "--extra-damage-roll",
+              "counter-attack": "--counter-attack-roll", "counter-defense": "--counter-defense-roll",
+              "counter-extra": "--counter-extra-damage-roll"}.get(kind, "--roll")
+    return f"{option} {name}=..." if name else option
 
 
 # --------------------------------------------------------------------------- helpers
@@ -178,6 +202,8 @@ def find_character(state: dict, name: str) -> tuple[str, dict]:
 
 def _check_playing(state: dict) -> None:
     if state.get("over"):
+        if state.get("winner") is None:
+            raise RefereeError("the game is over: a draw", "XO-16")
         raise RefereeError(f"the game is over: {state.get('winner')} won", "XO-15")
     if state["turn"]["phase"] == SETUP:
         raise RefereeError("pick 7 characters for each league first", None)
@@ -453,8 +479,7 @@ def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
     if status in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is already tagged <{status}>", None)
     if status == KOD:  # a card KOs the character: it leaves play like a KO by damage
-        entry["ko"] = True
-        entry["statuses"] = []
+        knock_out(entry)
         step = Step(f"{entry['name']} is KOd and leaves play, on top of its League's discard pile", "XO-4")
         return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
     entry["statuses"].append(status)
@@ -519,7 +544,7 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
         state["turn"]["phase"] = new_phase
         steps.append(Step(f"{new_phase} phase", "XO-11"))
         if new_phase == PHASES[4]:
-            steps.extend(_resolve_turn(state))
+            steps.extend(_resolve_turn(state, cards))
     summary = f"{_turn_label(state)}: {state['turn']['phase']} phase"
     notes = [s.text for s in steps if s.ruling not in ("XO-11",)]
     if notes:
@@ -538,13 +563,30 @@ def _status_check(state: dict, cards: XoCards) -> list[Step]:
     return [s for s in result.steps if "keeps" not in s.text]
 
 
-def _resolve_turn(state: dict) -> list[Step]:
-    """Turn Resolution: XO-15 game end."""
+def _resolve_turn(state: dict, cards: XoCards) -> list[Step]:
+    """Turn Resolution: XO-15 game end, else XO-16 stalemate."""
     end = rules.game_end(state["won"])
+    if not end.over:
+        stuck = rules.stalemate(state["won"], {lg: can_attempt(state, cards, lg) for lg in LEAGUES})
+        end = rules.GameEnd(stuck.over, stuck.winner, (*end.steps, *stuck.steps))
     if end.over:
         state["over"] = True
         state["winner"] = end.winner
     return list(end.steps)
+
+
+def can_attempt(state: dict, cards: XoCards, league: str) -> bool:
+    """XO-16: the league has a character in play (not KOd) with its current objective's
+    power icon or keyword (XO-13's requirement, readiness aside)."""
+    objective = cards.objectives.get((league, state["chapter"]))
+    if objective is None:
+        return False
+    for entry in state["roster"][league]:
+        card = cards.characters[entry["name"]]
+        n, _ = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, objective["requires"])
+        if n is not None and not entry["ko"]:
+            return True
+    return False
 
 
 def _win_chapter(state: dict, league: str) -> list[Step]:
@@ -554,11 +596,11 @@ def _win_chapter(state: dict, league: str) -> list[Step]:
     return list(result.steps)
 
 
-def _end_feat_phase(state: dict) -> list[Step]:
+def _end_feat_phase(state: dict, cards: XoCards) -> list[Step]:
     """The Feat/Thwart phase is over (failed feat XO-13, or thwart resolved XO-14): on to
     Turn Resolution."""
     state["turn"]["phase"] = PHASES[4]
-    return [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state)]
+    return [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state, cards)]
 
 
 # --------------------------------------------------------------------------- attack
@@ -579,10 +621,15 @@ def attack(
     counterattack: bool = True,
     plays: Sequence[str] = (),
     defense_plays: Sequence[str] = (),
+    counter_plays: Mapping[str, Sequence[str]] | None = None,
+    counter_defense_plays: Mapping[str, Sequence[str]] | None = None,
 ) -> Outcome:
-    """One attack of the Attack phase: the combat round(s) (XO-2..XO-5), the AOE's
-    neighbours (XO-7), the defender's counterattack when allowed (XO-6; `counterattack`
-    False = the defender declines), KOd characters leaving play (XO-4)."""
+    """One attack of the Attack phase, resolved by `rules.resolve_attack`: the combat
+    round(s) (XO-2..XO-5), the AOE's neighbours (XO-7), the counterattacks when allowed
+    (XO-6; `counterattack` False = the targets decline), KOd characters leaving play (XO-4).
+    `counter_plays[name]`: cards name's league plays on name's counterattack;
+    `counter_defense_plays[name]`: cards the attacker's league plays on its defense against
+    it. They are played (and paid) only if that counterattack happens."""
     _check_phase(state, PHASES[2], "attacks")
     state = copy.deepcopy(state)
     active = state["turn"]["active"]
@@ -601,125 +648,129 @@ def attack(
     on_attack = play_cards(state, cards, plays, a_league, a_entry["name"], "attack")
     on_defense = play_cards(state, cards, defense_plays, d_league, d_entry["name"], "defense")
     aoe = aoe or bool(a_card.get("aoe")) or on_attack.aoe
-    if effect is not None:
-        effect = cards.status(effect)
-    else:
-        effect = a_card.get("attack_effect")
-    effects = [e for e in [effect, *on_attack.tags] if e]
-    effect_damage += on_attack.mod("effect_damage")
-
-    steps: list[Step] = [*on_attack.steps, *on_defense.steps]
-    a_mod, a_mod_steps = rules.status_modifier(a_entry["statuses"], cards.statuses, "attack_mod")
-    steps.extend(a_mod_steps)
-    attack_roll = dice.take("attack", int(a_card["attack"]) + on_attack.mod("dice"), a_entry["name"])
+    effect = cards.status(effect) if effect is not None else a_card.get("attack_effect")
 
     row = [e["name"] for e in state["roster"][d_league]]
     out = [e["name"] for e in state["roster"][d_league] if e["ko"]]
-    target_names = [d_entry["name"]] + (rules.neighbours(row, out, d_entry["name"]) if aoe else [])
-    targets = []
-    for i, name in enumerate(target_names):
+    hit = {d_entry["name"], *(rules.neighbours(row, out, d_entry["name"]) if aoe else [])}
+    in_row = [name for name in row if name in hit]  # row order, left to right (XO-6, XO-7)
+    counter_cards = _counter_cards(state, cards, a_entry["name"], a_league, d_league, in_row,
+                                   counter_plays or {}, counter_defense_plays or {})
+    result = rules.resolve_attack(
+        fighter(cards, a_entry, effect=effect),
+        [fighter(cards, find_character(state, name)[1]) for name in in_row],
+        d_entry["name"], dice, cards.statuses,
+        on_attack=_attack_mods(on_attack, attack_mod, effect_damage),
+        on_defense=_defense_mods(on_defense, defense_mod),
+        aoe=aoe,
+        counter_mods={name: (_attack_mods(c), _defense_mods(d)) for name, (c, d) in counter_cards.items()},
+        decline=() if counterattack else in_row,
+    )
+    steps: list[Step] = [*on_attack.steps, *on_defense.steps, *result.steps]
+    countered = dict(result.counters)
+    played_on_counters: dict[str, dict[str, list[str]]] = {}
+    for name in in_row:  # a counterattack's cards are played (and paid) only if it happened
+        c_names = list((counter_plays or {}).get(name, ()))
+        d_names = list((counter_defense_plays or {}).get(name, ()))
+        if not (c_names or d_names):
+            continue
+        if name in countered:
+            c = play_cards(state, cards, c_names, d_league, name, "attack")
+            d = play_cards(state, cards, d_names, a_league, a_entry["name"], "defense")
+            steps.extend([*c.steps, *d.steps])
+            played_on_counters[name] = {"played": c.names, "defense_played": d.names}
+        else:
+            steps.append(Step(f"{', '.join(c_names + d_names)} not played: {name} did not counterattack; "
+                              "the cards stay in hand", "XO-6"))
+    for name, statuses in result.statuses.items():
         _, entry = find_character(state, name)
-        card = cards.characters[name]
-        mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "defense_mod")
-        steps.extend(mod_steps)
-        role = "defense" if i == 0 else f"defense:{name}"
-        extra_role = "extra" if i == 0 else f"extra:{name}"
-        roll = dice.take(role, int(card["defense"]) + (on_defense.mod("dice") if i == 0 else 0), name)
-        extra = dice.take(extra_role, 1, name)[0] if rules.is_moffed(roll) else None
-        targets.append(
-            rules.Target(
-                name=name,
-                defense_roll=tuple(roll),
-                health=int(card["health"]),
-                defense_mod=mod + (defense_mod + on_defense.mod("defense_mod") if i == 0 else 0),
-                extra_damage_die=extra,
-                has_counterattack="Counterattack" in (card.get("abilities") or [])
-                or (i == 0 and on_defense.counterattack),
-                statuses=tuple(entry["statuses"]),
-            )
-        )
-    try:
-        result = rules.attack(
-            attack_roll,
-            targets,
-            cards.statuses,
-            attack_mod=attack_mod + a_mod + on_attack.mod("attack_mod"),
-            effect=effects,
-            effect_damage=effect_damage,
-            aoe=aoe,
-        )
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    steps.extend(result.steps)
+        if name in result.kod:
+            knock_out(entry)
+        else:
+            entry["statuses"] = list(statuses)
     state["turn"].setdefault("attacked", []).append(a_entry["name"])
+    steps.extend(dice.notes())
 
     parts = []
     rounds_data = []
     for name, round_ in result.rounds:
-        _, entry = find_character(state, name)
-        # "vs DEFENDER": the ACV line is the attacker's, not the defender's
-        steps.extend(Step(f"vs {name}: {s.text}", s.ruling) for s in round_.steps)
-        _apply(entry, round_)
         parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
         data = {"target": name, **round_.as_dict()}
-        if round_.counterattack_allowed and counterattack:
-            c_steps, c_text, c_data = _counterattack(state, cards, name, a_entry["name"], dice, i_first=(name == target_names[0]))
-            steps.extend(c_steps)
-            parts.append(c_text)
-            data["counterattack"] = c_data
-        elif round_.counterattack_allowed:
-            steps.append(Step(f"{name} declines to counterattack", "XO-6"))
+        counter = countered.get(name)
+        if counter is not None:
+            parts.append(f"{name} counterattacks: {_round_text(counter)}")
+            data["counterattack"] = {"counterattacker": name, "target": a_entry["name"], **counter.as_dict(),
+                                     **played_on_counters.get(name, {"played": [], "defense_played": []})}
+        elif name in result.skipped:
+            parts.append(f"{name} cannot counterattack: {a_entry['name']} is KOd")
         rounds_data.append(data)
-    steps.extend(dice.notes)
-    for role in dice.unused():
-        steps.append(Step(f"given roll for {role} not needed", None))
+    cards_text = _cards_text(on_attack.names, on_defense.names)
     what = "AOE attacks" if aoe else "attacks"
-    summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}: " + "; ".join(parts)
-    first = result.rounds[0][1]
-    data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **first.as_dict(), "targets": rounds_data,
-            "played": on_attack.names, "defense_played": on_defense.names}
+    summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}{cards_text}: " + "; ".join(parts)
+    main = result.round_of(d_entry["name"])
+    why = main.why or main.steps[-1]
+    data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **main.as_dict(),
+            "targets": rounds_data, "played": on_attack.names, "defense_played": on_defense.names,
+            "why": why.as_dict(), "kod": list(result.kod), "referee_rolled": dice.rolled_labels()}
     return _done(cards, state, summary, steps, data)
 
 
-def _counterattack(state: dict, cards: XoCards, counterattacker: str, target: str, dice: Dice, i_first: bool) -> tuple[list[Step], str, dict]:
-    """XO-6: the defender strikes back at its attacker, one full combat round."""
-    _, c_entry = find_character(state, counterattacker)
-    _, t_entry = find_character(state, target)
-    c_card = cards.characters[counterattacker]
-    t_card = cards.characters[target]
-    prefix = "counter-" if i_first else f"counter:{counterattacker}:"
-    a_mod, a_steps = rules.status_modifier(c_entry["statuses"], cards.statuses, "attack_mod")
-    d_mod, d_steps = rules.status_modifier(t_entry["statuses"], cards.statuses, "defense_mod")
-    attack_roll = dice.take(prefix + "attack", int(c_card["attack"]), counterattacker)
-    defense_roll = dice.take(prefix + "defense", int(t_card["defense"]), target)
-    extra = dice.take(prefix + "extra", 1, target)[0] if rules.is_moffed(defense_roll) else None
-    result = rules.counterattack(
-        attack_roll,
-        defense_roll,
-        int(t_card["health"]),
-        cards.statuses,
-        damage_type=c_card.get("superpower"),
-        attack_mod=a_mod,
-        defense_mod=d_mod,
-        effect=c_card.get("attack_effect"),
-        extra_damage_die=extra,
-        defender_statuses=t_entry["statuses"],
+def fighter(cards: XoCards, entry: dict, effect: str | None | bool = False) -> rules.Fighter:
+    """A character in play as the rules' combat sees it (its card and its statuses now);
+    `effect` replaces its attack effect when given."""
+    card = cards.characters[entry["name"]]
+    return rules.Fighter(
+        name=entry["name"], attack=int(card["attack"]), defense=int(card["defense"]), health=int(card["health"]),
+        statuses=tuple(entry["statuses"]), counterattack="Counterattack" in (card.get("abilities") or []),
+        effect=card.get("attack_effect") if effect is False else effect, superpower=card.get("superpower"),
     )
-    _apply(t_entry, result)
-    steps = [*a_steps, *d_steps, *(Step(f"{counterattacker} counterattacks {target}: {s.text}", s.ruling) for s in result.steps)]
-    text = f"{counterattacker} counterattacks: {_round_text(result)}"
-    return steps, text, {"counterattacker": counterattacker, "target": target, **result.as_dict()}
 
 
-def _apply(entry: dict, result: rules.CombatResult) -> None:
-    """Put a combat round's effect on the defender: tags, or KO (it leaves play, XO-4)."""
-    if result.ko:
-        entry["ko"] = True
-        entry["statuses"] = []
-        return
-    for status in result.statuses:
-        if status not in entry["statuses"]:
-            entry["statuses"].append(status)
+def _attack_mods(played: Played, attack_mod: int = 0, effect_damage: int = 0) -> rules.Mods:
+    return rules.Mods(attack_mod=attack_mod + played.mod("attack_mod"), attack_dice=played.mod("dice"),
+                      effect_damage=effect_damage + played.mod("effect_damage"), tags=tuple(played.tags))
+
+
+def _defense_mods(played: Played, defense_mod: int = 0) -> rules.Mods:
+    return rules.Mods(defense_mod=defense_mod + played.mod("defense_mod"), defense_dice=played.mod("dice"),
+                      counterattack=played.counterattack)
+
+
+def _counter_cards(state: dict, cards: XoCards, attacker: str, a_league: str, d_league: str, targets: Sequence[str],
+                   counter_plays: Mapping[str, Sequence[str]], counter_defense_plays: Mapping[str, Sequence[str]],
+                   ) -> dict[str, tuple[Played, Played]]:
+    """The cards for each possible counterattack (XO-6: a full combat round, cards may be
+    played on it), checked on a copy of the state: nothing is paid until it happens."""
+    for name in [*counter_plays, *counter_defense_plays]:
+        if name not in targets:
+            raise RefereeError(f"{name} is not a target of this attack and cannot counterattack", "XO-6")
+    scratch = copy.deepcopy(state)
+    result = {}
+    for name in targets:
+        c = play_cards(scratch, cards, counter_plays.get(name, ()), d_league, name, "attack")
+        d = play_cards(scratch, cards, counter_defense_plays.get(name, ()), a_league, attacker, "defense")
+        if c.aoe:
+            raise RefereeError(f"{', '.join(c.names)}: a counterattack strikes only its attacker, not an area", "XO-6")
+        if d.counterattack:
+            raise RefereeError(f"{', '.join(d.names)}: a counterattack never triggers a further counterattack", "XO-6")
+        result[name] = (c, d)
+    return result
+
+
+def knock_out(entry: dict) -> None:
+    """The one KO path (XO-4): the character leaves play, on top of its League's discard
+    pile, and carries no status (XO-6: a KOd character is never tagged)."""
+    entry["ko"] = True
+    entry["statuses"] = []
+
+
+def _cards_text(played: Sequence[str], defense_played: Sequence[str]) -> str:
+    parts = []
+    if played:
+        parts.append("playing " + ", ".join(played))
+    if defense_played:
+        parts.append("defending with " + ", ".join(defense_played))
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _round_text(r: rules.CombatResult) -> str:
@@ -734,7 +785,8 @@ def _round_text(r: rules.CombatResult) -> str:
     if r.outcome == "ko":
         return text + ": KOd"
     if r.outcome == "stunned":
-        return text + ": Stunned"
+        others = [s for s in r.statuses if s != rules.STUNNED]
+        return text + ": Stunned" + (f", tagged {', '.join(others)}" if others else "")
     return text + (f": hit, tagged {', '.join(r.statuses)}" if r.statuses else ": hit")
 
 
@@ -761,12 +813,13 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     status_mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "feat_mod")
     mod_steps = (*played.steps, *mod_steps)
     bonus = rules.thwart_bonus_for(state.get("thwart_bonus"), league, turn["number"])
-    roll = dice.take("feat", n + played.mod("dice"), entry["name"])
+    cap: list[Step] = []
+    roll = rules.take_dice(dice, "feat", n + played.mod("dice"), f"{entry['name']}'s feat roll", cap)
     result = rules.feat(roll, int(objective["fcv"]), mod=mod + status_mod + played.mod("feat_mod"), bonus=bonus)
     if bonus:
         state["thwart_bonus"] = None  # used: only the next feat attempt gets it (XO-14)
     steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps,
-             *dice.notes, *result.steps]
+             *cap, *result.steps, *dice.notes()]
     turn["feat"] = {
         "character": entry["name"],
         "objective": objective.name,
@@ -780,7 +833,7 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
         text += f": success; the {other_league(league)} may thwart"
     else:
         text += ": fails"
-        steps.extend(_end_feat_phase(state))
+        steps.extend(_end_feat_phase(state, cards))
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
 
 
@@ -805,9 +858,10 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
     played = play_cards(state, cards, plays, league, entry["name"], "thwart")
     status_mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "thwart_mod")
     mod_steps = (*played.steps, *mod_steps)
-    roll = dice.take("thwart", n + played.mod("dice"), entry["name"])
+    cap: list[Step] = []
+    roll = rules.take_dice(dice, "thwart", n + played.mod("dice"), f"{entry['name']}'s thwart roll", cap)
     result = rules.thwart(roll, int(objective["tcv"]), mod=mod + status_mod + played.mod("thwart_mod"))
-    steps = [dice_step, *mod_steps, *dice.notes, *result.steps]
+    steps = [dice_step, *mod_steps, *cap, *result.steps, *dice.notes()]
     pending["pending"] = False
     text = f"{_turn_label(state)}: {entry['name']} tries to thwart: {result.total} vs TCV {objective['tcv']}"
     if result.success:
@@ -818,7 +872,7 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
         chapter_steps = _win_chapter(state, turn["active"])
         steps.extend(chapter_steps)
         text += f": fails; {chapter_steps[0].text}"
-    steps.extend(_end_feat_phase(state))
+    steps.extend(_end_feat_phase(state, cards))
     if state.get("over"):
-        text += f"; game over, {state['winner']} win"
+        text += f"; game over, {state['winner']} win" if state.get("winner") else "; game over, a draw"
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})

@@ -40,8 +40,8 @@ SCRIPT: list[tuple[list[str], int, str]] = [
     (["xo", "next", "--discard", "villains=2"], 0, "villains discard 2"),
     (["xo", "attack", "Blaze", "Swift", "--attack-roll", "3,3", "--defense-roll", "1,1",
       "--neighbour-roll", "Iron Ward=3,2,0", "--neighbour-roll", "Mindlock=3"], 0,
-     "Swift: ACV 6 vs DCV 2: 4 damage vs Health 2: KOd; Iron Ward: ACV 6 vs DCV 5: 1 damage vs Health 4: "
-     "hit, tagged Burned; Mindlock: ACV 6 vs DCV 3: 3 damage vs Health 3: Stunned"),
+     "Iron Ward: ACV 6 vs DCV 5: 1 damage vs Health 4: hit, tagged Burned; "
+     "Swift: ACV 6 vs DCV 2: 4 damage vs Health 2: KOd; Mindlock: ACV 6 vs DCV 3: 3 damage vs Health 3: Stunned"),
     (["xo", "attack", "Brute", "Captain Volt", "--attack-roll", "0,0,0", "--defense-roll", "1,1",
       "--counter-attack-roll", "3,3,3", "--counter-defense-roll", "1,1"], 0,
      "Captain Volt counterattacks: ACV 9 vs DCV 2: 7 damage vs Health 4: KOd"),
@@ -171,7 +171,7 @@ def test_referee_log_tells_the_whole_story(play_game):
         "Captain Volt counterattacks: ACV 9 vs DCV 2",
         "T2 villains: Doctor Null attempts 'Cut the Power': 4 vs FCV 4: success",
         "T2 villains: Gearhead tries to thwart: 2 vs TCV 4: fails; villains win chapter 1",
-        "T3 heroes: Captain Volt attacks Frostbite: ACV 3 vs DCV 2: 2 damage vs Health 3: hit, tagged Burned, Injured",
+        "T3 heroes: Captain Volt attacks Frostbite (playing Captain Volt Move 5): ACV 3 vs DCV 2: 2 damage vs Health 3: hit, tagged Burned, Injured",
         "heroes win chapter 2",
         "T4 villains: Status Check phase - Frostbite: removed <Burned>",
         "villains win chapter 3",

@@ -143,7 +143,7 @@ def test_xo7_aoe_hits_neighbours_not_far_ones(started, xo_cards):
         dice(attack=[3, 2], defense=[1, 0], **{"defense:Brute": [1, 1], "defense:Blaze": [2]}),
     )
     hit = [t["target"] for t in out.data["targets"]]
-    assert hit == ["Wraith", "Brute", "Blaze"]
+    assert hit == ["Brute", "Wraith", "Blaze"]  # row order (XO-6, XO-7)
     assert {t["acv"] for t in out.data["targets"]} == {5}
     assert entry(out.state, "Doctor Null")["statuses"] == [] and entry(out.state, "Frostbite")["statuses"] == []
     assert entry(out.state, "Wraith")["ko"]
