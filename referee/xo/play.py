@@ -12,7 +12,8 @@ for `status`), per roster entry `ready` (XO-9, for `status`), and in `turn`: `at
 total, success, pending = waiting for a thwart, thwarted), `energy: {league: Energy in
 the pool}` (filled by the Energy played this turn, spent on costs, emptied when the turn
 ends; rules, Attack phase) and `resources: {stack: [card names, top first]}` (setup step
-4: the top card of each stack is the face-up one, the only one that can be used).
+4: the top card of each stack is the face-up one, the only one that can be used) and
+`resources_used` (the Resources used, in order: spent, out of the game).
 
 Cards played (Action, Modifier, Energy, Resource) change the roll they are played on
 with the effects written in cards.yaml; their costs are paid from the pool.
@@ -290,7 +291,8 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
                     continue
                 if key not in USES[use]:
                     raise RefereeError(f"{card.name} ({key}: {value}) does nothing "
-                                       + ("played on its own: play it on the roll it changes" if use == "any" else f"on a {use}"), None)
+                                       + ("played on its own: play it on the roll it changes" if use == "any"
+                                          else f"on {'an' if use == 'attack' else 'a'} {use}"), None)
                 if key == "aoe":
                     played.aoe = played.aoe or bool(value)
                 elif key == "counterattack":
@@ -329,6 +331,7 @@ def _take_resource(state: dict, card: Any) -> list[Step]:
     except ValueError as exc:
         raise RefereeError(str(exc), rules.RESOURCE_RULE) from None
     state["resources"] = taken.stacks
+    state.setdefault("resources_used", []).append(card.name)  # spent: out of the game
     return list(taken.steps)
 
 

@@ -288,7 +288,7 @@ def test_card_play_refusals(started, xo_cards):
         play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Captain Volt Move 3"])
     with pytest.raises(RefereeError, match="not a heroes card"):
         play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Not on My Watch"])
-    with pytest.raises(RefereeError, match="does nothing on a attack"):
+    with pytest.raises(RefereeError, match="does nothing on an attack"):
         play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Police Captain"])
     with pytest.raises(UsageError, match="did you mean"):
         play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Teamwrk"])
