@@ -81,6 +81,26 @@ def _faces(text: str | None, n: int, what: str, rng: Any) -> list[int]:
     return faces
 
 
+def _table_dice(given: dict[str, list[int]], roll_text: str | None, rng: Any) -> Any:
+    """The dice of one command: faces given by role, `--roll` faces in rules order, and on a
+    terminal a prompt per die still needed (issue 14: dice as they fall). Once any face is
+    given at the table, no die is rolled silently: without a terminal a missing die is
+    refused, naming it."""
+    import sys
+
+    from referee.xo import play
+
+    table = _parse(roll_text) if roll_text is not None else []
+    ask = tell = None
+    if sys.stdin.isatty():
+        def ask(prompt: str) -> str:
+            return click.prompt(prompt, default="", show_default=False, prompt_suffix="", err=True)
+
+        def tell(text: str) -> None:
+            click.echo(text, err=True)
+    return play.Dice(given, rng, table=table, ask=ask, tell=tell, strict=bool(given) or roll_text is not None)
+
+
 def _step_lines(steps: Any, indent: str = "  ") -> list[str]:
     return [f"{indent}[{s.ruling or '-'}] {s.text}" for s in steps]
 
@@ -162,6 +182,9 @@ def _outcome_step(steps: Any) -> Any:
               help="Session: a card played on a counterattack by the defender (or NAME), if it happens (XO-6).")
 @click.option("--counter-defense-play", "counter_defense_plays", multiple=True, metavar="[NAME=]CARD",
               help="Session: a card the attacker's league plays on its defense against that counterattack.")
+@click.option("--roll", "roll_text", metavar="FACES",
+              help="Faces rolled at the table, in the order the rules need them, for the dice not given above; "
+              "on a terminal the rest are asked for.")
 @click.option("--expect", type=click.Choice(OUTCOMES), help="The outcome the players worked out: checked.")
 @seed_option
 @json_option
@@ -220,7 +243,7 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
                 given[role] = _parse(faces[0])
         fighter = rules.Fighter(name, 0, int(parts[0]), int(parts[1]))
         row = [fighter, *row] if i == 1 else [*row, fighter]
-    dice = play.Dice(given, _rng(ctx, seed))
+    dice = _table_dice(given, o["roll_text"], _rng(ctx, seed))
     # a counterattack the numbers were not given for is reported, not resolved
     unresolved = [f.name for f in row if f.name != "defender" or not resolvable]
     result = rules.resolve_attack(
@@ -231,6 +254,7 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
         counter_mods={"defender": (rules.Mods(attack_mod=o["counter_attack_mod"]),
                                    rules.Mods(defense_mod=o["counter_defense_mod"]))},
     )
+    dice.leftover()
     main = result.round_of("defender")
     steps = [*result.steps, *dice.notes()]
     lines = [f"Attack: {_headline(main)}"]
@@ -348,13 +372,15 @@ def _session_attack(tx: Tx, attacker: str, defender: str, o: dict[str, Any]) -> 
         for text in o[key]:
             name, card = _named(option, text)
             into.setdefault(resolve(name) if name else o["_defender"], []).append(card.strip())
+    dice = _table_dice(given, o["roll_text"], tx.rng())
     out = play.attack(
-        state, cards, attacker, defender, play.Dice(given, tx.rng()),
+        state, cards, attacker, defender, dice,
         attack_mod=o["attack_mod"], defense_mod=o["defense_mod"], effect=o["effect"],
         effect_damage=o["effect_damage"], aoe=o["aoe"], counterattack=o["counterattack"] is not False,
         plays=o["plays"], defense_plays=o["defense_plays"],
         counter_plays=counter_plays, counter_defense_plays=counter_defense_plays,
     )
+    dice.leftover()
     if o["expect"] and o["expect"] != out.data["outcome"]:
         why = out.data["why"]
         raise RefereeError(
@@ -422,14 +448,14 @@ def _stateless_roll(ctx: click.Context, seed: int | None, kind: str, o: dict[str
 
 
 def _session_roll(tx: Tx, kind: str, name: str, o: dict[str, Any]) -> Reply:
-    from referee.dice import parse_faces
     from referee.xo import play
 
     _not_here({"dice": o["dice"], ("fcv" if kind == "feat" else "tcv"): o["target"], "bonus": o["bonus"] or None}, "session")
     state = tx.require_game("xo")
-    given = {kind: parse_faces(o["roll"], "mask") if o["roll"] and o["roll"].strip() else []} if o["roll"] is not None else {}
+    dice = _table_dice({}, o["roll"], tx.rng())
     fn = play.feat if kind == "feat" else play.thwart
-    out = fn(state, _cards(tx), name, play.Dice(given, tx.rng()), mod=o["mod"], plays=o["plays"])
+    out = fn(state, _cards(tx), name, dice, mod=o["mod"], plays=o["plays"])
+    dice.leftover()
     outcome = "success" if out.data["success"] else "fail"
     if o["expect"] and o["expect"] != outcome:
         step = next(s for s in out.steps if s.ruling == ("XO-13" if kind == "feat" else "XO-14") and "roll" in s.text)

@@ -158,7 +158,14 @@ def status_lines(state: dict) -> list[str]:
             ready = character.get("ready")
             tags = f" [{', '.join(character['statuses'])}]" if character["statuses"] else ""
             shown = "" if ready is None else (": ready" if ready else ": not ready")
+            if character["name"] in (turn.get("attacked") or []):
+                shown += ", has attacked this turn"
             lines.append(f"  {character['name']}{tags}{shown}")
+    if turn["phase"] == "Attack" and not state.get("over"):
+        attacked = turn.get("attacked") or []
+        can = [c["name"] for c in state["roster"][active] if c.get("ready") and c["name"] not in attacked]
+        lines.append(f"Attack phase: {active} attacked with {', '.join(attacked) or 'nobody yet'}; "
+                     f"ready to attack: {', '.join(can) or 'nobody'} (XO-9)")
     if "resources" in state:
         lines.append(resources_line(state))
     feat = turn.get("feat")

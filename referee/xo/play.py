@@ -24,12 +24,12 @@ from __future__ import annotations
 import copy
 import difflib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.dice import roll_mask
-from referee.errors import RefereeError, UsageError
+from referee.dice import parse_faces, roll_mask
+from referee.errors import DiceError, RefereeError, UsageError
 from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
@@ -137,29 +137,76 @@ def _done(cards: XoCards, state: dict, summary: str, steps: list[Step], data: di
 
 
 class Dice:
-    """Mask dice for one command (a `rules.DiceSource`): faces the players entered, by role,
-    else rolled by the referee with `rng` and remembered as such (shown in the steps).
+    """Mask dice for one command (a `rules.DiceSource`), in the order the rules need them.
+    A roll's faces come, in this order, from the faces given for its role (`given`), the
+    faces typed with `--roll` (`table`, in rules order), and, on a terminal, the players
+    (`ask`: one prompt per die, naming it; Enter lets the referee roll that die and `tell`
+    says so). With `strict` (faces were given at the table), a die none of these gives is
+    a `UsageError` naming it, before anything changes; otherwise the referee rolls it with
+    `rng`, and it is remembered (and shown) as rolled by the referee.
     Roles: attack, defense, extra, counter-attack, counter-defense, counter-extra (the
     defender's counterattack); defense:NAME, extra:NAME, counter-attack:NAME,
     counter-defense:NAME, counter-extra:NAME for an AOE's neighbours; feat, thwart."""
 
-    def __init__(self, given: Mapping[str, Sequence[int]], rng: random.Random) -> None:
+    def __init__(self, given: Mapping[str, Sequence[int]], rng: random.Random, *, table: Sequence[int] = (),
+                 ask: Callable[[str], str] | None = None, tell: Callable[[str], None] | None = None,
+                 strict: bool = False) -> None:
         self.given = {k: list(v) for k, v in given.items()}
         self.rng = rng
+        self.table = list(table)
+        self.ask = ask
+        self.tell = tell or (lambda text: None)
+        self.strict = strict or bool(table)
         self.used: set[str] = set()
         self.rolled: list[tuple[str, list[int]]] = []  # (label, faces) the referee rolled
 
     def take(self, role: str, n: int, label: str) -> list[int]:
         self.used.add(role)
-        if role in self.given:
-            faces = self.given[role]
-            if len(faces) != n:
-                raise UsageError(f"{label}: {n} dice rolled but {len(faces)} faces given ({role_option(role)})")
+        faces = list(self.given.get(role, []))
+        if len(faces) > n:
+            raise UsageError(f"{label}: {n} dice rolled but {len(faces)} faces given ({role_option(role)})")
+        if len(faces) == n:
             return faces
-        faces = roll_mask(n, self.rng)
-        if n:
-            self.rolled.append((label, faces))
+        if not (self.strict or self.ask or faces):
+            rolled = roll_mask(n, self.rng)
+            if n:
+                self.rolled.append((label, rolled))
+            return rolled
+        while len(faces) < n:
+            die = f"{label}, die {len(faces) + 1} of {n}"
+            if self.table:
+                faces.append(self.table.pop(0))
+            elif self.ask is not None:
+                faces.extend(self._asked(die, n - len(faces)))
+            else:
+                raise UsageError(f"{label} needs die {len(faces) + 1} of {n} (mask, 0-3): give it with --roll "
+                                 f"(or {role_option(role)}), or type it on a terminal")
         return faces
+
+    def _asked(self, die: str, most: int) -> list[int]:
+        """One die from the terminal (or the rest of the roll typed at once)."""
+        assert self.ask is not None
+        while True:
+            answer = self.ask(f"{die} (mask, 0-3; Enter: the referee rolls): ")
+            if not answer.strip():
+                face = roll_mask(1, self.rng)
+                self.rolled.append((die, face))
+                self.tell(f"  the referee rolls {die}: {face[0]}")
+                return face
+            try:
+                faces = parse_faces(answer, "mask")
+            except DiceError as error:
+                self.tell(f"  {error.message}")
+                continue
+            if len(faces) > most:
+                self.tell(f"  {len(faces)} faces, but this roll needs {most} more")
+                continue
+            return faces
+
+    def leftover(self) -> None:
+        """Faces typed with --roll must all be used."""
+        if self.table:
+            raise UsageError(f"--roll: the command rolled its dice and {len(self.table)} face(s) left over")
 
     def unused(self) -> list[str]:
         return [role for role in self.given if role not in self.used]
@@ -246,6 +293,7 @@ class Played:
     removes: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
+    bonuses: list[tuple[str, str, int]] = field(default_factory=list)  # (card, key, value), for the log
 
     def mod(self, key: str) -> int:
         return self.mods.get(key, 0)
@@ -303,6 +351,7 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
                     played.removes.append(cards.status(value))
                 else:
                     played.mods[key] = played.mod(key) + int(value)
+                    played.bonuses.append((card.name, key, int(value)))
                 played.steps.append(Step(f"{card.name}: {key} {value}", None))
         if card.type != "Resource":
             from_hand += 1
@@ -434,7 +483,8 @@ def pick(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
         state.setdefault("hands", {lg: 0 for lg in LEAGUES})
         steps.append(Step("Status Check skipped on turn 1", "XO-8"))
         steps.append(Step(f"turn 1 begins: {state['turn']['active']} active, {PHASES[1]} phase", "XO-11"))
-        summary += f"; turn 1 begins, {state['turn']['active']} active"
+        _pass_automatic(state, cards, steps, None)
+        summary += f"; turn 1 begins, {state['turn']['active']} active; each draws 7; {PHASES[2]} phase"
     return _done(cards, state, summary, steps, {"league": league, "picked": picked})
 
 
@@ -502,19 +552,61 @@ def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
 # --------------------------------------------------------------------------- phases
 
 
+# Phases with nothing to decide pass by themselves (issue 14): the Status Check removes
+# what XO-8 says, the Card Discard/Draw draws back up to 7 (the discards, 0 to 2 cards
+# chosen at the table, are told with `next --discard`), Turn Resolution checks the end.
+AUTOMATIC = (PHASES[0], PHASES[1], PHASES[4])
+
+
 def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None = None) -> Outcome:
-    """XO-11: advance one phase and apply what the phase does by itself: the Status
-    Check (XO-8), the discard/draw (XO-10), a successful feat left unthwarted winning the
-    chapter (XO-14), the game end (XO-15), the expiry of an unused thwart bonus (XO-14),
-    the Energy pools emptying when the turn ends (rules, Attack phase)."""
+    """XO-11: end the current phase (the Attack phase, or the Feat/Thwart phase and with it
+    the turn) and pass the phases that need no decision: the Status Check (XO-8), the
+    discard/draw (XO-10), Turn Resolution (a successful feat left unthwarted wins the
+    chapter, XO-14; the game end, XO-15, XO-16), the expiry of an unused thwart bonus
+    (XO-14), the Energy pools emptying when the turn ends (rules, Attack phase)."""
     _check_playing(state)
     state = copy.deepcopy(state)
+    steps: list[Step] = []
+    _step(state, cards, steps, discards)
+    passed = _pass_automatic(state, cards, steps, discards)
+    if discards and not passed:
+        raise RefereeError(f"discards only in the {PHASES[1]} phase, which this command does not reach", "XO-10")
+    summary = f"{_turn_label(state)}: {state['turn']['phase']} phase"
+    notes = _auto_notes(steps)
+    if notes:
+        summary += " - " + "; ".join(notes)
+    return _done(cards, state, summary, steps, {"phase": state["turn"]["phase"], "turn": state["turn"]["number"]})
+
+
+def _auto_notes(steps: Sequence[Step]) -> list[str]:
+    """What the phases passed by themselves did, for the log line: the new turn, the
+    Status Check's removals, the draws, the expired bonus, the Energy gone, the end."""
+    notes = []
+    for step in steps:
+        if step.ruling == "XO-11" and not step.text.startswith("turn "):
+            continue
+        if step.text.endswith(": the game goes on") or step.text.endswith("draw 0 back up to 7"):
+            continue
+        if step.text == "no statuses to remove":
+            continue
+        notes.append(step.text)
+    return notes
+
+
+def _pass_automatic(state: dict, cards: XoCards, steps: list[Step], discards: Mapping[str, int] | None) -> bool:
+    """Pass the phases that need no decision, up to the next Attack phase (or the end);
+    True when a Card Discard/Draw phase was passed (it took the discards)."""
+    drew = False
+    while state["turn"]["phase"] in AUTOMATIC and not state.get("over"):
+        drew = drew or state["turn"]["phase"] == PHASES[1]
+        _step(state, cards, steps, discards if state["turn"]["phase"] == PHASES[1] else None)
+    return drew
+
+
+def _step(state: dict, cards: XoCards, steps: list[Step], discards: Mapping[str, int] | None) -> None:
+    """Leave the current phase for the next one (XO-11), applying what it does."""
     turn = state["turn"]
     phase = turn["phase"]
-    steps: list[Step] = []
-    if discards and phase != PHASES[1]:
-        raise RefereeError(f"discards only in the {PHASES[1]} phase, not in the {phase} phase", "XO-10")
-
     if phase == PHASES[1]:  # leaving Card Discard/Draw: discard, then draw (XO-10)
         hands = state.setdefault("hands", {lg: 0 for lg in LEAGUES})
         try:
@@ -548,11 +640,6 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
         steps.append(Step(f"{new_phase} phase", "XO-11"))
         if new_phase == PHASES[4]:
             steps.extend(_resolve_turn(state, cards))
-    summary = f"{_turn_label(state)}: {state['turn']['phase']} phase"
-    notes = [s.text for s in steps if s.ruling not in ("XO-11",)]
-    if notes:
-        summary += " - " + "; ".join(notes)
-    return _done(cards, state, summary, steps, {"phase": state["turn"]["phase"], "turn": state["turn"]["number"]})
 
 
 def _status_check(state: dict, cards: XoCards) -> list[Step]:
@@ -603,7 +690,9 @@ def _end_feat_phase(state: dict, cards: XoCards) -> list[Step]:
     """The Feat/Thwart phase is over (failed feat XO-13, or thwart resolved XO-14): on to
     Turn Resolution."""
     state["turn"]["phase"] = PHASES[4]
-    return [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state, cards)]
+    steps = [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state, cards)]
+    _pass_automatic(state, cards, steps, None)
+    return steps
 
 
 # --------------------------------------------------------------------------- attack
@@ -731,12 +820,28 @@ def fighter(cards: XoCards, entry: dict, effect: str | None | bool = False) -> r
 
 def _attack_mods(played: Played, attack_mod: int = 0, effect_damage: int = 0) -> rules.Mods:
     return rules.Mods(attack_mod=attack_mod + played.mod("attack_mod"), attack_dice=played.mod("dice"),
-                      effect_damage=effect_damage + played.mod("effect_damage"), tags=tuple(played.tags))
+                      effect_damage=effect_damage + played.mod("effect_damage"), tags=tuple(played.tags),
+                      attack_from=_sources(played, "attack_mod", attack_mod, "--attack-mod"))
 
 
 def _defense_mods(played: Played, defense_mod: int = 0) -> rules.Mods:
     return rules.Mods(defense_mod=defense_mod + played.mod("defense_mod"), defense_dice=played.mod("dice"),
-                      counterattack=played.counterattack)
+                      counterattack=played.counterattack,
+                      defense_from=_sources(played, "defense_mod", defense_mod, "--defense-mod"))
+
+
+def _sources(played: Played, key: str, given: int = 0, option: str = "--mod") -> tuple[tuple[str, int], ...]:
+    """Where a roll's modifier comes from: each card's, and the players' own (the option)."""
+    found = [(card, value) for card, k, value in played.bonuses if k == key]
+    return (*found, *([(option, given)] if given else []))
+
+
+def _bonus_text(bonuses: Sequence[tuple[str, int]]) -> str:
+    return "".join(f" {value:+d} {source}" for source, value in bonuses)
+
+
+def _faces_text(roll: Sequence[int]) -> str:
+    return "+".join(map(str, roll)) if roll else "no dice"
 
 
 def _counter_cards(state: dict, cards: XoCards, attacker: str, a_league: str, d_league: str, targets: Sequence[str],
@@ -777,14 +882,22 @@ def _cards_text(played: Sequence[str], defense_played: Sequence[str]) -> str:
 
 
 def _round_text(r: rules.CombatResult) -> str:
-    text = f"ACV {r.acv} vs DCV {r.dcv}"
+    """A combat round for the log: each value with its dice faces and every bonus."""
+    acv = f"ACV {_faces_text(r.attack_roll)}{_bonus_text(r.attack_bonuses)} = {r.acv}"
+    dcv = f"DCV {_faces_text(r.defense_roll)}{_bonus_text(r.defense_bonuses)} = {r.dcv}"
+    text = f"{acv} vs {dcv}"
     if r.attack_moffed:
         text += " (attack moffed)"
     if r.defense_moffed:
         text += " (defense moffed)"
     if r.outcome == "miss":
         return text + ": miss"
-    text += f": {r.damage} damage vs Health {r.health}"
+    extra = []
+    if r.effect_damage:
+        extra.append(f"+{r.effect_damage} attack-effect damage")
+    if r.extra_damage_roll is not None:
+        extra.append(f"+{r.extra_damage_roll} extra die")
+    text += f": {r.damage} damage{' (' + ', '.join(extra) + ')' if extra else ''} vs Health {r.health}"
     if r.outcome == "ko":
         return text + ": KOd"
     if r.outcome == "stunned":
@@ -798,9 +911,13 @@ def _round_text(r: rules.CombatResult) -> str:
 
 def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
     """XO-13: the active league's one feat attempt of the turn on its current objective."""
-    _check_phase(state, PHASES[3], "feats are attempted")
+    if state["turn"]["phase"] != PHASES[2]:  # a feat in the Attack phase ends it (XO-11)
+        _check_phase(state, PHASES[3], "feats are attempted")
+    _check_playing(state)
     state = copy.deepcopy(state)
     turn = state["turn"]
+    ended_attacks = turn["phase"] == PHASES[2]
+    turn["phase"] = PHASES[3]
     league, entry = find_character(state, character)
     if league != turn["active"]:
         raise RefereeError(f"only the active {turn['active']} attempt a feat this turn; {entry['name']} is one of the {league}", "XO-13")
@@ -823,6 +940,8 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
         state["thwart_bonus"] = None  # used: only the next feat attempt gets it (XO-14)
     steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps,
              *cap, *result.steps, *dice.notes()]
+    if ended_attacks:
+        steps.insert(0, Step(f"{PHASES[2]} phase ends with the feat attempt; {PHASES[3]} phase", "XO-11"))
     turn["feat"] = {
         "character": entry["name"],
         "objective": objective.name,
@@ -831,12 +950,17 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
         "pending": result.success,
         "thwarted": False,
     }
-    text = f"{_turn_label(state)}: {entry['name']} attempts {objective.name!r}: {result.total} vs FCV {objective['fcv']}"
+    bonuses = (*rules.status_bonuses(entry["statuses"], cards.statuses, "feat_mod"), *_sources(played, "feat_mod", mod),
+               *([("thwart bonus", bonus)] if bonus else []))
+    text = (f"{_turn_label(state)}: {entry['name']} attempts {objective.name!r}{_cards_text(played.names, ())}: "
+            f"{_faces_text(roll)}{_bonus_text(bonuses)} = {result.total} vs FCV {objective['fcv']}")
     if result.success:
         text += f": success; the {other_league(league)} may thwart"
     else:
         text += ": fails"
-        steps.extend(_end_feat_phase(state, cards))
+        ended = _end_feat_phase(state, cards)
+        steps.extend(ended)
+        text += "".join(f"; {note}" for note in _auto_notes(ended[1:]))
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
 
 
@@ -866,7 +990,9 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
     result = rules.thwart(roll, int(objective["tcv"]), mod=mod + status_mod + played.mod("thwart_mod"))
     steps = [dice_step, *mod_steps, *cap, *result.steps, *dice.notes()]
     pending["pending"] = False
-    text = f"{_turn_label(state)}: {entry['name']} tries to thwart: {result.total} vs TCV {objective['tcv']}"
+    bonuses = (*rules.status_bonuses(entry["statuses"], cards.statuses, "thwart_mod"), *_sources(played, "thwart_mod", mod))
+    text = (f"{_turn_label(state)}: {entry['name']} tries to thwart{_cards_text(played.names, ())}: "
+            f"{_faces_text(roll)}{_bonus_text(bonuses)} = {result.total} vs TCV {objective['tcv']}")
     if result.success:
         pending["thwarted"] = True
         state["thwart_bonus"] = {"league": league, "turn": turn["number"] + 1}
@@ -875,7 +1001,10 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
         chapter_steps = _win_chapter(state, turn["active"])
         steps.extend(chapter_steps)
         text += f": fails; {chapter_steps[0].text}"
-    steps.extend(_end_feat_phase(state, cards))
+    ended = _end_feat_phase(state, cards)
+    steps.extend(ended)
     if state.get("over"):
         text += f"; game over, {state['winner']} win" if state.get("winner") else "; game over, a draw"
+    else:
+        text += "".join(f"; {note}" for note in _auto_notes(ended[1:]))
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})

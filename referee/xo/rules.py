@@ -121,6 +121,12 @@ def status_modifier(
     return total, tuple(steps)
 
 
+def status_bonuses(statuses: Sequence[str], defs: Mapping[str, StatusDef], key: str) -> list[tuple[str, int]]:
+    """The (<status>, value) of one modifier each status card gives (for the log line)."""
+    return [(f"<{name}>", int(effect[key])) for name in statuses for effect in _status(name, defs).effect
+            if key in effect]
+
+
 @dataclass(frozen=True)
 class StatusCheckResult:
     statuses: dict[str, list[str]]
@@ -184,6 +190,8 @@ class CombatResult:
     is_counterattack: bool
     steps: tuple[Step, ...]
     why: Step | None = None  # the step that decided the outcome (XO-3 miss or XO-4)
+    attack_bonuses: tuple[tuple[str, int], ...] = ()  # what makes up attack_mod: (source, value)
+    defense_bonuses: tuple[tuple[str, int], ...] = ()
 
     @property
     def ko(self) -> bool:
@@ -418,6 +426,8 @@ class Mods:
     defense_mod: int = 0
     defense_dice: int = 0
     counterattack: bool = False
+    attack_from: tuple[tuple[str, int], ...] = ()  # (source, value) making up attack_mod, for the log
+    defense_from: tuple[tuple[str, int], ...] = ()
 
 
 NO_MODS = Mods()
@@ -520,6 +530,7 @@ def resolve_attack(
     a_mod, a_steps = status_modifier(attacker.statuses, defs, "attack_mod")
     steps.extend(Step(f"{attacker.name}: {s.text}", s.ruling) for s in a_steps)
     a_mod += on_attack.attack_mod
+    a_bonuses = (*status_bonuses(attacker.statuses, defs, "attack_mod"), *on_attack.attack_from)
     attack_roll = take_dice(dice, "attack", attacker.attack + on_attack.attack_dice,
                             f"{attacker.name}'s attack roll", steps)
     rounds: list[tuple[str, CombatResult]] = []
@@ -539,6 +550,8 @@ def resolve_attack(
             extra_damage_die=extra, has_counterattack=target.counterattack or side.counterattack,
             defender_statuses=target.statuses, on_hit_tags=on_attack.tags,
         )
+        result = replace(result, attack_bonuses=a_bonuses,
+                         defense_bonuses=(*status_bonuses(target.statuses, defs, "defense_mod"), *side.defense_from))
         steps.extend(Step(f"vs {target.name}: {s.text}", s.ruling) for s in result.steps)
         _after(statuses, kod, target.name, result)
         rounds.append((target.name, result))
@@ -579,6 +592,10 @@ def resolve_attack(
         if target.superpower:
             step = Step(f"counterattack damage type: {target.superpower} (Superpower icon)", "XO-6")
             result = replace(result, steps=(result.steps[0], step, *result.steps[1:]))
+        result = replace(result,
+                         attack_bonuses=(*status_bonuses(statuses[target.name], defs, "attack_mod"), *c_side.attack_from),
+                         defense_bonuses=(*status_bonuses(statuses[attacker.name], defs, "defense_mod"),
+                                          *a_side.defense_from))
         steps.extend(Step(f"{target.name} counterattacks {attacker.name}: {s.text}", s.ruling) for s in result.steps)
         _after(statuses, kod, attacker.name, result)
         counters.append((target.name, result))

@@ -105,7 +105,6 @@ def session(tmp_path, referee_in_process, fixture_db_path):
                "Gearhead").returncode == 0
     assert run("xo", "pick", "villains", "Doctor Null", "Brute", "Wraith", "Blaze", "Frostbite", "Psyche",
                "Razor").returncode == 0
-    assert run("xo", "next").returncode == 0
     return path, run
 
 
@@ -201,10 +200,16 @@ def test_xo6_every_die_of_an_aoe_round_is_enterable(session):
 
 def test_xo6_dice_the_referee_rolled_are_shown_as_such(session):
     path, run = session
+    # faces given at the table but not the extra die: refused, naming it (issue 14: no silent roll)
     proc = run(*AOE_ARGS, "--seed", "4")
-    data = json.loads(proc.stdout)
-    assert [r["roll"] for r in data["referee_rolled"]] == ["Wraith's extra damage die (moffed defense, XO-5)"]
-    assert any(s["text"].startswith("rolled by the referee: Wraith's extra damage die") for s in data["steps"])
+    assert proc.returncode == 2
+    assert "Wraith's extra damage die (moffed defense, XO-5) needs die 1 of 1" in proc.stderr
+    # no faces at all: the referee rolls every die and names each one
+    data = json.loads(run("xo", "attack", "Sky Lancer", "Brute", "--seed", "4", "--json").stdout)
+    rolled = [r["roll"] for r in data["referee_rolled"]]
+    assert rolled[:2] == ["Sky Lancer's attack roll", "Doctor Null's defense roll"]
+    assert all(t["target"] + "'s defense roll" in rolled for t in data["targets"])
+    assert any(s["text"].startswith("rolled by the referee: Sky Lancer's attack roll") for s in data["steps"])
 
 
 # XO-16: stalemate ------------------------------------------------------------------

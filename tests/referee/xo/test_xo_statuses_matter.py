@@ -43,7 +43,7 @@ def attack_phase(cards, active):
     assert state["turn"]["active"] == active
     state = play.pick(state, cards, "heroes", HEROES).state
     state = play.pick(state, cards, "villains", VILLAINS).state
-    state = play.next_phase(state, cards).state  # draw 7 each (XO-10): the Attack phase
+    assert state["turn"]["phase"] == "Attack" and state["hands"] == {"heroes": 7, "villains": 7}  # XO-10
     state = play.play(state, cards, "heroes", ["Power Cell", "Power Cell"]).state
     return play.play(state, cards, "villains", ["Stolen Battery", "Stolen Battery"]).state
 
