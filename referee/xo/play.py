@@ -784,18 +784,20 @@ def attack(
     steps.extend(dice.notes())
 
     parts = []
+    later = []  # the counterattacks follow all the rounds of the shared roll (XO-6, XO-7)
     rounds_data = []
     for name, round_ in result.rounds:
         parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
         data = {"target": name, **round_.as_dict()}
         counter = countered.get(name)
         if counter is not None:
-            parts.append(f"{name} counterattacks: {_round_text(counter)}")
+            later.append(f"{name} counterattacks: {_round_text(counter)}")
             data["counterattack"] = {"counterattacker": name, "target": a_entry["name"], **counter.as_dict(),
                                      **played_on_counters.get(name, {"played": [], "defense_played": []})}
         elif name in result.skipped:
-            parts.append(f"{name} cannot counterattack: {a_entry['name']} is KOd")
+            later.append(f"{name} cannot counterattack: {a_entry['name']} is KOd")
         rounds_data.append(data)
+    parts += later
     cards_text = _cards_text(on_attack.names, on_defense.names)
     what = "AOE attacks" if aoe else "attacks"
     summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}{cards_text}: " + "; ".join(parts)
