@@ -258,7 +258,8 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
     main = result.round_of("defender")
     steps = [*result.steps, *dice.notes()]
     lines = [f"Attack: {_headline(main)}"]
-    lines += _step_lines(s for s in result.steps if not s.text.startswith(("vs ", "defender counterattacks", "neighbour")))
+    lines += _step_lines(s for s in result.steps if not s.text.startswith(("vs ", "defender counterattacks", "neighbour"))
+                         and not s.text.endswith("declines to counterattack"))  # unresolved: reported below
     lines += _step_lines(main.steps)
     data: dict[str, Any] = main.as_dict()
     data["aoe"] = result.aoe
