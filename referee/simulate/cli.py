@@ -197,7 +197,8 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
        as_json: bool) -> None:
     """Exact XO! odds (not sampled): P(hit), P(Stunned), P(KO) and expected damage of one
     attack for every matchup (XO-2..XO-5); each objective's best feat and thwart odds
-    (XO-13, XO-14), flagged when > 90% or < 10%. With neither flag: both."""
+    (XO-13, XO-14), flagged when > 90% or < 10%; a chapter flagged when it leans to one
+    league. With neither flag: both."""
 
     def answer() -> Reply:
         from referee.command import load_cards
@@ -227,6 +228,7 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
             data["matchups"] = [m.as_dict() for m in table]
         if objectives or both:
             data["objectives"] = [o.as_dict() for o in objs]
+            data["chapters"] = [c.as_dict() for c in xo_tables.chapters(objs)]
         return Reply(lines, data)
 
     run(as_json, answer)
