@@ -350,6 +350,9 @@ def new(
 
         game_id = games.canonical(game)
         names = [p.strip() for p in players.split(",")]
+        for name in names:  # a name is printed in status lines and the log: one line each
+            if not name.isprintable():
+                raise UsageError(f"--players: {shown(name)} holds control characters")
         options: dict[str, Any] = {}
         if owners or teams:
             if game_id != "x-statix":

@@ -17,20 +17,24 @@ sqlite3 is imported here only; the CLI imports this module inside session comman
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import sqlite3
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from referee import state_schema
 from referee.errors import RefereeError, SessionError, UsageError
+from referee.inputs import shown
 
 APPLICATION_ID = 0x52654621  # "ReF!" in the SQLite header at offset 68
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = state_schema.FORMAT_VERSION  # PRAGMA user_version: tables + state shapes
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 30.0
 DEFAULT_PATH = "referee-session.db"
@@ -95,10 +99,16 @@ def check_header(path: Path) -> None:
     if not path.is_file():
         raise SessionError(f"{path}: not a session file")
     try:
+        size = path.stat().st_size
         with path.open("rb") as handle:
             header = handle.read(100)
     except OSError as error:
         raise SessionError(f"{path}: cannot read: {error.strerror}") from None
+    if size > state_schema.MAX_SESSION_BYTES:  # the whole log is read into memory
+        raise SessionError(
+            f"{path}: {size} bytes, more than a session holds "
+            f"(at most {state_schema.MAX_SESSION_BYTES})"
+        )
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
         raise SessionError(f"{path}: not a referee session (not an SQLite file, or damaged)")
     if int.from_bytes(header[68:72], "big") != APPLICATION_ID:
@@ -144,6 +154,30 @@ def _undo_stacks(rows: list[tuple[int, str, str]]) -> tuple[int, list[int], list
     return base, done, undone, reverted
 
 
+@contextlib.contextmanager
+def _refusing_bad_rows(path: Path, writing: bool = False) -> Iterator[None]:
+    """A row that does not match the session format (state_schema) is a SessionError."""
+    try:
+        yield
+    except state_schema.SchemaError as error:
+        what = "refusing to write a row the session format forbids" if writing else (
+            "invalid session file"
+        )
+        raise SessionError(f"{path}: {what} ({error}); nothing was changed") from None
+
+
+def _check_new_row(kind: str, summary: str, state: dict | str) -> None:
+    """What the referee writes, it must read back: the checks made on open (the state as
+    values or as its JSON text)."""
+    for column, value in (("kind", kind), ("summary", summary)):
+        if not value.isprintable():
+            raise state_schema.SchemaError(f"{column}: control characters in {shown(value)}")
+    if isinstance(state, str):
+        state_schema.load_state(state)
+    else:
+        state_schema.check_state(state)
+
+
 class Session:
     """An open session. Use as `with Session.open(path) as s:` - one transaction."""
 
@@ -152,6 +186,8 @@ class Session:
         self.write = write
         self._conn: sqlite3.Connection | None = None
         self._rows: list[Row] = []  # the whole log, verified on open
+        self._version = SCHEMA_VERSION
+        self._checked = 0  # rows [0, _checked) were checked: the rest are this command's
 
     # ── lifecycle ──────────────────────────────────────────────────────────────
     @classmethod
@@ -176,6 +212,14 @@ class Session:
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None and len(self._rows) > self._checked:
+            try:  # before COMMIT: a command may record, then refuse (and roll back)
+                with _refusing_bad_rows(self.path, writing=True):
+                    for row in self._rows[self._checked :]:
+                        _check_new_row(row[2], row[3], row[5])
+            except BaseException:
+                self._close(commit=False)
+                raise
         try:
             self._close(commit=exc_type is None)
         except sqlite3.DatabaseError as error:
@@ -204,10 +248,11 @@ class Session:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
             raise SessionError(f"{self.path}: damaged session file ({problems[0]})")
-        if version != SCHEMA_VERSION:
+        if version not in state_schema.SCHEMAS or (self.write and version != SCHEMA_VERSION):
             raise SessionError(
                 f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
             )
+        self._version = version
         rows: list[Row] = []
         for *fields, crc in conn.execute(_SELECT_ALL):
             row: Row = tuple(fields)  # type: ignore[assignment]
@@ -216,7 +261,10 @@ class Session:
             rows.append(row)
         if not rows or rows[0][2] != "new":
             raise SessionError(f"{self.path}: damaged session file (no game in it)")
+        with _refusing_bad_rows(self.path):  # matching CRCs do not make the content usable
+            state_schema.check_rows(rows, version)
         self._rows = rows
+        self._checked = len(rows)
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -254,6 +302,8 @@ class Session:
 
     @classmethod
     def _create_file(cls, path: Path, state: dict, summary: str, payload: dict) -> int:
+        with _refusing_bad_rows(path, writing=True):
+            _check_new_row("new", summary, state)
         if not path.parent.is_dir():
             raise SessionError(f"{path}: folder {path.parent} does not exist")
         temp = path.with_name(f".{path.name}.{os.getpid()}.creating")
@@ -319,15 +369,19 @@ class Session:
             for seq, ts, kind, summary, payload, _ in rows
         ]
         if with_states:
-            return [(e, json.loads(r[5])) for e, r in zip(events, rows, strict=True)]
+            return [(e, self._state_at(e.seq)) for e in events]
         return events
 
     def _stacks(self) -> tuple[int, list[int], list[int], set[int]]:
         self._db()
         return _undo_stacks([(r[0], r[2], r[4]) for r in self._rows])
 
-    def _state_at(self, seq: int) -> str:
-        return self._rows[seq - 1][5]
+    def _state_at(self, seq: int) -> dict:
+        """An earlier event's state, checked (on open only the current one is)."""
+        with _refusing_bad_rows(self.path):
+            return state_schema.load_state(
+                self._rows[seq - 1][5], self._version, f"event #{seq}: state"
+            )
 
     def _summary_of(self, seq: int) -> str:
         return self._rows[seq - 1][3]
@@ -373,7 +427,7 @@ class Session:
             "undo",
             f"undo {n}: {names}",
             {"n": n, "undone": reverted, "restores": target},
-            json.loads(self._state_at(target)),
+            self._state_at(target),
         )
         return seq, reverted
 
@@ -395,6 +449,6 @@ class Session:
             "redo",
             f"redo {n}: {names}",
             {"n": n, "redone": redone},
-            json.loads(self._state_at(redone[-1])),
+            self._state_at(redone[-1]),
         )
         return seq, redone
