@@ -29,9 +29,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from referee import state_schema
+from referee import session_media, state_schema
 from referee.errors import RefereeError, SessionError, UsageError
-from referee.inputs import shown
+from referee.inputs import one_line, shown
 
 APPLICATION_ID = 0x52654621  # "ReF!" in the SQLite header at offset 68
 SCHEMA_VERSION = state_schema.FORMAT_VERSION  # PRAGMA user_version: tables + state shapes
@@ -122,8 +122,13 @@ def already_holds_a_game(path: Path) -> str:
     )
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+def _connect(path: Path, mode: str = "rw") -> sqlite3.Connection:
+    """A connection: "rw", or read-only "ro" / "immutable" (session_media.read_mode)."""
+    if mode == "rw":
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    else:
+        uri = session_media.read_uri(path, immutable=mode == "immutable")
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     conn.execute("PRAGMA synchronous = FULL")
     return conn
@@ -199,17 +204,28 @@ class Session:
         return cls(path, write)
 
     def __enter__(self) -> Session:
+        if self.write and not session_media.writable(self.path):
+            raise session_media.read_only_error(self.path)
         try:
-            self._conn = _connect(self.path)
-            self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
-            self._check_schema()
+            try:
+                self._begin(session_media.read_mode(self.path, self.write))
+            except sqlite3.OperationalError as error:
+                self._close(commit=False)
+                if self.write or not session_media.may_read_immutable(self.path, error):
+                    raise
+                self._begin("immutable")  # a read-only folder or medium, a full disk
         except sqlite3.DatabaseError as error:
             self._close(commit=False)
-            raise SessionError(f"{self.path}: damaged or unusable session file ({error})") from None
+            raise session_media.unusable(self.path, error) from None
         except BaseException:
             self._close(commit=False)
             raise
         return self
+
+    def _begin(self, mode: str) -> None:
+        self._conn = _connect(self.path, mode)
+        self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
+        self._check_schema()
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is None and len(self._rows) > self._checked:
@@ -223,9 +239,9 @@ class Session:
         try:
             self._close(commit=exc_type is None)
         except sqlite3.DatabaseError as error:
-            raise SessionError(f"{self.path}: could not save ({error})") from None
+            raise session_media.unusable(self.path, error, "could not save") from None
         if isinstance(exc, sqlite3.DatabaseError):  # rolled back above; one clear line
-            raise SessionError(f"{self.path}: damaged or unusable session file ({exc})") from None
+            raise session_media.unusable(self.path, exc) from None
 
     def _close(self, commit: bool) -> None:
         conn, self._conn = self._conn, None
@@ -247,7 +263,8 @@ class Session:
         # A damaged page anywhere is refused before anything is written (a few ms per MB).
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
-            raise SessionError(f"{self.path}: damaged session file ({problems[0]})")
+            report = "; ".join(" ".join(problem.split()) for problem in problems)  # multi-line
+            raise SessionError(f"{self.path}: damaged session file ({one_line(report)})")
         if version not in state_schema.SCHEMAS or (self.write and version != SCHEMA_VERSION):
             raise SessionError(
                 f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
@@ -324,13 +341,12 @@ class Session:
                 os.link(temp, path)  # atomic, and never replaces a file created meanwhile
             except FileExistsError:
                 raise RefereeError(f"{path} was created by another command just now") from None
-        except sqlite3.Error as error:
-            raise SessionError(f"{path}: cannot create session ({error})") from None
-        except OSError as error:
-            raise SessionError(f"{path}: cannot create session ({error.strerror})") from None
+        except (sqlite3.Error, OSError) as error:
+            raise session_media.unusable(path, error, "cannot create session", True) from None
         finally:
             for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
-                leftover.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # a read-only folder has none to remove
+                    leftover.unlink(missing_ok=True)
         return 1
 
     # ── reading ────────────────────────────────────────────────────────────────
