@@ -53,6 +53,17 @@ def _module_exists(name: str) -> bool:
         return False
 
 
+def _refuse(message: str, code: int, argv: list[str]) -> None:
+    """One line on stderr (and the JSON object when --json) for click's own errors."""
+    message = one_line(message)
+    click.echo(f"referee: {message}", err=True)
+    if "--json" in argv:
+        import json
+
+        click.echo(json.dumps({"ok": False, "error": message, "ruling": None, "exit_code": code}))
+    sys.exit(code)
+
+
 class RefereeGroup(click.Group):
     """A click group that also lists/loads the lazy game groups."""
 
@@ -86,23 +97,12 @@ class RefereeGroup(click.Group):
         except click.exceptions.UsageError as error:
             # "referee: mt: Missing argument", not "referee: referee mt: ..."
             where = error.ctx.command_path.partition(" ")[2] if error.ctx else ""
-            message = one_line(
-                f"{where}: {error.format_message()}" if where else error.format_message()
-            )
-            click.echo(f"referee: {message}", err=True)
-            if "--json" in argv:
-                import json
-
-                click.echo(
-                    json.dumps({"ok": False, "error": message, "ruling": None, "exit_code": 2})
-                )
-            sys.exit(2)
+            message = error.format_message()
+            _refuse(f"{where}: {message}" if where else message, 2, argv)
         except click.exceptions.ClickException as error:
-            click.echo(f"referee: {one_line(error.format_message())}", err=True)
-            sys.exit(error.exit_code)
+            _refuse(error.format_message(), error.exit_code, argv)
         except click.exceptions.Abort:
-            click.echo("referee: aborted", err=True)
-            sys.exit(1)
+            _refuse("aborted", 1, argv)
         sys.exit(code if isinstance(code, int) else 0)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -494,7 +494,9 @@ def ft(tx: Tx, hero: str, amount: str) -> Reply:
     ]
     if not found:
         in_play = [h["name"] for p in state["players"] for h in state["table"][p]["heroes"]]
-        raise RefereeError(f"{hero} is not in play; heroes in play: {', '.join(in_play) or 'none'}")
+        raise RefereeError(
+            f"{shown(hero)} is not in play; heroes in play: {', '.join(in_play) or 'none'}"
+        )
     player, card = found[0]
     before = card["ft"]
     after = _apply(before, op, value)

@@ -263,8 +263,12 @@ class Session:
         # A damaged page anywhere is refused before anything is written (a few ms per MB).
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
-            report = "; ".join(" ".join(problem.split()) for problem in problems)  # multi-line
-            raise SessionError(f"{self.path}: damaged session file ({one_line(report)})")
+            # SQLite's report is several lines in a row ("*** in database main ***\nPage 2: ...")
+            lines = [line for p in problems for line in str(p).splitlines()]
+            lines = [line for line in lines if line.strip() and not line.startswith("***")]
+            more = f"; and {len(lines) - 3} more" if len(lines) > 3 else ""
+            report = one_line("; ".join(lines[:3]) + more)
+            raise SessionError(f"{self.path}: damaged session file ({report})")
         if version not in state_schema.SCHEMAS or (self.write and version != SCHEMA_VERSION):
             raise SessionError(
                 f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
