@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from referee.errors import RefereeError, UsageError
+from referee.inputs import MAX_DIGITS, SEED_DIGITS, integer_problem, one_line
 from referee.words import counted
 
 if TYPE_CHECKING:
@@ -48,6 +49,33 @@ class GlobalOptions:
         self.session = session
         self.seed = seed
         self.cards = cards
+
+
+class WholeNumber(click.IntRange):
+    """click's `int` / `IntRange`, strict: ASCII digits with an optional sign and at most
+    `max_digits` digits (click's own accepts `٣` as 3, and more than 4,300 digits raise)."""
+
+    def __init__(
+        self, min: int | None = None, max: int | None = None, max_digits: int = MAX_DIGITS
+    ) -> None:
+        super().__init__(min, max)
+        self.max_digits = max_digits
+        self.name = "integer" if min is None and max is None else "integer range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            problem = integer_problem(value.strip(), self.max_digits)
+            if problem:
+                self.fail(problem, param, ctx)
+            value = int(value.strip())
+        return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:
+        return super()._describe_range() if self.min is not None or self.max is not None else ""
+
+
+WHOLE = WholeNumber()
+SEED = WholeNumber(max_digits=SEED_DIGITS)
 
 
 def global_options(ctx: click.Context) -> GlobalOptions:
@@ -84,6 +112,7 @@ def fail(message: str, code: int, ruling: str | None, as_json: bool,
          data: dict[str, Any] | None = None) -> None:
     """Print one error line (and a JSON object when --json, with `data` if any) and exit
     with `code`."""
+    message = one_line(message)  # a value inside cannot fake a second line
     shown = f"{message} ({ruling})" if ruling and f"({ruling})" not in message else message
     click.echo(f"referee: {shown}", err=True)
     if as_json:
@@ -208,7 +237,7 @@ def json_option(fn: Callable) -> Callable:
 
 def seed_option(fn: Callable) -> Callable:
     return click.option(
-        "--seed", type=int, default=None, help="Seed this command's randomness (reproducible)."
+        "--seed", type=SEED, default=None, help="Seed this command's randomness (reproducible)."
     )(fn)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from referee.command import Reply, global_options, json_option, run
+from referee.command import SEED, Reply, WholeNumber, global_options, json_option, run
 from referee.errors import RefereeError, UsageError
 
 
@@ -76,12 +76,12 @@ def _ci(row: dict) -> str:
 
 
 @simulate.command("x-statix")
-@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--players", type=click.IntRange(2, 3), default=3, show_default=True)
-@click.option("--seed", type=int, default=None, help="Seed (default: referee --seed, else random and shown).")
+@click.option("--games", type=WholeNumber(min=1), default=1000, show_default=True)
+@click.option("--players", type=WholeNumber(2, 3), default=3, show_default=True)
+@click.option("--seed", type=SEED, default=None, help="Seed (default: referee --seed, else random and shown).")
 @click.option("--policy", "policy", default="greedy", show_default=True,
               help="cautious or greedy, or one per seat: cautious,greedy,greedy.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=WholeNumber(min=1), default=None,
               help="Processes (default: all cores). Results do not depend on it.")
 @click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
               help="Write a PDF report with charts.")

@@ -16,8 +16,10 @@ from typing import Any
 import click
 
 from referee.command import (
+    WHOLE,
     Reply,
     Tx,
+    WholeNumber,
     emit,
     fail,
     global_options,
@@ -28,6 +30,7 @@ from referee.command import (
     session_command,
 )
 from referee.errors import RefereeError, UsageError
+from referee.inputs import natural
 
 OUTCOMES = ("miss", "hit", "stunned", "ko")
 ROLL_OUTCOMES = ("success", "fail")
@@ -141,16 +144,16 @@ def _outcome_step(steps: Any) -> Any:
 # ── attack ─────────────────────────────────────────────────────────────────────
 @xo.command()
 @click.argument("characters", nargs=-1)
-@click.option("--attack-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's attack dice.")
-@click.option("--defense-dice", type=click.IntRange(0, 7), help="Stateless: the defender's defense dice.")
-@click.option("--health", type=click.IntRange(min=1), help="Stateless: the defender's Health.")
+@click.option("--attack-dice", type=WholeNumber(0, 7), help="Stateless: the attacker's attack dice.")
+@click.option("--defense-dice", type=WholeNumber(0, 7), help="Stateless: the defender's defense dice.")
+@click.option("--health", type=WholeNumber(min=1), help="Stateless: the defender's Health.")
 @click.option("--attack-roll", metavar="FACES", help="Attack faces rolled at the table, e.g. 3,0,2.")
 @click.option("--defense-roll", metavar="FACES", help="Defense faces rolled at the table.")
 @click.option("--extra-damage-roll", metavar="FACE", help="The extra damage die of a moffed defense (XO-5).")
-@click.option("--attack-mod", type=int, default=0, show_default=True, help="Card modifiers to ACV.")
-@click.option("--defense-mod", type=int, default=0, show_default=True, help="Card modifiers to DCV.")
+@click.option("--attack-mod", type=WHOLE, default=0, show_default=True, help="Card modifiers to ACV.")
+@click.option("--defense-mod", type=WHOLE, default=0, show_default=True, help="Card modifiers to DCV.")
 @click.option("--effect", metavar="STATUS", help="The attack's effect (a Status card).")
-@click.option("--effect-damage", type=click.IntRange(min=0), default=0, help="Attack-effect damage (XO-4).")
+@click.option("--effect-damage", type=WholeNumber(min=0), default=0, help="Attack-effect damage (XO-4).")
 @click.option("--aoe", is_flag=True, help="An AOE attack: the defender and its neighbours (XO-7).")
 @click.option("--neighbour", "neighbours", multiple=True, metavar="DICE:HEALTH[:FACES]",
               help="Stateless AOE: a neighbour's defense dice, Health and faces (at most 2).")
@@ -161,12 +164,12 @@ def _outcome_step(steps: Any) -> Any:
 @click.option("--counterattack/--no-counterattack", default=None,
               help="Stateless: the defender has the Counterattack ability. Session: "
               "--no-counterattack = the defender declines (XO-6).")
-@click.option("--counter-attack-dice", type=click.IntRange(0, 7), help="Stateless: the defender's attack dice.")
-@click.option("--counter-defense-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's defense dice.")
-@click.option("--counter-health", type=click.IntRange(min=1), help="Stateless: the attacker's Health.")
+@click.option("--counter-attack-dice", type=WholeNumber(0, 7), help="Stateless: the defender's attack dice.")
+@click.option("--counter-defense-dice", type=WholeNumber(0, 7), help="Stateless: the attacker's defense dice.")
+@click.option("--counter-health", type=WholeNumber(min=1), help="Stateless: the attacker's Health.")
 @click.option("--counter-effect", metavar="STATUS", help="Stateless: the counterattack's effect.")
-@click.option("--counter-attack-mod", type=int, default=0, help="Stateless: card modifiers to the counterattack's ACV.")
-@click.option("--counter-defense-mod", type=int, default=0, help="Stateless: card modifiers to the attacker's DCV against it.")
+@click.option("--counter-attack-mod", type=WHOLE, default=0, help="Stateless: card modifiers to the counterattack's ACV.")
+@click.option("--counter-defense-mod", type=WHOLE, default=0, help="Stateless: card modifiers to the attacker's DCV against it.")
 @click.option("--counter-attack-roll", "counter_attack_rolls", multiple=True, metavar="[NAME=]FACES",
               help="A counterattack's attack faces (NAME: an AOE neighbour's counterattack).")
 @click.option("--counter-defense-roll", "counter_defense_rolls", multiple=True, metavar="[NAME=]FACES",
@@ -233,7 +236,7 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
     row = [defender]
     for i, text in enumerate(o["neighbours"], 1):
         parts = text.split(":")
-        if len(parts) not in (2, 3, 4) or not all(p.strip().isdigit() for p in parts[:2]):
+        if len(parts) not in (2, 3, 4) or not all(natural(p.strip()) is not None for p in parts[:2]):
             raise UsageError(f"--neighbour {text!r}: write DICE:HEALTH, DICE:HEALTH:FACES or DICE:HEALTH:FACES:EXTRA")
         if int(parts[1]) < 1:
             raise UsageError(f"--neighbour {text!r}: Health must be at least 1")
@@ -398,10 +401,10 @@ def _roll_command(kind: str) -> Callable:
     target = "fcv" if kind == "feat" else "tcv"
 
     @click.argument("character", nargs=-1)
-    @click.option("--dice", type=click.IntRange(0, 7), help="Stateless: how many dice the character rolls (XO-1: at most 7).")
-    @click.option(f"--{target}", "target", type=int, help=f"Stateless: the objective's {target.upper()}.")
+    @click.option("--dice", type=WholeNumber(0, 7), help="Stateless: how many dice the character rolls (XO-1: at most 7).")
+    @click.option(f"--{target}", "target", type=WHOLE, help=f"Stateless: the objective's {target.upper()}.")
     @click.option("--roll", "roll_text", metavar="FACES", help="Faces rolled at the table.")
-    @click.option("--mod", type=int, default=0, show_default=True, help="Card modifiers.")
+    @click.option("--mod", type=WHOLE, default=0, show_default=True, help="Card modifiers.")
     @click.option("--play", "plays", multiple=True, metavar="CARD", help=f"Session: a {kind} card played (Energy cards to pay for it, a face-up Resource).")
     @click.option("--expect", type=click.Choice(ROLL_OUTCOMES), help="The result the players worked out: checked.")
     @seed_option
@@ -465,7 +468,7 @@ def _session_roll(tx: Tx, kind: str, name: str, o: dict[str, Any]) -> Reply:
 
 
 feat = xo.command("feat", help="Attempt a feat (XO-13).\n\n\b\nStateless: feat --dice N --fcv V [--roll F,..] [--mod M] [--bonus B]\nSession:   feat CHARACTER [--roll F,..] [--mod M]")(
-    click.option("--bonus", type=int, default=0, help="Stateless: a thwart bonus (XO-14: +2).")(_roll_command("feat"))
+    click.option("--bonus", type=WHOLE, default=0, help="Stateless: a thwart bonus (XO-14: +2).")(_roll_command("feat"))
 )
 thwart = xo.command("thwart", help="Thwart the feat just completed (XO-14).\n\n\b\nStateless: thwart --dice N --tcv V [--roll F,..] [--mod M]\nSession:   thwart CHARACTER [--roll F,..] [--mod M]")(
     _roll_command("thwart")
@@ -540,7 +543,7 @@ def next_(tx: Tx, discards: tuple[str, ...]) -> Reply:
     counts: dict[str, int] = {}
     for text in discards:
         league, sep, n = text.partition("=")
-        if not sep or not n.strip().isdigit():
+        if not sep or natural(n.strip()) is None:
             raise UsageError(f"--discard {text!r}: write LEAGUE=N")
         who = play.league_of(state, league.strip())
         if who in counts:

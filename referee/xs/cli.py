@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from referee.command import Reply, Tx, session_command
+from referee.command import WHOLE, Reply, Tx, session_command
 from referee.words import counted
 
 PLAYER = click.option("--player", default=None,
@@ -254,7 +254,7 @@ def reroll(tx: Tx, source: str, sendoff: str | None, player: str | None) -> Repl
 
 @xs.command()
 @click.argument("source")
-@click.option("--by", "by", type=int, required=True, help="The modifier given, e.g. --by -1.")
+@click.option("--by", "by", type=WHOLE, required=True, help="The modifier given, e.g. --by -1.")
 @click.option("--sendoff", default=None, metavar="HERO",
               help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
