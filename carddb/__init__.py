@@ -137,6 +137,8 @@ def _build(data: LocatedDict, name: str, path: Path) -> Database:
             crop_marks=profile.get("crop_marks", True),
             die_label_mm=float(profile.get("die_label_mm", 16)),
             fonts=plain(profile.get("fonts") or {}),
+            printer_margin_mm=float(profile.get("printer_margin_mm", 5.0)),
+            layout=profile.get("layout", "auto"),
         ),
         games=games,
     )

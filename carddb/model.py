@@ -89,6 +89,8 @@ class PrintProfile:
     crop_marks: bool
     die_label_mm: float
     fonts: dict[str, str]
+    printer_margin_mm: float = 5.0
+    layout: str = "auto"
 
 
 @dataclass(frozen=True)

@@ -71,8 +71,9 @@ class Spec:
 
 
 class Type(Spec):
-    def __init__(self, types: tuple, expected: str, minimum=None):
+    def __init__(self, types: tuple, expected: str, minimum=None, maximum=None):
         self.types, self.expected, self.minimum = types, expected, minimum
+        self.maximum = maximum
 
     def check(self, value, path, pos, report):
         if isinstance(value, bool) and bool not in self.types:
@@ -84,6 +85,9 @@ class Type(Spec):
             return False
         if self.minimum is not None and value < self.minimum:
             report.add(pos, path, f"must be at least {self.minimum}, got {value}")
+            return False
+        if self.maximum is not None and value > self.maximum:
+            report.add(pos, path, f"must be at most {self.maximum}, got {value}")
             return False
         return True
 

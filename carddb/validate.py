@@ -59,6 +59,10 @@ PRINT = Struct({}, {
     "back_offset_mm": ListOf(NUMBER, 2, 2),
     "crop_marks": BOOL,
     "die_label_mm": POS_NUMBER,
+    # the band along each paper edge the printer cannot print (docs/PRINTING.md)
+    "printer_margin_mm": Type((int, float), "a number of mm from 0 to 25", minimum=0,
+                              maximum=25),
+    "layout": Choice(("auto", "gutters", "abut")),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
