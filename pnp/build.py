@@ -277,7 +277,9 @@ def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: 
     try:
         _DRAW[art.kind](db, art, opts, renderer, fonts, part, result, step)
         report = layout_report(out, [result])
-        layout_part.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        # compact: the indenting encoder is pure Python, slow on a 10,000-card deck
+        layout_part.write_text(json.dumps(report, separators=(",", ":")) + "\n",
+                               encoding="utf-8")
         os.replace(part, path)
         os.replace(layout_part, layout)
     except BaseException:
@@ -327,40 +329,59 @@ def deck_cards(deck: Any) -> Iterator[tuple[int, Any]]:
             yield index, card
 
 
-def _draw_guides(c, guides: list[g.Guide]) -> None:
-    """Crop marks as black hairlines; guides in the bleed as a black core on a white
-    halo, which shows on any bleed colour."""
-    _stroke(c, [gd.segment for gd in guides if gd.kind == "mark"])
+def _guide_code(guides: list[g.Guide]) -> str:
+    """PDF operators for cut guides: crop marks as black hairlines; guides in the bleed
+    as a black core on a white halo, which shows on any bleed colour. Written as
+    literal operators (a sheet's guides are the same on every sheet of that layout)."""
+    def strokes(segments, width: float, gray: float) -> str:
+        if not segments:
+            return ""
+        path = " ".join(f"{s.x0:.4f} {s.y0:.4f} m {s.x1:.4f} {s.y1:.4f} l" for s in segments)
+        return f"q {width:g} w {gray:g} G 0 J {path} S Q\n"
+
+    marks = [gd.segment for gd in guides if gd.kind == "mark"]
     bleed = [gd.segment for gd in guides if gd.kind != "mark"]
-    _stroke(c, bleed, width=GUIDE_HALO, gray=1.0)
-    _stroke(c, bleed, width=GUIDE_CORE)
+    return (strokes(marks, HAIRLINE, 0) + strokes(bleed, GUIDE_HALO, 1)
+            + strokes(bleed, GUIDE_CORE, 0))
+
+
+def _scale_form(c, fonts, paper: str) -> tuple[str, float, float]:
+    """The scale bar (2 in on Letter, 50 mm on A4) with its label on a white plate, so
+    it shows on any bleed colour: drawn once per document as a form, (name, w, h)."""
+    length, label = g.scale_length(paper)
+    w, h = length + g.mm(2), g.SCALE_PLATE_H
+    name = f"scale-{paper}"
+    made = c.__dict__.setdefault("_pnp_forms", set())
+    if name not in made:
+        made.add(name)
+        c.beginForm(name, 0, 0, w, h)
+        c.setFillColorRGB(1, 1, 1)
+        c.rect(0, 0, w, h, stroke=0, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        x0 = (w - length) / 2
+        bar_y = h - g.mm(1.6)
+        c.rect(x0, bar_y, length, g.mm(0.6), stroke=0, fill=1)
+        for x in (x0, x0 + length - g.mm(0.25)):  # end ticks: measure their outsides
+            c.rect(x, bar_y - g.mm(0.6), g.mm(0.25), g.mm(1.8), stroke=0, fill=1)
+        c.setFont(fonts["regular"], 6)
+        c.drawCentredString(w / 2, g.mm(0.9), label)
+        end_form(c)
+    return name, w, h
 
 
 def _draw_scale(c, fonts, plate: g.ScalePlate | None, paper: str) -> None:
-    """The 100 % check: a bar of known length (2 in on Letter, 50 mm on A4) with its
-    label, on a white plate so it shows on any bleed colour."""
+    """The 100 % check in `plate` (turned a quarter anticlockwise when it stands)."""
     if plate is None:
         return
-    length, label = g.scale_length(paper)
+    name, _, _ = _scale_form(c, fonts, paper)
     r = plate.rect
     c.saveState()
-    if plate.vertical:  # draw it lying, turned a quarter anticlockwise
+    if plate.vertical:
         c.translate(r.x + r.w, r.y)
         c.rotate(90)
-        w, h = r.h, r.w
     else:
         c.translate(r.x, r.y)
-        w, h = r.w, r.h
-    c.setFillColorRGB(1, 1, 1)
-    c.rect(0, 0, w, h, stroke=0, fill=1)
-    c.setFillColorRGB(0, 0, 0)
-    x0 = (w - length) / 2
-    bar_y = h - g.mm(1.6)
-    c.rect(x0, bar_y, length, g.mm(0.6), stroke=0, fill=1)
-    for x in (x0, x0 + length - g.mm(0.25)):  # end ticks: measure between their outsides
-        c.rect(x, bar_y - g.mm(0.6), g.mm(0.25), g.mm(1.8), stroke=0, fill=1)
-    c.setFont(fonts["regular"], 6)
-    c.drawCentredString(w / 2, g.mm(0.9), label)
+    c.doForm(name)
     c.restoreState()
 
 
@@ -486,7 +507,7 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
                 front(pair.front, card)
                 back_at(pair.back)
             if opts.crop_marks:
-                _draw_guides(c, g.cut_guides(fold.grid, len(batch)))
+                c.addLiteral(_guide_code(g.cut_guides(fold.grid, len(batch))))
             _stroke(c, folds, dash=(2, 2))
             _draw_scale(c, fonts, g.scale_plate(g.free_cells(fold.grid, len(batch)),
                                                 g.scale_length(opts.paper)[0]), opts.paper)
@@ -495,13 +516,18 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
                                  for unit, (_, card) in zip(units, batch, strict=False)])
     else:
         length = g.scale_length(opts.paper)[0]
+        marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
         for sheet, batch in _Batches(deck, choices, renderer, w, h, bleed):
             for slot, card in zip(sheet.slots, batch, strict=False):
                 front(slot, card)
-            if opts.crop_marks:
-                _draw_guides(c, g.cut_guides(sheet, len(batch)))
-            _draw_scale(c, fonts, g.scale_plate(g.free_cells(sheet, len(batch)), length),
-                        opts.paper)
+            key = (choices.index(sheet), len(batch))
+            if key not in marks:
+                guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
+                marks[key] = (_guide_code(guides),
+                              g.scale_plate(g.free_cells(sheet, len(batch)), length))
+            code, plate = marks[key]
+            c.addLiteral(code)
+            _draw_scale(c, fonts, plate, opts.paper)
             names = [card.name for _, card in batch]
             pages.show("front", list(zip(names, (s.trim for s in sheet.slots), strict=False)))
             if back is not None:

@@ -752,6 +752,9 @@ def _edge_paint(elements, t: _Target) -> tuple:
     that cannot be read makes its edges unique (never equal to another card's)."""
     stacks: list[list] = [[], [], [], []]
     for index, (_line, raw) in enumerate(elements):
+        params = (raw.get("rect") or raw.get("image")) if isinstance(raw, dict) else None
+        if not isinstance(params, dict) or not params.get("bleed"):
+            continue  # only bleed: true rectangles and images paint the bleed
         try:
             kind, el = _normalise(raw)
             if kind not in ("rect", "image") or not el.get("bleed"):

@@ -50,13 +50,18 @@ def form_placements(operations) -> list[tuple[float, float, int]]:
             # The new matrix applies first, then the one already in force.
             ctm = (a * A + b_ * C, a * B + b_ * D, c * A + d * C, c * B + d * D,
                    e * A + f * C + E, e * B + f * D + F)
-        elif op == b"Do" and ctm is not None:
+        elif op == b"Do" and ctm is not None and not is_scale_bar(args):
             turn = round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360
             out.append((ctm[4] / PT, ctm[5] / PT, turn))
             ctm = None
         elif op in (b"q", b"Q"):
             ctm = None
     return out
+
+
+def is_scale_bar(args) -> bool:
+    """The scale-check plate is a form too; it is not a card."""
+    return str(args[0]).startswith("/FormXob.scale")
 
 
 def form_origins(operations) -> list[tuple[float, float]]:
@@ -299,7 +304,7 @@ def test_fold_over_a_horizontal_line_turns_the_back(tmp_path, build, cards):
             m = matrix
             matrix = [a * m[0] + b_ * m[2], a * m[1] + b_ * m[3], c * m[0] + d * m[2],
                       c * m[1] + d * m[3], e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5]]
-        elif op == b"Do":
+        elif op == b"Do" and not is_scale_bar(args):
             def at(x, y, m=matrix):
                 return ((m[0] * x + m[2] * y + m[4]) / PT, (m[1] * x + m[3] * y + m[5]) / PT)
             corners.append((at(0, 0), at(140 * PT, 60 * PT)))

@@ -85,7 +85,7 @@ def _spans(seg: g.Segment) -> g.Rect:
                   abs(seg.y1 - seg.y0))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None, derandomize=True)
 @given(sizes)
 def test_sheet_properties(case):
     w_mm, h_mm, bleed_mm, paper, margin_mm, layout = case
@@ -118,7 +118,11 @@ def test_sheet_properties(case):
             on_y = {round(gd.segment.y0, 4) for gd in guides if gd.segment.y0 == gd.segment.y1}
             want_x = {round(x, 4) for s in used for x in (s.trim.x, s.trim.right)}
             want_y = {round(y, 4) for s in used for y in (s.trim.y, s.trim.top)}
-            assert on_x == want_x and on_y == want_y
+            near = g.mm(0.001)  # lines closer than this are one cut
+            assert all(any(abs(x - o) <= near for o in on_x) for x in want_x)
+            assert all(any(abs(y - o) <= near for o in on_y) for y in want_y)
+            assert all(any(abs(x - o) <= near for o in want_x) for x in on_x)
+            assert all(any(abs(y - o) <= near for o in want_y) for y in on_y)
             for gd in guides:
                 seg = _spans(gd.segment)
                 assert max(seg.w, seg.h) >= g.MIN_GUIDE - 1e-6
