@@ -308,3 +308,89 @@ def test_a_no_op_build_reports_the_same_layout(built):
     assert again.returncode == 0, again.stderr
     assert "nothing to do" in again.stderr
     assert json.loads(again.stdout) == report
+
+
+# ── the other sheets ──────────────────────────────────────────────────────────────
+
+
+def test_mats_have_bleed_and_only_background_within_the_printer_margin(built):
+    _, folder, out, report, _ = built
+    db = carddb.load(folder / "cards.yaml")
+    bleed = db.print.bleed_mm
+    mats = next(a for a in report["artefacts"] if a["path"] == "xo/mats.pdf")
+    for entry in mats["pages"]:
+        (mat,) = entry["cards"]
+        assert mat["trim_mm"][:2] == [bleed, bleed]
+        image = render_rgb(out / mats["path"], entry["page"] - 1)
+        background = image[px(1), px(1)]
+        assert background.sum() < 600  # the bleed is painted, not white paper
+        band = px(bleed + MARGIN)  # the bleed plus the printer margin inside the trim
+        for strip in (image[:band], image[-band:], image[:, :band], image[:, -band:]):
+            assert np.abs(strip - background).max() < 40
+
+
+def token_circles(pdf: Path) -> list[tuple[float, float, float]]:
+    """(cx, cy, r) in points of the cut circles on the first page: black stroked paths
+    of four Bezier curves."""
+    from pypdf.generic import ContentStream
+
+    reader = PdfReader(pdf)
+    ops = ContentStream(reader.pages[0].get_contents(), reader).operations
+    out, points, black = [], [], False
+    for args, op in ops:
+        if op == b"RG":
+            black = [float(v) for v in args] == [0, 0, 0]
+        elif op == b"m":
+            points = [(float(args[0]), float(args[1]))]
+        elif op == b"c":
+            points += [(float(args[i]), float(args[i + 1])) for i in (0, 2, 4)]
+        elif op == b"S" and black and len(points) == 13:
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            out.append(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2,
+                        (max(xs) - min(xs)) / 2))
+    return out
+
+
+def test_tokens_have_bleed_and_their_text_inside_the_ring(built):
+    _, _, out, _, _ = built
+    pdf = out / "x-statix" / "tokens.pdf"
+    circles = token_circles(pdf)
+    assert len(circles) > 20
+    image = render_rgb(pdf, 0)
+    height = image.shape[0]
+    for cx, cy, r in circles:
+        # 0.7 mm outside the cut circle: still the token's colour, not paper
+        x, y = (cx - r) / PT - 0.7, (height / DPI * 25.4) - cy / PT
+        assert image[px(y), px(x)].sum() < 600
+    doc = pdfium.PdfDocument(str(pdf))
+    text = doc[0].get_textpage()
+    chars = 0
+    for i in range(text.count_chars()):
+        if not text.get_text_range(i, 1).strip():
+            continue
+        left, bottom, right, top = text.get_charbox(i)
+        mid = ((left + right) / 2, (bottom + top) / 2)
+        cx, cy, r = min(circles, key=lambda c: (c[0] - mid[0]) ** 2 + (c[1] - mid[1]) ** 2)
+        if (mid[0] - cx) ** 2 + (mid[1] - cy) ** 2 > r * r:
+            continue  # the heading
+        chars += 1
+        for x, y in ((left, bottom), (left, top), (right, bottom), (right, top)):
+            assert (x - cx) ** 2 + (y - cy) ** 2 <= (0.88 * r) ** 2, text.get_text_range(i, 1)
+    assert chars > 100
+    text.close()
+    doc.close()
+
+
+def test_calibration_arrow_has_its_partner_behind_it(built):
+    paper, _, out, _, _ = built
+    pdf = out / "xo" / "calibration.pdf"
+    front, back = render_rgb(pdf, 0), render_rgb(pdf, 1)
+    page_w = 215.9 if paper == "letter" else 210.0
+    # the front's arrow shaft: 75 mm from the left, 95 mm from the top (long-edge duplex)
+    x, y = 75.0, 95.0
+    assert front[px(y), px(x)].max() < 60
+    assert 80 < back[px(y), px(page_w - x)].mean() < 160  # the grey partner, mirrored
+    assert back[px(y), px(x)].min() > 240  # and nothing where a wrong flip would put it
+    doc = pdfium.PdfDocument(str(pdf))
+    assert "THIS EDGE UP" in doc[0].get_textpage().get_text_range()
+    doc.close()
