@@ -69,14 +69,9 @@ def build(game, only, paper, out, duplex, back_offset, printer_margin, layout, f
         return
     import json
 
-    from pnp.errors import PnpError
-
-    try:
-        report = _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
-                      force, printer_margin, layout, quiet=True)
-    except PnpError as exc:
-        click.echo(json.dumps({"error": exc.format_message(), "exit_code": exc.exit_code}))
-        raise
+    # (a failure prints {"error", "exit_code"} instead: pnp.errors.OneLineGroup)
+    report = _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
+                  force, printer_margin, layout, quiet=True)
     click.echo(json.dumps(report))
 
 

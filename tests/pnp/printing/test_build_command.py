@@ -99,6 +99,9 @@ def test_json_error_is_a_json_object_too(project):
     assert set(error) == {"error", "exit_code"} and error["exit_code"] == 2
     assert error["error"].startswith("unknown artefact 'nope'")
     assert result.stderr.startswith("pnp: unknown artefact 'nope'")
+    # a usage error that click itself reports
+    result = run("--layout", "tight", "--out", "out", "--json")
+    assert result.exit_code == 2 and "tight" in json.loads(result.stdout)["error"]
 
 
 def first_front(stdout: str, path: str) -> list:
