@@ -144,7 +144,8 @@ def _warning_key(w) -> tuple:
 
 def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
          force=False, printer_margin=None, layout=None, quiet=False) -> dict:
-    """Build; returns the layout report. `quiet`: the human output goes to stderr."""
+    """Build. `quiet` (--json): the human output goes to stderr and the layout report
+    is returned."""
     from pnp import incremental
 
     args = {"game": game, "only": only, "paper": paper, "duplex": duplex,
@@ -161,7 +162,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
             _warn_once(result, seen, strict, lambda line: click.echo(line, err=True))
         say(f"nothing to do: {len(quick)} artefacts up to date (--force rebuilds)")
         _table(quick, quiet)
-        return _report(out, quick)
+        return _report(out, quick) if quiet else {}
 
     from pnp import build as b
     from pnp.fonts import FontError, register_fonts
@@ -211,7 +212,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
         finally:
             plan.save()
     _table(written, quiet)
-    return _report(out, written)
+    return _report(out, written) if quiet else {}
 
 
 def _report(out: Path, results) -> dict:

@@ -106,7 +106,9 @@ def test_second_build_is_byte_identical(built):
     again = folder / "again"
     result = pnp("build", "--game", "x-statix", "--out", str(again), cwd=folder)
     assert result.returncode == 0, result.stderr
-    for path in again.glob("x-statix/*.pdf"):
+    written = list(again.glob("x-statix/*.pdf")) + list(again.glob("x-statix/*.layout.json"))
+    assert len(written) == 2 * len(list(again.glob("x-statix/*.pdf")))  # a report per PDF
+    for path in written:
         assert path.read_bytes() == (folder / "output" / "x-statix" / path.name).read_bytes()
 
 
