@@ -237,31 +237,25 @@ class CardRenderer:
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
-        game = self._game(card.game)
-        key = ("front", id(card), id(deck), round(w, 3), round(h, 3), round(bleed, 3))
-        template = f"{game.id}/{template_slug(card.type)}.j2"
-
-        def context():
-            return self.front_context(card, deck)
-
-        target = _Target(game.id, deck.id, card.name, f"card {card.name!r}",
-                         w / MM, h / MM, bleed / MM, True)
-        return self._draw(canvas, key, (card, deck), template, context, target, x, y,
-                          missing=f"card {card.name!r} of type {card.type!r}")
+        key, keep, template, context, target, missing = self._front(card, deck, w, h, bleed)
+        return self._draw(canvas, key, keep, template, context, target, x, y, missing=missing)
 
     def bleed_colors(self, card, deck, w, h, bleed) -> tuple:
         """What paints the bleed of a front on its (left, bottom, right, top) edges, as
         comparable keys: two cards may share a cut line without a gutter only where
         these are equal. The card is planned (and its plan cached for draw_front)."""
+        return self._planned(*self._front(card, deck, w, h, bleed))[3]
+
+    def _front(self, card, deck, w, h, bleed) -> tuple:
+        """(plan key, objects the plan keeps alive, template, context, target, what a
+        missing template is) of a card front at a trim size."""
         game = self._game(card.game)
         key = ("front", id(card), id(deck), round(w, 3), round(h, 3), round(bleed, 3))
-        template = f"{game.id}/{template_slug(card.type)}.j2"
         target = _Target(game.id, deck.id, card.name, f"card {card.name!r}",
                          w / MM, h / MM, bleed / MM, True)
-        cached = self._planned(key, (card, deck), template,
-                               lambda: self.front_context(card, deck), target,
-                               f"card {card.name!r} of type {card.type!r}")
-        return cached[3]
+        return (key, (card, deck), f"{game.id}/{template_slug(card.type)}.j2",
+                lambda: self.front_context(card, deck), target,
+                f"card {card.name!r} of type {card.type!r}")
 
     def front_context(self, card, deck) -> dict[str, Any]:
         """What a card template sees (besides W, H, BLEED, SAFE): `card` (its fields and
