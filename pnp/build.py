@@ -293,23 +293,6 @@ def _warnings(value: Any) -> list[Any]:
     return list(value) if value else []
 
 
-def _stroke(c, segments, dash: tuple[float, ...] | None = None, width: float = HAIRLINE,
-            gray: float = 0.0) -> None:
-    if not segments:
-        return
-    c.saveState()
-    c.setLineWidth(width)
-    c.setStrokeColorRGB(gray, gray, gray)
-    if dash:
-        c.setDash(*dash)
-    path = c.beginPath()
-    for s in segments:
-        path.moveTo(s.x0, s.y0)
-        path.lineTo(s.x1, s.y1)
-    c.drawPath(path, stroke=1, fill=0)
-    c.restoreState()
-
-
 def _clipped(c, area: g.Rect):
     """Start a clip to `area` (caller restores state). Written as a literal operator:
     this runs twice per card and ReportLab's path objects cost more than the card's
@@ -329,15 +312,17 @@ def deck_cards(deck: Any) -> Iterator[tuple[int, Any]]:
             yield index, card
 
 
-def _guide_code(guides: list[g.Guide]) -> str:
+def _guide_code(guides: list[g.Guide], dash: bool = False) -> str:
     """PDF operators for cut guides: crop marks as black hairlines; guides in the bleed
     as a black core on a white halo, which shows on any bleed colour. Written as
     literal operators (a sheet's guides are the same on every sheet of that layout)."""
+    pattern = "[2 2] 0 d " if dash else ""
+
     def strokes(segments, width: float, gray: float) -> str:
         if not segments:
             return ""
         path = " ".join(f"{s.x0:.4f} {s.y0:.4f} m {s.x1:.4f} {s.y1:.4f} l" for s in segments)
-        return f"q {width:g} w {gray:g} G 0 J {path} S Q\n"
+        return f"q {width:g} w {gray:g} G 0 J {pattern}{path} S Q\n"
 
     marks = [gd.segment for gd in guides if gd.kind == "mark"]
     bleed = [gd.segment for gd in guides if gd.kind != "mark"]
@@ -500,7 +485,6 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
         c.restoreState()
 
     if opts.fold:
-        folds = g.fold_marks(fold) if opts.crop_marks else []
         units = fold.grid.slots
         for batch in g.chunks(deck_cards(deck), fold.per_sheet):
             for pair, card in zip(fold.pairs, batch, strict=False):
@@ -508,9 +492,12 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
                 back_at(pair.back)
             if opts.crop_marks:
                 c.addLiteral(_guide_code(g.cut_guides(fold.grid, len(batch))))
-            _stroke(c, folds, dash=(2, 2))
-            _draw_scale(c, fonts, g.scale_plate(g.free_cells(fold.grid, len(batch)),
-                                                g.scale_length(opts.paper)[0]), opts.paper)
+                c.addLiteral(_guide_code(g.fold_guides(fold, len(batch)), dash=True))
+            lines = [pair.fold for pair in fold.pairs[:len(batch)]]
+            cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
+                                 [f.y0 for f in lines if f.y0 == f.y1])
+            _draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0]),
+                        opts.paper)
             # a fold sheet lists what is cut out: each front with its back
             pages.show("other", [(card.name, unit.trim)
                                  for unit, (_, card) in zip(units, batch, strict=False)])

@@ -394,15 +394,18 @@ class ScalePlate:
     vertical: bool
 
 
-def free_cells(sheet: Sheet, count: int | None = None) -> list[Rect]:
-    """The printable page cut by the trim lines of the used slots into cells; the cells
-    no card covers, in reading order (top row first)."""
+def free_cells(sheet: Sheet, count: int | None = None, more_xs=(), more_ys=()) -> list[Rect]:
+    """The printable page cut by the trim lines of the used slots (and by `more_xs`,
+    `more_ys`, e.g. fold lines, whose marks also run beyond the cards) into cells; the
+    cells no card covers, in reading order (top row first)."""
     used = sheet.slots if count is None else sheet.slots[:count]
     p = sheet.printable
-    xs = _unique([p.x, p.right, *(x for s in used for x in (s.trim.x, s.trim.right)
-                                  if p.x < x < p.right)])
-    ys = _unique([p.y, p.top, *(y for s in used for y in (s.trim.y, s.trim.top)
-                                if p.y < y < p.top)])
+    xs = _unique([p.x, p.right, *(x for s in used for x in (s.trim.x, s.trim.right)),
+                  *more_xs])
+    ys = _unique([p.y, p.top, *(y for s in used for y in (s.trim.y, s.trim.top)),
+                  *more_ys])
+    xs = tuple(x for x in xs if p.x <= x <= p.right)
+    ys = tuple(y for y in ys if p.y <= y <= p.top)
     cells = []
     for y0, y1 in reversed(list(zip(ys, ys[1:], strict=False))):
         for x0, x1 in zip(xs, xs[1:], strict=False):
@@ -549,30 +552,38 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float,
     return best
 
 
-def fold_marks(fold: FoldSheet) -> list[Segment]:
-    """Short marks in the margins that extend each fold line (drawn dashed)."""
-    ext = fold.grid.extent
-    out: list[Segment] = []
+def fold_guides(fold: FoldSheet, count: int | None = None) -> list[Guide]:
+    """Marks on each fold line of the first `count` pairs (drawn dashed), outside every
+    pair and inside the printable area, placed as the cut guides are: in the margin
+    where it is wide enough, else in the bleed and gutters."""
+    pairs = fold.pairs if count is None else fold.pairs[:count]
+    units = fold.grid.slots[:len(pairs)]
+    p = fold.grid.printable
+    out: list[Guide] = []
     seen: set[float] = set()
-    for pair in fold.pairs:
+    for pair in pairs:
         f = pair.fold
-        if fold.axis == "vertical":
-            key = round(f.x0, 3)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(Segment(f.x0, ext.y - MARK_GAP, f.x0, max(0.0, ext.y - MARK_GAP - MARK_LENGTH)))
-            out.append(Segment(f.x0, ext.top + MARK_GAP,
-                               f.x0, min(fold.grid.page_h, ext.top + MARK_GAP + MARK_LENGTH)))
+        vertical = fold.axis == "vertical"
+        at = f.x0 if vertical else f.y0
+        if round(at, 3) in seen:
+            continue
+        seen.add(round(at, 3))
+        if vertical:
+            trims = [(u.trim.y, u.trim.top) for u in units if u.trim.x <= at <= u.trim.right]
+            areas = [(u.area.y, u.area.top) for u in units if u.area.x <= at <= u.area.right]
+            out += _line_guides(p.y, p.top, trims, areas,
+                                lambda a, b, x=at: Segment(x, a, x, b))
         else:
-            key = round(f.y0, 3)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(Segment(ext.x - MARK_GAP, f.y0, max(0.0, ext.x - MARK_GAP - MARK_LENGTH), f.y0))
-            out.append(Segment(ext.right + MARK_GAP, f.y0,
-                               min(fold.grid.page_w, ext.right + MARK_GAP + MARK_LENGTH), f.y0))
+            trims = [(u.trim.x, u.trim.right) for u in units if u.trim.y <= at <= u.trim.top]
+            areas = [(u.area.x, u.area.right) for u in units if u.area.y <= at <= u.area.top]
+            out += _line_guides(p.x, p.right, trims, areas,
+                                lambda a, b, y=at: Segment(a, y, b, y))
     return out
+
+
+def fold_marks(fold: FoldSheet, count: int | None = None) -> list[Segment]:
+    """The segments of `fold_guides`."""
+    return [gd.segment for gd in fold_guides(fold, count)]
 
 
 # ── tiling a large mat ────────────────────────────────────────────────────────────

@@ -321,6 +321,26 @@ def test_fold_horizontal_turns_the_back():
         assert m.y0 == m.y1
 
 
+@pytest.mark.parametrize("size", [(63.5, 88.9), (140, 60)])
+def test_fold_marks_print_and_stay_off_the_pairs(size):
+    fold = g.fold_sheet("letter", g.mm(size[0]), g.mm(size[1]), BLEED)
+    p = fold.grid.printable
+    guides = g.fold_guides(fold)
+    folds = {round(pair.fold.x0 if fold.axis == "vertical" else pair.fold.y0, 3)
+             for pair in fold.pairs}
+    on = {round(gd.segment.x0 if fold.axis == "vertical" else gd.segment.y0, 3)
+          for gd in guides}
+    assert on == folds  # every fold line is marked
+    for gd in guides:
+        seg = _spans(gd.segment)
+        assert p.x - 1e-6 <= seg.x and seg.right <= p.right + 1e-6
+        assert p.y - 1e-6 <= seg.y and seg.top <= p.top + 1e-6
+        for unit in fold.grid.slots:
+            t = unit.trim
+            assert (seg.right <= t.x + 1e-6 or seg.x >= t.right - 1e-6
+                    or seg.top <= t.y + 1e-6 or seg.y >= t.top - 1e-6)
+
+
 def test_tile_plan_covers_the_mat_with_overlap():
     mat_w, mat_h = g.mm(431.8), g.mm(279.4)
     plan = g.tile_plan(mat_w, mat_h, "letter", margin=g.mm(10), overlap=g.mm(10))
