@@ -223,6 +223,8 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             die_label_mm=float(profile.get("die_label_mm", 16)),
             min_text_pt=float(profile.get("min_text_pt", 6)),
             fonts=plain(profile.get("fonts") or {}),
+            printer_margin_mm=float(profile.get("printer_margin_mm", 5.0)),
+            layout=profile.get("layout", "auto"),
         ),
         games=games,
         sources=(path, *dict.fromkeys(p.resolve() for p, _ in report.files_read)),

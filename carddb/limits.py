@@ -59,11 +59,12 @@ def safe_id(value) -> bool:
 
 # ── paper (pnp.geometry holds the same numbers; a test keeps them equal) ──────────
 PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
-MARK_MARGIN_MM = 2.5               # room for crop marks outside the outer bleed
+GUIDE_ROOM_MM = 1.1                # a cut guide's gap + shortest length beside a trim
 
 
-def card_fits(size_mm, bleed_mm: float, paper: str) -> bool:
-    """One card with its bleed and the crop-mark margin fits the paper (portrait)."""
+def card_fits(size_mm, paper: str, printer_margin_mm: float) -> bool:
+    """One card fits the paper (portrait) inside the printer margin with room for its cut
+    guides (pnp.geometry's sheet layout; bleed may run into the unprinted band)."""
     pw, ph = PAPER_MM[paper]
-    room = 2 * (bleed_mm + MARK_MARGIN_MM)
+    room = 2 * (printer_margin_mm + GUIDE_ROOM_MM)
     return size_mm[0] <= pw - room + 0.001 and size_mm[1] <= ph - room + 0.001

@@ -93,6 +93,8 @@ class PrintProfile:
     die_label_mm: float
     fonts: dict[str, str]
     min_text_pt: float = 6.0    # no printed glyph smaller (pnp.render enforces it)
+    printer_margin_mm: float = 5.0
+    layout: str = "auto"
 
 
 @dataclass(frozen=True)

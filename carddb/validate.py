@@ -64,6 +64,10 @@ PRINT = Struct({}, {
     "die_label_mm": Range(*limits.DIE_LABEL_MM, "a label size in mm"),
     # the smallest printed text, after every scaling (issue 12: below 6 pt few can read it)
     "min_text_pt": Type((int, float), "a number of points", minimum=4, maximum=12),
+    # the band along each paper edge the printer cannot print (docs/PRINTING.md)
+    "printer_margin_mm": Type((int, float), "a number of mm from 0 to 25", minimum=0,
+                              maximum=25),
+    "layout": Choice(("auto", "gutters", "abut")),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
@@ -183,15 +187,15 @@ def _copies(card) -> int:
 
 
 def _check_fits(size, path, pos, report, data) -> None:
-    """A deck's cards must fit the paper of the print profile with its bleed (what
-    `pnp build` draws with the profile's settings)."""
+    """A deck's cards must fit the paper of the print profile inside its printer margin
+    (what `pnp build` lays out with the profile's settings)."""
     paper = _print_setting(data, "paper", "letter")
-    bleed = _print_setting(data, "bleed_mm", 3.175)
-    if paper not in limits.PAPER_MM or not 0 <= bleed <= limits.BLEED_MM:
+    margin = _print_setting(data, "printer_margin_mm", 5.0)
+    if paper not in limits.PAPER_MM or not 0 <= margin <= 25:
         return                          # reported with the print profile
-    if not limits.card_fits(size, bleed, paper):
-        report.add(pos, path, f"a {size[0]:g} x {size[1]:g} mm card with {bleed:g} mm bleed "
-                              f"does not fit on {paper} paper")
+    if not limits.card_fits(size, paper, margin):
+        report.add(pos, path, f"a {size[0]:g} x {size[1]:g} mm card does not fit on {paper} "
+                              f"paper inside its {margin:g} mm printer margin")
 
 
 def _rules_of(game, path, report):

@@ -9,6 +9,7 @@ import click
 
 PAPERS = ("letter", "a4")
 DUPLEX = ("long-edge", "short-edge")
+LAYOUTS = ("auto", "gutters", "abut")
 
 
 def _Stop(message: str, code: int):
@@ -45,18 +46,38 @@ def _offset(ctx, param, value):
 @click.option("--back-offset", callback=_offset, metavar="X,Y",
               help="Shift the backs by X,Y mm to correct the printer (default: "
                    "print.back_offset_mm; measure it with the calibration page).")
+@click.option("--printer-margin", "printer_margin", type=float, metavar="MM",
+              help="The band along each paper edge your printer leaves unprinted, mm "
+                   "(default: print.printer_margin_mm, 5); cards and cut guides stay inside.")
+@click.option("--layout", type=click.Choice(LAYOUTS),
+              help="gutters: full bleed on every card edge; abut: neighbours share cut "
+                   "lines; auto (default: print.layout): gutters where they cost no card, "
+                   "shared lines only between cards whose bleed matches.")
 @click.option("--fold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
 @click.option("--no-backs", is_flag=True, help="Fronts only.")
 @click.option("--strict", is_flag=True, help="Treat layout warnings (text overflow) as errors.")
 @click.option("--force", is_flag=True, help="Rebuild every artefact, even those up to date.")
-def build(game, only, paper, out, project, duplex, back_offset, fold, no_backs, strict,
-          force) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the layout report (every page, every card's trim box) as one "
+                   "JSON object on stdout; the table and progress go to stderr.")
+def build(game, only, paper, out, project, duplex, back_offset, printer_margin, layout, fold,
+          no_backs, strict, force, as_json) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
-    card into OUT/<game>/<artefact>.pdf. The first line names the cards.yaml read."""
+    card into OUT/<game>/<artefact>.pdf, each with its layout report
+    OUT/<game>/<artefact>.layout.json. The first line names the cards.yaml read."""
     from pnp.project import output
 
-    _run(game, only, paper, output(out, project, "output"), duplex, back_offset, fold,
-         no_backs, strict, force, project)
+    out = output(out, project, "output")
+    if not as_json:
+        _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force,
+             project, printer_margin, layout)
+        return
+    import json
+
+    # (a failure prints {"error", "exit_code"} instead: pnp.errors.OneLineGroup)
+    report = _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
+                  force, project, printer_margin, layout, quiet=True)
+    click.echo(json.dumps(report))
 
 
 def _load_database(path: Path):
@@ -129,23 +150,28 @@ def _warning_key(w) -> tuple:
 
 
 def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
-         force=False, project=None) -> None:
+         force=False, project=None, printer_margin=None, layout=None, quiet=False) -> dict:
+    """Build. `quiet` (--json): the human output goes to stderr and the layout report
+    is returned."""
     from pnp import incremental
     from pnp.project import announce, require_database
 
     db_path = require_database(project)
-    announce(db_path)
+    announce(db_path, err=quiet)
     args = {"game": game, "only": only, "paper": paper, "duplex": duplex,
             "back_offset": back_offset, "fold": fold, "no_backs": no_backs}
+    if printer_margin is not None or layout is not None:  # keys of earlier runs stay valid
+        args.update(printer_margin=printer_margin, layout=layout)
+    say = (lambda line: click.echo(line, err=True)) if quiet else click.echo
     quick = None if force else incremental.unchanged_build(out, db_path, args)
     if quick is not None:
         seen: set[tuple] = set()
         for result in quick:
-            click.echo(f"up to date: {result.path}")
+            say(f"up to date: {result.path}")
             _warn_once(result, seen, strict, lambda line: click.echo(line, err=True))
-        click.echo(f"nothing to do: {len(quick)} artefacts up to date (--force rebuilds)")
-        _table(quick)
-        return
+        say(f"nothing to do: {len(quick)} artefacts up to date (--force rebuilds)")
+        _table(quick, quiet)
+        return _report(out, quick) if quiet else {}
 
     from pnp import build as b
     from pnp.fonts import FontError, register_fonts
@@ -154,7 +180,8 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
     try:
         opts = b.options_from_profile(db.print, paper=paper, duplex=duplex,
                                       back_offset_mm=back_offset, fold=fold,
-                                      backs=not no_backs)
+                                      backs=not no_backs, printer_margin_mm=printer_margin,
+                                      layout=layout)
         todo = b.artefacts(db, game=game, only=only)
     except b.BuildError as exc:
         raise _Stop(str(exc), exc.exit_code) from None
@@ -165,7 +192,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
     seen: set[tuple] = set()
     written = []
     renderer = fonts = None
-    with _Reporter(sum(b.units(db, a) for a in todo)) as report:
+    with _Reporter(sum(b.units(db, a) for a in todo), say) as report:
         try:
             for art in todo:
                 result = plan.up_to_date(art)
@@ -194,7 +221,28 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
             raise _Stop(f"cannot write {where}: {exc.strerror or exc}", 2) from None
         finally:
             plan.save()
-    _table(written)
+    _table(written, quiet)
+    return _report(out, written) if quiet else {}
+
+
+def _report(out: Path, results) -> dict:
+    """The layout report of a build: recorded pages of the artefacts built now, the
+    layout files of those up to date (which the up-to-date checks require to exist)."""
+    entries = []
+    for r in results:
+        pages = getattr(r, "layout", None) or _layout_beside(Path(r.path))
+        entries.append({"path": Path(r.path).relative_to(out).as_posix(), "pages": pages or []})
+    return {"artefacts": entries}
+
+
+def _layout_beside(pdf: Path) -> list | None:
+    import json
+
+    try:
+        data = json.loads(pdf.with_name(pdf.stem + ".layout.json").read_text(encoding="utf-8"))
+        return list(data["artefacts"][0]["pages"])
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
 
 
 def _renderer(db, fonts):
@@ -228,8 +276,9 @@ def _warn_once(result, seen: set, strict: bool, warn) -> None:
 class _Reporter:
     """A rich progress bar on a terminal; plain lines otherwise."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int, say=click.echo):
         self.total = total
+        self.say = say
         self.tty = sys.stderr.isatty()
         self.progress = None
 
@@ -254,14 +303,14 @@ class _Reporter:
         if self.progress is not None:
             self.progress.update(self.task, description=f"{art.game}/{art.name}")
         else:
-            click.echo(f"building {path}")
+            self.say(f"building {path}")
 
     def skip(self, path: Path, units: int) -> None:
         if self.progress is not None:
             self.progress.console.print(f"up to date: {path}", markup=False, highlight=False)
             self.progress.advance(self.task, units)
         else:
-            click.echo(f"up to date: {path}")
+            self.say(f"up to date: {path}")
 
     def advance(self, n: int) -> None:
         if self.progress is not None:
@@ -274,8 +323,14 @@ class _Reporter:
             click.echo(line, err=True)
 
 
-def _table(written) -> None:
+def _table(written, to_stderr: bool = False) -> None:
     rows = [(str(w.path), str(w.pages), str(w.cards)) for w in written]
+    if to_stderr:
+        width = max([len("file")] + [len(r[0]) for r in rows])
+        click.echo(f"{'file':<{width}}  {'pages':>5}  {'cards':>5}", err=True)
+        for f, p, c in rows:
+            click.echo(f"{f:<{width}}  {p:>5}  {c:>5}", err=True)
+        return
     if sys.stdout.isatty():
         from rich.console import Console
         from rich.table import Column, Table

@@ -33,6 +33,12 @@ class OneLineGroup(click.Group):
                 exc.show()
             else:
                 click.echo(f"pnp: {exc.format_message()}", err=True)
+            if "--json" in (sys.argv[1:] if args is None else list(args)):
+                # a --json caller reads stdout: it gets a JSON object, usage errors too
+                import json
+
+                click.echo(json.dumps({"error": exc.format_message(),
+                                       "exit_code": exc.exit_code}))
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
             click.echo("pnp: aborted", err=True)

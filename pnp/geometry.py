@@ -17,13 +17,23 @@ PAPERS_MM: dict[str, tuple[float, float]] = {
 }
 DUPLEX_MODES = ("long-edge", "short-edge")
 
-# Crop marks start this far outside the outer bleed edge (so a mark never touches the
-# printed card) and run towards the paper edge for at most MARK_LENGTH.
+# Home printers leave a band along every paper edge unprinted (inkjets about 3 mm,
+# lasers 4.2-6.35 mm): cards and every cut guide stay inside it.
+DEFAULT_PRINTER_MARGIN = 5.0 * PT_PER_MM
+LAYOUTS = ("auto", "gutters", "abut")
+
+# Crop marks (black, on white paper) start this far outside the outer bleed edge, so a
+# mark never touches the printed card, and run towards the paper edge for at most
+# MARK_LENGTH; they are drawn only where MIN_MARK_LENGTH of them can print.
 MARK_GAP = 0.5 * PT_PER_MM
 MARK_LENGTH = 6.0 * PT_PER_MM
 MIN_MARK_LENGTH = 2.0 * PT_PER_MM
-# Room a sheet must keep outside its outer bleed, on each side, for the crop marks.
-MARK_MARGIN = MARK_GAP + MIN_MARK_LENGTH
+# Where the margin is too narrow, guides are drawn in the bleed and the gutters instead,
+# on the trim lines the cut removes: they stop GUIDE_GAP short of every trim edge and
+# are drawn only where at least MIN_GUIDE of them can print.
+GUIDE_GAP = 0.3 * PT_PER_MM
+MIN_GUIDE = 0.8 * PT_PER_MM
+GUIDE_LENGTH = 6.0 * PT_PER_MM
 
 # Float slack when testing whether things fit: a thousandth of a millimetre.
 _EPS = 0.001 * PT_PER_MM
@@ -124,10 +134,17 @@ class Sheet:
     gutter_x: float  # 0 when the columns abut on shared cut lines, else 2 x bleed
     gutter_y: float
     slots: tuple[Slot, ...]  # reading order: top row first, left to right
+    margin: float = DEFAULT_PRINTER_MARGIN  # the printer's unprintable band
 
     @property
     def per_sheet(self) -> int:
         return len(self.slots)
+
+    @property
+    def printable(self) -> Rect:
+        """The part of the page the printer can print on."""
+        return Rect(self.margin, self.margin, self.page_w - 2 * self.margin,
+                    self.page_h - 2 * self.margin)
 
     @property
     def extent(self) -> Rect:
@@ -153,33 +170,48 @@ def _unique(values) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _fit_axis(paper: float, card: float, bleed: float) -> tuple[int, float]:
-    """How many cards fit along one axis and the gutter between them.
-
-    The count comes first: it is the most cards that fit abutting, with bleed on the
-    two outer edges and room for crop marks. A gutter of two bleeds is used only if it
-    costs no card."""
-    usable = paper - 2 * (bleed + MARK_MARGIN)
+def _fit_axis(paper: float, card: float, gutter: float, margin: float) -> int:
+    """How many cards fit along one axis with `gutter` between them: every trim inside
+    the printable band, and room left for the guides of the trim lines that cross this
+    axis (in the gutters, or else between the outer trims and the printer margin)."""
+    usable = paper - 2 * margin
     n = int((usable + _EPS) // card) if card > 0 else 0
-    if n <= 0:
-        return 0, 0.0
-    with_gutter = n * card + (n - 1) * 2 * bleed
-    return n, (2 * bleed if with_gutter <= usable + _EPS else 0.0)
+    guides_in_gutters = gutter - 2 * GUIDE_GAP >= MIN_GUIDE - _EPS
+    while n > 0:
+        total = n * card + (n - 1) * gutter
+        ends = (usable - total) / 2 - GUIDE_GAP
+        if total <= usable + _EPS and (ends >= MIN_GUIDE - _EPS
+                                       or (n > 1 and guides_in_gutters)):
+            return n
+        n -= 1
+    return 0
 
 
 def card_sheet(page_w: float, page_h: float, card_w: float, card_h: float,
-               bleed: float) -> Sheet:
-    """Lay out as many cards as fit, centred on the page.
+               bleed: float, margin: float = DEFAULT_PRINTER_MARGIN,
+               gutters: tuple[bool | None, bool | None] = (None, None)) -> Sheet:
+    """Lay out as many cards as fit inside the printer margin, centred on the page.
 
-    Each axis is decided alone: where a gutter of two bleeds would cost a column (row),
-    the columns (rows) abut on shared cut lines and only the outer edges keep bleed;
-    otherwise every card keeps its full bleed. Raises ValueError if no card fits."""
-    cols, gx = _fit_axis(page_w, card_w, bleed)
-    rows, gy = _fit_axis(page_h, card_h, bleed)
+    `gutters` decides each axis (x, y): True keeps a gutter of two bleeds between the
+    cards (full bleed on every edge, even if that costs a column or row), False abuts
+    them on shared cut lines (only the outer edges keep bleed), None takes the gutter
+    when it costs no card and abuts otherwise. Raises ValueError if no card fits."""
+    gap = 2 * bleed
+
+    def axis(paper: float, card: float, choice: bool | None) -> tuple[int, float]:
+        if choice is True:
+            return _fit_axis(paper, card, gap, margin), gap
+        abut = _fit_axis(paper, card, 0.0, margin)
+        if choice is None and gap > 0 and _fit_axis(paper, card, gap, margin) == abut:
+            return abut, gap
+        return abut, 0.0
+
+    cols, gx = axis(page_w, card_w, gutters[0])
+    rows, gy = axis(page_h, card_h, gutters[1])
     if cols == 0 or rows == 0:
         raise ValueError(
-            f"a {to_mm(card_w):.1f} x {to_mm(card_h):.1f} mm card with "
-            f"{to_mm(bleed):.2f} mm bleed does not fit on a "
+            f"a {to_mm(card_w):.1f} x {to_mm(card_h):.1f} mm card with its cut guides "
+            f"does not fit inside a {to_mm(margin):.1f} mm printer margin on a "
             f"{to_mm(page_w):.1f} x {to_mm(page_h):.1f} mm page")
     grid_w = cols * card_w + (cols - 1) * gx
     grid_h = rows * card_h + (rows - 1) * gy
@@ -196,26 +228,205 @@ def card_sheet(page_w: float, page_h: float, card_w: float, card_h: float,
                 bottom=bleed if (gy or r == rows - 1) else 0.0,
             )
             slots.append(Slot(len(slots), r, c, trim, edges))
-    return Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, gx, gy, tuple(slots))
+    return Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, gx, gy, tuple(slots),
+                 margin)
 
 
-def crop_marks(sheet: Sheet) -> list[Segment]:
-    """Crop-mark segments: every vertical trim line gets a mark in the top and bottom
-    margins, every horizontal trim line one in the left and right margins. Each starts
-    MARK_GAP outside the outer bleed and stops at the paper edge, so none crosses a card."""
-    ext = sheet.extent
-    marks: list[Segment] = []
-    below = ext.y - MARK_GAP
-    above = ext.top + MARK_GAP
-    for x in sheet.cut_xs:
-        marks.append(Segment(x, below, x, max(0.0, below - MARK_LENGTH)))
-        marks.append(Segment(x, above, x, min(sheet.page_h, above + MARK_LENGTH)))
-    left = ext.x - MARK_GAP
-    right = ext.right + MARK_GAP
-    for y in sheet.cut_ys:
-        marks.append(Segment(left, y, max(0.0, left - MARK_LENGTH), y))
-        marks.append(Segment(right, y, min(sheet.page_w, right + MARK_LENGTH), y))
-    return marks
+def sheet_choices(page_w: float, page_h: float, card_w: float, card_h: float, bleed: float,
+                  margin: float = DEFAULT_PRINTER_MARGIN, layout: str = "auto") -> list[Sheet]:
+    """The impositions `layout` allows, most cards per sheet first.
+
+    "gutters": full bleed on every card edge; "abut": shared cut lines; "auto": a gutter
+    wherever it costs no card, and where it would, both the abutting sheet (first) and
+    the one with gutters: the caller takes the first whose abutting neighbours match
+    (`abutting`)."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r} (choose {', '.join(LAYOUTS)})")
+    if layout != "auto":
+        return [card_sheet(page_w, page_h, card_w, card_h, bleed, margin,
+                           (layout == "gutters",) * 2)]
+    best = card_sheet(page_w, page_h, card_w, card_h, bleed, margin)
+    options_x = [False, True] if best.cols > 1 and best.gutter_x == 0 else [None]
+    options_y = [False, True] if best.rows > 1 and best.gutter_y == 0 else [None]
+    out: list[Sheet] = []
+    for gx in options_x:
+        for gy in options_y:
+            try:
+                out.append(card_sheet(page_w, page_h, card_w, card_h, bleed, margin, (gx, gy)))
+            except ValueError:
+                continue
+    return sorted(out, key=lambda s: -s.per_sheet)  # stable: abutting first on ties
+
+
+def abutting(sheet: Sheet, count: int) -> list[tuple[int, int, str]]:
+    """Neighbours among the first `count` slots that share a cut line: (i, j, "x") when
+    slot i's right edge is slot j's left edge, (i, j, "y") when i's bottom is j's top."""
+    out = []
+    for s in sheet.slots[:count]:
+        right = s.index + 1
+        if sheet.gutter_x == 0 and s.col + 1 < sheet.cols and right < count:
+            out.append((s.index, right, "x"))
+        below = s.index + sheet.cols
+        if sheet.gutter_y == 0 and s.row + 1 < sheet.rows and below < count:
+            out.append((s.index, below, "y"))
+    return out
+
+
+@dataclass(frozen=True)
+class Guide:
+    """A cut guide on a trim line. "mark": a crop mark on white paper beyond the bleed;
+    "bleed": a guide in the bleed or a gutter, drawn to contrast with any colour."""
+
+    segment: Segment
+    kind: str
+
+
+def _free_runs(lo: float, hi: float, blocked: list[tuple[float, float]]
+               ) -> list[tuple[float, float, bool, bool]]:
+    """Stretches of [lo, hi] outside `blocked`: (start, end, start is a trim, end is)."""
+    out = []
+    pos, pos_trim = lo, False
+    for b0, b1 in sorted(blocked):
+        if b0 > pos + _EPS:
+            out.append((pos, min(b0, hi), pos_trim, b0 < hi))
+        if b1 > pos:
+            pos, pos_trim = b1, True
+    if hi > pos + _EPS:
+        out.append((pos, hi, pos_trim, False))
+    return [r for r in out if r[1] - r[0] >= MIN_GUIDE - _EPS]
+
+
+def _bleed_edge(start: float, direction: int, covers: list[tuple[float, float]]) -> float:
+    """From a trim edge, how far the painted bleed runs on (direction -1 or +1)."""
+    pos = start
+    moved = True
+    while moved:
+        moved = False
+        for a0, a1 in covers:
+            if a0 - _EPS <= pos <= a1 + _EPS:
+                nxt = a0 if direction < 0 else a1
+                if (nxt - pos) * direction > _EPS:
+                    pos, moved = nxt, True
+    return pos
+
+
+def _line_guides(lo: float, hi: float, trims: list[tuple[float, float]],
+                 areas: list[tuple[float, float]], make) -> list[Guide]:
+    """Guides on one trim line: `trims` and `areas` are the (start, end) ranges of the
+    cards' trims and painted areas the line passes, [lo, hi] the printable range."""
+    blocked = [(t0 - GUIDE_GAP, t1 + GUIDE_GAP) for t0, t1 in trims]
+    guides = []
+    for a, b, a_trim, b_trim in _free_runs(lo, hi, blocked):
+        if a_trim and b_trim:  # a gutter, or the gap between two cards of a partial sheet
+            if b - a <= 2 * GUIDE_LENGTH:
+                guides.append(Guide(make(a, b), "bleed"))
+            else:
+                guides.append(Guide(make(a, a + GUIDE_LENGTH), "bleed"))
+                guides.append(Guide(make(b - GUIDE_LENGTH, b), "bleed"))
+            continue
+        if not (a_trim or b_trim):
+            continue
+        direction = 1 if a_trim else -1
+        trim_edge = a - GUIDE_GAP if a_trim else b + GUIDE_GAP
+        edge = _bleed_edge(trim_edge, direction, areas)
+        start = edge + direction * MARK_GAP
+        room = (b - start) if a_trim else (start - a)
+        if room >= MIN_MARK_LENGTH - _EPS:
+            length = min(MARK_LENGTH, room)
+            guides.append(Guide(make(start, start + direction * length), "mark"))
+        else:
+            near = a if a_trim else b
+            length = min(GUIDE_LENGTH, b - a)
+            guides.append(Guide(make(near, near + direction * length), "bleed"))
+    return guides
+
+
+def cut_guides(sheet: Sheet, count: int | None = None) -> list[Guide]:
+    """Cut guides for every trim line of the first `count` slots (all by default), each
+    inside the printable area and never over a card's trim: crop marks in the margin
+    where it is wide enough, else guides in the bleed and in the gutters."""
+    used = sheet.slots if count is None else sheet.slots[:count]
+    p = sheet.printable
+    guides: list[Guide] = []
+    xs = _unique(x for s in used for x in (s.trim.x, s.trim.right))
+    ys = _unique(y for s in used for y in (s.trim.y, s.trim.top))
+    for x in xs:
+        trims = [(s.trim.y, s.trim.top) for s in used
+                 if s.trim.x - _EPS <= x <= s.trim.right + _EPS]
+        areas = [(s.area.y, s.area.top) for s in used
+                 if s.area.x - _EPS <= x <= s.area.right + _EPS]
+        guides += _line_guides(p.y, p.top, trims, areas,
+                               lambda a, b, x=x: Segment(x, a, x, b))
+    for y in ys:
+        trims = [(s.trim.x, s.trim.right) for s in used
+                 if s.trim.y - _EPS <= y <= s.trim.top + _EPS]
+        areas = [(s.area.x, s.area.right) for s in used
+                 if s.area.y - _EPS <= y <= s.area.top + _EPS]
+        guides += _line_guides(p.x, p.right, trims, areas,
+                               lambda a, b, y=y: Segment(a, y, b, y))
+    return guides
+
+
+def crop_marks(sheet: Sheet, count: int | None = None) -> list[Segment]:
+    """The segments of `cut_guides` (every kind)."""
+    return [g.segment for g in cut_guides(sheet, count)]
+
+
+# ── the scale check ───────────────────────────────────────────────────────────────
+
+SCALE_PAD = 0.5 * PT_PER_MM    # kept clear around the scale plate
+SCALE_PLATE_H = 5.0 * PT_PER_MM
+
+
+def scale_length(paper: str) -> tuple[float, str]:
+    """The scale bar's length (points) and label: 2 in on Letter, 50 mm otherwise."""
+    if paper.lower() == "letter":
+        return 2 * 72.0, "2 in at 100 %"
+    return mm(50), "50 mm at 100 %"
+
+
+@dataclass(frozen=True)
+class ScalePlate:
+    """Where the scale bar goes: a plate of `rect`, the bar along it (vertical when the
+    plate stands upright)."""
+
+    rect: Rect
+    vertical: bool
+
+
+def free_cells(sheet: Sheet, count: int | None = None, more_xs=(), more_ys=()) -> list[Rect]:
+    """The printable page cut by the trim lines of the used slots (and by `more_xs`,
+    `more_ys`, e.g. fold lines, whose marks also run beyond the cards) into cells; the
+    cells no card covers, in reading order (top row first)."""
+    used = sheet.slots if count is None else sheet.slots[:count]
+    p = sheet.printable
+    xs = _unique([p.x, p.right, *(x for s in used for x in (s.trim.x, s.trim.right)),
+                  *more_xs])
+    ys = _unique([p.y, p.top, *(y for s in used for y in (s.trim.y, s.trim.top)),
+                  *more_ys])
+    xs = tuple(x for x in xs if p.x <= x <= p.right)
+    ys = tuple(y for y in ys if p.y <= y <= p.top)
+    cells = []
+    for y0, y1 in reversed(list(zip(ys, ys[1:], strict=False))):
+        for x0, x1 in zip(xs, xs[1:], strict=False):
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            if not any(s.trim.x < cx < s.trim.right and s.trim.y < cy < s.trim.top for s in used):
+                cells.append(Rect(x0, y0, x1 - x0, y1 - y0))
+    return cells
+
+
+def scale_plate(cells: list[Rect], length: float) -> ScalePlate | None:
+    """The first cell that holds a plate for a bar of `length` (lying, else standing)."""
+    long = length + 2 * mm(1)
+    for vertical in (False, True):
+        for cell in cells:
+            w, h = cell.w - 2 * SCALE_PAD, cell.h - 2 * SCALE_PAD
+            pw, ph = (SCALE_PLATE_H, long) if vertical else (long, SCALE_PLATE_H)
+            if w >= pw - _EPS and h >= ph - _EPS:
+                x = cell.x + (cell.w - pw) / 2
+                y = cell.y + (cell.h - ph) / 2
+                return ScalePlate(Rect(x, y, pw, ph), vertical)
+    return None
 
 
 # ── duplex ────────────────────────────────────────────────────────────────────────
@@ -318,7 +529,8 @@ def _split_pair(slot: Slot, card_w: float, card_h: float, axis: str) -> FoldPair
     return FoldPair(front, back, fold)
 
 
-def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> FoldSheet:
+def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float,
+               margin: float = DEFAULT_PRINTER_MARGIN) -> FoldSheet:
     """The fold layout holding the most pairs: portrait or landscape paper, the back to
     the right of the front (preferred on ties: nothing turned) or below it."""
     best: FoldSheet | None = None
@@ -327,7 +539,7 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> FoldSh
         for axis in ("vertical", "horizontal"):
             pair_w, pair_h = (2 * card_w, card_h) if axis == "vertical" else (card_w, 2 * card_h)
             try:
-                grid = card_sheet(pw, ph, pair_w, pair_h, bleed)
+                grid = card_sheet(pw, ph, pair_w, pair_h, bleed, margin)
             except ValueError:
                 continue
             pairs = tuple(_split_pair(s, card_w, card_h, axis) for s in grid.slots)
@@ -340,30 +552,38 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float) -> FoldSh
     return best
 
 
-def fold_marks(fold: FoldSheet) -> list[Segment]:
-    """Short marks in the margins that extend each fold line (drawn dashed)."""
-    ext = fold.grid.extent
-    out: list[Segment] = []
+def fold_guides(fold: FoldSheet, count: int | None = None) -> list[Guide]:
+    """Marks on each fold line of the first `count` pairs (drawn dashed), outside every
+    pair and inside the printable area, placed as the cut guides are: in the margin
+    where it is wide enough, else in the bleed and gutters."""
+    pairs = fold.pairs if count is None else fold.pairs[:count]
+    units = fold.grid.slots[:len(pairs)]
+    p = fold.grid.printable
+    out: list[Guide] = []
     seen: set[float] = set()
-    for pair in fold.pairs:
+    for pair in pairs:
         f = pair.fold
-        if fold.axis == "vertical":
-            key = round(f.x0, 3)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(Segment(f.x0, ext.y - MARK_GAP, f.x0, max(0.0, ext.y - MARK_GAP - MARK_LENGTH)))
-            out.append(Segment(f.x0, ext.top + MARK_GAP,
-                               f.x0, min(fold.grid.page_h, ext.top + MARK_GAP + MARK_LENGTH)))
+        vertical = fold.axis == "vertical"
+        at = f.x0 if vertical else f.y0
+        if round(at, 3) in seen:
+            continue
+        seen.add(round(at, 3))
+        if vertical:
+            trims = [(u.trim.y, u.trim.top) for u in units if u.trim.x <= at <= u.trim.right]
+            areas = [(u.area.y, u.area.top) for u in units if u.area.x <= at <= u.area.right]
+            out += _line_guides(p.y, p.top, trims, areas,
+                                lambda a, b, x=at: Segment(x, a, x, b))
         else:
-            key = round(f.y0, 3)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(Segment(ext.x - MARK_GAP, f.y0, max(0.0, ext.x - MARK_GAP - MARK_LENGTH), f.y0))
-            out.append(Segment(ext.right + MARK_GAP, f.y0,
-                               min(fold.grid.page_w, ext.right + MARK_GAP + MARK_LENGTH), f.y0))
+            trims = [(u.trim.x, u.trim.right) for u in units if u.trim.y <= at <= u.trim.top]
+            areas = [(u.area.x, u.area.right) for u in units if u.area.y <= at <= u.area.top]
+            out += _line_guides(p.x, p.right, trims, areas,
+                                lambda a, b, y=at: Segment(a, y, b, y))
     return out
+
+
+def fold_marks(fold: FoldSheet, count: int | None = None) -> list[Segment]:
+    """The segments of `fold_guides`."""
+    return [gd.segment for gd in fold_guides(fold, count)]
 
 
 # ── tiling a large mat ────────────────────────────────────────────────────────────

@@ -192,6 +192,11 @@ def _listing(db_root: Path) -> list[str]:
     return sorted(set(out))
 
 
+def layout_file(pdf: Path) -> Path:
+    """The layout report written beside an artefact's PDF (pnp.build)."""
+    return pdf.with_name(pdf.stem + ".layout.json")
+
+
 def run_key(args: Any) -> str:
     """The command-line options of a build, canonically."""
     return _canonical(args)
@@ -227,6 +232,8 @@ def unchanged_build(out: Path, db_path: Path, args: Any) -> list[Cached] | None:
         if entry is None:
             return None
         path = out / entry["file"]  # relative to the output folder
+        if not layout_file(path).is_file():
+            return None
         try:
             st = path.stat()
         except OSError:
@@ -262,7 +269,7 @@ class Manifest:
         """The stored entry when `art` was built from these inputs and its file is still
         the one written then; None otherwise."""
         entry = self.entries.get(self.key(art))
-        if not entry or entry.get("hash") != digest:
+        if not entry or entry.get("hash") != digest or not layout_file(path).is_file():
             return None
         try:
             st = path.stat()

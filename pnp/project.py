@@ -46,9 +46,9 @@ def require_database(project: Path | None, path: Path | None = None) -> Path:
                    f"one with --project DIR", 1)
 
 
-def announce(path: Path) -> None:
+def announce(path: Path, err: bool = False) -> None:
     """The first line of every build: which database it reads."""
-    click.echo(f"reading {path.resolve()}")
+    click.echo(f"reading {path.resolve()}", err=err)
 
 
 def load(project: Path | None, path: Path | None = None):

@@ -180,6 +180,8 @@ class _Target:
     bleed: float           # mm
     safe: bool             # enforce the text safe zone
     design: tuple[float, float] | None = None   # the template's design size, mm
+    edges: tuple | None = None   # what paints the bleed on each edge (see _edge_paint)
+    safe_mm: float = SAFE_MM     # the safe zone's width
 
     # A template drawn for a design size (say poker, 63.5 x 88.9) is mapped onto the
     # real trim size: the 1/8 in margins stay exactly as drawn, the inside is scaled,
@@ -247,17 +249,25 @@ class CardRenderer:
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
+        key, keep, template, context, target, missing = self._front(card, deck, w, h, bleed)
+        return self._draw(canvas, key, keep, template, context, target, x, y, missing=missing)
+
+    def bleed_colors(self, card, deck, w, h, bleed) -> tuple:
+        """What paints the bleed of a front on its (left, bottom, right, top) edges, as
+        comparable keys: two cards may share a cut line without a gutter only where
+        these are equal. The card is planned (and its plan cached for draw_front)."""
+        return self._planned(*self._front(card, deck, w, h, bleed))[3]
+
+    def _front(self, card, deck, w, h, bleed) -> tuple:
+        """(plan key, objects the plan keeps alive, template, context, target, what a
+        missing template is) of a card front at a trim size."""
         game = self._game(card.game)
         key = ("front", id(card), id(deck), round(w, 3), round(h, 3), round(bleed, 3))
-        template = f"{game.id}/{template_slug(card.type)}.j2"
-
-        def context():
-            return self.front_context(card, deck)
-
         target = _Target(game.id, deck.id, card.name, f"card {card.name!r}",
                          w / MM, h / MM, bleed / MM, True)
-        return self._draw(canvas, key, (card, deck), template, context, target, x, y,
-                          missing=f"card {card.name!r} of type {card.type!r}")
+        return (key, (card, deck), f"{game.id}/{template_slug(card.type)}.j2",
+                lambda: self.front_context(card, deck), target,
+                f"card {card.name!r} of type {card.type!r}")
 
     def front_context(self, card, deck) -> dict[str, Any]:
         """What a card template sees (besides W, H, BLEED, SAFE): `card` (its fields and
@@ -295,13 +305,17 @@ class CardRenderer:
                          w / MM, h / MM, bleed / MM, True)
         return self._draw(canvas, key, (deck,), f"{game.id}/back.j2", context, target, x, y)
 
-    def draw_mat(self, canvas, game, mat_id, x, y, w, h) -> list[LayoutWarning]:
+    def draw_mat(self, canvas, game, mat_id, x, y, w, h, bleed=0.0,
+                 safe=SAFE_MM * MM) -> list[LayoutWarning]:
+        """A mat with its trim at (x, y, w, h); the background runs `bleed` out and the
+        template keeps everything else `safe` (points) inside the trim (SAFE)."""
         game = self._game(game)
         mat = dict(self._extra(game, "mats", mat_id))
         mat["id"] = mat_id
-        key = ("mat", game.id, mat_id, round(w, 3), round(h, 3))
-        target = _Target(game.id, "(mats)", mat_id, f"mat {mat_id!r}", w / MM, h / MM, 0.0,
-                         False)
+        key = ("mat", game.id, mat_id, round(w, 3), round(h, 3), round(bleed, 3),
+               round(safe, 3))
+        target = _Target(game.id, "(mats)", mat_id, f"mat {mat_id!r}", w / MM, h / MM,
+                         bleed / MM, False, safe_mm=safe / MM)
         return self._draw(canvas, key, (game,), f"{game.id}/mat.j2",
                           lambda: {"mat": mat, "game": self._game_context(game)}, target, x, y)
 
@@ -329,14 +343,16 @@ class CardRenderer:
                           lambda: {"set": die_set, "value": value, "dice": dict(dice),
                                    "game": self._game_context(game)}, target, x, y)
 
-    def draw_token(self, canvas, game, token_id, cx, cy, radius) -> list[LayoutWarning]:
+    def draw_token(self, canvas, game, token_id, cx, cy, radius,
+                   bleed=0.0) -> list[LayoutWarning]:
+        """A token whose cut circle is (cx, cy, radius); its fill runs `bleed` beyond."""
         game = self._game(game)
         token = dict(self._extra(game, "tokens", token_id))
         token["id"] = token_id
-        key = ("token", game.id, token_id, round(radius, 3))
+        key = ("token", game.id, token_id, round(radius, 3), round(bleed, 3))
         size = 2 * radius
         target = _Target(game.id, "(tokens)", token_id, f"token {token_id!r}", size / MM,
-                         size / MM, 0.0, False)
+                         size / MM, bleed / MM, False)
         return self._draw(canvas, key, (game,), f"{game.id}/token.j2",
                           lambda: {"token": token, "game": self._game_context(game)},
                           target, cx - radius, cy - radius)
@@ -360,17 +376,22 @@ class CardRenderer:
             node = node[step]
         return node
 
-    def _draw(self, canvas, key, keep, template, context, target: _Target, x, y,
-              missing: str | None = None) -> list[LayoutWarning]:
+    def _planned(self, key, keep, template, context, target: _Target,
+                 missing: str | None = None) -> tuple:
+        """(keep, ops, warnings, edge paint) of a face, planned once and cached."""
         cached = self._plans.get(key)
         if cached is None:
-            cached = (keep, *self._plan(template, context, target, missing))
+            cached = (keep, *self._plan(template, context, target, missing), target.edges)
             self._plans[key] = cached
             if len(self._plans) > self._cache_size:
                 self._plans.popitem(last=False)
         else:
             self._plans.move_to_end(key)
-        _, ops, warnings = cached
+        return cached
+
+    def _draw(self, canvas, key, keep, template, context, target: _Target, x, y,
+              missing: str | None = None) -> list[LayoutWarning]:
+        _, ops, warnings, _ = self._planned(key, keep, template, context, target, missing)
         canvas.saveState()
         # origin: top-left of the trim box (written directly: this runs per card)
         canvas.addLiteral(f"1 0 0 1 {x:.4f} {y + target.H * MM:.4f} cm")
@@ -426,12 +447,13 @@ class CardRenderer:
         ctx = context()
         width, height = target.design or (target.W, target.H)
         # MIN_PT: the smallest size that prints, in the template's own points
-        ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=SAFE_MM,
+        ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=target.safe_mm,
                    MIN_PT=round(self.min_text_pt / target.scale, 2))
         try:
             elements = self.templates.render_elements(template, ctx, target.what)
         except TemplateError as exc:
             raise RenderError(str(exc)) from None
+        target.edges = _edge_paint(elements, target)
         warnings: list[LayoutWarning] = []
         ops: list[tuple] = []
         if not elements:
@@ -736,6 +758,37 @@ def _bleed_box(x, y, w, h, t: _Target):
     if bottom >= t.H - _EPS:
         bottom = max(bottom, t.H + b)
     return left, top, right - left, bottom - top
+
+
+def _edge_paint(elements, t: _Target) -> tuple:
+    """What paints the bleed along each edge (left, bottom, right, top), from the
+    elements marked `bleed: true`: per edge the fills and image paths drawn there since
+    the last one that covers the whole edge. Equal keys mean equal bleed; an element
+    that cannot be read makes its edges unique (never equal to another card's)."""
+    stacks: list[list] = [[], [], [], []]
+    for index, (_line, raw) in enumerate(elements):
+        params = (raw.get("rect") or raw.get("image")) if isinstance(raw, dict) else None
+        if not isinstance(params, dict) or not params.get("bleed"):
+            continue  # only bleed: true rectangles and images paint the bleed
+        try:
+            kind, el = _normalise(raw)
+            if kind not in ("rect", "image") or not el.get("bleed"):
+                continue
+            x, y, w, h = t.box(_numbers(el["box"], 4, "box"))
+            paint = (("fill", str(el["fill"]).lower(), float(el["alpha"]))
+                     if kind == "rect" else ("image", str(el["path"])))
+        except (_ElementError, TypeError, ValueError):
+            stacks = [s + [("unreadable", t.card, index)] for s in stacks]
+            continue
+        left, top = x <= _EPS, y <= _EPS
+        right, bottom = x + w >= t.W - _EPS, y + h >= t.H - _EPS
+        full_x, full_y = left and right, top and bottom
+        opaque = kind == "rect" and paint[2] >= 1 and el.get("fill") is not None
+        for i, (touches, whole) in enumerate(((left, full_y), (bottom, full_x),
+                                              (right, full_y), (top, full_x))):
+            if touches:
+                stacks[i] = [paint] if (whole and opaque) else stacks[i] + [paint]
+    return tuple(tuple(s) for s in stacks)
 
 
 def _inside_safe_zone(box, t: _Target, warn):

@@ -179,4 +179,5 @@ def test_paper_sizes_agree_with_the_printer():
     from pnp import geometry
 
     assert limits.PAPER_MM == geometry.PAPERS_MM
-    assert limits.MARK_MARGIN_MM == pytest.approx(geometry.MARK_MARGIN / geometry.PT_PER_MM)
+    assert limits.GUIDE_ROOM_MM == pytest.approx((geometry.GUIDE_GAP + geometry.MIN_GUIDE)
+                                                 / geometry.PT_PER_MM)

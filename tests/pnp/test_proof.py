@@ -241,17 +241,18 @@ def test_proof_pixels_match_the_build_pdf_card_region(db, tmp_path):
     renderer = make_renderer(db)
     opts = b.options_from_profile(db.print)
     [art] = b.artefacts(db, game="x-statix", only="owners")
-    b.build_artefact(db, art, opts, renderer, renderer.fonts, tmp_path / "build")
+    built = b.build_artefact(db, art, opts, renderer, renderer.fonts, tmp_path / "build")
     deck = db.xs.decks["owners"]
     w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
-    sheet = g.card_sheet(*g.paper_size(opts.paper), w, h, opts.bleed)
+    page_w, page_h = (g.mm(v) for v in built.layout[0]["size_mm"])
     dpi = 144  # the 1/8 in bleed is exactly 18 px: proof and sheet share a pixel grid
 
     def sheet_card(index: int) -> Image.Image:
-        trim = sheet.slots[index].trim
+        # the card's trim box from the layout report: mm from the page's top-left
+        x, y, tw, th = (g.mm(v) for v in built.layout[0]["cards"][index]["trim_mm"])
         doc = pdfium.PdfDocument(art.path(tmp_path / "build"))
         page = doc[0]
-        crop = (trim.x, trim.y, sheet.page_w - trim.right, sheet.page_h - trim.top)
+        crop = (x, page_h - y - th, page_w - x - tw, y)
         image = page.render(scale=dpi / 72 * (1 - 1e-9), crop=crop).to_pil().convert("RGB")
         doc.close()
         return image

@@ -19,6 +19,9 @@ class StandInRenderer:
         self.calls.append(("front", card.name, x, y, w, h, bleed))
         canvas.setFillColorRGB(0.85, 0.9, 1.0)
         canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+        if card.name.startswith("Red"):
+            canvas.setFillColorRGB(0.8, 0.1, 0.1)
+            canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
         if card.name.startswith("Glass"):  # a translucent red veil over the lower half
             canvas.saveState()
             canvas.setFillColorRGB(1, 0, 0)
@@ -32,6 +35,11 @@ class StandInRenderer:
             return [LayoutWarning(card.game, card.deck, card.name, "text", "text does not fit")]
         return []
 
+    def bleed_colors(self, card, deck, w, h, bleed):
+        # "Red ..." cards have a red bleed; every other card the pale blue one
+        paint = "red" if card.name.startswith("Red") else "blue"
+        return (paint,) * 4
+
     def draw_back(self, canvas, deck, x, y, w, h, bleed):
         self.calls.append(("back", deck.id, x, y, w, h, bleed))
         canvas.setFillColorRGB(0.2, 0.2, 0.3)
@@ -41,9 +49,10 @@ class StandInRenderer:
         canvas.drawCentredString(x + w / 2, y + h / 2, deck.title)
         return []
 
-    def draw_mat(self, canvas, game, mat_id, x, y, w, h):
+    def draw_mat(self, canvas, game, mat_id, x, y, w, h, bleed=0.0, safe=0.0):
+        self.calls.append(("mat", mat_id, x, y, w, h, bleed, safe))
         canvas.setFillColorRGB(0.9, 0.95, 0.9)
-        canvas.rect(x, y, w, h, stroke=1, fill=1)
+        canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=1, fill=1)
         canvas.setFillColorRGB(0, 0, 0)
         canvas.setFont(self.fonts["bold"], 24)
         canvas.drawString(x + 20, y + h - 40, f"mat {mat_id}")
@@ -56,7 +65,7 @@ class StandInRenderer:
         canvas.setFont(self.fonts["bold"], size / 2)
         canvas.drawCentredString(x + size / 2, y + size / 4, str(value))
 
-    def draw_token(self, canvas, game, token_id, cx, cy, radius):
+    def draw_token(self, canvas, game, token_id, cx, cy, radius, bleed=0.0):
         canvas.setFont(self.fonts["bold"], radius)
         canvas.drawCentredString(cx, cy - radius / 3, token_id[:2].upper())
 

@@ -5,6 +5,7 @@ test_build_bundled.py runs the real command end to end."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import types
 from pathlib import Path
@@ -82,11 +83,46 @@ def test_no_backs_and_fold(project):
     (["--back-offset", "1;2"], 2, "X,Y"),
     (["--paper", "legal"], 2, "legal"),
     (["--fold", "--no-backs"], 2, "--fold"),
+    (["--printer-margin", "-1"], 2, "printer margin -1 mm must be from 0 to 25 mm"),
+    (["--printer-margin", "wide"], 2, "wide"),
+    (["--layout", "tight"], 2, "tight"),
 ])
 def test_bad_usage_is_one_line_exit_2(project, args, code, needle):
     result = run(*args, "--out", "out")
     assert result.exit_code == code
     assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_json_error_is_a_json_object_too(project):
+    result = run("--only", "nope", "--out", "out", "--json")
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)
+    assert set(error) == {"error", "exit_code"} and error["exit_code"] == 2
+    assert error["error"].startswith("unknown artefact 'nope'")
+    assert result.stderr.splitlines()[-1].startswith("pnp: unknown artefact 'nope'")
+    # a usage error that click itself reports
+    result = run("--layout", "tight", "--out", "out", "--json")
+    assert result.exit_code == 2 and "tight" in json.loads(result.stdout)["error"]
+
+
+def first_front(stdout: str, path: str) -> list:
+    report = json.loads(stdout)
+    art = next(a for a in report["artefacts"] if a["path"] == path)
+    return art["pages"][0]["cards"]
+
+
+def test_printer_margin_from_the_profile_and_the_command_line(project):
+    # 5 mm (default): 3 x 3 poker on Letter; 6.35 mm leaves no room for the guides of
+    # the vertical trim lines above and below three rows, so two rows.
+    result = run("--only", "common", "--out", "out", "--json")
+    assert result.exit_code == 0 and len(first_front(result.stdout, "x-statix/common.pdf")) == 9
+    result = run("--only", "common", "--out", "out", "--json", "--printer-margin", "6.35")
+    assert result.exit_code == 0 and len(first_front(result.stdout, "x-statix/common.pdf")) == 6
+    edit_cards(project, "printer_margin_mm: 5", "printer_margin_mm: 6.35")
+    result = run("--only", "common", "--out", "out2", "--json")
+    assert len(first_front(result.stdout, "x-statix/common.pdf")) == 6
+    trims = [c["trim_mm"] for c in first_front(result.stdout, "x-statix/common.pdf")]
+    assert min(t[1] for t in trims) >= 6.35 and min(t[0] for t in trims) >= 6.35
 
 
 def test_broken_database_exit_1(project):

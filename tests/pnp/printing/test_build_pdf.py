@@ -50,13 +50,18 @@ def form_placements(operations) -> list[tuple[float, float, int]]:
             # The new matrix applies first, then the one already in force.
             ctm = (a * A + b_ * C, a * B + b_ * D, c * A + d * C, c * B + d * D,
                    e * A + f * C + E, e * B + f * D + F)
-        elif op == b"Do" and ctm is not None:
+        elif op == b"Do" and ctm is not None and not is_scale_bar(args):
             turn = round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360
             out.append((ctm[4] / PT, ctm[5] / PT, turn))
             ctm = None
         elif op in (b"q", b"Q"):
             ctm = None
     return out
+
+
+def is_scale_bar(args) -> bool:
+    """The scale-check plate is a form too; it is not a card."""
+    return str(args[0]).startswith("/FormXob.scale")
 
 
 def form_origins(operations) -> list[tuple[float, float]]:
@@ -192,8 +197,10 @@ def test_transparency_survives_reuse_of_a_drawing(tmp_path, build, copies):
     result, _ = build(tmp_path, decks={"main": [("Glass", copies)]})
     doc = pdfium.PdfDocument(str(result.path))
     image = doc[0].render(scale=2).to_pil().convert("RGB")
-    # Centre of the lower half of the first card (trim 6.35..69.85 x 184.15..273.05 mm).
-    x, y = (6.35 + 63.5 / 2) * PT * 2, image.size[1] - (184.15 + 88.9 / 4) * PT * 2
+    # Centre of the lower half of the card (its trim from the layout report, mm from
+    # the top-left).
+    tx, ty, tw, th = result.layout[0]["cards"][0]["trim_mm"]
+    x, y = (tx + tw / 2) * PT * 2, (ty + th * 3 / 4) * PT * 2
     r, g, b_ = image.getpixel((round(x), round(y)))
     # Half red over the stand-in's pale blue (217, 230, 255): neither opaque red nor blue.
     assert r > 200 and 90 < g < 150 and 100 < b_ < 150, (r, g, b_)
@@ -297,7 +304,7 @@ def test_fold_over_a_horizontal_line_turns_the_back(tmp_path, build, cards):
             m = matrix
             matrix = [a * m[0] + b_ * m[2], a * m[1] + b_ * m[3], c * m[0] + d * m[2],
                       c * m[1] + d * m[3], e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5]]
-        elif op == b"Do":
+        elif op == b"Do" and not is_scale_bar(args):
             def at(x, y, m=matrix):
                 return ((m[0] * x + m[2] * y + m[4]) / PT, (m[1] * x + m[3] * y + m[5]) / PT)
             corners.append((at(0, 0), at(140 * PT, 60 * PT)))
@@ -366,7 +373,13 @@ def test_tokens(tmp_path, build, cards):
 
 def test_mats_full_size_and_tiled(tmp_path, build):
     full, pdf = build(tmp_path, only="mats", extras=XO_EXTRAS)
-    assert full.pages == 2 and approx(page_mm(pdf, 0), (431.8, 279.4))
+    # The mat's trim plus 1/8 in bleed all round, the trim box set for a print shop.
+    assert full.pages == 2 and approx(page_mm(pdf, 0), (431.8 + 2 * BLEED, 279.4 + 2 * BLEED))
+    trim = [float(v) / PT for v in pdf.pages[0].trimbox]
+    assert approx(trim, (BLEED, BLEED, 431.8 + BLEED, 279.4 + BLEED))
+    assert approx([float(v) / PT for v in pdf.pages[0].bleedbox],
+                  (0, 0, 431.8 + 2 * BLEED, 279.4 + 2 * BLEED))
+    assert full.layout[0]["cards"][0]["trim_mm"] == [3.175, 3.175, 431.8, 279.4]
     tiled, pdf = build(tmp_path, only="mats-tiled", extras=XO_EXTRAS)
     assert tiled.pages == 8  # 2 x 2 landscape letter tiles per mat
     assert approx(page_mm(pdf, 0), (279.4, 215.9))

@@ -76,61 +76,154 @@ def test_card_too_big_is_refused():
 
 
 sizes = st.tuples(st.floats(20, 200), st.floats(20, 280), st.floats(0, 5),
-                  st.sampled_from(["letter", "a4"]))
+                  st.sampled_from(["letter", "a4"]), st.floats(0, 12),
+                  st.sampled_from(g.LAYOUTS))
 
 
-@settings(max_examples=50, deadline=None)
+def _spans(seg: g.Segment) -> g.Rect:
+    return g.Rect(min(seg.x0, seg.x1), min(seg.y0, seg.y1), abs(seg.x1 - seg.x0),
+                  abs(seg.y1 - seg.y0))
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
 @given(sizes)
 def test_sheet_properties(case):
-    w_mm, h_mm, bleed_mm, paper = case
+    w_mm, h_mm, bleed_mm, paper, margin_mm, layout = case
     pw, ph = g.paper_size(paper)
-    w, h, b = g.mm(w_mm), g.mm(h_mm), g.mm(bleed_mm)
+    w, h, b, m = g.mm(w_mm), g.mm(h_mm), g.mm(bleed_mm), g.mm(margin_mm)
+    room = g.GUIDE_GAP + g.MIN_GUIDE  # a guide and its gap beside the outer trims
     try:
-        sheet = g.card_sheet(pw, ph, w, h, b)
+        sheets = g.sheet_choices(pw, ph, w, h, b, m, layout)
     except ValueError:
-        assert w + 2 * b + 2 * g.MARK_MARGIN > pw or h + 2 * b + 2 * g.MARK_MARGIN > ph
+        assert w + 2 * (m + room) > pw + 1e-6 or h + 2 * (m + room) > ph + 1e-6
         return
-    # The count comes first: one more card abutting would not fit.
-    assert (sheet.cols + 1) * w + 2 * b + 2 * g.MARK_MARGIN > pw + 1e-6
-    assert (sheet.rows + 1) * h + 2 * b + 2 * g.MARK_MARGIN > ph + 1e-6
-    slots = sheet.slots
-    for i, s in enumerate(slots):
-        a = s.area
-        assert a.x >= g.MARK_MARGIN - 1e-6 and a.right <= pw - g.MARK_MARGIN + 1e-6
-        assert a.y >= g.MARK_MARGIN - 1e-6 and a.top <= ph - g.MARK_MARGIN + 1e-6
-        assert abs(s.trim.w - w) < 1e-9 and abs(s.trim.h - h) < 1e-9
-        for other in slots[i + 1:]:
-            assert not overlaps(a, other.area)
-    # Crop marks: on trim lines, inside the page, never over any card.
-    marks = g.crop_marks(sheet)
-    assert len(marks) == 2 * (len(sheet.cut_xs) + len(sheet.cut_ys))
-    for m in marks:
-        assert 0 <= min(m.x0, m.x1) and max(m.x0, m.x1) <= pw + 1e-9
-        assert 0 <= min(m.y0, m.y1) and max(m.y0, m.y1) <= ph + 1e-9
-        seg = g.Rect(min(m.x0, m.x1), min(m.y0, m.y1), abs(m.x1 - m.x0), abs(m.y1 - m.y0))
-        for s in slots:
-            assert not g.Rect(s.area.x - 0.01, s.area.y - 0.01, s.area.w + 0.02,
-                              s.area.h + 0.02).contains(seg.x + seg.w / 2, seg.y + seg.h / 2)
-            # a vertical mark spans no card's height, a horizontal one no card's width
-            if m.x0 == m.x1:
-                assert seg.top <= s.area.y + 1e-9 or seg.y >= s.area.top - 1e-9
-            else:
-                assert seg.right <= s.area.x + 1e-9 or seg.x >= s.area.right - 1e-9
+    for sheet in sheets:
+        slots = sheet.slots
+        p = sheet.printable
+        for i, s in enumerate(slots):
+            t = s.trim  # every trim prints
+            assert t.x >= m - 1e-6 and t.right <= pw - m + 1e-6
+            assert t.y >= m - 1e-6 and t.top <= ph - m + 1e-6
+            assert abs(t.w - w) < 1e-9 and abs(t.h - h) < 1e-9
+            for other in slots[i + 1:]:
+                assert not overlaps(s.area, other.area)
+        if layout == "gutters":
+            assert all(s.bleed == g.Edges(b, b, b, b) for s in slots)
+            assert b == 0 or not g.abutting(sheet, sheet.per_sheet)
+        for count in {1, sheet.per_sheet, max(1, sheet.per_sheet // 2)}:
+            used = slots[:count]
+            guides = g.cut_guides(sheet, count)
+            # every trim line of every used card has a guide on it, none for empty slots
+            on_x = {round(gd.segment.x0, 4) for gd in guides if gd.segment.x0 == gd.segment.x1}
+            on_y = {round(gd.segment.y0, 4) for gd in guides if gd.segment.y0 == gd.segment.y1}
+            want_x = {round(x, 4) for s in used for x in (s.trim.x, s.trim.right)}
+            want_y = {round(y, 4) for s in used for y in (s.trim.y, s.trim.top)}
+            near = g.mm(0.001)  # lines closer than this are one cut
+            assert all(any(abs(x - o) <= near for o in on_x) for x in want_x)
+            assert all(any(abs(y - o) <= near for o in on_y) for y in want_y)
+            assert all(any(abs(x - o) <= near for o in want_x) for x in on_x)
+            assert all(any(abs(y - o) <= near for o in want_y) for y in on_y)
+            for gd in guides:
+                seg = _spans(gd.segment)
+                assert max(seg.w, seg.h) >= g.MIN_GUIDE - 1e-6
+                # printable, and never over a card's trim
+                assert seg.x >= p.x - 1e-6 and seg.right <= p.right + 1e-6
+                assert seg.y >= p.y - 1e-6 and seg.top <= p.top + 1e-6
+                for s in used:
+                    t = s.trim
+                    assert (seg.right <= t.x + 1e-6 or seg.x >= t.right - 1e-6
+                            or seg.top <= t.y + 1e-6 or seg.y >= t.top - 1e-6)
+                if gd.kind == "mark":  # crop marks stay off every painted area
+                    for s in used:
+                        a = s.area
+                        assert (seg.right <= a.x + 1e-6 or seg.x >= a.right - 1e-6
+                                or seg.top <= a.y + 1e-6 or seg.y >= a.top - 1e-6)
+            plate = g.scale_plate(g.free_cells(sheet, count), g.mm(50))
+            if plate is not None:
+                r = plate.rect
+                assert p.x <= r.x and r.right <= p.right and p.y <= r.y and r.top <= p.top
+                for s in used:
+                    assert not overlaps(r, s.trim)
 
 
-def test_crop_marks_sit_on_every_trim_line_in_the_margins():
+def test_auto_layout_offers_abutting_then_full_bleed():
+    # Poker on Letter: gutters across cost nothing; down, gutters would cost a row.
+    first, second = g.sheet_choices(*g.paper_size("letter"), *POKER, BLEED)
+    assert (first.per_sheet, first.gutter_y) == (9, 0)
+    assert second.per_sheet == 6 and close(second.gutter_x, 6.35) and close(second.gutter_y, 6.35)
+    assert g.abutting(second, 6) == []
+    # In a 3 x 3 sheet with rows abutting, each card shares its bottom edge with the one below.
+    assert g.abutting(first, 9) == [(i, i + 3, "y") for i in range(6)]
+    assert g.abutting(first, 4) == [(0, 3, "y")]
+    (only,) = g.sheet_choices(*g.paper_size("letter"), *POKER, BLEED, layout="gutters")
+    assert only.per_sheet == 6
+    (abut,) = g.sheet_choices(*g.paper_size("letter"), *POKER, BLEED, layout="abut")
+    assert abut.gutter_x == 0 and abut.gutter_y == 0 and abut.per_sheet == 9
+    with pytest.raises(ValueError, match="unknown layout"):
+        g.sheet_choices(*g.paper_size("letter"), *POKER, BLEED, layout="tight")
+
+
+def test_a_wider_printer_margin_costs_a_row_on_letter():
+    # 6.35 mm (many lasers): 3 rows of 88.9 mm leave no room for the vertical guides.
+    sheet = g.card_sheet(*g.paper_size("letter"), *POKER, BLEED, margin=g.mm(6.35))
+    assert (sheet.cols, sheet.rows) == (3, 2)
+
+
+def test_guides_on_letter_with_a_5_mm_margin():
+    """Hand-computed: trims 6.35 mm from every edge, so the guides of the vertical trim
+    lines are the 1.05 mm from the printable edge (5 mm) to 0.3 mm short of the trim;
+    the horizontal lines get guides in the two 6.35 mm column gutters too."""
+    sheet = g.card_sheet(*g.paper_size("letter"), *POKER, BLEED)
+    guides = g.cut_guides(sheet)
+    assert all(gd.kind == "bleed" for gd in guides)  # no margin wide enough for marks
+    mm_ = [tuple(round(g.to_mm(v), 2) for v in (gd.segment.x0, gd.segment.y0, gd.segment.x1,
+                                                gd.segment.y1)) for gd in guides]
+    assert (6.35, 6.05, 6.35, 5.0) in mm_ and (6.35, 273.35, 6.35, 274.4) in mm_
+    assert (70.15, 95.25, 75.9, 95.25) in mm_  # in the first column gutter
+    assert len(guides) == 6 * 2 + 4 * 4
+
+
+def test_crop_marks_in_a_wide_margin():
+    # Tarot on Letter leaves wide margins: classic crop marks beyond the bleed.
+    sheet = g.card_sheet(*g.paper_size("letter"), g.mm(70), g.mm(120), BLEED)
+    marks = [gd for gd in g.cut_guides(sheet) if gd.kind == "mark"]
+    ext = sheet.extent
+    assert marks
+    for gd in marks:
+        s = gd.segment
+        if s.x0 == s.x1:
+            assert max(s.y0, s.y1) < ext.y or min(s.y0, s.y1) > ext.top
+        else:
+            assert max(s.x0, s.x1) < ext.x or min(s.x0, s.x1) > ext.right
+
+
+def test_crop_marks_sit_on_every_trim_line():
     sheet = g.card_sheet(*g.paper_size("letter"), *POKER, BLEED)
     marks = g.crop_marks(sheet)
     vertical = sorted({round(g.to_mm(m.x0), 2) for m in marks if m.x0 == m.x1})
     horizontal = sorted({round(g.to_mm(m.y0), 2) for m in marks if m.y0 == m.y1})
     assert vertical == [round(g.to_mm(x), 2) for x in sheet.cut_xs]
     assert horizontal == [round(g.to_mm(y), 2) for y in sheet.cut_ys]
-    ext = sheet.extent
-    for m in marks:
-        if m.x0 == m.x1:  # vertical line: in the top or bottom margin
-            assert max(m.y0, m.y1) < ext.y or min(m.y0, m.y1) > ext.top
-        else:
-            assert max(m.x0, m.x1) < ext.x or min(m.x0, m.x1) > ext.right
+
+
+def test_guides_only_for_slots_holding_a_card():
+    sheet = g.card_sheet(*g.paper_size("letter"), *POKER, BLEED)
+    two = g.cut_guides(sheet, 2)
+    xs = {round(g.to_mm(gd.segment.x0), 2) for gd in two if gd.segment.x0 == gd.segment.x1}
+    ys = {round(g.to_mm(gd.segment.y0), 2) for gd in two if gd.segment.y0 == gd.segment.y1}
+    assert xs == {6.35, 69.85, 76.2, 139.7} and ys == {184.15, 273.05}
+    # below the two cards, where the empty slots are, the marks are crop marks again
+    assert any(gd.kind == "mark" for gd in two)
+
+
+def test_scale_plate_goes_where_no_card_is():
+    sheet = g.card_sheet(*g.paper_size("letter"), *POKER, BLEED)
+    plate = g.scale_plate(g.free_cells(sheet), g.scale_length("letter")[0])
+    # full Letter sheet: only the column gutters are free, so it stands in the first one
+    assert plate.vertical and close(plate.rect.x + plate.rect.w / 2, 73.025)
+    a4 = g.card_sheet(*g.paper_size("a4"), *POKER, BLEED)
+    plate = g.scale_plate(g.free_cells(a4), g.scale_length("a4")[0])
+    assert not plate.vertical and close(plate.rect.y + plate.rect.h / 2, (192.95 + 199.3) / 2)
 
 
 def test_long_edge_back_mirrors_left_right():
@@ -226,6 +319,26 @@ def test_fold_horizontal_turns_the_back():
         assert pair.front.bleed.bottom == 0 and pair.back.bleed.top == 0
     for m in g.fold_marks(fold):
         assert m.y0 == m.y1
+
+
+@pytest.mark.parametrize("size", [(63.5, 88.9), (140, 60)])
+def test_fold_marks_print_and_stay_off_the_pairs(size):
+    fold = g.fold_sheet("letter", g.mm(size[0]), g.mm(size[1]), BLEED)
+    p = fold.grid.printable
+    guides = g.fold_guides(fold)
+    folds = {round(pair.fold.x0 if fold.axis == "vertical" else pair.fold.y0, 3)
+             for pair in fold.pairs}
+    on = {round(gd.segment.x0 if fold.axis == "vertical" else gd.segment.y0, 3)
+          for gd in guides}
+    assert on == folds  # every fold line is marked
+    for gd in guides:
+        seg = _spans(gd.segment)
+        assert p.x - 1e-6 <= seg.x and seg.right <= p.right + 1e-6
+        assert p.y - 1e-6 <= seg.y and seg.top <= p.top + 1e-6
+        for unit in fold.grid.slots:
+            t = unit.trim
+            assert (seg.right <= t.x + 1e-6 or seg.x >= t.right - 1e-6
+                    or seg.top <= t.y + 1e-6 or seg.y >= t.top - 1e-6)
 
 
 def test_tile_plan_covers_the_mat_with_overlap():
