@@ -46,7 +46,8 @@ def faces(db: Any, game: str | None, decks, cards, backs: bool = True) -> list:
 def _render_errors() -> tuple[type[BaseException], ...]:
     kinds: list[type[BaseException]] = []
     for module, name in (("pnp.render", "RenderError"), ("pnp.fonts", "FontError"),
-                         ("pnp.build", "BuildError"), ("jinja2", "TemplateError")):
+                         ("pnp.build", "BuildError"), ("jinja2", "TemplateError"),
+                         ("pnp.outpaths", "OutsideOutput")):
         try:
             mod = __import__(module, fromlist=[name])
         except ImportError:
