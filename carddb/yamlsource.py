@@ -217,6 +217,12 @@ def safe_text(text: str) -> None:
         raise YamlProblem(f"control character U+{ord(bad.group()):04X} is not allowed "
                           "(write it as an escape inside double quotes)",
                           _pos_in(text, bad.start()))
+    check_depth(text)
+
+
+def check_depth(text: str) -> None:
+    """Refuse nesting deeper than limits.MAX_DEPTH before libyaml composes it (its
+    composer recurses in C: far deeper nesting crashes the process)."""
     if sum(text.count(ch) for ch in _OPENERS) > _CHEAP_OPENERS:
         try:
             _check_depth_by_events(text)
