@@ -62,8 +62,18 @@ def register_fonts(profile_fonts: dict[str, str] | None, root: Path) -> dict[str
 
     names: dict[str, str] = {}
     for role, path in font_files(dict(profile_fonts or {}), root).items():
-        if not path.is_file():
+        try:
+            found = path.is_file()
+            size = path.stat().st_size if found else 0
+        except (OSError, ValueError):
+            found, size = False, 0
+        if not found:
             raise FontError(f"font file not found: {path} (print.fonts.{role})")
+        from carddb.limits import MAX_ASSET_BYTES
+
+        if size > MAX_ASSET_BYTES:
+            raise FontError(f"font file {path} is {size:,} bytes, more than the limit of "
+                            f"{MAX_ASSET_BYTES:,}")
         name = f"PnP-{role}-{path.stem}"
         if name not in pdfmetrics.getRegisteredFontNames():
             try:
@@ -73,6 +83,10 @@ def register_fonts(profile_fonts: dict[str, str] | None, root: Path) -> dict[str
                 raise FontError(f"font file {path} cannot be used: {reason}") from None
             except OSError as exc:
                 raise FontError(f"font file {path} cannot be read: {exc.strerror}") from None
+            except Exception as exc:  # a damaged file: struct.error, IndexError, ...
+                reason = " ".join(str(exc).split())[:120] or type(exc).__name__
+                raise FontError(f"font file {path} cannot be used: damaged or not a "
+                                f"TrueType font ({reason})") from None
         names[role] = name
     pdfmetrics.registerFontFamily(names["regular"], normal=names["regular"], bold=names["bold"],
                                   italic=names["italic"], boldItalic=names["bolditalic"])
