@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 
 # ── the file ──────────────────────────────────────────────────────────────────────
-MAX_FILE_BYTES = 8 * 1024 * 1024   # cards.yaml; the bundled one is 58 KB
-MAX_YAML_VALUES = 1_000_000        # values once aliases are expanded (alias bombs)
+MAX_FILE_BYTES = 4 * 1024 * 1024   # cards.yaml; the bundled one is 58 KB
+MAX_YAML_VALUES = 500_000          # values once aliases are expanded (alias bombs)
 MAX_DEPTH = 64                     # nesting of mappings and lists
 MAX_INT_CHARS = 40                 # an integer literal (Python refuses > 4,300 digits)
 MAX_TEXT = 20_000                  # characters of one text value (card text, a line)
 
 # ── the game data ─────────────────────────────────────────────────────────────────
-MAX_CARDS = 50_000                 # card designs in one database
+MAX_CARDS = 20_000                 # card designs in one database
 MAX_COPIES = 1_000                 # copies of one design
 MAX_DECK_CARDS = 100_000           # physical cards of one deck (copies counted)
 MAX_TOKENS = 10_000                # tokens of one kind

@@ -80,4 +80,6 @@ def one_line_errors() -> Iterator[None]:
 
 
 def warning_line(w: Any) -> str:
-    return f"warning: {w.game}/{w.deck}: {w.card}: {w.element}: {w.message}"
+    from carddb.schema import one_line
+
+    return one_line(f"warning: {w.game}/{w.deck}: {w.card}: {w.element}: {w.message}")

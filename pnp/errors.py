@@ -17,7 +17,14 @@ class PnpError(click.ClickException):
         self.exit_code = exit_code
 
     def show(self, file=None) -> None:
-        click.echo(f"pnp: {self.format_message()}", err=True)
+        click.echo(f"pnp: {_one_line(self.format_message())}", err=True)
+
+
+def _one_line(text: str) -> str:
+    """Control characters escaped: a value in a message cannot start a line of its own."""
+    from carddb.schema import one_line
+
+    return one_line(text)
 
 
 class OneLineGroup(click.Group):
@@ -32,7 +39,7 @@ class OneLineGroup(click.Group):
             if isinstance(exc, PnpError):
                 exc.show()
             else:
-                click.echo(f"pnp: {exc.format_message()}", err=True)
+                click.echo(f"pnp: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
             click.echo("pnp: aborted", err=True)

@@ -107,7 +107,7 @@ def _bomb(levels: int, fan: int = 10) -> str:
 
 @pytest.mark.parametrize("name,text,message", [
     ("alias-bomb", "version: 1\ngames: {}\nbomb:\n" + "".join("  " + ln + "\n" for ln in _bomb(9).splitlines()),
-     "more than 1,000,000 values once aliases are expanded"),
+     "more than 500,000 values once aliases are expanded"),
     # A rejected value is no longer formatted with str(): a bomb under a wrong key is cheap.
     ("alias-bomb-in-a-wrong-value", _bomb(5) + "version: *l4\ngames: {}\n", "'a list' is not one of 1"),
     ("recursive-alias", "version: 1\ngames: &g {x: *g}\n", "a value that contains itself"),
@@ -157,10 +157,10 @@ def test_oversized_database_is_refused_before_parsing(tmp_path):
     with big.open("w") as f:
         f.write("version: 1\ngames: {}\nfiller:\n")
         line = "  - " + "x" * 95 + "\n"
-        f.write(line * (9 * 1024 * 1024 // len(line)))
+        f.write(line * (5 * 1024 * 1024 // len(line)))
     result = run_limited(["validate", "cards.yaml"], tmp_path, max_mb=400)
     assert result.returncode == 1
-    assert "more than the limit of 8,388,608" in result.stderr.splitlines()[0]
+    assert "more than the limit of 4,194,304" in result.stderr.splitlines()[0]
 
 
 def test_900_byte_alias_bomb_under_resource_limits(tmp_path):
@@ -180,3 +180,18 @@ def test_paper_sizes_agree_with_the_printer():
 
     assert limits.PAPER_MM == geometry.PAPERS_MM
     assert limits.MARK_MARGIN_MM == pytest.approx(geometry.MARK_MARGIN / geometry.PT_PER_MM)
+
+
+@pytest.mark.parametrize("limit,value,message", [
+    ("MAX_CARDS", 5, "card designs, more than the limit of 5"),
+    ("MAX_DECK_CARDS", 10, "cards (copies counted), more than the limit of 10 in one deck"),
+])
+def test_card_count_limits(tmp_path, monkeypatch, limit, value, message):
+    # The real limits (20,000 designs, 100,000 cards a deck) take a 3 MB file to reach;
+    # the check is the same at a lower limit.
+    from carddb import limits
+
+    monkeypatch.setattr(limits, limit, value)
+    problems = _problems(tmp_path, FIXTURE.read_text(encoding="utf-8"))
+    hits = [p for p in problems if message in p]
+    assert hits and re.match(r"[^:]+:\d+:\d+: games", hits[0]), problems
