@@ -46,6 +46,7 @@ TEMPLATE_OUTPUT = 1_000_000        # characters of a template's output
 TEMPLATE_INT_BITS = 256            # integers a template computes (** and *)
 TEMPLATE_WIDTH = 1_000             # printf/format field widths and precisions
 MAX_ELEMENTS = 10_000              # drawing elements one template outputs
+TEMPLATE_TEXT = 50_000             # characters of one text element (2.5 x MAX_TEXT)
 MAX_TEMPLATE_BYTES = 1024 * 1024   # one template file
 
 # ── images and fonts ──────────────────────────────────────────────────────────────

@@ -505,6 +505,11 @@ class CardRenderer:
         if text is None or text == "":
             return []
         text = str(text)
+        from carddb.limits import TEMPLATE_TEXT
+
+        if len(text) > TEMPLATE_TEXT:      # fitting it would take minutes
+            raise _ElementError(f"{what} of {len(text):,} characters, more than "
+                                f"{TEMPLATE_TEXT:,} in one element (limit)")
         try:
             paragraphs = markup.parse(text) if use_markup else [
                 [[markup.Span(line)] for line in text.split("\n")]]

@@ -297,3 +297,20 @@ def test_5000_character_output_name_is_one_line(tmp_path):
     run = pnp("build", "--only", "calibration", "--out", "x" * 5000, cwd=tmp_path)
     assert run.returncode in (1, 2) and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_huge_text_element_is_refused_before_fitting(tmp_path):
+    # "word " * 200000 took 28 s to fit; the sandbox stops that one, and a text element
+    # is limited too (75,000 characters here: under the sandbox's string limit).
+    folder = project(tmp_path)
+    (folder / "templates" / "x-statix" / "owner.j2").write_text(
+        '- text: {box: [5, 5, 50, 50], text: {{ "word " * 15000 }}}\n')
+    started = time.perf_counter()
+    run = pnp("build", "--game", "x-statix", "--only", "owners", "--out", "out", cwd=folder)
+    assert time.perf_counter() - started < 30
+    one_line_error(run, 1, "owner.j2", "more than 50,000 in one element (limit)", "'Coach'")
+
+
+def test_watch_refuses_a_nan_interval(tmp_path):
+    run = pnp("watch", "--interval", "nan", cwd=tmp_path, timeout=20)
+    one_line_error(run, 2, "--interval")
