@@ -22,7 +22,8 @@ MAX_TEXT = 20_000                  # characters of one text value (card text, a 
 MAX_CARDS = 20_000                 # card designs in one database
 MAX_COPIES = 1_000                 # copies of one design
 MAX_DECK_CARDS = 100_000           # physical cards of one deck (copies counted)
-MAX_TOKENS = 10_000                # tokens of one kind
+MAX_TOKENS = 1_000                 # tokens of one kind (up to 1 a page at 150 mm)
+MAX_PAGES = 10_000                 # pages of one deck's PDF (fronts and backs)
 MAX_DICE = 100                     # dice per player
 MAX_NUMBER = 10**9                 # any other integer written in the database
 CARD_MM = (10.0, 280.0)            # card width and height (letter/A4 must hold one)
@@ -64,8 +65,16 @@ PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
 MARK_MARGIN_MM = 2.5               # room for crop marks outside the outer bleed
 
 
+def cards_per_sheet(size_mm, bleed_mm: float, paper: str) -> int:
+    """How many cards `pnp build` lays on one sheet (pnp.geometry.card_sheet: the most
+    that fit abutting, with the bleed and the crop-mark margin outside); 0: none fits."""
+    room = 2 * (bleed_mm + MARK_MARGIN_MM)
+    pw, ph = PAPER_MM[paper]
+    cols = int((pw - room + 0.001) // size_mm[0])
+    rows = int((ph - room + 0.001) // size_mm[1])
+    return max(cols, 0) * max(rows, 0)
+
+
 def card_fits(size_mm, bleed_mm: float, paper: str) -> bool:
     """One card with its bleed and the crop-mark margin fits the paper (portrait)."""
-    pw, ph = PAPER_MM[paper]
-    room = 2 * (bleed_mm + MARK_MARGIN_MM)
-    return size_mm[0] <= pw - room + 0.001 and size_mm[1] <= ph - room + 0.001
+    return cards_per_sheet(size_mm, bleed_mm, paper) > 0

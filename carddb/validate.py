@@ -228,16 +228,19 @@ def _copies(card) -> int:
     return copies if type(copies) is int and 1 <= copies <= limits.MAX_COPIES else 1
 
 
-def _check_fits(size, path, pos, report, data) -> None:
+def _check_fits(size, path, pos, report, data) -> int:
     """A deck's cards must fit the paper of the print profile with its bleed (what
-    `pnp build` draws with the profile's settings)."""
+    `pnp build` draws with the profile's settings). Returns the cards per sheet (0 when
+    unknown or none fits)."""
     paper = _print_setting(data, "paper", "letter")
     bleed = _print_setting(data, "bleed_mm", 3.175)
     if paper not in limits.PAPER_MM or not 0 <= bleed <= limits.BLEED_MM:
-        return                          # reported with the print profile
-    if not limits.card_fits(size, bleed, paper):
+        return 0                        # reported with the print profile
+    per_sheet = limits.cards_per_sheet(size, bleed, paper)
+    if not per_sheet:
         report.add(pos, path, f"a {size[0]:g} x {size[1]:g} mm card with {bleed:g} mm bleed "
                               f"does not fit on {paper} paper")
+    return per_sheet
 
 
 def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
@@ -277,17 +280,24 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         if not DECK.check(deck, dpath, dpos, report, ignore=("size", "back", "cards")):
             if not isinstance(deck, dict):
                 continue
+        per_sheet = 0
         if "size" in deck:
             if Size(sizes).check(deck["size"], join(dpath, "size"), _at(deck, "size"), report):
                 size = sizes[deck["size"]] if isinstance(deck["size"], str) else deck["size"]
                 if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
-                    _check_fits(size, join(dpath, "size"), _at(deck, "size"), report, data)
+                    per_sheet = _check_fits(size, join(dpath, "size"), _at(deck, "size"),
+                                            report, data)
         if isinstance(deck.get("cards"), list):
             count = sum(_copies(c) for c in deck["cards"])
+            pages = 2 * -(-count // per_sheet) if per_sheet else 0     # fronts and backs
             if count > limits.MAX_DECK_CARDS:
                 report.add(_at(deck, "cards"), join(dpath, "cards"),
                            f"{count:,} cards (copies counted), more than the limit of "
                            f"{limits.MAX_DECK_CARDS:,} in one deck")
+            elif pages > limits.MAX_PAGES:
+                report.add(_at(deck, "cards"), join(dpath, "cards"),
+                           f"{count:,} cards print on {pages:,} pages, more than the limit of "
+                           f"{limits.MAX_PAGES:,} for one deck")
         if "back" in deck:
             if BACK.check(deck["back"], join(dpath, "back"), _at(deck, "back"), report):
                 if "image" in deck["back"]:

@@ -64,7 +64,7 @@ CASES = [
     ("copies-huge", "copies: 5", "copies: " + "1" + "0" * 30, "1000", "must be at most 1000"),
     ("copies-4300-digits", "copies: 5", "copies: " + "9" * 5000, "9999",
      "an integer of 5000 characters is longer than the limit of 40"),
-    ("tokens-billion", "count: 80", "count: 1000000000", "1000000000", "must be at most 10000"),
+    ("tokens-billion", "count: 80", "count: 1000000000", "1000000000", "must be at most 1000"),
     ("card-size-tiny", "poker: [63.5, 88.9]", "poker: [0.001, 0.001]", "0.001", "expected a size in mm from 10 to 280, got 0.001"),
     ("card-size-too-big", "size: poker", "size: [200, 270]", "[200, 270]",
      "does not fit on letter paper"),
@@ -185,6 +185,7 @@ def test_paper_sizes_agree_with_the_printer():
 @pytest.mark.parametrize("limit,value,message", [
     ("MAX_CARDS", 5, "card designs, more than the limit of 5"),
     ("MAX_DECK_CARDS", 10, "cards (copies counted), more than the limit of 10 in one deck"),
+    ("MAX_PAGES", 2, "cards print on 4 pages, more than the limit of 2 for one deck"),
 ])
 def test_card_count_limits(tmp_path, monkeypatch, limit, value, message):
     # The real limits (20,000 designs, 100,000 cards a deck) take a 3 MB file to reach;
@@ -195,3 +196,19 @@ def test_card_count_limits(tmp_path, monkeypatch, limit, value, message):
     problems = _problems(tmp_path, FIXTURE.read_text(encoding="utf-8"))
     hits = [p for p in problems if message in p]
     assert hits and re.match(r"[^:]+:\d+:\d+: games", hits[0]), problems
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_pages_are_counted_as_the_printer_lays_cards_out(paper):
+    import itertools
+
+    from carddb import limits
+    from pnp import geometry as g
+
+    for w, h, bleed in itertools.product([10, 44, 63.5, 70, 88.9, 120, 200],
+                                         [10, 63.5, 88.9, 120, 270], [0, 3.175, 10]):
+        try:
+            printed = g.card_sheet(*g.paper_size(paper), g.mm(w), g.mm(h), g.mm(bleed)).per_sheet
+        except ValueError:
+            printed = 0
+        assert limits.cards_per_sheet((w, h), bleed, paper) == printed, (w, h, bleed)
