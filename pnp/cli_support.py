@@ -80,6 +80,6 @@ def one_line_errors() -> Iterator[None]:
 
 
 def warning_line(w: Any) -> str:
-    from carddb.schema import one_line
+    from pnp.errors import one_line
 
     return one_line(f"warning: {w.game}/{w.deck}: {w.card}: {w.element}: {w.message}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
@@ -20,11 +21,17 @@ class PnpError(click.ClickException):
         click.echo(f"pnp: {_one_line(self.format_message())}", err=True)
 
 
-def _one_line(text: str) -> str:
-    """Control characters escaped: a value in a message cannot start a line of its own."""
-    from carddb.schema import one_line
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
-    return one_line(text)
+
+def one_line(text: str) -> str:
+    """Control characters escaped (`\\n`, `\\x07`): a value in a message cannot start a
+    line of its own (as carddb.schema.one_line; this one keeps carddb unimported, so a
+    no-op build stays fast)."""
+    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+_one_line = one_line
 
 
 class OneLineGroup(click.Group):

@@ -33,6 +33,7 @@ from pnp.layout_warning import LayoutWarning
 MANIFEST = ".pnp-manifest.json"
 VERSION = 2
 MAX_RUNS = 8
+_MAX_HASHED = 64 * 1024 * 1024      # carddb.limits.MAX_ASSET_BYTES
 PACKAGE = Path(__file__).resolve().parent
 PROJECT = PACKAGE.parent
 # Modules of the package that cannot change what `pnp build` writes.
@@ -185,9 +186,16 @@ def _code_files() -> list[Path]:
 
 
 def _file_digest(path: Path) -> str:
-    try:
+    """SHA-256 of a regular file's bytes; a FIFO or a device is not read (it would block
+    or never end), nor a file over the asset limit."""
+    import stat
+
+    try:      # not carddb.read_limited: a no-op build does not import carddb
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_HASHED:
+            return "<not a readable file>"
         return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+    except (OSError, ValueError):
         return "<missing>"
 
 
