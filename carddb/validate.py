@@ -193,7 +193,7 @@ def validate(data, report: Report, root: Path) -> None:
     for gid, game in games.items():
         path = join("games", gid)
         if gid not in GAME_TYPES:
-            report.add(_key_at(games, gid), path, f"unknown game '{gid}'{did_you_mean(gid, GAME_TYPES)}")
+            report.add(_key_at(games, gid), path, f"unknown game '{shown(gid)}'{did_you_mean(gid, GAME_TYPES)}")
             continue
         _validate_game(gid, game, path, _at(games, gid), report, root, sizes, data)
     _validate_totals(data, report)
@@ -321,7 +321,7 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
                 name = card["name"]
                 if name in names:
                     report.add(_at(card, "name"), join(cpath, "name"),
-                               f"duplicate card name '{name}' (first at line {names[name].line})")
+                               f"duplicate card name '{shown(name)}' (first at line {names[name].line})")
                 else:
                     names[name] = _at(card, "name")
     if gid == "xo":
@@ -357,7 +357,7 @@ def _validate_card(gid, card, path, pos, report, root) -> bool:
         # Without a known type only the common fields can be checked.
         if isinstance(ctype, str):
             report.add(_at(card, "type"), join(path, "type"),
-                       f"'{ctype}' is not a card type of {gid}{did_you_mean(ctype, types)}")
+                       f"'{shown(ctype)}' is not a card type of {gid}{did_you_mean(ctype, types)}")
         # A key that is a field of some card type of the game is left alone; one that is
         # a field of none (`tpye`) is still reported, with its did-you-mean.
         known = {**COMMON_REQUIRED, **COMMON_OPTIONAL}
@@ -410,7 +410,7 @@ def _validate_xo_references(cards, report) -> None:
 
     def check_status(name, path, pos):
         if name not in statuses:
-            report.add(pos, path, f"no Status card named '{name}'{did_you_mean(name, statuses)}")
+            report.add(pos, path, f"no Status card named '{shown(name)}'{did_you_mean(name, statuses)}")
 
     for card, path, _pos, did in cards:
         for i, effect in enumerate(_str_list(card.get("effect"))):
@@ -429,13 +429,13 @@ def _validate_xo_references(cards, report) -> None:
             if not isinstance(action, str):
                 continue
             if action not in actions:
-                report.add(apos, apath, f"no Action card named '{action}'{did_you_mean(action, actions)}")
+                report.add(apos, apath, f"no Action card named '{shown(action)}'{did_you_mean(action, actions)}")
             elif actions[action].get("character") not in (card["name"], None):
-                report.add(apos, apath, f"Action card '{action}' belongs to '{actions[action]['character']}'")
+                report.add(apos, apath, f"Action card '{shown(action)}' belongs to '{shown(actions[action]['character'])}'")
     for card, path, _pos, _did in by_type.get("Action", []):
         if isinstance(card.get("character"), str) and card["character"] not in characters:
             report.add(_at(card, "character"), join(path, "character"),
-                       f"no Character named '{card['character']}'{did_you_mean(card['character'], characters)}")
+                       f"no Character named '{shown(card['character'])}'{did_you_mean(card['character'], characters)}")
     # XO-12: seven chapters, each with one objective per league.
     seen: dict[tuple, Pos] = {}
     for card, path, pos, _did in by_type.get("Objective", []):
