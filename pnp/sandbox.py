@@ -109,7 +109,8 @@ def _check_binop(operator: str, left: Any, right: Any) -> None:
             raise TemplateLimit(f"{_short(left)} ** {_short(right)} is larger than "
                                 f"2**{limits.TEMPLATE_INT_BITS} (limit)")
     elif operator == "*":
-        if numbers and _bits(left) + _bits(right) > limits.TEMPLATE_INT_BITS:
+        ints = numbers and isinstance(left, int) and isinstance(right, int)
+        if ints and _bits(left) + _bits(right) > limits.TEMPLATE_INT_BITS:
             raise TemplateLimit(f"{_short(left)} * {_short(right)} is larger than "
                                 f"2**{limits.TEMPLATE_INT_BITS} (limit)")
         for seq, n in ((left, right), (right, left)):
@@ -179,7 +180,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
     """ImmutableSandboxedEnvironment whose work per render is bounded (see the module)."""
 
     template_class = BoundedTemplate
-    intercepted_binops = frozenset({"**", "*", "+", "%", "//"})
+    intercepted_binops = frozenset({"**", "*", "+", "%"})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -42,9 +42,19 @@ def confined(path: Path, folders: list[Path]) -> Path:
     templates folders, as images and fonts may read only the project folder."""
     real = path.resolve()
     if not any(real == f or f in real.parents for f in folders):
-        raise TemplateError(f"{path.name}: template file leaves the templates folders "
-                            "(a symlink pointing elsewhere?); refused")
+        raise TemplateError(f"{_shown_path(path, folders)}: template file leaves the "
+                            "templates folders (a symlink pointing elsewhere?); refused")
     return real
+
+
+def _shown_path(path: Path, folders: list[Path]) -> str:
+    """`templates/x-statix/leak.j2`: where the file is, never where it points."""
+    for folder in folders:
+        try:
+            return f"templates/{path.relative_to(folder).as_posix()}"
+        except ValueError:
+            continue
+    return path.name
 
 
 def read_template(path: Path, folders: list[Path]) -> str:
@@ -57,10 +67,12 @@ def read_template(path: Path, folders: list[Path]) -> str:
     try:
         return read_limited(real, MAX_TEMPLATE_BYTES).decode("utf-8")
     except UnicodeDecodeError:
-        raise TemplateError(f"{path.name}: template file is not UTF-8 text") from None
+        raise TemplateError(f"{_shown_path(path, folders)}: template file is not UTF-8 "
+                            "text") from None
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise TemplateError(f"{path.name}: template file cannot be read: {reason}") from None
+        raise TemplateError(f"{_shown_path(path, folders)}: template file cannot be read: "
+                            f"{reason}") from None
 
 
 def _confined_loader(folders: list[Path]):

@@ -135,7 +135,7 @@ def test_template_symlink_out_of_the_templates_folder_is_refused(tmp_path):
     (folder / "templates" / "x-statix" / "leak.j2").symlink_to(secret)
     (folder / "templates" / "x-statix" / "owner.j2").write_text('{% include "x-statix/leak.j2" %}\n')
     run = pnp("build", "--game", "x-statix", "--only", "owners", "--out", "out", cwd=folder)
-    line = one_line_error(run, 1, "leak.j2", "leaves the templates folders")
+    line = one_line_error(run, 1, "templates/x-statix/leak.j2", "leaves the templates folders")
     assert "TOP-SECRET" not in run.stderr + run.stdout, line
 
 
@@ -146,7 +146,7 @@ def test_template_fifo_is_refused_without_hanging(tmp_path):
     os.mkfifo(owner)
     run = pnp("build", "--game", "x-statix", "--only", "owners", "--out", "out", cwd=folder,
               timeout=30)
-    one_line_error(run, 1, "owner.j2", "not a regular file")
+    one_line_error(run, 1, "templates/x-statix/owner.j2", "not a regular file")
 
 
 # ── 3. a stale print reported "up to date" ────────────────────────────────────────
