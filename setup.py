@@ -20,6 +20,7 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 # The module list and the source hashes, shared with the import-time guard (not `import
@@ -87,4 +88,23 @@ class OptionalBuildExt(build_ext):
                     Path(root, name).unlink(missing_ok=True)
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+class BuildPyWithGames(build_py):
+    """Ships the bundled games as package data: the repository's cards.yaml and
+    templates/ (the source of truth, where the project layout wants them) are copied into
+    carddb/_bundled/ of the build, which is where an installed carddb looks for them."""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode:
+            return  # an editable install reads the repository's own files
+        import shutil
+
+        target = Path(self.build_lib) / "carddb" / "_bundled"
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        shutil.copyfile(HERE / "cards.yaml", target / "cards.yaml")
+        shutil.copytree(HERE / "templates", target / "templates")
+
+
+setup(ext_modules=extensions(),
+      cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithGames})

@@ -1,22 +1,40 @@
-"""The card database of both games: `load()` reads and validates cards.yaml once and
-returns typed, read-only objects. Both `pnp` and `referee` read cards only through it."""
+"""The card database: `load()` reads and validates a cards.yaml (and the spreadsheets its
+decks name) once and returns typed, read-only objects. Both `pnp` and `referee` read cards
+only through it. A validated database is also kept in an on-disk cache (carddb.cache),
+keyed by the content of every file it read and the version of this code."""
 
 from __future__ import annotations
 
 import os
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from carddb import limits
 from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
-from carddb.schema import Problem, Report
-from carddb.validate import validate
-from carddb.yamlsource import LocatedDict, LocatedList, Pos, YamlProblem, load_yaml
 
-__all__ = ["Card", "Database", "DatabaseError", "Deck", "Game", "Problem", "default_path", "load",
-           "parse", "plain"]
+if TYPE_CHECKING:
+    from carddb.schema import Problem, Report
+    from carddb.yamlsource import LocatedDict, Pos
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# A load answered by the cache imports neither YAML nor the validation code.
+
+
+def __getattr__(name: str):
+    if name == "Problem":
+        from carddb.schema import Problem
+
+        return Problem
+    raise AttributeError(name)
+
+__all__ = ["Card", "Database", "DatabaseError", "Deck", "Game", "Problem", "bundled_path",
+           "bundled_root", "default_path", "load", "parse", "plain", "project_path"]
+
+PACKAGE = Path(__file__).resolve().parent
+PROJECT_ROOT = PACKAGE.parent
+# An installed package carries the bundled games here (setup.py copies the repository's
+# cards.yaml and templates/ into it); a checkout uses the repository's own files.
+PACKAGED = PACKAGE / "_bundled"
 
 
 class DatabaseError(Exception):
@@ -28,10 +46,24 @@ class DatabaseError(Exception):
                          f"{problems[0]} (and {len(problems) - 1} more problems)")
 
 
+def bundled_root() -> Path:
+    """The folder of the bundled games' cards.yaml and templates/."""
+    return PACKAGED if (PACKAGED / "cards.yaml").is_file() else PROJECT_ROOT
+
+
+def bundled_path() -> Path:
+    return bundled_root() / "cards.yaml"
+
+
+def project_path(project: str | os.PathLike | None = None) -> Path:
+    """The cards.yaml of a project folder (default: the current folder); never a fallback."""
+    return Path(project or ".") / "cards.yaml"
+
+
 def default_path() -> Path:
-    """./cards.yaml when there is one, else the database bundled with the project."""
+    """For the referee: ./cards.yaml when there is one, else the bundled games."""
     here = Path("cards.yaml")
-    return here if here.is_file() else PROJECT_ROOT / "cards.yaml"
+    return here if here.is_file() else bundled_path()
 
 
 def display_name(path: Path) -> str:
@@ -85,22 +117,39 @@ def load(path: str | os.PathLike | None = None) -> Database:
     try:
         raw = read_limited(path, limits.MAX_FILE_BYTES)
     except (OSError, ValueError) as exc:
+        from carddb.schema import Problem
+
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise DatabaseError([Problem(name, 1, 1, "(file)", f"cannot read: {reason}")]) from None
     import hashlib
 
-    key = (str(path.resolve()), hash(raw))
+    from carddb import cache
+
+    key = (str(path.resolve()), name, hash(raw))
     _read[key[0]] = hashlib.sha256(raw).hexdigest()
-    if key not in _cache:
-        _cache[key] = parse(raw, path.resolve(), name)
-    return _cache[key]
+    db = _cache.get(key)
+    if db is not None and not cache.stale(db):
+        return db
+    db = cache.load(raw, path.resolve(), name)
+    if db is None:
+        from carddb.schema import Report
+
+        report = Report(name)
+        db = parse(raw, path.resolve(), name, report)
+        cache.save(raw, path.resolve(), name, db, report)
+    _cache[key] = db
+    return db
 
 
-def parse(raw: bytes, path: Path, name: str) -> Database:
+def parse(raw: bytes, path: Path, name: str, report: Report | None = None) -> Database:
     """Validate `raw`, the bytes of the cards.yaml at `path` (called `name` in
     messages), and build the database. Paths inside it resolve from its folder."""
+    from carddb.schema import Problem, Report
+    from carddb.validate import validate
+    from carddb.yamlsource import YamlProblem, load_yaml
+
     root = path.parent
-    report = Report(name)
+    report = report if report is not None else Report(name)
     try:
         data, duplicates = load_yaml(raw)
     except YamlProblem as exc:
@@ -110,13 +159,15 @@ def parse(raw: bytes, path: Path, name: str) -> Database:
                    f"duplicate key '{key}' (first at line {first.line})")
     validate(data, report, root)
     if report.problems:
-        raise DatabaseError(sorted(report.problems, key=lambda p: (p.line, p.col)))
-    return _build(data, name, path)
+        raise DatabaseError(sorted(report.problems, key=lambda p: (p.where is not None, p.where or "",
+                                                                   p.line, p.col)))
+    return _build(data, name, path, report)
 
 
 def _path_of_key(data, key, pos: Pos, path: str = "") -> str | None:
     """The field path of the mapping key written at `pos` (for duplicate-key reports)."""
     from carddb.schema import join
+    from carddb.yamlsource import LocatedDict, LocatedList
 
     if isinstance(data, LocatedDict):
         if data.key_pos.get(key) == pos:
@@ -145,14 +196,18 @@ def plain(value):
 COMMON_KEYS = ("name", "type", "text", "copies", "image")
 
 
-def _build(data: LocatedDict, name: str, path: Path) -> Database:
+GAME_KEYS = ("title", "players", "colors", "decks", "types", "rules")
+
+
+def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database:
     profile = data.get("print") or {}
     sizes = {k: tuple(v) for k, v in (data.get("card_sizes") or {}).items()}
     games = {}
     for gid, game in data["games"].items():
         decks = {}
+        types = report.types.get(gid, {})
         for did, deck in game["decks"].items():
-            cards = tuple(_card(card, gid, did, deck["cards"].at(i), name)
+            cards = tuple(_card(card, gid, did, deck["cards"].at(i), name, types)
                           for i, card in enumerate(deck["cards"]))
             size = deck["size"]
             decks[did] = Deck(
@@ -161,11 +216,12 @@ def _build(data: LocatedDict, name: str, path: Path) -> Database:
                 back=plain(deck["back"]), cards=cards,
                 source=Source(name, *_pos(game["decks"].at(did))),
             )
-        extras = {k: plain(v) for k, v in game.items() if k not in ("title", "players", "colors", "decks")}
+        extras = {k: plain(v) for k, v in game.items() if k not in GAME_KEYS}
         games[gid] = Game(
             id=gid, title=game["title"], min_players=game["players"]["min"],
             max_players=game["players"]["max"], colors=plain(game.get("colors") or {}),
-            decks=decks, extras=extras,
+            decks=decks, extras=extras, rules=game.get("rules"),
+            card_types={t.name: {f.name: f.kind for f in t.fields.values()} for t in types.values()},
         )
     return Database(
         path=path,
@@ -176,9 +232,11 @@ def _build(data: LocatedDict, name: str, path: Path) -> Database:
             back_offset_mm=tuple(float(v) for v in profile.get("back_offset_mm", (0, 0))),
             crop_marks=profile.get("crop_marks", True),
             die_label_mm=float(profile.get("die_label_mm", 16)),
+            min_text_pt=float(profile.get("min_text_pt", 6)),
             fonts=plain(profile.get("fonts") or {}),
         ),
         games=games,
+        sources=(path, *dict.fromkeys(p.resolve() for p, _ in report.files_read)),
     )
 
 
@@ -186,11 +244,16 @@ def _pos(pos: Pos) -> tuple[int, int]:
     return pos.line, pos.col
 
 
-def _card(card: LocatedDict, gid: str, did: str, pos: Pos, name: str) -> Card:
+def _card(card: LocatedDict, gid: str, did: str, pos: Pos, name: str, types: dict) -> Card:
+    fields = {k: plain(v) for k, v in card.items() if k not in COMMON_KEYS}
+    ctype = types.get(card["type"])
+    if ctype is not None:
+        for key, default in ctype.defaults().items():
+            fields.setdefault(key, plain(default))
+    file = pos.where.split(":")[0].split("[")[0] if pos.where else name
     return Card(
         name=card["name"], type=card["type"], text=card.get("text", ""),
-        copies=card.get("copies", 1), game=gid, deck=did,
-        fields={k: plain(v) for k, v in card.items() if k not in COMMON_KEYS},
-        source=Source(name, *_pos(pos)), image=card.get("image"),
+        copies=card.get("copies", 1), game=gid, deck=did, fields=fields,
+        source=Source(file, *_pos(pos)), image=card.get("image"),
     )
 

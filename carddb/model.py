@@ -67,6 +67,9 @@ class Game:
     decks: dict[str, Deck]
     # Non-card components, as validated: dice, mats, tokens, reference.
     extras: dict[str, Any] = field(default_factory=dict)
+    rules: str | None = None       # the rules plug-in attached (`rules: xo`), if any
+    # The declared card types: {type: {field: field type}}.
+    card_types: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def cards(self, type: str | None = None) -> list[Card]:
         return [c for d in self.decks.values() for c in d.cards if type is None or c.type == type]
@@ -89,6 +92,7 @@ class PrintProfile:
     crop_marks: bool
     die_label_mm: float
     fonts: dict[str, str]
+    min_text_pt: float = 6.0    # no printed glyph smaller (pnp.render enforces it)
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,8 @@ class Database:
     path: Path
     print: PrintProfile
     games: dict[str, Game]
+    # Every file the database was read from: its cards.yaml, then the spreadsheets.
+    sources: tuple[Path, ...] = ()
 
     @property
     def root(self) -> Path:

@@ -46,18 +46,26 @@ class Problem:
     col: int
     path: str
     message: str
+    where: str | None = None  # a spreadsheet cell, written instead of file:line:col
 
     def __str__(self) -> str:
-        return one_line(f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}")
+        place = self.where or f"{self.file}:{self.line}:{self.col}"
+        return one_line(f"{place}: {self.path}: {self.message}")
 
 
 @dataclass
 class Report:
     file: str
     problems: list[Problem] = field(default_factory=list)
+    # Filled while validating: each game's declared card types (carddb.fields.CardType),
+    # the spreadsheets read and the paths checked to exist (for the load cache).
+    types: dict = field(default_factory=dict)
+    files_read: list = field(default_factory=list)
+    paths_checked: list = field(default_factory=list)
 
     def add(self, pos: Pos, path: str, message: str) -> None:
-        self.problems.append(Problem(self.file, pos.line, pos.col, path or "(top)", message))
+        self.problems.append(Problem(self.file, pos.line, pos.col, path or "(top)", message,
+                                     pos.where))
 
 
 def join(path: str, key) -> str:

@@ -1,6 +1,8 @@
-"""The rules a card database must satisfy: its shape (schema) and the games'
-constraints (references between cards, objective values the dice can reach).
-Every problem is reported with the line and column of the YAML that is wrong."""
+"""The shape every card database must have, and each game's cards checked against the
+card types and fields the game declares (carddb.fields). What a game's rules add on top
+(references between cards, deck sizes, dice) is its rules plug-in's (carddb.rules),
+attached by `rules: ID`. Every problem is reported with the line and column of the YAML
+(or the spreadsheet cell) that is wrong."""
 
 from __future__ import annotations
 
@@ -8,20 +10,18 @@ import re
 from pathlib import Path, PurePosixPath
 
 from carddb import limits
+from carddb.fields import ANY
 from carddb.schema import (
     BOOL,
     COLOR,
     INT,
-    NONNEG_INT,
     NUMBER,
     POS_INT,
     STR,
     Choice,
-    Effects,
     Id,
     ListOf,
     MapOf,
-    OneOf,
     Range,
     Report,
     Spec,
@@ -32,11 +32,8 @@ from carddb.schema import (
     kind_of,
     shown,
 )
-from carddb.vocab import MARKUP_ICONS, XO_ICONS, XO_LEAGUES, XO_TIMINGS, XO_VERBS, XS_VERBS
+from carddb.vocab import MARKUP_ICONS
 from carddb.yamlsource import Pos, key_pos, value_pos
-
-MASK_FACES = [0, 1, 1, 2, 2, 3]  # XO-1
-CORE_DECK_SIZE = 25  # "the (25) core cards in your League Deck"
 
 
 class Size(Spec):
@@ -65,6 +62,8 @@ PRINT = Struct({}, {
     "back_offset_mm": ListOf(BACK_OFFSET, 2, 2),
     "crop_marks": BOOL,
     "die_label_mm": Range(*limits.DIE_LABEL_MM, "a label size in mm"),
+    # the smallest printed text, after every scaling (issue 12: below 6 pt few can read it)
+    "min_text_pt": Type((int, float), "a number of points", minimum=4, maximum=12),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
@@ -75,72 +74,22 @@ TOKEN = Struct({"label": STR, "name": STR,
                 "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS),
                 "diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm")},
                {"color": COLOR})
-COPIES = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_COPIES)
-
-COMMON_REQUIRED = {"name": STR, "type": STR}
-COMMON_OPTIONAL = {"text": STR, "copies": COPIES, "image": STR, "flavor": STR}
-
-XS_EFFECTS = Effects(XS_VERBS, "X-Statix")
-XO_EFFECTS = Effects(XO_VERBS, "XO!")
-
-# card type -> (required fields, optional fields)
-XS_TYPES = {
-    "Hero": ({"ability": XS_EFFECTS}, {}),
-    "Power": ({}, {"counts": Struct({}, {"carnage": POS_INT, "success": POS_INT}),
-                   "event": XS_EFFECTS}),
-    "Mission": ({"mission": Struct({}, {"carnage": INT, "success": INT, "payoff": INT})}, {}),
-    "Marketing": ({}, {"counts": Struct({}, {"marketing": POS_INT}), "event": XS_EFFECTS}),
-    "Owner": ({"ability": XS_EFFECTS}, {}),
-    "Team Name": ({"ability": XS_EFFECTS}, {}),
-}
-LEAGUE = Choice(XO_LEAGUES)
-ICON = Choice(XO_ICONS)
-XO_TYPES = {
-    "Cover": ({"issue": POS_INT}, {}),
-    "Episode": ({"issue": POS_INT, "chapters": Choice((7,))}, {}),
-    "Objective": ({
-        "chapter": Choice((1, 2, 3, 4, 5, 6, 7)),
-        "league": LEAGUE,
-        "requires": OneOf((Struct({"icon": ICON}), Struct({"keyword": STR}))),
-        "feat": STR,
-        "fcv": POS_INT,
-        "tcv": POS_INT,
-    }, {}),
-    "Character": ({
-        "league": LEAGUE, "attack": NONNEG_INT, "defense": NONNEG_INT, "health": POS_INT,
-        "superpower": ICON, "powers": MapOf(ICON, POS_INT), "actions": ListOf(STR, 5, 5),
-    }, {
-        "attack_effect": STR, "aoe": BOOL, "keywords": MapOf(STR, POS_INT),
-        "abilities": ListOf(Choice(("Counterattack",))),
-    }),
-    "Action": ({"character": STR, "timing": Choice(XO_TIMINGS), "effect": XO_EFFECTS}, {}),
-    "Energy": ({"energy": POS_INT}, {}),
-    "Modifier": ({"timing": Choice(XO_TIMINGS), "effect": XO_EFFECTS}, {}),
-    "Resource": ({"stack": Choice(("npcs", "powers", "tech", "upgrades")), "effect": XO_EFFECTS}, {}),
-    "Status": ({"duration": Choice(("status_check", "until_removed")), "ready": BOOL,
-                "effect": XO_EFFECTS}, {}),
-}
-GAME_TYPES = {"x-statix": XS_TYPES, "xo": XO_TYPES}
+DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": STR})
+DICE_PER_PLAYER = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_DICE)
+DICE = Struct({"faces": ListOf(INT, 2), "per_player": DICE_PER_PLAYER, "sets": MapOf(STR, DIE_SET)})
 
 # Artefacts of a game other than its decks (pnp.build): a deck may not take their file names.
 ARTEFACT_NAMES = ("mats", "mats-tiled", "dice-labels", "tokens", "reference", "calibration")
 DECK_ID = Id("deck", reserved=ARTEFACT_NAMES)
-GAME_COMMON = {"title": STR, "players": PLAYERS, "decks": MapOf(DECK_ID, Struct({}))}
-DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": STR})
-GAME_EXTRAS = {
-    "x-statix": ({}, {"colors": COLORS, "reference": REFERENCE,
-                      "tokens": Struct({"money": TOKEN, "fame": TOKEN})}),
-    "xo": ({
-        "dice": Struct({"faces": ListOf(INT, 6, 6),
-                        "per_player": Type((int,), "a whole number >= 1", minimum=1,
-                                           maximum=limits.MAX_DICE),
-                        "sets": Struct({"heroes": DIE_SET, "villains": DIE_SET})}),
-        "mats": Struct({"heroes": Struct({}), "villains": Struct({})}),
-    }, {"colors": COLORS, "reference": REFERENCE}),
-}
+# A game: what every game has, then the components pnp prints for any game that has them.
+GAME_REQUIRED = {"title": STR, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
+GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
+                 "tokens": MapOf(STR, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY)}
 MAT = Struct({"title": STR, "size_mm": ListOf(Range(*limits.MAT_MM, "a size in mm"), 2, 2),
               "areas": ListOf(Struct({"label": STR, "rect_mm": ListOf(NUMBER, 4, 4)}))})
 DECK = Struct({"title": STR, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})
+SHEET_SOURCE = Struct({"from": STR}, {"sheet": STR, "type": STR})
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 
 
 def _at(mapping, key) -> Pos:
@@ -167,8 +116,10 @@ def check_path(value, path: str, pos: Pos, report: Report, root: Path, what: str
         return
     if pure.is_absolute() or not inside:
         report.add(pos, path, f"{what} path '{shown(value)}' escapes the project folder (refused)")
-    elif not found:
-        report.add(pos, path, f"{what} file '{shown(value)}' not found")
+    else:
+        report.paths_checked.append(root / value)
+        if not found:
+            report.add(pos, path, f"{what} file '{shown(value)}' not found")
 
 
 def validate(data, report: Report, root: Path) -> None:
@@ -188,12 +139,14 @@ def validate(data, report: Report, root: Path) -> None:
     if "games" not in data:
         return
     if not isinstance(games, dict) or not games:
-        report.add(_at(data, "games"), "games", "expected a mapping of games (x-statix, xo)")
+        report.add(_at(data, "games"), "games", "expected a mapping of games (an id like "
+                                                "mygame: {title, players, types, decks})")
         return
     for gid, game in games.items():
         path = join("games", gid)
-        if gid not in GAME_TYPES:
-            report.add(_key_at(games, gid), path, f"unknown game '{shown(gid)}'{did_you_mean(gid, GAME_TYPES)}")
+        if not isinstance(gid, str) or not GAME_ID.match(gid):
+            report.add(_key_at(games, gid), path, f"a game id is lower-case letters, digits and "
+                                                  f"'-' (it names folders), got '{shown(gid)}'")
             continue
         _validate_game(gid, game, path, _at(games, gid), report, root, sizes, data)
     _validate_totals(data, report)
@@ -210,7 +163,8 @@ def _print_setting(data, key, default):
 
 
 def _validate_totals(data, report: Report) -> None:
-    """Limits over the whole database (carddb/limits.py): card designs in all."""
+    """Limits over the whole database (carddb/limits.py): card designs in all (cards read
+    from spreadsheets included: validation has put them in place)."""
     designs = 0
     for game in data["games"].values() if isinstance(data.get("games"), dict) else ():
         decks = game.get("decks") if isinstance(game, dict) else None
@@ -243,28 +197,54 @@ def _check_fits(size, path, pos, report, data) -> int:
     return per_sheet
 
 
+def _rules_of(game, path, report):
+    """The game's rules plug-in (`rules: xo`), or None."""
+    from carddb import rules
+
+    if not isinstance(game, dict) or "rules" not in game:
+        return None
+    rid = game["rules"]
+    if not isinstance(rid, str) or rid not in rules.REGISTRY:
+        report.add(_at(game, "rules"), join(path, "rules"),
+                   f"unknown rules '{rid}'{did_you_mean(rid, rules.REGISTRY)} (rules plug-ins: "
+                   f"{', '.join(rules.REGISTRY)}; a game without special rules has no `rules` key)")
+        return None
+    return rules.load(rid)
+
+
 def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
-    required, optional = GAME_EXTRAS[gid]
-    spec = Struct({**GAME_COMMON, **required}, optional)
-    if not spec.check(game, path, pos, report, ignore=("decks", "mats")):
+    from carddb import rules as plugins
+    from carddb.fields import Declarations
+
+    plugin = _rules_of(game, path, report)
+    required, optional = dict(GAME_REQUIRED), dict(GAME_OPTIONAL)
+    if plugin is not None:
+        extra_required, extra_optional = plugin.game_fields
+        for key in extra_required:
+            optional.pop(key, None)
+        required.update(extra_required)
+        optional.update(extra_optional)
+    spec = Struct(required, optional)
+    if not spec.check(game, path, pos, report, ignore=("decks", "types")):
         if not isinstance(game, dict):
             return
     players = game.get("players")
     if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
         if players["min"] > players["max"]:
             report.add(_at(game, "players"), join(path, "players"), "min is larger than max")
-    if gid == "xo" and isinstance(game.get("mats"), dict):
+    if isinstance(game.get("mats"), dict):
         mats = game["mats"]
-        Struct({"heroes": Struct({}), "villains": Struct({})}).check(
-            mats, join(path, "mats"), _at(game, "mats"), report, ignore=("heroes", "villains"))
-        for league in XO_LEAGUES:
-            if league in mats:
-                _validate_mat(mats[league], join(path, f"mats.{league}"), _at(mats, league), report)
-    if gid == "xo" and isinstance(game.get("dice"), dict):
-        faces = game["dice"].get("faces")
-        if isinstance(faces, list) and all(isinstance(f, int) for f in faces) and sorted(faces) != MASK_FACES:
-            report.add(_at(game["dice"], "faces"), join(path, "dice.faces"),
-                       "XO-1: a mask die has the faces 0, 1, 1, 2, 2, 3")
+        for mat_id, mat in mats.items():
+            _validate_mat(mat, join(path, f"mats.{mat_id}"), _at(mats, mat_id), report)
+    if plugin is not None:
+        plugin.check_game(game, path, pos, report)
+    types = {}
+    if "types" in game:
+        owners = {name: rid for rid in plugins.REGISTRY for name in plugins.load(rid).field_types}
+        decl = Declarations(report, root, plugin.field_types if plugin else {},
+                            plugin.id if plugin else None, owners)
+        types = decl.types(game["types"], join(path, "types"), _at(game, "types"))
+        report.types[gid] = types
     decks = game.get("decks")
     if not isinstance(decks, dict):
         if "decks" in game:             # `decks: oops`, `decks: [1]`: the loader needs a mapping
@@ -285,55 +265,70 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             if Size(sizes).check(deck["size"], join(dpath, "size"), _at(deck, "size"), report):
                 size = sizes[deck["size"]] if isinstance(deck["size"], str) else deck["size"]
                 if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
-                    per_sheet = _check_fits(size, join(dpath, "size"), _at(deck, "size"),
-                                            report, data)
-        if isinstance(deck.get("cards"), list):
-            count = sum(_copies(c) for c in deck["cards"])
-            pages = 2 * -(-count // per_sheet) if per_sheet else 0     # fronts and backs
-            if count > limits.MAX_DECK_CARDS:
-                report.add(_at(deck, "cards"), join(dpath, "cards"),
-                           f"{count:,} cards (copies counted), more than the limit of "
-                           f"{limits.MAX_DECK_CARDS:,} in one deck")
-            elif pages > limits.MAX_PAGES:
-                report.add(_at(deck, "cards"), join(dpath, "cards"),
-                           f"{count:,} cards print on {pages:,} pages, more than the limit of "
-                           f"{limits.MAX_PAGES:,} for one deck")
+                    per_sheet = _check_fits(size, join(dpath, "size"), _at(deck, "size"), report, data)
         if "back" in deck:
             if BACK.check(deck["back"], join(dpath, "back"), _at(deck, "back"), report):
                 if "image" in deck["back"]:
                     check_path(deck["back"]["image"], join(dpath, "back.image"),
                                _at(deck["back"], "image"), report, root, "image")
         deck_cards = deck.get("cards")
+        exempt: dict[int, frozenset] = {}
+        if isinstance(deck_cards, dict):
+            deck_cards, exempt = _from_sheet(deck_cards, join(dpath, "cards"), _at(deck, "cards"),
+                                             report, root, types)
+            if deck_cards is None:
+                continue
+            deck["cards"] = deck_cards        # the cards read, for the rest of loading
         if not isinstance(deck_cards, list):
             # Missing is reported by DECK; present but not a list (`cards:` left empty)
             # would otherwise pass and break loading.
             if "cards" in deck:
                 report.add(_at(deck, "cards"), join(dpath, "cards"),
-                           f"expected a list of cards, got {kind_of(deck_cards)}")
+                           f"expected a list of cards, got {kind_of(deck_cards)} (or a spreadsheet: "
+                           "{from: FILE.csv})")
             continue
         if not deck_cards:
             report.add(_at(deck, "cards"), join(dpath, "cards"),
                        "a deck needs at least one card (it would print an empty PDF)")
+        count = sum(_copies(c) for c in deck_cards)
+        pages = 2 * -(-count // per_sheet) if per_sheet else 0     # fronts and backs
+        if count > limits.MAX_DECK_CARDS:
+            report.add(_at(deck, "cards"), join(dpath, "cards"),
+                       f"{count:,} cards (copies counted), more than the limit of "
+                       f"{limits.MAX_DECK_CARDS:,} in one deck")
+        elif pages > limits.MAX_PAGES:
+            report.add(_at(deck, "cards"), join(dpath, "cards"),
+                       f"{count:,} cards print on {pages:,} pages, more than the limit of "
+                       f"{limits.MAX_PAGES:,} for one deck")
         for i, card in enumerate(deck_cards):
-            cpath, cpos = join(join(dpath, "cards"), i), deck_cards.at(i)
-            if _validate_card(gid, card, cpath, cpos, report, root):
+            cpath, cpos = join(join(dpath, "cards"), i), value_pos(deck_cards, i, dpos)
+            if _validate_card(gid, types, card, cpath, cpos, report, root, exempt.get(i, frozenset())):
                 cards.append((card, cpath, cpos, did))
                 name = card["name"]
                 if name in names:
                     report.add(_at(card, "name"), join(cpath, "name"),
-                               f"duplicate card name '{shown(name)}' (first at line {names[name].line})")
+                               f"duplicate card name '{shown(name)}' (first at {_where(names[name])})")
                 else:
                     names[name] = _at(card, "name")
-    if gid == "xo":
-        _validate_xo_references(cards, report)
-        for league in XO_LEAGUES:
-            deck = decks.get(f"{league}-core")
-            if isinstance(deck, dict) and isinstance(deck.get("cards"), list):
-                count = sum(c.get("copies", 1) for c in deck["cards"]
-                            if isinstance(c, dict) and isinstance(c.get("copies", 1), int))
-                if count != CORE_DECK_SIZE:
-                    report.add(_at(decks, f"{league}-core"), join(path, f"decks.{league}-core"),
-                               f"a core League deck has {CORE_DECK_SIZE} cards (copies counted), this one has {count}")
+    if plugin is not None:
+        plugin.check_cards(game, cards, path, report)
+
+
+def _where(pos: Pos) -> str:
+    return pos.where or f"line {pos.line}"
+
+
+def _from_sheet(source, path, pos, report, root, types):
+    """A deck's cards read from a spreadsheet (`cards: {from: heroes.csv}`)."""
+    from carddb import sheets
+
+    if not SHEET_SOURCE.check(source, path, pos, report):
+        return None, {}
+    before = len(report.problems)
+    check_path(source["from"], join(path, "from"), _at(source, "from"), report, root, "spreadsheet")
+    if len(report.problems) > before:
+        return None, {}
+    return sheets.read_cards(root / source["from"], source, path, pos, report, types)
 
 
 def _validate_mat(mat, path, pos, report) -> None:
@@ -347,8 +342,9 @@ def _validate_mat(mat, path, pos, report) -> None:
                        f"area '{area['label']}' does not lie inside the {width} x {height} mm mat")
 
 
-def _validate_card(gid, card, path, pos, report, root) -> bool:
-    types = GAME_TYPES[gid]
+def _validate_card(gid, types, card, path, pos, report, root, exempt=frozenset()) -> bool:
+    from carddb.fields import COMMON_OPTIONAL, COMMON_REQUIRED
+
     if not isinstance(card, dict):
         report.add(pos, path, f"expected a card mapping with name and type, got {kind_of(card)}")
         return False
@@ -357,16 +353,18 @@ def _validate_card(gid, card, path, pos, report, root) -> bool:
         # Without a known type only the common fields can be checked.
         if isinstance(ctype, str):
             report.add(_at(card, "type"), join(path, "type"),
-                       f"'{shown(ctype)}' is not a card type of {gid}{did_you_mean(ctype, types)}")
+                       f"'{shown(ctype)}' is not a card type of {gid}{did_you_mean(ctype, types)}"
+                       + ("" if types else " (it declares no `types`)"))
         # A key that is a field of some card type of the game is left alone; one that is
         # a field of none (`tpye`) is still reported, with its did-you-mean.
         known = {**COMMON_REQUIRED, **COMMON_OPTIONAL}
-        any_type = {k for required, optional in types.values() for k in (*required, *optional)}
+        any_type = {k for t in types.values() for k in t.fields}
         Struct(COMMON_REQUIRED, COMMON_OPTIONAL).check(
             card, path, pos, report, ignore=tuple(k for k in card if k not in known and k in any_type))
         return False
-    required, optional = types[ctype]
-    Struct({**COMMON_REQUIRED, **required}, {**COMMON_OPTIONAL, **optional}).check(card, path, pos, report)
+    ctype = types[ctype]
+    required = {k: v for k, v in {**COMMON_REQUIRED, **ctype.required}.items() if k not in exempt}
+    Struct(required, {**COMMON_OPTIONAL, **ctype.optional}).check(card, path, pos, report)
     if "image" in card:
         check_path(card["image"], join(path, "image"), _at(card, "image"), report, root, "image")
     for key in ("text", "flavor"):
@@ -390,91 +388,3 @@ def _check_inline_icons(text, path: str, pos: Pos, report: Report) -> None:
             report.add(pos, path, f"unknown icon {{icon:{name}}}{did_you_mean(name, MARKUP_ICONS)}")
 
 
-def _feat_dice(character: dict, requires: dict) -> int:
-    traits = character.get("powers" if "icon" in requires else "keywords")
-    dice = traits.get(requires.get("icon", requires.get("keyword"))) if isinstance(traits, dict) else 0
-    return dice if isinstance(dice, int) and not isinstance(dice, bool) else 0
-
-
-def _str_list(value) -> list:
-    return value if isinstance(value, list) else []
-
-
-def _validate_xo_references(cards, report) -> None:
-    by_type: dict[str, list] = {}
-    for entry in cards:
-        by_type.setdefault(entry[0]["type"], []).append(entry)
-    statuses = {c["name"] for c, *_ in by_type.get("Status", [])}
-    characters = {c["name"]: c for c, *_ in by_type.get("Character", [])}
-    actions = {c["name"]: c for c, *_ in by_type.get("Action", [])}
-
-    def check_status(name, path, pos):
-        if name not in statuses:
-            report.add(pos, path, f"no Status card named '{shown(name)}'{did_you_mean(name, statuses)}")
-
-    for card, path, _pos, did in cards:
-        for i, effect in enumerate(_str_list(card.get("effect"))):
-            for verb in ("tag", "remove"):
-                if isinstance(effect, dict) and isinstance(effect.get(verb), str):
-                    check_status(effect[verb], join(path, f"effect[{i}].{verb}"), _at(effect, verb))
-        league_prefix = did.split("-")[0]
-        if "league" in card and league_prefix in XO_LEAGUES and card["league"] != league_prefix:
-            report.add(_at(card, "league"), join(path, "league"),
-                       f"a {card['league']} card in the {did} deck")
-    for card, path, _pos, _did in by_type.get("Character", []):
-        if isinstance(card.get("attack_effect"), str):
-            check_status(card["attack_effect"], join(path, "attack_effect"), _at(card, "attack_effect"))
-        for i, action in enumerate(_str_list(card.get("actions"))):
-            apath, apos = join(path, f"actions[{i}]"), card["actions"].at(i)
-            if not isinstance(action, str):
-                continue
-            if action not in actions:
-                report.add(apos, apath, f"no Action card named '{shown(action)}'{did_you_mean(action, actions)}")
-            elif actions[action].get("character") not in (card["name"], None):
-                report.add(apos, apath, f"Action card '{shown(action)}' belongs to '{shown(actions[action]['character'])}'")
-    for card, path, _pos, _did in by_type.get("Action", []):
-        if isinstance(card.get("character"), str) and card["character"] not in characters:
-            report.add(_at(card, "character"), join(path, "character"),
-                       f"no Character named '{shown(card['character'])}'{did_you_mean(card['character'], characters)}")
-    # XO-12: seven chapters, each with one objective per league.
-    seen: dict[tuple, Pos] = {}
-    for card, path, pos, _did in by_type.get("Objective", []):
-        if not (card.get("chapter") in range(1, 8) and card.get("league") in XO_LEAGUES):
-            continue
-        key = (card["chapter"], card["league"])
-        if key in seen:
-            report.add(_at(card, "chapter"), join(path, "chapter"),
-                       f"chapter {key[0]} already has a {key[1]} objective (line {seen[key].line})")
-        seen[key] = pos
-        _validate_objective_values(card, path, characters, report)
-    if by_type.get("Objective"):
-        missing = [f"{c} {lg}" for c in range(1, 8) for lg in XO_LEAGUES if (c, lg) not in seen]
-        if missing:
-            first = by_type["Objective"][0]
-            report.add(first[2], first[1].rsplit(".cards", 1)[0],
-                       "XO-12: missing objectives for chapter " + ", ".join(missing))
-
-
-def _validate_objective_values(card, path, characters, report) -> None:
-    """XO-13/XO-14: the FCV must be reachable by a character of the objective's league
-    with the required icon or keyword, the TCV by one of the other league."""
-    requires = card.get("requires")
-    if not (isinstance(requires, dict) and len(requires) == 1
-            and isinstance(requires.get("icon", requires.get("keyword")), str)):
-        return
-    what = f"icon '{requires['icon']}'" if "icon" in requires else f"keyword '{requires['keyword']}'"
-    own = card["league"]
-    other = "villains" if own == "heroes" else "heroes"
-    for value_key, league in (("fcv", own), ("tcv", other)):
-        dice = max((_feat_dice(c, requires) for c in characters.values() if c.get("league") == league),
-                   default=0)
-        value = card.get(value_key)
-        if not isinstance(value, int) or isinstance(value, bool):
-            continue
-        if dice == 0:
-            report.add(_at(card, "requires"), join(path, "requires"),
-                       f"no {league} character has the {what}, so the {value_key.upper()} cannot be reached")
-        elif value > 3 * dice:
-            report.add(_at(card, value_key), join(path, value_key),
-                       f"{value_key.upper()} {value} is impossible: the best {league} character rolls "
-                       f"{dice} mask dice (at most {3 * dice})")

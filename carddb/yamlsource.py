@@ -18,8 +18,12 @@ from carddb import limits
 
 @dataclass(frozen=True)
 class Pos:
+    """1-based line and column. `where`, when set, replaces `FILE:LINE:COL` in messages:
+    a spreadsheet cell (`heroes.csv:3:B`, `book.xlsx[Villains]!C12`)."""
+
     line: int
     col: int
+    where: str | None = None
 
 
 def _pos(mark: yaml.Mark) -> Pos:

@@ -16,6 +16,8 @@ from typing import Any
 
 from pnp import geometry as g
 from pnp.fonts import inside
+from pnp.glyphs import describe, draw_string
+from pnp.layout_warning import LayoutWarning
 from pnp.pdf import end_form, open_canvas
 
 Progress = Callable[[int], None]
@@ -73,6 +75,7 @@ class Options:
     backs: bool = True
     crop_marks: bool = True
     die_label_mm: float = 16.0
+    min_text_pt: float = 6.0  # print.min_text_pt: the sheets' own text is never smaller
 
     @property
     def bleed(self) -> float:
@@ -97,6 +100,7 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         backs=backs,
         crop_marks=bool(profile.crop_marks),
         die_label_mm=float(profile.die_label_mm),
+        min_text_pt=float(getattr(profile, "min_text_pt", 6.0)),
     )
     if opts.paper not in g.PAPERS_MM:
         raise BuildError(f"unknown paper {opts.paper!r} (choose {', '.join(g.PAPERS_MM)})", 2)
@@ -417,7 +421,7 @@ def _draw_mats_tiled(db, art, opts: Options, renderer, fonts, target, result: Wr
             c.doForm(form)
             c.restoreState()
             _tile_marks(c, plan, tile, window)
-            _tile_caption(c, fonts, plan, tile, mat.get("title", mat_id))
+            _tile_caption(c, fonts, opts, plan, tile, mat.get("title", mat_id), result)
             pages.show()
             result.cards += 1
         step(1)
@@ -446,28 +450,43 @@ def _tile_marks(c, plan: g.TilePlan, tile: g.Tile, window: g.Rect) -> None:
     c.restoreState()
 
 
-def _tile_caption(c, fonts, plan: g.TilePlan, tile: g.Tile, title: str) -> None:
+def _text(c, fonts, opts: Options, role: str, size: float, x: float, y: float, text: str,
+          anchor: str = "left", result: Written | None = None, element: str = "") -> None:
+    """Sheet text (headings, captions, scales): never below print.min_text_pt, and
+    characters the font lacks drawn with its fallback (pnp.glyphs); with `result`,
+    characters no font has are a warning on the artefact's `element`."""
+    missing = draw_string(c, x, y, text, fonts[role], max(size, opts.min_text_pt), anchor)
+    if missing and result is not None:
+        art = result.artefact
+        result.warnings.append(LayoutWarning(
+            art.game, f"({art.name})", "page", element,
+            f"no font has {describe(missing)}: printed as an empty box"))
+
+
+def _tile_caption(c, fonts, opts: Options, plan: g.TilePlan, tile: g.Tile, title: str,
+                  result: Written) -> None:
     c.saveState()
-    c.setFont(fonts["regular"], 7)
     c.setFillColorRGB(0.3, 0.3, 0.3)
     text = (f"{title} \u2014 tile {tile.label} (row {chr(ord('A') + tile.row)} of {plan.rows}, "
             f"column {tile.col + 1} of {plan.cols}). Neighbouring tiles overlap by "
             f"{g.to_mm(plan.overlap):.0f} mm: trim one edge, lay it over the next and line "
             f"up the circled crosses.")
-    c.drawString(plan.margin, plan.margin / 2 - 2, text)
+    _text(c, fonts, opts, "regular", 7, plan.margin, plan.margin / 2 - 2, text, result=result,
+          element="tile caption")
     c.restoreState()
 
 
 # ── dice labels ───────────────────────────────────────────────────────────────────
 
 
-def _heading(c, fonts, page_w: float, page_h: float, title: str, note: str) -> g.Rect:
+def _heading(c, fonts, opts: Options, page_w: float, page_h: float, title: str,
+             note: str, result: Written) -> g.Rect:
     """Draw a page heading; returns the content area left below it."""
-    c.setFont(fonts["bold"], 12)
     c.setFillColorRGB(0, 0, 0)
-    c.drawString(PAGE_MARGIN, page_h - PAGE_MARGIN - 10, title)
-    c.setFont(fonts["regular"], 8)
-    c.drawString(PAGE_MARGIN, page_h - PAGE_MARGIN - 21, note)
+    _text(c, fonts, opts, "bold", 12, PAGE_MARGIN, page_h - PAGE_MARGIN - 10, title,
+          result=result, element="heading")
+    _text(c, fonts, opts, "regular", 8, PAGE_MARGIN, page_h - PAGE_MARGIN - 21, note,
+          result=result, element="heading")
     return g.Rect(PAGE_MARGIN, PAGE_MARGIN, page_w - 2 * PAGE_MARGIN,
                   page_h - 2 * PAGE_MARGIN - HEADING_H)
 
@@ -489,10 +508,10 @@ def _draw_dice(db, art, opts: Options, renderer, fonts, target, result: Written,
         labels = [(die, value) for die in range(per_player) for value in faces]
         first = True
         while labels:
-            area = _heading(c, fonts, *page, f"{label} dice \u2014 sticker labels",
+            area = _heading(c, fonts, opts, *page, f"{label} dice \u2014 sticker labels",
                             f"{per_player} dice x {len(faces)} faces, "
                             f"{opts.die_label_mm:g} mm; one row per die; cut on the grey lines"
-                            + ("" if first else " (continued)"))
+                            + ("" if first else " (continued)"), result)
             try:
                 grid = g.item_grid(area, size, size, LABEL_GAP,
                                    max_cols=len(faces))
@@ -545,9 +564,9 @@ def _draw_tokens(db, art, opts: Options, renderer, fonts, target, result: Writte
         result.warnings += _warnings(renderer.draw_token(c, art.game, token_id, d / 2, d / 2, d / 2))
         end_form(c)
         while remaining > 0:
-            area = _heading(c, fonts, *page, f"{name}s ({spec.get('label', token_id)})",
+            area = _heading(c, fonts, opts, *page, f"{name}s ({spec.get('label', token_id)})",
                             f"{spec['count']} tokens, {spec['diameter_mm']:g} mm; "
-                            "cut or punch along the circles")
+                            "cut or punch along the circles", result)
             try:
                 grid = g.item_grid(area, d, d, TOKEN_GAP)
             except ValueError as exc:
@@ -606,8 +625,8 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
     c = open_canvas(target, font=fonts["regular"], page_size=(pw, ph), title=art.title,
                     subject=f"measure --back-offset for {opts.duplex} duplex")
     arm = g.mm(6)
-    c.setFont(fonts["bold"], 12)
-    c.drawString(PAGE_MARGIN, ph - PAGE_MARGIN - 10, "Duplex calibration \u2014 front")
+    _text(c, fonts, opts, "bold", 12, PAGE_MARGIN, ph - PAGE_MARGIN - 10,
+          "Duplex calibration \u2014 front")
     lines = [
         f"Print both pages on one sheet, duplex, {opts.duplex} flip, at 100 % (no fit-to-page).",
         "Hold the sheet against a light. On the back, read where each cross of this side falls",
@@ -616,9 +635,8 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
         f"({opts.back_offset_mm[0]:g},{opts.back_offset_mm[1]:g}) and build with "
         "--back-offset X,Y (or set print.back_offset_mm).",
     ]
-    c.setFont(fonts["regular"], 9)
     for i, line in enumerate(lines):
-        c.drawString(PAGE_MARGIN, ph - PAGE_MARGIN - 26 - 11 * i, line)
+        _text(c, fonts, opts, "regular", 9, PAGE_MARGIN, ph - PAGE_MARGIN - 26 - 11 * i, line)
     c.setLineWidth(0.5)
     for x, y in calibration_points(pw, ph):
         c.line(x - arm, y, x + arm, y)
@@ -626,17 +644,16 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
         c.circle(x, y, g.mm(1), stroke=1, fill=0)
     c.showPage()
 
-    c.setFont(fonts["bold"], 12)
-    c.drawString(PAGE_MARGIN, ph - PAGE_MARGIN - 10, "Duplex calibration \u2014 back")
-    c.setFont(fonts["regular"], 9)
-    c.drawString(PAGE_MARGIN, ph - PAGE_MARGIN - 26,
-                 "Read X and Y where the front's crosses show through; 0,0 = aligned.")
+    _text(c, fonts, opts, "bold", 12, PAGE_MARGIN, ph - PAGE_MARGIN - 10,
+          "Duplex calibration \u2014 back")
+    _text(c, fonts, opts, "regular", 9, PAGE_MARGIN, ph - PAGE_MARGIN - 26,
+          "Read X and Y where the front's crosses show through; 0,0 = aligned.")
     ox, oy = opts.back_offset
     for x, y in calibration_points(pw, ph):
         # Where the front's cross lands on this side, with the current offset applied.
         spot = g.back_slot(g.Slot(0, 0, 0, g.Rect(x, y, 0, 0), g.Edges()), pw, ph,
                            opts.duplex, (ox, oy)).trim
-        _scale(c, fonts, spot.x, spot.y)
+        _scale(c, fonts, opts, spot.x, spot.y)
     c.showPage()
     c.save()
     result.pages = 2
@@ -644,21 +661,24 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
     step(1)
 
 
-def _scale(c, fonts, x: float, y: float) -> None:
+def _scale(c, fonts, opts: Options, x: float, y: float) -> None:
     """Millimetre scales through (x, y): ticks every mm, longer and numbered every 5."""
     span = g.mm(CAL_RANGE_MM)
     c.setLineWidth(0.3)
     c.line(x - span, y, x + span, y)
     c.line(x, y - span, x, y + span)
-    c.setFont(fonts["regular"], 4.5)
+    size = max(6.0, opts.min_text_pt)        # numbers every 5 mm: room for 6 pt
     for i in range(-CAL_RANGE_MM, CAL_RANGE_MM + 1):
         t = g.mm(i)
         tick = g.mm(1.6 if i % 5 == 0 else 0.8)
         c.line(x + t, y - tick, x + t, y + tick)
         c.line(x - tick, y + t, x + tick, y + t)
         if i % 5 == 0 and i:
-            c.drawCentredString(x + t, y - tick - 5, f"{i:+d}")
-            c.drawString(x + tick + 1, y + t - 1.5, f"{i:+d}")
+            # X numbers above their axis, Y numbers left of theirs: at 6 pt, numbers
+            # below and right of the axes collide in the (+X, -Y) quarter
+            _text(c, fonts, opts, "regular", size, x + t, y + tick + 1, f"{i:+d}", "centre")
+            _text(c, fonts, opts, "regular", size, x - tick - 1, y + t - size * 0.35,
+                  f"{i:+d}", "right")
 
 
 _DRAW = {

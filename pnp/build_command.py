@@ -37,7 +37,9 @@ def _offset(ctx, param, value):
 @click.option("--paper", type=click.Choice(PAPERS, case_sensitive=False),
               help="Paper size (default: print.paper in cards.yaml).")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("output"), show_default=True, help="Output folder.")
+              help="Output folder (default: output in the project).")
+@click.option("--project", type=click.Path(file_okay=False, path_type=Path),
+              help="Project folder: its cards.yaml is the database (default: the current folder).")
 @click.option("--duplex", type=click.Choice(DUPLEX),
               help="How the printer turns the sheet (default: print.duplex).")
 @click.option("--back-offset", callback=_offset, metavar="X,Y",
@@ -47,19 +49,23 @@ def _offset(ctx, param, value):
 @click.option("--no-backs", is_flag=True, help="Fronts only.")
 @click.option("--strict", is_flag=True, help="Treat layout warnings (text overflow) as errors.")
 @click.option("--force", is_flag=True, help="Rebuild every artefact, even those up to date.")
-def build(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force) -> None:
+def build(game, only, paper, out, project, duplex, back_offset, fold, no_backs, strict,
+          force) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
-    card into OUT/<game>/<artefact>.pdf."""
-    _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force)
+    card into OUT/<game>/<artefact>.pdf. The first line names the cards.yaml read."""
+    from pnp.project import output
+
+    _run(game, only, paper, output(out, project, "output"), duplex, back_offset, fold,
+         no_backs, strict, force, project)
 
 
-def _load_database():
+def _load_database(path: Path):
     import carddb
 
     try:
-        return carddb.load()
+        return carddb.load(path)
     except carddb.DatabaseError as exc:
-        raise _Stop(_with_card_name(str(exc), carddb.default_path()), 1) from None
+        raise _Stop(_with_card_name(str(exc), path), 1) from None
 
 
 def _with_card_name(message: str, path: Path) -> str:
@@ -119,17 +125,21 @@ def _warning_line(w) -> str:
 
 
 def _warning_key(w) -> tuple:
-    return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element")) or (str(w),)
+    """One line per problem of a card's element: its copies and later pages repeat it, but
+    an element may have two (text cut at the floor and a character no font has)."""
+    return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
 
 
 def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
-         force=False) -> None:
+         force=False, project=None) -> None:
     from pnp import incremental
+    from pnp.project import announce, require_database
 
+    db_path = require_database(project)
+    announce(db_path)
     args = {"game": game, "only": only, "paper": paper, "duplex": duplex,
             "back_offset": back_offset, "fold": fold, "no_backs": no_backs}
-    quick = None if force else incremental.unchanged_build(out, incremental.database_path(),
-                                                           args)
+    quick = None if force else incremental.unchanged_build(out, db_path, args)
     if quick is not None:
         seen: set[tuple] = set()
         for result in quick:
@@ -142,7 +152,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
     from pnp import build as b
     from pnp.fonts import FontError, register_fonts
 
-    db = _load_database()
+    db = _load_database(db_path)
     try:
         opts = b.options_from_profile(db.print, paper=paper, duplex=duplex,
                                       back_offset_mm=back_offset, fold=fold,
@@ -165,7 +175,8 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                     report.skip(result.path, b.units(db, art))
                 else:
                     if renderer is None:
-                        fonts = register_fonts(db.print.fonts, db.root)
+                        fonts = register_fonts(db.print.fonts, db.root, notify=lambda line:
+                                               report.warn(f"notice: {line}"))
                         renderer = _renderer(db, fonts)
                     report.start(art, art.path(out))
                     result = b.build_artefact(db, art, opts, renderer, fonts, out,
@@ -173,7 +184,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                     plan.built(art, result)
                 _warn_once(result, seen, strict, report.warn)
                 written.append(result)
-            plan.finished(args, db, incremental.database_path(), todo)
+            plan.finished(args, db, db_path, todo)
         except b.BuildError as exc:
             raise _Stop(str(exc), exc.exit_code) from None
         except FontError as exc:

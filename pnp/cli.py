@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pnp.errors import OneLineGroup, PnpError
+from pnp.project import project_option
 
 DATABASE_ARG = click.argument(
     "path", required=False, type=click.Path(dir_okay=False, path_type=Path))
@@ -15,27 +16,31 @@ DATABASE_ARG = click.argument(
 @click.group(cls=OneLineGroup)
 @click.version_option(package_name="pnp-referee")
 def main() -> None:
-    """Print-and-play pipeline for XO! and X-Statix."""
+    """Print-and-play pipeline for card games: XO!, X-Statix and any game a cards.yaml
+    declares (`pnp init` starts one)."""
 
 
-def load_database(path: Path | None):
-    """The validated database, or a one-line error naming the first problem."""
-    import carddb
+def load_database(path: Path | None, project: Path | None = None):
+    """The validated database of the project (or at PATH), or a one-line error naming
+    the first problem."""
+    from pnp import project as projects
 
-    try:
-        return carddb.load(path)
-    except carddb.DatabaseError as exc:
-        raise PnpError(str(exc)) from None
+    return projects.load(project, path)
 
 
 @main.command()
 @DATABASE_ARG
-def validate(path: Path | None) -> int:
-    """Check PATH (default ./cards.yaml) against the schema and the games' rules.
+@project_option
+def validate(path: Path | None, project: Path | None) -> int:
+    """Check PATH (default: the project's cards.yaml) against the schema, the card types
+    its games declare and their rules.
 
     Prints every problem as FILE:LINE:COL: field.path: message; exits 1 when invalid."""
     import carddb
+    from pnp.project import require_database
 
+    if path is None:                # an explicit PATH is carddb's to read (or refuse)
+        path = require_database(project)
     try:
         db = carddb.load(path)
     except carddb.DatabaseError as exc:
@@ -52,12 +57,13 @@ def validate(path: Path | None) -> int:
 
 @main.command(name="list")
 @DATABASE_ARG
+@project_option
 @click.option("--game", "game_id", help="Only this game (x-statix or xo).")
-def list_cards(path: Path | None, game_id: str | None) -> int:
+def list_cards(path: Path | None, project: Path | None, game_id: str | None) -> int:
     """A table of games, decks, card types and counts."""
     from pnp.listing import deck_rows, render_table
 
-    db = load_database(path)
+    db = load_database(path, project)
     if game_id is not None and game_id not in db.games:
         raise PnpError(f"unknown game '{game_id}' (choose from {', '.join(db.games)})", exit_code=2)
     click.echo(render_table(deck_rows(db, game_id)))
@@ -71,3 +77,4 @@ main.add_command(build)
 main.add_command(__import__("pnp.proof", fromlist=["proof"]).proof)
 main.add_command(__import__("pnp.export", fromlist=["export"]).export)
 main.add_command(__import__("pnp.watch", fromlist=["watch"]).watch)
+main.add_command(__import__("pnp.init", fromlist=["init"]).init)

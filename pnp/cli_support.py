@@ -24,11 +24,17 @@ def selection_options(f):
 
 def make_renderer(db: Any) -> Any:
     """The card renderer of `pnp build` (pnp.render.CardRenderer) with the database's
-    fonts registered."""
+    fonts registered (a notice on stderr for each font role filled from another)."""
     from pnp.fonts import register_fonts
     from pnp.render import CardRenderer
 
-    return CardRenderer(db, register_fonts(db.print.fonts, db.root))
+    fonts = register_fonts(db.print.fonts, db.root, notify=font_notice)
+    return CardRenderer(db, fonts)
+
+
+def font_notice(line: str) -> None:
+    """A font role print.fonts leaves out, and what draws it instead (pnp.fonts)."""
+    click.echo(f"notice: {line}", err=True)
 
 
 def faces(db: Any, game: str | None, decks, cards, backs: bool = True) -> list:

@@ -29,6 +29,7 @@ from pnp.cli_support import (
     selection_options,
     warning_line,
 )
+from pnp.project import project_option
 
 TARGETS = ("png", "tts", "pdf-single")
 PNG_DPI = 300
@@ -137,21 +138,23 @@ def _distinct(faces: list, warnings: list[list]) -> list[list]:
 @click.argument("target", type=click.Choice(TARGETS))
 @selection_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Output folder (default: output/export/TARGET).")
+              help="Output folder (default: output/export/TARGET in the project).")
+@project_option
 @click.option("--dpi", type=click.IntRange(72, 1200), default=PNG_DPI, show_default=True,
               help="Resolution of png exports.")
 @click.option("--no-backs", is_flag=True, help="pdf-single: fronts only.")
 @click.option("--jpeg/--png-sheets", "jpeg", default=True, show_default=True,
               help="tts: deck sheets as JPEG (smaller) or PNG.")
-def export(target, game, decks, cards, out, dpi, no_backs, jpeg) -> int:
+def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg) -> int:
     """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),
     tts (Tabletop Simulator deck sheets, backs and saved-object JSON) or pdf-single (one
     card per page with TrimBox and BleedBox)."""
     from pnp.cli import load_database
+    from pnp.project import output
 
-    db = load_database(None)
+    db = load_database(None, project)
     chosen = choose_faces(db, game, decks, cards, backs=True)
-    out = out or Path("output") / "export" / target
+    out = output(out, project, Path("output") / "export" / target)
     with one_line_errors():
         renderer = make_renderer(db)
         if target == "png":

@@ -1,7 +1,7 @@
 """Vector icons and badge shapes, drawn with ReportLab canvas paths (never images).
 
 Every icon is drawn inside a `size` x `size` square centred on (cx, cy), in points.
-`draw_icon(canvas, name, cx, cy, size, color=None, ink=None, font=None)`: `color` is
+`draw_icon(canvas, name, cx, cy, size, color=None, ink=None)`: `color` is
 the main fill, `ink` the detail colour; both default to the icon's own palette.
 `draw_shape(canvas, shape, cx, cy, size, fill, stroke, width)` draws badge outlines.
 This module imports nothing heavy: it only calls methods of the canvas it is given.
@@ -228,16 +228,22 @@ def _mask(c, cx, cy, s, color, ink):
     pen.fill(color, even_odd=True)
 
 
-def _coin(c, cx, cy, s, color, ink, font=None):
+def _coin(c, cx, cy, s, color, ink):
     pen = _Pen(c, cx, cy, s)
     pen.circle(0, 0, 0.46)
     pen.fill(ink)
     _Pen(c, cx, cy, s).circle(0, 0, 0.4).fill(color)
     _Pen(c, cx, cy, s).circle(0, 0, 0.31).stroke(ink, 0.045)
-    if font:
-        c.setFillColor(ink)
-        c.setFont(font, 0.42 * s)
-        c.drawCentredString(cx, cy - 0.15 * s, "$")
+    # the dollar sign as a path, not a font glyph: an icon may be drawn at any size, and
+    # printed text is never smaller than print.min_text_pt (pnp.render)
+    sign = _Pen(c, cx, cy, s)
+    sign.move(0.12, 0.115)
+    sign.curve(0.08, 0.17, -0.125, 0.175, -0.125, 0.065)
+    sign.curve(-0.125, -0.01, 0.125, 0.01, 0.125, -0.065)
+    sign.curve(0.125, -0.175, -0.08, -0.17, -0.125, -0.115)
+    sign.move(0, 0.21).line(0, -0.21)
+    c.setLineCap(1)
+    sign.stroke(ink, 0.055)
 
 
 def _fame(c, cx, cy, s, color, ink):
@@ -284,7 +290,7 @@ def icon_colors(name: str) -> tuple[str, str]:
 
 
 def draw_icon(canvas, name: str, cx: float, cy: float, size: float,
-              color=None, ink=None, font: str | None = None) -> None:
+              color=None, ink=None) -> None:
     """Draw icon `name` centred on (cx, cy), `size` points wide and high."""
     if name not in ICON_NAMES:
         raise KeyError(name)
@@ -296,7 +302,7 @@ def draw_icon(canvas, name: str, cx: float, cy: float, size: float,
         _Pen(canvas, cx, cy, size).circle(0, 0, 0.48).fill(color)
         GLYPHS[name](canvas, cx, cy, size, ink)
     elif name == "mt":
-        _coin(canvas, cx, cy, size, color, ink, font)
+        _coin(canvas, cx, cy, size, color, ink)
     else:
         OTHER_DRAW[name](canvas, cx, cy, size, color, ink)
     canvas.restoreState()

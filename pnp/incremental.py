@@ -59,10 +59,16 @@ def _digest_files(paths: list[Path], root: Path | None = None,
     return h.hexdigest()
 
 
+def bundled_templates() -> Path:
+    from carddb import bundled_root
+
+    return bundled_root() / "templates"
+
+
 def template_folders(db: Any) -> list[Path]:
     """Where CardRenderer looks for templates: the project's, then the package's."""
     folders = []
-    for folder in (Path(db.root) / "templates", PROJECT / "templates"):
+    for folder in (Path(db.root) / "templates", bundled_templates()):
         folder = folder.resolve()
         if folder not in folders:
             folders.append(folder)
@@ -96,12 +102,14 @@ def _stays_in(path: Path, folder: Path) -> bool:
 
 
 def font_paths(db: Any) -> list[Path]:
-    from pnp.fonts import font_files
+    """The card fonts of every role and their bundled fallbacks (pnp.glyphs)."""
+    from pnp.fonts import fallback_files, font_files
 
     try:
-        return list(font_files(dict(db.print.fonts or {}), Path(db.root)).values())
+        chosen = list(font_files(dict(db.print.fonts or {}), Path(db.root)).values())
     except Exception:  # an unusable font setting: the build itself reports it
-        return []
+        chosen = []
+    return chosen + list(fallback_files().values())
 
 
 def card_data(card: Any) -> dict[str, Any]:
@@ -202,17 +210,10 @@ def _file_digest(path: Path) -> str:
 def _listing(db_root: Path) -> list[str]:
     """Every file in the template folders (a new file may change which template wins)."""
     out = []
-    for folder in (db_root / "templates", PROJECT / "templates"):
+    for folder in (db_root / "templates", bundled_templates()):
         if folder.is_dir():
             out += [str(p) for p in folder.rglob("*") if p.is_file()]
     return sorted(set(out))
-
-
-def database_path() -> Path:
-    """The cards.yaml a build reads: carddb.default_path() (./cards.yaml, else the bundled
-    one), without importing carddb, so that a no-op build stays fast."""
-    here = Path("cards.yaml")
-    return here if here.is_file() else PROJECT / "cards.yaml"
 
 
 def run_key(args: Any) -> str:
@@ -324,7 +325,9 @@ class Manifest:
         parsed = carddb.read_digest(db_file)
         if parsed is not None:
             seen[db_file] = parsed
-        files: set[Path] = {db_file, *font_paths(db), *_code_files()}
+        # The spreadsheets the decks were read from are inputs too (db.sources).
+        files: set[Path] = {db_file, *getattr(db, "sources", ()), *font_paths(db),
+                            *_code_files()}
         for gid in {a.game for a in todo}:
             files.update(template_files(db, gid))
             for deck in db.games[gid].decks.values():

@@ -21,9 +21,10 @@ LABEL = 5 * MM
 
 def _fonts(db) -> dict[str, str]:
     """The fonts `pnp build` uses (cards.yaml print.fonts, else ReportLab's Vera)."""
+    from pnp.cli_support import font_notice
     from pnp.fonts import register_fonts
 
-    return register_fonts(db.print.fonts, db.root)
+    return register_fonts(db.print.fonts, db.root, notify=font_notice)
 
 
 def preview(db, fonts, game_id: str, out_pdf: Path, every_card: bool = False,

@@ -25,6 +25,7 @@ import click
 
 from pnp.cli_support import faces as choose_faces
 from pnp.cli_support import make_renderer, one_line_errors, selection_options, warning_line
+from pnp.project import project_option
 
 PROOF_DPI = 150
 INDEX = "index.html"
@@ -143,7 +144,7 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
 def _distinct(warnings: list[Any]) -> list[Any]:
     seen, out = set(), []
     for w in warnings:
-        key = (w.game, w.deck, w.card, w.element)
+        key = (w.game, w.deck, w.card, w.element, w.message)
         if key not in seen:
             seen.add(key)
             out.append(w)
@@ -373,17 +374,20 @@ def _figure(e: Proofed, db: Any) -> str:
 @click.command("proof")
 @selection_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("output/proof"), show_default=True, help="Proof folder.")
+              help="Proof folder (default: output/proof in the project).")
+@project_option
 @click.option("--dpi", type=click.IntRange(36, 600), default=PROOF_DPI, show_default=True)
 @click.option("--guides", is_flag=True,
               help="Draw the trim line, tint the bleed and dash the safe zone on each PNG.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any layout check warns.")
-def proof(game, decks, cards, out, dpi, guides, strict) -> int:
+def proof(game, decks, cards, out, project, dpi, guides, strict) -> int:
     """Render card faces to PNG from the print's own PDF drawing, with the layout checks,
     a contact sheet per deck and a gallery (OUT/index.html)."""
     from pnp.cli import load_database
+    from pnp.project import output
 
-    db = load_database(None)
+    db = load_database(None, project)
+    out = output(out, project, Path("output") / "proof")
     chosen = choose_faces(db, game, decks, cards)
     with one_line_errors():
         result = proof_faces(db, chosen, make_renderer(db), out, dpi, guides)

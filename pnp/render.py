@@ -12,6 +12,13 @@ the trim box (x to the right, y downwards). This module draws those elements in 
 (x, y) is the lower-left corner of the trim box in points, (w, h) its size, `bleed` in
 points. Elements marked `bleed: true` run out into the bleed on every side where they
 touch the trim edge; text is kept inside the safe zone (1/8 in inside the trim).
+
+No text is printed below `min_text_pt` (print.min_text_pt, 6 pt by default), measured
+after a template's design size is mapped onto the real card: a smaller size is raised
+to it, and text that does not fit its box at that size is cut and reported like any
+other overflow. A template may declare several design sizes (poker, bridge, mini); each
+card is drawn with the one nearest its trim size, so small cards get a layout of their
+own rather than a shrunken poker card. Characters no font has are reported too.
 """
 
 from __future__ import annotations
@@ -23,13 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp import icons, markup, textbox
+from pnp import glyphs, icons, markup, textbox
 from pnp.layout_warning import LayoutWarning
 from pnp.recent import RecentCache
 from pnp.templates import TemplateError, Templates
 
 MM = 72.0 / 25.4
 SAFE_MM = 3.175          # the safe zone: 1/8 in inside the trim
+DEFAULT_MIN_TEXT_PT = 6.0  # print.min_text_pt: no smaller text is printed
 _EPS = 0.01              # mm: an edge this close to the trim edge touches it
 
 
@@ -71,7 +79,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
     "badge": {"center": REQUIRED, "size": 8.0, "shape": "circle", "fill": "#000000",
               "stroke": None, "width": 0.5, "value": None, "font": "bold",
               "font_size": None, "color": "#ffffff", "icon": None, "label": None,
-              "label_size": 5.0, "label_color": "#000000", "label_font": "bold"},
+              "label_size": 6.0, "label_color": "#000000", "label_font": "bold"},
     "image": {"path": REQUIRED, "box": REQUIRED, "fit": "cover", "bleed": False},
 }
 _CHOICES = {
@@ -212,15 +220,19 @@ class CardRenderer:
     """Draws the components of a `carddb.Database` through its templates."""
 
     def __init__(self, db, fonts: dict[str, str], templates: Path | list[Path] | None = None,
-                 cache_size: int = 512):
+                 cache_size: int = 512, min_text_pt: float | None = None):
         missing = {"regular", "bold", "italic", "bolditalic"} - set(fonts)
         if missing:
             raise ValueError(f"fonts lacks roles: {', '.join(sorted(missing))}")
         self.db = db
         self.fonts = dict(fonts)
+        profile = getattr(db, "print", None)
+        self.min_text_pt = float(min_text_pt if min_text_pt is not None
+                                 else getattr(profile, "min_text_pt", DEFAULT_MIN_TEXT_PT))
         if templates is None:
-            folders = [Path(db.root) / "templates"]
-            folders.append(Path(__file__).resolve().parent.parent / "templates")
+            from pnp.incremental import bundled_templates
+
+            folders = [Path(db.root) / "templates", bundled_templates()]
         elif isinstance(templates, list | tuple):
             folders = [Path(t) for t in templates]
         else:
@@ -407,12 +419,15 @@ class CardRenderer:
         if missing and not self.templates.exists(template):
             raise RenderError(f"{missing}: no template templates/{template}")
         try:
-            target.design = self.templates.design_size(template)
+            target.design = nearest_design(self.templates.design_sizes(template),
+                                           target.W, target.H)
         except TemplateError as exc:
             raise RenderError(str(exc)) from None
         ctx = context()
         width, height = target.design or (target.W, target.H)
-        ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=SAFE_MM)
+        # MIN_PT: the smallest size that prints, in the template's own points
+        ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=SAFE_MM,
+                   MIN_PT=round(self.min_text_pt / target.scale, 2))
         try:
             elements = self.templates.render_elements(template, ctx, target.what)
         except TemplateError as exc:
@@ -487,7 +502,7 @@ class CardRenderer:
             cx, cy = t.point(*_numbers(el["center"], 2, "center"))
             return [("icon", el["name"], cx * MM, -cy * MM,
                      _number(el["size"], "size") * t.scale * MM,
-                     _color(el["color"], "color"), _color(el["ink"], "ink"), self.fonts["bold"])]
+                     _color(el["color"], "color"), _color(el["ink"], "ink"))]
         if kind == "text":
             return self._compile_text(el, t, warn)
         if kind == "badge":
@@ -515,13 +530,19 @@ class CardRenderer:
                 [[markup.Span(line)] for line in text.split("\n")]]
         except markup.MarkupError as exc:
             raise _ElementError(f"{what}: {exc}") from None
+        floor = self.min_text_pt
+        size, min_size = max(size, floor), max(min(min_size, size), floor)
         fitted = textbox.fit(paragraphs, self.fonts, role, size, min_size, bw * MM, bh * MM,
                              align, valign, leading)
         if fitted.overflow:
-            warn(f"text does not fit its {bw:g} x {bh:g} mm box even at {min_size:g} pt; "
+            at = f"{min_size:.3g} pt" + (" (print.min_text_pt)" if min_size <= floor else "")
+            warn(f"text does not fit its {bw:.4g} x {bh:.4g} mm box even at {at}; "
                  f"cut after {fitted.cut_after!r}")
-        return [("text", fitted.pieces, bx * MM, -by * MM, fitted.size, color,
-                 self.fonts["bold"])]
+        if fitted.missing:
+            warn(f"no font has the character{'s' if len(fitted.missing) > 1 else ''} "
+                 f"{glyphs.describe(fitted.missing)}: printed as an empty box "
+                 f"(print.fonts, or the DejaVu Sans fallback)")
+        return [("text", fitted.pieces, bx * MM, -by * MM, fitted.size, color)]
 
     def _compile_text(self, el, t: _Target, warn) -> list[tuple]:
         box = t.box(_numbers(el["box"], 4, "box"))
@@ -551,7 +572,7 @@ class CardRenderer:
             if el["icon"] not in icons.ICON_NAMES:
                 raise _ElementError(f"badge: unknown icon {el['icon']!r}")
             ops.append(("icon", el["icon"], cx * MM, -(cy - fdy * size) * MM,
-                        size * MM * max(fw, fh) * 1.05, None, None, self.fonts["bold"]))
+                        size * MM * max(fw, fh) * 1.05, None, None))
         if el["value"] is not None:
             font_size = (_number(el["font_size"], "font_size") * t.scale
                          if el["font_size"] is not None
@@ -561,7 +582,8 @@ class CardRenderer:
                                   font_size * 0.4, "center", "middle", 1.0,
                                   _color(el["color"], "color"), True, warn, "badge value")
         if el["label"] is not None:
-            label_size = _number(el["label_size"], "label_size") * t.scale
+            label_size = max(_number(el["label_size"], "label_size") * t.scale,
+                             self.min_text_pt)
             lh = label_size * 1.25 / MM
             box = (cx - size * 0.8, cy + size / 2 + 0.3, size * 1.6, lh)
             ops += self._text_ops(str(el["label"]), box, self._font_role(el["label_font"]),
@@ -655,7 +677,7 @@ class CardRenderer:
                 c.drawPath(_polyline(c, pts, closed=False), stroke=1, fill=0)
                 _reset_paint(c, alpha, dash)
             elif kind == "text":
-                _, pieces, bx, btop, size, color, _ = op
+                _, pieces, bx, btop, size, color = op
                 text = c.beginText()
                 text.setFillColor(color)
                 current = None
@@ -672,11 +694,10 @@ class CardRenderer:
                     if p.icon:
                         icon_size = size * textbox.ICON_EM
                         icons.draw_icon(c, p.icon, bx + p.x + icon_size / 2,
-                                        btop - p.baseline + size * 0.32, icon_size * 0.98,
-                                        font=op[6])
+                                        btop - p.baseline + size * 0.32, icon_size * 0.98)
             elif kind == "icon":
-                _, name, cx, cy, size, color, ink, font = op
-                icons.draw_icon(c, name, cx, cy, size, color, ink, font=font)
+                _, name, cx, cy, size, color, ink = op
+                icons.draw_icon(c, name, cx, cy, size, color, ink)
             elif kind == "shape":
                 _, shape, cx, cy, size, fill, stroke, width = op
                 icons.draw_shape(c, shape, cx, cy, size, fill, stroke, width)
@@ -750,6 +771,17 @@ def _inside_safe_zone(box, t: _Target, warn):
             warn("text box reaches outside the safe zone (1/8 in inside the trim); "
                  "moved inside")
     return left, top, max(right - left, 0.1), max(bottom - top, 0.1)
+
+
+def nearest_design(designs: tuple[tuple[float, float], ...], w: float,
+                   h: float) -> tuple[float, float] | None:
+    """Of a template's design sizes (mm), the one a `w` x `h` mm card is drawn with: the
+    one needing the least scaling (ties: the first declared); None if it declares none."""
+    import math
+
+    if not designs:
+        return None
+    return min(designs, key=lambda d: max(abs(math.log(w / d[0])), abs(math.log(h / d[1]))))
 
 
 _TEMPLATES: dict[tuple, Templates] = {}

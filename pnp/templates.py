@@ -28,8 +28,8 @@ from pnp.sandbox import BoundedSandbox as _BoundedSandbox
 
 # Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
 _YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
-_DESIGN = re.compile(r"\{#-?\s*design:\s*([0-9.]+)\s*x\s*([0-9.]+)\s*(?:mm)?\s*-?#\}")
-BUNDLED = Path(__file__).resolve().parent.parent / "templates"
+_SIZE = r"[0-9.]+\s*x\s*[0-9.]+\s*(?:mm)?"
+_DESIGN = re.compile(r"\{#-?\s*design:\s*(" + _SIZE + r"(?:\s*,\s*" + _SIZE + r")*)\s*-?#\}")
 
 
 class TemplateError(Exception):
@@ -221,7 +221,11 @@ class Templates:
     def __init__(self, folders: list[Path] | None = None, display_root: Path | None = None):
         from jinja2 import StrictUndefined
 
-        folders = [Path(f) for f in (folders or [BUNDLED])]
+        if not folders:
+            from pnp.incremental import bundled_templates
+
+            folders = [bundled_templates()]
+        folders = [Path(f) for f in folders]
         seen: list[Path] = []
         for folder in folders:
             if folder.resolve() not in seen and folder.is_dir():
@@ -245,7 +249,7 @@ class Templates:
                                 tint=tint)
         self.env.globals.update(max=max, min=min, abs=abs, round=round)
         self._cache: dict[str, Any] = {}
-        self._designs: dict[str, tuple[float, float] | None] = {}
+        self._designs: dict[str, tuple[tuple[float, float], ...]] = {}
         self._exists: dict[str, bool] = {}
 
     def _syntax_error(self, exc: Any, name: str) -> TemplateError:
@@ -267,9 +271,10 @@ class Templates:
             return str(path)
         return f"templates/{name}"
 
-    def design_size(self, name: str) -> tuple[float, float] | None:
-        """The size a template is drawn for, from a `{# design: 63.5 x 88.9 #}` comment
-        in it (mm); None when it has none and draws with W and H directly."""
+    def design_sizes(self, name: str) -> tuple[tuple[float, float], ...]:
+        """The sizes a template is drawn for, from a `{# design: 63.5 x 88.9 #}` comment
+        in it (mm; several separated by commas: `63.5 x 88.9, 44.45 x 63.5`); empty when
+        it has none and draws with W and H directly."""
         if name not in self._designs:
             source = None
             for folder in self.folders:
@@ -280,8 +285,12 @@ class Templates:
             if source is None:
                 self.get(name)                       # raises "template not found"
             match = _DESIGN.search(source or "")
-            self._designs[name] = (float(match.group(1)), float(match.group(2))) \
-                if match else None
+            sizes = re.findall(r"([0-9.]+)\s*x\s*([0-9.]+)", match.group(1)) if match else []
+            try:
+                self._designs[name] = tuple((float(w), float(h)) for w, h in sizes)
+            except ValueError:
+                raise TemplateError(f"templates/{name}: design size must be W x H in mm, "
+                                    f"got {match.group(1)!r}") from None
         return self._designs[name]
 
     def exists(self, name: str) -> bool:

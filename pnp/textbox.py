@@ -6,6 +6,10 @@ fit it is cut at the last line that fits and ended with an ellipsis, and the res
 says so (`overflow`). The result is a list of positioned pieces (text runs in one font,
 inline icons) that `pnp.render` draws; all units are points, y measured downwards from
 the top of the box. No ReportLab canvas here, only font metrics.
+
+A character the run's font lacks is set in that font's fallback (pnp.glyphs): a word
+may be several pieces in different fonts. Characters no font has are listed in
+`Fitted.missing` for the caller to report.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from pnp import glyphs
 from pnp.markup import Icon, Paragraph, Span
 
 STEP = 0.25          # pt between tried sizes
@@ -59,6 +64,7 @@ class Fitted:
     height: float = 0.0
     overflow: bool = False        # did not fit even at min_size: cut or squeezed
     cut_after: str = ""           # the last words printed before the cut
+    missing: str = ""             # characters no font has (printed as empty boxes)
 
 
 def font_for(fonts: dict[str, str], role: str, bold: bool, italic: bool) -> str:
@@ -97,6 +103,7 @@ def _words(line: list, fonts, role, size) -> list[tuple[list[_Atom], float, floa
             continue
         assert isinstance(run, Span)
         font = font_for(fonts, role, run.bold, run.italic)
+        whole = glyphs.covered(run.text, font)       # the common case: one font
         parts = run.text.split(" ")
         for i, part in enumerate(parts):
             if i > 0:                    # a space separated this part from the previous
@@ -106,7 +113,11 @@ def _words(line: list, fonts, role, size) -> list[tuple[list[_Atom], float, floa
                 if not current:
                     space_before = pending_space if words else 0.0
                     pending_space = 0.0
-                current.append(("text", part, font, _width(part, font, size)))
+                if whole or glyphs.covered(part, font):
+                    current.append(("text", part, font, _width(part, font, size)))
+                else:
+                    current.extend(("text", text, f, _width(text, f, size))
+                                   for text, f in glyphs.runs(part, font))
     flush()
     return words
 
@@ -189,6 +200,7 @@ def fit(paragraphs: list[Paragraph], fonts: dict[str, str], role: str, size: flo
     base_font = fonts[role]
     ascent, descent = _ascent_descent(base_font)
     min_size = min(min_size, size)
+    missing = _missing(paragraphs, fonts, role)
 
     def attempt(s: float, force: bool = False):
         lines, too_wide = _layout(paragraphs, fonts, role, s, width, leading, force)
@@ -217,7 +229,7 @@ def fit(paragraphs: list[Paragraph], fonts: dict[str, str], role: str, size: flo
         else:
             chosen = min_size
             lines, h, ok = attempt(min_size, force=True)
-    result = Fitted(size=chosen)
+    result = Fitted(size=chosen, missing=missing)
     if not ok:
         result.overflow = True
         lines = _cut(lines, chosen, width, height, leading, ascent, descent, base_font)
@@ -229,6 +241,17 @@ def fit(paragraphs: list[Paragraph], fonts: dict[str, str], role: str, size: flo
     return result
 
 
+def _missing(paragraphs: list[Paragraph], fonts, role) -> str:
+    out = ""
+    for paragraph in paragraphs:
+        for line in paragraph:
+            for run in line:
+                if isinstance(run, Span):
+                    font = font_for(fonts, role, run.bold, run.italic)
+                    out += "".join(ch for ch in glyphs.missing(run.text, font) if ch not in out)
+    return out
+
+
 def _cut(lines, size, width, height, leading, ascent, descent, ellipsis_font):
     """Keep the lines that fit in `height`; end the last kept one with an ellipsis."""
     keep = list(lines)
@@ -236,6 +259,7 @@ def _cut(lines, size, width, height, leading, ascent, descent, ellipsis_font):
         keep.pop()
     if not keep:
         return keep
+    ellipsis_font = glyphs.font_for(ELLIPSIS, ellipsis_font)
     ell_w = _width(ELLIPSIS, ellipsis_font, size)
     atoms, used, first = keep[-1]
     atoms = list(atoms)

@@ -22,11 +22,12 @@ Snapshot = dict[Path, tuple[int, int]]
 def watched_paths(db_path: Path, db: Any | None) -> list[Path]:
     """Files and folders to watch: the database, the template folders, the project's
     assets folder, and every image and font the database names."""
-    from pnp.incremental import PROJECT, template_folders
+    from pnp.incremental import bundled_templates, template_folders
 
     root = db_path.resolve().parent
     paths = [db_path.resolve(), root / "assets"]
     if db is not None:
+        paths += [Path(p) for p in db.sources]      # the spreadsheets its decks read
         paths += template_folders(db)
         for game in db.games.values():
             for deck in game.decks.values():
@@ -35,7 +36,7 @@ def watched_paths(db_path: Path, db: Any | None) -> list[Path]:
                 paths += [root / rel for rel in rels]
         paths += [root / rel for rel in (db.print.fonts or {}).values()]
     else:
-        paths += [root / "templates", PROJECT / "templates"]
+        paths += [root / "templates", bundled_templates()]
     seen: list[Path] = []
     for p in paths:
         if p not in seen:
@@ -102,6 +103,8 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
     from pnp.incremental import Manifest
 
     def load():
+        if not db_path.is_file():
+            return None  # the build says so (no cards.yaml: a folder, a FIFO, deleted)
         try:
             return carddb.load(db_path)
         except carddb.DatabaseError:
@@ -111,7 +114,7 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
         echo(reason)
         started = time.perf_counter()
         before = dict(Manifest(out).entries)
-        code = run_command(["build", "--out", str(out), *build_args])
+        code = run_command(["build", "--out", str(out), "--project", str(root), *build_args])
         took = time.perf_counter() - started
         if code != 0:
             echo(f"build failed (exit {code}) after {took:.2f} s; watching for the next change")
@@ -128,7 +131,7 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
         if not decks and (out / "proof" / "index.html").exists():
             echo("proof: nothing to re-proof")
             return
-        args = ["proof", "--out", str(out / "proof")]
+        args = ["proof", "--out", str(out / "proof"), "--project", str(root)]
         for _game, deck in decks:
             args += ["--deck", deck]
         if build_args and "--game" in build_args:
@@ -179,26 +182,30 @@ def _finite(value: float) -> float:
 
 @click.command("watch", context_settings={"ignore_unknown_options": True})
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("output"), show_default=True, help="Output folder of the build.")
+              help="Output folder of the build (default: output in the project).")
 @click.option("--proof", is_flag=True, help="Also re-proof the decks that were rebuilt.")
 @click.option("--interval", type=click.FloatRange(0.05, 60), default=0.5, show_default=True,
               callback=lambda ctx, param, value: _finite(value), help="Seconds between polls.")
+@click.option("--project", type=click.Path(file_okay=False, path_type=Path),
+              help="Project folder (default: the current folder).")
 @click.argument("build_args", nargs=-1, type=click.UNPROCESSED)
-def watch(out, proof, interval, build_args) -> int:
-    """Rebuild on every change to cards.yaml, templates or assets (BUILD_ARGS go to
-    `pnp build`, e.g. --game xo --paper a4). Stop with Ctrl-C."""
-    import carddb
+def watch(out, proof, interval, project, build_args) -> int:
+    """Rebuild on every change to cards.yaml, the spreadsheets it reads, templates or
+    assets (BUILD_ARGS go to `pnp build`, e.g. --game xo --paper a4). Stop with Ctrl-C.
+    A project whose cards.yaml is missing is watched until it appears."""
     from pnp.build_command import build
+    from pnp.project import database_path, output
 
     # A mistyped option is no broken edit: no save can fix it, so it ends the watch
     # with the build's usage error (exit 2) instead of failing on every change.
+    out = output(out, project, "output")
     build.make_context("pnp build", ["--out", str(out), *build_args])
 
     def echo(line: str) -> None:
         click.echo(f"[{time.strftime('%H:%M:%S')}] {line}")
 
     try:
-        watch_loop(carddb.default_path(), list(build_args), proof, out, interval, echo)
+        watch_loop(database_path(project), list(build_args), proof, out, interval, echo)
     except KeyboardInterrupt:
         echo("stopped watching")
     return 0

@@ -15,9 +15,12 @@ import click
 
 from referee.command import (
     DEFAULT_SESSION,
+    SEED,
+    WHOLE,
     GlobalOptions,
     Reply,
     Tx,
+    WholeNumber,
     global_options,
     json_option,
     percent,
@@ -26,6 +29,7 @@ from referee.command import (
     session_command,
 )
 from referee.errors import RefereeError, UsageError
+from referee.inputs import MAX_DIGITS, one_line, shown, small_int
 
 # name -> (module, attribute): command groups mounted when their module exists, imported
 # only when invoked (`referee --help` shows LAZY_HELP instead of importing them).
@@ -47,6 +51,17 @@ def _module_exists(name: str) -> bool:
         return importlib.util.find_spec(name) is not None
     except ModuleNotFoundError:
         return False
+
+
+def _refuse(message: str, code: int, argv: list[str]) -> None:
+    """One line on stderr (and the JSON object when --json) for click's own errors."""
+    message = one_line(message)
+    click.echo(f"referee: {message}", err=True)
+    if "--json" in argv:
+        import json
+
+        click.echo(json.dumps({"ok": False, "error": message, "ruling": None, "exit_code": code}))
+    sys.exit(code)
 
 
 class RefereeGroup(click.Group):
@@ -80,22 +95,14 @@ class RefereeGroup(click.Group):
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.UsageError as error:
-            where = error.ctx.command_path if error.ctx else "referee"
-            message = f"{where}: {error.format_message()}"
-            click.echo(f"referee: {message}", err=True)
-            if "--json" in argv:
-                import json
-
-                click.echo(
-                    json.dumps({"ok": False, "error": message, "ruling": None, "exit_code": 2})
-                )
-            sys.exit(2)
+            # "referee: mt: Missing argument", not "referee: referee mt: ..."
+            where = error.ctx.command_path.partition(" ")[2] if error.ctx else ""
+            message = error.format_message()
+            _refuse(f"{where}: {message}" if where else message, 2, argv)
         except click.exceptions.ClickException as error:
-            click.echo(f"referee: {error.format_message()}", err=True)
-            sys.exit(error.exit_code)
+            _refuse(error.format_message(), error.exit_code, argv)
         except click.exceptions.Abort:
-            click.echo("referee: aborted", err=True)
-            sys.exit(1)
+            _refuse("aborted", 1, argv)
         sys.exit(code if isinstance(code, int) else 0)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -121,7 +128,7 @@ class RefereeGroup(click.Group):
     show_default=True,
     help="Session file (env REFEREE_SESSION).",
 )
-@click.option("--seed", type=int, default=None, help="Seed all randomness (reproducible).")
+@click.option("--seed", type=SEED, default=None, help="Seed all randomness (reproducible).")
 @click.option(
     "--cards",
     type=click.Path(dir_okay=False),
@@ -219,7 +226,7 @@ def _fraction_json(p: Any) -> dict:
 
 @main.command(context_settings=_EXPRESSION_CONTEXT)
 @click.argument("expression", nargs=-1, required=True)
-@click.option("--at-least", "at_least", type=int, help="P(total >= N), e.g. for a feat (XO-13).")
+@click.option("--at-least", "at_least", type=WHOLE, help="P(total >= N), e.g. for a feat (XO-13).")
 @json_option
 def odds(expression: tuple[str, ...], at_least: int | None, as_json: bool) -> None:
     """Exact odds: `3m vs 2m` (hit = left strictly greater, XO-3), `4m --at-least 6`,
@@ -340,9 +347,13 @@ def new(
         from referee import games
         from referee.command import load_cards
         from referee.session import Session, already_holds_a_game
+        from referee.words import counted
 
         game_id = games.canonical(game)
         names = [p.strip() for p in players.split(",")]
+        for name in names:  # a name is printed in status lines and the log: one line each
+            if not name.isprintable():
+                raise UsageError(f"--players: {shown(name)} holds control characters")
         options: dict[str, Any] = {}
         if owners or teams:
             if game_id != "x-statix":
@@ -361,10 +372,12 @@ def new(
             from referee.dice import TableDice
 
             rng = TableDice(entered, rng)
-        state = module.new_state(names, load_cards(opts.cards), rng, seed=game_seed, **options)
+        state = module.new_state(names, load_cards(opts.cards, game_id), rng, seed=game_seed,
+                                 **options)
         if entered is not None and rng.unused:
             raise UsageError(
-                f"--roll {entered!r}: setup rolled {rng.used} dice, {rng.unused} face(s) left over"
+                f"--roll {entered!r}: setup rolled {counted(rng.used, 'die', 'dice')}, "
+                f"{counted(rng.unused, 'face')} left over"
             )
         summary = module.setup_summary(state)
         Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)
@@ -384,7 +397,7 @@ def status(tx: Tx) -> Reply:
 
 
 @main.command()
-@click.option("--limit", type=click.IntRange(min=1), help="Only the last N events.")
+@click.option("--limit", type=WholeNumber(min=1), help="Only the last N events.")
 @session_command(write=False)
 def log(tx: Tx, limit: int | None) -> Reply:
     """The history of the game, oldest first, with timestamps (UTC)."""
@@ -399,7 +412,7 @@ def log(tx: Tx, limit: int | None) -> Reply:
 
 
 @main.command()
-@click.argument("n", type=click.IntRange(min=1), default=1)
+@click.argument("n", type=WholeNumber(min=1), default=1)
 @session_command(rolls=False)
 def undo(tx: Tx, n: int) -> Reply:
     """Revert the last N events (default 1); the undo is itself logged."""
@@ -409,7 +422,7 @@ def undo(tx: Tx, n: int) -> Reply:
 
 
 @main.command()
-@click.argument("n", type=click.IntRange(min=1), default=1)
+@click.argument("n", type=WholeNumber(min=1), default=1)
 @session_command(rolls=False)
 def redo(tx: Tx, n: int) -> Reply:
     """Re-apply the last N undone events (default 1); the redo is itself logged."""
@@ -422,9 +435,13 @@ def redo(tx: Tx, n: int) -> Reply:
 def _delta(text: str) -> tuple[str, int]:
     """ "+5" / "-3" change a balance, "=7" sets it."""
     text = text.strip()
-    if len(text) > 1 and text[0] in "+-=" and text[1:].isdigit():
-        return text[0], int(text[1:])
-    raise UsageError(f"amount {text!r}: write +N to add, -N to take away, =N to set")
+    value = small_int(text[1:]) if text[1:2] not in ("+", "-") else None
+    if len(text) > 1 and text[0] in "+-=" and value is not None:
+        return text[0], value
+    raise UsageError(
+        f"amount {shown(text)}: write +N to add, -N to take away, =N to set "
+        f"(N: digits 0-9, at most {MAX_DIGITS})"
+    )
 
 
 def _apply(before: int, op: str, amount: int) -> int:
@@ -480,7 +497,9 @@ def ft(tx: Tx, hero: str, amount: str) -> Reply:
     ]
     if not found:
         in_play = [h["name"] for p in state["players"] for h in state["table"][p]["heroes"]]
-        raise RefereeError(f"{hero} is not in play; heroes in play: {', '.join(in_play) or 'none'}")
+        raise RefereeError(
+            f"{shown(hero)} is not in play; heroes in play: {', '.join(in_play) or 'none'}"
+        )
     player, card = found[0]
     before = card["ft"]
     after = _apply(before, op, value)

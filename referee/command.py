@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from referee.errors import RefereeError, UsageError
+from referee.inputs import MAX_DIGITS, SEED_DIGITS, integer_problem, one_line
+from referee.words import counted
 
 if TYPE_CHECKING:
     import random
@@ -49,6 +51,33 @@ class GlobalOptions:
         self.cards = cards
 
 
+class WholeNumber(click.IntRange):
+    """click's `int` / `IntRange`, strict: ASCII digits with an optional sign and at most
+    `max_digits` digits (click's own accepts `٣` as 3, and more than 4,300 digits raise)."""
+
+    def __init__(
+        self, min: int | None = None, max: int | None = None, max_digits: int = MAX_DIGITS
+    ) -> None:
+        super().__init__(min, max)
+        self.max_digits = max_digits
+        self.name = "integer" if min is None and max is None else "integer range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            problem = integer_problem(value.strip(), self.max_digits)
+            if problem:
+                self.fail(problem, param, ctx)
+            value = int(value.strip())
+        return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:
+        return super()._describe_range() if self.min is not None or self.max is not None else ""
+
+
+WHOLE = WholeNumber()
+SEED = WholeNumber(max_digits=SEED_DIGITS)
+
+
 def global_options(ctx: click.Context) -> GlobalOptions:
     """The `referee --session/--seed/--cards` values, from any nested command's context."""
     obj = ctx.find_root().obj
@@ -56,13 +85,17 @@ def global_options(ctx: click.Context) -> GlobalOptions:
 
 
 class Reply:
-    """A command's answer: `lines` for the terminal, `data` for `--json`."""
+    """A command's answer: `lines` for the terminal, `data` for `--json`. With `refusal`,
+    what was recorded stands but the command itself is refused: the lines are printed, then
+    the refusal's one line, exit 1 (X-Statix: an open roll the command settled, XS-2)."""
 
-    __slots__ = ("lines", "data")
+    __slots__ = ("lines", "data", "refusal")
 
-    def __init__(self, lines: list[str], data: dict[str, Any] | None = None) -> None:
+    def __init__(self, lines: list[str], data: dict[str, Any] | None = None,
+                 refusal: RefereeError | None = None) -> None:
         self.lines = lines
         self.data = data if data is not None else {}
+        self.refusal = refusal
 
 
 def emit(reply: Reply, as_json: bool) -> None:
@@ -75,14 +108,18 @@ def emit(reply: Reply, as_json: bool) -> None:
             click.echo(line)
 
 
-def fail(message: str, code: int, ruling: str | None, as_json: bool) -> None:
-    """Print one error line (and a JSON object when --json) and exit with `code`."""
+def fail(message: str, code: int, ruling: str | None, as_json: bool,
+         data: dict[str, Any] | None = None) -> None:
+    """Print one error line (and a JSON object when --json, with `data` if any) and exit
+    with `code`."""
+    message = one_line(message)  # a value inside cannot fake a second line
     shown = f"{message} ({ruling})" if ruling and f"({ruling})" not in message else message
     click.echo(f"referee: {shown}", err=True)
     if as_json:
         import json
 
-        click.echo(json.dumps({"ok": False, "error": message, "ruling": ruling, "exit_code": code}))
+        click.echo(json.dumps({**(data or {}), "ok": False, "error": message, "ruling": ruling,
+                               "exit_code": code}, ensure_ascii=False))
     raise click.exceptions.Exit(code)
 
 
@@ -98,11 +135,16 @@ def guard(as_json: bool = False) -> Iterator[None]:
         fail(error.message, 2, None, as_json)
 
 
-def load_cards(path: str | None = None) -> Database:
-    """The card database (an invalid one is a refusal, exit 1)."""
+def load_cards(path: str | None = None, game: str | None = None) -> Database:
+    """The card database (an invalid one is a refusal, exit 1): --cards, else the
+    project's ./cards.yaml when it has `game`, else the bundled games (from the installed
+    package), so a designer's own project in the current folder never hides them."""
     import carddb
 
     try:
+        if path is None and game is not None:
+            db = carddb.load(carddb.default_path())
+            return db if game in db.games else carddb.load(carddb.bundled_path())
         return carddb.load(path)
     except carddb.DatabaseError as error:
         problems = getattr(error, "problems", None) or [error]
@@ -167,8 +209,9 @@ class Tx:
             raise UsageError(f"--roll {self.entered!r}: this command rolls no dice")
         if self._rng.unused:
             raise UsageError(
-                f"--roll {self.entered!r}: the command rolled {self._rng.used} dice, "
-                f"{self._rng.unused} face(s) left over"
+                f"--roll {self.entered!r}: the command rolled "
+                f"{counted(self._rng.used, 'die', 'dice')}, "
+                f"{counted(self._rng.unused, 'face')} left over"
             )
 
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
@@ -177,7 +220,7 @@ class Tx:
     @property
     def db(self) -> Database:
         if self._db is None:
-            self._db = load_cards(self.options.cards)
+            self._db = load_cards(self.options.cards, self.session.state.get("game"))
         return self._db
 
     @property
@@ -194,7 +237,7 @@ def json_option(fn: Callable) -> Callable:
 
 def seed_option(fn: Callable) -> Callable:
     return click.option(
-        "--seed", type=int, default=None, help="Seed this command's randomness (reproducible)."
+        "--seed", type=SEED, default=None, help="Seed this command's randomness (reproducible)."
     )(fn)
 
 
@@ -233,7 +276,12 @@ def session_command(
                 with Session.open(options.session, write=write) as session:
                     tx = Tx(session, options, seed, entered)
                     reply = fn(tx, **params)
-                    tx.check_entered_faces_used()
+                    if reply.refusal is None:  # a refused command needs none of its faces
+                        tx.check_entered_faces_used()
+            if reply.refusal is not None:
+                if not as_json:
+                    emit(reply, as_json)
+                fail(reply.refusal.message, 1, reply.refusal.ruling, as_json, reply.data)
             emit(reply, as_json)
 
         functools.update_wrapper(callback, fn)

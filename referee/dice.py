@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 from referee.errors import DiceError
+from referee.inputs import is_digits, is_integer, shown, small_int
+from referee.words import counted
 
 __all__ = [
     "MASK_FACES",
@@ -31,8 +33,8 @@ def faces_of(die: str | int) -> tuple[int, ...]:
         return MASK_FACES
     if isinstance(die, str):
         text = die.lower()
-        if not (text.startswith("d") and text[1:].isdigit()):
-            raise DiceError(f"unknown die {die!r}: use 'mask' or 'dN'")
+        if not (text.startswith("d") and is_digits(text[1:]) and len(text) < 8):
+            raise DiceError(f"unknown die {shown(die)}: use 'mask' or 'dN'")
         die = int(text[1:])
     if die < 2:
         raise DiceError(f"a die needs at least 2 sides, not {die}")
@@ -98,21 +100,23 @@ class TableDice(random.Random):
         """The next `n` faces, each checked against the die's `faces`."""
         if self.used + n > len(self.tokens):
             raise DiceError(
-                f"--roll {self.text!r}: {len(self.tokens)} face(s) given, but the command "
-                f"rolls at least {self.used + n} dice"
+                f"--roll {shown(self.text)}: {counted(len(self.tokens), 'face')} given, but the "
+                f"command rolls at least {counted(self.used + n, 'die', 'dice')}"
             )
         result = []
         for column, raw in self.tokens[self.used : self.used + n]:
-            value = int(raw) if raw.lstrip("-").isdigit() else None
+            value = small_int(raw)  # ASCII digits only: "²" and "٣" are not faces
             if value is None or value not in faces:
                 die = "a mask die" if faces == MASK_FACES else f"a d{len(faces)}"
-                shown = ",".join(str(f) for f in sorted(set(faces)))
+                faces_shown = ",".join(str(f) for f in sorted(set(faces)))
                 what = (
                     "is not a number"
-                    if value is None
-                    else f"is impossible on {die} (faces {shown})"
+                    if not is_integer(raw)
+                    else f"is impossible on {die} (faces {faces_shown})"
                 )
-                raise DiceError(f"--roll {self.text!r}: face {raw!r} at column {column} {what}")
+                raise DiceError(
+                    f"--roll {shown(self.text)}: face {shown(raw)} at column {column} {what}"
+                )
             result.append(value)
         self.used += n
         return result
@@ -147,15 +151,17 @@ def parse_faces(text: str, die: str | int) -> list[int]:
         position = text.find(raw, position) if raw else position
         if not raw:
             continue
-        if not raw.lstrip("-").isdigit():
-            raise DiceError(f"face {raw!r} at column {position + 1} of {text!r} is not a number")
-        value = int(raw)
-        if value not in allowed:
-            name = "a mask die" if die == "mask" else f"a d{len(allowed)}"
-            shown = ",".join(str(f) for f in sorted(allowed))
+        value = small_int(raw)  # ASCII digits only: "²" and "٣" are not faces
+        if not is_integer(raw):
             raise DiceError(
-                f"face {value} at column {position + 1} of {text!r} is impossible on {name} "
-                f"(faces {shown})"
+                f"face {shown(raw)} at column {position + 1} of {shown(text)} is not a number"
+            )
+        if value is None or value not in allowed:
+            name = "a mask die" if die == "mask" else f"a d{len(allowed)}"
+            faces_shown = ",".join(str(f) for f in sorted(allowed))
+            raise DiceError(
+                f"face {shown(raw)} at column {position + 1} of {shown(text)} is impossible on "
+                f"{name} (faces {faces_shown})"
             )
         faces.append(value)
         position += len(raw)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import DiceError
+from referee.inputs import MAX_DIGITS, shown
+from referee.words import counted
 
 MAX_DICE = 100  # per expression: enough for any table roll, small enough to stay fast
 MAX_SIDES = 1000
@@ -93,7 +95,7 @@ class _Parser:
 
     def fail(self, message: str, pos: int | None = None) -> DiceError:
         column = (self.pos if pos is None else pos) + 1
-        return DiceError(f"bad dice expression {self.text!r} at column {column}: {message}")
+        return DiceError(f"bad dice expression {shown(self.text)} at column {column}: {message}")
 
     def skip_spaces(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -106,6 +108,8 @@ class _Parser:
         start = self.pos
         while self.pos < len(self.text) and self.text[self.pos] in "0123456789":
             self.pos += 1
+        if self.pos - start > MAX_DIGITS:  # int() of 4,301+ digits would raise, and no roll needs it
+            raise self.fail(f"a number of at most {MAX_DIGITS} digits", start)
         return int(self.text[start : self.pos]) if self.pos > start else None
 
     def parse(self) -> DiceExpr:
@@ -161,7 +165,7 @@ class _Parser:
         expr = DiceExpr(tuple(groups), modifier)
         if expr.dice_count > MAX_DICE:
             raise DiceError(
-                f"bad dice expression {self.text!r}: at most {MAX_DICE} dice in all, "
+                f"bad dice expression {shown(self.text)}: at most {MAX_DICE} dice in all, "
                 f"not {expr.dice_count}"
             )
         return expr
@@ -217,7 +221,8 @@ def roll(expr: DiceExpr, rng: Any = None, entered: str | None = None) -> Rolled:
     tokens = [t for t in entered.replace(",", " ").split() if t]
     if len(tokens) != expr.dice_count:
         raise DiceError(
-            f"{len(tokens)} face(s) entered in {entered!r}, but {expr} has {expr.dice_count} dice"
+            f"{counted(len(tokens), 'face')} entered in {shown(entered)}, but {expr} has "
+            f"{counted(expr.dice_count, 'die', 'dice')}"
         )
     groups: list[tuple[int, ...]] = []
     start = 0
@@ -227,9 +232,9 @@ def roll(expr: DiceExpr, rng: Any = None, entered: str | None = None) -> Rolled:
             try:
                 faces.extend(parse_faces(tokens[index], group.die))
             except DiceError as error:
-                reason = str(error).split(f" of {tokens[index]!r}", 1)[-1].strip()
+                reason = str(error).split(f" of {shown(tokens[index])}", 1)[-1].strip()
                 raise DiceError(
-                    f"die {index + 1} of {entered!r} ({group}): {tokens[index]} {reason}"
+                    f"die {index + 1} of {shown(entered)} ({group}): {shown(tokens[index])} {reason}"
                 ) from None
         groups.append(tuple(faces))
         start += group.count

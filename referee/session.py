@@ -17,20 +17,24 @@ sqlite3 is imported here only; the CLI imports this module inside session comman
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import sqlite3
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from referee import session_media, state_schema
 from referee.errors import RefereeError, SessionError, UsageError
+from referee.inputs import one_line, shown
 
 APPLICATION_ID = 0x52654621  # "ReF!" in the SQLite header at offset 68
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = state_schema.FORMAT_VERSION  # PRAGMA user_version: tables + state shapes
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 30.0
 DEFAULT_PATH = "referee-session.db"
@@ -95,10 +99,16 @@ def check_header(path: Path) -> None:
     if not path.is_file():
         raise SessionError(f"{path}: not a session file")
     try:
+        size = path.stat().st_size
         with path.open("rb") as handle:
             header = handle.read(100)
     except OSError as error:
         raise SessionError(f"{path}: cannot read: {error.strerror}") from None
+    if size > state_schema.MAX_SESSION_BYTES:  # the whole log is read into memory
+        raise SessionError(
+            f"{path}: {size} bytes, more than a session holds "
+            f"(at most {state_schema.MAX_SESSION_BYTES})"
+        )
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
         raise SessionError(f"{path}: not a referee session (not an SQLite file, or damaged)")
     if int.from_bytes(header[68:72], "big") != APPLICATION_ID:
@@ -112,8 +122,13 @@ def already_holds_a_game(path: Path) -> str:
     )
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+def _connect(path: Path, mode: str = "rw") -> sqlite3.Connection:
+    """A connection: "rw", or read-only "ro" / "immutable" (session_media.read_mode)."""
+    if mode == "rw":
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    else:
+        uri = session_media.read_uri(path, immutable=mode == "immutable")
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     conn.execute("PRAGMA synchronous = FULL")
     return conn
@@ -144,6 +159,30 @@ def _undo_stacks(rows: list[tuple[int, str, str]]) -> tuple[int, list[int], list
     return base, done, undone, reverted
 
 
+@contextlib.contextmanager
+def _refusing_bad_rows(path: Path, writing: bool = False) -> Iterator[None]:
+    """A row that does not match the session format (state_schema) is a SessionError."""
+    try:
+        yield
+    except state_schema.SchemaError as error:
+        what = "refusing to write a row the session format forbids" if writing else (
+            "invalid session file"
+        )
+        raise SessionError(f"{path}: {what} ({error}); nothing was changed") from None
+
+
+def _check_new_row(kind: str, summary: str, state: dict | str) -> None:
+    """What the referee writes, it must read back: the checks made on open (the state as
+    values or as its JSON text)."""
+    for column, value in (("kind", kind), ("summary", summary)):
+        if not value.isprintable():
+            raise state_schema.SchemaError(f"{column}: control characters in {shown(value)}")
+    if isinstance(state, str):
+        state_schema.load_state(state)
+    else:
+        state_schema.check_state(state)
+
+
 class Session:
     """An open session. Use as `with Session.open(path) as s:` - one transaction."""
 
@@ -152,6 +191,8 @@ class Session:
         self.write = write
         self._conn: sqlite3.Connection | None = None
         self._rows: list[Row] = []  # the whole log, verified on open
+        self._version = SCHEMA_VERSION
+        self._checked = 0  # rows [0, _checked) were checked: the rest are this command's
 
     # ── lifecycle ──────────────────────────────────────────────────────────────
     @classmethod
@@ -163,25 +204,44 @@ class Session:
         return cls(path, write)
 
     def __enter__(self) -> Session:
+        if self.write and not session_media.writable(self.path):
+            raise session_media.read_only_error(self.path)
         try:
-            self._conn = _connect(self.path)
-            self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
-            self._check_schema()
+            try:
+                self._begin(session_media.read_mode(self.path, self.write))
+            except sqlite3.OperationalError as error:
+                self._close(commit=False)
+                if self.write or not session_media.may_read_immutable(self.path, error):
+                    raise
+                self._begin("immutable")  # a read-only folder or medium, a full disk
         except sqlite3.DatabaseError as error:
             self._close(commit=False)
-            raise SessionError(f"{self.path}: damaged or unusable session file ({error})") from None
+            raise session_media.unusable(self.path, error) from None
         except BaseException:
             self._close(commit=False)
             raise
         return self
 
+    def _begin(self, mode: str) -> None:
+        self._conn = _connect(self.path, mode)
+        self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
+        self._check_schema()
+
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None and len(self._rows) > self._checked:
+            try:  # before COMMIT: a command may record, then refuse (and roll back)
+                with _refusing_bad_rows(self.path, writing=True):
+                    for row in self._rows[self._checked :]:
+                        _check_new_row(row[2], row[3], row[5])
+            except BaseException:
+                self._close(commit=False)
+                raise
         try:
             self._close(commit=exc_type is None)
         except sqlite3.DatabaseError as error:
-            raise SessionError(f"{self.path}: could not save ({error})") from None
+            raise session_media.unusable(self.path, error, "could not save") from None
         if isinstance(exc, sqlite3.DatabaseError):  # rolled back above; one clear line
-            raise SessionError(f"{self.path}: damaged or unusable session file ({exc})") from None
+            raise session_media.unusable(self.path, exc) from None
 
     def _close(self, commit: bool) -> None:
         conn, self._conn = self._conn, None
@@ -203,11 +263,17 @@ class Session:
         # A damaged page anywhere is refused before anything is written (a few ms per MB).
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
-            raise SessionError(f"{self.path}: damaged session file ({problems[0]})")
-        if version != SCHEMA_VERSION:
+            # SQLite's report is several lines in a row ("*** in database main ***\nPage 2: ...")
+            lines = [line for p in problems for line in str(p).splitlines()]
+            lines = [line for line in lines if line.strip() and not line.startswith("***")]
+            more = f"; and {len(lines) - 3} more" if len(lines) > 3 else ""
+            report = one_line("; ".join(lines[:3]) + more)
+            raise SessionError(f"{self.path}: damaged session file ({report})")
+        if version not in state_schema.SCHEMAS or (self.write and version != SCHEMA_VERSION):
             raise SessionError(
                 f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
             )
+        self._version = version
         rows: list[Row] = []
         for *fields, crc in conn.execute(_SELECT_ALL):
             row: Row = tuple(fields)  # type: ignore[assignment]
@@ -216,7 +282,10 @@ class Session:
             rows.append(row)
         if not rows or rows[0][2] != "new":
             raise SessionError(f"{self.path}: damaged session file (no game in it)")
+        with _refusing_bad_rows(self.path):  # matching CRCs do not make the content usable
+            state_schema.check_rows(rows, version)
         self._rows = rows
+        self._checked = len(rows)
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -254,6 +323,8 @@ class Session:
 
     @classmethod
     def _create_file(cls, path: Path, state: dict, summary: str, payload: dict) -> int:
+        with _refusing_bad_rows(path, writing=True):
+            _check_new_row("new", summary, state)
         if not path.parent.is_dir():
             raise SessionError(f"{path}: folder {path.parent} does not exist")
         temp = path.with_name(f".{path.name}.{os.getpid()}.creating")
@@ -274,13 +345,12 @@ class Session:
                 os.link(temp, path)  # atomic, and never replaces a file created meanwhile
             except FileExistsError:
                 raise RefereeError(f"{path} was created by another command just now") from None
-        except sqlite3.Error as error:
-            raise SessionError(f"{path}: cannot create session ({error})") from None
-        except OSError as error:
-            raise SessionError(f"{path}: cannot create session ({error.strerror})") from None
+        except (sqlite3.Error, OSError) as error:
+            raise session_media.unusable(path, error, "cannot create session", True) from None
         finally:
             for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
-                leftover.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # a read-only folder has none to remove
+                    leftover.unlink(missing_ok=True)
         return 1
 
     # ── reading ────────────────────────────────────────────────────────────────
@@ -319,15 +389,19 @@ class Session:
             for seq, ts, kind, summary, payload, _ in rows
         ]
         if with_states:
-            return [(e, json.loads(r[5])) for e, r in zip(events, rows, strict=True)]
+            return [(e, self._state_at(e.seq)) for e in events]
         return events
 
     def _stacks(self) -> tuple[int, list[int], list[int], set[int]]:
         self._db()
         return _undo_stacks([(r[0], r[2], r[4]) for r in self._rows])
 
-    def _state_at(self, seq: int) -> str:
-        return self._rows[seq - 1][5]
+    def _state_at(self, seq: int) -> dict:
+        """An earlier event's state, checked (on open only the current one is)."""
+        with _refusing_bad_rows(self.path):
+            return state_schema.load_state(
+                self._rows[seq - 1][5], self._version, f"event #{seq}: state"
+            )
 
     def _summary_of(self, seq: int) -> str:
         return self._rows[seq - 1][3]
@@ -373,7 +447,7 @@ class Session:
             "undo",
             f"undo {n}: {names}",
             {"n": n, "undone": reverted, "restores": target},
-            json.loads(self._state_at(target)),
+            self._state_at(target),
         )
         return seq, reverted
 
@@ -395,6 +469,6 @@ class Session:
             "redo",
             f"redo {n}: {names}",
             {"n": n, "redone": redone},
-            json.loads(self._state_at(redone[-1])),
+            self._state_at(redone[-1]),
         )
         return seq, redone

@@ -22,6 +22,13 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None,
                           capture_output=True, text=True, input=input, timeout=timeout)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_load_cache(tmp_path_factory):
+    """Validated databases are cached on disk (carddb.cache): the tests keep theirs apart
+    from the user's ~/.cache, subprocesses included."""
+    os.environ["PNP_CACHE_DIR"] = str(tmp_path_factory.mktemp("pnp-cache"))
+
+
 @pytest.fixture
 def cli():
     return run_cli

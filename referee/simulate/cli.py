@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from referee.command import Reply, global_options, json_option, run
+from referee.command import SEED, Reply, WholeNumber, global_options, json_option, run
 from referee.errors import RefereeError, UsageError
 
 
@@ -76,12 +76,12 @@ def _ci(row: dict) -> str:
 
 
 @simulate.command("x-statix")
-@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--players", type=click.IntRange(2, 3), default=3, show_default=True)
-@click.option("--seed", type=int, default=None, help="Seed (default: referee --seed, else random and shown).")
+@click.option("--games", type=WholeNumber(min=1), default=1000, show_default=True)
+@click.option("--players", type=WholeNumber(2, 3), default=3, show_default=True)
+@click.option("--seed", type=SEED, default=None, help="Seed (default: referee --seed, else random and shown).")
 @click.option("--policy", "policy", default="greedy", show_default=True,
               help="cautious or greedy, or one per seat: cautious,greedy,greedy.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=WholeNumber(min=1), default=None,
               help="Processes (default: all cores). Results do not depend on it.")
 @click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
               help="Write a PDF report with charts.")
@@ -197,7 +197,8 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
        as_json: bool) -> None:
     """Exact XO! odds (not sampled): P(hit), P(Stunned), P(KO) and expected damage of one
     attack for every matchup (XO-2..XO-5); each objective's best feat and thwart odds
-    (XO-13, XO-14), flagged when > 90% or < 10%. With neither flag: both."""
+    (XO-13, XO-14), flagged when > 90% or < 10%; a chapter flagged when it leans to one
+    league. With neither flag: both."""
 
     def answer() -> Reply:
         from referee.command import load_cards
@@ -205,7 +206,7 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
 
         path = _report_path(report)
         both = not matchups and not objectives
-        db = load_cards(global_options(ctx).cards)
+        db = load_cards(global_options(ctx).cards, "xo")
         table = xo_tables.matchups(db) if (matchups or both) else []
         objs = xo_tables.objectives(db) if (objectives or both) else []
         if path:
@@ -227,6 +228,7 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
             data["matchups"] = [m.as_dict() for m in table]
         if objectives or both:
             data["objectives"] = [o.as_dict() for o in objs]
+            data["chapters"] = [c.as_dict() for c in xo_tables.chapters(objs)]
         return Reply(lines, data)
 
     run(as_json, answer)

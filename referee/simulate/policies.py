@@ -29,6 +29,7 @@ from typing import Any
 
 from referee.simulate import xs_options as opt
 from referee.xs import events
+from referee.xs.mission import may_kill_off
 from referee.xs.play import Play
 
 # ── decisions the driver carries out ──────────────────────────────────────────
@@ -311,7 +312,8 @@ class Policy:
         for name in alive:
             for effect in cat.ability(name):
                 sac = effect.get("sacrifice") or {}
-                if sac.get("modify") == "success" and len(alive) > 1:
+                if sac.get("modify") == "success" and len(alive) > 1 \
+                        and may_kill_off(mission, name):  # once per mission (XS-15)
                     plan.append(("sacrifices", name, int(sac["by"])))
         return sum(v for _, _, v in plan), plan
 

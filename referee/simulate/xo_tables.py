@@ -22,6 +22,11 @@ from referee.xo import rules
 
 NEAR_CERTAIN = Fraction(9, 10)  # flag objectives above 90%
 NEAR_IMPOSSIBLE = Fraction(1, 10)  # and below 10%
+# A chapter leans to one league when that league wins it on one attempt more than 4/3
+# times as often as the other (30% against 20% is 1.5): both work on the same chapter
+# (XO-12), so the lean decides who takes it. Mask dice are coarse: one step of an FCV or
+# TCV often moves a chapter by 1.2 times, which is left unflagged.
+LEAN = Fraction(4, 3)
 
 
 def mask_expr(n: int) -> DiceExpr:
@@ -196,6 +201,37 @@ def objectives(db: Any) -> list[ObjectiveOdds]:
     return rows
 
 
+@dataclass(frozen=True)
+class ChapterBalance:
+    """One chapter's two objectives side by side: each league's P(won on one attempt)."""
+
+    chapter: int
+    heroes: Fraction
+    villains: Fraction
+
+    @property
+    def leans(self) -> str | None:
+        """The league the chapter leans to (LEAN), or None when it is even enough."""
+        high, low = max(self.heroes, self.villains), min(self.heroes, self.villains)
+        if high == low or (low and high / low <= LEAN):
+            return None
+        return "heroes" if self.heroes > self.villains else "villains"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"chapter": self.chapter, "leans": self.leans,
+                **{league: {"fraction": str(getattr(self, league)), "value": float(getattr(self, league))}
+                   for league in rules.LEAGUES}}
+
+
+def chapters(objectives: list[ObjectiveOdds]) -> list[ChapterBalance]:
+    """Each chapter with both leagues' objectives: their P(won on one attempt)."""
+    by_chapter: dict[int, dict[str, Fraction]] = {}
+    for o in objectives:
+        by_chapter.setdefault(o.chapter, {})[o.league] = o.completed
+    return [ChapterBalance(ch, odds_["heroes"], odds_["villains"])
+            for ch, odds_ in sorted(by_chapter.items()) if set(odds_) == set(rules.LEAGUES)]
+
+
 def findings(matchups: list, objectives: list) -> list[str]:
     """Plain-language notes: flagged objectives, the leagues side by side, the strongest
     and weakest attacker, the toughest defender, the deadliest matchup."""
@@ -207,6 +243,17 @@ def findings(matchups: list, objectives: list) -> list[str]:
                      f"thwart {float(o.thwart):.0%} by {o.thwart_by or 'nobody'}).")
     if objectives and not flagged:
         notes.append("No objective is near-certain (> 90%) or near-impossible (< 10%).")
+    balance = chapters(objectives)
+    leaning = [c for c in balance if c.leans]
+    for c in leaning:
+        mine, theirs = getattr(c, c.leans), getattr(c, rules.other_league(c.leans))
+        ratio = f"{float(mine / theirs):.1f} times" if theirs else "only"
+        notes.append(f"Chapter {c.chapter} leans to the {c.leans}: one attempt wins it {float(mine):.0%} of the "
+                     f"time for them, {float(theirs):.0%} for the {rules.other_league(c.leans)} ({ratio} as often; "
+                     f"flagged above {float(LEAN):.2f}).")
+    if balance and not leaning:
+        notes.append(f"No chapter leans to one league (each league's odds of winning a chapter on one attempt "
+                     f"are within {float(LEAN):.2f} times the other's).")
     if objectives:
         for league in ("heroes", "villains"):
             mine = [o for o in objectives if o.league == league]

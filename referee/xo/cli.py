@@ -16,8 +16,10 @@ from typing import Any
 import click
 
 from referee.command import (
+    WHOLE,
     Reply,
     Tx,
+    WholeNumber,
     emit,
     fail,
     global_options,
@@ -28,6 +30,7 @@ from referee.command import (
     session_command,
 )
 from referee.errors import RefereeError, UsageError
+from referee.inputs import natural
 
 OUTCOMES = ("miss", "hit", "stunned", "ko")
 ROLL_OUTCOMES = ("success", "fail")
@@ -81,6 +84,26 @@ def _faces(text: str | None, n: int, what: str, rng: Any) -> list[int]:
     return faces
 
 
+def _table_dice(given: dict[str, list[int]], roll_text: str | None, rng: Any) -> Any:
+    """The dice of one command: faces given by role, `--roll` faces in rules order, and on a
+    terminal a prompt per die still needed (issue 14: dice as they fall). Once any face is
+    given at the table, no die is rolled silently: without a terminal a missing die is
+    refused, naming it."""
+    import sys
+
+    from referee.xo import play
+
+    table = _parse(roll_text) if roll_text is not None else []
+    ask = tell = None
+    if sys.stdin.isatty():
+        def ask(prompt: str) -> str:
+            return click.prompt(prompt, default="", show_default=False, prompt_suffix="", err=True)
+
+        def tell(text: str) -> None:
+            click.echo(text, err=True)
+    return play.Dice(given, rng, table=table, ask=ask, tell=tell, strict=bool(given) or roll_text is not None)
+
+
 def _step_lines(steps: Any, indent: str = "  ") -> list[str]:
     return [f"{indent}[{s.ruling or '-'}] {s.text}" for s in steps]
 
@@ -88,7 +111,7 @@ def _step_lines(steps: Any, indent: str = "  ") -> list[str]:
 def _status_defs(ctx: click.Context) -> dict:
     from referee.xo import rules
 
-    db = load_cards(global_options(ctx).cards)
+    db = load_cards(global_options(ctx).cards, "xo")
     return rules.status_defs_from(db.xo.cards(type="Status"))
 
 
@@ -121,36 +144,50 @@ def _outcome_step(steps: Any) -> Any:
 # ── attack ─────────────────────────────────────────────────────────────────────
 @xo.command()
 @click.argument("characters", nargs=-1)
-@click.option("--attack-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's attack dice.")
-@click.option("--defense-dice", type=click.IntRange(0, 7), help="Stateless: the defender's defense dice.")
-@click.option("--health", type=click.IntRange(min=1), help="Stateless: the defender's Health.")
+@click.option("--attack-dice", type=WholeNumber(0, 7), help="Stateless: the attacker's attack dice.")
+@click.option("--defense-dice", type=WholeNumber(0, 7), help="Stateless: the defender's defense dice.")
+@click.option("--health", type=WholeNumber(min=1), help="Stateless: the defender's Health.")
 @click.option("--attack-roll", metavar="FACES", help="Attack faces rolled at the table, e.g. 3,0,2.")
 @click.option("--defense-roll", metavar="FACES", help="Defense faces rolled at the table.")
 @click.option("--extra-damage-roll", metavar="FACE", help="The extra damage die of a moffed defense (XO-5).")
-@click.option("--attack-mod", type=int, default=0, show_default=True, help="Card modifiers to ACV.")
-@click.option("--defense-mod", type=int, default=0, show_default=True, help="Card modifiers to DCV.")
+@click.option("--attack-mod", type=WHOLE, default=0, show_default=True, help="Card modifiers to ACV.")
+@click.option("--defense-mod", type=WHOLE, default=0, show_default=True, help="Card modifiers to DCV.")
 @click.option("--effect", metavar="STATUS", help="The attack's effect (a Status card).")
-@click.option("--effect-damage", type=click.IntRange(min=0), default=0, help="Attack-effect damage (XO-4).")
+@click.option("--effect-damage", type=WholeNumber(min=0), default=0, help="Attack-effect damage (XO-4).")
 @click.option("--aoe", is_flag=True, help="An AOE attack: the defender and its neighbours (XO-7).")
 @click.option("--neighbour", "neighbours", multiple=True, metavar="DICE:HEALTH[:FACES]",
               help="Stateless AOE: a neighbour's defense dice, Health and faces (at most 2).")
 @click.option("--neighbour-roll", "neighbour_rolls", multiple=True, metavar="NAME=FACES",
               help="Session AOE: a neighbour's defense faces.")
+@click.option("--neighbour-extra-roll", "neighbour_extra_rolls", multiple=True, metavar="NAME=FACE",
+              help="Session AOE: a moffed neighbour's extra damage die (XO-5).")
 @click.option("--counterattack/--no-counterattack", default=None,
               help="Stateless: the defender has the Counterattack ability. Session: "
               "--no-counterattack = the defender declines (XO-6).")
-@click.option("--counter-attack-dice", type=click.IntRange(0, 7), help="Stateless: the defender's attack dice.")
-@click.option("--counter-defense-dice", type=click.IntRange(0, 7), help="Stateless: the attacker's defense dice.")
-@click.option("--counter-health", type=click.IntRange(min=1), help="Stateless: the attacker's Health.")
+@click.option("--counter-attack-dice", type=WholeNumber(0, 7), help="Stateless: the defender's attack dice.")
+@click.option("--counter-defense-dice", type=WholeNumber(0, 7), help="Stateless: the attacker's defense dice.")
+@click.option("--counter-health", type=WholeNumber(min=1), help="Stateless: the attacker's Health.")
 @click.option("--counter-effect", metavar="STATUS", help="Stateless: the counterattack's effect.")
-@click.option("--counter-attack-roll", metavar="FACES", help="The counterattack's attack faces.")
-@click.option("--counter-defense-roll", metavar="FACES", help="The attacker's defense faces.")
-@click.option("--counter-extra-damage-roll", metavar="FACE", help="Extra die if the attacker's defense is moffed.")
+@click.option("--counter-attack-mod", type=WHOLE, default=0, help="Stateless: card modifiers to the counterattack's ACV.")
+@click.option("--counter-defense-mod", type=WHOLE, default=0, help="Stateless: card modifiers to the attacker's DCV against it.")
+@click.option("--counter-attack-roll", "counter_attack_rolls", multiple=True, metavar="[NAME=]FACES",
+              help="A counterattack's attack faces (NAME: an AOE neighbour's counterattack).")
+@click.option("--counter-defense-roll", "counter_defense_rolls", multiple=True, metavar="[NAME=]FACES",
+              help="The attacker's defense faces against a counterattack.")
+@click.option("--counter-extra-damage-roll", "counter_extra_damage_rolls", multiple=True, metavar="[NAME=]FACE",
+              help="Extra die if the attacker's defense against a counterattack is moffed.")
 @click.option("--play", "plays", multiple=True, metavar="CARD",
               help="Session: an attack card the attacker's league plays (Action, Modifier, a face-up "
               "Resource; Energy cards to pay the costs).")
 @click.option("--defense-play", "defense_plays", multiple=True, metavar="CARD",
               help="Session: a defense card the defender's league plays (Energy cards too).")
+@click.option("--counter-play", "counter_plays", multiple=True, metavar="[NAME=]CARD",
+              help="Session: a card played on a counterattack by the defender (or NAME), if it happens (XO-6).")
+@click.option("--counter-defense-play", "counter_defense_plays", multiple=True, metavar="[NAME=]CARD",
+              help="Session: a card the attacker's league plays on its defense against that counterattack.")
+@click.option("--roll", "roll_text", metavar="FACES",
+              help="Faces rolled at the table, in the order the rules need them, for the dice not given above; "
+              "on a terminal the rest are asked for.")
 @click.option("--expect", type=click.Choice(OUTCOMES), help="The outcome the players worked out: checked.")
 @seed_option
 @json_option
@@ -171,10 +208,14 @@ def attack(ctx: click.Context, characters: tuple[str, ...], seed: int | None, as
 
 
 def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -> tuple[Reply, RefereeError | None]:
-    from referee.dice import is_moffed
+    """The same resolution as the session's (`rules.resolve_attack`), with the numbers given:
+    the attacker is "attacker", the defender "defender", the neighbours "neighbour 1" (left
+    of the defender) and "neighbour 2" (right)."""
     from referee.xo import play, rules
 
-    _not_here({"neighbour_roll": o["neighbour_rolls"], "play": o["plays"], "defense_play": o["defense_plays"]}, "stateless")
+    _not_here({"neighbour_roll": o["neighbour_rolls"], "neighbour_extra_roll": o["neighbour_extra_rolls"],
+               "play": o["plays"], "defense_play": o["defense_plays"], "counter_play": o["counter_plays"],
+               "counter_defense_play": o["counter_defense_plays"]}, "stateless")
     missing = [f"--{k.replace('_', '-')}" for k in ("attack_dice", "defense_dice", "health") if o[k] is None]
     if missing:
         raise UsageError(f"missing {', '.join(missing)} (or give ATTACKER DEFENDER to play in the session)")
@@ -184,57 +225,76 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
         raise UsageError("an AOE attack reaches at most 2 neighbours, left and right (XO-7)")
     defs = _status_defs(ctx)
     effect = play.resolve_name(o["effect"], defs, "Status card") if o["effect"] else None
-    rng = _rng(ctx, seed)
-    attack_roll = _faces(o["attack_roll"], o["attack_dice"], "--attack-roll", rng)
-    targets = []
-    specs = [("defender", o["defense_dice"], o["health"], o["defense_roll"], o["extra_damage_roll"])]
+    c_effect = play.resolve_name(o["counter_effect"], defs, "Status card") if o["counter_effect"] else None
+    given = _given_faces(o, stateless=True)
+    numbers = (o["counter_attack_dice"], o["counter_defense_dice"], o["counter_health"])
+    resolvable = all(v is not None for v in numbers)
+    attacker = rules.Fighter("attacker", o["attack_dice"], o["counter_defense_dice"] or 0, o["counter_health"] or 1,
+                             effect=effect)
+    defender = rules.Fighter("defender", o["counter_attack_dice"] or 0, o["defense_dice"], o["health"],
+                             counterattack=bool(o["counterattack"]), effect=c_effect)
+    row = [defender]
     for i, text in enumerate(o["neighbours"], 1):
         parts = text.split(":")
-        if len(parts) not in (2, 3) or not all(p.strip().isdigit() for p in parts[:2]):
-            raise UsageError(f"--neighbour {text!r}: write DICE:HEALTH or DICE:HEALTH:FACES")
+        if len(parts) not in (2, 3, 4) or not all(natural(p.strip()) is not None for p in parts[:2]):
+            raise UsageError(f"--neighbour {text!r}: write DICE:HEALTH, DICE:HEALTH:FACES or DICE:HEALTH:FACES:EXTRA")
         if int(parts[1]) < 1:
             raise UsageError(f"--neighbour {text!r}: Health must be at least 1")
-        specs.append((f"neighbour {i}", int(parts[0]), int(parts[1]), parts[2] if len(parts) == 3 else None, None))
-    for i, (name, dice, health, faces, extra_text) in enumerate(specs):
-        roll = _faces(faces, dice, f"{name} defense roll", rng)
-        extra = None
-        if is_moffed(roll):
-            extra = _faces(extra_text, 1, "--extra-damage-roll", rng)[0]
-        targets.append(rules.Target(name, tuple(roll), health, o["defense_mod"] if i == 0 else 0, extra,
-                                    bool(o["counterattack"]) if i == 0 else False))
-    result = rules.attack(attack_roll, targets, defs, attack_mod=o["attack_mod"], effect=effect,
-                          effect_damage=o["effect_damage"], aoe=o["aoe"])
-    main = result.rounds[0][1]
-    steps = [*result.steps, *main.steps]
-    lines = [f"Attack: {_headline(main)}", *_step_lines(result.steps), *_step_lines(main.steps)]
+        name = f"neighbour {i}"
+        for role, faces in ((f"defense:{name}", parts[2:3]), (f"extra:{name}", parts[3:4])):
+            if faces:
+                given[role] = _parse(faces[0])
+        fighter = rules.Fighter(name, 0, int(parts[0]), int(parts[1]))
+        row = [fighter, *row] if i == 1 else [*row, fighter]
+    dice = _table_dice(given, o["roll_text"], _rng(ctx, seed))
+    # a counterattack the numbers were not given for is reported, not resolved
+    unresolved = [f.name for f in row if f.name != "defender" or not resolvable]
+    result = rules.resolve_attack(
+        attacker, row, "defender", dice, defs,
+        on_attack=rules.Mods(attack_mod=o["attack_mod"], effect_damage=o["effect_damage"]),
+        on_defense=rules.Mods(defense_mod=o["defense_mod"]),
+        aoe=o["aoe"], decline=unresolved,
+        counter_mods={"defender": (rules.Mods(attack_mod=o["counter_attack_mod"]),
+                                   rules.Mods(defense_mod=o["counter_defense_mod"]))},
+    )
+    dice.leftover()
+    main = result.round_of("defender")
+    steps = [*result.steps, *dice.notes()]
+    lines = [f"Attack: {_headline(main)}"]
+    lines += _step_lines(s for s in result.steps if not s.text.startswith(("vs ", "defender counterattacks", "neighbour"))
+                         and not s.text.endswith("declines to counterattack"))  # unresolved: reported below
+    lines += _step_lines(main.steps)
     data: dict[str, Any] = main.as_dict()
     data["aoe"] = result.aoe
     if result.aoe:
         data["targets"] = [{"target": name, **r.as_dict()} for name, r in result.rounds]
-        for name, r in result.rounds[1:]:
-            lines.append(f"AOE {name}: {_headline(r)}")
-            lines += _step_lines(r.steps)
-            steps += r.steps
+        for name, r in result.rounds:
+            if name != "defender":
+                lines.append(f"AOE {name}: {_headline(r)}")
+                lines += _step_lines(r.steps)
     data["counterattack"] = None
-    counter_numbers = (o["counter_attack_dice"], o["counter_defense_dice"], o["counter_health"])
-    if main.counterattack_allowed and all(v is not None for v in counter_numbers):
-        c_effect = play.resolve_name(o["counter_effect"], defs, "Status card") if o["counter_effect"] else None
-        c_attack = _faces(o["counter_attack_roll"], o["counter_attack_dice"], "--counter-attack-roll", rng)
-        c_defense = _faces(o["counter_defense_roll"], o["counter_defense_dice"], "--counter-defense-roll", rng)
-        c_extra = _faces(o["counter_extra_damage_roll"], 1, "--counter-extra-damage-roll", rng)[0] if is_moffed(c_defense) else None
-        counter = rules.counterattack(c_attack, c_defense, o["counter_health"], defs, effect=c_effect, extra_damage_die=c_extra)
+    counter = result.counter_of("defender")
+    if counter is not None:
         lines.append(f"Counterattack: {_headline(counter)}")
         lines += _step_lines(counter.steps)
-        steps += counter.steps
         data["counterattack"] = counter.as_dict()
-    elif main.counterattack_allowed:
-        lines.append("Counterattack allowed (XO-6): give --counter-attack-dice, --counter-defense-dice "
-                     "and --counter-health to resolve it")
+    for name in result.declined:
+        if name == "defender":
+            lines.append("Counterattack allowed (XO-6): give --counter-attack-dice, --counter-defense-dice "
+                         "and --counter-health to resolve it")
+        else:
+            lines.append(f"{name} may counterattack (XO-6): resolve it as its own attack (roles swapped) "
+                         "unless the attacker is KOd first")
+    if "defender" in result.skipped:
+        lines.append("No counterattack: the attacker is already KOd (XO-6)")
+    lines += _step_lines(dice.notes())
+    data["kod"] = list(result.kod)
+    data["referee_rolled"] = dice.rolled_labels()
     data["rulings"] = rules.rulings_of(steps)
     wrong = None
     if o["expect"]:
         right = o["expect"] == main.outcome
-        why = _outcome_step(main.steps)
+        why = main.why or main.steps[-1]
         data["expect"] = {"outcome": o["expect"], "correct": right, "why": why.text}
         if right:
             lines.append(f"Expected {o['expect']}: correct")
@@ -243,50 +303,97 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
     return Reply(lines, data), wrong
 
 
+def _parse(text: str) -> list[int]:
+    from referee.dice import parse_faces
+
+    return [] if not text.strip() else parse_faces(text, "mask")
+
+
+def _named(option: str, text: str) -> tuple[str | None, str]:
+    """`NAME=FACES` or `FACES` (the defender's) of a repeatable roll option."""
+    name, sep, faces = text.partition("=")
+    if not sep:
+        return None, text
+    if not name.strip():
+        raise UsageError(f"{option} {text!r}: write FACES or NAME=FACES")
+    return name.strip(), faces
+
+
+def _given_faces(o: dict[str, Any], stateless: bool, resolve: Callable[[str], str] | None = None) -> dict[str, list[int]]:
+    """The faces entered by role (play.Dice): every die of a round can be given (XO-5..XO-7)."""
+    given: dict[str, list[int]] = {}
+    for option, role in (("attack_roll", "attack"), ("defense_roll", "defense"), ("extra_damage_roll", "extra")):
+        if o[option] is not None:
+            given[role] = _parse(o[option])
+    named = [("neighbour_rolls", "--neighbour-roll", "defense", False), ("neighbour_extra_rolls", "--neighbour-extra-roll", "extra", False),
+             ("counter_attack_rolls", "--counter-attack-roll", "counter-attack", True),
+             ("counter_defense_rolls", "--counter-defense-roll", "counter-defense", True),
+             ("counter_extra_damage_rolls", "--counter-extra-damage-roll", "counter-extra", True)]
+    for key, option, kind, bare in named:
+        for text in o.get(key) or ():
+            name, faces = _named(option, text)
+            if name is None and not bare:
+                raise UsageError(f"{option} {text!r}: write NAME=FACES")
+            if name is not None:
+                if stateless:
+                    raise UsageError(f"{option} {text!r}: names only in a session")
+                name = resolve(name) if resolve else name
+            role = kind if name is None or (kind.startswith("counter") and name == o.get("_defender")) else f"{kind}:{name}"
+            if role in given:
+                raise UsageError(f"{option} {text!r}: those faces are already given")
+            given[role] = _parse(faces)
+    return given
+
+
 def _headline(r: Any) -> str:
     text = f"ACV {r.acv} vs DCV {r.dcv}"
     if r.outcome == "miss":
         return text + ": MISS"
     text += f": hit for {r.damage} vs Health {r.health}: "
     return text + {"hit": "HIT", "stunned": "STUNNED", "ko": "KO"}[r.outcome] + (
-        f" [{', '.join(r.statuses)}]" if r.statuses and r.outcome == "hit" else ""
+        f" [{', '.join(r.statuses)}]" if r.statuses and r.outcome != "ko" else ""
     )
 
 
 def _session_attack(tx: Tx, attacker: str, defender: str, o: dict[str, Any]) -> Reply:
-    from referee.dice import parse_faces
     from referee.xo import play
 
     _not_here({k: o[k] for k in ("attack_dice", "defense_dice", "health", "neighbours", "counter_attack_dice",
-                                 "counter_defense_dice", "counter_health", "counter_effect")}, "session")
+                                 "counter_defense_dice", "counter_health", "counter_effect")}
+              | {k: o[k] or None for k in ("counter_attack_mod", "counter_defense_mod")}, "session")
     state = tx.require_game("xo")
     cards = _cards(tx)
-    given: dict[str, list[int]] = {}
-    for option, role in (("attack_roll", "attack"), ("defense_roll", "defense"), ("extra_damage_roll", "extra"),
-                         ("counter_attack_roll", "counter-attack"), ("counter_defense_roll", "counter-defense"),
-                         ("counter_extra_damage_roll", "counter-extra")):
-        if o[option] is not None:
-            given[role] = [] if not o[option].strip() else parse_faces(o[option], "mask")
-    for text in o["neighbour_rolls"]:
-        name, sep, faces = text.partition("=")
-        if not sep:
-            raise UsageError(f"--neighbour-roll {text!r}: write NAME=FACES")
-        _, entry = play.find_character(state, name.strip())
-        given[f"defense:{entry['name']}"] = parse_faces(faces, "mask")
+
+    def resolve(name: str) -> str:
+        return play.find_character(state, name)[1]["name"]
+
+    o = {**o, "_defender": resolve(defender)}
+    given = _given_faces(o, stateless=False, resolve=resolve)
+    counter_plays: dict[str, list[str]] = {}
+    counter_defense_plays: dict[str, list[str]] = {}
+    for key, option, into in (("counter_plays", "--counter-play", counter_plays),
+                              ("counter_defense_plays", "--counter-defense-play", counter_defense_plays)):
+        for text in o[key]:
+            name, card = _named(option, text)
+            into.setdefault(resolve(name) if name else o["_defender"], []).append(card.strip())
+    dice = _table_dice(given, o["roll_text"], tx.rng())
     out = play.attack(
-        state, cards, attacker, defender, play.Dice(given, tx.rng()),
+        state, cards, attacker, defender, dice,
         attack_mod=o["attack_mod"], defense_mod=o["defense_mod"], effect=o["effect"],
         effect_damage=o["effect_damage"], aoe=o["aoe"], counterattack=o["counterattack"] is not False,
         plays=o["plays"], defense_plays=o["defense_plays"],
+        counter_plays=counter_plays, counter_defense_plays=counter_defense_plays,
     )
+    dice.leftover()
     if o["expect"] and o["expect"] != out.data["outcome"]:
-        why = _outcome_step([s for s in out.steps if s.text.startswith(out.data["defender"] + ": ")])
+        why = out.data["why"]
         raise RefereeError(
-            f"expected {o['expect']}, but the outcome is {out.data['outcome']}: {why.text}; nothing recorded",
-            why.ruling,
+            f"expected {o['expect']}, but the outcome is {out.data['outcome']}: {why['text']}; nothing recorded",
+            why["ruling"],
         )
     return _record(tx, "attack", out, {"attacker": attacker, "defender": defender,
-                                       "plays": list(o["plays"]), "defense_plays": list(o["defense_plays"])})
+                                       "plays": list(o["plays"]), "defense_plays": list(o["defense_plays"]),
+                                       "counter_plays": counter_plays, "counter_defense_plays": counter_defense_plays})
 
 
 # ── feat and thwart ────────────────────────────────────────────────────────────
@@ -294,10 +401,10 @@ def _roll_command(kind: str) -> Callable:
     target = "fcv" if kind == "feat" else "tcv"
 
     @click.argument("character", nargs=-1)
-    @click.option("--dice", type=click.IntRange(0, 7), help="Stateless: how many dice the character rolls (XO-1: at most 7).")
-    @click.option(f"--{target}", "target", type=int, help=f"Stateless: the objective's {target.upper()}.")
+    @click.option("--dice", type=WholeNumber(0, 7), help="Stateless: how many dice the character rolls (XO-1: at most 7).")
+    @click.option(f"--{target}", "target", type=WHOLE, help=f"Stateless: the objective's {target.upper()}.")
     @click.option("--roll", "roll_text", metavar="FACES", help="Faces rolled at the table.")
-    @click.option("--mod", type=int, default=0, show_default=True, help="Card modifiers.")
+    @click.option("--mod", type=WHOLE, default=0, show_default=True, help="Card modifiers.")
     @click.option("--play", "plays", multiple=True, metavar="CARD", help=f"Session: a {kind} card played (Energy cards to pay for it, a face-up Resource).")
     @click.option("--expect", type=click.Choice(ROLL_OUTCOMES), help="The result the players worked out: checked.")
     @seed_option
@@ -345,14 +452,14 @@ def _stateless_roll(ctx: click.Context, seed: int | None, kind: str, o: dict[str
 
 
 def _session_roll(tx: Tx, kind: str, name: str, o: dict[str, Any]) -> Reply:
-    from referee.dice import parse_faces
     from referee.xo import play
 
     _not_here({"dice": o["dice"], ("fcv" if kind == "feat" else "tcv"): o["target"], "bonus": o["bonus"] or None}, "session")
     state = tx.require_game("xo")
-    given = {kind: parse_faces(o["roll"], "mask") if o["roll"] and o["roll"].strip() else []} if o["roll"] is not None else {}
+    dice = _table_dice({}, o["roll"], tx.rng())
     fn = play.feat if kind == "feat" else play.thwart
-    out = fn(state, _cards(tx), name, play.Dice(given, tx.rng()), mod=o["mod"], plays=o["plays"])
+    out = fn(state, _cards(tx), name, dice, mod=o["mod"], plays=o["plays"])
+    dice.leftover()
     outcome = "success" if out.data["success"] else "fail"
     if o["expect"] and o["expect"] != outcome:
         step = next(s for s in out.steps if s.ruling == ("XO-13" if kind == "feat" else "XO-14") and "roll" in s.text)
@@ -361,7 +468,7 @@ def _session_roll(tx: Tx, kind: str, name: str, o: dict[str, Any]) -> Reply:
 
 
 feat = xo.command("feat", help="Attempt a feat (XO-13).\n\n\b\nStateless: feat --dice N --fcv V [--roll F,..] [--mod M] [--bonus B]\nSession:   feat CHARACTER [--roll F,..] [--mod M]")(
-    click.option("--bonus", type=int, default=0, help="Stateless: a thwart bonus (XO-14: +2).")(_roll_command("feat"))
+    click.option("--bonus", type=WHOLE, default=0, help="Stateless: a thwart bonus (XO-14: +2).")(_roll_command("feat"))
 )
 thwart = xo.command("thwart", help="Thwart the feat just completed (XO-14).\n\n\b\nStateless: thwart --dice N --tcv V [--roll F,..] [--mod M]\nSession:   thwart CHARACTER [--roll F,..] [--mod M]")(
     _roll_command("thwart")
@@ -436,7 +543,7 @@ def next_(tx: Tx, discards: tuple[str, ...]) -> Reply:
     counts: dict[str, int] = {}
     for text in discards:
         league, sep, n = text.partition("=")
-        if not sep or not n.strip().isdigit():
+        if not sep or natural(n.strip()) is None:
             raise UsageError(f"--discard {text!r}: write LEAGUE=N")
         who = play.league_of(state, league.strip())
         if who in counts:

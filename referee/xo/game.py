@@ -158,7 +158,14 @@ def status_lines(state: dict) -> list[str]:
             ready = character.get("ready")
             tags = f" [{', '.join(character['statuses'])}]" if character["statuses"] else ""
             shown = "" if ready is None else (": ready" if ready else ": not ready")
+            if character["name"] in (turn.get("attacked") or []):
+                shown += ", has attacked this turn"
             lines.append(f"  {character['name']}{tags}{shown}")
+    if turn["phase"] == "Attack" and not state.get("over"):
+        attacked = turn.get("attacked") or []
+        can = [c["name"] for c in state["roster"][active] if c.get("ready") and c["name"] not in attacked]
+        lines.append(f"Attack phase: {active} attacked with {', '.join(attacked) or 'nobody yet'}; "
+                     f"ready to attack: {', '.join(can) or 'nobody'} (XO-9)")
     if "resources" in state:
         lines.append(resources_line(state))
     feat = turn.get("feat")
@@ -174,10 +181,13 @@ def status_lines(state: dict) -> list[str]:
         lines.append(
             f"Thwart bonus: +2 for {bonus['league']} on their feat attempt on turn {bonus['turn']} (XO-14)"
         )
-    if state.get("over"):
+    if state.get("over") and state.get("winner") is None:
+        lines.append(f"Game over: a draw {points['heroes']}-{points['villains']} (XO-16 stalemate)")
+    elif state.get("over"):
+        chapters_done = len(won) == CHAPTERS
         lines.append(
             f"Game over: the {state['winner']} win {points[state['winner']]}-"
-            f"{points[_other(state['winner'])]} (XO-15)"
+            f"{points[_other(state['winner'])]} ({'XO-15' if chapters_done else 'XO-16 stalemate'})"
         )
     return lines
 

@@ -12,7 +12,8 @@ for `status`), per roster entry `ready` (XO-9, for `status`), and in `turn`: `at
 total, success, pending = waiting for a thwart, thwarted), `energy: {league: Energy in
 the pool}` (filled by the Energy played this turn, spent on costs, emptied when the turn
 ends; rules, Attack phase) and `resources: {stack: [card names, top first]}` (setup step
-4: the top card of each stack is the face-up one, the only one that can be used).
+4: the top card of each stack is the face-up one, the only one that can be used) and
+`resources_used` (the Resources used, in order: spent, out of the game).
 
 Cards played (Action, Modifier, Energy, Resource) change the roll they are played on
 with the effects written in cards.yaml; their costs are paid from the pool.
@@ -23,12 +24,12 @@ from __future__ import annotations
 import copy
 import difflib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.dice import roll_mask
-from referee.errors import RefereeError, UsageError
+from referee.dice import parse_faces, roll_mask
+from referee.errors import DiceError, RefereeError, UsageError
 from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
@@ -43,7 +44,7 @@ USES = {
     "thwart": {"thwart_mod", "dice"},
     "any": {"remove", "tag"},
 }
-KOD = "KOd"  # the status card a KO by card play tags (XO-4: the character leaves play)
+KOD = rules.KOD  # the status card a KO by card play tags (XO-4: the character leaves play)
 
 
 @dataclass(frozen=True)
@@ -136,30 +137,101 @@ def _done(cards: XoCards, state: dict, summary: str, steps: list[Step], data: di
 
 
 class Dice:
-    """Mask dice for one command: faces the players entered (by role) or rolled with `rng`.
-    Roles: attack, defense, extra, counter-attack, counter-defense, counter-extra, and
-    defense:NAME / extra:NAME for an AOE's neighbours; feat, thwart."""
+    """Mask dice for one command (a `rules.DiceSource`), in the order the rules need them.
+    A roll's faces come, in this order, from the faces given for its role (`given`), the
+    faces typed with `--roll` (`table`, in rules order), and, on a terminal, the players
+    (`ask`: one prompt per die, naming it; Enter lets the referee roll that die and `tell`
+    says so). With `strict` (faces were given at the table), a die none of these gives is
+    a `UsageError` naming it, before anything changes; otherwise the referee rolls it with
+    `rng`, and it is remembered (and shown) as rolled by the referee.
+    Roles: attack, defense, extra, counter-attack, counter-defense, counter-extra (the
+    defender's counterattack); defense:NAME, extra:NAME, counter-attack:NAME,
+    counter-defense:NAME, counter-extra:NAME for an AOE's neighbours; feat, thwart."""
 
-    def __init__(self, given: Mapping[str, Sequence[int]], rng: random.Random) -> None:
+    def __init__(self, given: Mapping[str, Sequence[int]], rng: random.Random, *, table: Sequence[int] = (),
+                 ask: Callable[[str], str] | None = None, tell: Callable[[str], None] | None = None,
+                 strict: bool = False) -> None:
         self.given = {k: list(v) for k, v in given.items()}
         self.rng = rng
+        self.table = list(table)
+        self.ask = ask
+        self.tell = tell or (lambda text: None)
+        self.strict = strict or bool(table)
         self.used: set[str] = set()
-        self.notes: list[Step] = []
+        self.rolled: list[tuple[str, list[int]]] = []  # (label, faces) the referee rolled
 
-    def take(self, role: str, n: int, who: str) -> list[int]:
+    def take(self, role: str, n: int, label: str) -> list[int]:
         self.used.add(role)
-        if n > rules.DICE_PER_PLAYER:  # "rolls as many dice as s/he can"
-            self.notes.append(Step(f"{who} would roll {n} dice for {role}; a player owns {rules.DICE_PER_PLAYER}", "XO-1"))
-            n = rules.DICE_PER_PLAYER
-        if role in self.given:
-            faces = self.given[role]
-            if len(faces) != n:
-                raise UsageError(f"{who} rolls {n} dice for {role}, but {len(faces)} faces were given")
+        faces = list(self.given.get(role, []))
+        if len(faces) > n:
+            raise UsageError(f"{label}: {n} dice rolled but {len(faces)} faces given ({role_option(role)})")
+        if len(faces) == n:
             return faces
-        return roll_mask(n, self.rng)
+        if not (self.strict or self.ask or faces):
+            rolled = roll_mask(n, self.rng)
+            if n:
+                self.rolled.append((label, rolled))
+            return rolled
+        while len(faces) < n:
+            die = f"{label}, die {len(faces) + 1} of {n}"
+            if self.table:
+                faces.append(self.table.pop(0))
+            elif self.ask is not None:
+                faces.extend(self._asked(die, n - len(faces)))
+            else:
+                raise UsageError(f"{label} needs die {len(faces) + 1} of {n} (mask, 0-3): give it with --roll "
+                                 f"(or {role_option(role)}), or type it on a terminal")
+        return faces
+
+    def _asked(self, die: str, most: int) -> list[int]:
+        """One die from the terminal (or the rest of the roll typed at once)."""
+        assert self.ask is not None
+        while True:
+            answer = self.ask(f"{die} (mask, 0-3; Enter: the referee rolls): ")
+            if not answer.strip():
+                face = roll_mask(1, self.rng)
+                self.rolled.append((die, face))
+                self.tell(f"  the referee rolls {die}: {face[0]}")
+                return face
+            try:
+                faces = parse_faces(answer, "mask")
+            except DiceError as error:
+                self.tell(f"  {error.message}")
+                continue
+            if len(faces) > most:
+                self.tell(f"  {len(faces)} faces, but this roll needs {most} more")
+                continue
+            return faces
+
+    def leftover(self) -> None:
+        """Faces typed with --roll must all be used."""
+        if self.table:
+            raise UsageError(f"--roll: the command rolled its dice and {len(self.table)} face(s) left over")
 
     def unused(self) -> list[str]:
         return [role for role in self.given if role not in self.used]
+
+    def rolled_labels(self) -> list[dict[str, Any]]:
+        return [{"roll": label, "faces": faces} for label, faces in self.rolled]
+
+    def notes(self) -> list[Step]:
+        """Which dice the referee rolled itself, and faces given for no roll."""
+        steps = []
+        if self.rolled:
+            steps.append(Step("rolled by the referee: " + "; ".join(
+                f"{label} {','.join(map(str, faces))}" for label, faces in self.rolled), None))
+        steps.extend(Step(f"given roll for {role} not needed", None) for role in self.unused())
+        return steps
+
+
+def role_option(role: str) -> str:
+    """The option that enters the faces of a dice role (for messages)."""
+    kind, _, name = role.partition(":")
+    option = {"attack": "--attack-roll", "defense": "--neighbour-roll" if name else "--defense-roll",
+              "extra": "--neighbour-extra-roll" if name else "--extra-damage-roll",
+              "counter-attack": "--counter-attack-roll", "counter-defense": "--counter-defense-roll",
+              "counter-extra": "--counter-extra-damage-roll"}.get(kind, "--roll")
+    return f"{option} {name}=..." if name else option
 
 
 # --------------------------------------------------------------------------- helpers
@@ -178,6 +250,8 @@ def find_character(state: dict, name: str) -> tuple[str, dict]:
 
 def _check_playing(state: dict) -> None:
     if state.get("over"):
+        if state.get("winner") is None:
+            raise RefereeError("the game is over: a draw", "XO-16")
         raise RefereeError(f"the game is over: {state.get('winner')} won", "XO-15")
     if state["turn"]["phase"] == SETUP:
         raise RefereeError("pick 7 characters for each league first", None)
@@ -219,6 +293,7 @@ class Played:
     removes: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
+    bonuses: list[tuple[str, str, int]] = field(default_factory=list)  # (card, key, value), for the log
 
     def mod(self, key: str) -> int:
         return self.mods.get(key, 0)
@@ -264,7 +339,8 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
                     continue
                 if key not in USES[use]:
                     raise RefereeError(f"{card.name} ({key}: {value}) does nothing "
-                                       + ("played on its own: play it on the roll it changes" if use == "any" else f"on a {use}"), None)
+                                       + ("played on its own: play it on the roll it changes" if use == "any"
+                                          else f"on {'an' if use == 'attack' else 'a'} {use}"), None)
                 if key == "aoe":
                     played.aoe = played.aoe or bool(value)
                 elif key == "counterattack":
@@ -275,6 +351,7 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
                     played.removes.append(cards.status(value))
                 else:
                     played.mods[key] = played.mod(key) + int(value)
+                    played.bonuses.append((card.name, key, int(value)))
                 played.steps.append(Step(f"{card.name}: {key} {value}", None))
         if card.type != "Resource":
             from_hand += 1
@@ -303,6 +380,7 @@ def _take_resource(state: dict, card: Any) -> list[Step]:
     except ValueError as exc:
         raise RefereeError(str(exc), rules.RESOURCE_RULE) from None
     state["resources"] = taken.stacks
+    state.setdefault("resources_used", []).append(card.name)  # spent: out of the game
     return list(taken.steps)
 
 
@@ -405,7 +483,8 @@ def pick(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
         state.setdefault("hands", {lg: 0 for lg in LEAGUES})
         steps.append(Step("Status Check skipped on turn 1", "XO-8"))
         steps.append(Step(f"turn 1 begins: {state['turn']['active']} active, {PHASES[1]} phase", "XO-11"))
-        summary += f"; turn 1 begins, {state['turn']['active']} active"
+        _pass_automatic(state, cards, steps, None)
+        summary += f"; turn 1 begins, {state['turn']['active']} active; each draws 7; {PHASES[2]} phase"
     return _done(cards, state, summary, steps, {"league": league, "picked": picked})
 
 
@@ -453,8 +532,7 @@ def tag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
     if status in entry["statuses"]:
         raise RefereeError(f"{entry['name']} is already tagged <{status}>", None)
     if status == KOD:  # a card KOs the character: it leaves play like a KO by damage
-        entry["ko"] = True
-        entry["statuses"] = []
+        knock_out(entry)
         step = Step(f"{entry['name']} is KOd and leaves play, on top of its League's discard pile", "XO-4")
         return _done(cards, state, f"{_turn_label(state)}: {step.text}", [step], {"character": entry["name"], "status": status})
     entry["statuses"].append(status)
@@ -474,19 +552,61 @@ def untag(state: dict, cards: XoCards, character: str, status: str) -> Outcome:
 # --------------------------------------------------------------------------- phases
 
 
+# Phases with nothing to decide pass by themselves (issue 14): the Status Check removes
+# what XO-8 says, the Card Discard/Draw draws back up to 7 (the discards, 0 to 2 cards
+# chosen at the table, are told with `next --discard`), Turn Resolution checks the end.
+AUTOMATIC = (PHASES[0], PHASES[1], PHASES[4])
+
+
 def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None = None) -> Outcome:
-    """XO-11: advance one phase and apply what the phase does by itself: the Status
-    Check (XO-8), the discard/draw (XO-10), a successful feat left unthwarted winning the
-    chapter (XO-14), the game end (XO-15), the expiry of an unused thwart bonus (XO-14),
-    the Energy pools emptying when the turn ends (rules, Attack phase)."""
+    """XO-11: end the current phase (the Attack phase, or the Feat/Thwart phase and with it
+    the turn) and pass the phases that need no decision: the Status Check (XO-8), the
+    discard/draw (XO-10), Turn Resolution (a successful feat left unthwarted wins the
+    chapter, XO-14; the game end, XO-15, XO-16), the expiry of an unused thwart bonus
+    (XO-14), the Energy pools emptying when the turn ends (rules, Attack phase)."""
     _check_playing(state)
     state = copy.deepcopy(state)
+    steps: list[Step] = []
+    _step(state, cards, steps, discards)
+    passed = _pass_automatic(state, cards, steps, discards)
+    if discards and not passed:
+        raise RefereeError(f"discards only in the {PHASES[1]} phase, which this command does not reach", "XO-10")
+    summary = f"{_turn_label(state)}: {state['turn']['phase']} phase"
+    notes = _auto_notes(steps)
+    if notes:
+        summary += " - " + "; ".join(notes)
+    return _done(cards, state, summary, steps, {"phase": state["turn"]["phase"], "turn": state["turn"]["number"]})
+
+
+def _auto_notes(steps: Sequence[Step]) -> list[str]:
+    """What the phases passed by themselves did, for the log line: the new turn, the
+    Status Check's removals, the draws, the expired bonus, the Energy gone, the end."""
+    notes = []
+    for step in steps:
+        if step.ruling == "XO-11" and not step.text.startswith("turn "):
+            continue
+        if step.text.endswith(": the game goes on") or step.text.endswith("draw 0 back up to 7"):
+            continue
+        if step.text == "no statuses to remove":
+            continue
+        notes.append(step.text)
+    return notes
+
+
+def _pass_automatic(state: dict, cards: XoCards, steps: list[Step], discards: Mapping[str, int] | None) -> bool:
+    """Pass the phases that need no decision, up to the next Attack phase (or the end);
+    True when a Card Discard/Draw phase was passed (it took the discards)."""
+    drew = False
+    while state["turn"]["phase"] in AUTOMATIC and not state.get("over"):
+        drew = drew or state["turn"]["phase"] == PHASES[1]
+        _step(state, cards, steps, discards if state["turn"]["phase"] == PHASES[1] else None)
+    return drew
+
+
+def _step(state: dict, cards: XoCards, steps: list[Step], discards: Mapping[str, int] | None) -> None:
+    """Leave the current phase for the next one (XO-11), applying what it does."""
     turn = state["turn"]
     phase = turn["phase"]
-    steps: list[Step] = []
-    if discards and phase != PHASES[1]:
-        raise RefereeError(f"discards only in the {PHASES[1]} phase, not in the {phase} phase", "XO-10")
-
     if phase == PHASES[1]:  # leaving Card Discard/Draw: discard, then draw (XO-10)
         hands = state.setdefault("hands", {lg: 0 for lg in LEAGUES})
         try:
@@ -519,12 +639,7 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
         state["turn"]["phase"] = new_phase
         steps.append(Step(f"{new_phase} phase", "XO-11"))
         if new_phase == PHASES[4]:
-            steps.extend(_resolve_turn(state))
-    summary = f"{_turn_label(state)}: {state['turn']['phase']} phase"
-    notes = [s.text for s in steps if s.ruling not in ("XO-11",)]
-    if notes:
-        summary += " - " + "; ".join(notes)
-    return _done(cards, state, summary, steps, {"phase": state["turn"]["phase"], "turn": state["turn"]["number"]})
+            steps.extend(_resolve_turn(state, cards))
 
 
 def _status_check(state: dict, cards: XoCards) -> list[Step]:
@@ -538,13 +653,30 @@ def _status_check(state: dict, cards: XoCards) -> list[Step]:
     return [s for s in result.steps if "keeps" not in s.text]
 
 
-def _resolve_turn(state: dict) -> list[Step]:
-    """Turn Resolution: XO-15 game end."""
+def _resolve_turn(state: dict, cards: XoCards) -> list[Step]:
+    """Turn Resolution: XO-15 game end, else XO-16 stalemate."""
     end = rules.game_end(state["won"])
+    if not end.over:
+        stuck = rules.stalemate(state["won"], {lg: can_attempt(state, cards, lg) for lg in LEAGUES})
+        end = rules.GameEnd(stuck.over, stuck.winner, (*end.steps, *stuck.steps))
     if end.over:
         state["over"] = True
         state["winner"] = end.winner
     return list(end.steps)
+
+
+def can_attempt(state: dict, cards: XoCards, league: str) -> bool:
+    """XO-16: the league has a character in play (not KOd) with its current objective's
+    power icon or keyword (XO-13's requirement, readiness aside)."""
+    objective = cards.objectives.get((league, state["chapter"]))
+    if objective is None:
+        return False
+    for entry in state["roster"][league]:
+        card = cards.characters[entry["name"]]
+        n, _ = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, objective["requires"])
+        if n is not None and not entry["ko"]:
+            return True
+    return False
 
 
 def _win_chapter(state: dict, league: str) -> list[Step]:
@@ -554,11 +686,13 @@ def _win_chapter(state: dict, league: str) -> list[Step]:
     return list(result.steps)
 
 
-def _end_feat_phase(state: dict) -> list[Step]:
+def _end_feat_phase(state: dict, cards: XoCards) -> list[Step]:
     """The Feat/Thwart phase is over (failed feat XO-13, or thwart resolved XO-14): on to
     Turn Resolution."""
     state["turn"]["phase"] = PHASES[4]
-    return [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state)]
+    steps = [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state, cards)]
+    _pass_automatic(state, cards, steps, None)
+    return steps
 
 
 # --------------------------------------------------------------------------- attack
@@ -579,10 +713,15 @@ def attack(
     counterattack: bool = True,
     plays: Sequence[str] = (),
     defense_plays: Sequence[str] = (),
+    counter_plays: Mapping[str, Sequence[str]] | None = None,
+    counter_defense_plays: Mapping[str, Sequence[str]] | None = None,
 ) -> Outcome:
-    """One attack of the Attack phase: the combat round(s) (XO-2..XO-5), the AOE's
-    neighbours (XO-7), the defender's counterattack when allowed (XO-6; `counterattack`
-    False = the defender declines), KOd characters leaving play (XO-4)."""
+    """One attack of the Attack phase, resolved by `rules.resolve_attack`: the combat
+    round(s) (XO-2..XO-5), the AOE's neighbours (XO-7), the counterattacks when allowed
+    (XO-6; `counterattack` False = the targets decline), KOd characters leaving play (XO-4).
+    `counter_plays[name]`: cards name's league plays on name's counterattack;
+    `counter_defense_plays[name]`: cards the attacker's league plays on its defense against
+    it. They are played (and paid) only if that counterattack happens."""
     _check_phase(state, PHASES[2], "attacks")
     state = copy.deepcopy(state)
     active = state["turn"]["active"]
@@ -601,140 +740,171 @@ def attack(
     on_attack = play_cards(state, cards, plays, a_league, a_entry["name"], "attack")
     on_defense = play_cards(state, cards, defense_plays, d_league, d_entry["name"], "defense")
     aoe = aoe or bool(a_card.get("aoe")) or on_attack.aoe
-    if effect is not None:
-        effect = cards.status(effect)
-    else:
-        effect = a_card.get("attack_effect")
-    effects = [e for e in [effect, *on_attack.tags] if e]
-    effect_damage += on_attack.mod("effect_damage")
-
-    steps: list[Step] = [*on_attack.steps, *on_defense.steps]
-    a_mod, a_mod_steps = rules.status_modifier(a_entry["statuses"], cards.statuses, "attack_mod")
-    steps.extend(a_mod_steps)
-    attack_roll = dice.take("attack", int(a_card["attack"]) + on_attack.mod("dice"), a_entry["name"])
+    effect = cards.status(effect) if effect is not None else a_card.get("attack_effect")
 
     row = [e["name"] for e in state["roster"][d_league]]
     out = [e["name"] for e in state["roster"][d_league] if e["ko"]]
-    target_names = [d_entry["name"]] + (rules.neighbours(row, out, d_entry["name"]) if aoe else [])
-    targets = []
-    for i, name in enumerate(target_names):
+    hit = {d_entry["name"], *(rules.neighbours(row, out, d_entry["name"]) if aoe else [])}
+    in_row = [name for name in row if name in hit]  # row order, left to right (XO-6, XO-7)
+    counter_cards = _counter_cards(state, cards, a_entry["name"], a_league, d_league, in_row,
+                                   counter_plays or {}, counter_defense_plays or {})
+    result = rules.resolve_attack(
+        fighter(cards, a_entry, effect=effect),
+        [fighter(cards, find_character(state, name)[1]) for name in in_row],
+        d_entry["name"], dice, cards.statuses,
+        on_attack=_attack_mods(on_attack, attack_mod, effect_damage),
+        on_defense=_defense_mods(on_defense, defense_mod),
+        aoe=aoe,
+        counter_mods={name: (_attack_mods(c), _defense_mods(d)) for name, (c, d) in counter_cards.items()},
+        decline=() if counterattack else in_row,
+    )
+    steps: list[Step] = [*on_attack.steps, *on_defense.steps, *result.steps]
+    countered = dict(result.counters)
+    played_on_counters: dict[str, dict[str, list[str]]] = {}
+    for name in in_row:  # a counterattack's cards are played (and paid) only if it happened
+        c_names = list((counter_plays or {}).get(name, ()))
+        d_names = list((counter_defense_plays or {}).get(name, ()))
+        if not (c_names or d_names):
+            continue
+        if name in countered:
+            c = play_cards(state, cards, c_names, d_league, name, "attack")
+            d = play_cards(state, cards, d_names, a_league, a_entry["name"], "defense")
+            steps.extend([*c.steps, *d.steps])
+            played_on_counters[name] = {"played": c.names, "defense_played": d.names}
+        else:
+            steps.append(Step(f"{', '.join(c_names + d_names)} not played: {name} did not counterattack; "
+                              "the cards stay in hand", "XO-6"))
+    for name, statuses in result.statuses.items():
         _, entry = find_character(state, name)
-        card = cards.characters[name]
-        mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "defense_mod")
-        steps.extend(mod_steps)
-        role = "defense" if i == 0 else f"defense:{name}"
-        extra_role = "extra" if i == 0 else f"extra:{name}"
-        roll = dice.take(role, int(card["defense"]) + (on_defense.mod("dice") if i == 0 else 0), name)
-        extra = dice.take(extra_role, 1, name)[0] if rules.is_moffed(roll) else None
-        targets.append(
-            rules.Target(
-                name=name,
-                defense_roll=tuple(roll),
-                health=int(card["health"]),
-                defense_mod=mod + (defense_mod + on_defense.mod("defense_mod") if i == 0 else 0),
-                extra_damage_die=extra,
-                has_counterattack="Counterattack" in (card.get("abilities") or [])
-                or (i == 0 and on_defense.counterattack),
-                statuses=tuple(entry["statuses"]),
-            )
-        )
-    try:
-        result = rules.attack(
-            attack_roll,
-            targets,
-            cards.statuses,
-            attack_mod=attack_mod + a_mod + on_attack.mod("attack_mod"),
-            effect=effects,
-            effect_damage=effect_damage,
-            aoe=aoe,
-        )
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    steps.extend(result.steps)
+        if name in result.kod:
+            knock_out(entry)
+        else:
+            entry["statuses"] = list(statuses)
     state["turn"].setdefault("attacked", []).append(a_entry["name"])
+    steps.extend(dice.notes())
 
     parts = []
+    later = []  # the counterattacks follow all the rounds of the shared roll (XO-6, XO-7)
     rounds_data = []
     for name, round_ in result.rounds:
-        _, entry = find_character(state, name)
-        # "vs DEFENDER": the ACV line is the attacker's, not the defender's
-        steps.extend(Step(f"vs {name}: {s.text}", s.ruling) for s in round_.steps)
-        _apply(entry, round_)
         parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
         data = {"target": name, **round_.as_dict()}
-        if round_.counterattack_allowed and counterattack:
-            c_steps, c_text, c_data = _counterattack(state, cards, name, a_entry["name"], dice, i_first=(name == target_names[0]))
-            steps.extend(c_steps)
-            parts.append(c_text)
-            data["counterattack"] = c_data
-        elif round_.counterattack_allowed:
-            steps.append(Step(f"{name} declines to counterattack", "XO-6"))
+        counter = countered.get(name)
+        if counter is not None:
+            later.append(f"{name} counterattacks: {_round_text(counter)}")
+            data["counterattack"] = {"counterattacker": name, "target": a_entry["name"], **counter.as_dict(),
+                                     **played_on_counters.get(name, {"played": [], "defense_played": []})}
+        elif name in result.skipped:
+            later.append(f"{name} cannot counterattack: {a_entry['name']} is KOd")
         rounds_data.append(data)
-    steps.extend(dice.notes)
-    for role in dice.unused():
-        steps.append(Step(f"given roll for {role} not needed", None))
+    parts += later
+    cards_text = _cards_text(on_attack.names, on_defense.names)
     what = "AOE attacks" if aoe else "attacks"
-    summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}: " + "; ".join(parts)
-    first = result.rounds[0][1]
-    data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **first.as_dict(), "targets": rounds_data,
-            "played": on_attack.names, "defense_played": on_defense.names}
+    summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}{cards_text}: " + "; ".join(parts)
+    main = result.round_of(d_entry["name"])
+    why = main.why or main.steps[-1]
+    data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **main.as_dict(),
+            "targets": rounds_data, "played": on_attack.names, "defense_played": on_defense.names,
+            "why": why.as_dict(), "kod": list(result.kod), "referee_rolled": dice.rolled_labels()}
     return _done(cards, state, summary, steps, data)
 
 
-def _counterattack(state: dict, cards: XoCards, counterattacker: str, target: str, dice: Dice, i_first: bool) -> tuple[list[Step], str, dict]:
-    """XO-6: the defender strikes back at its attacker, one full combat round."""
-    _, c_entry = find_character(state, counterattacker)
-    _, t_entry = find_character(state, target)
-    c_card = cards.characters[counterattacker]
-    t_card = cards.characters[target]
-    prefix = "counter-" if i_first else f"counter:{counterattacker}:"
-    a_mod, a_steps = rules.status_modifier(c_entry["statuses"], cards.statuses, "attack_mod")
-    d_mod, d_steps = rules.status_modifier(t_entry["statuses"], cards.statuses, "defense_mod")
-    attack_roll = dice.take(prefix + "attack", int(c_card["attack"]), counterattacker)
-    defense_roll = dice.take(prefix + "defense", int(t_card["defense"]), target)
-    extra = dice.take(prefix + "extra", 1, target)[0] if rules.is_moffed(defense_roll) else None
-    result = rules.counterattack(
-        attack_roll,
-        defense_roll,
-        int(t_card["health"]),
-        cards.statuses,
-        damage_type=c_card.get("superpower"),
-        attack_mod=a_mod,
-        defense_mod=d_mod,
-        effect=c_card.get("attack_effect"),
-        extra_damage_die=extra,
-        defender_statuses=t_entry["statuses"],
+def fighter(cards: XoCards, entry: dict, effect: str | None | bool = False) -> rules.Fighter:
+    """A character in play as the rules' combat sees it (its card and its statuses now);
+    `effect` replaces its attack effect when given."""
+    card = cards.characters[entry["name"]]
+    return rules.Fighter(
+        name=entry["name"], attack=int(card["attack"]), defense=int(card["defense"]), health=int(card["health"]),
+        statuses=tuple(entry["statuses"]), counterattack="Counterattack" in (card.get("abilities") or []),
+        effect=card.get("attack_effect") if effect is False else effect, superpower=card.get("superpower"),
     )
-    _apply(t_entry, result)
-    steps = [*a_steps, *d_steps, *(Step(f"{counterattacker} counterattacks {target}: {s.text}", s.ruling) for s in result.steps)]
-    text = f"{counterattacker} counterattacks: {_round_text(result)}"
-    return steps, text, {"counterattacker": counterattacker, "target": target, **result.as_dict()}
 
 
-def _apply(entry: dict, result: rules.CombatResult) -> None:
-    """Put a combat round's effect on the defender: tags, or KO (it leaves play, XO-4)."""
-    if result.ko:
-        entry["ko"] = True
-        entry["statuses"] = []
-        return
-    for status in result.statuses:
-        if status not in entry["statuses"]:
-            entry["statuses"].append(status)
+def _attack_mods(played: Played, attack_mod: int = 0, effect_damage: int = 0) -> rules.Mods:
+    return rules.Mods(attack_mod=attack_mod + played.mod("attack_mod"), attack_dice=played.mod("dice"),
+                      effect_damage=effect_damage + played.mod("effect_damage"), tags=tuple(played.tags),
+                      attack_from=_sources(played, "attack_mod", attack_mod, "--attack-mod"))
+
+
+def _defense_mods(played: Played, defense_mod: int = 0) -> rules.Mods:
+    return rules.Mods(defense_mod=defense_mod + played.mod("defense_mod"), defense_dice=played.mod("dice"),
+                      counterattack=played.counterattack,
+                      defense_from=_sources(played, "defense_mod", defense_mod, "--defense-mod"))
+
+
+def _sources(played: Played, key: str, given: int = 0, option: str = "--mod") -> tuple[tuple[str, int], ...]:
+    """Where a roll's modifier comes from: each card's, and the players' own (the option)."""
+    found = [(card, value) for card, k, value in played.bonuses if k == key]
+    return (*found, *([(option, given)] if given else []))
+
+
+def _bonus_text(bonuses: Sequence[tuple[str, int]]) -> str:
+    return "".join(f" {value:+d} {source}" for source, value in bonuses)
+
+
+def _faces_text(roll: Sequence[int]) -> str:
+    return "+".join(map(str, roll)) if roll else "no dice"
+
+
+def _counter_cards(state: dict, cards: XoCards, attacker: str, a_league: str, d_league: str, targets: Sequence[str],
+                   counter_plays: Mapping[str, Sequence[str]], counter_defense_plays: Mapping[str, Sequence[str]],
+                   ) -> dict[str, tuple[Played, Played]]:
+    """The cards for each possible counterattack (XO-6: a full combat round, cards may be
+    played on it), checked on a copy of the state: nothing is paid until it happens."""
+    for name in [*counter_plays, *counter_defense_plays]:
+        if name not in targets:
+            raise RefereeError(f"{name} is not a target of this attack and cannot counterattack", "XO-6")
+    scratch = copy.deepcopy(state)
+    result = {}
+    for name in targets:
+        c = play_cards(scratch, cards, counter_plays.get(name, ()), d_league, name, "attack")
+        d = play_cards(scratch, cards, counter_defense_plays.get(name, ()), a_league, attacker, "defense")
+        if c.aoe:
+            raise RefereeError(f"{', '.join(c.names)}: a counterattack strikes only its attacker, not an area", "XO-6")
+        if d.counterattack:
+            raise RefereeError(f"{', '.join(d.names)}: a counterattack never triggers a further counterattack", "XO-6")
+        result[name] = (c, d)
+    return result
+
+
+def knock_out(entry: dict) -> None:
+    """The one KO path (XO-4): the character leaves play, on top of its League's discard
+    pile, and carries no status (XO-6: a KOd character is never tagged)."""
+    entry["ko"] = True
+    entry["statuses"] = []
+
+
+def _cards_text(played: Sequence[str], defense_played: Sequence[str]) -> str:
+    parts = []
+    if played:
+        parts.append("playing " + ", ".join(played))
+    if defense_played:
+        parts.append("defending with " + ", ".join(defense_played))
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _round_text(r: rules.CombatResult) -> str:
-    text = f"ACV {r.acv} vs DCV {r.dcv}"
+    """A combat round for the log: each value with its dice faces and every bonus."""
+    acv = f"ACV {_faces_text(r.attack_roll)}{_bonus_text(r.attack_bonuses)} = {r.acv}"
+    dcv = f"DCV {_faces_text(r.defense_roll)}{_bonus_text(r.defense_bonuses)} = {r.dcv}"
+    text = f"{acv} vs {dcv}"
     if r.attack_moffed:
         text += " (attack moffed)"
     if r.defense_moffed:
         text += " (defense moffed)"
     if r.outcome == "miss":
         return text + ": miss"
-    text += f": {r.damage} damage vs Health {r.health}"
+    extra = []
+    if r.effect_damage:
+        extra.append(f"+{r.effect_damage} attack-effect damage")
+    if r.extra_damage_roll is not None:
+        extra.append(f"+{r.extra_damage_roll} extra die")
+    text += f": {r.damage} damage{' (' + ', '.join(extra) + ')' if extra else ''} vs Health {r.health}"
     if r.outcome == "ko":
         return text + ": KOd"
     if r.outcome == "stunned":
-        return text + ": Stunned"
+        others = [s for s in r.statuses if s != rules.STUNNED]
+        return text + ": Stunned" + (f", tagged {', '.join(others)}" if others else "")
     return text + (f": hit, tagged {', '.join(r.statuses)}" if r.statuses else ": hit")
 
 
@@ -743,9 +913,13 @@ def _round_text(r: rules.CombatResult) -> str:
 
 def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
     """XO-13: the active league's one feat attempt of the turn on its current objective."""
-    _check_phase(state, PHASES[3], "feats are attempted")
+    if state["turn"]["phase"] != PHASES[2]:  # a feat in the Attack phase ends it (XO-11)
+        _check_phase(state, PHASES[3], "feats are attempted")
+    _check_playing(state)
     state = copy.deepcopy(state)
     turn = state["turn"]
+    ended_attacks = turn["phase"] == PHASES[2]
+    turn["phase"] = PHASES[3]
     league, entry = find_character(state, character)
     if league != turn["active"]:
         raise RefereeError(f"only the active {turn['active']} attempt a feat this turn; {entry['name']} is one of the {league}", "XO-13")
@@ -761,12 +935,15 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     status_mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "feat_mod")
     mod_steps = (*played.steps, *mod_steps)
     bonus = rules.thwart_bonus_for(state.get("thwart_bonus"), league, turn["number"])
-    roll = dice.take("feat", n + played.mod("dice"), entry["name"])
+    cap: list[Step] = []
+    roll = rules.take_dice(dice, "feat", n + played.mod("dice"), f"{entry['name']}'s feat roll", cap)
     result = rules.feat(roll, int(objective["fcv"]), mod=mod + status_mod + played.mod("feat_mod"), bonus=bonus)
     if bonus:
         state["thwart_bonus"] = None  # used: only the next feat attempt gets it (XO-14)
     steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps,
-             *dice.notes, *result.steps]
+             *cap, *result.steps, *dice.notes()]
+    if ended_attacks:
+        steps.insert(0, Step(f"{PHASES[2]} phase ends with the feat attempt; {PHASES[3]} phase", "XO-11"))
     turn["feat"] = {
         "character": entry["name"],
         "objective": objective.name,
@@ -775,12 +952,17 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
         "pending": result.success,
         "thwarted": False,
     }
-    text = f"{_turn_label(state)}: {entry['name']} attempts {objective.name!r}: {result.total} vs FCV {objective['fcv']}"
+    bonuses = (*rules.status_bonuses(entry["statuses"], cards.statuses, "feat_mod"), *_sources(played, "feat_mod", mod),
+               *([("thwart bonus", bonus)] if bonus else []))
+    text = (f"{_turn_label(state)}: {entry['name']} attempts {objective.name!r}{_cards_text(played.names, ())}: "
+            f"{_faces_text(roll)}{_bonus_text(bonuses)} = {result.total} vs FCV {objective['fcv']}")
     if result.success:
         text += f": success; the {other_league(league)} may thwart"
     else:
         text += ": fails"
-        steps.extend(_end_feat_phase(state))
+        ended = _end_feat_phase(state, cards)
+        steps.extend(ended)
+        text += "".join(f"; {note}" for note in _auto_notes(ended[1:]))
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
 
 
@@ -805,11 +987,14 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
     played = play_cards(state, cards, plays, league, entry["name"], "thwart")
     status_mod, mod_steps = rules.status_modifier(entry["statuses"], cards.statuses, "thwart_mod")
     mod_steps = (*played.steps, *mod_steps)
-    roll = dice.take("thwart", n + played.mod("dice"), entry["name"])
+    cap: list[Step] = []
+    roll = rules.take_dice(dice, "thwart", n + played.mod("dice"), f"{entry['name']}'s thwart roll", cap)
     result = rules.thwart(roll, int(objective["tcv"]), mod=mod + status_mod + played.mod("thwart_mod"))
-    steps = [dice_step, *mod_steps, *dice.notes, *result.steps]
+    steps = [dice_step, *mod_steps, *cap, *result.steps, *dice.notes()]
     pending["pending"] = False
-    text = f"{_turn_label(state)}: {entry['name']} tries to thwart: {result.total} vs TCV {objective['tcv']}"
+    bonuses = (*rules.status_bonuses(entry["statuses"], cards.statuses, "thwart_mod"), *_sources(played, "thwart_mod", mod))
+    text = (f"{_turn_label(state)}: {entry['name']} tries to thwart{_cards_text(played.names, ())}: "
+            f"{_faces_text(roll)}{_bonus_text(bonuses)} = {result.total} vs TCV {objective['tcv']}")
     if result.success:
         pending["thwarted"] = True
         state["thwart_bonus"] = {"league": league, "turn": turn["number"] + 1}
@@ -818,7 +1003,10 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
         chapter_steps = _win_chapter(state, turn["active"])
         steps.extend(chapter_steps)
         text += f": fails; {chapter_steps[0].text}"
-    steps.extend(_end_feat_phase(state))
+    ended = _end_feat_phase(state, cards)
+    steps.extend(ended)
     if state.get("over"):
-        text += f"; game over, {state['winner']} win"
+        text += f"; game over, {state['winner']} win" if state.get("winner") else "; game over, a draw"
+    else:
+        text += "".join(f"; {note}" for note in _auto_notes(ended[1:]))
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from referee.dice import MASK_FACES, is_moffed  # XO-1, XO-5
 
@@ -23,6 +23,7 @@ CHAPTERS_TO_WIN = 4  # XO-15
 THWART_BONUS = 2  # XO-14
 ROSTER_SIZE = 7  # each player selects 7 characters (set-up step 3)
 STUNNED = "Stunned"  # the status XO-4 tags when damage == Health
+KOD = "KOd"  # the status card of a KO: tagging it KOs the character (XO-4), never a tag
 OUTCOMES = ("miss", "hit", "stunned", "ko")
 # No ruling covers Energy or the Resource stacks: steps cite the rules text itself.
 ENERGY_RULE = "rules: Attack phase"  # "have the requisite Energy Cards to use cards"
@@ -120,6 +121,12 @@ def status_modifier(
     return total, tuple(steps)
 
 
+def status_bonuses(statuses: Sequence[str], defs: Mapping[str, StatusDef], key: str) -> list[tuple[str, int]]:
+    """The (<status>, value) of one modifier each status card gives (for the log line)."""
+    return [(f"<{name}>", int(effect[key])) for name in statuses for effect in _status(name, defs).effect
+            if key in effect]
+
+
 @dataclass(frozen=True)
 class StatusCheckResult:
     statuses: dict[str, list[str]]
@@ -182,6 +189,9 @@ class CombatResult:
     counterattack_allowed: bool
     is_counterattack: bool
     steps: tuple[Step, ...]
+    why: Step | None = None  # the step that decided the outcome (XO-3 miss or XO-4)
+    attack_bonuses: tuple[tuple[str, int], ...] = ()  # what makes up attack_mod: (source, value)
+    defense_bonuses: tuple[tuple[str, int], ...] = ()
 
     @property
     def ko(self) -> bool:
@@ -224,8 +234,14 @@ def combat_round(
     has_counterattack: bool = False,
     defender_statuses: Sequence[str] = (),
     is_counterattack: bool = False,
+    on_hit_tags: Sequence[str] = (),
 ) -> CombatResult:
     """Resolve one combat round.
+
+    `effect` is the attack's own effect (XO-4: applied when damage < Health);
+    `on_hit_tags` are the played cards' "On a hit: tag the defender X", applied on any hit
+    that does not KO (damage <= Health), next to the <Stunned> of damage == Health.
+    A tag of <KOd> KOs the defender (the one KO path, XO-4): it is never tagged.
 
     `extra_damage_die` is the face of the extra mask die a moffed defense costs (XO-5);
     it is required only when the defense is moffed and the attack hits.
@@ -237,7 +253,8 @@ def combat_round(
     if health < 1:
         raise ValueError(f"health must be at least 1, not {health}")
     effects = _effects(effect)
-    for name in effects:
+    card_tags = [t for t in _effects(list(on_hit_tags)) if t not in effects]
+    for name in [*effects, *card_tags]:
         _status(name, defs)
     steps: list[Step] = []
     if is_counterattack:
@@ -265,6 +282,7 @@ def combat_round(
     if not hit:
         outcome = "miss"
         steps.append(Step(f"DCV {dcv} >= ACV {acv}: miss, no damage, no attack effect", "XO-3"))
+        why = steps[-1]
     else:
         damage = acv - dcv
         text = f"ACV {acv} > DCV {dcv}: hit, damage {acv} - {dcv} = {damage}"
@@ -288,28 +306,40 @@ def combat_round(
                 tags.extend(effects)
                 text += ", attack effect applied: tagged " + ", ".join(f"<{e}>" for e in effects)
             steps.append(Step(text, "XO-4"))
+            why = steps[-1]
         elif damage == health:
             outcome = "stunned"
             tags.append(STUNNED)
             steps.append(Step(f"damage {damage} == Health {health}: stays in play, tagged <{STUNNED}>", "XO-4"))
-        else:
+            why = steps[-1]
+        if damage <= health and card_tags:
+            tags.extend(t for t in card_tags if t not in tags)
+            steps.append(Step("on a hit, the cards played tag the defender "
+                              + ", ".join(f"<{t}>" for t in card_tags), "XO-4"))
+        if damage <= health and KOD in tags:
+            outcome = "ko"
+            tags = []
+            steps.append(Step(f"tagged <{KOD}>: KOd, on top of its League's discard pile (never tagged)", "XO-4"))
+            why = steps[-1]
+        elif damage > health:
             outcome = "ko"
             steps.append(
                 Step(f"damage {damage} > Health {health}: KOd, on top of its League's discard pile", "XO-4")
             )
+            why = steps[-1]
 
     allowed = False
     if is_counterattack:
         steps.append(Step("a counterattack never triggers a further counterattack", "XO-6"))
     elif has_counterattack or attack_moffed:
-        why = "the defender has the Counterattack ability" if has_counterattack else "the attacker moffed its ACV (XO-5)"
+        reason = "the defender has the Counterattack ability" if has_counterattack else "the attacker moffed its ACV (XO-5)"
         after = [*defender_statuses, *[t for t in tags if t not in defender_statuses]]
         ready = readiness(after, outcome == "ko", defs)
         if ready.ready:
             allowed = True
-            steps.append(Step(f"counterattack allowed: {why}", "XO-6"))
+            steps.append(Step(f"counterattack allowed: {reason}", "XO-6"))
         else:
-            steps.append(Step(f"no counterattack although {why}: only ready characters attack", "XO-6"))
+            steps.append(Step(f"no counterattack although {reason}: only ready characters attack", "XO-6"))
             steps.extend(ready.steps)
     else:
         steps.append(Step("no counterattack: no Counterattack ability and the attack was not moffed", "XO-6"))
@@ -333,6 +363,7 @@ def combat_round(
         counterattack_allowed=allowed,
         is_counterattack=is_counterattack,
         steps=tuple(steps),
+        why=why,
     )
 
 
@@ -350,73 +381,227 @@ def _cv_text(label: str, roll: Sequence[int], mod: int, value: int) -> str:
     return f"{label} = {faces}{mod_text} = {value}"
 
 
+class DiceSource(Protocol):
+    """Where the faces of a roll come from: the table (entered, asked for) or the referee's
+    dice. `role` names the roll for options (`attack`, `defense:Swift`, ...), `label` for
+    people ("Swift's defense roll")."""
+
+    def take(self, role: str, n: int, label: str) -> list[int]: ...
+
+
+def take_dice(dice: DiceSource, role: str, n: int, label: str, steps: list[Step]) -> list[int]:
+    """`n` mask dice for one roll, at most the 7 a player owns (XO-1: "rolls as many dice
+    as s/he can")."""
+    if n > DICE_PER_PLAYER:
+        steps.append(Step(f"{label}: {n} dice, but a player owns {DICE_PER_PLAYER}", "XO-1"))
+        n = DICE_PER_PLAYER
+    return list(dice.take(role, max(n, 0), label))
+
+
 @dataclass(frozen=True)
-class Target:
-    """One defender of an attack: its roll and numbers (for AOE, one per character hit)."""
+class Fighter:
+    """A character in a combat: its dice and Health from its card, its statuses now, its
+    Counterattack ability (XO-6), its attack effect (XO-4) and Superpower icon (damage type)."""
 
     name: str
-    defense_roll: tuple[int, ...]
+    attack: int
+    defense: int
     health: int
-    defense_mod: int = 0
-    extra_damage_die: int | None = None
-    has_counterattack: bool = False
     statuses: tuple[str, ...] = ()
+    counterattack: bool = False
+    effect: str | None = None
+    superpower: str | None = None
+
+
+@dataclass(frozen=True)
+class Mods:
+    """What cards played on one side of a combat round (and modifiers the players give) add:
+    the attacking side's ACV, dice, effect damage and on-a-hit tags; the defending side's
+    DCV, dice and a granted Counterattack ability."""
+
+    attack_mod: int = 0
+    attack_dice: int = 0
+    effect_damage: int = 0
+    tags: tuple[str, ...] = ()
+    defense_mod: int = 0
+    defense_dice: int = 0
+    counterattack: bool = False
+    attack_from: tuple[tuple[str, int], ...] = ()  # (source, value) making up attack_mod, for the log
+    defense_from: tuple[tuple[str, int], ...] = ()
+
+
+NO_MODS = Mods()
+
+
+def counter_roles(counterattacker: str, defender: str) -> tuple[str, str, str]:
+    """The dice roles of `counterattacker`'s counterattack: its attack roll, the attacker's
+    defense roll and the attacker's extra damage die (the defender's without a name)."""
+    suffix = "" if counterattacker == defender else f":{counterattacker}"
+    return f"counter-attack{suffix}", f"counter-defense{suffix}", f"counter-extra{suffix}"
 
 
 @dataclass(frozen=True)
 class AttackResult:
-    """An attack: one combat round per target, all sharing one attack roll (XO-7)."""
+    """An attack: one combat round per target in row order, all sharing one attack roll
+    (XO-7), then the counterattacks that happened (XO-6), and everyone's statuses after."""
 
     acv: int
     attack_moffed: bool
-    rounds: tuple[tuple[str, CombatResult], ...]  # (target name, round), defender first
+    rounds: tuple[tuple[str, CombatResult], ...]  # (target, round) in row order
+    counters: tuple[tuple[str, CombatResult], ...]  # (counterattacker, round) in row order
+    skipped: tuple[str, ...]  # allowed counterattacks that did not happen: the attacker was KOd
+    declined: tuple[str, ...]
     aoe: bool
-    steps: tuple[Step, ...]
+    statuses: dict[str, tuple[str, ...]]  # everyone involved, after the attack
+    kod: tuple[str, ...]  # KOd by this attack, in the order it happened
+    steps: tuple[Step, ...]  # the whole story, each round's steps named by its target
+
+    def round_of(self, name: str) -> CombatResult:
+        return dict(self.rounds)[name]
+
+    def counter_of(self, name: str) -> CombatResult | None:
+        return dict(self.counters).get(name)
 
 
-def attack(
-    attack_roll: Sequence[int],
-    targets: Sequence[Target],
+def _round_dice(
+    dice: DiceSource, roles: tuple[str, str, str], labels: tuple[str, str, str],
+    n_attack: int | None, attack_roll: Sequence[int] | None, n_defense: int,
+    attack_mod: int, defense_mod: int, steps: list[Step],
+) -> tuple[list[int], list[int], int | None]:
+    """A round's dice in rules order: attack roll (unless shared), defense roll, and the
+    extra damage die only when the defense is moffed and hit (XO-5)."""
+    if attack_roll is None:
+        attack_roll = take_dice(dice, roles[0], n_attack or 0, labels[0], steps)
+    defense_roll = take_dice(dice, roles[1], n_defense, labels[1], steps)
+    extra = None
+    if is_moffed(defense_roll) and sum(attack_roll) + attack_mod > sum(defense_roll) + defense_mod:
+        extra = take_dice(dice, roles[2], 1, labels[2], steps)[0]
+    return list(attack_roll), defense_roll, extra
+
+
+def _after(statuses: dict[str, tuple[str, ...]], kod: list[str], name: str, result: CombatResult) -> None:
+    """A round's effect on its defender: KOd (it leaves play, never tagged, XO-4) or tags."""
+    if result.ko:
+        statuses[name] = ()
+        kod.append(name)
+    else:
+        statuses[name] = (*statuses[name], *(t for t in result.statuses if t not in statuses[name]))
+
+
+def resolve_attack(
+    attacker: Fighter,
+    targets: Sequence[Fighter],
+    defender: str,
+    dice: DiceSource,
     defs: Mapping[str, StatusDef],
     *,
-    attack_mod: int = 0,
-    effect: str | Sequence[str] | None = None,
-    effect_damage: int = 0,
+    on_attack: Mods = NO_MODS,
+    on_defense: Mods = NO_MODS,
     aoe: bool = False,
+    counter_mods: Mapping[str, tuple[Mods, Mods]] | None = None,
+    decline: Iterable[str] = (),
 ) -> AttackResult:
-    """An attack against `targets[0]` (the defender) and, for an AOE attack, the
-    defender's neighbours `targets[1:]`: one combat round each with the one shared
-    attack roll (XO-7)."""
+    """An attack of `attacker` on `defender` and, for an AOE attack, its neighbours:
+    `targets` in row order. One shared attack roll, one combat round per target
+    (XO-2..XO-5, XO-7); then, in row order, each target allowed to counterattack does so
+    in a full combat round with the roles swapped (XO-6), with the cards of
+    `counter_mods[name]` = (its side's attack cards, the attacker's defense cards) — until
+    the attacker is KOd: the remaining counterattacks do not happen. Status modifiers
+    (XO-9) come from each fighter's statuses at the time, so a status this attack tagged
+    counts in the counterattack. `decline`: the targets that decline to counterattack.
+    Dice are taken from `dice` in the order the rules need them."""
     if not targets:
         raise ValueError("an attack needs a defender")
+    names = [t.name for t in targets]
+    if defender not in names:
+        raise ValueError(f"{defender} is not among the targets")
     if len(targets) > 1 and not aoe:
         raise ValueError("only an AOE attack has more than one target")
     if len(targets) > 3:
         raise ValueError("an AOE attack hits the defender and at most its two neighbours")
+    counter_mods = counter_mods or {}
+    decline = set(decline)
     steps: list[Step] = []
+    statuses = {f.name: tuple(f.statuses) for f in (attacker, *targets)}
+    kod: list[str] = []
     if aoe:
-        names = ", ".join(t.name for t in targets[1:]) or "none"
-        steps.append(
-            Step(f"AOE: one attack roll shared by {targets[0].name} and its neighbours ({names})", "XO-7")
-        )
-    rounds = []
+        others = ", ".join(n for n in names if n != defender) or "none"
+        steps.append(Step(f"AOE: one attack roll shared by {defender} and its neighbours ({others})", "XO-7"))
+    a_mod, a_steps = status_modifier(attacker.statuses, defs, "attack_mod")
+    steps.extend(Step(f"{attacker.name}: {s.text}", s.ruling) for s in a_steps)
+    a_mod += on_attack.attack_mod
+    a_bonuses = (*status_bonuses(attacker.statuses, defs, "attack_mod"), *on_attack.attack_from)
+    attack_roll = take_dice(dice, "attack", attacker.attack + on_attack.attack_dice,
+                            f"{attacker.name}'s attack roll", steps)
+    rounds: list[tuple[str, CombatResult]] = []
     for target in targets:
+        first = target.name == defender
+        side = on_defense if first else NO_MODS
+        d_mod, d_steps = status_modifier(target.statuses, defs, "defense_mod")
+        steps.extend(Step(f"{target.name}: {s.text}", s.ruling) for s in d_steps)
+        d_mod += side.defense_mod
+        roles = ("attack", "defense", "extra") if first else ("attack", f"defense:{target.name}", f"extra:{target.name}")
+        labels = ("", f"{target.name}'s defense roll", f"{target.name}'s extra damage die (moffed defense, XO-5)")
+        _, defense_roll, extra = _round_dice(dice, roles, labels, None, attack_roll, target.defense + side.defense_dice,
+                                             a_mod, d_mod, steps)
         result = combat_round(
-            attack_roll,
-            target.defense_roll,
-            target.health,
-            defs,
-            attack_mod=attack_mod,
-            defense_mod=target.defense_mod,
-            effect=effect,
-            effect_damage=effect_damage,
-            extra_damage_die=target.extra_damage_die,
-            has_counterattack=target.has_counterattack,
-            defender_statuses=target.statuses,
+            attack_roll, defense_roll, target.health, defs,
+            attack_mod=a_mod, defense_mod=d_mod, effect=attacker.effect, effect_damage=on_attack.effect_damage,
+            extra_damage_die=extra, has_counterattack=target.counterattack or side.counterattack,
+            defender_statuses=target.statuses, on_hit_tags=on_attack.tags,
         )
+        result = replace(result, attack_bonuses=a_bonuses,
+                         defense_bonuses=(*status_bonuses(target.statuses, defs, "defense_mod"), *side.defense_from))
+        steps.extend(Step(f"vs {target.name}: {s.text}", s.ruling) for s in result.steps)
+        _after(statuses, kod, target.name, result)
         rounds.append((target.name, result))
+
+    counters: list[tuple[str, CombatResult]] = []
+    skipped: list[str] = []
+    declined: list[str] = []
+    for target, (_, round_) in zip(targets, rounds, strict=True):
+        if not round_.counterattack_allowed:
+            continue
+        if target.name in decline:
+            declined.append(target.name)
+            steps.append(Step(f"{target.name} declines to counterattack", "XO-6"))
+            continue
+        if attacker.name in kod:
+            skipped.append(target.name)
+            steps.append(Step(f"no counterattack by {target.name}: {attacker.name} is already KOd", "XO-6"))
+            continue
+        c_side, a_side = counter_mods.get(target.name, (NO_MODS, NO_MODS))
+        c_mod, c_steps = status_modifier(statuses[target.name], defs, "attack_mod")
+        t_mod, t_steps = status_modifier(statuses[attacker.name], defs, "defense_mod")
+        steps.extend(Step(f"{target.name}: {s.text}", s.ruling) for s in c_steps)
+        steps.extend(Step(f"{attacker.name}: {s.text}", s.ruling) for s in t_steps)
+        c_mod += c_side.attack_mod
+        t_mod += a_side.defense_mod
+        labels = (f"{target.name}'s counterattack roll",
+                  f"{attacker.name}'s defense roll against {target.name}'s counterattack",
+                  f"{attacker.name}'s extra damage die (moffed defense, XO-5)")
+        c_roll, t_roll, extra = _round_dice(dice, counter_roles(target.name, defender), labels,
+                                            target.attack + c_side.attack_dice, None,
+                                            attacker.defense + a_side.defense_dice, c_mod, t_mod, steps)
+        result = combat_round(
+            c_roll, t_roll, attacker.health, defs,
+            attack_mod=c_mod, defense_mod=t_mod, effect=target.effect, effect_damage=c_side.effect_damage,
+            extra_damage_die=extra, defender_statuses=statuses[attacker.name], is_counterattack=True,
+            on_hit_tags=c_side.tags,
+        )
+        if target.superpower:
+            step = Step(f"counterattack damage type: {target.superpower} (Superpower icon)", "XO-6")
+            result = replace(result, steps=(result.steps[0], step, *result.steps[1:]))
+        result = replace(result,
+                         attack_bonuses=(*status_bonuses(statuses[target.name], defs, "attack_mod"), *c_side.attack_from),
+                         defense_bonuses=(*status_bonuses(statuses[attacker.name], defs, "defense_mod"),
+                                          *a_side.defense_from))
+        steps.extend(Step(f"{target.name} counterattacks {attacker.name}: {s.text}", s.ruling) for s in result.steps)
+        _after(statuses, kod, attacker.name, result)
+        counters.append((target.name, result))
     first = rounds[0][1]
-    return AttackResult(first.acv, first.attack_moffed, tuple(rounds), aoe, tuple(steps))
+    return AttackResult(first.acv, first.attack_moffed, tuple(rounds), tuple(counters), tuple(skipped),
+                        tuple(declined), aoe, statuses, tuple(kod), tuple(steps))
 
 
 def neighbours(row: Sequence[str], out_of_play: Iterable[str], defender: str) -> list[str]:
@@ -432,41 +617,6 @@ def neighbours(row: Sequence[str], out_of_play: Iterable[str], defender: str) ->
         result.append(in_play[i - 1])
     if i + 1 < len(in_play):
         result.append(in_play[i + 1])
-    return result
-
-
-def counterattack(
-    attack_roll: Sequence[int],
-    defense_roll: Sequence[int],
-    health: int,
-    defs: Mapping[str, StatusDef],
-    *,
-    damage_type: str | None = None,
-    attack_mod: int = 0,
-    defense_mod: int = 0,
-    effect: str | Sequence[str] | None = None,
-    effect_damage: int = 0,
-    extra_damage_die: int | None = None,
-    defender_statuses: Sequence[str] = (),
-) -> CombatResult:
-    """XO-6: the defender attacks its attacker in a full combat round; its damage type is
-    the counterattacker's Superpower icon; it never triggers a further counterattack."""
-    result = combat_round(
-        attack_roll,
-        defense_roll,
-        health,
-        defs,
-        attack_mod=attack_mod,
-        defense_mod=defense_mod,
-        effect=effect,
-        effect_damage=effect_damage,
-        extra_damage_die=extra_damage_die,
-        defender_statuses=defender_statuses,
-        is_counterattack=True,
-    )
-    if damage_type:
-        step = Step(f"counterattack damage type: {damage_type} (Superpower icon)", "XO-6")
-        result = replace(result, steps=(result.steps[0], step, *result.steps[1:]))
     return result
 
 
@@ -728,3 +878,24 @@ def game_end(won: Mapping[str, str]) -> GameEnd:
     winner = next(league for league in LEAGUES if points[league] >= CHAPTERS_TO_WIN)
     text = f"7th chapter won: game over, {winner} win {points[winner]}-{points[other_league(winner)]}"
     return GameEnd(True, winner, (Step(text, "XO-15"),))
+
+
+def stalemate(won: Mapping[str, str], able: Mapping[str, bool]) -> GameEnd:
+    """XO-16, checked in Turn Resolution: `able[league]` says whether the league has a
+    character in play (not KOd) with the current chapter's power icon or keyword. If neither
+    has one, nobody can ever win the chapter: the game ends, more chapters wins, equal is a
+    draw (winner None). If one league still can, play goes on."""
+    if any(able.get(league) for league in LEAGUES):
+        lacking = [league for league in LEAGUES if not able.get(league)]
+        if lacking:
+            return GameEnd(False, None, (Step(f"the {lacking[0]} have no character left for the current "
+                                              "chapter; the game goes on", "XO-16"),))
+        return GameEnd(False, None)
+    points = score(won)
+    text = (f"stalemate: neither league has a character in play for chapter {current_chapter(won)}: "
+            "no one can win it, the game ends; ")
+    if points["heroes"] == points["villains"]:
+        return GameEnd(True, None, (Step(text + f"{points['heroes']}-{points['villains']}: a draw", "XO-16"),))
+    winner = max(LEAGUES, key=lambda league: points[league])
+    text += f"{winner} win {points[winner]}-{points[other_league(winner)]}"
+    return GameEnd(True, winner, (Step(text, "XO-16"),))

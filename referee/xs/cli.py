@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from referee.command import Reply, Tx, session_command
+from referee.command import WHOLE, Reply, Tx, session_command
+from referee.words import counted
 
 PLAYER = click.option("--player", default=None,
                       help="The acting player (default: whose turn it is); others are refused.")
@@ -20,18 +21,26 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
     """Run one rules action on the session's state and record it as one event. Dice come
     from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll."""
     from referee.xs.catalog import Catalog
-    from referee.xs.play import Play
+    from referee.xs.play import Play, Settled
     from referee.xs.rolls import Dice
 
     state = tx.require_game("x-statix")
     play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng()))
-    result = action(play, *args, **kwargs)
+    refusal: Settled | None = None
+    try:
+        result = action(play, *args, **kwargs)
+    except Settled as settled:  # the open roll it settled stands; the command is refused
+        refusal, result = settled, settled.result
     steps = [{"text": s.text, "ruling": s.ruling} for s in result.steps]
     story = "; ".join(s.text for s in result.steps)
     summary = f"{result.summary}: {story}" if story else result.summary
     payload = {"action": result.kind, "args": [a for a in args if a is not None],
                "options": {k: v for k, v in kwargs.items() if v}, "faces": tx.entered,
                "steps": steps}
+    if refusal is not None:
+        payload = {"action": "pay", "args": [], "options": {}, "faces": None, "steps": steps,
+                   "refused": {"action": getattr(action, "__name__", str(action)),
+                               "error": refusal.message, "ruling": refusal.ruling}}
     seq = tx.record(result.kind, summary, payload, result.state)
     lines = [s.text + (f" ({s.ruling})" if s.ruling else "") for s in result.steps]
     for player, cards in result.reveal.items():
@@ -47,11 +56,12 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
         now = result.state["turn"]
         seat = result.state["table"][now["player"]]
         lines.append(f"-- turn {now['number']}, {now['player']}'s {now['phase']} phase: "
-                     f"{seat['mt']} MT, {len(seat['hand'])} cards in hand, deck "
+                     f"{seat['mt']} MT, {counted(len(seat['hand']), 'card')} in hand, deck "
                      f"{len(result.state['deck'])}")
     return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
                          "reveal": result.reveal, "over": result.state.get("over", False),
-                         "winner": result.state.get("winner"), "state": result.state})
+                         "winner": result.state.get("winner"), "state": result.state},
+                 refusal=refusal)
 
 
 @click.group()
@@ -244,7 +254,7 @@ def reroll(tx: Tx, source: str, sendoff: str | None, player: str | None) -> Repl
 
 @xs.command()
 @click.argument("source")
-@click.option("--by", "by", type=int, required=True, help="The modifier given, e.g. --by -1.")
+@click.option("--by", "by", type=WHOLE, required=True, help="The modifier given, e.g. --by -1.")
 @click.option("--sendoff", default=None, metavar="HERO",
               help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER

@@ -5,9 +5,10 @@ an event it does not also count as a Power or Marketing card."""
 from __future__ import annotations
 
 from referee.errors import RefereeError, UsageError
+from referee.words import counted
 from referee.xs import rolls
 from referee.xs.play import Play, Result
-from referee.xs.turn import MISSION_ORDER, STAGE_MADE
+from referee.xs.turn import verdict
 
 ROLL_STAGES = ("mission", "carnage", "success", "payoff")
 
@@ -42,16 +43,7 @@ def roll_made(play: Play, kind: str) -> str:
     roll = open_roll(play)
     if roll is not None and roll["kind"] == kind:
         return "open"
-    if kind not in MISSION_ORDER:
-        return "past"
-    mission = play.turn.get("mission")
-    if play.phase_index() > play.phase_index("mission"):
-        return "past"
-    if mission is None:
-        return "later" if play.turn["missions"] == 0 else "past"
-    if mission["stage"] == "done":
-        return "past"
-    return "later" if MISSION_ORDER.index(kind) > STAGE_MADE[mission["stage"]] else "past"
+    return "later" if play.roll_to_come(kind) else "past"
 
 
 def after_change(play: Play, roll: dict, before: int) -> None:
@@ -86,7 +78,8 @@ def do_reroll(play: Play, source: str, wanted: str, effect: dict | None,
     roll["faces"] = play.dice.d6(len(old))
     rolls.refresh(roll)
     play.step(f"{source} rerolls the {rolls.LABEL[roll['kind']]} ({'+'.join(map(str, old))} "
-              f"-> {'+'.join(map(str, roll['faces']))}): {rolls.describe(roll)}",
+              f"-> {'+'.join(map(str, roll['faces']))}): {rolls.describe(roll)}"
+              f"{verdict(play, roll)}",
               rolls.RULING.get(roll["kind"]))
     after_change(play, roll, before)
 
@@ -96,8 +89,9 @@ def use(play: Play, source: str, effect: dict, roll: dict) -> None:
     if "per_turn" in effect:
         used = play.turn["used"].get(source, 0)
         if used >= int(effect["per_turn"]):
-            raise RefereeError(f"{source}'s ability is used {effect['per_turn']} time(s) a turn,"
-                               " already used", None)
+            times = {1: "once", 2: "twice"}.get(int(effect["per_turn"]),
+                                                f"{effect['per_turn']} times")
+            raise RefereeError(f"{source}'s ability is used {times} a turn, already used", None)
         play.turn["used"][source] = used + 1
     else:
         if source in roll["used"]:
@@ -144,7 +138,8 @@ def adjust(play: Play, player: str | None, source_text: str, by: int,
     before = roll["total"]
     roll["mods"].append(rolls.modifier(by, source, rolls.RULING.get(roll["kind"])))
     rolls.refresh(roll)
-    play.step(f"{source} gives {by:+d}: {rolls.describe(roll)}", rolls.RULING.get(roll["kind"]))
+    play.step(f"{source} gives {by:+d}: {rolls.describe(roll)}{verdict(play, roll)}",
+              rolls.RULING.get(roll["kind"]))
     after_change(play, roll, before)
     return play.result(f"{actor} adjusts the {rolls.LABEL[roll['kind']]} with {source}", "adjust")
 
@@ -292,7 +287,8 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
             before = roll["total"]
             roll["mods"].append(rolls.modifier(by, card, "XS-12"))
             rolls.refresh(roll)
-            play.step(f"{card}: {by:+d}: {rolls.describe(roll)}", "XS-12")
+            play.step(f"{card} gives {by:+d}: {rolls.describe(roll)}{verdict(play, roll)}",
+                      "XS-12")
             after_change(play, roll, before)
         else:  # later
             play.turn["queued"].append({"kind": kind, "by": by, "source": card, "ruling": "XS-12"})
@@ -322,7 +318,8 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
         other = play.opponent(actor, target, card)
         hand = list(play.seat(other)["hand"])
         play.reveal[other] = hand
-        play.step(f"{card}: {actor} looks at {other}'s hand ({len(hand)} cards)", "XS-12")
+        play.step(f"{card}: {actor} looks at {other}'s hand ({counted(len(hand), 'card')})",
+                  "XS-12")
     elif "steal_card" in effect:
         other = play.opponent(actor, target, card)
         hand = play.seat(other)["hand"]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.dice import roll_d6
 from referee.errors import RefereeError, UsageError
+from referee.words import listed
 
 if TYPE_CHECKING:
     from carddb.model import Database
@@ -226,13 +227,14 @@ def status_lines(state: dict) -> list[str]:
         made = ", ".join(describe(r) for r in mission["rolls"].values())
         lines.append(f"mission {mission['card']}: {STAGE_TEXT[mission['stage']]}"
                      + (f" ({made})" if made else ""))
-    if turn.get("another_turn"):
+    if turn.get("another_turn") and not state.get("over"):
         lines.append(f"{turn['player']} takes another turn after this one (XS-12)")
     if state.get("over"):
         for row in state.get("ranking", []):
             lines.append(f"  {row['place']}. {row['player']}: {row['mt']} MT, {row['ft']} FT in play")
         winners = state.get("winner") or []
-        lines.append(f"Game over: {' and '.join(winners) or 'no winner'} wins (XS-13)")
+        lines.append(f"Game over: {listed(winners) or 'no one'} "
+                     f"{'wins' if len(winners) <= 1 else 'win'} (XS-13)")
     return lines
 
 

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.errors import RefereeError
+from referee.words import counted
 from referee.xs import rolls
 from referee.xs.play import Play, Result
-from referee.xs.turn import enter_phase, finish_mission, next_mission_step, settle_mission
+from referee.xs.turn import enter_phase, finish_mission, next_mission_step, settle_mission, verdict
 
 
 def current(play: Play, stage: str, what: str) -> dict:
@@ -23,9 +24,9 @@ def current(play: Play, stage: str, what: str) -> dict:
             have = len(play.seat(play.active)["heroes"])
             if have < needed:  # the next step (carnage) would be refused too: say why now
                 raise RefereeError(
-                    f"cannot {what}: {mission['card']} needs {needed} heroes and {play.active} "
-                    f"has {have}: the mission is not attempted (reroll the Mission roll, or pass)",
-                    "XS-6")
+                    f"cannot {what}: {mission['card']} needs {counted(needed, 'hero', 'heroes')}"
+                    f" and {play.active} has {have}: the mission is not attempted (reroll the "
+                    "Mission roll, or pass)", "XS-6")
         raise RefereeError(f"cannot {what} now: {next_mission_step(mission)}", "XS-6")
     return mission
 
@@ -54,17 +55,15 @@ def start(play: Play, player: str | None, card_text: str) -> Result:
                "rolls": {}, "discarded": False}
     play.turn["mission"] = mission
     if play.telling:
-        play.step(f"{actor} plays the mission {card} with {len(seat['heroes'])} heroes",
-                  "XS-6")
+        play.step(f"{actor} plays the mission {card} with "
+                  f"{counted(len(seat['heroes']), 'hero', 'heroes')}", "XS-6")
     for source, effect, _ in play.with_verb(actor, "on_mission_start"):
         if "draw" in effect:
             play.draw(actor, int(effect["draw"]), None, f"{source} at the start of the mission")
     roll = play.roll("mission", actor)
     mission["rolls"]["mission"] = roll
-    have = len(seat["heroes"])
     if play.telling:
-        play.step(f"{rolls.describe(roll)}: {roll['total']} heroes needed, {actor} has {have}",
-                  "XS-6")
+        play.step(f"{rolls.describe(roll)}{verdict(play, roll)}", "XS-6")
     return play.result(f"{actor} plays {card}: Mission roll {roll['total']}", "mission")
 
 
@@ -76,8 +75,8 @@ def carnage(play: Play, player: str | None) -> Result:
     have = len(play.seat(actor)["heroes"])
     if have < needed:
         raise RefereeError(
-            f"{mission['card']} needs {needed} heroes and {actor} has {have}: the mission is "
-            "not attempted (reroll the Mission roll, or pass)", "XS-6")
+            f"{mission['card']} needs {counted(needed, 'hero', 'heroes')} and {actor} has "
+            f"{have}: the mission is not attempted (reroll the Mission roll, or pass)", "XS-6")
     mission["team"] = [h["name"] for h in play.seat(actor)["heroes"]]
     card_mod = play.cat.mission(mission["card"]).get("carnage", 0)
     extra = [rolls.modifier(card_mod, mission["card"], "XS-7")] if card_mod else []
@@ -102,12 +101,26 @@ def power_cards(play: Play, player: str, cards: list[str], ruling: str) -> list[
 
 
 def sacrifice_effect(play: Play, player: str, hero_text: str, key: str, ruling: str) -> tuple:
-    hero = play.require_hero(player, hero_text, ruling)
+    """The hero killed off for its own ability (Overkill, Battering Ram) and that ability;
+    at most once per mission, even when a survival ability saved it (XS-15)."""
+    name = play.card(hero_text)
+    mission = play.turn["mission"]
+    if name in mission.get("killed_off", ()):
+        raise RefereeError(f"{name} has already been killed off on this mission: once per "
+                           "mission, even when a survival ability saves the hero", "XS-15")
+    hero = play.require_hero(player, name, ruling)
     for effect in play.cat.ability(hero["name"]):
         sac = effect.get("sacrifice") or {}
         if key in sac:
+            mission.setdefault("killed_off", []).append(name)
             return hero["name"], sac
     raise RefereeError(f"{hero['name']} has no such sacrifice ability", ruling)
+
+
+def may_kill_off(mission: dict, name: str) -> bool:
+    """Whether `name` may still be killed off for its own ability on `mission` (XS-15)."""
+    return name not in mission.get("killed_off", ())
+
 
 
 def casualties(
@@ -134,14 +147,17 @@ def casualties(
         play.discard_from_hand(actor, name)
         points -= value
         negated.append(f"{name} -{value}")
-        play.step(f"{name} discarded: negates {value} carnage point(s)", "XS-7")
+        play.step(f"{name} discarded: negates {counted(value, 'carnage point')}", "XS-7")
     for text in sacrifices:
         if points <= 0:
             raise RefereeError(f"the carnage is already negated: {text} is not needed", "XS-7")
         name, sac = sacrifice_effect(play, actor, text, "negate_carnage", "XS-7")
-        play.kill(actor, name, "sacrificed to negate carnage", sendoff=True)
+        died = play.kill(actor, name, "sacrificed to negate carnage", sendoff=True)
         points -= int(sac["negate_carnage"])
-        play.step(f"{name}'s sacrifice negates {sac['negate_carnage']} carnage points", "XS-7")
+        negates = counted(int(sac["negate_carnage"]), "carnage point")
+        play.step(f"{name}'s sacrifice negates {negates}", "XS-7")
+        if not died:
+            play.step(f"{name} lives: the sacrifice still negates {negates}", "XS-15")
     points = max(0, points)
     chosen = [play.card(c) for c in choose]
     if chosen and not play.turn["choose_casualties"]:
@@ -153,7 +169,7 @@ def casualties(
     if swap and not swappers:
         raise RefereeError(f"{actor} has no hero who may take a casualty's place", "XS-7")
     if play.telling:
-        play.step(f"{points} carnage point(s) not negated", "XS-7")
+        play.step(f"{counted(points, 'carnage point')} not negated", "XS-7")
     for _ in range(points):
         alive = [h["name"] for h in play.seat(actor)["heroes"]]
         if not alive:
@@ -188,9 +204,11 @@ def casualties(
     else:
         mission["stage"] = "casualties"
         if play.telling:
-            play.step(f"survivors: {', '.join(survivors)}", "XS-8")
-    return play.result(f"{actor}'s carnage: {len(mission['team']) - len(survivors)} "
-                       "hero(es) lost", "casualties")
+            play.step(f"{'survivor' if len(survivors) == 1 else 'survivors'}: "
+                      f"{', '.join(survivors)}", "XS-8")
+    lost = len(mission["team"]) - len(survivors)
+    return play.result(f"{actor}'s carnage: {counted(lost, 'hero', 'heroes')} lost",
+                       "casualties")
 
 
 def boosts(play: Play, actor: str, mission: dict, powers, discards, sacrifices) -> list[dict]:
@@ -226,8 +244,10 @@ def boosts(play: Play, actor: str, mission: dict, powers, discards, sacrifices) 
         if team_in_play(play, mission) == [name]:
             raise RefereeError(f"{name} is the last survivor: the Success roll needs one",
                                "XS-8")
-        play.kill(actor, name, "sacrificed for the Success roll", sendoff=True)
+        died = play.kill(actor, name, "sacrificed for the Success roll", sendoff=True)
         mods.append(rolls.modifier(int(sac["by"]), f"{name} sacrificed", "XS-8"))
+        if not died:
+            play.step(f"{name} lives: the sacrifice still gives {int(sac['by']):+d}", "XS-15")
     return mods
 
 
@@ -249,10 +269,8 @@ def success(play: Play, player: str | None, powers=(), discards=(), sacrifices=(
     roll = play.roll("success", actor, extra=extra + bought)
     mission["rolls"]["success"] = roll
     mission["stage"] = "success"
-    carnage_total = mission["rolls"]["carnage"]["total"]
     if play.telling:
-        play.step(f"{rolls.describe(roll)} against Carnage {carnage_total}: "
-                  + ("success" if roll["total"] > carnage_total else "not higher"), "XS-8")
+        play.step(f"{rolls.describe(roll)}{verdict(play, roll)}", "XS-8")
     return play.result(f"{actor}'s Success roll {roll['total']}", "success")
 
 
@@ -269,9 +287,7 @@ def boost(play: Play, player: str | None, powers=(), discards=(), sacrifices=())
         if mod.get("survivors"):
             mod["by"] = len(team_in_play(play, mission))
     rolls.refresh(roll)
-    carnage_total = mission["rolls"]["carnage"]["total"]
-    play.step(f"{rolls.describe(roll)} against Carnage {carnage_total}: "
-              + ("success" if roll["total"] > carnage_total else "not higher"), "XS-8")
+    play.step(f"{rolls.describe(roll)}{verdict(play, roll)}", "XS-8")
     return play.result(f"{actor}'s Success roll now {roll['total']}", "boost")
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from referee.errors import RefereeError, UsageError
+from referee.words import counted, listed
 from referee.xs import rolls
 from referee.xs.catalog import Catalog
 from referee.xs.rolls import Dice
@@ -26,6 +27,9 @@ PHASE_RULING = {
     "end": "XS-11",
 }
 HAND_LIMIT = 5  # XS-11
+MISSION_ORDER = ("mission", "carnage", "sendoff", "success", "payoff")
+# How far a mission has gone: the index in MISSION_ORDER of the last roll made.
+STAGE_MADE = {"mission": 0, "carnage": 1, "casualties": 2, "success": 3, "payoff": 4}
 
 
 class Step(NamedTuple):
@@ -43,6 +47,16 @@ class Result:
     summary: str
     kind: str
     reveal: dict[str, Any] = field(default_factory=dict)
+
+
+class Settled(RefereeError):
+    """A command refused after it settled the open roll (XS-2): the roll could not be paid
+    and its phase ended, the phase of the command itself. The settlement stands: `result`
+    is the state after it (the CLI records it, then refuses the command)."""
+
+    def __init__(self, message: str, ruling: str | None, result: Result) -> None:
+        super().__init__(message, ruling)
+        self.result = result
 
 
 def fresh_turn(number: int, player: str) -> dict:
@@ -76,7 +90,7 @@ class Play:
         self.reveal: dict[str, Any] = {}
         if self.s.get("over"):
             raise RefereeError(
-                f"the game is over: {' and '.join(self.s.get('winner') or [])} won", "XS-13"
+                f"the game is over: {listed(self.s.get('winner') or [])} won", "XS-13"
             )
         base = fresh_turn(self.s["turn"]["number"], self.s["turn"]["player"])
         self.s["turn"] = {**base, **self.s["turn"]}
@@ -284,9 +298,10 @@ class Play:
         del deck[:n]
         self.seat(player)["hand"].extend(drawn)
         if len(drawn) < n:
-            self.step(f"{why}: the deck holds only {len(drawn)} card(s)", "XS-3")
+            held = f"holds only {counted(len(drawn), 'card')}" if drawn else "is empty"
+            self.step(f"{why}: the deck {held}", "XS-3")
         if drawn and self.telling:
-            self.step(f"{why}: {player} draws {len(drawn)} card(s)", ruling)
+            self.step(f"{why}: {player} draws {counted(len(drawn), 'card')}", ruling)
         return drawn
 
     def discard_from_hand(self, player: str, name: str) -> None:
@@ -330,14 +345,16 @@ class Play:
         attached = hero["marketing"]
         return sum(self.cat.counts(m, "marketing") for m in attached) if attached else 0
 
-    def kill(self, player: str, name: str, cause: str, sendoff: bool) -> bool:
+    def kill(self, player: str, name: str, cause: str, sendoff: bool,
+             ruling: str = "XS-7") -> bool:
         """Kill a hero of `player`'s team. Survival first (the hero's own `on_killed:
         survive_on`, then teammates' `on_other_killed`), then the Sendoff roll when killed
-        on a mission, then the hero's other `on_killed` effects. True if the hero died."""
+        on a mission, then the hero's other `on_killed` effects. True if the hero died.
+        `ruling`: the rule that kills (XS-7 on a mission, XS-11 for Coach)."""
         hero = self.hero(player, name)
         assert hero is not None
         if self.telling:
-            self.step(f"{name} is killed ({cause})", "XS-7")
+            self.step(f"{name} is killed ({cause})", ruling)
         for effect in self.cat.ability(name):
             survive = (effect.get("on_killed") or {}).get("survive_on")
             if survive and self._survives(name, survive, name):
@@ -359,12 +376,15 @@ class Play:
             if "draw" in on_killed:
                 self.draw(player, int(on_killed["draw"]), None, f"{name} killed")
             if "modify" in on_killed:
-                self.turn["queued"].append(
-                    {"kind": on_killed["modify"], "by": on_killed["by"], "source": name,
-                     "ruling": rolls.RULING[on_killed["modify"]]}
-                )
-                self.step(f"{name} killed: {on_killed['by']:+d} to the "
-                          f"{rolls.LABEL[on_killed['modify']]}", rolls.RULING[on_killed["modify"]])
+                kind, by = on_killed["modify"], int(on_killed["by"])
+                if self.roll_to_come(kind):
+                    self.turn["queued"].append({"kind": kind, "by": by, "source": name,
+                                                "ruling": rolls.RULING[kind]})
+                    self.step(f"{name} killed: {by:+d} to the {rolls.LABEL[kind]}",
+                              rolls.RULING[kind])
+                else:  # killed by Coach in the End phase (Sluk): no such roll is left
+                    self.step(f"{name} killed: no {rolls.LABEL[kind]} is left this turn for "
+                              f"its {by:+d}", rolls.RULING[kind])
             if "to_hand_on" in on_killed:
                 face = self.dice.d6(1)[0]
                 to_hand = face >= on_killed["to_hand_on"]
@@ -372,7 +392,7 @@ class Play:
                           + ("goes back to the hand" if to_hand else "stays dead"), None)
         if self.telling:
             lost = f"; {hero['ft']} FT lost" + (
-                f", {', '.join(hero['marketing'])} discarded" if hero["marketing"] else "")
+                f"; {', '.join(hero['marketing'])} discarded" if hero["marketing"] else "")
             self.step(f"{name} leaves play{lost}", "XS-7")
         self.remove_hero(player, hero, to_hand=to_hand)
         return True
@@ -386,3 +406,16 @@ class Play:
 
     def phase_index(self, phase: str | None = None) -> int:
         return PHASE_INDEX[phase or self.turn["phase"]]
+
+    def roll_to_come(self, kind: str) -> bool:
+        """Whether a roll of this mission `kind` may still be made this turn (a modifier
+        queued for it waits for it): the Mission phase not over, and the turn's mission not
+        played yet or not past that roll."""
+        if kind not in MISSION_ORDER or self.phase_index() > PHASE_INDEX["mission"]:
+            return False
+        mission = self.turn.get("mission")
+        if mission is None:
+            return self.turn["missions"] == 0
+        if mission["stage"] == "done":
+            return False
+        return MISSION_ORDER.index(kind) > STAGE_MADE[mission["stage"]]

@@ -64,9 +64,9 @@ class Dice:
 
     def check_used(self) -> None:
         if self.given:
-            raise UsageError(
-                f"{len(self.given)} dice face(s) given were not needed by this action"
-            )
+            n = len(self.given)
+            raise UsageError(f"{n} {'die face' if n == 1 else 'dice faces'} given "
+                             f"{'was' if n == 1 else 'were'} not needed by this action")
 
 
 def modifier(by: int, source: str, ruling: str | None, minimum: int | None = None) -> dict:

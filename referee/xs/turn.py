@@ -5,12 +5,17 @@ phase (XS-11), the next turn and the game's end (XS-13)."""
 from __future__ import annotations
 
 from referee.errors import RefereeError
+from referee.words import counted, listed
 from referee.xs import rolls
-from referee.xs.play import PHASE_INDEX, PHASE_RULING, PHASES, Play, Result
-
-MISSION_ORDER = ("mission", "carnage", "sendoff", "success", "payoff")
-# How far a mission has gone: the index in MISSION_ORDER of the last roll made.
-STAGE_MADE = {"mission": 0, "carnage": 1, "casualties": 2, "success": 3, "payoff": 4}
+from referee.xs.play import (
+    MISSION_ORDER,
+    PHASE_INDEX,
+    PHASE_RULING,
+    PHASES,
+    Play,
+    Result,
+    Settled,
+)
 
 
 # ── phases ────────────────────────────────────────────────────────────────────
@@ -27,7 +32,15 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
             PHASE_RULING[phase],
         )
     if play.turn["open"]:
+        label = rolls.LABEL[play.turn["open"]["kind"]]
+        ended = play.turn["phase"]
         settle_open(play)
+        if play.phase_index() > target:  # the unpaid roll ended this command's phase
+            raise Settled(
+                f"{play.active} cannot {what}: the {ended} phase ended when the open {label} "
+                "could not be paid", "XS-2",
+                Result(play.s, play.steps, f"{play.active}'s open {label} is settled", "pay",
+                       play.reveal))
     while play.phase_index() < target:
         leave_phase(play)
 
@@ -56,6 +69,21 @@ def next_mission_step(mission: dict) -> str:
         "success": "roll the Payoff roll next (xs payoff)",
         "payoff": "the Payoff roll is made; the mission ends with the phase (xs pass)",
     }.get(mission["stage"], "")
+
+
+def verdict(play: Play, roll: dict) -> str:
+    """What a Mission or Success roll means now, told again after each change: the heroes
+    needed against the team (XS-6), the Success roll against the Carnage roll (XS-8)."""
+    if roll["kind"] == "mission":
+        have = len(play.seat(play.active)["heroes"])
+        return (f": {counted(roll['total'], 'hero', 'heroes')} needed, {play.active} has "
+                f"{have}")
+    mission = play.turn.get("mission")
+    if roll["kind"] == "success" and mission is not None:
+        carnage = mission["rolls"]["carnage"]["total"]
+        return f" against Carnage {carnage}: " + (
+            "success" if roll["total"] > carnage else "not higher")
+    return ""
 
 
 def pass_phase(play: Play, player: str | None) -> Result:
@@ -139,14 +167,13 @@ def pay(play: Play, roll: dict) -> bool:
     hero = play.hero(player, ctx["onto"]) if roll["kind"] == "marketing" else None
     if (card is not None and card not in seat["hand"]) or (roll["kind"] == "marketing" and (
             hero is None or play.marketing_load(hero) + play.cat.counts(card, "marketing")
-            > hero["ft"])):
+            > hero["ft"])) or (roll["kind"] == "opportunity" and not play.s["deck"]):
         play.step(f"{paid_for(roll)} can no longer happen: nothing is paid", "XS-2")
         return False
     if seat["mt"] < amount:
         phase = play.turn["phase"]
-        what = paid_for(roll)
-        play.step(f"{player} cannot pay {amount} MT for {what} (has {seat['mt']}): pays "
-                  f"nothing, no {what.split(' ')[0]} happens and the {phase} phase ends", "XS-2")
+        play.step(f"{player} cannot pay {amount} MT for {paid_for(roll)} (has {seat['mt']}): "
+                  f"pays nothing, {not_done(roll)}, and the {phase} phase ends", "XS-2")
         leave_phase(play)
         return False
     seat["mt"] -= amount
@@ -185,6 +212,16 @@ def paid_for(roll: dict) -> str:
     return f"attaching {ctx.get('card')} to {ctx.get('onto')}"
 
 
+def not_done(roll: dict) -> str:
+    """What does not happen when a paid roll is not paid (XS-2)."""
+    ctx = roll["context"]
+    if roll["kind"] == "opportunity":
+        return "no extra card is drawn"
+    if roll["kind"] == "recruit":
+        return f"{ctx.get('card')} is not recruited"
+    return f"{ctx.get('card')} is not attached"
+
+
 def pay_now(play: Play, player: str | None) -> Result:
     actor = play.check_actor(player, "pay")
     if not play.turn.get("open"):
@@ -197,11 +234,11 @@ def pay_now(play: Play, player: str | None) -> Result:
 def check_marketing_room(play: Play, hero: dict, card: str) -> None:
     load = play.marketing_load(hero) + play.cat.counts(card, "marketing")
     if load > hero["ft"]:
-        counted = "" if play.cat.counts(card, "marketing") == 1 else \
+        as_two = "" if play.cat.counts(card, "marketing") == 1 else \
             f" ({card} counts as {play.cat.counts(card, 'marketing')})"
         raise RefereeError(
-            f"{hero['name']} has {hero['ft']} FT and would hold {load} marketing cards"
-            f"{counted}: no more marketing than FT", "XS-5")
+            f"{hero['name']} has {hero['ft']} FT and would hold {counted(load, 'marketing card')}"
+            f"{as_two}: no more marketing than FT", "XS-5")
 
 
 def draw(play: Play, player: str | None) -> Result:
@@ -226,7 +263,7 @@ def recruit(play: Play, player: str | None, card_text: str) -> Result:
     """XS-4: Recruit roll per hero (Solomon O'Sullivan -1), the recruit enters with 1 FT."""
     actor = play.check_actor(player, "recruit")
     card = play.card(card_text)
-    enter_phase(play, "recruitment", "recruit")
+    enter_phase(play, "recruitment", f"recruit {card}")
     play.require_in_hand(actor, card, "XS-4")
     if play.cat.type(card) != "Hero":
         raise RefereeError(f"{card} is a {play.cat.type(card)} card, not a Hero: only heroes "
@@ -239,7 +276,7 @@ def attach(play: Play, player: str | None, card_text: str, hero_text: str) -> Re
     """XS-5: Marketing roll per card (El Guapo -2 for himself); no more marketing than FT."""
     actor = play.check_actor(player, "attach marketing")
     card = play.card(card_text)
-    enter_phase(play, "publicity", "attach marketing")
+    enter_phase(play, "publicity", f"attach {card}")
     play.require_in_hand(actor, card, "XS-5")
     if play.cat.type(card) != "Marketing":
         raise RefereeError(f"{card} is a {play.cat.type(card)} card, not Marketing", "XS-5")
@@ -262,8 +299,8 @@ def settle_mission(play: Play) -> None:
         have = len(play.seat(play.active)["heroes"])
         if have >= needed:
             return
-        play.step(f"{mission['card']} is not attempted: {needed} heroes needed, "
-                  f"{play.active} has {have}", "XS-6")
+        play.step(f"{mission['card']} is not attempted: "
+                  f"{counted(needed, 'hero', 'heroes')} needed, {play.active} has {have}", "XS-6")
         finish_mission(play, went=False)
     elif stage == "success":
         success = mission["rolls"]["success"]["total"]
@@ -305,9 +342,13 @@ def apply_fame(play: Play) -> None:
             hero["ft"] += 1
             gained.append(f"{name} ({hero['ft']} FT)")
     if gained:
-        play.step(f"Fame: {', '.join(gained)} gain 1 FT", "XS-9")
+        play.step(f"Fame: {', '.join(gained)} gain{'s' if len(gained) == 1 else ''} 1 FT",
+                  "XS-9")
     else:
-        play.step("Fame: no hero survived a mission this turn", "XS-9")
+        mission = play.turn.get("mission")
+        went = mission is not None and "carnage" in mission["rolls"]
+        play.step("Fame: no hero survived the mission" if went else
+                  "Fame: no hero went on a mission this turn", "XS-9")
 
 
 def fortune_income(play: Play, player: str) -> tuple[int, str]:
@@ -343,17 +384,18 @@ def discard(play: Play, player: str | None, cards: list[str]) -> Result:
             f"{actor} holds {held} card{'s' if held != 1 else ''}, within the hand limit of "
             f"{limit}" + (f" ({source})" if source else "") + ": nothing to discard", "XS-11")
     if not names or len(names) > excess:
+        over = "only the 1 card" if excess == 1 else f"only the {excess} cards"
         raise RefereeError(
-            f"{actor} holds {len(play.seat(actor)['hand'])} cards: only the {max(0, excess)} "
-            f"over the hand limit of {limit}" + (f" ({source})" if source else "")
-            + " are discarded", "XS-11")
+            f"{actor} holds {held} cards: {over} over the hand limit of {limit}"
+            + (f" ({source})" if source else "")
+            + (" is" if excess == 1 else " are") + " discarded", "XS-11")
     for name in names:
         play.require_in_hand(actor, name, "XS-11")
         play.discard_from_hand(actor, name)
     hand = len(play.seat(actor)["hand"])
     play.step(f"{actor} discards {', '.join(names)}; hand {hand}/{limit}"
               + (f" ({source})" if source else ""), "XS-11")
-    return play.result(f"{actor} discards {len(names)} card(s)", "discard")
+    return play.result(f"{actor} discards {counted(len(names), 'card')}", "discard")
 
 
 def end_phase_kill(play: Play, player: str | None, hero_text: str) -> Result:
@@ -366,13 +408,17 @@ def end_phase_kill(play: Play, player: str | None, hero_text: str) -> Result:
         raise RefereeError(f"{actor}'s cards give no End-phase kill", "XS-11")
     source, effect, _ = abilities[0]
     if play.turn["coach_kills"] >= 1:
-        raise RefereeError(f"{source}'s kill is used once a turn", "XS-11")
+        raise RefereeError(f"{source}'s kill is used once a turn", "XS-15")
     hero = play.require_hero(actor, hero_text, "XS-11")
     play.turn["coach_kills"] += 1
     face = play.dice.d6(1)[0]
-    play.kill(actor, hero["name"], f"by {source}", sendoff=False)
+    died = play.kill(actor, hero["name"], f"by {source}", sendoff=False, ruling="XS-11")
     gain = face if str(effect.get("gain_mt")) == "1d6" else int(effect.get("gain_mt", 0))
-    play.gain_mt(actor, gain, f"{source}: 1D6 = {face}", "XS-11")
+    if died:
+        play.gain_mt(actor, gain, f"{source}: 1D6 = {face}", "XS-11")
+    else:  # paid all the same (XS-15)
+        play.gain_mt(actor, gain, f"{source}: 1D6 = {face}, paid though {hero['name']} lives",
+                     "XS-15")
     return play.result(f"{actor} ({source}) kills {hero['name']}", "kill")
 
 
@@ -390,13 +436,14 @@ def next_turn(play: Play, player: str | None) -> Result:
             + (f", {source}" if source else "") + ")", "XS-11")
     if play.turn["another_turn"]:
         following = actor
-        play.step(f"{actor} takes another turn", "XS-12")
+        if play.s["deck"]:  # else the game ends instead (XS-13)
+            play.step(f"{actor} takes another turn", "XS-12")
     else:
         seats = play.s["players"]
         following = seats[(seats.index(actor) + 1) % len(seats)]
     begin_turn(play, following, play.turn["number"] + 1)
     if play.s["over"]:
-        return play.result(f"{actor} ends turn; game over: {' and '.join(play.s['winner'])} "
+        return play.result(f"{actor} ends turn; game over: {listed(play.s['winner'])} "
                            "won", "next")
     return play.result(f"{actor} ends turn {play.turn['number'] - 1}; {following}'s turn",
                        "next")
@@ -435,4 +482,6 @@ def end_game(play: Play, player: str) -> None:
     for row in table:
         play.step(f"{row['place']}. {row['player']}: {row['mt']} MT, {row['ft']} FT in play",
                   "XS-13")
-    play.step(f"winner: {' and '.join(play.s['winner'])}", "XS-13")
+    winners = play.s["winner"]
+    play.step(f"{'winner' if len(winners) == 1 else 'winners'}: {listed(winners)}",
+              "XS-13")

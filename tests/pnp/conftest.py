@@ -75,6 +75,39 @@ def make_deck(cards, id="common", game="x-statix", size=POKER, back=None):
                 source=Source("test", 1, 1))
 
 
+def printed_glyphs(pdf) -> list[SimpleNamespace]:
+    """Every glyph drawn in a PDF (path or bytes), read back with pdfium's text API:
+    page, char, its printed size (the font size times the text's scale on the page, form
+    and card transformations included: the smaller of the two axes), its font's name and
+    whether that font is embedded."""
+    import ctypes
+    import math
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(pdf)
+    out = []
+    for number in range(len(doc)):
+        textpage = doc[number].get_textpage()
+        for i in range(textpage.count_chars()):
+            code = raw.FPDFText_GetUnicode(textpage, i)
+            if raw.FPDFText_IsGenerated(textpage, i) or chr(code).isspace():
+                continue
+            m = raw.FS_MATRIX()
+            raw.FPDFText_GetMatrix(textpage, i, m)
+            scale = min(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
+            font = raw.FPDFTextObj_GetFont(raw.FPDFText_GetTextObject(textpage, i))
+            name = ctypes.create_string_buffer(256)
+            raw.FPDFFont_GetBaseFontName(font, name, 256)
+            out.append(SimpleNamespace(page=number + 1, char=chr(code),
+                                       size=raw.FPDFText_GetFontSize(textpage, i) * scale,
+                                       font=name.value.decode(),
+                                       embedded=bool(raw.FPDFFont_GetIsEmbedded(font))))
+    return out
+
+
 @pytest.fixture(scope="session")
 def kit():
-    return SimpleNamespace(POKER=POKER, PdfSink=PdfSink, card=make_card, deck=make_deck)
+    return SimpleNamespace(POKER=POKER, PdfSink=PdfSink, card=make_card, deck=make_deck,
+                           glyphs=printed_glyphs)

@@ -363,3 +363,43 @@ def test_a_design_size_maps_onto_smaller_cards_keeping_the_margins(tmp_path, db,
     for _, x, y, _ in origins:
         assert BLEED + safe - 0.01 <= x <= BLEED + w - safe
         assert BLEED + safe - 0.01 <= y <= BLEED + h - safe
+
+
+def test_each_card_is_drawn_with_the_nearest_of_its_templates_design_sizes(tmp_path, db,
+                                                                            fonts, kit):
+    """Issue 12: a mini card gets the template's mini design, not a shrunken poker one,
+    and MIN_PT tells the template the 6 pt floor in its own points."""
+    renderer = custom_renderer(tmp_path, db, fonts, hero=(
+        "{#- design: 63.5 x 88.9, 44.45 x 63.5 -#}\n"
+        "- text: {id: size, box: [4, 4, {{ W - 8 }}, 10], markup: false, size: 8,"
+        " text: {{ W ~ ' x ' ~ H ~ ' / ' ~ MIN_PT }}}\n"))
+    card = kit.card("Sized")
+    seen = {}
+    for size in [(63.5, 88.9), (57.15, 88.9), (44.0, 63.5), (44.45, 63.5)]:
+        warnings, page = draw_one(renderer, card, kit.deck([card], size=size), kit, size=size)
+        assert warnings == []
+        seen[size] = page.extract_text().strip()
+    assert seen == {(63.5, 88.9): "63.5 x 88.9 / 6.0",
+                    (57.15, 88.9): "63.5 x 88.9 / 6.75",       # bridge: poker, scaled 0.89
+                    (44.0, 63.5): "44.45 x 63.5 / 6.07",
+                    (44.45, 63.5): "44.45 x 63.5 / 6.0"}
+
+
+def test_no_text_is_drawn_below_the_floor_and_what_cannot_fit_there_is_cut(tmp_path, db,
+                                                                           fonts, kit):
+    renderer = custom_renderer(tmp_path, db, fonts, hero=(
+        "- text: {id: tiny, box: [5, 5, 30, 10], text: small print, size: 3, min_size: 2}\n"
+        "- text: {id: cramped, box: [5, 20, 12, 2], text: {{ 'word ' * 20 }}, size: 4}\n"))
+    card = kit.card("Fine Print")
+    sink = kit.PdfSink((200, 300))
+    warnings = renderer.draw_front(sink.canvas, card, kit.deck([card]), 20, 20,
+                                   63.5 * MM, 88.9 * MM, BLEED)
+    sizes = {g.char: g.size for g in kit.glyphs(sink.bytes())}
+    assert min(sizes.values()) >= 6 - 1e-6 and sizes["s"] == pytest.approx(6)
+    assert [(w.card, w.element) for w in warnings] == [("Fine Print", "cramped")]
+    assert "even at 6 pt (print.min_text_pt)" in warnings[0].message
+    assert "\u2026" in sizes
+    higher = CardRenderer(db, fonts, templates=tmp_path / "templates", min_text_pt=9)
+    sink = kit.PdfSink((200, 300))
+    higher.draw_front(sink.canvas, card, kit.deck([card]), 20, 20, 63.5 * MM, 88.9 * MM, BLEED)
+    assert min(g.size for g in kit.glyphs(sink.bytes())) >= 9 - 1e-6

@@ -43,3 +43,12 @@ def test_shrinks_in_quarter_points_to_the_largest_size_that_fits(fonts):
     assert not fitted.overflow and fitted.size < 12 and (fitted.size * 4) % 1 == 0
     bigger = textbox.fit(text, fonts, "regular", fitted.size + 0.25, fitted.size + 0.25, 100, 30)
     assert bigger.overflow                      # a quarter point more would not fit
+
+
+def test_characters_the_font_lacks_are_set_in_its_fallback_in_runs_of_their_own(fonts):
+    fitted = textbox.fit(parse("go \u2192 **win\u2605** \u65e5"), fonts, "regular", 9, 6, 200, 30)
+    runs = [(p.text.strip(), p.font) for p in fitted.pieces]
+    assert runs == [("go", fonts["regular"]), ("\u2192", "PnP-fallback-DejaVuSans"),
+                    ("win", fonts["bold"]), ("\u2605", "PnP-fallback-DejaVuSans-Bold"),
+                    ("\u65e5", fonts["regular"])]    # no font has it: the card font's box
+    assert fitted.missing == "\u65e5" and not fitted.overflow

@@ -124,3 +124,19 @@ def test_missing_image_is_one_line(tmp_path):
     result = pnp("build", "--only", "owners", "--out", "out", cwd=tmp_path)
     assert result.returncode == 1
     assert "art/coach.png" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_no_glyph_below_6_pt_in_any_artefact(built, kit):
+    """Issue 12: after every scaling (design sizes mapped onto bridge and mini cards, forms,
+    tiles) no printed glyph of any artefact is below print.min_text_pt, 6 pt; and every
+    glyph comes from an embedded font."""
+    folder, result = built
+    assert "warning" not in result.stderr           # and nothing had to be cut for it
+    paths = sorted((folder / "output").glob("*/*.pdf"))
+    assert len(paths) == 21
+    for path in paths:
+        glyphs = kit.glyphs(path)
+        assert glyphs, path                          # every artefact prints some text
+        smallest = min(glyphs, key=lambda g: g.size)
+        assert smallest.size >= 6 - 0.01, (path.name, smallest)
+        assert all(g.embedded for g in glyphs), path.name

@@ -49,7 +49,8 @@ def test_build_one_game_writes_table(project):
         assert (project / "out" / "x-statix" / f"{name}.pdf").is_file()
     assert not (project / "out" / "xo").exists()
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("building ")  # plain lines, not a terminal
+    assert lines[0] == f"reading {(project / 'cards.yaml').resolve()}"  # the database read
+    assert lines[1].startswith("building ")  # plain lines, not a terminal
     header = next(i for i, line in enumerate(lines) if line.startswith("file"))
     rows = {line.split()[0]: line.split()[1:] for line in lines[header + 1:]}
     assert rows["out/x-statix/owners.pdf"] == ["2", "3"]

@@ -435,8 +435,13 @@ def test_profile_font_is_used_and_embedded(tmp_path):
 
     (tmp_path / "fonts").mkdir()
     shutil.copy(reportlab_font_dir() / "VeraBd.ttf", tmp_path / "fonts" / "Heading.ttf")
-    names = register_fonts({"regular": "fonts/Heading.ttf"}, tmp_path)
-    assert names["regular"].endswith("Heading") and names["bold"] != names["regular"]
+    notices: list[str] = []
+    names = register_fonts({"regular": "fonts/Heading.ttf"}, tmp_path, notify=notices.append)
+    assert names["regular"].endswith("Heading")
+    # issue 12: a role left out comes from the named font's family (here: no other face
+    # of it, so the named font itself), never from Vera, and says so
+    assert names["bold"] == names["italic"] == names["bolditalic"] == names["regular"]
+    assert len(notices) == 3 and all("fonts/Heading.ttf" in n for n in notices)
 
 
 def test_failed_build_keeps_the_earlier_file(tmp_path, fonts, make_db, standin):

@@ -120,3 +120,25 @@ def test_bad_database_is_a_refusal(tmp_path):
     proc = referee("--cards", str(path), "simulate", "xo")
     assert proc.returncode == 1
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_chapter_leaning_to_one_league_is_flagged_and_the_bundled_ones_are_even(tmp_path):
+    """Issue 13 item 9: chapter 1 used to be won on one attempt 30% of the time by the
+    villains (Topple the Pylons, FCV 6) and 20% by the heroes: 1.5 times as often."""
+    import carddb
+
+    even = xo_tables.chapters(xo_tables.objectives(carddb.load(CARDS)))
+    assert len(even) == 7 and not [c for c in even if c.leans]
+    text = CARDS.read_text(encoding="utf-8")
+    old = text.replace('feat: "Bring down the high-voltage towers", fcv: 7,',
+                       'feat: "Bring down the high-voltage towers", fcv: 6,')
+    assert old != text
+    path = tmp_path / "cards.yaml"
+    path.write_text(old, encoding="utf-8")
+    data = referee_json("--cards", str(path), "simulate", "xo", "--objectives")
+    chapter1 = data["chapters"][0]
+    assert chapter1["leans"] == "villains"
+    assert round(chapter1["villains"]["value"], 3) == 0.301 and round(chapter1["heroes"]["value"], 3) == 0.201
+    assert any(note.startswith("Chapter 1 leans to the villains: one attempt wins it 30% of the time for them, "
+                               "20% for the heroes") for note in data["findings"])
+    assert [c["chapter"] for c in data["chapters"] if c["leans"]] == [1]

@@ -90,7 +90,8 @@ def test_xo7_aoe_hits_defender_and_given_neighbours_with_one_roll(xo):
     data = as_json(xo("attack", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
                       "--attack-roll", "3,2", "--defense-roll", "1", "--aoe",
                       "--neighbour", "2:2:1,1", "--neighbour", "1:4:3", "--json"))
-    assert [t["target"] for t in data["targets"]] == ["defender", "neighbour 1", "neighbour 2"]
+    # row order (XO-6, XO-7): neighbour 1 is left of the defender, neighbour 2 right
+    assert [t["target"] for t in data["targets"]] == ["neighbour 1", "defender", "neighbour 2"]
     assert [t["acv"] for t in data["targets"]] == [5, 5, 5]
     assert [t["outcome"] for t in data["targets"]] == ["ko", "ko", "hit"]
     assert "XO-7" in data["rulings"]
@@ -121,7 +122,7 @@ def test_seeded_roll_is_reproducible(xo_subprocess):
     "args, message",
     [
         (["--attack-dice", "2", "--defense-dice", "1", "--health", "3", "--attack-roll", "4,1"], "impossible on a mask die"),
-        (["--attack-dice", "2", "--defense-dice", "1", "--health", "3", "--attack-roll", "1"], "2 dice rolled but 1 faces"),
+        (["--attack-dice", "2", "--defense-dice", "1", "--health", "3", "--attack-roll", "1"], "attacker's attack roll needs die 2 of 2"),
         (["--attack-dice", "2", "--health", "3"], "missing --defense-dice"),
         (["--attack-dice", "1", "--defense-dice", "1", "--health", "3", "--effect", "Burnd"], "did you mean 'Burned'"),
         (["--attack-dice", "1", "--defense-dice", "1", "--health", "0"], "Invalid value"),

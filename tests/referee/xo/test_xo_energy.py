@@ -31,7 +31,7 @@ def table(referee_in_process, fixture_db_path, picks, tmp_path):
     run("new", "xo", "--players", "Ann,Bob", "--seed", "8")  # heroes first (XO-1)
     run("xo", "pick", "heroes", *picks["heroes"])
     run("xo", "pick", "villains", *picks["villains"])
-    run("xo", "next")  # Card Discard/Draw -> Attack, both draw 7 (XO-10)
+    # turn 1: no Status Check, both draw 7 (XO-8, XO-10): the Attack phase
     return run
 
 
@@ -105,10 +105,8 @@ def test_each_league_pays_from_its_own_pool(table):
 
 
 def test_defense_card_cost_is_paid_by_the_defending_league(table):
-    for _ in range(3):  # on to turn 2: villains active, heroes respond
+    for _ in range(2):  # on to turn 2's Attack phase: villains active, heroes respond
         table("xo", "next")
-    table("xo", "next")  # Card Discard/Draw
-    table("xo", "next")  # Attack
     args = ("xo", "attack", "Razor", "Captain Volt", "--defense-play", "Captain Volt Move 2",
             "--attack-roll", "1,1,1", "--defense-roll", "1,1", "--no-counterattack")
     refused(table, *args, says="the heroes need 1 Energy")
@@ -120,17 +118,17 @@ def test_defense_card_cost_is_paid_by_the_defending_league(table):
 def test_the_pool_empties_at_the_end_of_the_turn(table):
     table("xo", "play", "heroes", "Heroes Energy", "Heroes Energy")
     table("xo", "play", "villains", "Villains Energy")
-    table("xo", "next")  # Feat/Thwart
-    table("xo", "next")  # Turn Resolution: the turn is not over yet
+    table("xo", "next")  # Feat/Thwart: the turn is not over yet
     assert state_of(table)["energy"] == {"heroes": 2, "villains": 1}
-    out = table("xo", "next")  # turn 2 begins
+    out = table("xo", "next")  # the turn ends, turn 2 begins
     assert "the heroes' 2 unspent Energy is gone with the turn" in out.stdout
     assert "the villains' 1 unspent Energy is gone with the turn" in out.stdout
     state = state_of(table)
     assert state["turn"]["number"] == 2 and state["energy"] == {"heroes": 0, "villains": 0}
     assert "Energy pool 0" in table("status").stdout
     log = table("log").stdout
-    assert "T2 villains: Status Check phase - the heroes' 2 unspent Energy is gone with the turn" in log
+    line = next(ln for ln in log.splitlines() if "T2 villains: Attack phase - " in ln)
+    assert "the heroes' 2 unspent Energy is gone with the turn" in line
 
 
 def test_pay_energy_pure_function():

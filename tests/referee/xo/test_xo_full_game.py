@@ -19,112 +19,72 @@ SCRIPT: list[tuple[list[str], int, str]] = [
     (["xo", "pick", "Ann", "Swift"], 1, "already picked"),
     (["xo", "pick", "Ann", "Sky Lancer", "Arcana", "Gearhead"], 0, "(7/7)"),
     (["xo", "next"], 1, "pick 7 characters"),
+    # no Status Check on turn 1, both draw 7: nothing to decide, on to the Attack phase
     (["xo", "pick", "villains", "Doctor Null", "Brute", "Wraith", "Blaze", "Frostbite", "Psyche", "Razor"], 0,
-     "turn 1 begins"),
+     "turn 1 begins, heroes active; each draws 7; Attack phase"),
     # ── turn 1, heroes: a stun, a feat thwarted (bonus for the villains' turn 2)
-    (["xo", "attack", "Swift", "Razor"], 1, "(XO-11)"),  # still the Card Discard/Draw phase
-    (["xo", "next"], 0, "heroes draw 7"),
+    (["xo", "next", "--discard", "heroes=1"], 1, "(XO-10)"),  # Attack -> Feat/Thwart: no draw on the way
     (["xo", "attack", "Brute", "Swift"], 1, "only the active heroes attack"),
     (["xo", "attack", "Swift", "Razor", "--attack-roll", "3,2", "--defense-roll", "3"], 0, "Stunned"),
-    (["xo", "feat", "Captain Volt"], 1, "(XO-11)"),
-    (["xo", "next"], 0, "Feat/Thwart phase"),
-    (["xo", "thwart", "Blaze", "--roll", "3,3,3"], 1, "no successful feat to thwart this turn (XO-14)"),
+    (["xo", "thwart", "Blaze", "--roll", "3,3,3"], 1, "(XO-11)"),
     (["xo", "feat", "Swift", "--roll", "3,3,3"], 1, "no energy power icon (XO-13)"),
-    (["xo", "feat", "Captain Volt", "--roll", "3,1,0"], 0, "success; the villains may thwart"),
-    (["xo", "thwart", "Blaze", "--roll", "2,1,1"], 0, "thwarted; villains +2 on their feat on turn 2"),
-    (["xo", "next"], 0, "turn 2: villains (Bob) active"),
-    # ── turn 2, villains: Status Check, discards, AOE, moffed attack and counterattack
-    (["xo", "next", "--discard", "villains=2"], 1, "(XO-10)"),  # Status Check: no discards
-    (["xo", "next"], 0, "T2 villains: Card Discard/Draw phase"),
-    (["xo", "next", "--discard", "villains=3"], 1, "(XO-10)"),
-    (["xo", "next", "--discard", "villains=2"], 0, "villains discard 2"),
+    (["xo", "feat", "Captain Volt", "--roll", "3,1,0"], 0, "success; the villains may thwart"),  # ends the attacks
+    (["xo", "attack", "Iron Ward", "Brute"], 1, "(XO-11)"),
+    (["xo", "thwart", "Blaze", "--roll", "2,1,1"], 0, "thwarted; villains +2 on their feat on turn 2; "
+     "turn 2: villains (Bob) active; Razor: removed <Stunned>"),
+    # ── turn 2, villains: AOE, moffed attack and counterattack
     (["xo", "attack", "Blaze", "Swift", "--attack-roll", "3,3", "--defense-roll", "1,1",
       "--neighbour-roll", "Iron Ward=3,2,0", "--neighbour-roll", "Mindlock=3"], 0,
-     "Swift: ACV 6 vs DCV 2: 4 damage vs Health 2: KOd; Iron Ward: ACV 6 vs DCV 5: 1 damage vs Health 4: "
-     "hit, tagged Burned; Mindlock: ACV 6 vs DCV 3: 3 damage vs Health 3: Stunned"),
+     "Iron Ward: ACV 3+3 = 6 vs DCV 3+2+0 = 5: 1 damage vs Health 4: hit, tagged Burned; "
+     "Swift: ACV 3+3 = 6 vs DCV 1+1 = 2: 4 damage vs Health 2: KOd; "
+     "Mindlock: ACV 3+3 = 6 vs DCV 3 = 3: 3 damage vs Health 3: Stunned"),
     (["xo", "attack", "Brute", "Captain Volt", "--attack-roll", "0,0,0", "--defense-roll", "1,1",
       "--counter-attack-roll", "3,3,3", "--counter-defense-roll", "1,1"], 0,
-     "Captain Volt counterattacks: ACV 9 vs DCV 2: 7 damage vs Health 4: KOd"),
+     "Captain Volt counterattacks: ACV 3+3+3 = 9 vs DCV 1+1 = 2: 7 damage vs Health 4: KOd"),
     (["xo", "attack", "Razor", "Swift"], 1, "KOd and has left play"),
-    (["xo", "next"], 0, "Feat/Thwart phase"),
     (["xo", "feat", "Doctor Null", "--roll", "1,1,0", "--expect", "success"], 0, "2 thwart bonus"),
     (["xo", "thwart", "Gearhead", "--roll", "1,1,0"], 0, "fails; villains win chapter 1"),
-    (["xo", "next"], 0, "removed <Burned>"),
     # ── turn 3, heroes: chapter 2 unthwarted
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "draw 0 back up to 7"),
     (["xo", "attack", "Swift", "Razor"], 1, "(XO-9)"),
     (["xo", "attack", "Captain Volt", "Brute"], 1, "(XO-4)"),
     (["xo", "attack", "Captain Volt", "Frostbite", "--play", "Captain Volt Move 5"], 1, "1 short"),  # costs 1 Energy
     (["xo", "play", "heroes", "Heroes Energy"], 0, "the heroes' pool holds 1"),
     (["xo", "attack", "Captain Volt", "Frostbite", "--play", "Captain Volt Move 5", "--attack-roll", "1,1,1,0",
       "--defense-roll", "1,1"], 0, "damage 3 - 2 = 1, + 1 attack-effect damage = 2"),
-    (["xo", "next"], 0, "Feat/Thwart"),
     (["xo", "feat", "Iron Ward", "--roll", "2,1,1"], 0, "Hold the Bridge"),
     (["xo", "feat", "Iron Ward", "--roll", "2,1,1"], 1, "already attempted a feat this turn (with Iron Ward) (XO-13)"),
     (["xo", "thwart", "Brute"], 1, "KOd"),
     (["xo", "next"], 0, "villains do not thwart; heroes win chapter 2"),
-    (["xo", "next"], 0, "Frostbite: removed <Burned>"),
     # ── turn 4, villains: a stun on Arcana, chapter 3 (no hero can thwart a stealth feat)
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "Attack"),
     (["xo", "attack", "Razor", "Arcana", "--attack-roll", "3,2,1", "--defense-roll", "2,1"], 0, "Stunned"),
-    (["xo", "next"], 0, "Feat/Thwart"),
-    (["xo", "feat", "Wraith", "--roll", "3,1,0"], 0, "'Vanish': 4 vs FCV 4: success"),
+    (["xo", "feat", "Wraith", "--roll", "3,1,0"], 0, "'Vanish': 3+1+0 = 4 vs FCV 4: success"),
     (["xo", "thwart", "Gearhead"], 1, "no stealth power icon (XO-14)"),
     (["xo", "next"], 0, "villains win chapter 3"),
-    (["xo", "next"], 0, "Arcana: removed <Stunned>"),
     # ── turn 5, heroes: chapter 4 thwarted by Psyche
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "Attack"),
-    (["xo", "next"], 0, "Feat/Thwart"),
     (["xo", "feat", "Mindlock", "--roll", "3,1,0"], 0, "success"),
     (["xo", "thwart", "Psyche", "--roll", "2,1,1", "--expect", "fail"], 1, "nothing recorded"),
     (["xo", "thwart", "Psyche", "--roll", "2,1,1"], 0, "thwarted; villains +2 on their feat on turn 6"),
-    (["xo", "next"], 0, "turn 6"),
     # ── turn 6, villains: Psyche trapped by a card; no feat: the bonus expires
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "Attack"),
     (["xo", "tag", "Psyche", "trapped"], 0, "Psyche tagged <Trapped>: now not ready"),
     (["xo", "tag", "Psyche", "Trapped"], 1, "already tagged"),
-    (["xo", "next"], 0, "Feat/Thwart"),
     (["xo", "feat", "Psyche", "--roll", "3,3,3"], 1, "(XO-9)"),
-    (["xo", "next"], 0, "Turn Resolution"),
+    (["xo", "next"], 0, "Feat/Thwart"),
     (["xo", "next"], 0, "the villains' thwart bonus expired unused"),
     # ── turn 7, heroes: chapter 4 won, the trapped Psyche cannot thwart
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "Attack"),
-    (["xo", "next"], 0, "Feat/Thwart"),
     (["xo", "feat", "Mindlock", "--roll", "3,2,0"], 0, "success"),
     (["xo", "thwart", "Psyche"], 1, "(XO-9)"),
     (["xo", "thwart", "Doctor Null", "--roll", "1,1"], 0, "heroes win chapter 4"),
-    (["xo", "next"], 0, "turn 8"),
     # ── turn 8, villains: Psyche freed by a card; chapter 5 (keyword feat)
     (["xo", "untag", "Psyche", "Trapped"], 0, "now ready"),
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "Attack"),
-    (["xo", "next"], 0, "Feat/Thwart"),
     (["xo", "feat", "Psyche", "--roll", "3,1"], 0, "keyword Mastermind: 2 dice"),
     (["xo", "thwart", "Mindlock", "--roll", "1,0"], 0, "villains win chapter 5"),
-    (["xo", "next"], 0, "turn 9"),
     # ── turn 9, heroes: chapter 6
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "Attack"),
-    (["xo", "next"], 0, "Feat/Thwart"),
     (["xo", "feat", "Arcana", "--roll", "3,1,1"], 0, "success"),
     (["xo", "thwart", "Wraith", "--roll", "1,0"], 0, "heroes win chapter 6"),
-    (["xo", "next"], 0, "turn 10"),
-    # ── turn 10, villains: a failed feat ends the phase
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "Attack"),
-    (["xo", "next"], 0, "Feat/Thwart"),
-    (["xo", "feat", "Blaze", "--roll", "1,1,0"], 0, "'Melt the Core': 2 vs FCV 5: fails"),
-    (["xo", "next"], 0, "turn 11"),
+    # ── turn 10, villains: a failed feat ends the phase and the turn
+    (["xo", "feat", "Blaze", "--roll", "1,1,0"], 0, "'Melt the Core': 1+1+0 = 2 vs FCV 5: fails; turn 11: heroes (Ann) active"),
     # ── turn 11, heroes: chapter 7 and the game
-    (["xo", "next"], 0, "Card Discard/Draw phase"),
-    (["xo", "next"], 0, "Attack"),
-    (["xo", "next"], 0, "Feat/Thwart"),
-    (["xo", "feat", "Gearhead", "--roll", "3,2,1"], 0, "'Shut Down the Reactor': 6 vs FCV 5: success"),
+    (["xo", "feat", "Gearhead", "--roll", "3,2,1"], 0, "'Shut Down the Reactor': 3+2+1 = 6 vs FCV 5: success"),
     (["xo", "thwart", "Doctor Null", "--roll", "1,1,1"], 0, "game over, heroes win"),
     (["xo", "next"], 1, "the game is over: heroes won (XO-15)"),
 ]
@@ -160,28 +120,30 @@ def test_xo15_scripted_full_game_reaches_a_winner(play_game):
 
 def test_referee_log_tells_the_whole_story(play_game):
     log = play_game("log").stdout
-    story = [
+    story = [  # the cards played, the dice faces and every bonus are in the text (issue 14)
         "first player mask die: heroes 1, villains 1 | reroll heroes 2, villains 1",
         "heroes pick Captain Volt, Iron Ward, Swift, Mindlock",
-        "T1 heroes: Swift attacks Razor: ACV 5 vs DCV 3: 2 damage vs Health 2: Stunned",
-        "T1 heroes: Captain Volt attempts 'Restore the Grid': 4 vs FCV 4: success",
-        "T1 heroes: Blaze tries to thwart: 4 vs TCV 4: thwarted",
-        "T2 villains: Status Check phase - Razor: removed <Stunned>",
+        "turn 1 begins, heroes active; each draws 7; Attack phase",
+        "T1 heroes: Swift attacks Razor: ACV 3+2 = 5 vs DCV 3 = 3: 2 damage vs Health 2: Stunned",
+        "T1 heroes: Captain Volt attempts 'Restore the Grid': 3+1+0 = 4 vs FCV 4: success",
+        "T1 heroes: Blaze tries to thwart: 2+1+1 = 4 vs TCV 4: thwarted; villains +2 on their feat on turn 2; "
+        "turn 2: villains (Bob) active; Razor: removed <Stunned>",
         "T2 villains: Blaze AOE attacks Swift",
-        "Captain Volt counterattacks: ACV 9 vs DCV 2",
-        "T2 villains: Doctor Null attempts 'Cut the Power': 4 vs FCV 4: success",
-        "T2 villains: Gearhead tries to thwart: 2 vs TCV 4: fails; villains win chapter 1",
-        "T3 heroes: Captain Volt attacks Frostbite: ACV 3 vs DCV 2: 2 damage vs Health 3: hit, tagged Burned, Injured",
+        "Captain Volt counterattacks: ACV 3+3+3 = 9 vs DCV 1+1 = 2",
+        "T2 villains: Doctor Null attempts 'Cut the Power': 1+1+0 +2 thwart bonus = 4 vs FCV 4: success",
+        "T2 villains: Gearhead tries to thwart: 1+1+0 = 2 vs TCV 4: fails; villains win chapter 1",
+        "T3 heroes: Captain Volt attacks Frostbite (playing Captain Volt Move 5): ACV 1+1+1+0 = 3 vs DCV 1+1 = 2: "
+        "2 damage (+1 attack-effect damage) vs Health 3: hit, tagged Burned, Injured",
         "heroes win chapter 2",
-        "T4 villains: Status Check phase - Frostbite: removed <Burned>",
+        "Frostbite: removed <Burned>; heroes draw 2 back up to 7",
         "villains win chapter 3",
-        "T5 heroes: Psyche tries to thwart: 4 vs TCV 3: thwarted",
+        "T5 heroes: Psyche tries to thwart: 2+1+1 = 4 vs TCV 3: thwarted",
         "T6 villains: Psyche tagged <Trapped>",
         "the villains' thwart bonus expired unused",
         "heroes win chapter 4",
         "villains win chapter 5",
         "heroes win chapter 6",
-        "T10 villains: Blaze attempts 'Melt the Core': 2 vs FCV 5: fails",
+        "T10 villains: Blaze attempts 'Melt the Core': 1+1+0 = 2 vs FCV 5: fails",
         "heroes win chapter 7; that was the last chapter; game over, heroes win",
     ]
     position = 0

@@ -18,8 +18,19 @@ def dice(**faces):
 
 
 def at_phase(state, cards, phase):
-    while state["turn"]["phase"] != phase:
+    for _ in range(3):
+        if state["turn"]["phase"] == phase:
+            return state
         state = play.next_phase(state, cards).state
+    raise AssertionError(f"never stopped at the {phase} phase")
+
+
+def end_turn(state, cards):
+    """`next` until the next turn's Attack phase (the phases between pass by themselves)."""
+    number = state["turn"]["number"]
+    while state["turn"]["number"] == number:
+        state = play.next_phase(state, cards).state
+    assert state["turn"]["phase"] == "Attack"
     return state
 
 
@@ -55,30 +66,33 @@ def test_pick_duplicate_and_other_league_refused(fresh_state, xo_cards, picks):
         play.pick(full, xo_cards, "heroes", ["Shade"])
 
 
-def test_xo8_xo11_both_rosters_start_turn_one_without_status_check(started, picks):
-    assert started["turn"]["number"] == 1 and started["turn"]["phase"] == "Card Discard/Draw"
+def test_xo8_xo10_xo11_turn_one_starts_at_the_attack_phase(started, picks):
+    # no Status Check on turn 1, each draws 7: nothing to decide, both pass by themselves
+    assert started["turn"]["number"] == 1 and started["turn"]["phase"] == "Attack"
+    assert started["hands"] == {"heroes": 7, "villains": 7}
     assert [e["name"] for e in started["roster"]["villains"]] == picks["villains"]
 
 
-def test_xo10_draw_seven_then_discard_up_to_two(started, xo_cards):
-    state = play.next_phase(started, xo_cards).state
-    assert state["hands"] == {"heroes": 7, "villains": 7}
-    state = at_phase(state, xo_cards, "Card Discard/Draw")
+def test_xo10_discards_of_up_to_two_with_the_next_that_ends_the_turn(started, xo_cards):
+    refused("XO-10", play.next_phase, started, xo_cards, {"heroes": 1})  # Attack -> Feat/Thwart: no draw
+    state = at_phase(started, xo_cards, "Feat/Thwart")
     refused("XO-10", play.next_phase, state, xo_cards, {"heroes": 3})
     out = play.next_phase(state, xo_cards, {"heroes": 2})
     assert out.state["hands"]["heroes"] == 7 and "heroes discard 2" in out.summary
+    assert (out.state["turn"]["number"], out.state["turn"]["phase"]) == (2, "Attack")
 
 
 # XO-11 order and turn --------------------------------------------------------------
 
 
 def test_xo11_out_of_phase_and_out_of_turn_refused(started, xo_cards):
-    refused("XO-11", play.attack, started, xo_cards, "Captain Volt", "Brute", dice())
     state = at_phase(started, xo_cards, "Attack")
     refused("XO-11", play.attack, state, xo_cards, "Brute", "Swift", dice())
-    refused("XO-11", play.feat, state, xo_cards, "Captain Volt", dice())
-    state = at_phase(state, xo_cards, "Feat/Thwart")
     refused("XO-13", play.feat, state, xo_cards, "Doctor Null", dice())
+    # a feat attempt ends the Attack phase: no attack after it
+    out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[3, 1, 0]))
+    assert out.state["turn"]["phase"] == "Feat/Thwart" and out.steps[0].ruling == "XO-11"
+    refused("XO-11", play.attack, out.state, xo_cards, "Swift", "Brute", dice())
 
 
 # attacks -----------------------------------------------------------------------------
@@ -91,8 +105,7 @@ def test_xo4_attack_stuns_and_xo9_stunned_cannot_attack(started, xo_cards):
     assert out.data["outcome"] == "stunned"
     assert entry(out.state, "Razor")["statuses"] == ["Stunned"]
     # later the villains' turn: Razor is not ready
-    state = at_phase(play.next_phase(out.state, xo_cards).state, xo_cards, "Turn Resolution")
-    state = play.next_phase(state, xo_cards).state  # turn 2: status check removes Stunned
+    state = end_turn(out.state, xo_cards)  # turn 2: the Status Check removes Stunned
     assert entry(state, "Razor")["statuses"] == []
 
 
@@ -143,7 +156,7 @@ def test_xo7_aoe_hits_neighbours_not_far_ones(started, xo_cards):
         dice(attack=[3, 2], defense=[1, 0], **{"defense:Brute": [1, 1], "defense:Blaze": [2]}),
     )
     hit = [t["target"] for t in out.data["targets"]]
-    assert hit == ["Wraith", "Brute", "Blaze"]
+    assert hit == ["Brute", "Wraith", "Blaze"]  # row order (XO-6, XO-7)
     assert {t["acv"] for t in out.data["targets"]} == {5}
     assert entry(out.state, "Doctor Null")["statuses"] == [] and entry(out.state, "Frostbite")["statuses"] == []
     assert entry(out.state, "Wraith")["ko"]
@@ -164,7 +177,8 @@ def test_xo13_feat_refusals(started, xo_cards):
     refused("XO-13", play.feat, state, xo_cards, "Swift", dice())  # no energy icon
     refused("XO-14", play.thwart, state, xo_cards, "Doctor Null", dice())  # nothing to thwart
     out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1, 1, 0]))
-    assert not out.data["success"] and out.state["turn"]["phase"] == "Turn Resolution"
+    # the phase ends, Turn Resolution has nothing to decide: the villains' turn 2, Attack phase
+    assert not out.data["success"] and (out.state["turn"]["number"], out.state["turn"]["phase"]) == (2, "Attack")
 
 
 def test_xo13_second_feat_in_a_turn_refused(started, xo_cards):
@@ -178,7 +192,7 @@ def test_xo12_xo14_unthwarted_feat_wins_chapter(started, xo_cards):
     state = play.feat(state, xo_cards, "Captain Volt", dice(feat=[3, 1, 0])).state
     out = play.next_phase(state, xo_cards)  # villains decline to thwart
     assert out.state["won"] == {"1": "heroes"} and out.state["chapter"] == 2
-    assert out.state["turn"]["phase"] == "Turn Resolution"
+    assert (out.state["turn"]["number"], out.state["turn"]["phase"]) == (2, "Attack")
 
 
 def test_xo14_failed_thwart_wins_chapter_success_gives_bonus_that_expires(started, xo_cards):
@@ -195,8 +209,7 @@ def test_xo14_failed_thwart_wins_chapter_success_gives_bonus_that_expires(starte
     used = play.feat(state, xo_cards, "Doctor Null", dice(feat=[1, 1, 0]))
     assert used.data["bonus"] == 2 and used.data["success"] and used.state["thwart_bonus"] is None
     # the bonus expires when the villains do not use it on turn 2
-    skipped = at_phase(state, xo_cards, "Turn Resolution")
-    turn3 = play.next_phase(skipped, xo_cards)
+    turn3 = play.next_phase(state, xo_cards)
     assert turn3.state["thwart_bonus"] is None and "expired" in turn3.summary
 
 
@@ -209,10 +222,9 @@ def test_xo9_not_ready_character_cannot_feat_or_thwart(started, xo_cards):
 def test_xo8_lasting_status_kept_short_removed(started, xo_cards):
     state = play.tag(started, xo_cards, "Swift", "Injured").state
     state = play.tag(state, xo_cards, "Swift", "Winded").state
-    state = at_phase(play.next_phase(state, xo_cards).state, xo_cards, "Turn Resolution")
-    out = play.next_phase(state, xo_cards)
-    assert entry(out.state, "Swift")["statuses"] == ["Injured"]
-    untagged = play.untag(out.state, xo_cards, "Swift", "Injured").state
+    out = end_turn(state, xo_cards)
+    assert entry(out, "Swift")["statuses"] == ["Injured"]
+    untagged = play.untag(out, xo_cards, "Swift", "Injured").state
     assert entry(untagged, "Swift")["statuses"] == []
     with pytest.raises(RefereeError, match="not tagged"):
         play.untag(untagged, xo_cards, "Swift", "Injured")
@@ -222,14 +234,12 @@ def test_xo15_game_ends_after_chapter_seven(started, xo_cards):
     by_chapter = ["Captain Volt", "Iron Ward", "Swift", "Mindlock", "Gearhead", "Arcana", "Gearhead"]
     state = started
     while not state["over"]:
-        state = at_phase(state, xo_cards, "Feat/Thwart")
         if state["turn"]["active"] == "heroes":
             who = by_chapter[state["chapter"] - 1]
-            state = play.feat(state, xo_cards, who, dice(feat=[3, 3, 3])).state
-            state = play.next_phase(state, xo_cards).state  # no thwart: chapter won
-        state = at_phase(state, xo_cards, "Turn Resolution")
-        if not state["over"]:
-            state = play.next_phase(state, xo_cards).state
+            state = play.feat(state, xo_cards, who, dice(feat=[3, 3, 3])).state  # from the Attack phase
+            state = play.next_phase(state, xo_cards).state  # no thwart: chapter won, the turn ends
+        else:
+            state = end_turn(state, xo_cards)
     assert state["won"] == {str(c): "heroes" for c in range(1, 8)}
     assert state["winner"] == "heroes" and state["turn"]["number"] == 13
     refused("XO-15", play.next_phase, state, xo_cards)
@@ -267,9 +277,7 @@ def test_attack_card_adds_a_die_damage_and_an_on_hit_tag(started, xo_cards):
 
 
 def test_defense_card_grants_counterattack_and_dcv(started, xo_cards):
-    state = at_phase(started, xo_cards, "Attack")
-    state = play.next_phase(play.next_phase(state, xo_cards).state, xo_cards).state  # Turn Resolution
-    state = at_phase(play.next_phase(state, xo_cards).state, xo_cards, "Attack")  # turn 2, villains
+    state = end_turn(started, xo_cards)  # turn 2, villains
     state["energy"]["heroes"] = 1  # Move 2 costs 1
     out = play.attack(state, xo_cards, "Razor", "Captain Volt", dice(attack=[1, 1, 1], defense=[1, 1],
                       counter_attack=[0, 0, 0], counter_defense=[0]), defense_plays=["Captain Volt Move 2"],
@@ -288,7 +296,7 @@ def test_card_play_refusals(started, xo_cards):
         play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Captain Volt Move 3"])
     with pytest.raises(RefereeError, match="not a heroes card"):
         play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Not on My Watch"])
-    with pytest.raises(RefereeError, match="does nothing on a attack"):
+    with pytest.raises(RefereeError, match="does nothing on an attack"):
         play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Police Captain"])
     with pytest.raises(UsageError, match="did you mean"):
         play.attack(state, xo_cards, "Captain Volt", "Brute", dice(), plays=["Teamwrk"])
@@ -306,7 +314,8 @@ def test_feat_card_extra_die_and_mod(started, xo_cards):
     out = play.feat(state, xo_cards, "Captain Volt", dice(feat=[1, 0, 0, 1]),
                     plays=["Captain Volt Move 3", "Teamwork"])
     assert out.data["roll"] == [1, 0, 0, 1] and out.data["total"] == 3 and not out.data["success"]
-    assert out.state["hands"]["heroes"] == 5
+    # two cards left the hand; the failed feat ends the turn and turn 2 draws them back (XO-10)
+    assert any(step.text == "heroes draw 2 back up to 7" for step in out.steps)
 
 
 def test_xo8_play_any_card_removes_status_and_draws(started, xo_cards):

@@ -76,7 +76,6 @@ def table(referee_in_process, resource_cards, picks, tmp_path):
     run("new", "xo", "--players", "Ann,Bob", "--seed", "8")  # heroes first (XO-1)
     run("xo", "pick", "heroes", *picks["heroes"])
     run("xo", "pick", "villains", *picks["villains"])
-    run("xo", "next")
     return run
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.xo import game, rules
-from referee.xo.rules import StatusDef, Target
+from referee.xo.rules import Fighter, StatusDef
 
 # Status data as cards.yaml gives it (the rules read it, never hard-code it).
 DEFS = {
@@ -19,7 +19,22 @@ DEFS = {
     "Burned": StatusDef("Burned", "status_check", True),
     "Injured": StatusDef("Injured", "until_removed", True, ({"defense_mod": -1},)),
     "Trapped": StatusDef("Trapped", "until_removed", False),
+    "KOd": StatusDef("KOd", "until_removed", False),
 }
+
+
+class Faces:
+    """A rules.DiceSource handing out fixed faces by role."""
+
+    def __init__(self, **faces):
+        self.faces = {k.replace("_", "-"): list(v) for k, v in faces.items()}
+        self.asked = []
+
+    def take(self, role, n, label):
+        self.asked.append(role)
+        faces = self.faces[role]
+        assert len(faces) == n, (role, n, faces)
+        return faces
 
 
 def rulings(result):
@@ -141,7 +156,11 @@ def test_xo6_ko_or_stunned_defender_cannot_counterattack():
 
 
 def test_xo6_counterattack_never_chains_and_names_damage_type():
-    r = rules.counterattack([0, 0], [1], 3, DEFS, damage_type="energy")
+    attacker = Fighter("A", 1, 1, 3)
+    defender = Fighter("D", 2, 1, 3, counterattack=True, superpower="energy")
+    result = rules.resolve_attack(attacker, [defender], "D", Faces(attack=[1], defense=[1], counter_attack=[0, 0],
+                                                                   counter_defense=[1]), DEFS)
+    r = result.counter_of("D")
     assert r.attack_moffed and r.is_counterattack and not r.counterattack_allowed
     assert any("energy" in s.text for s in r.steps)
     assert any("never triggers" in s.text and s.ruling == "XO-6" for s in r.steps)
@@ -154,9 +173,11 @@ def test_xo7_aoe_hits_defender_and_both_neighbours_not_far_ones():
     row = ["A", "B", "C", "D", "E"]
     assert rules.neighbours(row, [], "C") == ["B", "D"]
     assert rules.neighbours(row, [], "A") == ["B"]
-    targets = [Target(name, (1,), 3) for name in ["C", *rules.neighbours(row, [], "C")]]
-    result = rules.attack([3, 1], targets, DEFS, aoe=True, effect="Burned")
-    assert [name for name, _ in result.rounds] == ["C", "B", "D"]
+    targets = [Fighter(name, 1, 1, 3) for name in ["B", "C", "D"]]
+    faces = Faces(attack=[3, 1], defense=[1], **{"defense:B": [1], "defense:D": [1]})
+    result = rules.resolve_attack(Fighter("X", 2, 1, 3, effect="Burned"), targets, "C", faces, DEFS, aoe=True)
+    assert [name for name, _ in result.rounds] == ["B", "C", "D"]
+    assert faces.asked == ["attack", "defense:B", "defense", "defense:D"]  # row order
     assert all(r.acv == 4 and r.attack_roll == (3, 1) for _, r in result.rounds)
     assert all(r.outcome == "stunned" for _, r in result.rounds)
     assert result.steps[0].ruling == "XO-7"
@@ -168,7 +189,8 @@ def test_xo7_neighbours_close_up_after_ko():
 
 def test_xo7_only_aoe_has_several_targets():
     with pytest.raises(ValueError):
-        rules.attack([1], [Target("A", (), 1), Target("B", (), 1)], DEFS)
+        rules.resolve_attack(Fighter("X", 1, 1, 1), [Fighter("A", 0, 0, 1), Fighter("B", 0, 0, 1)], "A",
+                             Faces(attack=[1], defense=[]), DEFS)
 
 
 # XO-8 -----------------------------------------------------------------------------

@@ -1,0 +1,97 @@
+"""`pnp build` of one 80-card deck against decksmith (PyPI) on the same 80 cards.
+
+decksmith is set up by ../shared/bench/decksmith-80.sh DIR (a venv with decksmith, its
+deck.yaml and the 79 X-Statix common cards + 1 as deck.csv); it is timed as that script
+says: `decksmith build --output out && decksmith export out --output deck.pdf`.
+
+Ours: a project holding the bundled X-Statix game (`pnp init --example x-statix`), timed
+as `pnp build --game x-statix --only common --force` (the 80-card common deck redrawn in
+full, its PDF written) from a warm load cache: the database is not re-validated (carddb
+cache) but every card is drawn again (--force: no incremental shortcut). Both run as
+fresh processes, alternately, ROUNDS times; the medians give the ratio.
+
+    python benchmarks/vs_decksmith.py --decksmith /tmp/decksmith [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = 1 / 30
+sys.path.insert(0, str(ROOT))
+
+
+CPU: list[float] = []  # CPU seconds (user + system) of each timed run, in order
+
+
+def timed(args: list[str], cwd: Path, env: dict | None = None) -> float:
+    """Wall-clock seconds of one run; its CPU seconds are appended to CPU (on a shared,
+    loaded machine the wall clock mostly measures the other processes)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(args, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    took = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return took
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decksmith", type=Path, required=True,
+                        help="folder prepared by ../shared/bench/decksmith-80.sh")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    ds = args.decksmith.resolve()
+    exe = ds / "venv" / "bin" / "decksmith"
+    if not exe.is_file():
+        print(f"no decksmith in {ds}: run ../shared/bench/decksmith-80.sh {ds} first",
+              file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="vs-decksmith-") as tmp:
+        project = Path(tmp) / "project"
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(Path(tmp) / "cache")}
+        pnp = [sys.executable, "-m", "pnp"]
+        subprocess.run([*pnp, "init", str(project), "--example", "x-statix"], env=env,
+                       check=True, stdout=subprocess.DEVNULL)
+        ours_cmd = [*pnp, "build", "--game", "x-statix", "--only", "common", "--force"]
+        timed(ours_cmd, project, env)                   # warms the load cache
+        import carddb
+
+        count = carddb.load(project / "cards.yaml").games["x-statix"].decks["common"].count
+        ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
+        for _ in range(args.rounds):
+            CPU.clear()
+            theirs.append(timed([str(exe), "build", "--output", "out"], ds)
+                          + timed([str(exe), "export", "out", "--output", "deck.pdf",
+                                   "--page-size", "Letter"], ds))
+            ours.append(timed(ours_cmd, project, env))
+            theirs_cpu.append(CPU[0] + CPU[1])
+            ours_cpu.append(CPU[2])
+    ratio = statistics.median(ours) / statistics.median(theirs)
+    cpu_ratio = statistics.median(ours_cpu) / statistics.median(theirs_cpu)
+    print(f"decksmith, 80 cards:      median {statistics.median(theirs):.2f} s "
+          f"(runs: {', '.join(f'{t:.2f}' for t in theirs)})")
+    print(f"pnp build, {count} cards:      median {statistics.median(ours):.2f} s "
+          f"(runs: {', '.join(f'{t:.2f}' for t in ours)})")
+    print(f"CPU seconds: decksmith median {statistics.median(theirs_cpu):.2f}, "
+          f"pnp median {statistics.median(ours_cpu):.2f}")
+    print(f"ratio pnp/decksmith: {ratio:.4f} = 1/{1 / ratio:.0f} wall clock, "
+          f"1/{1 / cpu_ratio:.0f} CPU time "
+          f"(target under 1/{1 / TARGET:.0f}: {'met' if ratio < TARGET else 'missed'})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

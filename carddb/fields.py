@@ -1,0 +1,312 @@
+"""Card types and their fields, as a game declares them in cards.yaml:
+
+    types:
+      Location:
+        fields:
+          power: int                          # required, an integer
+          terrain: {type: enum, values: [forest, sea]}
+          art: optional image
+          tags: {type: list, of: text, default: []}
+
+`parse_types` checks the declarations (located errors, did-you-mean) and turns each field
+into a `carddb.schema.Spec` that checks a card's value. Field types: text, int, number,
+bool, list, enum, image (a file in the project), icon (an icon the printer draws), map,
+record, and those a game's rules plug-in adds (`xo-effects`, ...). docs/CARDS.md is the
+designer's reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from carddb import limits
+from carddb.schema import (
+    BOOL,
+    STR,
+    Choice,
+    ListOf,
+    MapOf,
+    Report,
+    Spec,
+    Struct,
+    Type,
+    did_you_mean,
+    join,
+    kind_of,
+)
+from carddb.vocab import MARKUP_ICONS
+from carddb.yamlsource import Pos, key_pos, value_pos
+
+BASE_TYPES = ("text", "int", "number", "bool", "list", "enum", "image", "icon", "map", "record")
+# Keys every card has; a declared field cannot take one of these names.
+COMMON_REQUIRED = {"name": STR, "type": STR}
+COPIES = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_COPIES)
+COMMON_OPTIONAL: dict[str, Spec] = {"text": STR, "copies": COPIES, "image": STR, "flavor": STR}
+COMMON_KINDS = {"name": "text", "type": "text", "text": "text", "copies": "int", "image": "image",
+                "flavor": "text"}
+# The options each field type takes besides type, required and default.
+OPTIONS = {"text": (), "int": ("min", "max"), "number": ("min", "max"), "bool": (),
+           "list": ("of", "min_items", "max_items"), "enum": ("values",), "image": (),
+           "icon": (), "map": ("keys", "values"), "record": ("fields",)}
+NO_DEFAULT = object()
+
+
+class Any_(Spec):
+    """Anything (its parts are checked elsewhere)."""
+
+    expected = "a value"
+
+    def check(self, value, path, pos, report):
+        return True
+
+
+ANY = Any_()
+
+
+class Number(Spec):
+    """An integer (or any number) with optional bounds; the messages of schema.Type."""
+
+    def __init__(self, kinds: tuple, minimum=None, maximum=None):
+        self.kinds, self.minimum, self.maximum = kinds, minimum, maximum
+        whole = kinds == (int,)
+        if minimum is None:
+            self.expected = "an integer" if whole else "a number"
+        elif whole and minimum in (0, 1):
+            self.expected = f"a whole number >= {minimum}"
+        else:
+            self.expected = f"{'an integer' if whole else 'a number'} >= {minimum}"
+        self.base = Type(kinds, self.expected, minimum)
+
+    def check(self, value, path, pos, report):
+        if not self.base.check(value, path, pos, report):
+            return False
+        if self.maximum is not None and value > self.maximum:
+            report.add(pos, path, f"must be at most {self.maximum}, got {value}")
+            return False
+        return True
+
+
+class ImagePath(Spec):
+    """A path to a file inside the project folder."""
+
+    expected = "an image path"
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def check(self, value, path, pos, report):
+        if not STR.check(value, path, pos, report):
+            return False
+        from carddb.validate import check_path
+
+        before = len(report.problems)
+        check_path(value, path, pos, report, self.root, "image")
+        return len(report.problems) == before
+
+
+class IconName(Spec):
+    expected = "an icon name"
+
+    def check(self, value, path, pos, report):
+        if not isinstance(value, str) or value not in MARKUP_ICONS:
+            shown = value if isinstance(value, str) else kind_of(value)
+            report.add(pos, path, f"unknown icon '{shown}'{did_you_mean(value, MARKUP_ICONS)} "
+                                  f"(icons: {', '.join(MARKUP_ICONS)})")
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class FieldDecl:
+    """One declared field: its check, whether a card must have it, its default, and its
+    kind (the base type name, or the plug-in type's) for reading spreadsheet cells."""
+
+    name: str
+    spec: Spec
+    required: bool
+    default: Any = NO_DEFAULT
+    kind: str = "text"
+    item: FieldDecl | None = None       # a list's items
+    values: tuple = ()                  # an enum's values
+
+
+@dataclass(frozen=True)
+class CardType:
+    name: str
+    fields: dict[str, FieldDecl] = field(default_factory=dict)
+
+    @property
+    def required(self) -> dict[str, Spec]:
+        return {k: f.spec for k, f in self.fields.items() if f.required}
+
+    @property
+    def optional(self) -> dict[str, Spec]:
+        return {k: f.spec for k, f in self.fields.items() if not f.required}
+
+    def defaults(self) -> dict[str, Any]:
+        return {k: f.default for k, f in self.fields.items() if f.default is not NO_DEFAULT}
+
+
+class Declarations:
+    """Parses field declarations of one game; `extra` are the plug-in's field types."""
+
+    def __init__(self, report: Report, root: Path, extra: dict[str, Spec], rules: str | None,
+                 plugin_types: dict[str, str]):
+        self.report, self.root, self.extra = report, root, extra
+        self.rules, self.plugin_types = rules, plugin_types
+
+    def types(self, decl, path: str, pos: Pos) -> dict[str, CardType]:
+        if not isinstance(decl, dict) or not decl:
+            self.report.add(pos, path, "expected a mapping of card types to their fields "
+                                       f"(e.g. {{Hero: {{fields: {{power: int}}}}}}), got {kind_of(decl)}")
+            return {}
+        out = {}
+        for name, body in decl.items():
+            tpath, tpos = join(path, name), value_pos(decl, name, pos)
+            if not isinstance(name, str) or not name.strip():
+                self.report.add(key_pos(decl, name, pos), tpath, "a card type's name is text")
+                continue
+            if body is None:
+                out[name] = CardType(name)
+                continue
+            if not Struct({}, {"fields": ANY}).check(body, tpath, tpos, self.report):
+                if not isinstance(body, dict):
+                    continue
+            fields = body.get("fields") or {}
+            fpath, fpos = join(tpath, "fields"), value_pos(body, "fields", tpos)
+            if not isinstance(fields, dict):
+                self.report.add(fpos, fpath, f"expected a mapping of field names to types, got {kind_of(fields)}")
+                continue
+            decls = {}
+            for fname, fdecl in fields.items():
+                fp, fv = join(fpath, fname), value_pos(fields, fname, fpos)
+                if fname in COMMON_KINDS:
+                    self.report.add(key_pos(fields, fname, fpos), fp,
+                                    f"'{fname}' is a field of every card; it needs no declaration")
+                    continue
+                parsed = self.field(fname, fdecl, fp, fv)
+                if parsed is not None:
+                    decls[fname] = parsed
+            out[name] = CardType(name, decls)
+        return out
+
+    def field(self, name: str, decl, path: str, pos: Pos, in_record: bool = True) -> FieldDecl | None:
+        report = self.report
+        if isinstance(decl, str):
+            words = decl.split()
+            optional = len(words) == 2 and words[0] == "optional"
+            decl = {"type": words[-1] if optional or len(words) == 1 else decl,
+                    "required": not optional}
+        if not isinstance(decl, dict) or "type" not in decl:
+            report.add(pos, path, f"a field is declared by its type (text, int, ...) or "
+                                  f"{{type: ..., ...}}, got {kind_of(decl) if not isinstance(decl, dict) else 'no type'}")
+            return None
+        kind = decl["type"]
+        tpos = value_pos(decl, "type", pos)
+        known = (*BASE_TYPES, *self.extra)
+        if not isinstance(kind, str) or kind not in known:
+            if isinstance(kind, str) and kind in self.plugin_types:
+                report.add(tpos, join(path, "type"), f"field type '{kind}' comes with "
+                                                     f"`rules: {self.plugin_types[kind]}`")
+            else:
+                report.add(tpos, join(path, "type"), f"unknown field type '{kind}'"
+                                                     f"{did_you_mean(kind, known)} (choose {', '.join(known)})")
+            return None
+        options = OPTIONS.get(kind, ())
+        allowed = {"type", "required", "default", *options}
+        ok = True
+        for key in decl:
+            if key not in allowed:
+                report.add(key_pos(decl, key, pos), join(path, key),
+                           f"'{kind}' takes no option '{key}'{did_you_mean(key, allowed)}")
+                ok = False
+        required = decl.get("required", True)
+        if not isinstance(required, bool):
+            report.add(value_pos(decl, "required", pos), join(path, "required"),
+                       f"expected true or false, got {kind_of(required)}")
+            ok = False
+        if not ok:
+            return None
+        built = self._spec(kind, decl, path, pos)
+        if built is None:
+            return None
+        spec, item, values = built
+        default = decl.get("default", NO_DEFAULT)
+        if default is not NO_DEFAULT:
+            if not spec.check(default, join(path, "default"), value_pos(decl, "default", pos), report):
+                return None
+            required = False
+        return FieldDecl(name, spec, bool(required), default, kind, item, values)
+
+    def _spec(self, kind: str, decl: dict, path: str, pos: Pos):
+        report = self.report
+        if kind in self.extra:
+            return self.extra[kind], None, ()
+        if kind == "text":
+            return STR, None, ()
+        if kind == "bool":
+            return BOOL, None, ()
+        if kind == "image":
+            return ImagePath(self.root), None, ()
+        if kind == "icon":
+            return IconName(), None, ()
+        if kind in ("int", "number"):
+            kinds = (int,) if kind == "int" else (int, float)
+            bounds = []
+            for key in ("min", "max"):
+                value = decl.get(key)
+                if value is not None and not Type(kinds, f"{'an integer' if kind == 'int' else 'a number'}").check(
+                        value, join(path, key), value_pos(decl, key, pos), report):
+                    return None
+                bounds.append(value)
+            return Number(kinds, *bounds), None, ()
+        if kind == "enum":
+            values = decl.get("values")
+            vpos = value_pos(decl, "values", pos)
+            if not isinstance(values, list) or not values or not all(
+                    isinstance(v, str | int) and not isinstance(v, bool) for v in values):
+                report.add(vpos, join(path, "values"), "an enum needs `values`: a list of the "
+                                                       "texts or integers it allows")
+                return None
+            return Choice(tuple(values)), None, tuple(values)
+        if kind == "list":
+            item = self._part(decl, "of", path, pos)
+            if item is None:
+                return None
+            lengths = []
+            for key in ("min_items", "max_items"):
+                value = decl.get(key)
+                if value is not None and not Type((int,), "a whole number >= 0", minimum=0).check(
+                        value, join(path, key), value_pos(decl, key, pos), report):
+                    return None
+                lengths.append(value)
+            return ListOf(item.spec, lengths[0] or 0, lengths[1]), item, ()
+        if kind == "map":
+            keys = self._part(decl, "keys", path, pos)
+            values = self._part(decl, "values", path, pos)
+            if keys is None or values is None:
+                return None
+            return MapOf(keys.spec, values.spec), None, ()
+        # record
+        fields = decl.get("fields")
+        fpos = value_pos(decl, "fields", pos)
+        if not isinstance(fields, dict) or not fields:
+            report.add(fpos, join(path, "fields"), "a record needs `fields`: a mapping of its "
+                                                   "field names to their types")
+            return None
+        parts = {}
+        for name, sub in fields.items():
+            parsed = self.field(name, sub, join(join(path, "fields"), name), value_pos(fields, name, fpos))
+            if parsed is None:
+                return None
+            parts[name] = parsed
+        return Struct({k: f.spec for k, f in parts.items() if f.required},
+                      {k: f.spec for k, f in parts.items() if not f.required}), None, ()
+
+    def _part(self, decl: dict, key: str, path: str, pos: Pos) -> FieldDecl | None:
+        """The declaration of a list's items or a map's keys/values (default: text)."""
+        if key not in decl:
+            return FieldDecl(key, STR, True)
+        return self.field(key, decl[key], join(path, key), value_pos(decl, key, pos))

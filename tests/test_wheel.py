@@ -1,0 +1,71 @@
+"""A package like any other (issue 15): a wheel built from the repository, installed in a
+fresh virtual environment outside it, gives working `pnp` and `referee` commands in an
+empty folder: the bundled games, templates and the `pnp init` starter are package data.
+Slow (pip builds a wheel, ~30-60 s), so everything is checked in one test."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, cwd: Path, env: dict, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_wheel_installs_working_pnp_and_referee(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+    env.update(REFEREE_MYPYC="0", PNP_CACHE_DIR=str(tmp_path / "cache"), PIP_NO_INPUT="1")
+    wheels = tmp_path / "wheels"
+    # Without build isolation when the build tools are here (quicker, no download).
+    isolation = ["--no-build-isolation"] if importlib.util.find_spec("wheel") else []
+    # Built from a copy: pip builds in the source tree (build/, *.egg-info).
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", "output", "build", "*.egg-info", "__pycache__", ".venv", ".*_cache",
+        ".hypothesis", "*.so"))
+    built = run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", *isolation, "-w",
+                wheels, source, cwd=tmp_path, env=env)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = wheels.glob("pnp_referee-*.whl")
+    venv = tmp_path / "venv"
+    made = run(sys.executable, "-m", "venv", "--system-site-packages", venv, cwd=tmp_path, env=env)
+    assert made.returncode == 0, made.stderr
+    bin_dir = venv / "bin"
+    installed = run(bin_dir / "python", "-m", "pip", "install", "-q", "--no-deps", wheel,
+                    cwd=tmp_path, env=env)
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    # The installed package, not this checkout, answers (a venv sees system site-packages,
+    # never the repository).
+    where = run(bin_dir / "python", "-c", "import carddb; print(carddb.bundled_path())",
+                cwd=tmp_path, env=env)
+    assert str(venv) in where.stdout and where.stdout.strip().endswith("_bundled/cards.yaml"), where
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    pnp, referee = bin_dir / "pnp", bin_dir / "referee"
+    nothing = run(pnp, "build", cwd=empty, env=env)
+    assert nothing.returncode == 1 and "pnp init" in nothing.stderr, nothing.stderr
+    assert not (empty / "output").exists()
+    for args in (["init"], ["validate"], ["build"], ["proof"]):
+        result = run(pnp, *args, cwd=empty, env=env)
+        assert result.returncode == 0, (args, result.stderr)
+    assert (empty / "output" / "harbour" / "ships.pdf").is_file()
+    assert (empty / "output" / "proof" / "index.html").is_file()
+    # The bundled games, from the package, beside a project of another game.
+    for game in ("x-statix", "xo"):
+        result = run(referee, "--session", empty / f"{game}.db", "new", game,
+                     "--players", "Ann,Bob", "--seed", "1", cwd=empty, env=env)
+        assert result.returncode == 0, (game, result.stderr)
+    example = tmp_path / "example"
+    assert run(pnp, "init", example, "--example", "xo", cwd=tmp_path, env=env).returncode == 0
+    result = run(pnp, "build", "--project", example, "--only", "statuses", cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert (example / "output" / "xo" / "statuses.pdf").is_file()
