@@ -74,6 +74,14 @@ def display_name(path: Path) -> str:
 
 
 _cache: dict[tuple, Database] = {}
+_read: dict[str, str] = {}
+
+
+def read_digest(path: str | os.PathLike) -> str | None:
+    """SHA-256 (hex) of the bytes the latest `load(path)` of this process parsed, or None:
+    what a build really read, for its incremental manifest (a save during the build
+    must not be taken as built)."""
+    return _read.get(str(Path(path).resolve()))
 
 
 def read_limited(path: Path, limit: int) -> bytes:
@@ -113,9 +121,12 @@ def load(path: str | os.PathLike | None = None) -> Database:
 
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise DatabaseError([Problem(name, 1, 1, "(file)", f"cannot read: {reason}")]) from None
+    import hashlib
+
     from carddb import cache
 
     key = (str(path.resolve()), name, hash(raw))
+    _read[key[0]] = hashlib.sha256(raw).hexdigest()
     db = _cache.get(key)
     if db is not None and not cache.stale(db):
         return db

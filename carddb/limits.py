@@ -12,17 +12,18 @@ from __future__ import annotations
 import re
 
 # ── the file ──────────────────────────────────────────────────────────────────────
-MAX_FILE_BYTES = 8 * 1024 * 1024   # cards.yaml; the bundled one is 58 KB
-MAX_YAML_VALUES = 1_000_000        # values once aliases are expanded (alias bombs)
+MAX_FILE_BYTES = 4 * 1024 * 1024   # cards.yaml; the bundled one is 58 KB
+MAX_YAML_VALUES = 500_000          # values once aliases are expanded (alias bombs)
 MAX_DEPTH = 64                     # nesting of mappings and lists
 MAX_INT_CHARS = 40                 # an integer literal (Python refuses > 4,300 digits)
 MAX_TEXT = 20_000                  # characters of one text value (card text, a line)
 
 # ── the game data ─────────────────────────────────────────────────────────────────
-MAX_CARDS = 50_000                 # card designs in one database
+MAX_CARDS = 20_000                 # card designs in one database
 MAX_COPIES = 1_000                 # copies of one design
 MAX_DECK_CARDS = 100_000           # physical cards of one deck (copies counted)
-MAX_TOKENS = 10_000                # tokens of one kind
+MAX_TOKENS = 1_000                 # tokens of one kind (up to 1 a page at 150 mm)
+MAX_PAGES = 10_000                 # pages of one deck's PDF (fronts and backs)
 MAX_DICE = 100                     # dice per player
 MAX_NUMBER = 10**9                 # any other integer written in the database
 CARD_MM = (10.0, 280.0)            # card width and height (letter/A4 must hold one)
@@ -46,6 +47,8 @@ TEMPLATE_OUTPUT = 1_000_000        # characters of a template's output
 TEMPLATE_INT_BITS = 256            # integers a template computes (** and *)
 TEMPLATE_WIDTH = 1_000             # printf/format field widths and precisions
 MAX_ELEMENTS = 10_000              # drawing elements one template outputs
+TEMPLATE_TEXT = 50_000             # characters of one text element (2.5 x MAX_TEXT)
+MAX_TEMPLATE_BYTES = 1024 * 1024   # one template file
 
 # ── images and fonts ──────────────────────────────────────────────────────────────
 MAX_IMAGE_PIXELS = 100_000_000     # 10,000 x 10,000 (Pillow warns at 89 M)
@@ -62,9 +65,17 @@ PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
 GUIDE_ROOM_MM = 1.1                # a cut guide's gap + shortest length beside a trim
 
 
-def card_fits(size_mm, paper: str, printer_margin_mm: float) -> bool:
-    """One card fits the paper (portrait) inside the printer margin with room for its cut
-    guides (pnp.geometry's sheet layout; bleed may run into the unprinted band)."""
+def cards_per_sheet(size_mm, paper: str, printer_margin_mm: float) -> int:
+    """How many cards `pnp build` lays on one sheet at most (pnp.geometry.card_sheet: the
+    most that fit abutting inside the printer margin, with room for the cut guides beside
+    the outer trims; bleed may run into the unprinted band); 0: none fits."""
     pw, ph = PAPER_MM[paper]
     room = 2 * (printer_margin_mm + GUIDE_ROOM_MM)
-    return size_mm[0] <= pw - room + 0.001 and size_mm[1] <= ph - room + 0.001
+    cols = int((pw - room + 0.001) // size_mm[0])
+    rows = int((ph - room + 0.001) // size_mm[1])
+    return max(cols, 0) * max(rows, 0)
+
+
+def card_fits(size_mm, paper: str, printer_margin_mm: float) -> bool:
+    """One card fits the paper (portrait) inside the printer margin with its cut guides."""
+    return cards_per_sheet(size_mm, paper, printer_margin_mm) > 0

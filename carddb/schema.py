@@ -21,6 +21,8 @@ _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 def one_line(text: str) -> str:
     """`text` with line breaks and other control characters escaped (`\\n`, `\\x07`),
     so that a value written in the database cannot break or forge a message line."""
+    if text.isprintable():              # the common case, fast (no control character)
+        return text
     return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
@@ -69,7 +71,7 @@ class Report:
 def join(path: str, key) -> str:
     if isinstance(key, int) and not isinstance(key, bool):
         return f"{path}[{key}]"
-    key = shown(key)
+    key = key if type(key) is str and len(key) <= 60 and key.isprintable() else shown(key)
     return f"{path}.{key}" if path else key
 
 

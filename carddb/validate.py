@@ -150,7 +150,7 @@ def validate(data, report: Report, root: Path) -> None:
         path = join("games", gid)
         if not isinstance(gid, str) or not GAME_ID.match(gid):
             report.add(_key_at(games, gid), path, f"a game id is lower-case letters, digits and "
-                                                  f"'-' (it names folders), got '{gid}'")
+                                                  f"'-' (it names folders), got '{shown(gid)}'")
             continue
         _validate_game(gid, game, path, _at(games, gid), report, root, sizes, data)
     _validate_totals(data, report)
@@ -186,16 +186,19 @@ def _copies(card) -> int:
     return copies if type(copies) is int and 1 <= copies <= limits.MAX_COPIES else 1
 
 
-def _check_fits(size, path, pos, report, data) -> None:
+def _check_fits(size, path, pos, report, data) -> int:
     """A deck's cards must fit the paper of the print profile inside its printer margin
-    (what `pnp build` lays out with the profile's settings)."""
+    (what `pnp build` lays out with the profile's settings). Returns the cards per sheet
+    (0 when unknown or none fits)."""
     paper = _print_setting(data, "paper", "letter")
     margin = _print_setting(data, "printer_margin_mm", 5.0)
     if paper not in limits.PAPER_MM or not 0 <= margin <= 25:
-        return                          # reported with the print profile
-    if not limits.card_fits(size, paper, margin):
+        return 0                        # reported with the print profile
+    per_sheet = limits.cards_per_sheet(size, paper, margin)
+    if not per_sheet:
         report.add(pos, path, f"a {size[0]:g} x {size[1]:g} mm card does not fit on {paper} "
                               f"paper inside its {margin:g} mm printer margin")
+    return per_sheet
 
 
 def _rules_of(game, path, report):
@@ -261,11 +264,12 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         if not DECK.check(deck, dpath, dpos, report, ignore=("size", "back", "cards")):
             if not isinstance(deck, dict):
                 continue
+        per_sheet = 0
         if "size" in deck:
             if Size(sizes).check(deck["size"], join(dpath, "size"), _at(deck, "size"), report):
                 size = sizes[deck["size"]] if isinstance(deck["size"], str) else deck["size"]
                 if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
-                    _check_fits(size, join(dpath, "size"), _at(deck, "size"), report, data)
+                    per_sheet = _check_fits(size, join(dpath, "size"), _at(deck, "size"), report, data)
         if "back" in deck:
             if BACK.check(deck["back"], join(dpath, "back"), _at(deck, "back"), report):
                 if "image" in deck["back"]:
@@ -291,10 +295,15 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             report.add(_at(deck, "cards"), join(dpath, "cards"),
                        "a deck needs at least one card (it would print an empty PDF)")
         count = sum(_copies(c) for c in deck_cards)
+        pages = 2 * -(-count // per_sheet) if per_sheet else 0     # fronts and backs
         if count > limits.MAX_DECK_CARDS:
             report.add(_at(deck, "cards"), join(dpath, "cards"),
                        f"{count:,} cards (copies counted), more than the limit of "
                        f"{limits.MAX_DECK_CARDS:,} in one deck")
+        elif pages > limits.MAX_PAGES:
+            report.add(_at(deck, "cards"), join(dpath, "cards"),
+                       f"{count:,} cards print on {pages:,} pages, more than the limit of "
+                       f"{limits.MAX_PAGES:,} for one deck")
         for i, card in enumerate(deck_cards):
             cpath, cpos = join(join(dpath, "cards"), i), value_pos(deck_cards, i, dpos)
             if _validate_card(gid, types, card, cpath, cpos, report, root, exempt.get(i, frozenset())):
@@ -302,7 +311,7 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
                 name = card["name"]
                 if name in names:
                     report.add(_at(card, "name"), join(cpath, "name"),
-                               f"duplicate card name '{name}' (first at {_where(names[name])})")
+                               f"duplicate card name '{shown(name)}' (first at {_where(names[name])})")
                 else:
                     names[name] = _at(card, "name")
     if plugin is not None:
@@ -348,7 +357,7 @@ def _validate_card(gid, types, card, path, pos, report, root, exempt=frozenset()
         # Without a known type only the common fields can be checked.
         if isinstance(ctype, str):
             report.add(_at(card, "type"), join(path, "type"),
-                       f"'{ctype}' is not a card type of {gid}{did_you_mean(ctype, types)}"
+                       f"'{shown(ctype)}' is not a card type of {gid}{did_you_mean(ctype, types)}"
                        + ("" if types else " (it declares no `types`)"))
         # A key that is a field of some card type of the game is left alone; one that is
         # a field of none (`tpye`) is still reported, with its did-you-mean.

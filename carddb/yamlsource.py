@@ -172,45 +172,36 @@ def check_nodes(root: yaml.Node | None) -> None:
     bytes of aliases can stand for billions of values), or contains itself."""
     if root is None:
         return
-    sizes: dict[int, int] = {}
+    sizes: dict[int, int] = {}          # expanded size of each collection (aliases share)
     on_path: set[int] = set()
-    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
-    while stack:
-        node, depth, done = stack.pop()
+    scalar = yaml.ScalarNode
+
+    def size(node, depth: int) -> int:  # recursion is bounded by MAX_DEPTH
         key = id(node)
-        if done:
-            on_path.discard(key)
-            total = 1
-            for child in _children(node):
-                total += sizes[id(child)]
-            if total > limits.MAX_YAML_VALUES:
-                raise YamlProblem(f"more than {limits.MAX_YAML_VALUES:,} values once aliases "
-                                  "are expanded (an alias bomb?)", _pos(node.start_mark))
-            sizes[key] = total
-            continue
-        if key in sizes:
-            continue
+        known = sizes.get(key)
+        if known is not None:
+            return known
         if key in on_path:
             raise YamlProblem("a value that contains itself (a recursive alias)",
                               _pos(node.start_mark))
         if depth > limits.MAX_DEPTH:
             raise YamlProblem(f"values nested more than {limits.MAX_DEPTH} levels deep",
                               _pos(node.start_mark))
-        children = _children(node)
-        if not children:
-            sizes[key] = 1
-            continue
         on_path.add(key)
-        stack.append((node, depth, True))
-        stack.extend((child, depth + 1, False) for child in children)
+        total = 1
+        items = node.value if isinstance(node, yaml.SequenceNode) else \
+            [n for pair in node.value for n in pair]
+        for child in items:
+            total += 1 if type(child) is scalar else size(child, depth + 1)
+        on_path.discard(key)
+        if total > limits.MAX_YAML_VALUES:
+            raise YamlProblem(f"more than {limits.MAX_YAML_VALUES:,} values once aliases "
+                              "are expanded (an alias bomb?)", _pos(node.start_mark))
+        sizes[key] = total
+        return total
 
-
-def _children(node: yaml.Node) -> list:
-    if isinstance(node, yaml.SequenceNode):
-        return node.value
-    if isinstance(node, yaml.MappingNode):
-        return [n for pair in node.value for n in pair]
-    return []
+    if type(root) is not scalar:
+        size(root, 1)
 
 
 def safe_text(text: str) -> None:
@@ -221,6 +212,12 @@ def safe_text(text: str) -> None:
         raise YamlProblem(f"control character U+{ord(bad.group()):04X} is not allowed "
                           "(write it as an escape inside double quotes)",
                           _pos_in(text, bad.start()))
+    check_depth(text)
+
+
+def check_depth(text: str) -> None:
+    """Refuse nesting deeper than limits.MAX_DEPTH before libyaml composes it (its
+    composer recurses in C: far deeper nesting crashes the process)."""
     if sum(text.count(ch) for ch in _OPENERS) > _CHEAP_OPENERS:
         try:
             _check_depth_by_events(text)

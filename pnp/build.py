@@ -63,7 +63,13 @@ class Artefact:
     item: str | None = None  # mat id for one-mat artefacts (unused for the whole set)
 
     def path(self, out: Path) -> Path:
-        return out / self.game / f"{self.name}.pdf"
+        """OUT/<game>/<name>.pdf; BuildError if that would leave OUT (pnp.outpaths)."""
+        from pnp.outpaths import OutsideOutput, inside
+
+        try:
+            return inside(out, self.game, f"{self.name}.pdf")
+        except OutsideOutput as exc:
+            raise BuildError(f"artefact {self.game}/{self.name}: {exc}") from None
 
     def layout_path(self, out: Path) -> Path:
         """The layout report written beside the PDF (see `layout_report`)."""
@@ -209,7 +215,12 @@ def check_images(db: Any, art: Artefact) -> None:
 
 def check_output(out: Path, game: str) -> Path:
     """Make `out/<game>/` and prove it is writable (BuildError exit 2 otherwise)."""
-    folder = out / game
+    from pnp.outpaths import OutsideOutput, inside
+
+    try:
+        folder = inside(out, game)
+    except OutsideOutput as exc:
+        raise BuildError(f"game {game!r}: {exc}") from None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".pnp-write-test-{os.getpid()}"

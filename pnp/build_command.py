@@ -140,7 +140,9 @@ def _warning_line(w) -> str:
     parts = [getattr(w, k, None) for k in ("game", "deck", "card", "element")]
     game, deck, card, element = parts
     where = "/".join(str(p) for p in (game, deck) if p)
-    return f"{where}: {card!s}: {element}: {getattr(w, 'message', w)}"
+    from pnp.errors import one_line
+
+    return one_line(f"{where}: {card!s}: {element}: {getattr(w, 'message', w)}")
 
 
 def _warning_key(w) -> tuple:

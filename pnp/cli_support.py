@@ -52,7 +52,8 @@ def faces(db: Any, game: str | None, decks, cards, backs: bool = True) -> list:
 def _render_errors() -> tuple[type[BaseException], ...]:
     kinds: list[type[BaseException]] = []
     for module, name in (("pnp.render", "RenderError"), ("pnp.fonts", "FontError"),
-                         ("pnp.build", "BuildError"), ("jinja2", "TemplateError")):
+                         ("pnp.build", "BuildError"), ("jinja2", "TemplateError"),
+                         ("pnp.outpaths", "OutsideOutput")):
         try:
             mod = __import__(module, fromlist=[name])
         except ImportError:
@@ -85,4 +86,6 @@ def one_line_errors() -> Iterator[None]:
 
 
 def warning_line(w: Any) -> str:
-    return f"warning: {w.game}/{w.deck}: {w.card}: {w.element}: {w.message}"
+    from pnp.errors import one_line
+
+    return one_line(f"warning: {w.game}/{w.deck}: {w.card}: {w.element}: {w.message}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
@@ -17,7 +18,20 @@ class PnpError(click.ClickException):
         self.exit_code = exit_code
 
     def show(self, file=None) -> None:
-        click.echo(f"pnp: {self.format_message()}", err=True)
+        click.echo(f"pnp: {_one_line(self.format_message())}", err=True)
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """Control characters escaped (`\\n`, `\\x07`): a value in a message cannot start a
+    line of its own (as carddb.schema.one_line; this one keeps carddb unimported, so a
+    no-op build stays fast)."""
+    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+_one_line = one_line
 
 
 class OneLineGroup(click.Group):
@@ -32,12 +46,12 @@ class OneLineGroup(click.Group):
             if isinstance(exc, PnpError):
                 exc.show()
             else:
-                click.echo(f"pnp: {exc.format_message()}", err=True)
+                click.echo(f"pnp: {_one_line(exc.format_message())}", err=True)
             if "--json" in (sys.argv[1:] if args is None else list(args)):
                 # a --json caller reads stdout: it gets a JSON object, usage errors too
                 import json
 
-                click.echo(json.dumps({"error": exc.format_message(),
+                click.echo(json.dumps({"error": _one_line(exc.format_message()),
                                        "exit_code": exc.exit_code}))
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:

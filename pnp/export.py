@@ -62,26 +62,28 @@ def render_faces(faces: list, renderer: Any, bleed_mm: float, dpi: float,
 def export_png(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PNG_DPI) -> Exported:
     """One PNG per physical card face at `dpi`, bleed included; copies are files of their
     own (`--1`, `--2`...), the deck's back once."""
+    from pnp.outpaths import inside
     from pnp.single import card_slugs
 
     result = Exported()
     for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
-        folder = out / game
+        folder = inside(out, game)
         folder.mkdir(parents=True, exist_ok=True)
         slugs = card_slugs(deck_faces[0].deck)
+        inside(folder, f"{deck_id}--back.png")     # checked before anything is drawn
         for face, image, warnings in render_faces(deck_faces, renderer, db.print.bleed_mm, dpi,
                                                   f"{game}/{deck_id}"):
             result.warnings += warnings
             if face.card is None:
-                path = folder / f"{deck_id}--back.png"
+                path = inside(folder, f"{deck_id}--back.png")
                 image.save(path, dpi=(dpi, dpi), compress_level=3)
                 result.files.append(path)
                 continue
-            first = folder / f"{deck_id}--{slugs[face.card.name]}--1.png"
+            first = inside(folder, f"{deck_id}--{slugs[face.card.name]}--1.png")
             image.save(first, dpi=(dpi, dpi), compress_level=3)
             result.files.append(first)
             for k in range(2, face.card.copies + 1):
-                copy = first.with_name(f"{deck_id}--{slugs[face.card.name]}--{k}.png")
+                copy = inside(folder, f"{deck_id}--{slugs[face.card.name]}--{k}.png")
                 shutil.copyfile(first, copy)
                 result.files.append(copy)
     return result
@@ -91,6 +93,7 @@ def export_pdf_single(db: Any, faces: list, renderer: Any, out: Path,
                       backs: bool = True) -> Exported:
     """One PDF per deck: every physical card (copies expanded) on its own page, its back
     on the next page, TrimBox = cut line, BleedBox = page."""
+    from pnp.outpaths import inside
     from pnp.single import Face, write_single
 
     result = Exported()
@@ -106,9 +109,9 @@ def export_pdf_single(db: Any, faces: list, renderer: Any, out: Path,
                     pages.append(Face(deck))
         if not pages:
             continue
-        folder = out / game
+        folder = inside(out, game)
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{deck_id}.pdf"
+        path = inside(folder, f"{deck_id}.pdf")
         part = path.with_name(path.name + ".part")
         title = f"{db.games[game].title}: {deck.title} (one card per page)"
         drawn = write_single(part, pages, renderer, db.print.bleed_mm, title)

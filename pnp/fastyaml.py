@@ -55,9 +55,21 @@ def load(text: str) -> Any:
 
 
 def pyyaml(text: str) -> Any:
+    """PyYAML's reading of `text`, bounded as a database is (carddb.yamlsource: nesting,
+    aliases expanded, control characters): a template's output is untrusted too. Raises
+    PyYAML's errors, or carddb.yamlsource.YamlProblem for a bound exceeded."""
     import yaml
 
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    from carddb.yamlsource import check_depth, check_nodes
+
+    check_depth(text)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        node = loader.get_single_node()
+        check_nodes(node)
+        return loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
 
 
 def elements(text: str) -> list[tuple[str, dict[str, Any]]] | None:

@@ -138,8 +138,18 @@ def register_file(name: str, path: Path, setting: str) -> None:
 
     if name in pdfmetrics.getRegisteredFontNames():
         return
-    if not path.is_file():
+    try:
+        found = path.is_file()
+        size = path.stat().st_size if found else 0
+    except (OSError, ValueError):
+        found, size = False, 0
+    if not found:
         raise FontError(f"font file not found: {path} ({setting})")
+    from carddb.limits import MAX_ASSET_BYTES
+
+    if size > MAX_ASSET_BYTES:
+        raise FontError(f"font file {path} is {size:,} bytes, more than the limit of "
+                        f"{MAX_ASSET_BYTES:,}")
     try:
         pdfmetrics.registerFont(TTFont(name, str(path)))
     except TTFError as exc:
@@ -147,6 +157,10 @@ def register_file(name: str, path: Path, setting: str) -> None:
         raise FontError(f"font file {path} cannot be used: {reason}") from None
     except OSError as exc:
         raise FontError(f"font file {path} cannot be read: {exc.strerror}") from None
+    except Exception as exc:  # a damaged file: struct.error, IndexError, ...
+        reason = " ".join(str(exc).split())[:120] or type(exc).__name__
+        raise FontError(f"font file {path} cannot be used: damaged or not a "
+                        f"TrueType font ({reason})") from None
 
 
 def register_fonts(profile_fonts: dict[str, str] | None, root: Path,

@@ -482,6 +482,11 @@ def parse_offset(text: str) -> tuple[float, float]:
         raise ValueError(f"back offset {text!r} must be X,Y in millimetres, e.g. 0.5,-1") from None
     if not (math.isfinite(x) and math.isfinite(y)):
         raise ValueError(f"back offset {text!r} must be finite numbers")
+    from carddb.limits import BACK_OFFSET_MM
+
+    if abs(x) > BACK_OFFSET_MM or abs(y) > BACK_OFFSET_MM:
+        raise ValueError(f"back offset {text!r} must be within -{BACK_OFFSET_MM:g} and "
+                         f"{BACK_OFFSET_MM:g} mm on each axis")
     return x, y
 
 

@@ -33,6 +33,7 @@ from pnp.layout_warning import LayoutWarning
 MANIFEST = ".pnp-manifest.json"
 VERSION = 2
 MAX_RUNS = 8
+_MAX_HASHED = 64 * 1024 * 1024      # carddb.limits.MAX_ASSET_BYTES
 PACKAGE = Path(__file__).resolve().parent
 PROJECT = PACKAGE.parent
 # Modules of the package that cannot change what `pnp build` writes.
@@ -41,16 +42,20 @@ NOT_BUILD_CODE = frozenset({"__main__.py", "cli.py", "cli_support.py", "listing.
                             "incremental.py"})
 
 
-def _digest_files(paths: list[Path], root: Path | None = None) -> str:
+def _digest_files(paths: list[Path], root: Path | None = None,
+                  seen: dict[Path, str] | None = None) -> str:
+    """One digest of the files' names and bytes; `seen` memoises each file's digest, so
+    a run hashes every file once, before it is drawn from."""
     h = hashlib.sha256()
     for path in sorted(paths):
         name = path.relative_to(root).as_posix() if root else str(path)
         h.update(name.encode() + b"\0")
-        try:
-            h.update(path.read_bytes())
-        except OSError:
-            h.update(b"<missing>")
-        h.update(b"\0")
+        digest = seen.get(path) if seen is not None else None
+        if digest is None:
+            digest = _file_digest(path)
+            if seen is not None:
+                seen[path] = digest
+        h.update(digest.encode() + b"\0")
     return h.hexdigest()
 
 
@@ -82,9 +87,18 @@ def template_files(db: Any, game: str) -> list[Path]:
             if not path.is_file():
                 continue
             top = path.relative_to(folder).parts[0]
-            if top == game or top not in games:
+            if (top == game or top not in games) and _stays_in(path, folder):
                 files.append(path)
     return files
+
+
+def _stays_in(path: Path, folder: Path) -> bool:
+    """A symlink out of the templates folder is refused by the loader: not read here."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return real == folder or folder in real.parents
 
 
 def font_paths(db: Any) -> list[Path]:
@@ -131,12 +145,15 @@ class Hasher:
         self.opts = _options(opts)
         self._games: dict[str, str] = {}
         self._shared: str | None = None
+        # Each file's digest as first hashed in this run, before anything drew from it.
+        self.seen: dict[Path, str] = {}
 
     def shared(self) -> str:
         """Fonts and the pipeline's source: inputs of every artefact."""
         if self._shared is None:
             self._shared = hashlib.sha256(
-                (_digest_files(font_paths(self.db)) + _digest_files(_code_files())).encode()
+                (_digest_files(font_paths(self.db), seen=self.seen)
+                 + _digest_files(_code_files(), seen=self.seen)).encode()
             ).hexdigest()
         return self._shared
 
@@ -148,7 +165,7 @@ class Hasher:
                         "players": [game.min_players, game.max_players]}
             files = template_files(self.db, gid)
             self._games[gid] = hashlib.sha256(
-                (_canonical(settings) + _digest_files(files)).encode()).hexdigest()
+                (_canonical(settings) + _digest_files(files, seen=self.seen)).encode()).hexdigest()
         return self._games[gid]
 
     def artefact(self, art: Any) -> str:
@@ -161,7 +178,7 @@ class Hasher:
             deck = self.db.games[art.game].decks[art.deck]
             inputs["deck"] = {"id": deck.id, "title": deck.title, "size": deck.size_mm,
                               "back": deck.back, "cards": [card_data(c) for c in deck.cards]}
-            inputs["images"] = _digest_files(_image_paths(self.db, deck))
+            inputs["images"] = _digest_files(_image_paths(self.db, deck), seen=self.seen)
         return hashlib.sha256(_canonical(inputs).encode()).hexdigest()
 
 
@@ -177,9 +194,16 @@ def _code_files() -> list[Path]:
 
 
 def _file_digest(path: Path) -> str:
-    try:
+    """SHA-256 of a regular file's bytes; a FIFO or a device is not read (it would block
+    or never end), nor a file over the asset limit."""
+    import stat
+
+    try:      # not carddb.read_limited: a no-op build does not import carddb
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_HASHED:
+            return "<not a readable file>"
         return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+    except (OSError, ValueError):
         return "<missing>"
 
 
@@ -296,11 +320,21 @@ class Manifest:
     def forget(self, art: Any) -> None:
         self.entries.pop(self.key(art), None)
 
-    def record_run(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
-        """Remember what a successful build read and wrote, for `unchanged_build`."""
+    def record_run(self, args: Any, db: Any, db_path: Path, todo: list,
+                   seen: dict[Path, str] | None = None, listing: list[str] | None = None) -> None:
+        """Remember what a successful build read and wrote, for `unchanged_build`: the
+        digests of the bytes it read (`seen`, hashed before drawing; the database's
+        from the bytes carddb parsed), not of the files as they are when it ends."""
+        import carddb
+
+        seen = dict(seen or {})
+        db_file = Path(db_path).resolve()
+        parsed = carddb.read_digest(db_file)
+        if parsed is not None:
+            seen[db_file] = parsed
         # The spreadsheets the decks were read from are inputs too (db.sources).
-        files: set[Path] = {Path(db_path).resolve(), *getattr(db, "sources", ()),
-                            *font_paths(db), *_code_files()}
+        files: set[Path] = {db_file, *getattr(db, "sources", ()), *font_paths(db),
+                            *_code_files()}
         for gid in {a.game for a in todo}:
             files.update(template_files(db, gid))
             for deck in db.games[gid].decks.values():
@@ -308,9 +342,9 @@ class Manifest:
         key = run_key(args)
         self.runs.pop(key, None)
         self.runs[key] = {
-            "db": str(Path(db_path).resolve()),
-            "listing": _listing(Path(db.root).resolve()),
-            "files": {str(p): _file_digest(p) for p in sorted(files)},
+            "db": str(db_file),
+            "listing": listing if listing is not None else _listing(Path(db.root).resolve()),
+            "files": {str(p): seen.get(p) or _file_digest(p) for p in sorted(files)},
             "artefacts": [self.key(a) for a in todo],
         }
         while len(self.runs) > MAX_RUNS:  # keep the most recent option sets
@@ -348,6 +382,7 @@ class Plan:
         self.out = Path(out)
         self.force = force
         self._digests: dict[str, str] = {}
+        self.listing = _listing(Path(db.root).resolve())    # as the build starts
 
     def digest(self, art: Any) -> str:
         key = Manifest.key(art)
@@ -357,10 +392,11 @@ class Plan:
 
     def up_to_date(self, art: Any) -> Any | None:
         """A `pnp.build.Written` for an artefact that needs no rebuilding, else None."""
+        digest = self.digest(art)          # hashed before the artefact is drawn, even with force
         if self.force:
             return None
         path = art.path(self.out)
-        entry = self.manifest.fresh(art, self.digest(art), path)
+        entry = self.manifest.fresh(art, digest, path)
         if entry is None:
             return None
         from pnp.build import Written
@@ -380,7 +416,7 @@ class Plan:
 
     def finished(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
         """Every artefact of `todo` is built or up to date: remember the run."""
-        self.manifest.record_run(args, db, db_path, todo)
+        self.manifest.record_run(args, db, db_path, todo, self.hasher.seen, self.listing)
 
     def save(self) -> None:
         self.manifest.save()

@@ -96,13 +96,14 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
     PNGs, the deck contact sheets and the gallery."""
     from pnp.checks import text_outside_safe_zone
     from pnp.export import grouped_by_deck
+    from pnp.outpaths import inside
     from pnp.single import card_slugs, rasterise, write_single
 
     result = ProofResult()
     record = load_record(out)
     for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
         deck = deck_faces[0].deck
-        folder = out / game / deck_id
+        folder = inside(out, game, deck_id)
         folder.mkdir(parents=True, exist_ok=True)
         slugs = card_slugs(deck)
         pdf = io.BytesIO()
@@ -117,7 +118,7 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
             if guides:
                 image = draw_guides(image, box, dpi)
             name = "back" if face.card is None else slugs[face.card.name]
-            path = folder / f"{name}.png"
+            path = inside(folder, f"{name}.png")
             image.save(path, dpi=(dpi, dpi), compress_level=1)
             result.files.append(path)
             entry = Proofed(game, deck_id, None if face.card is None else face.card.name,
@@ -131,7 +132,7 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
     save_record(out, record)
     for (game, deck_id) in grouped_by_deck(faces):
         entries = [e for e in record.values() if (e.game, e.deck) == (game, deck_id)]
-        path = out / game / f"{deck_id}-contact.png"
+        path = inside(out, game, f"{deck_id}-contact.png")
         contact_sheet(entries, out, db.games[game].decks[deck_id].title).save(path)
         result.files.append(path)
     index = out / INDEX
@@ -176,12 +177,23 @@ def current_entries(db: Any, record: dict[str, Proofed], out: Path) -> dict[str,
             for card in [*deck.cards, None]:
                 key = f"{gid}/{did}/{card.name if card is not None else ''}"
                 entry = record.get(key)
-                if entry is None or not (out / entry.png).is_file():
+                if entry is None or not _recorded_png(out, entry.png):
                     continue
                 entry.type = card.type if card is not None else "Back"
                 entry.copies = card.copies if card is not None else deck.count
                 ordered[key] = entry
     return ordered
+
+
+def _recorded_png(out: Path, png: Any) -> bool:
+    """A PNG named in proof.json exists inside the proof folder (the record is a file
+    anyone can edit: it must not make the proof read elsewhere)."""
+    from pnp.outpaths import OutsideOutput, inside
+
+    try:
+        return inside(out, *str(png).split("/")).is_file()
+    except (OutsideOutput, OSError):
+        return False
 
 
 # ── contact sheet ─────────────────────────────────────────────────────────────────

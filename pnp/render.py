@@ -542,6 +542,11 @@ class CardRenderer:
         if text is None or text == "":
             return []
         text = str(text)
+        from carddb.limits import TEMPLATE_TEXT
+
+        if len(text) > TEMPLATE_TEXT:      # fitting it would take minutes
+            raise _ElementError(f"{what} of {len(text):,} characters, more than "
+                                f"{TEMPLATE_TEXT:,} in one element (limit)")
         try:
             paragraphs = markup.parse(text) if use_markup else [
                 [[markup.Span(line)] for line in text.split("\n")]]
@@ -613,14 +618,19 @@ class CardRenderer:
         root = Path(self.db.root).resolve()
         if not isinstance(value, str) or not value.strip():
             raise RenderError(f"{t.what}: image path must be a file name, got {value!r}")
-        path = (root / value).resolve()
+        try:
+            path = (root / value).resolve()
+            found = path.is_file()
+        except (OSError, ValueError, RuntimeError):
+            raise RenderError(f"{t.what}: image path {value[:100]!r} is not a usable file "
+                              "name") from None
         try:
             path.relative_to(root)
         except ValueError:
             raise RenderError(
                 f"{t.what}: image path {value!r} escapes the project folder {root}"
             ) from None
-        if not path.is_file():
+        if not found:
             raise RenderError(f"{t.what}: image {value!r} not found ({path})")
         return path
 
@@ -629,12 +639,26 @@ class CardRenderer:
         if size is None:
             from PIL import Image, UnidentifiedImageError
 
+            from carddb.limits import MAX_ASSET_BYTES, MAX_IMAGE_PIXELS
+
             # Decoded in full once: a truncated file otherwise fails later, inside
             # drawImage, as an OSError that reads like an unwritable output folder.
+            # The pixel count is checked from the header first (a 20000 x 20000 PNG is
+            # a few hundred KB on disk and 1.6 GB decoded).
             try:
+                if path.stat().st_size > MAX_ASSET_BYTES:
+                    raise RenderError(f"{t.what}: image {path.name!r} is larger than "
+                                      f"{MAX_ASSET_BYTES:,} bytes (limit)")
                 with Image.open(path) as image:
+                    w, h = image.size
+                    if w * h > MAX_IMAGE_PIXELS:
+                        raise RenderError(f"{t.what}: image {path.name!r} has more than "
+                                          f"{MAX_IMAGE_PIXELS:,} pixels (limit): {w} x {h}")
                     image.load()
                     size = image.size
+            except Image.DecompressionBombError:
+                raise RenderError(f"{t.what}: image {path.name!r} has more than "
+                                  f"{MAX_IMAGE_PIXELS:,} pixels (limit)") from None
             except UnidentifiedImageError:
                 raise RenderError(f"{t.what}: image {path.name!r} cannot be read: "
                                   "not an image file (PNG, JPEG, ...)") from None

@@ -72,7 +72,10 @@ def page_box(deck: Any, bleed_mm: float) -> PageBox:
 
 def slug(text: str) -> str:
     """`U-Go Girl` -> `u-go-girl`: safe in file names and URLs."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "card"
+    # Bounded (carddb.limits.MAX_SLUG): a 5,000-character name is no file name.
+    from carddb.limits import MAX_SLUG
+
+    return re.sub(r"[^a-z0-9]+", "-", text.lower())[:MAX_SLUG].strip("-") or "card"
 
 
 def card_slugs(deck: Any) -> dict[str, str]:

@@ -23,6 +23,9 @@ from typing import Any
 from jinja2 import Undefined
 from markupsafe import Markup
 
+from pnp.sandbox import BUDGET, check_printf
+from pnp.sandbox import BoundedSandbox as _BoundedSandbox
+
 # Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
 _YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
 _SIZE = r"[0-9.]+\s*x\s*[0-9.]+\s*(?:mm)?"
@@ -33,9 +36,77 @@ class TemplateError(Exception):
     """A template that does not load, render, or produce a valid element list."""
 
 
+def confined(path: Path, folders: list[Path]) -> Path:
+    """`path` resolved (symlinks followed); TemplateError when it leaves every one of the
+    (resolved) template `folders` or is no regular file: a template may read only the
+    templates folders, as images and fonts may read only the project folder."""
+    real = path.resolve()
+    if not any(real == f or f in real.parents for f in folders):
+        raise TemplateError(f"{_shown_path(path, folders)}: template file leaves the "
+                            "templates folders (a symlink pointing elsewhere?); refused")
+    return real
+
+
+def _shown_path(path: Path, folders: list[Path]) -> str:
+    """`templates/x-statix/leak.j2`: where the file is, never where it points."""
+    for folder in folders:
+        try:
+            return f"templates/{path.relative_to(folder).as_posix()}"
+        except ValueError:
+            continue
+    return path.name
+
+
+def read_template(path: Path, folders: list[Path]) -> str:
+    """The text of the template file `path`, confined to `folders`, bounded in size,
+    never blocking on a FIFO."""
+    from carddb import read_limited
+    from carddb.limits import MAX_TEMPLATE_BYTES
+
+    real = confined(path, folders)
+    try:
+        return read_limited(real, MAX_TEMPLATE_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        raise TemplateError(f"{_shown_path(path, folders)}: template file is not UTF-8 "
+                            "text") from None
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise TemplateError(f"{_shown_path(path, folders)}: template file cannot be read: "
+                            f"{reason}") from None
+
+
+def _confined_loader(folders: list[Path]):
+    """A Jinja loader over `folders` (first match wins) that refuses files outside them."""
+    import os
+
+    from jinja2 import BaseLoader, TemplateNotFound
+    from jinja2.loaders import split_template_path
+
+    class ConfinedLoader(BaseLoader):
+        def get_source(self, environment, template):
+            pieces = split_template_path(template)
+            for folder in folders:
+                path = folder.joinpath(*pieces)
+                if not os.path.lexists(path):
+                    continue
+                source = read_template(path, folders)
+                real = path.resolve()
+                mtime = os.path.getmtime(real)
+                return source, str(path), lambda r=real, m=mtime: os.path.getmtime(r) == m
+            raise TemplateNotFound(template)
+
+    return ConfinedLoader()
+
+
 def _finalize(value: Any) -> str:
     """Each {{ }} becomes exactly one YAML value. A macro's output (or `| safe`) is
     Markup and is written as it is: that is how macros emit whole elements."""
+    text = _finalized(value)
+    BUDGET.wrote(len(text))
+    return text
+
+
+def _finalized(value: Any) -> str:
     kind = type(value)
     if kind is int:                             # the common cases first: speed matters
         return str(value)
@@ -89,6 +160,7 @@ def icon_markup(name: Any) -> str:
 def pairs(mapping: Any, pattern: str = "%s %s", sep: str = "  ") -> str:
     """`{{ card.powers | pairs("{icon:%s} **%s**") }}`: each key/value through a
     printf-style pattern, joined by `sep` (printf cannot reach attributes)."""
+    check_printf(pattern)
     items = mapping.items() if isinstance(mapping, dict) else mapping
     return sep.join(pattern % (key, value) for key, value in items)
 
@@ -128,6 +200,12 @@ def _code_generator():
                 return super()._output_child_to_const(node, frame, finalize)
             return str(finalize.const(node.as_const(frame.eval_ctx)))
 
+        def visit_Concat(self, node, frame):
+            # `~` results are bounded in size (pnp.sandbox)
+            self.write("environment.pnp_concat(")
+            super().visit_Concat(node, frame)
+            self.write(")")
+
         def _output_child_pre(self, node, frame, finalize):
             # finalize already wrote a YAML value: no HTML escaping after it
             self.write("str(")
@@ -141,8 +219,7 @@ class Templates:
     """Loads templates from the project's templates folder, then the bundled one."""
 
     def __init__(self, folders: list[Path] | None = None, display_root: Path | None = None):
-        from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
+        from jinja2 import StrictUndefined
 
         if not folders:
             from pnp.incremental import bundled_templates
@@ -155,8 +232,8 @@ class Templates:
                 seen.append(folder.resolve())
         self.folders = seen
         self.display_root = display_root
-        self.env = ImmutableSandboxedEnvironment(
-            loader=ChoiceLoader([FileSystemLoader(str(f)) for f in seen]),
+        self.env = _BoundedSandbox(
+            loader=_confined_loader(seen),
             undefined=StrictUndefined,
             finalize=_finalize,
             # autoescape only so that macro output (Markup) is told apart from values;
@@ -203,7 +280,7 @@ class Templates:
             for folder in self.folders:
                 path = folder / name
                 if path.is_file():
-                    source = path.read_text(encoding="utf-8")
+                    source = read_template(path, self.folders)
                     break
             if source is None:
                 self.get(name)                       # raises "template not found"
@@ -266,13 +343,18 @@ class Templates:
             line = f":{where[1]}" if where[1] else ""
             message = " ".join(str(exc).split()) or type(exc).__name__
             raise TemplateError(f"{where[0]}{line}: {message} ({what})") from None
+        from carddb.yamlsource import YamlProblem
         from pnp import fastyaml
 
         lines = fastyaml.elements(text)
         if lines is not None:
-            return lines
+            return self._bounded(lines, template, name, what)
         try:
             data = fastyaml.pyyaml(text)
+        except YamlProblem as exc:
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: output is not usable YAML at "
+                f"output line {exc.pos.line}: {exc.message} ({what})") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             detail = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -295,7 +377,16 @@ class Templates:
                 f"{self.display(template.filename, name)}: output must be a YAML list of "
                 f"elements, got {type(data).__name__} ({what})"
             )
-        return [(None, element) for element in data]
+        return self._bounded([(None, element) for element in data], template, name, what)
+
+    def _bounded(self, elements: list, template: Any, name: str, what: str) -> list:
+        from carddb.limits import MAX_ELEMENTS
+
+        if len(elements) > MAX_ELEMENTS:
+            raise TemplateError(f"{self.display(template.filename, name)}: output has "
+                                f"{len(elements):,} elements, more than {MAX_ELEMENTS:,} "
+                                f"(limit) ({what})")
+        return elements
 
     def _template_line(self, exc: BaseException) -> tuple[str, int] | None:
         """The innermost template frame of a rendering error (Jinja rewrites tracebacks

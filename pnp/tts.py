@@ -112,6 +112,7 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
     from PIL import Image
 
     from pnp.export import Exported, grouped_by_deck, render_faces
+    from pnp.outpaths import inside
     from pnp.single import Face
 
     result = Exported()
@@ -121,19 +122,19 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
         fronts = [f for f in deck_faces if f.card is not None]
         if not fronts:
             continue
-        folder = out / game
+        folder = inside(out, game)
         folder.mkdir(parents=True, exist_ok=True)
         w_mm, h_mm = deck.size_mm
         bleed_mm = db.print.bleed_mm
         back_grid = sheet_grid(1, w_mm, h_mm)
         sheets = [fronts[i:i + per_sheet()] for i in range(0, len(fronts), per_sheet())]
 
+        back_path = inside(folder, f"{deck_id}-back.{ext}")   # checked before drawing
         back_size = (back_grid.cell_w, back_grid.cell_h)
         dpi = back_grid.cell_w / (w_mm / 25.4)
         [(_, back_raw, back_warnings)] = render_faces([Face(deck)], renderer, bleed_mm, dpi)
         result.warnings += back_warnings
         back = crop_trim(back_raw, bleed_mm / 25.4 * dpi, back_size)
-        back_path = folder / f"{deck_id}-back.{ext}"
         _save(back, back_path, jpeg)
         result.files.append(back_path)
 
@@ -151,7 +152,7 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
                 card_ids[face.card.name] = number * 100 + index
             hidden = back.resize((grid.cell_w, grid.cell_h), Image.LANCZOS)
             sheet.paste(hidden, _slot_xy(grid, grid.hidden))
-            sheet_path = folder / f"{deck_id}-sheet-{number}.{ext}"
+            sheet_path = inside(folder, f"{deck_id}-sheet-{number}.{ext}")
             _save(sheet, sheet_path, jpeg)
             result.files.append(sheet_path)
             custom_decks[str(number)] = {
@@ -165,7 +166,7 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
             }
 
         saved = saved_object(game, deck, [f.card for f in fronts], card_ids, custom_decks)
-        json_path = folder / f"{deck_id}.json"
+        json_path = inside(folder, f"{deck_id}.json")
         json_path.write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
         result.files.append(json_path)
     return result

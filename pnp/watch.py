@@ -171,12 +171,21 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
             state = snapshot(paths)
 
 
+def _finite(value: float) -> float:
+    # FloatRange lets NaN through (every comparison with it is false); sleep() refuses it.
+    import math
+
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
 @click.command("watch", context_settings={"ignore_unknown_options": True})
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder of the build (default: output in the project).")
 @click.option("--proof", is_flag=True, help="Also re-proof the decks that were rebuilt.")
 @click.option("--interval", type=click.FloatRange(0.05, 60), default=0.5, show_default=True,
-              help="Seconds between polls.")
+              callback=lambda ctx, param, value: _finite(value), help="Seconds between polls.")
 @click.option("--project", type=click.Path(file_okay=False, path_type=Path),
               help="Project folder (default: the current folder).")
 @click.argument("build_args", nargs=-1, type=click.UNPROCESSED)

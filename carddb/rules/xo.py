@@ -16,6 +16,7 @@ from carddb.schema import (
     Struct,
     did_you_mean,
     join,
+    shown,
 )
 from carddb.validate import DICE_PER_PLAYER, DIE_SET
 from carddb.vocab import XO_ICONS, XO_LEAGUES, XO_VERBS
@@ -87,7 +88,7 @@ def _references(cards, report) -> None:
 
     def check_status(name, path, pos):
         if name not in statuses:
-            report.add(pos, path, f"no Status card named '{name}'{did_you_mean(name, statuses)}")
+            report.add(pos, path, f"no Status card named '{shown(name)}'{did_you_mean(name, statuses)}")
 
     for card, path, _pos, did in cards:
         for i, effect in enumerate(_str_list(card.get("effect"))):
@@ -106,13 +107,13 @@ def _references(cards, report) -> None:
             if not isinstance(action, str):
                 continue
             if action not in actions:
-                report.add(apos, apath, f"no Action card named '{action}'{did_you_mean(action, actions)}")
+                report.add(apos, apath, f"no Action card named '{shown(action)}'{did_you_mean(action, actions)}")
             elif actions[action].get("character") not in (card["name"], None):
-                report.add(apos, apath, f"Action card '{action}' belongs to '{actions[action]['character']}'")
+                report.add(apos, apath, f"Action card '{shown(action)}' belongs to '{shown(actions[action]['character'])}'")
     for card, path, _pos, _did in by_type.get("Action", []):
         if isinstance(card.get("character"), str) and card["character"] not in characters:
             report.add(_at(card, "character"), join(path, "character"),
-                       f"no Character named '{card['character']}'{did_you_mean(card['character'], characters)}")
+                       f"no Character named '{shown(card['character'])}'{did_you_mean(card['character'], characters)}")
     # XO-12: seven chapters, each with one objective per league.
     seen: dict[tuple, Pos] = {}
     for card, path, pos, _did in by_type.get("Objective", []):
