@@ -37,10 +37,12 @@ def validate(path: Path | None, project: Path | None) -> int:
 
     Prints every problem as FILE:LINE:COL: field.path: message; exits 1 when invalid."""
     import carddb
-    from pnp.project import require_database
+    from pnp.project import announce, require_database
 
     if path is None:                # an explicit PATH is carddb's to read (or refuse)
         path = require_database(project)
+    if path.is_file():
+        announce(path)
     try:
         db = carddb.load(path)
     except carddb.DatabaseError as exc:
