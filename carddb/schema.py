@@ -82,7 +82,15 @@ def did_you_mean(word, choices) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+class CellText(str):
+    """A spreadsheet cell's text that its field's type could not read (`lots` for an int):
+    a message about it shows the value, escaped and shortened, since a cell has no
+    YAML line to look at."""
+
+
 def kind_of(value) -> str:
+    if isinstance(value, CellText):
+        return f"text '{shown(str(value), 40)}'"
     if value is None:
         return "nothing"
     if isinstance(value, bool):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from carddb.fields import COMMON_KINDS, CardType, FieldDecl
-from carddb.schema import Report, did_you_mean, join
+from carddb.schema import CellText, Report, did_you_mean, join
 from carddb.yamlsource import LocatedDict, LocatedList, Pos
 
 BOOLS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
@@ -196,7 +196,7 @@ def convert(value: Any, decl: FieldDecl | None, kind: str) -> Any:
     return value
 
 
-class _Unparsable(str):
+class _Unparsable(CellText):
     """A cell whose YAML is broken: reported by its field's check as text."""
 
 
@@ -293,7 +293,10 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
                            f"'{name}' is not a field of {type_name}{did_you_mean(name, ctype.fields)}")
                 continue
             kind = COMMON_KINDS.get(name) or (decl.kind if decl is not None else "text")
-            card[name] = convert(value, decl, kind)
+            converted = convert(value, decl, kind)
+            if isinstance(converted, str) and kind in ("int", "number", "bool"):
+                converted = CellText(converted)     # not read: its message shows the cell
+            card[name] = converted
             card.value_pos[name] = sheet.pos(r, c)
             card.key_pos[name] = sheet.pos(1, c)
         if ctype is not None:

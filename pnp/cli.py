@@ -13,7 +13,25 @@ DATABASE_ARG = click.argument(
     "path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 
 
-@click.group(cls=OneLineGroup)
+class Commands(OneLineGroup):
+    """The commands written in modules of their own are imported when one is run (or
+    help lists them): `pnp build` does not pay for importing proof, export and watch."""
+
+    LAZY = {"proof": "pnp.proof", "export": "pnp.export", "watch": "pnp.watch",
+            "init": "pnp.init"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY and name not in self.commands:
+            import importlib
+
+            self.add_command(getattr(importlib.import_module(self.LAZY[name]), name))
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=Commands)
 @click.version_option(package_name="pnp-referee")
 def main() -> None:
     """Print-and-play pipeline for card games: XO!, X-Statix and any game a cards.yaml
@@ -37,10 +55,12 @@ def validate(path: Path | None, project: Path | None) -> int:
 
     Prints every problem as FILE:LINE:COL: field.path: message; exits 1 when invalid."""
     import carddb
-    from pnp.project import require_database
+    from pnp.project import announce, require_database
 
     if path is None:                # an explicit PATH is carddb's to read (or refuse)
         path = require_database(project)
+    if path.is_file():
+        announce(path)
     try:
         db = carddb.load(path)
     except carddb.DatabaseError as exc:
@@ -70,11 +90,7 @@ def list_cards(path: Path | None, project: Path | None, game_id: str | None) -> 
     return 0
 
 
-# Commands of their own modules are registered below, one line each.
+# Commands of their own modules: build (light at import) here, the others in Commands.LAZY.
 from pnp.build_command import build  # noqa: E402
 
 main.add_command(build)
-main.add_command(__import__("pnp.proof", fromlist=["proof"]).proof)
-main.add_command(__import__("pnp.export", fromlist=["export"]).export)
-main.add_command(__import__("pnp.watch", fromlist=["watch"]).watch)
-main.add_command(__import__("pnp.init", fromlist=["init"]).init)

@@ -33,6 +33,9 @@ _WORDS = {
 }
 _PLAIN_OK = re.compile(r"[A-Za-z_(][^:#]*\Z")       # a bare word PyYAML reads as a string
 _KEY = re.compile(r"- ([A-Za-z_][A-Za-z0-9_]*): ")
+# Whitespace to Python that YAML reads as text (a no-break space...): outside quotes, PyYAML
+# decides (`0\u00a0` is the text "0\u00a0" to it, not 0 with a trailing space).
+_ODD_SPACE = re.compile(r"[^\S \t\n]")
 
 
 # Characters PyYAML refuses or treats as line breaks: leave such text to PyYAML.
@@ -103,12 +106,12 @@ def _split(text: str) -> list[str]:
     elements: list[str] = []
     gap = False
     for line in text.split("\n"):
-        stripped = line.strip()
+        stripped = line.strip(" \t")          # YAML's blanks only: see _ODD_SPACE
         if not stripped:
             gap = True
             continue
         if line.startswith("- "):
-            elements.append(line.rstrip())
+            elements.append(line.rstrip(" \t"))
             gap = False
         elif line[0] in " \t" and elements and not gap and not stripped.startswith("#"):
             elements[-1] += " " + stripped
@@ -138,10 +141,12 @@ def _tokens(text: str, pos: int) -> list[tuple[str, Any]]:
     while pos < end:
         m = _TOKEN.match(text, pos)
         if not m:
-            if text[pos:].strip() == "":
+            if text[pos:].strip(" \t") == "":
                 break
             raise _NotSimple
         punct, colon, string, plain = m.groups()
+        if _ODD_SPACE.search(text, pos, m.start(3) if string is not None else m.end()):
+            raise _NotSimple
         if punct:
             out.append((punct, None))
         elif colon:

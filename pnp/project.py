@@ -47,7 +47,8 @@ def require_database(project: Path | None, path: Path | None = None) -> Path:
 
 
 def announce(path: Path, err: bool = False) -> None:
-    """The first line of every build: which database it reads."""
+    """The first line of every command that reads a database: which cards.yaml it is
+    (on stderr for a command printing JSON, err=True, so that stdout stays one object)."""
     click.echo(f"reading {path.resolve()}", err=err)
 
 
@@ -56,6 +57,7 @@ def load(project: Path | None, path: Path | None = None):
     import carddb
 
     path = require_database(project, path)
+    announce(path)
     try:
         return carddb.load(path)
     except carddb.DatabaseError as exc:

@@ -215,6 +215,43 @@ def _code_generator():
     return YamlValueGenerator
 
 
+def _bytecode_cache():
+    """Compiled templates kept on disk between runs (compiling the six templates of a
+    game costs as much as drawing a deck of 80 cards). Jinja checks each entry against
+    the template's source (sha1) and the Python version; the folder is named by this
+    file, which holds every setting of the environment and its code generator, and by
+    Jinja's version. In the load cache's folder (carddb.cache), off when it is off."""
+    from carddb import cache
+
+    base = cache.folder()
+    if base is None:
+        return None
+    import hashlib
+    import os
+
+    from jinja2 import __version__
+    from jinja2.bccache import FileSystemBytecodeCache
+
+    class QuietCache(FileSystemBytecodeCache):
+        """An unreadable or unwritable cache folder just means compiling again."""
+
+        def load_bytecode(self, bucket):
+            try:
+                super().load_bytecode(bucket)
+            except (OSError, ValueError, EOFError):
+                bucket.reset()
+
+        def dump_bytecode(self, bucket):
+            try:
+                os.makedirs(self.directory, exist_ok=True)
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+    version = hashlib.sha256(Path(__file__).read_bytes() + __version__.encode()).hexdigest()
+    return QuietCache(str(base / f"templates-{version[:16]}"))
+
+
 class Templates:
     """Loads templates from the project's templates folder, then the bundled one."""
 
@@ -243,6 +280,7 @@ class Templates:
             lstrip_blocks=True,
             keep_trailing_newline=True,
             auto_reload=False,              # templates do not change during a build
+            bytecode_cache=_bytecode_cache(),
         )
         self.env.code_generator_class = _code_generator()
         self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs,
@@ -325,7 +363,6 @@ class Templates:
                         what: str) -> list[tuple[str | None, Any]]:
         """Like `render`, each element with its output line when it had one (a key for
         caching what is drawn from it), else None."""
-        import yaml
         from jinja2 import TemplateNotFound, TemplateSyntaxError
 
         template = self.get(name)
@@ -349,6 +386,8 @@ class Templates:
         lines = fastyaml.elements(text)
         if lines is not None:
             return self._bounded(lines, template, name, what)
+        import yaml  # only for what fastyaml cannot read
+
         try:
             data = fastyaml.pyyaml(text)
         except YamlProblem as exc:

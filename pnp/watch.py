@@ -194,7 +194,7 @@ def watch(out, proof, interval, project, build_args) -> int:
     assets (BUILD_ARGS go to `pnp build`, e.g. --game xo --paper a4). Stop with Ctrl-C.
     A project whose cards.yaml is missing is watched until it appears."""
     from pnp.build_command import build
-    from pnp.project import database_path, output
+    from pnp.project import announce, database_path, output
 
     # A mistyped option is no broken edit: no save can fix it, so it ends the watch
     # with the build's usage error (exit 2) instead of failing on every change.
@@ -204,6 +204,7 @@ def watch(out, proof, interval, project, build_args) -> int:
     def echo(line: str) -> None:
         click.echo(f"[{time.strftime('%H:%M:%S')}] {line}")
 
+    announce(database_path(project))    # even before it exists: the file watched for
     try:
         watch_loop(database_path(project), list(build_args), proof, out, interval, echo)
     except KeyboardInterrupt:

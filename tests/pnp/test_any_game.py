@@ -169,7 +169,7 @@ BROKEN = [
     ("missing-column", _csv("name,callsign,rookie\nMara,Needle,no\n"),
      "pilots.csv:1:D: games.orbit.decks.pilots.cards: missing column 'skill' (a required field of Pilot)"),
     ("wrong-type", _csv("name,callsign,skill\nMara,Needle,4\nOskar,Tin,lots\n"),
-     "pilots.csv:3:C: games.orbit.decks.pilots.cards[1].skill: expected a whole number >= 1, got text"),
+     "pilots.csv:3:C: games.orbit.decks.pilots.cards[1].skill: expected a whole number >= 1, got text 'lots'"),
     ("empty-row", _csv("name,callsign,skill\nMara,Needle,4\n,,\nOskar,Tin,2\n"),
      "pilots.csv:3:A: games.orbit.decks.pilots.cards: an empty row"),
     ("bad-copies", _csv("name,callsign,skill,copies\nMara,Needle,4,0\n"),
@@ -202,6 +202,21 @@ def test_a_broken_spreadsheet_is_one_line_at_its_cell(cli, orbit, case):
     build = cli("pnp", "build", cwd=orbit)
     assert build.returncode == 1 and build.stderr.count("\n") == 1, build.stderr
     assert not (orbit / "output" / "orbit").exists()
+
+
+def test_a_wrong_type_cell_shows_its_value_escaped_and_shortened(cli, orbit):
+    """The cell is all a designer sees of a spreadsheet: its text is shown, one line (a
+    control character escaped) and bounded, never the whole of a long cell."""
+    long = "lots\x1b[31m of skill, " + "really " * 40
+    (orbit / "pilots.csv").write_text(f'name,callsign,skill,rookie\nMara,Needle,"{long}",maybe\n',
+                                      encoding="utf-8")
+    result = cli("pnp", "validate", cwd=orbit)
+    assert result.returncode == 1
+    skill, rookie = (line for line in result.stderr.splitlines() if line.startswith("pilots.csv"))
+    assert skill.startswith("pilots.csv:2:C: games.orbit.decks.pilots.cards[0].skill: expected "
+                            "a whole number >= 1, got text 'lots\\x1b[31m of skill, really "), skill
+    assert skill.endswith("...'") and len(skill) < 160 and "\x1b" not in skill, skill
+    assert rookie.endswith("rookie: expected true or false, got text 'maybe'"), rookie
 
 
 def test_a_sheet_of_another_name_and_an_unknown_type_get_did_you_mean(cli, orbit):
@@ -318,6 +333,26 @@ def test_no_cards_yaml_is_an_error_not_the_bundled_games(cli, tmp_path, command)
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "pnp init" in result.stderr, result.stderr
     assert not (tmp_path / "output").exists()
+
+
+@pytest.mark.parametrize("command", [["validate"], ["list"], ["proof", "--card", "Squall"],
+                                     ["export", "png", "--card", "Squall"]])
+def test_every_command_reading_a_database_names_it_on_its_first_line(cli, tmp_path, command):
+    project = tmp_path / "game"
+    assert cli("pnp", "init", str(project), cwd=tmp_path).returncode == 0
+    result = cli("pnp", *command, "--project", str(project), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == f"reading {(project / 'cards.yaml').resolve()}"
+
+
+def test_watch_names_the_database_it_watches_first(tmp_path, cli):
+    assert cli("pnp", "init", cwd=tmp_path).returncode == 0
+    watcher = Watcher(tmp_path, "--interval", "0.1", "--game", "harbour", "--only", "storms")
+    try:
+        lines = watcher.wait_for("build done")
+        assert lines[0] == f"reading {(tmp_path / 'cards.yaml').resolve()}", lines
+    finally:
+        watcher.stop()
 
 
 @pytest.mark.parametrize("kind", ["folder", "fifo"])

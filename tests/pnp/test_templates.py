@@ -158,3 +158,31 @@ def test_project_templates_override_bundled_ones(tmp_path):
     t = Templates([project, bundled])
     assert t.render("g/card.j2", {}, "x") == [{"a": 1}]
     assert t.render("g/other.j2", {}, "x") == [{"b": 3}]
+
+
+def test_compiled_templates_are_kept_on_disk_and_follow_their_source(tmp_path, monkeypatch):
+    """A second run reads the compiled template from the cache folder; an edited
+    template is compiled again (Jinja compares the source's checksum), never stale."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    first = templates_in(tmp_path, card=ONE_TEXT)
+    assert first.render("g/card.j2", {"value": "a"}, "test") == [
+        {"text": {"box": [0, 0, 10, 10], "text": "a"}}]
+    (entry,) = (tmp_path / "cache").glob("templates-*/__jinja2_*.cache")
+    compiled = entry.read_bytes()
+    again = templates_in(tmp_path, card=ONE_TEXT)
+    assert again.render("g/card.j2", {"value": "b"}, "test")[0]["text"]["text"] == "b"
+    assert entry.read_bytes() == compiled
+    edited = templates_in(tmp_path, card="- text: {box: [1, 1, 5, 5], text: {{ value }}}\n")
+    assert edited.render("g/card.j2", {"value": "c"}, "test") == [
+        {"text": {"box": [1, 1, 5, 5], "text": "c"}}]
+    assert entry.read_bytes() != compiled
+
+
+def test_an_unusable_template_cache_only_means_compiling_again(tmp_path, monkeypatch):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(blocked))
+    t = templates_in(tmp_path, card=ONE_TEXT)
+    assert t.render("g/card.j2", {"value": 1}, "test")[0]["text"]["text"] == 1
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    assert templates_in(tmp_path, card=ONE_TEXT).env.bytecode_cache is None

@@ -1,0 +1,38 @@
+"""What a warm `pnp build` imports: the commands of other modules and the libraries only
+a cold load, a proof or a terminal needs stay out (the speed target of issue 15, item 6)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+UNNEEDED = ("pnp.proof", "pnp.export", "pnp.watch", "pnp.init", "yaml", "openpyxl", "rich",
+            "pypdfium2", "carddb.validate")
+PROBE = ("import atexit, runpy, sys\n"
+         f"atexit.register(lambda: print(sorted(m for m in {UNNEEDED!r} if m in sys.modules), "
+         "file=sys.stderr))\n"
+         "sys.argv = ['pnp', *sys.argv[1:]]\n"
+         "runpy.run_module('pnp', run_name='__main__')\n")
+
+
+def test_a_warm_build_imports_no_other_command_nor_what_it_does_not_use(cli, tmp_path):
+    assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    args = [sys.executable, "-c", PROBE, "build", "--game", "harbour", "--only", "storms",
+            "--force"]
+    cold = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
+    warm = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert cold.returncode == warm.returncode == 0, warm.stderr
+    assert "'yaml'" in cold.stderr.splitlines()[-1]          # the probe sees a cold load
+    assert warm.stderr.splitlines()[-1] == "[]", warm.stderr
+
+
+def test_help_still_lists_every_command(cli):
+    result = cli("pnp", "--help")
+    commands = result.stdout.split("Commands:", 1)[1].split()
+    for name in ("build", "export", "init", "list", "proof", "validate", "watch"):
+        assert name in commands
+    assert cli("pnp", "proof", "--help").stdout.startswith("Usage: pnp proof")
