@@ -380,13 +380,14 @@ class Templates:
             line = f":{where[1]}" if where[1] else ""
             message = " ".join(str(exc).split()) or type(exc).__name__
             raise TemplateError(f"{where[0]}{line}: {message} ({what})") from None
-        from carddb.yamlsource import YamlProblem
         from pnp import fastyaml
 
         lines = fastyaml.elements(text)
         if lines is not None:
             return self._bounded(lines, template, name, what)
         import yaml  # only for what fastyaml cannot read
+
+        from carddb.yamlsource import YamlProblem
 
         try:
             data = fastyaml.pyyaml(text)
