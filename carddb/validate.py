@@ -22,6 +22,7 @@ from carddb.schema import (
     Id,
     ListOf,
     MapOf,
+    Pattern,
     Range,
     Report,
     Spec,
@@ -64,6 +65,9 @@ PRINT = Struct({}, {
     "die_label_mm": Range(*limits.DIE_LABEL_MM, "a label size in mm"),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
+# The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.drawn).
+RELEASE = Struct({}, {"version": STR,
+                      "date": Pattern(r"\d{4}-\d{2}-\d{2}", "a date YYYY-MM-DD in quotes")})
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
 COLORS = Struct({}, {"primary": COLOR, "secondary": COLOR, "paper": COLOR})
 BACK = Struct({"title": STR}, {"subtitle": STR, "image": STR})
@@ -126,7 +130,7 @@ def validate(data, report: Report, root: Path) -> None:
         report.add(Pos(1, 1), "(top)", f"expected a mapping with 'version' and 'games', got {kind_of(data)}")
         return
     top = Struct({"version": Choice((1,)), "games": Struct({})},
-                 {"print": PRINT, "card_sizes": MapOf(STR, CARD_SIZE)})
+                 {"print": PRINT, "card_sizes": MapOf(STR, CARD_SIZE), "release": RELEASE})
     top.check(data, "", Pos(1, 1), report, ignore=("games",))
     sizes = data.get("card_sizes") if isinstance(data.get("card_sizes"), dict) else {}
     fonts = (data.get("print") or {}).get("fonts") if isinstance(data.get("print"), dict) else None

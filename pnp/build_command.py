@@ -49,14 +49,25 @@ def _offset(ctx, param, value):
 @click.option("--no-backs", is_flag=True, help="Fronts only.")
 @click.option("--strict", is_flag=True, help="Treat layout warnings (text overflow) as errors.")
 @click.option("--force", is_flag=True, help="Rebuild every artefact, even those up to date.")
+@click.option("--changed-only", is_flag=True,
+              help="Also write OUT/changed.pdf: only the cards added or changed since the "
+                   "build before (or --since), each copy with its back, for a reprint.")
+@click.option("--since", metavar="BUILD|GIT-REF",
+              help="--changed-only: compare with this build number or git commit.")
 def build(game, only, paper, out, project, duplex, back_offset, fold, no_backs, strict,
-          force) -> None:
+          force, changed_only, since) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf. The first line names the cards.yaml read."""
     from pnp.project import output
 
-    _run(game, only, paper, output(out, project, "output"), duplex, back_offset, fold,
-         no_backs, strict, force, project)
+    if since is not None and not changed_only:
+        raise click.UsageError("--since goes with --changed-only (or use pnp diff --since)")
+    out = output(out, project, "output")
+    _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force, project)
+    if changed_only:
+        from pnp.diff import write_changed
+
+        write_changed(out, project, since)
 
 
 def _load_database(path: Path):
@@ -133,9 +144,15 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
 
     db_path = require_database(project)
     announce(db_path)
+    from pnp import drawn
+
     args = {"game": game, "only": only, "paper": paper, "duplex": duplex,
             "back_offset": back_offset, "fold": fold, "no_backs": no_backs}
-    quick = None if force else incremental.unchanged_build(out, db_path, args)
+    # Without a build record (pnp.drawn) the cards must be drawn once to record them; a
+    # new git commit may change the version stamp.
+    git = drawn.git_stamp(db_path.parent)
+    quick = None if force or not drawn.recorded(out, git) else incremental.unchanged_build(
+        out, db_path, args)
     if quick is not None:
         seen: set[tuple] = set()
         for result in quick:
@@ -162,24 +179,35 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
     plan = incremental.Plan(db, opts, out, force)
     seen: set[tuple] = set()
     written = []
-    renderer = fonts = None
+    renderer = fonts = recorder = None
+    previous = drawn.latest(out)
+    built_cards: dict[str, dict] = {}
     with _Reporter(sum(b.units(db, a) for a in todo)) as report:
         try:
             for art in todo:
                 result = plan.up_to_date(art)
+                if result is not None and art.deck and not drawn.has_deck(
+                        previous, db, art.game, art.deck):
+                    result = None               # draw it once to record its cards
                 if result is not None:
                     report.skip(result.path, b.units(db, art))
                 else:
                     if renderer is None:
                         fonts = register_fonts(db.print.fonts, db.root)
                         renderer = _renderer(db, fonts)
+                        recorder = drawn.Recorder(db, renderer)
                     report.start(art, art.path(out))
                     result = b.build_artefact(db, art, opts, renderer, fonts, out,
                                               report.advance)
                     plan.built(art, result)
+                    if art.deck:
+                        built_cards.update(
+                            drawn.deck_entries(db, recorder, art.game, art.deck) or {})
                 _warn_once(result, seen, strict, report.warn)
                 written.append(result)
             plan.finished(args, db, db_path, todo)
+            drawn.save_record(out, drawn.next_record(db, previous, built_cards,
+                                                     drawn.stamp(db)), git)
         except b.BuildError as exc:
             raise _Stop(str(exc), exc.exit_code) from None
         except FontError as exc:

@@ -37,7 +37,7 @@ PACKAGE = Path(__file__).resolve().parent
 PROJECT = PACKAGE.parent
 # Modules of the package that cannot change what `pnp build` writes.
 NOT_BUILD_CODE = frozenset({"__main__.py", "cli.py", "cli_support.py", "listing.py",
-                            "proof.py", "export.py", "tts.py", "watch.py", "single.py",
+                            "proof.py", "export.py", "tts.py", "watch.py", "single.py", "diff.py",
                             "incremental.py"})
 
 
@@ -145,6 +145,10 @@ class Hasher:
             settings = {"title": game.title, "colors": game.colors, "extras": game.extras,
                         "players": [game.min_players, game.max_players]}
             files = template_files(self.db, gid)
+            from pnp.drawn import stamp, uses_stamp
+
+            if uses_stamp(files):       # {{ version }} / {{ build_date }} are drawn
+                settings["stamp"] = stamp(self.db)
             self._games[gid] = hashlib.sha256(
                 (_canonical(settings) + _digest_files(files)).encode()).hexdigest()
         return self._games[gid]
