@@ -71,7 +71,8 @@ RELEASE = Struct({}, {"version": STR,
 # Output profiles for print shops (pnp/profiles.py: `like` names a built-in preset).
 PROFILE = Struct({}, {
     "like": STR, "title": STR, "format": Choice(("png", "jpg", "pdf")),
-    "dpi": Range(72, 1200, "a resolution in dpi"), "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
+    "dpi": Range(72, 1200, "a resolution in dpi"),
+    "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
     "sizes": MapOf(STR, CARD_SIZE), "copies": Choice(("files", "once")), "backs": BOOL,
     "naming": STR, "note": STR,
 })

@@ -131,16 +131,17 @@ def plan_cards(db: Any) -> dict[str, dict]:
     from reportlab.pdfgen.canvas import Canvas
 
     from pnp import drawn
+    from pnp import geometry as g
     from pnp.cli_support import make_renderer
 
     renderer = make_renderer(db)
     recorder = drawn.Recorder(db, renderer)
     canvas = Canvas(io.BytesIO(), invariant=1)
-    bleed = db.print.bleed_mm * 72 / 25.4
+    bleed = g.mm(float(db.print.bleed_mm))     # sizes computed as pnp.build does
     out: dict[str, dict] = {}
     for gid, game in db.games.items():
         for did, deck in game.decks.items():
-            w, h = deck.size_mm[0] * 72 / 25.4, deck.size_mm[1] * 72 / 25.4
+            w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
             renderer.draw_back(canvas, deck, 0, 0, w, h, bleed)
             for card in deck.cards:
                 renderer.draw_front(canvas, card, deck, 0, 0, w, h, bleed)

@@ -24,9 +24,12 @@ empty. Never the clock, so two builds of the same input are byte-identical.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
+import math
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -39,9 +42,8 @@ STAMP_KEYS = ("version", "build_date")
 # ── the version stamp ─────────────────────────────────────────────────────────────
 
 
-def git_stamp(root: Path) -> dict[str, str]:
-    """{"version", "build_date"} from the git repository holding `root` ("" outside one,
-    or without git)."""
+@functools.lru_cache(maxsize=8)
+def _git_stamp(root: str) -> tuple[str, str]:
     def git(*args: str) -> str:
         try:
             done = subprocess.run(["git", "-C", str(root), *args], capture_output=True,
@@ -50,10 +52,15 @@ def git_stamp(root: Path) -> dict[str, str]:
             return ""
         return done.stdout.strip() if done.returncode == 0 else ""
 
-    if not git("rev-parse", "--is-inside-work-tree") == "true":
-        return {"version": "", "build_date": ""}
-    return {"version": git("describe", "--tags", "--always"),
-            "build_date": git("log", "-1", "--format=%cs")}
+    version = git("describe", "--tags", "--always")     # fails outside a repository
+    return (version, git("log", "-1", "--format=%cs") if version else "")
+
+
+def git_stamp(root: Path) -> dict[str, str]:
+    """{"version", "build_date"} from the git repository holding `root` ("" outside one,
+    or without git). Asked once per process and folder."""
+    version, date = _git_stamp(str(Path(root).resolve()))
+    return {"version": version, "build_date": date}
 
 
 def stamp(db: Any) -> dict[str, str]:
@@ -111,15 +118,37 @@ def _file_digest(path: str, cache: dict[str, str]) -> str:
     return cache[path]
 
 
-def face_hash(ops: list, target: Any, fonts_digest: str, files: dict[str, str]) -> str:
-    """The hash of one planned face (ops as `CardRenderer._plan` returns them)."""
-    plan = [op for _, op in ops]
-    images = [_file_digest(op[2], files) for op in plan
-              if op and op[0] == "image" and isinstance(op[2], str)]
-    data = {"ops": _canon(plan), "images": images, "fonts": fonts_digest,
-            "size": _canon((float(target.W), float(target.H), float(target.bleed)))}
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+def plan_text(ops: list, files: dict[str, str]) -> str:
+    """A canonical text of a planned face (ops as `CardRenderer._plan` returns them):
+    their repr (fast, exact), an image's path replaced by the digest of its bytes (a
+    moved project or an image edited in place)."""
+    plan = [(op[0], op[1], _file_digest(op[2], files), *op[3:])
+            if op and op[0] == "image" and isinstance(op[2], str) else op
+            for _, op in ops]
+    text = repr(plan)
+    if " at 0x" in text:                 # an object without a value repr: spell it out
+        text = json.dumps(_canon(plan), sort_keys=True, ensure_ascii=False)
+    # Numbers to 1/1000 pt: the same card at the same size, however its size was computed
+    # (mm * 72 / 25.4 or mm / 25.4 * 72), gives the same text. Quoted text is kept. The
+    # steps are offset so that their edges are not binary fractions (glyph widths land
+    # on those: 93.4375 must not round up on one side and down on the other).
+    return _NUMBER.sub(_rounded, text)
+
+
+_NUMBER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+\.\d+(?:e[-+]?\d+)?")
+
+
+def _rounded(match: re.Match) -> str:
+    token = match.group()
+    if token[0] in "'\"":
+        return token
+    return str(math.floor(float(token) * 1000 + 0.3183))
+
+
+def face_hash(text: str, target: Any, fonts_digest: str) -> str:
+    """The hash of one planned face from its `plan_text`."""
+    size = f"{float(target.W):.4f} {float(target.H):.4f} {float(target.bleed):.4f}"
+    return hashlib.sha256(f"{size}\0{fonts_digest}\0{text}".encode()).hexdigest()
 
 
 def _fonts_digest(db: Any) -> str:
@@ -177,17 +206,14 @@ class Recorder:
         """The face's hash with the version stamp left out: when the planned text shows
         a stamp value, the face is planned again with the stamp empty."""
         stamp_values = getattr(self.planner, "stamp", None) or {}
-        ops = result[0]
-        shown = [v for v in stamp_values.values() if v]
-        if shown:
-            text = json.dumps(_canon([op for _, op in ops]), ensure_ascii=False)
-            if any(json.dumps(v, ensure_ascii=False)[1:-1] in text for v in shown):
-                self.planner.stamp = dict.fromkeys(STAMP_KEYS, "")
-                try:
-                    ops = plan(template, context, target, missing)[0]
-                finally:
-                    self.planner.stamp = stamp_values
-        return face_hash(ops, target, self._fonts, self._files)
+        text = plan_text(result[0], self._files)
+        if any(v and v in text for v in stamp_values.values()):
+            self.planner.stamp = dict.fromkeys(STAMP_KEYS, "")
+            try:
+                text = plan_text(plan(template, context, target, missing)[0], self._files)
+            finally:
+                self.planner.stamp = stamp_values
+        return face_hash(text, target, self._fonts)
 
 
 def _is_card(target: Any) -> bool:

@@ -37,8 +37,8 @@ PACKAGE = Path(__file__).resolve().parent
 PROJECT = PACKAGE.parent
 # Modules of the package that cannot change what `pnp build` writes.
 NOT_BUILD_CODE = frozenset({"__main__.py", "cli.py", "cli_support.py", "listing.py",
-                            "proof.py", "export.py", "tts.py", "watch.py", "single.py", "diff.py",
-                            "incremental.py"})
+                            "proof.py", "export.py", "tts.py", "watch.py", "single.py",
+                            "incremental.py", "diff.py", "profiles.py"})
 
 
 def _digest_files(paths: list[Path], root: Path | None = None) -> str:
