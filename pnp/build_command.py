@@ -150,9 +150,8 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
             "back_offset": back_offset, "fold": fold, "no_backs": no_backs}
     # Without a build record (pnp.drawn) the cards must be drawn once to record them; a
     # new git commit may change the version stamp.
-    git = drawn.git_stamp(db_path.parent)
-    quick = None if force or not drawn.recorded(out, git) else incremental.unchanged_build(
-        out, db_path, args)
+    quick = None if force or not drawn.recorded(out, db_path.parent) else (
+        incremental.unchanged_build(out, db_path, args))
     if quick is not None:
         seen: set[tuple] = set()
         for result in quick:
@@ -207,7 +206,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                 written.append(result)
             plan.finished(args, db, db_path, todo)
             drawn.save_record(out, drawn.next_record(db, previous, built_cards,
-                                                     drawn.stamp(db)), git)
+                                                     drawn.stamp(db)), db)
         except b.BuildError as exc:
             raise _Stop(str(exc), exc.exit_code) from None
         except FontError as exc:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 BUILDS = ".pnp-builds"
-GIT = "git.json"  # what git said at the last build (a new commit may change the stamp)
+GIT = "git.json"  # whether the stamp was drawn at the last build, and what git said
 STAMP_KEYS = ("version", "build_date")
 
 
@@ -287,22 +287,34 @@ def next_record(db: Any, previous: dict | None, built: dict[str, dict],
             "cards": dict(sorted(cards.items()))}
 
 
-def recorded(out: Path, git: dict[str, str]) -> bool:
-    """Whether OUT has a build record, made when git said `git` (see `git_stamp`)."""
+def stamp_used(db: Any) -> bool:
+    """Whether a template of any game mentions the stamp (then git may change a build)."""
+    from pnp.incremental import template_files
+
+    return any(uses_stamp(template_files(db, gid)) for gid in db.games)
+
+
+def recorded(out: Path, root: Path) -> bool:
+    """Whether OUT has a build record still true to git: when the last full build's
+    templates drew the stamp, git (asked only then) must say what it said then."""
     try:
         seen = json.loads((Path(out) / BUILDS / GIT).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        if seen.get("uses") and seen.get("git") != git_stamp(root):
+            return False
+    except (OSError, ValueError, AttributeError):
         return False
-    return seen == git and latest(out) is not None
+    return latest(out) is not None
 
 
-def save_record(out: Path, record: dict, git: dict[str, str] | None = None) -> Path | None:
+def save_record(out: Path, record: dict, db: Any = None) -> Path | None:
     """Add `record` as the next build, unless it says what the latest already says;
-    remember the git stamp of this build (for `recorded`)."""
-    if git is not None:
+    with `db`, remember whether its stamp came from git (for `recorded`)."""
+    if db is not None:
         folder = Path(out) / BUILDS
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / GIT).write_text(json.dumps(git, sort_keys=True) + "\n", encoding="utf-8")
+        uses = stamp_used(db)
+        seen = {"uses": uses, "git": git_stamp(Path(db.root)) if uses else None}
+        (folder / GIT).write_text(json.dumps(seen, sort_keys=True) + "\n", encoding="utf-8")
     before = latest(out)
     if before is not None and {k: v for k, v in before.items() if k != "build"} == record:
         return None

@@ -158,3 +158,28 @@ def test_proof_marks_the_changed_cards(cli, project, tmp_path):
     marked = re.findall(r'<figure class="card[^"]* changed"[^>]*>.*?<b>([^<]+)</b>', page)
     assert marked == ["Iron Maiden"]
     assert 'id="only-changed"' in page and "changed: front" in page
+
+
+def test_the_stamp_from_git_follows_new_commits(cli, project, tmp_path):
+    def git(*args):
+        done = subprocess.run(["git", "-C", str(project), "-c", "user.name=t", "-c",
+                               "user.email=t@t", *args], check=True, capture_output=True,
+                              text=True)
+        return done.stdout.strip()
+
+    ship = project / "templates" / "harbour" / "ship.j2"
+    ship.write_text(ship.read_text() + "\n- text: {box: [4, 84, 40, 3], size: 5, "
+                    "text: {{ 'build ' ~ version }}, markup: false}\n")
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    out = tmp_path / "out"
+    build(cli, project, out)
+    assert f"build {git('rev-parse', '--short', 'HEAD')}" in page_texts(
+        out / "harbour" / "ships.pdf")[0]
+    (project / "README.md").write_text("notes\n")
+    git("commit", "-qam", "two")
+    build(cli, project, out)                 # no file it reads changed; the commit did
+    assert f"build {git('rev-parse', '--short', 'HEAD')}" in page_texts(
+        out / "harbour" / "ships.pdf")[0]
+    assert diff(cli, project, out)["changed"] == []
