@@ -281,7 +281,11 @@ def next_record(db: Any, previous: dict | None, built: dict[str, dict],
     built_decks = {k.rsplit("/", 1)[0] for k in built}
     cards = {k: v for k, v in (previous or {}).get("cards", {}).items()
              if k in known and k.rsplit("/", 1)[0] not in built_decks}
-    cards.update(built)
+    before = (previous or {}).get("cards", {})
+    for key, entry in built.items():
+        if entry.get("back") is None and key in before:     # --no-backs drew no back:
+            entry = {**entry, "back": before[key].get("back")}  # keep what was printed
+        cards[key] = entry
     return {"version": stamp_values.get("version", ""),
             "build_date": stamp_values.get("build_date", ""),
             "cards": dict(sorted(cards.items()))}

@@ -183,3 +183,10 @@ def test_the_stamp_from_git_follows_new_commits(cli, project, tmp_path):
     assert f"build {git('rev-parse', '--short', 'HEAD')}" in page_texts(
         out / "harbour" / "ships.pdf")[0]
     assert diff(cli, project, out)["changed"] == []
+
+
+def test_a_build_without_backs_keeps_the_backs_printed_before(cli, project, tmp_path):
+    out = tmp_path / "out"
+    build(cli, project, out)
+    build(cli, project, out, "--no-backs")
+    assert diff(cli, project, out, "--since", "1")["changed"] == []
