@@ -104,6 +104,10 @@ class Database:
     games: dict[str, Game]
     # Every file the database was read from: its cards.yaml, then the spreadsheets.
     sources: tuple[Path, ...] = ()
+    # `release: {version, date}` of cards.yaml (the version stamp; empty when not given).
+    release: dict[str, str] = field(default_factory=dict)
+    # `profiles:` of cards.yaml: named output profiles for print shops (pnp/profiles.py).
+    profiles: dict[str, dict] = field(default_factory=dict)
 
     @property
     def root(self) -> Path:

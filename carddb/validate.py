@@ -22,6 +22,7 @@ from carddb.schema import (
     Id,
     ListOf,
     MapOf,
+    Pattern,
     Range,
     Report,
     Spec,
@@ -69,6 +70,17 @@ PRINT = Struct({}, {
                               maximum=25),
     "layout": Choice(("auto", "gutters", "abut")),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
+})
+# The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.drawn).
+RELEASE = Struct({}, {"version": STR,
+                      "date": Pattern(r"\d{4}-\d{2}-\d{2}", "a date YYYY-MM-DD in quotes")})
+# Output profiles for print shops (pnp/profiles.py: `like` names a built-in preset).
+PROFILE = Struct({}, {
+    "like": STR, "title": STR, "format": Choice(("png", "jpg", "pdf")),
+    "dpi": Range(72, 1200, "a resolution in dpi"),
+    "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
+    "sizes": MapOf(STR, CARD_SIZE), "copies": Choice(("files", "once")), "backs": BOOL,
+    "naming": STR, "note": STR,
 })
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
 COLORS = Struct({}, {"primary": COLOR, "secondary": COLOR, "paper": COLOR})
@@ -132,7 +144,8 @@ def validate(data, report: Report, root: Path) -> None:
         report.add(Pos(1, 1), "(top)", f"expected a mapping with 'version' and 'games', got {kind_of(data)}")
         return
     top = Struct({"version": Choice((1,)), "games": Struct({})},
-                 {"print": PRINT, "card_sizes": MapOf(STR, CARD_SIZE)})
+                 {"print": PRINT, "card_sizes": MapOf(STR, CARD_SIZE), "release": RELEASE,
+                  "profiles": MapOf(Id("profile"), PROFILE)})
     top.check(data, "", Pos(1, 1), report, ignore=("games",))
     sizes = data.get("card_sizes") if isinstance(data.get("card_sizes"), dict) else {}
     fonts = (data.get("print") or {}).get("fonts") if isinstance(data.get("print"), dict) else None

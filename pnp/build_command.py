@@ -60,17 +60,30 @@ def _offset(ctx, param, value):
 @click.option("--json", "as_json", is_flag=True,
               help="Print the layout report (every page, every card's trim box) as one "
                    "JSON object on stdout; the table and progress go to stderr.")
+@click.option("--changed-only", is_flag=True,
+              help="Also write OUT/changed.pdf: only the cards added or changed since the "
+                   "build before (or --since), each copy with its back, for a reprint.")
+@click.option("--since", metavar="BUILD|GIT-REF",
+              help="--changed-only: compare with this build number or git commit.")
 def build(game, only, paper, out, project, duplex, back_offset, printer_margin, layout, fold,
-          no_backs, strict, force, as_json) -> None:
+          no_backs, strict, force, as_json, changed_only, since) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf, each with its layout report
     OUT/<game>/<artefact>.layout.json. The first line names the cards.yaml read."""
     from pnp.project import output
 
+    if since is not None and not changed_only:
+        raise click.UsageError("--since goes with --changed-only (or use pnp diff --since)")
+    if as_json and changed_only:
+        raise click.UsageError("--changed-only prints its own summary: run it without --json")
     out = output(out, project, "output")
     if not as_json:
         _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force,
              project, printer_margin, layout)
+        if changed_only:
+            from pnp.diff import write_changed
+
+            write_changed(out, project, since)
         return
     import json
 
@@ -160,12 +173,17 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
 
     db_path = require_database(project)
     announce(db_path, err=quiet)
+    from pnp import drawn
+
     args = {"game": game, "only": only, "paper": paper, "duplex": duplex,
             "back_offset": back_offset, "fold": fold, "no_backs": no_backs}
     if printer_margin is not None or layout is not None:  # keys of earlier runs stay valid
         args.update(printer_margin=printer_margin, layout=layout)
     say = (lambda line: click.echo(line, err=True)) if quiet else click.echo
-    quick = None if force else incremental.unchanged_build(out, db_path, args)
+    # Without a build record (pnp.drawn) the cards must be drawn once to record them; a
+    # new git commit may change the version stamp.
+    quick = None if force or not drawn.recorded(out, db_path.parent) else (
+        incremental.unchanged_build(out, db_path, args))
     if quick is not None:
         seen: set[tuple] = set()
         for result in quick:
@@ -193,11 +211,16 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
     plan = incremental.Plan(db, opts, out, force)
     seen: set[tuple] = set()
     written = []
-    renderer = fonts = None
+    renderer = fonts = recorder = None
+    previous = drawn.latest(out)
+    built_cards: dict[str, dict] = {}
     with _Reporter(sum(b.units(db, a) for a in todo), say) as report:
         try:
             for art in todo:
                 result = plan.up_to_date(art)
+                if result is not None and art.deck and not drawn.has_deck(
+                        previous, db, art.game, art.deck):
+                    result = None               # draw it once to record its cards
                 if result is not None:
                     report.skip(result.path, b.units(db, art))
                 else:
@@ -205,13 +228,19 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                         fonts = register_fonts(db.print.fonts, db.root, notify=lambda line:
                                                report.warn(f"notice: {line}"))
                         renderer = _renderer(db, fonts)
+                        recorder = drawn.Recorder(db, renderer)
                     report.start(art, art.path(out))
                     result = b.build_artefact(db, art, opts, renderer, fonts, out,
                                               report.advance)
                     plan.built(art, result)
+                    if art.deck:
+                        built_cards.update(
+                            drawn.deck_entries(db, recorder, art.game, art.deck) or {})
                 _warn_once(result, seen, strict, report.warn)
                 written.append(result)
             plan.finished(args, db, db_path, todo)
+            drawn.save_record(out, drawn.next_record(db, previous, built_cards,
+                                                     drawn.stamp(db)), db)
         except b.BuildError as exc:
             raise _Stop(str(exc), exc.exit_code) from None
         except FontError as exc:

@@ -18,7 +18,7 @@ class Commands(OneLineGroup):
     help lists them): `pnp build` does not pay for importing proof, export and watch."""
 
     LAZY = {"proof": "pnp.proof", "export": "pnp.export", "watch": "pnp.watch",
-            "init": "pnp.init"}
+            "init": "pnp.init", "diff": "pnp.diff"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})

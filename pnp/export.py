@@ -135,7 +135,7 @@ def _distinct(faces: list, warnings: list[list]) -> list[list]:
 
 
 @click.command("export")
-@click.argument("target", type=click.Choice(TARGETS))
+@click.argument("target", type=click.Choice(TARGETS), required=False)
 @selection_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder (default: output/export/TARGET in the project).")
@@ -145,14 +145,23 @@ def _distinct(faces: list, warnings: list[list]) -> list[list]:
 @click.option("--no-backs", is_flag=True, help="pdf-single: fronts only.")
 @click.option("--jpeg/--png-sheets", "jpeg", default=True, show_default=True,
               help="tts: deck sheets as JPEG (smaller) or PNG.")
-def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg) -> int:
+@click.option("--profile", metavar="NAME",
+              help="Write what a print shop asks for instead of a TARGET: a profile of "
+                   "cards.yaml or a preset (tgc, mpc, dtc); see pnp/profiles.py.")
+def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profile) -> int:
     """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),
-    tts (Tabletop Simulator deck sheets, backs and saved-object JSON) or pdf-single (one
-    card per page with TrimBox and BleedBox)."""
+    tts (Tabletop Simulator deck sheets, backs and saved-object JSON), pdf-single (one
+    card per page with TrimBox and BleedBox), or --profile NAME (a print shop's files)."""
     from pnp.cli import load_database
     from pnp.project import output
 
+    if (target is None) == (profile is None):
+        raise click.UsageError("give a TARGET (png, tts, pdf-single) or --profile NAME")
     db = load_database(None, project)
+    if profile is not None:
+        from pnp.profiles import export_with_profile
+
+        return export_with_profile(db, profile, game, decks, cards, out, project)
     chosen = choose_faces(db, game, decks, cards, backs=True)
     out = output(out, project, Path("output") / "export" / target)
     with one_line_errors():

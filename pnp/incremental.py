@@ -39,7 +39,7 @@ PROJECT = PACKAGE.parent
 # Modules of the package that cannot change what `pnp build` writes.
 NOT_BUILD_CODE = frozenset({"__main__.py", "cli.py", "cli_support.py", "listing.py",
                             "proof.py", "export.py", "tts.py", "watch.py", "single.py",
-                            "incremental.py"})
+                            "incremental.py", "diff.py", "profiles.py"})
 
 
 def _digest_files(paths: list[Path], root: Path | None = None,
@@ -164,6 +164,10 @@ class Hasher:
             settings = {"title": game.title, "colors": game.colors, "extras": game.extras,
                         "players": [game.min_players, game.max_players]}
             files = template_files(self.db, gid)
+            from pnp.drawn import stamp, uses_stamp
+
+            if uses_stamp(files):       # {{ version }} / {{ build_date }} are drawn
+                settings["stamp"] = stamp(self.db)
             self._games[gid] = hashlib.sha256(
                 (_canonical(settings) + _digest_files(files, seen=self.seen)).encode()).hexdigest()
         return self._games[gid]

@@ -91,7 +91,7 @@ def draw_guides(image: Any, box: Any, dpi: float) -> Any:
 
 
 def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PROOF_DPI,
-                guides: bool = False) -> ProofResult:
+                guides: bool = False, changes: Any = None) -> ProofResult:
     """Rasterise each face from a one-card-per-page PDF, run the layout checks, write the
     PNGs, the deck contact sheets and the gallery."""
     from pnp.checks import text_outside_safe_zone
@@ -136,7 +136,7 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
         contact_sheet(entries, out, db.games[game].decks[deck_id].title).save(path)
         result.files.append(path)
     index = out / INDEX
-    index.write_text(gallery_html(db, record), encoding="utf-8")
+    index.write_text(gallery_html(db, record, changes), encoding="utf-8")
     result.files.append(index)
     return result
 
@@ -271,12 +271,15 @@ figcaption{font-size:12px;margin-top:4px}
 figcaption .meta{color:#666}
 ul.warnings{color:#b00;margin:4px 0 0;padding-left:16px;font-size:11px}
 figure.warn{box-shadow:0 0 0 3px #d00}
+figure.changed{outline:3px solid #e69b00;outline-offset:2px}
+.change{color:#a86b00;font-weight:bold}
 .hidden{display:none}
 """
 
 _SCRIPT = """
 const box = document.getElementById('filter');
 const onlyWarn = document.getElementById('only-warnings');
+const onlyChanged = document.getElementById('only-changed');  // when a build diff is known
 const count = document.getElementById('count');
 function apply() {
   const words = box.value.toLowerCase().split(/\\s+/).filter(Boolean);
@@ -284,7 +287,8 @@ function apply() {
   for (const fig of document.querySelectorAll('figure.card')) {
     const hay = fig.dataset.search;
     const ok = words.every(w => hay.includes(w)) &&
-               (!onlyWarn.checked || fig.classList.contains('warn'));
+               (!onlyWarn.checked || fig.classList.contains('warn')) &&
+               (!onlyChanged || !onlyChanged.checked || fig.classList.contains('changed'));
     fig.classList.toggle('hidden', !ok);
     if (ok) shown++;
   }
@@ -297,6 +301,7 @@ function apply() {
 if (location.hash.startsWith('#q=')) box.value = decodeURIComponent(location.hash.slice(3));
 box.addEventListener('input', apply);
 onlyWarn.addEventListener('change', apply);
+if (onlyChanged) onlyChanged.addEventListener('change', apply);
 window.addEventListener('load', () => {
   // Mark images that did not load, so a missing file shows at a glance.
   const imgs = [...document.images];
@@ -309,10 +314,12 @@ apply();
 """
 
 
-def gallery_html(db: Any, record: dict[str, Proofed]) -> str:
+def gallery_html(db: Any, record: dict[str, Proofed], changes: Any = None) -> str:
     """A self-contained page: cards grouped by game and deck, each with its name, type,
     copies and warnings, and a filter box (plain JS). Image paths are relative, so the
-    page works when opened straight from the disk."""
+    page works when opened straight from the disk. With `changes` (pnp.diff.Changes) the
+    cards added or changed since that build are outlined and labelled, with a switch to
+    show only them."""
     esc = html.escape
     total = len(record)
     warned = sum(1 for e in record.values() if e.warnings)
@@ -323,6 +330,7 @@ def gallery_html(db: Any, record: dict[str, Proofed]) -> str:
              ' autofocus>',
              '<label><input type="checkbox" id="only-warnings"> only cards with warnings'
              "</label>",
+             *_changes_header(changes),
              f'<span id="count">{total} shown</span>',
              f"<span>{total} faces, {warned} with warnings</span></header><main>"]
     for gid, game in db.games.items():
@@ -341,14 +349,42 @@ def gallery_html(db: Any, record: dict[str, Proofed]) -> str:
                 f"<small>{esc(did)} \u00b7 {len(deck.cards)} designs, {deck.count} cards \u00b7 "
                 f'<a href="{esc(contact)}">contact sheet</a></small></h3><div class="cards">')
             for e in entries:
-                parts.append(_figure(e, db))
+                parts.append(_figure(e, db, _change_of(changes, e)))
             parts.append("</div></section>")
         parts.append("</section>")
     parts.append(f"</main><script>{_SCRIPT}</script></body></html>")
     return "\n".join(parts) + "\n"
 
 
-def _figure(e: Proofed, db: Any) -> str:
+def _changes_header(changes: Any) -> list[str]:
+    if changes is None:
+        return []
+    n = len(changes.reprint)
+    gone = f", {len(changes.removed)} removed" if changes.removed else ""
+    return ['<label><input type="checkbox" id="only-changed"> only cards changed since '
+            f"{html.escape(changes.since)}</label>",
+            f'<span class="change">{n} added or changed{html.escape(gone)}</span>']
+
+
+def _change_of(changes: Any, e: Proofed) -> str | None:
+    """"added" / "changed: front, back" for a card face, None when unchanged or unknown.
+    A deck's back is marked when any card's back changed."""
+    if changes is None:
+        return None
+    if e.card is None:
+        prefix = f"{e.game}/{e.deck}/"
+        if any(k.startswith(prefix) and "back" in v for k, v in changes.changed.items()):
+            return "changed: back"
+        return None
+    key = f"{e.game}/{e.deck}/{e.card}"
+    if key in changes.added:
+        return "added"
+    if key in changes.changed:
+        return "changed: " + ", ".join(changes.changed[key])
+    return None
+
+
+def _figure(e: Proofed, db: Any, change: str | None = None) -> str:
     esc = html.escape
     name = e.card if e.card is not None else "(back)"
     text = ""
@@ -357,15 +393,27 @@ def _figure(e: Proofed, db: Any) -> str:
             text = db.games[e.game].card(e.card).text
         except KeyError:
             text = ""
-    search = " ".join([name, e.type, e.deck, text, *e.warnings]).lower()
+    search = " ".join([name, e.type, e.deck, text, *e.warnings, change or ""]).lower()
+    classes = "card" + (" warn" if e.warnings else "") + (" changed" if change else "")
     warn_items = "".join(f"<li>{esc(w)}</li>" for w in e.warnings)
-    return (f'<figure class="card{" warn" if e.warnings else ""}" '
-            f'data-search="{esc(search)}">'
+    return (f'<figure class="{classes}" data-search="{esc(search)}">'
             f'<a href="{esc(e.png)}"><img src="{esc(e.png)}" alt="{esc(name)}"></a>'
             f"<figcaption><b>{esc(name)}</b><br><span class=\"meta\">{esc(e.type)} \u00b7 "
             f"{e.copies} {'copy' if e.copies == 1 else 'copies'}</span>"
+            + (f'<br><span class="change">{esc(change)}</span>' if change else "")
             + (f'<ul class="warnings">{warn_items}</ul>' if e.warnings else "")
             + "</figcaption></figure>")
+
+
+def _changes(builds: Path, project: Path | None, since: str | None) -> Any:
+    """What `pnp diff` says for the gallery; None (no marks) when nothing was built yet
+    and no --since was asked for."""
+    from pnp import drawn
+    from pnp.diff import changes
+
+    if since is None and not drawn.records(builds):
+        return None
+    return changes(builds, project, since)
 
 
 # ── the command ───────────────────────────────────────────────────────────────────
@@ -380,7 +428,13 @@ def _figure(e: Proofed, db: Any) -> str:
 @click.option("--guides", is_flag=True,
               help="Draw the trim line, tint the bleed and dash the safe zone on each PNG.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any layout check warns.")
-def proof(game, decks, cards, out, project, dpi, guides, strict) -> int:
+@click.option("--builds", type=click.Path(file_okay=False, path_type=Path),
+              help="The build output whose records mark changed cards (default: output in "
+                   "the project; see pnp diff).")
+@click.option("--since", metavar="BUILD|GIT-REF",
+              help="Mark the cards changed since this build or commit (default: the build "
+                   "before the latest).")
+def proof(game, decks, cards, out, project, dpi, guides, strict, builds, since) -> int:
     """Render card faces to PNG from the print's own PDF drawing, with the layout checks,
     a contact sheet per deck and a gallery (OUT/index.html)."""
     from pnp.cli import load_database
@@ -389,8 +443,9 @@ def proof(game, decks, cards, out, project, dpi, guides, strict) -> int:
     db = load_database(None, project)
     out = output(out, project, Path("output") / "proof")
     chosen = choose_faces(db, game, decks, cards)
+    changes = _changes(output(builds, project, "output"), project, since)
     with one_line_errors():
-        result = proof_faces(db, chosen, make_renderer(db), out, dpi, guides)
+        result = proof_faces(db, chosen, make_renderer(db), out, dpi, guides, changes)
     for w in result.warnings:
         click.echo(warning_line(w), err=True)
     click.echo(f"proofed {len(result.faces)} faces ({len(result.warnings)} warnings): "

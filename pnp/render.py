@@ -246,6 +246,7 @@ class CardRenderer:
         self._compiled = RecentCache(4096)   # element line -> (operations, warnings)
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
         self._token = next(_RENDERERS)      # keys this renderer's code stored on a canvas
+        self.stamp: dict[str, str] | None = None    # read on the first plan
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
@@ -446,9 +447,13 @@ class CardRenderer:
             raise RenderError(str(exc)) from None
         ctx = context()
         width, height = target.design or (target.W, target.H)
+        if self.stamp is None:          # {{ version }}, {{ build_date }}: pnp.drawn.stamp
+            from pnp.drawn import stamp
+
+            self.stamp = stamp(self.db)
         # MIN_PT: the smallest size that prints, in the template's own points
         ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=target.safe_mm,
-                   MIN_PT=round(self.min_text_pt / target.scale, 2))
+                   MIN_PT=round(self.min_text_pt / target.scale, 2), **self.stamp)
         try:
             elements = self.templates.render_elements(template, ctx, target.what)
         except TemplateError as exc:

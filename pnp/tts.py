@@ -5,7 +5,9 @@ TTS custom decks read the card faces from sheet images laid out in a grid of at 
 players' hands (we put the deck's back there). Sheets stay within 4096 x 4096 px. Cards
 are cut at the trim (no bleed). Each card of the saved object has CardID =
 deck_number * 100 + slot index, deck_number counting the deck's sheets from 1; copies of
-a design repeat its CardID in DeckIDs.
+a design repeat its CardID in DeckIDs. Every sheet of a deck, and its back, has the same
+cell size in pixels (the size the fullest sheet allows), so a deck's cards look alike
+in TTS whichever sheet they come from.
 
 Layout under OUT: <game>/<deck>-sheet-<n>.jpg, <game>/<deck>-back.jpg, <game>/<deck>.json
 (load the JSON as a TTS saved object: Documents/My Games/Tabletop Simulator/Saves/
@@ -47,19 +49,32 @@ class SheetGrid:
         return self.cols * self.cell_w, self.rows * self.cell_h
 
 
-def sheet_grid(designs: int, card_w_mm: float, card_h_mm: float) -> SheetGrid:
-    """The grid for `designs` cards plus the hidden card (TTS wants at least 2 x 2)."""
+def sheet_grid(designs: int, card_w_mm: float, card_h_mm: float,
+               cell: tuple[int, int] | None = None) -> SheetGrid:
+    """The grid for `designs` cards plus the hidden card (TTS wants at least 2 x 2).
+    Its cells are `cell` pixels when given (see `deck_cell`), else as large as the
+    sheet limit and MAX_CARD_DPI allow for this grid."""
     slots = designs + 1
     if slots > MAX_COLS * MAX_ROWS:
         raise ValueError(f"{designs} cards do not fit one sheet (at most "
                          f"{MAX_COLS * MAX_ROWS - 1} plus the hidden card)")
     rows = max(2, math.ceil(slots / MAX_COLS))
     cols = max(2, math.ceil(slots / rows))
+    if cell is not None:
+        return SheetGrid(cols, rows, *cell)
     aspect = card_h_mm / card_w_mm
     cell_w = min(MAX_SHEET_PX // cols, math.floor((MAX_SHEET_PX // rows) / aspect),
                  round(card_w_mm / 25.4 * MAX_CARD_DPI))
     cell_h = min(round(cell_w * aspect), MAX_SHEET_PX // rows)
     return SheetGrid(cols, rows, cell_w, cell_h)
+
+
+def deck_cell(sheet_sizes: list[int], card_w_mm: float, card_h_mm: float) -> tuple[int, int]:
+    """One cell size (px) for every sheet of a deck: the smallest any of its sheets
+    needs, so no sheet breaks the 4096 px limit and all cards share one resolution."""
+    grids = [sheet_grid(n, card_w_mm, card_h_mm) for n in sheet_sizes or [1]]
+    smallest = min(grids, key=lambda g: g.cell_w)
+    return smallest.cell_w, smallest.cell_h
 
 
 def per_sheet() -> int:
@@ -126,12 +141,12 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
         folder.mkdir(parents=True, exist_ok=True)
         w_mm, h_mm = deck.size_mm
         bleed_mm = db.print.bleed_mm
-        back_grid = sheet_grid(1, w_mm, h_mm)
         sheets = [fronts[i:i + per_sheet()] for i in range(0, len(fronts), per_sheet())]
+        cell_px = deck_cell([len(s) for s in sheets], w_mm, h_mm)
 
         back_path = inside(folder, f"{deck_id}-back.{ext}")   # checked before drawing
-        back_size = (back_grid.cell_w, back_grid.cell_h)
-        dpi = back_grid.cell_w / (w_mm / 25.4)
+        back_size = cell_px
+        dpi = cell_px[0] / (w_mm / 25.4)
         [(_, back_raw, back_warnings)] = render_faces([Face(deck)], renderer, bleed_mm, dpi)
         result.warnings += back_warnings
         back = crop_trim(back_raw, bleed_mm / 25.4 * dpi, back_size)
@@ -141,17 +156,15 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
         custom_decks: dict[str, dict] = {}
         card_ids: dict[str, int] = {}
         for number, designs in enumerate(sheets, start=1):
-            grid = sheet_grid(len(designs), w_mm, h_mm)
+            grid = sheet_grid(len(designs), w_mm, h_mm, cell_px)
             sheet = Image.new("RGB", grid.size, "white")
-            dpi = grid.cell_w / (w_mm / 25.4)
             for index, (face, raw, warnings) in enumerate(
                     render_faces(designs, renderer, bleed_mm, dpi, f"{game}/{deck_id}")):
                 result.warnings += warnings
                 cell = crop_trim(raw, bleed_mm / 25.4 * dpi, (grid.cell_w, grid.cell_h))
                 sheet.paste(cell, _slot_xy(grid, index))
                 card_ids[face.card.name] = number * 100 + index
-            hidden = back.resize((grid.cell_w, grid.cell_h), Image.LANCZOS)
-            sheet.paste(hidden, _slot_xy(grid, grid.hidden))
+            sheet.paste(back, _slot_xy(grid, grid.hidden))
             sheet_path = inside(folder, f"{deck_id}-sheet-{number}.{ext}")
             _save(sheet, sheet_path, jpeg)
             result.files.append(sheet_path)

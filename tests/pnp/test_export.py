@@ -162,6 +162,29 @@ def test_tts_more_than_one_sheet(db, tmp_path, monkeypatch):
         assert card["CustomDeck"] == {number: state["CustomDeck"][number]}
 
 
+def test_tts_sheets_of_one_deck_share_one_resolution(db, tmp_path, monkeypatch):
+    # issue 17 item 5: 409 px cells on sheet 1 and 682 px on sheet 2 made one deck's
+    # cards look different in TTS. Every sheet and the back now share one cell size.
+    monkeypatch.setattr(tts, "MAX_ROWS", 2)
+    deck = db.xs.decks["common"]
+    faces = select_faces(db, "x-statix", ["common"], [c.name for c in deck.cards[:25]])
+    tts.export_tts(db, faces, StandInRenderer(), tmp_path)
+    folder = tmp_path / "x-statix"
+    state = json.loads((folder / "common.json").read_text())["ObjectStates"][0]
+    cells = set()
+    for number, custom in state["CustomDeck"].items():
+        with Image.open(folder / f"common-sheet-{number}.jpg") as sheet:
+            w, h = sheet.size
+        assert w % custom["NumWidth"] == 0 and h % custom["NumHeight"] == 0
+        cells.add((w // custom["NumWidth"], h // custom["NumHeight"]))
+    with Image.open(folder / "common-back.jpg") as back:
+        cells.add(back.size)
+    assert len(cells) == 1, cells
+    [(cell_w, cell_h)] = cells
+    assert cell_w * 10 <= 4096 and abs(cell_h / cell_w - 88.9 / 63.5) < 0.01
+    assert tts.deck_cell([19, 6], 63.5, 88.9) == (cell_w, cell_h)
+
+
 def test_export_command_png_with_the_real_renderer(db, tmp_path):
     import os
     import subprocess

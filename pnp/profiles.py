@@ -1,0 +1,231 @@
+"""Output profiles: what a print shop asks for, beside the home print profile (`print:`).
+
+A profile says how each card face leaves pnp: `format` (png / jpg images, one per face,
+or a `pdf` of one card per page), `dpi`, `bleed_mm`, the card `sizes` the shop prints
+(a deck of another size is refused), `copies` (`files`: one file per physical card, as
+shops that count files want; `once`: one file per design, the quantity is set at the
+shop), `backs`, and `naming` (the file name pattern). cards.yaml may declare its own
+under `profiles:`, each optionally `like:` a built-in preset whose values it changes.
+
+The built-in presets (figures as the shops publish them; docs/PROOFS-AND-EXPORTS.md says
+where each comes from; re-check them against the shop's current page before an order):
+- tgc (The Game Crafter): PNG, 300 dpi, 1/8 in bleed: poker 2.5 x 3.5 in -> 825 x 1125 px.
+- mpc (MakePlayingCards): PNG, 300 dpi, poker 822 x 1122 px (0.12 in bleed).
+- dtc (DriveThruCards): one PDF per deck, pages 2.75 x 3.75 in (poker + 1/8 in bleed),
+  each front followed by its back. They ask for PDF/X-1a in CMYK (total ink <= 240 %):
+  pnp writes RGB, and says so (no CMYK conversion here).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pnp.errors import PnpError
+
+POKER = (63.5, 88.9)
+FORMATS = ("png", "jpg", "pdf")
+COPIES = ("files", "once")
+DEFAULT_NAMING = "{game}/{deck}--{card}--{copy}"
+KEYS = ("like", "title", "format", "dpi", "bleed_mm", "sizes", "copies", "backs", "naming",
+        "note")
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    format: str = "png"
+    dpi: int = 300
+    bleed_mm: float = 3.175
+    sizes: dict[str, tuple[float, float]] = field(default_factory=dict)  # empty: any size
+    copies: str = "files"
+    backs: bool = True
+    naming: str = DEFAULT_NAMING
+    note: str = ""                      # printed after the export (what pnp cannot do)
+
+
+PRESETS: dict[str, Profile] = {
+    "tgc": Profile("tgc", "The Game Crafter", format="png", dpi=300, bleed_mm=3.175,
+                   sizes={"poker": POKER}, copies="files"),
+    "mpc": Profile("mpc", "MakePlayingCards", format="png", dpi=300, bleed_mm=3.048,
+                   sizes={"poker": POKER}, copies="files"),
+    "dtc": Profile("dtc", "DriveThruCards", format="pdf", dpi=300, bleed_mm=3.175,
+                   sizes={"poker": POKER}, copies="files", naming="{game}/{deck}",
+                   note="DriveThruCards asks for PDF/X-1a, CMYK, total ink <= 240 %: this "
+                        "PDF is RGB; convert it in a prepress tool before uploading"),
+}
+
+
+def _bad(message: str, code: int = 1) -> PnpError:
+    return PnpError(message, exit_code=code)
+
+
+def profile(db: Any, name: str) -> Profile:
+    """The profile NAME: cards.yaml's `profiles.NAME` (on top of its `like:` preset), else
+    a built-in preset. A one-line error (exit 2) for an unknown name."""
+    declared = dict(getattr(db, "profiles", None) or {})
+    if name not in declared:
+        if name in PRESETS:
+            return PRESETS[name]
+        known = sorted(set(PRESETS) | set(declared))
+        raise _bad(f"unknown profile {name!r} (choose {', '.join(known)})", 2)
+    spec = dict(declared[name])
+    where = f"cards.yaml: profiles.{name}"
+    unknown = sorted(set(spec) - set(KEYS))
+    if unknown:
+        raise _bad(f"{where}.{unknown[0]}: unknown key (known: {', '.join(KEYS)})")
+    like = spec.pop("like", None)
+    if like is not None and like not in PRESETS:
+        raise _bad(f"{where}.like: unknown preset {like!r} (choose {', '.join(PRESETS)})")
+    base = PRESETS[like] if like else Profile(name, name)
+    values: dict[str, Any] = {"name": name, "title": spec.pop("title", base.title if like
+                                                               else name)}
+    if "format" in spec and spec["format"] not in FORMATS:
+        raise _bad(f"{where}.format: {spec['format']!r} is not one of {', '.join(FORMATS)}")
+    if "copies" in spec and spec["copies"] not in COPIES:
+        raise _bad(f"{where}.copies: {spec['copies']!r} is not one of {', '.join(COPIES)}")
+    for key in ("dpi", "bleed_mm"):
+        if key in spec:
+            value = spec[key]
+            low, high = (72, 1200) if key == "dpi" else (0, 10)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    low <= value <= high):
+                raise _bad(f"{where}.{key}: expected a number from {low} to {high}, "
+                           f"got {value!r}")
+    if "sizes" in spec:
+        sizes = spec["sizes"]
+        if not isinstance(sizes, dict) or not all(
+                isinstance(v, list | tuple) and len(v) == 2
+                and all(isinstance(x, int | float) and x > 0 for x in v)
+                for v in sizes.values()):
+            raise _bad(f"{where}.sizes: expected a mapping of name: [width, height] mm")
+        spec["sizes"] = {str(k): (float(v[0]), float(v[1])) for k, v in sizes.items()}
+    if "naming" in spec:
+        _check_naming(str(spec["naming"]), where)
+    if "backs" in spec and not isinstance(spec["backs"], bool):
+        raise _bad(f"{where}.backs: expected true or false")
+    values.update(spec)
+    return replace(base, **values)
+
+
+NAMING_FIELDS = ("game", "deck", "card", "copy")
+
+
+def _check_naming(pattern: str, where: str) -> None:
+    import string
+
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None]
+    except ValueError as exc:
+        raise _bad(f"{where}.naming: {exc}") from None
+    bad = [f for f in fields if f not in NAMING_FIELDS]
+    if bad:
+        raise _bad(f"{where}.naming: unknown field {{{bad[0]}}} (use "
+                   f"{', '.join('{' + f + '}' for f in NAMING_FIELDS)})")
+    if ".." in Path(pattern).parts or Path(pattern).is_absolute():
+        raise _bad(f"{where}.naming: must stay inside the output folder")
+
+
+def check_sizes(prof: Profile, faces: list) -> None:
+    """Refuse a deck whose card size the shop does not print."""
+    if not prof.sizes:
+        return
+    for face in faces:
+        w, h = face.deck.size_mm
+        if not any(abs(w - sw) < 0.05 and abs(h - sh) < 0.05 for sw, sh in
+                   prof.sizes.values()):
+            names = ", ".join(f"{n} {sw:g} x {sh:g} mm" for n, (sw, sh) in prof.sizes.items())
+            shop = prof.name if prof.title == prof.name else f"{prof.title} ({prof.name})"
+            raise _bad(f"{face.deck.source}: deck {face.deck.id!r} is {w:g} x {h:g} mm; "
+                       f"{shop} prints {names}")
+
+
+def _name(prof: Profile, game: str, deck: str, card: str, copy: int, ext: str) -> str:
+    return prof.naming.format(game=game, deck=deck, card=card, copy=copy) + f".{ext}"
+
+
+def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile):
+    """Write what `prof` asks for under `out`; an `Exported` (files, warnings)."""
+    from pnp.export import Exported, grouped_by_deck, render_faces
+    from pnp.single import Face, card_slugs, write_single
+
+    check_sizes(prof, faces)
+    result = Exported()
+    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
+        deck = deck_faces[0].deck
+        if not prof.backs:
+            deck_faces = [f for f in deck_faces if f.card is not None]
+        if not deck_faces:
+            continue
+        slugs = card_slugs(deck)
+        if prof.format == "pdf":
+            pages: list[Face] = []
+            for face in deck_faces:
+                if face.card is None:
+                    continue
+                for _ in range(face.card.copies if prof.copies == "files" else 1):
+                    pages.append(face)
+                    if prof.backs:
+                        pages.append(Face(deck))
+            path = out / _name(prof, game, deck_id, "all", 1, "pdf")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part = path.with_name(path.name + ".part")
+            drawn = write_single(part, pages, renderer, prof.bleed_mm,
+                                 f"{db.games[game].title}: {deck.title} ({prof.title})")
+            part.replace(path)
+            seen: set = set()
+            for face, found in zip(drawn.faces, drawn.warnings, strict=True):
+                key = None if face.card is None else face.card.name
+                if key not in seen:             # each design's warnings once
+                    seen.add(key)
+                    result.warnings += found
+            result.files.append(path)
+            continue
+        ext = prof.format
+        for face, image, warnings in render_faces(deck_faces, renderer, prof.bleed_mm,
+                                                  prof.dpi, f"{game}/{deck_id}"):
+            result.warnings += warnings
+            card = "back" if face.card is None else slugs[face.card.name]
+            copies = 1 if face.card is None or prof.copies == "once" else face.card.copies
+            first = out / _name(prof, game, deck_id, card, 1, ext)
+            first.parent.mkdir(parents=True, exist_ok=True)
+            if ext == "png":
+                image.save(first, dpi=(prof.dpi, prof.dpi), compress_level=3)
+            else:
+                image.save(first, "JPEG", dpi=(prof.dpi, prof.dpi), quality=95)
+            result.files.append(first)
+            for k in range(2, copies + 1):
+                again = out / _name(prof, game, deck_id, card, k, ext)
+                if again != first:
+                    again.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(first, again)
+                    result.files.append(again)
+    return result
+
+
+def export_with_profile(db: Any, name: str, game, decks, cards, out, project) -> int:
+    """`pnp export --profile NAME`: OUT defaults to output/export/NAME in the project."""
+    import click
+
+    from pnp.cli_support import faces as choose_faces
+    from pnp.cli_support import make_renderer, one_line_errors, warning_line
+    from pnp.project import output
+
+    prof = profile(db, name)
+    chosen = choose_faces(db, game, decks, cards, backs=True)
+    out = output(out, project, Path("output") / "export" / name)
+    with one_line_errors():
+        result = export_profile(db, chosen, make_renderer(db), out, prof)
+    seen: set = set()
+    for w in result.warnings:
+        key = (w.game, w.deck, w.card, w.element)
+        if key not in seen:
+            seen.add(key)
+            click.echo(warning_line(w), err=True)
+    if prof.note:
+        click.echo(f"note: {prof.note}", err=True)
+    click.echo(f"{prof.title} ({prof.name}): wrote {len(result.files)} files to {out}")
+    return 0

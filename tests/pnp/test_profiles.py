@@ -1,0 +1,75 @@
+"""Shop profiles (issue 17 item 1): built-in presets and profiles declared in cards.yaml,
+`pnp export --profile NAME`, through the real CLI on the project `pnp init` writes."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+
+@pytest.fixture
+def project(tmp_path, cli):
+    done = cli("pnp", "init", str(tmp_path / "proj"))
+    assert done.returncode == 0, done.stderr
+    return tmp_path / "proj"
+
+
+def export(cli, project, out, *args):
+    done = cli("pnp", "export", "--deck", "ships", "--out", str(out), *args, cwd=project)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_tgc_profile_gives_825x1125_pngs_per_poker_card(cli, project, tmp_path):
+    out = tmp_path / "tgc"
+    export(cli, project, out, "--profile", "tgc")
+    files = sorted(p.name for p in (out / "harbour").iterdir())
+    # six designs, Iron Maiden twice (copies are files), and the back
+    assert len(files) == 7 + 1
+    assert "ships--iron-maiden--2.png" in files and "ships--back--1.png" in files
+    for name in files:
+        with Image.open(out / "harbour" / name) as image:
+            assert image.format == "PNG" and image.mode == "RGB"
+            assert image.size == (825, 1125), name
+            assert round(image.info["dpi"][0]) == 300
+
+
+def test_mpc_preset_and_dtc_pages(cli, project, tmp_path):
+    export(cli, project, tmp_path / "mpc", "--profile", "mpc")
+    with Image.open(tmp_path / "mpc" / "harbour" / "ships--the-gull--1.png") as image:
+        assert image.size == (822, 1122)
+    done = export(cli, project, tmp_path / "dtc", "--profile", "dtc")
+    assert "PDF/X-1a" in done.stderr and "RGB" in done.stderr    # said, not faked
+    pdf = PdfReader(tmp_path / "dtc" / "harbour" / "ships.pdf")
+    assert len(pdf.pages) == 2 * 7                          # each copy: front, back
+    for page in pdf.pages:
+        assert [round(float(v) / 72, 3) for v in page.mediabox[2:]] == [2.75, 3.75]
+        assert [round(float(v) / 72, 3) for v in page.trimbox] == [0.125, 0.125, 2.625, 3.625]
+    texts = [p.extract_text() for p in pdf.pages]
+    assert "Iron Maiden" in texts[2] and "Iron Maiden" in texts[4]
+
+
+def test_a_profile_declared_in_cards_yaml(cli, project, tmp_path):
+    own = project
+    yaml = own / "cards.yaml"
+    yaml.write_text(yaml.read_text().replace("card_sizes:", (
+        "profiles:\n"
+        "  club: {like: tgc, bleed_mm: 0, format: jpg, copies: once, naming: \"{deck}/{card}\"}\n"
+        "  minis: {sizes: {mini: [44, 63.5]}}\n"
+        "  broken: {bleed: 3}\n"
+        "card_sizes:"), 1))
+    bad = cli("pnp", "export", "--profile", "club", cwd=own)
+    assert bad.returncode == 1 and "profiles.broken.bleed" in bad.stderr
+    yaml.write_text(yaml.read_text().replace("  broken: {bleed: 3}\n", ""))
+    export(cli, own, tmp_path / "club", "--profile", "club")
+    files = sorted(p.name for p in (tmp_path / "club" / "ships").iterdir())
+    assert len(files) == 6 + 1 and "iron-maiden.jpg" in files        # one file a design
+    with Image.open(tmp_path / "club" / "ships" / "kestrel.jpg") as image:
+        assert image.format == "JPEG" and image.size == (750, 1050)   # 2.5 x 3.5 in, no bleed
+    refused = cli("pnp", "export", "--deck", "ships", "--profile", "minis",
+                  "--out", str(tmp_path / "m"), cwd=own)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1
+    assert "63.5 x 88.9 mm" in refused.stderr and "mini 44 x 63.5 mm" in refused.stderr
+    unknown = cli("pnp", "export", "--profile", "tcg", cwd=own)
+    assert unknown.returncode == 2 and "choose club, dtc, minis, mpc, tgc" in unknown.stderr
