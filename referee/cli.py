@@ -355,7 +355,9 @@ def new(
             if not force:
                 raise RefereeError(already_holds_a_game(existing))
         game_seed = seed if seed is not None else opts.seed
-        rng = random.Random(game_seed) if game_seed is not None else random.SystemRandom()
+        if game_seed is None:  # every game has a seed: its referee dice follow it (Tx.rng)
+            game_seed = random.SystemRandom().randrange(2**63)
+        rng = random.Random(game_seed)
         module = games.module(game_id)
         if entered is not None:
             from referee.dice import TableDice

@@ -6,7 +6,7 @@ A game subcommand (in `referee/xo/cli.py`, `referee/xs/cli.py`) looks like:
 
     @xs.command("draw")
     @click.argument("player")
-    @session_command()                      # adds --json and --seed
+    @session_command()                      # adds --json and --roll
     def draw(tx: Tx, player: str) -> Reply:
         state = tx.require_game("x-statix")  # exit 1 if the session holds another game
         rng = tx.rng()                       # seeded per ARCHITECTURE "Randomness in a session"
@@ -112,6 +112,22 @@ def load_cards(path: str | None = None) -> Database:
         raise UsageError(f"cannot read the card database: {error}") from None
 
 
+def command_name(ctx: click.Context | None = None) -> str:
+    """The subcommand's words without the program's name ("xs casualties")."""
+    ctx = ctx or click.get_current_context(silent=True)
+    words = []
+    while ctx is not None and ctx.parent is not None:
+        words.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(words))
+
+
+SEED_REFUSED = (
+    "--seed is for `new` (and `roll`/`odds`): a game's referee dice follow its own seed, "
+    "its state and the command, so that they cannot be rolled again at will"
+)
+
+
 class Tx:
     """One command's transaction on the session (see `session_command`)."""
 
@@ -119,14 +135,17 @@ class Tx:
         self,
         session: Session,
         options: GlobalOptions,
-        seed: int | None,
+        seed: int | None = None,
         entered: str | None = None,
+        command: str | None = None,
     ) -> None:
+        if seed is not None or options.seed is not None:
+            raise UsageError(SEED_REFUSED)
         self.session = session
         self.entered = entered  # --roll: faces rolled at the table
         self.options = options
-        self.seed = seed if seed is not None else options.seed
-        self.first_seq = session.next_seq  # the command's first event: its seed (ARCHITECTURE)
+        self.command = command_name() if command is None else command  # its dice follow it
+        self._digest: str | None = None  # the state before the command's first event
         self._rng: random.Random | None = None
         self._db: Database | None = None
 
@@ -148,9 +167,9 @@ class Tx:
 
     def rng(self) -> random.Random:
         """The command's one random stream (the same object on every call), seeded from
-        --seed, else the game's seed and the seq of the command's first event."""
+        the game's seed, the state before the command and the command's name."""
         if self._rng is None:
-            self._rng = self.session.rng(self.seed, self.first_seq)
+            self._rng = self.session.rng(self.command, self._start_digest())
             if self.entered is not None:
                 from referee.dice import TableDice
 
@@ -171,7 +190,13 @@ class Tx:
                 f"{self._rng.unused} face(s) left over"
             )
 
+    def _start_digest(self) -> str:
+        if self._digest is None:
+            self._digest = self.session.state_digest()
+        return self._digest
+
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
+        self._start_digest()  # the dice follow the state the command started from
         return self.session.record(kind, summary, payload, new_state)
 
     @property
@@ -213,8 +238,9 @@ def session_command(
 ) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
     """Decorate `fn(tx, **params) -> Reply` into a click callback that opens the session
     named by the global options, runs `fn` inside one transaction (BEGIN IMMEDIATE when
-    `write`), commits, then prints the reply as text or --json. Adds --json, --seed and
+    `write`), commits, then prints the reply as text or --json. Adds --json and
     (when `rolls`, default: when `write`) --roll FACES for dice rolled at the table.
+    No --seed: a session command's dice follow the game (`Tx.rng`).
     Errors become one line and exit 1/2; on any error nothing is written."""
     rolls = write if rolls is None else rolls
 
@@ -222,7 +248,6 @@ def session_command(
         def callback(
             ctx: click.Context,
             as_json: bool,
-            seed: int | None,
             entered: str | None = None,
             **params: Any,
         ) -> None:
@@ -231,7 +256,7 @@ def session_command(
 
                 options = global_options(ctx)
                 with Session.open(options.session, write=write) as session:
-                    tx = Tx(session, options, seed, entered)
+                    tx = Tx(session, options, None, entered, command_name(ctx))
                     reply = fn(tx, **params)
                     tx.check_entered_faces_used()
             emit(reply, as_json)
@@ -240,7 +265,7 @@ def session_command(
         wrapped = click.pass_context(callback)
         if rolls:
             wrapped = roll_option(wrapped)
-        return json_option(seed_option(wrapped))
+        return json_option(wrapped)
 
     return decorate
 

@@ -248,3 +248,18 @@ def test_cli_a_stolen_card_is_shown_as_the_card_taken_not_as_the_thieves_hand(tm
     # (A's first action also draws turn 1's free card: the stolen one is the one B lost)
     stolen = (set(hand["state"]["table"]["B"]["hand"]) - set(taken["state"]["table"]["B"]["hand"])).pop()
     assert seen == [f"seen by A only: A takes {stolen}"]
+
+
+def test_fair_dice_undo_and_the_same_command_rolls_the_same_dice(game):
+    """Issue 14 item 4: a command's referee dice follow the game's state and the command,
+    not the log's length: `undo` then the same command gives the same roll."""
+    assert referee_inprocess("--session", game, "xs", "draw").returncode == 0  # the free card
+    rolled = []
+    for _ in range(3):
+        bought = referee_inprocess("--session", game, "xs", "draw", "--json")
+        assert bought.returncode == 0, bought.stderr
+        rolled.append([s["text"] for s in json.loads(bought.stdout)["steps"]])
+        assert referee_inprocess("--session", game, "undo").returncode == 0
+    assert rolled[0] == rolled[1] == rolled[2] and "Opportunity roll" in rolled[0][0]
+    again = referee_inprocess("--session", game, "xs", "draw", "--seed", "4")
+    assert again.returncode == 2 and "--seed" in again.stderr
