@@ -371,7 +371,11 @@ def new(
         summary = module.setup_summary(state)
         Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)
         lines = [summary, *module.status_lines(state), f"session: {opts.session}"]
-        return Reply(lines, {"session": opts.session, "summary": summary, "state": state})
+        from referee.command import public_state
+
+        return Reply(
+            lines, {"session": opts.session, "summary": summary, "state": public_state(state)}
+        )
 
     run(as_json, answer)
 
@@ -382,7 +386,7 @@ def status(tx: Tx) -> Reply:
     """Show the table: turn, tokens, cards in play."""
     state = tx.state
     lines = tx.game.status_lines(state)
-    return Reply(lines, {"seq": tx.session.last_seq, "lines": lines, "state": state})
+    return Reply(lines, {"seq": tx.session.last_seq, "lines": lines, "state": tx.public(state)})
 
 
 @main.command()
@@ -407,7 +411,7 @@ def undo(tx: Tx, n: int) -> Reply:
     """Revert the last N events (default 1); the undo is itself logged."""
     seq, reverted = tx.session.undo(n)
     lines = [f"undone #{s}" for s in reverted] + tx.game.status_lines(tx.state)
-    return Reply(lines, {"seq": seq, "undone": reverted, "state": tx.state})
+    return Reply(lines, {"seq": seq, "undone": reverted, "state": tx.public(tx.state)})
 
 
 @main.command()
@@ -417,7 +421,7 @@ def redo(tx: Tx, n: int) -> Reply:
     """Re-apply the last N undone events (default 1); the redo is itself logged."""
     seq, redone = tx.session.redo(n)
     lines = [f"redone #{s}" for s in redone] + tx.game.status_lines(tx.state)
-    return Reply(lines, {"seq": seq, "redone": redone, "state": tx.state})
+    return Reply(lines, {"seq": seq, "redone": redone, "state": tx.public(tx.state)})
 
 
 # ── X-Statix tokens ────────────────────────────────────────────────────────────

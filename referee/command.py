@@ -199,6 +199,11 @@ class Tx:
         self._start_digest()  # the dice follow the state the command started from
         return self.session.record(kind, summary, payload, new_state)
 
+    def public(self, state: dict) -> dict:
+        """`state` as the whole table may see it: the game module's `public_state` (hands
+        and decks as counts, no seed), for every state a command prints."""
+        return public_state(state)
+
     @property
     def db(self) -> Database:
         if self._db is None:
@@ -211,6 +216,16 @@ class Tx:
         from referee.games import module
 
         return module(self.session.state["game"])
+
+
+def public_state(state: dict) -> dict:
+    """A game state as the whole table may see it (see `Tx.public`)."""
+    from referee.games import module
+
+    shown = getattr(module(state.get("game", "")), "public_state", None)
+    if shown is not None:
+        return shown(state)
+    return {k: v for k, v in state.items() if k != "seed"}
 
 
 def json_option(fn: Callable) -> Callable:

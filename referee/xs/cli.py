@@ -51,7 +51,8 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
                      f"{len(result.state['deck'])}")
     return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
                          "reveal": result.reveal, "over": result.state.get("over", False),
-                         "winner": result.state.get("winner"), "state": result.state})
+                         "winner": result.state.get("winner"),
+                         "state": tx.public(result.state)})
 
 
 @click.group()
@@ -291,17 +292,17 @@ def next_(tx: Tx, player: str | None) -> Reply:
 
 
 @xs.command()
-@click.argument("player", required=False)
+@click.option("--player", required=True,
+              help="Whose hand: shown to that player only (XS-16: hands are private).")
 @session_command(write=False)
-def hand(tx: Tx, player: str | None) -> Reply:
-    """Show a player's hand (default: whose turn it is)."""
-    state = tx.require_game("x-statix")
-    name = player or state["turn"]["player"]
-    seat = {p.casefold(): p for p in state["players"]}.get(name.strip().casefold())
-    if seat is None:
-        from referee.errors import UsageError
+def hand(tx: Tx, player: str) -> Reply:
+    """Show a player's hand to that player (`xs hand --player NAME`)."""
+    from referee.errors import UsageError
 
-        raise UsageError(f"no player {name!r}: players are {', '.join(state['players'])}")
+    state = tx.require_game("x-statix")
+    seat = {p.casefold(): p for p in state["players"]}.get(player.strip().casefold())
+    if seat is None:
+        raise UsageError(f"no player {player!r}: players are {', '.join(state['players'])}")
     cards = state["table"][seat]["hand"]
     return Reply([f"{seat}'s hand ({len(cards)}): {', '.join(cards) or '(empty)'}"],
                  {"player": seat, "hand": cards})

@@ -235,7 +235,7 @@ def effect_refusal(play: Play, actor: str, card: str, effect: dict, target: str 
             if chooser == "opponent" and pick is None:
                 return UsageError(f"{card}: {other} chooses the card; give it with --pick")
             if pick is not None and play.card(pick) not in seat["hand"]:
-                return RefereeError(f"{play.card(pick)} is not in {other}'s hand", "XS-12")
+                return play.not_in_hand(other, play.card(pick), "XS-12")
         if "steal_hero" in effect or "discard_opponent_hero" in effect:
             if not seat["heroes"]:
                 return RefereeError(f"{card}: {other} has no hero in play", "XS-12")
@@ -259,12 +259,17 @@ OPPONENT_EFFECTS = ("look_at_hand", "steal_card", "opponent_discards", "steal_he
                     "discard_opponent_hero")
 
 
-def random_pick(play: Play, options: list[str], given: str | None, where: str) -> str:
-    """A random card: picked by the referee, or the table's own random pick (--pick)."""
+def random_pick(play: Play, options: list[str], given: str | None, where: str,
+                hand_of: str | None = None) -> str:
+    """A random card: picked by the referee, or the table's own random pick (--pick).
+    `hand_of`: the options are that player's hand (a refusal then never tells where the
+    card is, XS-16)."""
     if given is None:
         return play.dice.pick(options)
     name = play.card(given)
     if name not in options:
+        if hand_of is not None:
+            raise play.not_in_hand(hand_of, name, "XS-12")
         raise RefereeError(f"{name} is not in {where}", "XS-12")
     return name
 
@@ -326,7 +331,7 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
     elif "steal_card" in effect:
         other = play.opponent(actor, target, card)
         hand = play.seat(other)["hand"]
-        stolen = random_pick(play, list(hand), pick, f"{other}'s hand")
+        stolen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
         hand.remove(stolen)
         seat["hand"].append(stolen)
         play.reveal[actor] = [stolen]
@@ -341,10 +346,10 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
                     raise UsageError(f"{card}: {other} chooses the card; give it with --pick")
                 chosen = play.card(pick)
                 if chosen not in hand:
-                    raise RefereeError(f"{chosen} is not in {other}'s hand", "XS-12")
+                    raise play.not_in_hand(other, chosen, "XS-12")
                 pick = None
             else:
-                chosen = random_pick(play, list(hand), pick, f"{other}'s hand")
+                chosen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
                 pick = None
             play.discard_from_hand(other, chosen)
             play.step(f"{card}: {other} discards {chosen}", "XS-12")

@@ -187,6 +187,23 @@ def marketing_load(hero: dict, db: Database | None = None) -> int:
                for name in hero.get("marketing", []))
 
 
+def public_state(state: dict) -> dict:
+    """What the whole table may see of `state` (printed by `status --json`, the commands'
+    replies): hands and the deck as counts, never their contents or order, and no seed
+    (the deck's order follows from it). Hand contents are private to their holder (XS-16):
+    `xs hand --player NAME`."""
+    import copy
+
+    shown = copy.deepcopy(state)
+    shown.pop("seed", None)
+    deck = shown.get("deck")
+    shown["deck"] = len(deck) if isinstance(deck, list) else deck
+    for seat in shown.get("table", {}).values():
+        hand = seat.get("hand")
+        seat["hand"] = len(hand) if isinstance(hand, list) else hand
+    return shown
+
+
 STAGE_TEXT = {
     "mission": "Mission roll made",
     "carnage": "Carnage roll made, casualties next",

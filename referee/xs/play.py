@@ -26,6 +26,7 @@ PHASE_RULING = {
     "end": "XS-11",
 }
 HAND_LIMIT = 5  # XS-11
+NOT_AVAILABLE = "not available"  # a hidden card's place, or none: never told apart (XS-16)
 
 
 class Step(NamedTuple):
@@ -168,11 +169,12 @@ class Play:
 
     def where(self, name: str) -> str:
         """Where the one copy of a card is (each card exists once), as far as the table may
-        know: another player's hand and the deck are not told apart."""
+        know: a hidden place (another player's hand, the deck) reads "not available", the
+        same as a card that is nowhere, so a refusal never tells where a hidden card is."""
         for p in self.s["players"]:
             seat = self.seat(p)
-            if name in seat["hand"]:  # never tell whose: hands are hidden
-                return f"in {p}'s hand" if p == self.active else "not available (hidden)"
+            if p == self.active and name in seat["hand"]:
+                return f"in {p}'s hand"
             for hero in seat["heroes"]:
                 if hero["name"] == name:
                     return f"in play on {p}'s team"
@@ -185,17 +187,17 @@ class Play:
             return "on the table as this turn's mission"
         if name in self.s["discard"]:
             return "in the discard pile"
-        if name in self.s["deck"]:
-            return "not available (hidden)"
-        return "out of the game"
+        return NOT_AVAILABLE
 
     def require_in_hand(self, player: str, name: str, ruling: str | None) -> None:
         if name not in self.seat(player)["hand"]:
-            raise RefereeError(
-                f"{name} is not in {player}'s hand: it is {self.where(name)} "
-                "(each card exists once)",
-                ruling,
-            )
+            raise self.not_in_hand(player, name, ruling)
+
+    def not_in_hand(self, player: str, name: str, ruling: str | None) -> RefereeError:
+        """The refusal for a card not in `player`'s hand: where it is if that is public,
+        else "not available", the same for the deck, another hand or nowhere (XS-16)."""
+        return RefereeError(f"{name} is not in {player}'s hand: it is {self.where(name)} "
+                            "(each card exists once)", ruling)
 
     def hero(self, player: str, name: str) -> dict | None:
         for hero in self.seat(player)["heroes"]:

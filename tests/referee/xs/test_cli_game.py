@@ -11,6 +11,15 @@ from xs_support import referee_inprocess, referee_process
 MAX_COMMANDS = 2000
 
 
+def true_state(session) -> dict:
+    """The whole state, hands and deck included, read from the session file (what the
+    referee knows; no command prints it)."""
+    from referee.session import Session
+
+    with Session.open(session, write=False) as s:
+        return s.state
+
+
 class Table:
     """Plays commands on one session and keeps the state of the last reply."""
 
@@ -28,7 +37,7 @@ class Table:
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         reply = json.loads(proc.stdout.strip().splitlines()[-1])
         if expect == 0:
-            self.state = reply["state"]
+            self.state = true_state(self.session)  # the replies show no hand, no deck
             self.kinds.add(args[1] if args[0] == "xs" else args[0])
         return reply
 
@@ -152,7 +161,7 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
                           "--players", "Ann,Bo,Cy", "--seed", "2", "--json")
     assert new.returncode == 0, new.stderr
     t = Table(session, cat)
-    t.state = json.loads(new.stdout)["state"]
+    t.state = true_state(session)
     turns = 0
     while not t.state["over"]:
         play_turn(t)
@@ -220,8 +229,11 @@ def test_cli_real_process_turn_and_json(game):
     assert reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"] == mt - 2
     passed = referee_process("--session", game, "xs", "pass")
     assert passed.returncode == 0 and "recruitment phase" in passed.stdout
-    hand = referee_process("--session", game, "xs", "hand", "--json")
-    assert len(json.loads(hand.stdout)["hand"]) == 9
+    me = reply["state"]["turn"]["player"]
+    hand = referee_process("--session", game, "xs", "hand", "--player", me, "--json")
+    assert len(json.loads(hand.stdout)["hand"]) == 9 == reply["state"]["table"][me]["hand"]
+    anyone = referee_process("--session", game, "xs", "hand")  # whose? say it (XS-16)
+    assert anyone.returncode == 2 and "--player" in anyone.stderr
 
 
 def test_cli_undo_takes_back_an_xs_command(game):
@@ -239,12 +251,12 @@ def test_cli_a_stolen_card_is_shown_as_the_card_taken_not_as_the_thieves_hand(tm
     # seed 13: A goes first holding Chameleon Powers (and six more cards)
     assert referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
                              "--seed", "13").returncode == 0
-    hand = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)
+    hand = {"state": true_state(session)}
     assert "Chameleon Powers" in hand["state"]["table"]["A"]["hand"]
     steal = referee_inprocess("--session", session, "xs", "event", "Chameleon Powers")
     assert steal.returncode == 0, steal.stderr
     seen = [line for line in steal.stdout.splitlines() if line.startswith("seen")]
-    taken = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)
+    taken = {"state": true_state(session)}
     # (A's first action also draws turn 1's free card: the stolen one is the one B lost)
     stolen = (set(hand["state"]["table"]["B"]["hand"]) - set(taken["state"]["table"]["B"]["hand"])).pop()
     assert seen == [f"seen by A only: A takes {stolen}"]
@@ -263,3 +275,47 @@ def test_fair_dice_undo_and_the_same_command_rolls_the_same_dice(game):
     assert rolled[0] == rolled[1] == rolled[2] and "Opportunity roll" in rolled[0][0]
     again = referee_inprocess("--session", game, "xs", "draw", "--seed", "4")
     assert again.returncode == 2 and "--seed" in again.stderr
+
+
+def test_xs16_no_hand_content_or_deck_order_in_status_or_log_of_a_referee_dealt_game(tmp_path,
+                                                                                    cat):
+    """Issue 14 item 2: `status`, `status --json`, `log`, `log --json` show hands and the
+    deck as counts: no card that has only ever been in a hand or the deck is named."""
+    import re
+
+    from referee.session import Session
+
+    session = tmp_path / "private.db"
+    new = referee_inprocess("--session", str(session), "new", "x-statix", "--players",
+                            "Ann,Bo,Cy", "--seed", "2", "--json")
+    assert new.returncode == 0
+    t = Table(session, cat)
+    t.state = true_state(session)
+    outputs = [new.stdout]
+    for _ in range(7):
+        play_turn(t)
+        for args in (["status"], ["status", "--json"], ["log"], ["log", "--json"]):
+            proc = referee_inprocess("--session", str(session), *args)
+            assert proc.returncode == 0
+            outputs.append(proc.stdout)
+    shown = json.loads(referee_inprocess("--session", str(session), "status", "--json").stdout)
+    assert "seed" not in shown["state"] and isinstance(shown["state"]["deck"], int)
+    assert all(isinstance(seat["hand"], int) for seat in shown["state"]["table"].values())
+    with Session.open(session, write=False) as s:
+        states = [state for _, state in s.log(with_states=True)]
+    ever_public = set()
+    for state in states:
+        ever_public |= set(state["discard"])
+        for seat in state["table"].values():
+            ever_public |= {seat["owner"], seat["team"]}
+            for hero in seat["heroes"]:
+                ever_public |= {hero["name"], *hero["marketing"]}
+        mission = (state["turn"].get("mission") or {}).get("card")
+        ever_public |= {mission} if mission else set()
+    final = states[-1]
+    hidden = set(final["deck"]) | {c for seat in final["table"].values() for c in seat["hand"]}
+    never_shown = hidden - ever_public
+    assert len(never_shown) > 20 and len(final["deck"]) > 5
+    text = "\n".join(outputs)
+    leaked = [c for c in never_shown if re.search(rf"(?<![\w']){re.escape(c)}(?![\w'])", text)]
+    assert leaked == []

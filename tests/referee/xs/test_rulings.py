@@ -408,3 +408,22 @@ def test_xs8_a_boost_after_the_payoff_says_the_payoff_is_made(cat):
         act(cat, mission.boost, r.state, None, powers=["Energy Blasts"])
     assert str(err.value) == ("cannot add to the Success roll now: the Payoff roll is made; "
                               "the mission ends with the phase (xs pass) (XS-6)")
+
+
+def test_xs16_a_pick_refusal_reads_the_same_for_a_card_in_the_deck_and_in_another_hand(cat):
+    """Acid Spray: B chooses the card B discards (--pick). A card B does not hold is "not
+    available", in the same words whether it is in the deck or in C's hand: a refusal
+    never tells where a hidden card is (issue 14 item 2)."""
+    state = make_state(players=("A", "B", "C"), hands={"A": ["Acid Spray"], "B": ["Orbit"],
+                                                       "C": ["Lacuna"]},
+                       deck=("Ocelot", "Movies"))
+    refusals = []
+    for hidden in ("Ocelot", "Lacuna", "Zeitgeist"):  # in the deck, in C's hand, nowhere
+        with pytest.raises(RefereeError) as err:
+            act(cat, events.play_event, state, None, "Acid Spray", target="B", pick=hidden)
+        refusals.append(str(err.value).replace(hidden, "CARD"))
+    assert refusals[0] == refusals[1] == refusals[2]
+    assert "not available" in refusals[0] and "deck" not in refusals[0]
+    assert "C's" not in refusals[0]
+    done = act(cat, events.play_event, state, None, "Acid Spray", target="B", pick="Orbit")
+    assert done.state["discard"] == ["Acid Spray", "Orbit"]
