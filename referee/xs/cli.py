@@ -16,15 +16,17 @@ PLAYER = click.option("--player", default=None,
                       help="The acting player (default: whose turn it is); others are refused.")
 
 
-def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
+def act(tx: Tx, action: Callable[..., Any], *args: Any, skip: bool = False,
+        **kwargs: Any) -> Reply:
     """Run one rules action on the session's state and record it as one event. Dice come
-    from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll."""
+    from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll.
+    The table's guards are on (`Play.at_table`); `skip`: a phase is skipped on purpose."""
     from referee.xs.catalog import Catalog
     from referee.xs.play import Play
     from referee.xs.rolls import Dice
 
     state = tx.require_game("x-statix")
-    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng()))
+    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng()), at_table=True, skip=skip)
     result = action(play, *args, **kwargs)
     steps = [{"text": s.text, "ruling": s.ruling} for s in result.steps]
     story = "; ".join(s.text for s in result.steps)
@@ -49,6 +51,8 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
         lines.append(f"-- turn {now['number']}, {now['player']}'s {now['phase']} phase: "
                      f"{seat['mt']} MT, {len(seat['hand'])} cards in hand, deck "
                      f"{len(result.state['deck'])}")
+        if not now.get("free_drawn"):
+            lines.append(f"-- {now['player']}: draw the turn's free card (xs draw)")
     return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
                          "reveal": result.reveal, "over": result.state.get("over", False),
                          "winner": result.state.get("winner"),
@@ -64,13 +68,30 @@ def xs() -> None:
 
 
 @xs.command()
+@click.option("--extra", is_flag=True,
+              help="An extra card, for an Opportunity roll (the free card: without --extra).")
 @PLAYER
 @session_command()
-def draw(tx: Tx, player: str | None) -> Reply:
-    """Opportunity: the free card, then each extra card for an Opportunity roll (XS-3)."""
+def draw(tx: Tx, extra: bool, player: str | None) -> Reply:
+    """Opportunity: the turn's free card; `--extra`: one more for an Opportunity roll (XS-3)."""
     from referee.xs import turn
 
-    return act(tx, turn.draw, player)
+    return act(tx, turn.buy_draw if extra else turn.draw, player)
+
+
+@xs.command()
+@PLAYER
+@session_command()
+def buy(tx: Tx, player: str | None) -> Reply:
+    """Opportunity: an extra card for an Opportunity roll (the same as `xs draw --extra`)."""
+    from referee.xs import turn
+
+    return act(tx, turn.buy_draw, player)
+
+
+SKIP = click.option("--skip", is_flag=True,
+                    help="End on purpose a phase in which something could still be done "
+                         "(the Mission phase with a mission to play).")
 
 
 @xs.command("pass")
@@ -259,36 +280,39 @@ def adjust(tx: Tx, source: str, by: int, sendoff: str | None, player: str | None
 
 @xs.command()
 @click.argument("cards", nargs=-1, required=True)
+@SKIP
 @PLAYER
 @session_command(rolls=False)
-def discard(tx: Tx, cards: tuple[str, ...], player: str | None) -> Reply:
+def discard(tx: Tx, cards: tuple[str, ...], skip: bool, player: str | None) -> Reply:
     """End phase: discard down to the hand limit (XS-11)."""
     from referee.xs import turn
 
-    return act(tx, turn.discard, player, list(cards))
+    return act(tx, turn.discard, player, list(cards), skip=skip)
 
 
 @xs.command()
 @click.argument("hero")
+@SKIP
 @PLAYER
 @session_command()
-def kill(tx: Tx, hero: str, player: str | None) -> Reply:
+def kill(tx: Tx, hero: str, skip: bool, player: str | None) -> Reply:
     """End phase: the Owner's kill of a team member for 1D6 MT (Coach, XS-11)
     (--roll: the 1D6, then any survival roll)."""
     from referee.xs import turn
 
-    return act(tx, turn.end_phase_kill, player, hero)
+    return act(tx, turn.end_phase_kill, player, hero, skip=skip)
 
 
 @xs.command("next")
+@SKIP
 @PLAYER
 @session_command(rolls=False)
-def next_(tx: Tx, player: str | None) -> Reply:
+def next_(tx: Tx, skip: bool, player: str | None) -> Reply:
     """End the turn: the next player's turn starts with its free draw; with the deck empty
     the game ends and the players are ranked (XS-13)."""
     from referee.xs import turn
 
-    return act(tx, turn.next_turn, player)
+    return act(tx, turn.next_turn, player, skip=skip)
 
 
 @xs.command()

@@ -168,7 +168,7 @@ def setup_summary(state: dict) -> str:
     return (
         f"X-Statix for {', '.join(state['players'])} ({cards}); 7 cards each; first player "
         f"1D6: {rolls} -> {first} goes first (XS-1); starting MT 4D6: {mt}; deck "
-        f"{len(state['deck'])}; {first} draws turn 1's free card with the first action (XS-3)"
+        f"{len(state['deck'])}; {first} starts with turn 1's free card: xs draw (XS-3)"
     )
 
 

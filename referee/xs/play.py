@@ -26,6 +26,7 @@ PHASE_RULING = {
     "end": "XS-11",
 }
 HAND_LIMIT = 5  # XS-11
+HIDDEN = "?"  # a card in a hand or deck the referee does not see (the table's own deck, XS-16)
 NOT_AVAILABLE = "not available"  # a hidden card's place, or none: never told apart (XS-16)
 
 
@@ -69,10 +70,17 @@ class Play:
     # are then not formatted at all. The rules never depend on it.
     telling = True
 
-    def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
+    def __init__(self, state: dict, cat: Catalog, dice: Dice, at_table: bool = False,
+                 skip: bool = False) -> None:
         self.s = self.working_copy(state)
         self.cat = cat
         self.dice = dice
+        # Commands typed at a table (the CLI): the free draw is its own step (`xs draw`),
+        # and a phase in which the player could still act is not ended by a later phase's
+        # command unless `skip` says so on purpose. The balance lab and the rules tests
+        # play without these guards (the free draw made with the turn's first action).
+        self.at_table = at_table
+        self.skip = skip
         self.steps: list[Step] = []
         self.reveal: dict[str, Any] = {}
         if self.s.get("over"):
@@ -118,13 +126,17 @@ class Play:
     def seat(self, player: str) -> dict:
         return self.s["table"][player]
 
-    def check_actor(self, player: str | None, what: str) -> str:
+    def check_actor(self, player: str | None, what: str, free_draw: bool = False) -> str:
         """The acting player: the active one. Anyone else is refused (XS-1: turns go
-        clockwise, one player at a time). The turn's free draw comes first (XS-3)."""
+        clockwise, one player at a time). The turn's free draw comes first (XS-3): at a
+        table it is its own step (`xs draw`, `free_draw=True`), else it is made now."""
         name = self.active if player is None else self.player_named(player)
         if name != self.active:
             raise RefereeError(f"{name} cannot {what}: it is {self.active}'s turn", "XS-1")
-        if not self.turn["free_drawn"]:
+        if not self.turn["free_drawn"] and not free_draw:
+            if self.at_table:
+                raise RefereeError(f"{name} cannot {what} yet: the turn starts with its free "
+                                   "card: xs draw", "XS-3")
             self.free_draw()
         return name
 

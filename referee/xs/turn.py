@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from referee.errors import RefereeError
 from referee.xs import rolls
-from referee.xs.play import PHASE_INDEX, PHASE_RULING, PHASES, Play, Result
+from referee.xs.play import HIDDEN, PHASE_INDEX, PHASE_RULING, PHASES, Play, Result
 
 MISSION_ORDER = ("mission", "carnage", "sendoff", "success", "payoff")
 # How far a mission has gone: the index in MISSION_ORDER of the last roll made.
@@ -26,10 +26,35 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
             f"the {phase} phase, which is over this turn",
             PHASE_RULING[phase],
         )
+    if play.at_table and not play.skip:
+        for skipped in PHASES[current:target]:
+            reason = could_still_act(play, skipped)
+            if reason:
+                raise RefereeError(
+                    f"{play.active} cannot {what} yet: that would skip the {skipped} phase, "
+                    f"where {reason}; end it with `xs pass`, or add --skip to skip it on "
+                    "purpose", PHASE_RULING[skipped])
     if play.turn["open"]:
         settle_open(play)
     while play.phase_index() < target:
         leave_phase(play)
+
+
+def could_still_act(play: Play, phase: str) -> str | None:
+    """What the active player could still do in `phase` (a slip guard: a later phase's
+    command would end it), or None. The Mission phase: no mission played yet this turn,
+    heroes in play and a Mission card in hand (XS-6) - at a table with its own deck any
+    card in hand may be one."""
+    if phase != "mission" or play.turn["missions"] or play.turn.get("mission"):
+        return None
+    seat = play.seat(play.active)
+    if not seat["heroes"]:
+        return None
+    if any(c in play.cat and play.cat.type(c) == "Mission" for c in seat["hand"]):
+        return f"{play.active} has heroes in play and a Mission card in hand (xs mission CARD)"
+    if HIDDEN in seat["hand"]:
+        return f"{play.active} has heroes in play and may hold a Mission card (xs mission CARD)"
+    return None
 
 
 def leave_phase(play: Play) -> None:
@@ -205,16 +230,18 @@ def check_marketing_room(play: Play, hero: dict, card: str) -> None:
 
 
 def draw(play: Play, player: str | None) -> Result:
-    """`xs draw`: the turn's free card if not drawn yet, else an extra draw (XS-3)."""
-    if not play.turn["free_drawn"]:
-        actor = play.check_actor(player, "draw")  # makes the free draw
-        return play.result(f"{actor} draws the free card", "draw")
-    return buy_draw(play, player)
+    """`xs draw`: the turn's free card (XS-3); an extra card is `buy_draw`."""
+    actor = play.check_actor(player, "draw", free_draw=True)
+    if play.turn["free_drawn"]:
+        raise RefereeError(f"{actor} has drawn this turn's free card; an extra card costs an "
+                           "Opportunity roll: xs draw --extra (or xs buy)", "XS-3")
+    play.free_draw()
+    return play.result(f"{actor} draws the free card", "draw")
 
 
 def buy_draw(play: Play, player: str | None) -> Result:
     """XS-3: an extra draw costs an Opportunity roll (The Spike -1)."""
-    actor = play.check_actor(player, "draw")
+    actor = play.check_actor(player, "buy an extra card")
     enter_phase(play, "opportunity", "draw")
     if not play.s["deck"]:
         raise RefereeError("the deck is empty: no more draws", "XS-3")
@@ -407,6 +434,10 @@ def begin_turn(play: Play, player: str, number: int) -> None:
         end_game(play, player)
         return
     play.start_turn(number, player)
+    if play.at_table:  # the free draw is the turn's first step, announced
+        play.step(f"turn {number}: {player}'s Opportunity phase: {player} draws the free "
+                  "card first (xs draw)", "XS-3")
+        return
     if play.telling:
         play.step(f"turn {number}: {player}'s Opportunity phase", "XS-3")
     play.free_draw()

@@ -80,8 +80,9 @@ class Table:
 
 def play_turn(t: Table) -> None:
     """A simple, legal strategy that uses many of the referee's decisions."""
-    if not t.state["turn"].get("free_drawn") or (t.state["deck"] and t.seat()["mt"] >= 4):
-        t.xs("draw")  # the free card on turn 1, else one bought draw
+    t.xs("draw")  # the free card: the turn's own first step (XS-3)
+    if t.state["deck"] and t.seat()["mt"] >= 4:
+        t.xs("draw", "--extra")  # one bought draw
         t.settle()
     for card in list(t.seat()["hand"]):  # events that help now
         effects = t.cat.event(card)
@@ -158,7 +159,7 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     # The game starts in a real process; the many turns run in-process (the same CLI)
     # to keep the test fast; the story is read back in a real process.
     new = referee_process("--session", str(session), "new", "x-statix",
-                          "--players", "Ann,Bo,Cy", "--seed", "2", "--json")
+                          "--players", "Ann,Bo,Cy", "--seed", "9", "--json")
     assert new.returncode == 0, new.stderr
     t = Table(session, cat)
     t.state = true_state(session)
@@ -172,8 +173,8 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     ranking = t.state["ranking"]
     assert [r["mt"] for r in ranking] == sorted((r["mt"] for r in ranking), reverse=True)
     assert {"draw", "recruit", "attach", "mission", "carnage", "casualties", "success",
-            "payoff", "next", "pass", "pay", "event", "discard", "kill", "adjust", "reroll",
-            "boost"} <= t.kinds
+            "payoff", "next", "pass", "pay", "event", "discard", "kill", "adjust", "reroll"
+            } <= t.kinds  # (boost: test_rulings)
     # every card is somewhere exactly once: hands, heroes, marketing, discard, deck
     seen = list(t.state["discard"]) + list(t.state["deck"])
     for seat in t.state["table"].values():
@@ -212,9 +213,14 @@ def test_cli_refusals_are_one_line_with_the_ruling_and_change_nothing(game):
     assert "it is" in wrong.stderr and "(XS-1)" in wrong.stderr
     bad_face = referee_inprocess("--session", game, "xs", "draw", "--roll", "7")
     assert bad_face.returncode == 2 and "--roll" in bad_face.stderr
+    before_free_draw = referee_inprocess("--session", game, "xs", "pass")
+    assert before_free_draw.returncode == 1 and "xs draw (XS-3)" in before_free_draw.stderr
+    assert referee_inprocess("--session", game, "status").stdout == status
+    assert referee_inprocess("--session", game, "xs", "draw").returncode == 0
     out_of_phase = referee_inprocess("--session", game, "xs", "carnage")
     assert out_of_phase.returncode == 1 and "(XS-6)" in out_of_phase.stderr
-    assert referee_inprocess("--session", game, "status").stdout == status
+    again = referee_inprocess("--session", game, "xs", "draw")  # not a paid draw by accident
+    assert again.returncode == 1 and "xs draw --extra (or xs buy)" in again.stderr
 
 
 def test_cli_real_process_turn_and_json(game):
@@ -223,7 +229,7 @@ def test_cli_real_process_turn_and_json(game):
     reply = json.loads(draw.stdout)
     assert reply["ok"] and reply["steps"][0]["ruling"] == "XS-3"
     mt = reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"]
-    bought = referee_process("--session", game, "xs", "draw", "--roll", "2", "--json")
+    bought = referee_process("--session", game, "xs", "draw", "--extra", "--roll", "2", "--json")
     assert bought.returncode == 0, bought.stderr
     reply = json.loads(bought.stdout)
     assert reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"] == mt - 2
@@ -251,13 +257,13 @@ def test_cli_a_stolen_card_is_shown_as_the_card_taken_not_as_the_thieves_hand(tm
     # seed 13: A goes first holding Chameleon Powers (and six more cards)
     assert referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
                              "--seed", "13").returncode == 0
+    assert referee_inprocess("--session", session, "xs", "draw").returncode == 0
     hand = {"state": true_state(session)}
     assert "Chameleon Powers" in hand["state"]["table"]["A"]["hand"]
     steal = referee_inprocess("--session", session, "xs", "event", "Chameleon Powers")
     assert steal.returncode == 0, steal.stderr
     seen = [line for line in steal.stdout.splitlines() if line.startswith("seen")]
     taken = {"state": true_state(session)}
-    # (A's first action also draws turn 1's free card: the stolen one is the one B lost)
     stolen = (set(hand["state"]["table"]["B"]["hand"]) - set(taken["state"]["table"]["B"]["hand"])).pop()
     assert seen == [f"seen by A only: A takes {stolen}"]
 
@@ -268,7 +274,7 @@ def test_fair_dice_undo_and_the_same_command_rolls_the_same_dice(game):
     assert referee_inprocess("--session", game, "xs", "draw").returncode == 0  # the free card
     rolled = []
     for _ in range(3):
-        bought = referee_inprocess("--session", game, "xs", "draw", "--json")
+        bought = referee_inprocess("--session", game, "xs", "buy", "--json")
         assert bought.returncode == 0, bought.stderr
         rolled.append([s["text"] for s in json.loads(bought.stdout)["steps"]])
         assert referee_inprocess("--session", game, "undo").returncode == 0

@@ -427,3 +427,53 @@ def test_xs16_a_pick_refusal_reads_the_same_for_a_card_in_the_deck_and_in_anothe
     assert "C's" not in refusals[0]
     done = act(cat, events.play_event, state, None, "Acid Spray", target="B", pick="Orbit")
     assert done.state["discard"] == ["Acid Spray", "Orbit"]
+
+
+def at_table(cat, fn, state, *args, faces=None, skip=False, **kwargs):
+    """An action as typed at a table (the CLI): the slip guards on."""
+    import random
+
+    from referee.xs.play import Play
+    from referee.xs.rolls import Dice
+
+    play = Play(state, cat, Dice(random.Random(0), faces), at_table=True, skip=skip)
+    return fn(play, *args, **kwargs)
+
+
+def test_xs6_a_skipped_mission_is_refused_without_skip(cat):
+    """Issue 14 item 5: an End-phase command typed while a mission could still be played
+    (heroes in play, a Mission card in hand) is refused in one line naming the phase and
+    --skip; with --skip, or after `xs pass`, it goes ahead."""
+    state = make_state(hands={"A": ["Zombies", "Orbit", "Lacuna", "Movies", "Ocelot", "PR Spin",
+                                    "Interviews"]},
+                       heroes={"A": ["Phat"]}, phase="publicity", deck=("Media Craze",))
+    for fn, args in ((turn.discard, (["Orbit"],)), (turn.next_turn, ())):
+        with pytest.raises(RefereeError) as err:
+            at_table(cat, fn, state, None, *args)
+        assert "skip the mission phase" in str(err.value) and "--skip" in str(err.value)
+        assert err.value.ruling == "XS-6" and "\n" not in str(err.value)
+    skipped = at_table(cat, turn.discard, state, None, ["Orbit", "Lacuna"], skip=True)
+    assert skipped.state["turn"]["phase"] == "end"
+    passed = at_table(cat, turn.pass_phase, state, None)  # publicity over: mission phase
+    passed = at_table(cat, turn.pass_phase, passed.state, None)  # the mission passed
+    assert at_table(cat, turn.discard, passed.state, None, ["Orbit", "Lacuna"]).state
+    no_heroes = make_state(hands={"A": ["Zombies"]}, phase="publicity")
+    assert at_table(cat, turn.next_turn, no_heroes, None).state["turn"]["player"] == "B"
+
+
+def test_xs3_the_free_draw_is_its_own_step_at_the_table(cat):
+    state = make_state(hands={"A": ["Lacuna"]}, deck=("Ocelot", "Movies", "Zombies"))
+    state["turn"]["free_drawn"] = False
+    with pytest.raises(RefereeError, match="free card: xs draw"):
+        at_table(cat, turn.recruit, state, None, "Lacuna", faces=[1])
+    with pytest.raises(RefereeError, match="free card: xs draw"):
+        at_table(cat, turn.buy_draw, state, None, faces=[1])
+    drawn = at_table(cat, turn.draw, state, None)
+    assert len(drawn.state["table"]["A"]["hand"]) == 2 and drawn.state["turn"]["free_drawn"]
+    with pytest.raises(RefereeError, match=r"xs draw --extra \(or xs buy\)"):
+        at_table(cat, turn.draw, drawn.state, None)
+    bought = at_table(cat, turn.buy_draw, drawn.state, None, faces=[2])
+    assert len(bought.state["table"]["A"]["hand"]) == 3
+    ended = at_table(cat, turn.next_turn, bought.state, None)
+    assert not ended.state["turn"]["free_drawn"] and ended.state["turn"]["player"] == "B"
+    assert "B draws the free card first (xs draw)" in texts(ended)
