@@ -309,6 +309,14 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option(
     "--team", "teams", multiple=True, metavar="PLAYER=CARD", help="X-Statix: choose a Team Name."
 )
+@click.option(
+    "--deal",
+    type=click.Choice(["table", "referee"]),
+    default=None,
+    help="X-Statix: table = the players' own printed deck (default; the referee counts "
+    "cards and learns each one when shown, XS-16); referee = a virtual deck the referee "
+    "shuffles and deals (solo tests, remote play).",
+)
 @click.option("--force", is_flag=True, help="Start over in an existing session (its log is kept).")
 @click.option(
     "--roll",
@@ -326,6 +334,7 @@ def new(
     players: str,
     owners: tuple[str, ...],
     teams: tuple[str, ...],
+    deal: str | None,
     force: bool,
     entered: str | None,
     seed: int | None,
@@ -348,6 +357,10 @@ def new(
             if game_id != "x-statix":
                 raise UsageError("--owner and --team are X-Statix options")
             options = {"owners": _pairs(owners, "--owner"), "teams": _pairs(teams, "--team")}
+        if game_id == "x-statix":
+            options["deal"] = deal or "table"
+        elif deal is not None:
+            raise UsageError("--deal is an X-Statix option (XO!'s players hold their own cards)")
         opts = global_options(ctx)
         existing = Path(opts.session)
         if existing.exists() or existing.is_symlink():  # refuse before any setup work

@@ -328,5 +328,13 @@ def hand(tx: Tx, player: str) -> Reply:
     if seat is None:
         raise UsageError(f"no player {player!r}: players are {', '.join(state['players'])}")
     cards = state["table"][seat]["hand"]
+    if state.get("deal") == "table":  # the players' own deck: the referee counts the cards
+        from referee.xs.play import HIDDEN
+
+        named = [c for c in cards if c != HIDDEN]
+        shown = f"; shown: {', '.join(named)}" if named else ""
+        return Reply([f"{seat} holds {len(cards)} card(s) of the table's own deck{shown} "
+                      "(the referee sees only what is shown, XS-16)"],
+                     {"player": seat, "count": len(cards), "hand": named})
     return Reply([f"{seat}'s hand ({len(cards)}): {', '.join(cards) or '(empty)'}"],
-                 {"player": seat, "hand": cards})
+                 {"player": seat, "count": len(cards), "hand": cards})

@@ -122,7 +122,7 @@ def reroll(play: Play, player: str | None, source_text: str, sendoff: str | None
     Orphan, Plazm, Succubus) or an event card from the hand (Regeneration, Freeze Time...)."""
     actor = play.check_actor(player, "reroll")
     name = play.card(source_text)
-    if name in play.seat(actor)["hand"]:
+    if play.holds(actor, name) and play.cat.event(name):
         return play_event(play, actor, name, sendoff=sendoff)
     source, effect = ability_of(play, actor, name, "reroll")
     do_reroll(play, source, effect["reroll"], effect, sendoff)
@@ -165,6 +165,7 @@ def play_event(
     refusal = event_refusal(play, actor, card, target, hero, pick, sendoff)
     if refusal is not None:
         raise refusal
+    play.require_in_hand(actor, card, "XS-12")  # the table's own deck: the card is shown
     play.discard_from_hand(actor, card)
     play.step(f"{actor} discards {card} for its Event ability", "XS-12")
     for effect in play.cat.event(card):
@@ -179,7 +180,7 @@ def event_refusal(play: Play, actor: str, card: str, target: str | None = None,
     `play_event` raises, or None. It changes nothing and draws nothing at random, so the
     balance lab's players ask it before they choose a card. Every effect of the card is
     checked before any is applied (Shockwave: each still needs its roll to modify)."""
-    if card not in play.seat(actor)["hand"]:
+    if not play.holds(actor, card):
         try:
             play.require_in_hand(actor, card, "XS-12")  # raises, saying where the card is
         except RefereeError as not_in_hand:
@@ -234,8 +235,15 @@ def effect_refusal(play: Play, actor: str, card: str, effect: dict, target: str 
             chooser = (effect.get("opponent_discards") or {}).get("chosen_by")
             if chooser == "opponent" and pick is None:
                 return UsageError(f"{card}: {other} chooses the card; give it with --pick")
-            if pick is not None and play.card(pick) not in seat["hand"]:
+            if pick is not None and not play.holds(other, play.card(pick)):
                 return play.not_in_hand(other, play.card(pick), "XS-12")
+            if chooser != "opponent":  # a random card of a hidden hand (XS-16)
+                if play.table_deck and pick is None:
+                    return UsageError(f"{card}: pick {other}'s card at random at the table, "
+                                      "face down, and give it with --pick (XS-16)")
+                if not play.table_deck and pick is not None:
+                    return UsageError(f"{card}: the referee dealt the cards and picks {other}'s "
+                                      "card at random: no --pick (XS-16)")
         if "steal_hero" in effect or "discard_opponent_hero" in effect:
             if not seat["heroes"]:
                 return RefereeError(f"{card}: {other} has no hero in play", "XS-12")
@@ -326,16 +334,26 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
     elif "look_at_hand" in effect:
         other = play.opponent(actor, target, card)
         hand = list(play.seat(other)["hand"])
-        play.reveal[other] = hand
-        play.step(f"{card}: {actor} looks at {other}'s hand ({len(hand)} cards)", "XS-12")
+        if play.table_deck:  # the players show the cards themselves
+            play.step(f"{card}: {other} shows {actor} the hand ({len(hand)} cards)", "XS-12")
+        else:
+            play.reveal[other] = hand
+            play.step(f"{card}: {actor} looks at {other}'s hand ({len(hand)} cards)", "XS-12")
     elif "steal_card" in effect:
         other = play.opponent(actor, target, card)
         hand = play.seat(other)["hand"]
-        stolen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
+        if play.table_deck:  # picked at the table, then shown (XS-16)
+            assert pick is not None  # effect_refusal asks for it
+            stolen = play.card(pick)
+            play.require_in_hand(other, stolen, "XS-12")
+            play.step(f"{card}: {actor} steals {stolen}, picked at random from {other}'s "
+                      "hand at the table", "XS-16")
+        else:
+            stolen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
+            play.reveal[actor] = [stolen]
+            play.step(f"{card}: {actor} steals a random card from {other}'s hand", "XS-12")
         hand.remove(stolen)
         seat["hand"].append(stolen)
-        play.reveal[actor] = [stolen]
-        play.step(f"{card}: {actor} steals a random card from {other}'s hand", "XS-12")
     elif "opponent_discards" in effect:
         spec = effect["opponent_discards"]
         other = play.opponent(actor, target, card)
@@ -345,8 +363,14 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
                 if pick is None:
                     raise UsageError(f"{card}: {other} chooses the card; give it with --pick")
                 chosen = play.card(pick)
-                if chosen not in hand:
-                    raise play.not_in_hand(other, chosen, "XS-12")
+                play.require_in_hand(other, chosen, "XS-12")
+                pick = None
+            elif play.table_deck:  # picked at the table, face down, then shown (XS-16)
+                if pick is None:
+                    raise UsageError(f"{card}: pick {other}'s card at the table and give it "
+                                     "with --pick (XS-16)")
+                chosen = play.card(pick)
+                play.require_in_hand(other, chosen, "XS-12")
                 pick = None
             else:
                 chosen = random_pick(play, list(hand), pick, f"{other}'s hand", other)

@@ -201,9 +201,56 @@ class Play:
             return "in the discard pile"
         return NOT_AVAILABLE
 
+    # ── hands: named cards, and with the table's own deck (XS-16) hidden ones ─────
+    # A hand is a list of card names; with the table's own deck (state "deal": "table")
+    # the cards the referee has not seen are HIDDEN entries, and so is every card of the
+    # deck. A card is named when it is shown: it then takes the place of a hidden one.
+    @property
+    def table_deck(self) -> bool:
+        return self.s.get("deal") == "table"
+
+    def holds(self, player: str, name: str) -> bool:
+        """Whether `player` may hold `name`: named in the hand, or (the table's own deck)
+        one of the hidden cards may be it. Changes nothing."""
+        hand = self.seat(player)["hand"]
+        return name in hand or (HIDDEN in hand and self.available(name))
+
+    def available(self, name: str) -> bool:
+        """With the table's own deck: a printed copy of `name` may still be hidden (in a
+        hand or the deck): fewer copies have been shown, in hands, in play, on the table
+        or in the discard pile, than the common deck has (cards.yaml `copies`)."""
+        copies = self.cat.copies(name)
+        if not copies:
+            return False
+        shown = self.s["discard"].count(name)
+        for p in self.s["players"]:
+            seat = self.seat(p)
+            shown += seat["hand"].count(name)
+            for hero in seat["heroes"]:
+                shown += (hero["name"] == name) + hero["marketing"].count(name)
+        mission = self.turn.get("mission")
+        if mission and mission.get("card") == name and not mission.get("discarded"):
+            shown += 1
+        return shown < copies
+
     def require_in_hand(self, player: str, name: str, ruling: str | None) -> None:
-        if name not in self.seat(player)["hand"]:
+        """`name` must be in `player`'s hand. With the table's own deck a hidden card is
+        named `name` now (it is being shown): refused if every printed copy is shown
+        already, or if every card of the hand is named already."""
+        hand = self.seat(player)["hand"]
+        if name in hand:
+            return
+        if not self.table_deck:
             raise self.not_in_hand(player, name, ruling)
+        if not self.available(name):
+            place = self.where(name) if self.cat.copies(name) else "not a card of the deck"
+            raise RefereeError(f"{name} cannot be in {player}'s hand: it is {place} (each "
+                               "printed card once)", ruling)
+        if HIDDEN not in hand:
+            named = f": {', '.join(hand)}" if hand else ""
+            raise RefereeError(f"{player} holds {len(hand)} card(s), all named already"
+                               f"{named}; {name} would be one more", ruling)
+        hand[hand.index(HIDDEN)] = name
 
     def not_in_hand(self, player: str, name: str, ruling: str | None) -> RefereeError:
         """The refusal for a card not in `player`'s hand: where it is if that is public,

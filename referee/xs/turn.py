@@ -107,11 +107,16 @@ def roll_options(play: Play, player: str, roll: dict) -> list[str]:
     kind = roll["kind"]
     found = [name for verb in ("reroll", "adjust")
              for name, _, _ in abilities_for(play, player, roll, verb)]
-    for card in play.seat(player)["hand"]:
+    hand = play.seat(player)["hand"]
+    for card in hand:
+        if card == HIDDEN:
+            continue
         for effect in play.cat.event(card):
             if effect.get("reroll") in (kind, "any") or effect.get("modify") == kind:
                 found.append(card)
                 break
+    if HIDDEN in hand:  # the table's own deck: any card in hand may be such an event
+        found.append("an event card from hand")
     return found
 
 

@@ -172,11 +172,13 @@ def test_cli_new_xstatix_seeded_and_logged(tmp_path):
         "12",
         "--owner",
         "Ann=Coach",
+        "--deal",
+        "referee",
     )
     [(event, stored)] = read_log(db)
     assert stored["seed"] == 12 and stored["table"]["Ann"]["owner"] == "Coach"
     assert stored == xs.new_state(
-        ["Ann", "Bob"], DB, random.Random(12), owners={"Ann": "Coach"}, seed=12
+        ["Ann", "Bob"], DB, random.Random(12), owners={"Ann": "Coach"}, seed=12, deal="referee"
     )
     state = data["state"]  # what the table sees: no seed, hands and deck as counts
     assert state == xs.public_state(stored) and "seed" not in state

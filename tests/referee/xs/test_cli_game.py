@@ -159,7 +159,7 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     # The game starts in a real process; the many turns run in-process (the same CLI)
     # to keep the test fast; the story is read back in a real process.
     new = referee_process("--session", str(session), "new", "x-statix",
-                          "--players", "Ann,Bo,Cy", "--seed", "9", "--json")
+                          "--deal", "referee", "--players", "Ann,Bo,Cy", "--seed", "1", "--json")
     assert new.returncode == 0, new.stderr
     t = Table(session, cat)
     t.state = true_state(session)
@@ -173,8 +173,8 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     ranking = t.state["ranking"]
     assert [r["mt"] for r in ranking] == sorted((r["mt"] for r in ranking), reverse=True)
     assert {"draw", "recruit", "attach", "mission", "carnage", "casualties", "success",
-            "payoff", "next", "pass", "pay", "event", "discard", "kill", "adjust", "reroll"
-            } <= t.kinds  # (boost: test_rulings)
+            "payoff", "next", "pass", "pay", "event", "discard", "kill", "adjust", "reroll",
+            "boost"} <= t.kinds
     # every card is somewhere exactly once: hands, heroes, marketing, discard, deck
     seen = list(t.state["discard"]) + list(t.state["deck"])
     for seat in t.state["table"].values():
@@ -198,7 +198,7 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
 @pytest.fixture
 def game(tmp_path):
     session = str(tmp_path / "g.db")
-    proc = referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+    proc = referee_inprocess("--session", session, "new", "x-statix", "--deal", "referee", "--players", "A,B",
                              "--seed", "5", "--owner", "A=Coach", "--team", "A=X-Force")
     assert proc.returncode == 0, proc.stderr
     return session
@@ -255,7 +255,7 @@ def test_cli_undo_takes_back_an_xs_command(game):
 def test_cli_a_stolen_card_is_shown_as_the_card_taken_not_as_the_thieves_hand(tmp_path):
     session = str(tmp_path / "steal.db")
     # seed 13: A goes first holding Chameleon Powers (and six more cards)
-    assert referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+    assert referee_inprocess("--session", session, "new", "x-statix", "--deal", "referee", "--players", "A,B",
                              "--seed", "13").returncode == 0
     assert referee_inprocess("--session", session, "xs", "draw").returncode == 0
     hand = {"state": true_state(session)}
@@ -292,8 +292,8 @@ def test_xs16_no_hand_content_or_deck_order_in_status_or_log_of_a_referee_dealt_
     from referee.session import Session
 
     session = tmp_path / "private.db"
-    new = referee_inprocess("--session", str(session), "new", "x-statix", "--players",
-                            "Ann,Bo,Cy", "--seed", "2", "--json")
+    new = referee_inprocess("--session", str(session), "new", "x-statix", "--deal", "referee",
+                            "--players", "Ann,Bo,Cy", "--seed", "2", "--json")
     assert new.returncode == 0
     t = Table(session, cat)
     t.state = true_state(session)

@@ -477,3 +477,58 @@ def test_xs3_the_free_draw_is_its_own_step_at_the_table(cat):
     ended = at_table(cat, turn.next_turn, bought.state, None)
     assert not ended.state["turn"]["free_drawn"] and ended.state["turn"]["player"] == "B"
     assert "B draws the free card first (xs draw)" in texts(ended)
+
+
+# ── XS-16: the table's own deck ──────────────────────────────────────────────
+def test_xs16_a_card_is_named_when_shown_and_checked_against_what_is_known(cat):
+    """With the table's own deck the referee counts hidden cards and names each one when
+    it is shown: a card already in play, in the discard pile, or a second copy of a
+    unique card is refused; so is a fourth card named from a hand of three."""
+    state = make_state(hidden={"A": 3, "B": 4}, heroes={"B": ["Lacuna"]},
+                       discard=["Movies"], phase="recruitment", deck=("x",) * 10)
+    with pytest.raises(RefereeError, match="Lacuna cannot be in A's hand: it is in play on "
+                                           "B's team") as err:
+        act(cat, turn.recruit, state, None, "Lacuna", faces=[1])
+    assert err.value.ruling == "XS-4"
+    with pytest.raises(RefereeError, match="Movies cannot be in A's hand: it is in the discard"):
+        act(cat, events.play_event, state, None, "Movies")
+    recruited = act(cat, turn.recruit, state, None, "Ocelot", faces=[1])
+    assert recruited.state["table"]["A"]["hand"] == ["Ocelot", "?", "?"]  # shown, roll open
+    assert "an event card from hand may change it" in texts(recruited)
+    recruited = act(cat, turn.pay_now, recruited.state, None)
+    assert recruited.state["table"]["A"]["hand"] == ["?", "?"]
+    assert [h["name"] for h in recruited.state["table"]["A"]["heroes"]] == ["Ocelot"]
+    bs_turn = {**recruited.state, "turn": {**recruited.state["turn"], "player": "B"}}
+    with pytest.raises(RefereeError, match="Ocelot cannot be in B's hand: it is in play on "
+                                           "A's team"):
+        act(cat, turn.recruit, bs_turn, "B", "Ocelot", faces=[1])  # a second copy
+    with pytest.raises(RefereeError, match="not a card of the deck"):
+        act(cat, turn.recruit, state, None, "Coach", faces=[1])
+
+    powers = ["Energy Blasts", "Healing Powers", "Flight", "Teleportation"]
+    three = make_state(hidden={"A": 3}, heroes={"A": ["Ocelot", "Phat"]}, phase="mission",
+                       deck=("x",) * 10)
+    three["turn"]["missions"] = 1
+    three["turn"]["mission"] = {"card": "Zombies", "stage": "carnage", "team": ["Ocelot", "Phat"],
+                                "rolls": {"carnage": {"kind": "carnage", "faces": [6],
+                                                      "mods": [], "used": [], "context": {},
+                                                      "total": 6}}, "discarded": False}
+    with pytest.raises(RefereeError, match="A holds 3 card\\(s\\), all named already: Energy Blasts, "
+                                           "Healing Powers, Flight; Teleportation would be one"):
+        act(cat, mission.casualties, three, None, powers=powers, faces=[6, 6])
+    ok = act(cat, mission.casualties, three, None, powers=powers[:3], faces=[])
+    assert ok.state["table"]["A"]["hand"] == [] and set(powers[:3]) <= set(ok.state["discard"])
+
+
+def test_xs16_draws_are_counted_and_the_deck_empties_by_count(cat):
+    state = make_state(hidden={"A": 1, "B": 1}, deck=("x", "x"))
+    state["turn"]["free_drawn"] = False
+    drawn = act(cat, turn.draw, state, None)
+    assert drawn.state["table"]["A"]["hand"] == ["?", "?"] and drawn.state["deck"] == ["?"]
+    bought = act(cat, turn.pay_now, act(cat, turn.buy_draw, drawn.state, None, faces=[1]).state,
+                 None)
+    assert bought.state["deck"] == [] and len(bought.state["table"]["A"]["hand"]) == 3
+    with pytest.raises(RefereeError, match="deck is empty"):
+        act(cat, turn.buy_draw, bought.state, None, faces=[1])
+    over = act(cat, turn.next_turn, bought.state, None)
+    assert over.state["over"] and "the deck is empty: the game ends" in texts(over)
