@@ -52,8 +52,12 @@ class Table:
     def seat(self, player=None) -> dict:
         return self.state["table"][player or self.me]
 
+    def held(self) -> list[str]:
+        """The cards the active player holds."""
+        return list(self.seat()["hand"])
+
     def hand(self, type_: str) -> list[str]:
-        return [c for c in self.seat()["hand"] if self.cat.type(c) == type_]
+        return [c for c in self.held() if self.cat.type(c) == type_]
 
     def phase(self) -> str:
         return self.state["turn"]["phase"]
@@ -84,7 +88,7 @@ def play_turn(t: Table) -> None:
     if t.state["deck"] and t.seat()["mt"] >= 4:
         t.xs("draw", "--extra")  # one bought draw
         t.settle()
-    for card in list(t.seat()["hand"]):  # events that help now
+    for card in t.held():  # events that help now
         effects = t.cat.event(card)
         if t.phase() == "opportunity" and any(("draw" in e or "gain_mt" in e) for e in effects):
             t.xs("event", card)
@@ -119,7 +123,7 @@ def play_turn(t: Table) -> None:
     if any("end_phase_kill" in e for e in owner) and len(t.seat()["heroes"]) >= 2 and weak:
         t.xs("kill", weak[0][1])  # Coach sells a hero without marketing for 1D6 MT
     limits = [e["hand_limit"] for e in owner if "hand_limit" in e]
-    hand, limit = t.seat()["hand"], (limits or [5])[0]
+    hand, limit = t.held(), (limits or [5])[0]
     if len(hand) > limit:
         t.xs("discard", *hand[: len(hand) - limit])
     t.xs("next")
@@ -129,7 +133,7 @@ def play_mission(t: Table, card: str) -> None:
     t.xs("mission", card)
     rolls = t.state["turn"]["mission"]["rolls"]
     if rolls["mission"]["total"] > len(t.seat()["heroes"]):
-        rerolls = [c for c in t.seat()["hand"]
+        rerolls = [c for c in t.held()
                    if any(e.get("reroll") in ("mission", "any") for e in t.cat.event(c))]
         if not rerolls:
             return  # not attempted: `pass` discards the card (XS-6)
@@ -325,3 +329,145 @@ def test_xs16_no_hand_content_or_deck_order_in_status_or_log_of_a_referee_dealt_
     text = "\n".join(outputs)
     leaked = [c for c in never_shown if re.search(rf"(?<![\w']){re.escape(c)}(?![\w'])", text)]
     assert leaked == []
+
+
+class OwnDeck(Table):
+    """The players with their own printed deck (XS-16): they shuffle and deal it here,
+    draw from it when the referee counts a draw, and name each card as they show it. The
+    referee's state holds only counts and the cards shown."""
+
+    def __init__(self, session, cat, players, seed):
+        import random
+
+        super().__init__(session, cat)
+        self.deck = [c for c in cat.names() if cat.copies(c)]
+        random.Random(seed).shuffle(self.deck)
+        self.hands = {p: [] for p in players}
+        for _ in range(7):
+            for p in players:
+                self.hands[p].append(self.deck.pop(0))
+        self.refused: dict[str, str] = {}
+
+    def held(self) -> list[str]:
+        return list(self.hands[self.me])
+
+    def run(self, *args: str, expect: int = 0) -> dict:
+        reply = super().run(*args, expect=expect)
+        if expect == 0:
+            self.sync()
+        return reply
+
+    def sync(self) -> None:
+        """Follow the referee's counts with the physical cards: a card shown in play or
+        on the discard pile has left its hand, one named in another hand moved there, and
+        each card more in a hand's count is drawn from the top of the deck."""
+        state = self.state
+        public = set(state["discard"])
+        for seat in state["table"].values():
+            for hero in seat["heroes"]:
+                public |= {hero["name"], *hero["marketing"]}
+        mission = state["turn"].get("mission")
+        if mission and not mission.get("discarded"):
+            public.add(mission["card"])
+        named = {p: [c for c in state["table"][p]["hand"] if c != "?"] for p in self.hands}
+        for p, hand in self.hands.items():
+            elsewhere = {c for q, cards in named.items() if q != p for c in cards}
+            hand[:] = [c for c in hand if c not in public and c not in elsewhere]
+            hand += [c for c in named[p] if c not in hand]
+            while len(hand) < len(state["table"][p]["hand"]):
+                hand.append(self.deck.pop(0))
+            assert len(hand) == len(state["table"][p]["hand"]), (p, hand, state["table"][p])
+        assert len(self.deck) == len(state["deck"])
+
+    def try_refusals(self) -> None:
+        """Slips the referee must catch, each refused (exit 1) with nothing changed."""
+        others = [h["name"] for p, seat in self.state["table"].items() if p != self.me
+                  for h in seat["heroes"]]
+        if (self.phase() == "recruitment" and others and "in play" not in self.refused
+                and not self.state["turn"].get("open")):
+            reply = self.xs("recruit", others[0], expect=1)
+            self.refused["in play"] = reply["error"]
+        gone = [c for c in self.state["discard"] if self.cat.type(c) == "Marketing"]
+        heroes = self.seat()["heroes"]
+        if (self.phase() == "publicity" and gone and heroes and "copy" not in self.refused
+                and not self.state["turn"].get("open")):
+            reply = self.xs("attach", gone[0], heroes[0]["name"], expect=1)
+            self.refused["copy"] = reply["error"]
+
+
+def test_xs16_a_three_player_game_with_the_tables_own_deck_runs_to_the_end(tmp_path, cat):
+    """Issue 14 item 1: `new x-statix` (table deck, the default) played through the CLI to
+    XS-13's end; each draw counted, each card named when shown; the referee refuses a
+    card already in play and a second copy of a unique card (the fourth card named from a
+    hand of three: the next test)."""
+    session = tmp_path / "own.db"
+    new = referee_process("--session", str(session), "new", "x-statix", "--players",
+                          "Ann,Bo,Cy", "--seed", "5", "--json")
+    assert new.returncode == 0, new.stderr
+    shown = json.loads(new.stdout)["state"]
+    assert shown["deal"] == "table" and shown["table"]["Ann"]["hand"] == 7
+    t = OwnDeck(session, cat, ["Ann", "Bo", "Cy"], seed=5)
+    t.state = true_state(session)
+    assert t.state["deck"] == ["?"] * len(t.deck)
+    original = play_turn.__globals__["Table"]
+    turns = 0
+    while not t.state["over"]:
+        turn_with_checks(t)
+        turns += 1
+        assert turns < 200
+    assert original is Table
+    assert t.state["deck"] == [] and t.deck == [] and t.state["winner"]
+    assert {"draw", "recruit", "attach", "mission", "carnage", "casualties", "success",
+            "next", "pass", "pay", "discard"} <= t.kinds
+    assert "in play on" in t.refused["in play"]
+    assert "cannot be in" in t.refused["copy"] and "discard pile" in t.refused["copy"]
+    log = referee_process("--session", str(session), "log").stdout
+    assert "the players deal their own deck" in log and "the deck is empty: the game ends" in log
+
+
+def turn_with_checks(t: OwnDeck) -> None:
+    """`play_turn`, with the slips tried at each phase they fit."""
+    original = t.run
+
+    def run(*args, expect=0):
+        reply = original(*args, expect=expect)
+        if expect == 0 and not t.state["over"]:
+            t.try_refusals()
+        return reply
+
+    t.run = run
+    try:
+        play_turn(t)
+    finally:
+        t.run = original
+
+
+def test_xs16_a_fourth_card_named_from_a_hand_of_three_is_refused(tmp_path):
+    session = str(tmp_path / "three.db")
+
+    def xs(*args, expect=0):
+        proc = referee_inprocess("--session", session, "xs", *args)
+        assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
+        return proc
+
+    new = referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+                            "--owner", "A=Coach", "--team", "A=X-Force",
+                            "--roll", "6,6,6,6,6,6,6,6,6,5")
+    assert new.returncode == 0, new.stderr
+    xs("draw")  # 8 cards
+    xs("pass")
+    for hero in ("Ocelot", "Phat", "Dead Girl", "Lacuna"):  # named as they are recruited
+        xs("recruit", hero, "--roll", "1")
+    xs("pass")
+    xs("pass")
+    xs("mission", "Zombies", "--roll", "1")
+    xs("carnage", "--roll", "6")
+    hand = json.loads(referee_inprocess("--session", session, "xs", "hand", "--player", "A",
+                                        "--json").stdout)
+    assert hand["count"] == 3 and hand["hand"] == []
+    before = referee_inprocess("--session", session, "status", "--json").stdout
+    refused = xs("casualties", "--power", "Energy Blasts", "--power", "Flight", "--power",
+                 "Teleportation", "--power", "Shockwave", expect=1)
+    assert ("A holds 3 card(s), all named already: Energy Blasts, Flight, Teleportation; "
+            "Shockwave would be one more (XS-7)") in refused.stderr
+    assert referee_inprocess("--session", session, "status", "--json").stdout == before
