@@ -122,6 +122,28 @@ def command_name(ctx: click.Context | None = None) -> str:
     return " ".join(reversed(words))
 
 
+def at_terminal() -> bool:
+    """Whether a person types the commands: dice not given are then asked for."""
+    import sys
+
+    return sys.stdin.isatty()
+
+
+def ask_at_terminal(prompt: str, faces: tuple[int, ...]) -> int | None:
+    """Ask for one die by name ("Smoke's survival roll, 1D6: "), on stderr (stdout may be
+    --json). Enter with nothing: None, the referee rolls it. A face the die cannot show is
+    asked again."""
+    allowed = ", ".join(str(f) for f in sorted(set(faces)))
+    while True:
+        text = click.prompt(f"{prompt} (Enter: the referee rolls)", default="",
+                            show_default=False, err=True).strip()
+        if not text:
+            return None
+        if text.lstrip("-").isdigit() and int(text) in faces:
+            return int(text)
+        click.echo(f"  {text!r}: this die shows {allowed}", err=True)
+
+
 SEED_REFUSED = (
     "--seed is for `new` (and `roll`/`odds`): a game's referee dice follow its own seed, "
     "its state and the command, so that they cannot be rolled again at will"
@@ -165,16 +187,26 @@ class Tx:
             )
         return state
 
-    def rng(self) -> random.Random:
+    def rng(self, ask: bool = False) -> random.Random:
         """The command's one random stream (the same object on every call), seeded from
-        the game's seed, the state before the command and the command's name."""
+        the game's seed, the state before the command and the command's name. With --roll
+        a `dice.TableDice`; `ask`: the rules name their rolls, so on a terminal each die
+        not given with --roll is asked for by name (without a terminal the command is then
+        refused naming the next die, unless no face at all was given: the referee rolls)."""
         if self._rng is None:
             self._rng = self.session.rng(self.command, self._start_digest())
-            if self.entered is not None:
+            ask_die = ask_at_terminal if ask and at_terminal() else None
+            if self.entered is not None or ask_die is not None:
                 from referee.dice import TableDice
 
-                self._rng = TableDice(self.entered, self._rng)
+                self._rng = TableDice(self.entered or "", self._rng, ask_die)
         return self._rng
+
+    def referee_rolled(self) -> list[str]:
+        """The dice the referee rolled when asked to (Enter at a die's prompt)."""
+        from referee.dice import TableDice
+
+        return list(self._rng.rolled) if isinstance(self._rng, TableDice) else []
 
     def check_entered_faces_used(self) -> None:
         """With --roll, every face given must have been rolled by the command."""
@@ -182,7 +214,7 @@ class Tx:
             return
         from referee.dice import TableDice
 
-        if not isinstance(self._rng, TableDice):
+        if not isinstance(self._rng, TableDice) or not self._rng.used:
             raise UsageError(f"--roll {self.entered!r}: this command rolls no dice")
         if self._rng.unused:
             raise UsageError(
@@ -274,6 +306,10 @@ def session_command(
                     tx = Tx(session, options, None, entered, command_name(ctx))
                     reply = fn(tx, **params)
                     tx.check_entered_faces_used()
+                    rolled = tx.referee_rolled()
+                    if rolled:
+                        reply.lines[:0] = rolled
+                        reply.data["referee_rolled"] = rolled
             emit(reply, as_json)
 
         functools.update_wrapper(callback, fn)

@@ -26,7 +26,8 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, skip: bool = False,
     from referee.xs.rolls import Dice
 
     state = tx.require_game("x-statix")
-    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng()), at_table=True, skip=skip)
+    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng(ask=True)), at_table=True,
+                skip=skip)
     result = action(play, *args, **kwargs)
     steps = [{"text": s.text, "ruling": s.ruling} for s in result.steps]
     story = "; ".join(s.text for s in result.steps)

@@ -83,7 +83,7 @@ def do_reroll(play: Play, source: str, wanted: str, effect: dict | None,
         use(play, source, effect, roll)
     before = roll["total"]
     old = roll["faces"]
-    roll["faces"] = play.dice.d6(len(old))
+    roll["faces"] = play.dice.d6(len(old), f"{source}'s reroll of the {rolls.LABEL[roll['kind']]}")
     rolls.refresh(roll)
     play.step(f"{source} rerolls the {rolls.LABEL[roll['kind']]} ({'+'.join(map(str, old))} "
               f"-> {'+'.join(map(str, roll['faces']))}): {rolls.describe(roll)}",

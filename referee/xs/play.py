@@ -326,7 +326,11 @@ class Play:
         """A roll of `kind` for `player` (`hero`: whose own roll it is), with the `extra`
         modifiers, then the cards' and the queued events' ones; `context` says what the
         roll is for (the card recruited, the hero killed...)."""
-        faces = self.dice.d6(rolls.DICE.get(kind, 1))
+        label = None
+        if self.dice.labelled:
+            whose = hero if kind == "sendoff" and hero else player
+            label = f"{whose}'s {rolls.LABEL.get(kind, kind)}"
+        faces = self.dice.d6(rolls.DICE.get(kind, 1), label)
         mods = [*extra, *self.card_mods(player, kind, hero), *self.take_queued(kind)]
         return rolls.new_roll(kind, faces, mods, context)
 
@@ -427,7 +431,7 @@ class Play:
                 self.step(f"{name} killed: {on_killed['by']:+d} to the "
                           f"{rolls.LABEL[on_killed['modify']]}", rolls.RULING[on_killed["modify"]])
             if "to_hand_on" in on_killed:
-                face = self.dice.d6(1)[0]
+                face = self.dice.d6(1, f"{name}'s roll to go back to the hand")[0]
                 to_hand = face >= on_killed["to_hand_on"]
                 self.step(f"{name}'s roll {face} (needs {on_killed['to_hand_on']}+): "
                           + ("goes back to the hand" if to_hand else "stays dead"), None)
@@ -439,7 +443,10 @@ class Play:
         return True
 
     def _survives(self, name: str, needed: int, source: str) -> bool:
-        face = self.dice.d6(1)[0]
+        label = None
+        if self.dice.labelled:
+            label = f"{name}'s survival roll" + (f" ({source})" if source != name else "")
+        face = self.dice.d6(1, label)[0]
         lives = face >= needed
         self.step(f"{source}: {name} {'lives' if lives else 'dies'} on a roll of {face} "
                   f"(needs {needed}+)", None)

@@ -401,7 +401,7 @@ def end_phase_kill(play: Play, player: str | None, hero_text: str) -> Result:
         raise RefereeError(f"{source}'s kill is used once a turn", "XS-11")
     hero = play.require_hero(actor, hero_text, "XS-11")
     play.turn["coach_kills"] += 1
-    face = play.dice.d6(1)[0]
+    face = play.dice.d6(1, f"{source}'s 1D6 MT for killing {hero['name']}")[0]
     play.kill(actor, hero["name"], f"by {source}", sendoff=False)
     gain = face if str(effect.get("gain_mt")) == "1d6" else int(effect.get("gain_mt", 0))
     play.gain_mt(actor, gain, f"{source}: 1D6 = {face}", "XS-11")

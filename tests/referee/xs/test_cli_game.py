@@ -4,6 +4,8 @@ end of the deck, refusals with their exit codes, and the log telling the story."
 from __future__ import annotations
 
 import json
+import re
+import sys
 
 import pytest
 from xs_support import referee_inprocess, referee_process
@@ -471,3 +473,52 @@ def test_xs16_a_fourth_card_named_from_a_hand_of_three_is_refused(tmp_path):
     assert ("A holds 3 card(s), all named already: Energy Blasts, Flight, Teleportation; "
             "Shockwave would be one more (XS-7)") in refused.stderr
     assert referee_inprocess("--session", session, "status", "--json").stdout == before
+
+
+def test_dice_as_they_fall_casualties_asks_each_die_by_name_on_a_terminal(tmp_path):
+    """Issue 14 item 3: on a terminal `xs casualties` asks for each die by name, in the
+    order the rules need them; the number of dice depends on the dice (Smoke surviving
+    skips his Sendoff roll); Enter lets the referee roll that die. Without a terminal,
+    --roll with too few faces exits 2 naming the next die and changes nothing."""
+    import pexpect
+    from xs_support import ROOT, clean_env
+
+    session = str(tmp_path / "dice.db")
+
+    def xs(*args, expect=0):
+        proc = referee_inprocess("--session", session, *args)
+        assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
+        return proc
+
+    xs("new", "x-statix", "--players", "A,B", "--owner", "A=Coach", "--team", "A=X-Force",
+       "--roll", "6,6,6,6,6,6,6,6,6,5")
+    for args in (["draw"], ["pass"], ["recruit", "Smoke", "--roll", "1"],
+                 ["recruit", "Ocelot", "--roll", "1"], ["pass"], ["pass"],
+                 ["mission", "Zombies", "--roll", "1"], ["carnage", "--roll", "1"]):
+        xs("xs", *args)
+
+    def at_terminal(*answers: str) -> str:
+        child = pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, "xs",
+                                               "casualties", "--picked", "Smoke"],
+                              cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+        for prompt, answer in answers:
+            child.expect_exact(prompt)
+            child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, child.before
+        return child.before
+
+    survival = "Smoke's survival roll, 1D6 (Enter: the referee rolls):"
+    sendoff = "Smoke's Sendoff roll, 1D6 (Enter: the referee rolls):"
+    lives = at_terminal((survival, "6"))  # one die: he lives, no Sendoff roll
+    assert "Smoke lives on a roll of 6" in lives and "Sendoff" not in lives
+    xs("undo")
+    dies = at_terminal((survival, "2"), (sendoff, ""))  # two dice: the second the referee's
+    assert "Smoke dies on a roll of 2" in dies
+    assert re.search(r"the referee rolls [1-6] for Smoke's Sendoff roll, 1D6", dies)
+    xs("undo")
+    before = xs("status", "--json").stdout
+    short = xs("xs", "casualties", "--picked", "Smoke", "--roll", "2", expect=2)
+    assert "the next die needed: Smoke's Sendoff roll, 1D6" in short.stderr
+    assert xs("status", "--json").stdout == before
