@@ -13,7 +13,8 @@ import click
 from referee.command import Reply, Tx, session_command
 
 PLAYER = click.option("--player", default=None,
-                      help="The acting player (default: whose turn it is); others are refused.")
+                      help="The acting player (default: whose turn it is); others are refused, "
+                           "but for an event on the open roll (xs event/reroll, XS-14).")
 
 
 def act(tx: Tx, action: Callable[..., Any], *args: Any, skip: bool = False,

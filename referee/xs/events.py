@@ -120,6 +120,8 @@ def reroll(play: Play, player: str | None, source_text: str, sendoff: str | None
            ) -> Result:
     """Reroll the open roll (or a Sendoff roll of this mission) with a hero's ability (The
     Orphan, Plazm, Succubus) or an event card from the hand (Regeneration, Freeze Time...)."""
+    if player is not None and play.player_named(player) != play.active:  # an event (XS-14)
+        return out_of_turn_event(play, play.player_named(player), source_text, sendoff)
     actor = play.check_actor(player, "reroll")
     name = play.card(source_text)
     if play.holds(actor, name) and play.cat.event(name):
@@ -159,7 +161,10 @@ def play_event(
     sendoff: str | None = None,
 ) -> Result:
     """Discard a card from hand for its E ability (XS-12). `sendoff` names the killed hero
-    whose Sendoff roll a reroll or Sendoff modifier is for."""
+    whose Sendoff roll a reroll or Sendoff modifier is for. Another player than the active
+    one may play an event on the active player's open roll (XS-14)."""
+    if player is not None and play.player_named(player) != play.active:
+        return out_of_turn_event(play, play.player_named(player), card_text, sendoff)
     actor = play.check_actor(player, "play an event")
     card = play.card(card_text)
     refusal = event_refusal(play, actor, card, target, hero, pick, sendoff)
@@ -171,6 +176,42 @@ def play_event(
     for effect in play.cat.event(card):
         apply_effect(play, actor, card, effect, target, hero, pick, sendoff)
     return play.result(f"{actor} plays {card}", "event")
+
+
+def out_of_turn_event(play: Play, player: str, card_text: str, sendoff: str | None) -> Result:
+    """XS-14: `player` plays an event card in another player's turn, on the open roll it
+    applies to (a paid roll not yet paid, the roll of the mission step under way, or a
+    Sendoff roll of this mission): a reroll (Regeneration on a Carnage roll, Freeze Time on
+    a Payoff roll) or a modifier (Telekinesis on a Mission roll). Players who want to
+    change the same roll act in turn order from the active player (the table's order: the
+    referee records them as typed)."""
+    card = play.card(card_text)
+    if not play.turn["free_drawn"]:
+        raise RefereeError(f"{player} cannot play {card} now: {play.active}'s turn starts "
+                           "with its free card", "XS-14")
+    effects = play.cat.event(card)
+    if not play.holds(player, card):
+        raise play.not_in_hand(player, card, "XS-14")
+    if not effects:
+        raise RefereeError(f"{card} has no Event ability", "XS-12")
+    for effect in effects:
+        applies = (("reroll" in effect
+                    and reroll_refusal(play, card, effect["reroll"], sendoff) is None)
+                   or ("modify" in effect
+                       and modify_when(play, effect["modify"], sendoff) == "open"))
+        if not applies:
+            roll = open_roll(play, sendoff)
+            now = f"the open roll is the {rolls.LABEL[roll['kind']]}" if roll else "no roll is open"
+            raise RefereeError(f"{player} cannot play {card} in {play.active}'s turn: out of "
+                               f"turn an event changes only an open roll it applies to, and "
+                               f"{now}", "XS-14")
+    play.require_in_hand(player, card, "XS-14")  # the table's own deck: the card is shown
+    play.discard_from_hand(player, card)
+    play.step(f"{player} discards {card} for its Event ability in {play.active}'s turn",
+              "XS-14")
+    for effect in effects:
+        apply_effect(play, player, card, effect, None, None, None, sendoff)
+    return play.result(f"{player} plays {card} in {play.active}'s turn", "event")
 
 
 def event_refusal(play: Play, actor: str, card: str, target: str | None = None,

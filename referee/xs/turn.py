@@ -103,21 +103,30 @@ def pass_phase(play: Play, player: str | None) -> Result:
 # ── paid rolls (XS-2) ─────────────────────────────────────────────────────────
 def roll_options(play: Play, player: str, roll: dict) -> list[str]:
     """What could still change this roll: rerolls and adjustments from heroes in play
-    not used up, and event cards in hand that reroll or modify it."""
-    kind = roll["kind"]
+    not used up, and event cards in hand that reroll or modify it (told without naming
+    them: hands are private, XS-16). At a table also the other players' event cards, in
+    turn order from the active player (XS-14)."""
     found = [name for verb in ("reroll", "adjust")
              for name, _, _ in abilities_for(play, player, roll, verb)]
-    hand = play.seat(player)["hand"]
-    for card in hand:
+    seats = play.s["players"]
+    start = seats.index(player)
+    holders = [player] + ([p for p in seats[start + 1:] + seats[:start]] if play.at_table else [])
+    for holder in holders:
+        if may_change_with_event(play, holder, roll["kind"]):
+            found.append(f"an event card from {holder}'s hand")
+    return found
+
+
+def may_change_with_event(play: Play, player: str, kind: str) -> bool:
+    """Whether `player` may hold an event card that rerolls or modifies a `kind` roll
+    (with the table's own deck: any hidden card may be one)."""
+    for card in play.seat(player)["hand"]:
         if card == HIDDEN:
-            continue
+            return True
         for effect in play.cat.event(card):
             if effect.get("reroll") in (kind, "any") or effect.get("modify") == kind:
-                found.append(card)
-                break
-    if HIDDEN in hand:  # the table's own deck: any card in hand may be such an event
-        found.append("an event card from hand")
-    return found
+                return True
+    return False
 
 
 def abilities_for(play: Play, player: str, roll: dict,

@@ -494,7 +494,7 @@ def test_xs16_a_card_is_named_when_shown_and_checked_against_what_is_known(cat):
         act(cat, events.play_event, state, None, "Movies")
     recruited = act(cat, turn.recruit, state, None, "Ocelot", faces=[1])
     assert recruited.state["table"]["A"]["hand"] == ["Ocelot", "?", "?"]  # shown, roll open
-    assert "an event card from hand may change it" in texts(recruited)
+    assert "an event card from A's hand may change it" in texts(recruited)
     recruited = act(cat, turn.pay_now, recruited.state, None)
     assert recruited.state["table"]["A"]["hand"] == ["?", "?"]
     assert [h["name"] for h in recruited.state["table"]["A"]["heroes"]] == ["Ocelot"]
@@ -532,3 +532,53 @@ def test_xs16_draws_are_counted_and_the_deck_empties_by_count(cat):
         act(cat, turn.buy_draw, bought.state, None, faces=[1])
     over = act(cat, turn.next_turn, bought.state, None)
     assert over.state["over"] and "the deck is empty: the game ends" in texts(over)
+
+
+def test_xs14_an_event_on_an_open_roll_in_another_players_turn(cat):
+    """XS-14: B plays Regeneration on A's Carnage roll during A's turn; the card leaves
+    B's hand; an event that applies to no open roll, or a card B does not hold, is
+    refused."""
+    state = make_state(hands={"A": ["Zombies"], "B": ["Regeneration", "Licensing"]},
+                       heroes={"A": ["Ocelot"]}, phase="mission")
+    started = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    with pytest.raises(RefereeError, match="the open roll is the Mission roll") as err:
+        act(cat, events.play_event, started.state, "B", "Regeneration", faces=[1])
+    assert err.value.ruling == "XS-14"
+    rolled = act(cat, mission.carnage, started.state, None, faces=[6])
+    changed = act(cat, events.play_event, rolled.state, "B", "Regeneration", faces=[1])
+    assert changed.state["turn"]["mission"]["rolls"]["carnage"]["total"] == 1
+    assert changed.state["table"]["B"]["hand"] == ["Licensing"]
+    assert changed.state["turn"]["player"] == "A" and "in A's turn" in texts(changed)
+    with pytest.raises(RefereeError, match="only an open roll it applies to"):
+        act(cat, events.play_event, rolled.state, "B", "Licensing")
+    with pytest.raises(RefereeError, match="not in B's hand: it is not available"):
+        act(cat, events.reroll, rolled.state, "B", "Freeze Time", faces=[1])
+    with pytest.raises(RefereeError, match="it is A's turn"):  # hero abilities: own turn only
+        act(cat, turn.pass_phase, rolled.state, "B")
+
+
+def test_xs14_a_payoff_changed_by_an_opponent_corrects_the_active_players_mt(cat):
+    state = make_state(hands={"A": ["Zombies"], "B": ["Freeze Time"]},
+                       heroes={"A": ["Ocelot", "Phat"]}, phase="mission", mt={"A": 0})
+    r = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    r = act(cat, mission.carnage, r.state, None, faces=[1])
+    r = act(cat, mission.casualties, r.state, None, faces=[4])
+    r = act(cat, mission.success, r.state, None, faces=[6])
+    r = act(cat, mission.payoff, r.state, None, faces=[6, 6])
+    assert r.state["table"]["A"]["mt"] == 4 + 12  # the casualty's Sendoff, the Payoff
+    r = act(cat, events.play_event, r.state, "B", "Freeze Time", faces=[1, 1])
+    assert r.state["table"]["A"]["mt"] == 4 + 2 and r.state["table"]["B"]["hand"] == []
+
+
+def test_xs14_at_a_table_a_paid_roll_waits_for_every_player_who_could_change_it(cat):
+    """A's Recruit roll stays open while B holds a card that rerolls it (XS-14), told
+    without naming it; with nobody able to change it, it is paid at once."""
+    state = make_state(hands={"A": ["Lacuna"], "B": ["Freeze Time"]}, phase="recruitment")
+    opened = at_table(cat, turn.recruit, state, None, "Lacuna", faces=[2])
+    assert opened.state["turn"]["open"] and "an event card from B's hand" in texts(opened)
+    assert "Freeze Time" not in texts(opened)
+    rerolled = at_table(cat, events.play_event, opened.state, "B", "Freeze Time", faces=[1])
+    paid = at_table(cat, turn.pay_now, rerolled.state, None)
+    assert paid.state["table"]["A"]["mt"] == 19
+    alone = make_state(hands={"A": ["Lacuna"], "B": ["Movies"]}, phase="recruitment")
+    assert not at_table(cat, turn.recruit, alone, None, "Lacuna", faces=[2]).state["turn"]["open"]
