@@ -276,15 +276,15 @@ def effect_refusal(play: Play, actor: str, card: str, effect: dict, target: str 
             chooser = (effect.get("opponent_discards") or {}).get("chosen_by")
             if chooser == "opponent" and pick is None:
                 return UsageError(f"{card}: {other} chooses the card; give it with --pick")
-            if pick is not None and not play.holds(other, play.card(pick)):
-                return play.not_in_hand(other, play.card(pick), "XS-12")
             if chooser != "opponent":  # a random card of a hidden hand (XS-16)
                 if play.table_deck and pick is None:
                     return UsageError(f"{card}: pick {other}'s card at random at the table, "
                                       "face down, and give it with --pick (XS-16)")
-                if not play.table_deck and pick is not None:
+                if not play.table_deck and pick is not None:  # before any look at the hand
                     return UsageError(f"{card}: the referee dealt the cards and picks {other}'s "
                                       "card at random: no --pick (XS-16)")
+            if pick is not None and not play.holds(other, play.card(pick)):
+                return play.not_in_hand(other, play.card(pick), "XS-12")
         if "steal_hero" in effect or "discard_opponent_hero" in effect:
             if not seat["heroes"]:
                 return RefereeError(f"{card}: {other} has no hero in play", "XS-12")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from xs_support import act, make_state, texts
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UsageError
 from referee.xs import events, mission, turn
 from referee.xs.catalog import Catalog
 
@@ -582,3 +582,17 @@ def test_xs14_at_a_table_a_paid_roll_waits_for_every_player_who_could_change_it(
     assert paid.state["table"]["A"]["mt"] == 19
     alone = make_state(hands={"A": ["Lacuna"], "B": ["Movies"]}, phase="recruitment")
     assert not at_table(cat, turn.recruit, alone, None, "Lacuna", faces=[2]).state["turn"]["open"]
+
+
+def test_xs16_no_pick_of_a_random_hidden_card_in_a_referee_dealt_game(cat):
+    """Chameleon Powers steals a random card: with the referee's deal the referee picks,
+    and a --pick is refused in the same words whether B holds the card or not (no probe)."""
+    state = make_state(hands={"A": ["Chameleon Powers"], "B": ["Orbit"]})
+    refusals = set()
+    for pick in ("Orbit", "Lacuna"):
+        with pytest.raises(UsageError) as err:
+            act(cat, events.play_event, state, None, "Chameleon Powers", pick=pick)
+        refusals.add(str(err.value))
+    assert len(refusals) == 1 and "no --pick" in refusals.pop()
+    stolen = act(cat, events.play_event, state, None, "Chameleon Powers")
+    assert stolen.state["table"]["A"]["hand"] == ["Orbit"]
