@@ -105,14 +105,24 @@ def roll_options(play: Play, player: str, roll: dict) -> list[str]:
     """What could still change this roll: rerolls and adjustments from heroes in play
     not used up, and event cards in hand that reroll or modify it (told without naming
     them: hands are private, XS-16). At a table also the other players' event cards, in
-    turn order from the active player (XS-14)."""
+    turn order from the active player (XS-14), and every hand that holds a card counts:
+    the referee then tells nothing about what a hand holds (a roll left open or paid at
+    once would tell it)."""
     found = [name for verb in ("reroll", "adjust")
              for name, _, _ in abilities_for(play, player, roll, verb)]
     seats = play.s["players"]
     start = seats.index(player)
     holders = [player] + ([p for p in seats[start + 1:] + seats[:start]] if play.at_table else [])
+    paying_for = roll["context"].get("card")
     for holder in holders:
-        if may_change_with_event(play, holder, roll["kind"]):
+        if play.at_table:  # any card in hand may be such an event: no hand is told (XS-16)
+            hand = list(play.seat(holder)["hand"])
+            if holder == player and paying_for in hand:
+                hand.remove(paying_for)
+            could = bool(hand)
+        else:
+            could = may_change_with_event(play, holder, roll["kind"])
+        if could:
             found.append(f"an event card from {holder}'s hand")
     return found
 

@@ -238,9 +238,11 @@ def test_cli_real_process_turn_and_json(game):
     bought = referee_process("--session", game, "xs", "draw", "--extra", "--roll", "2", "--json")
     assert bought.returncode == 0, bought.stderr
     reply = json.loads(bought.stdout)
-    assert reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"] == mt - 2
-    passed = referee_process("--session", game, "xs", "pass")
+    assert reply["state"]["turn"]["open"]["total"] == 2  # B holds cards: open till the next action
+    passed = referee_process("--session", game, "xs", "pass", "--json")
     assert passed.returncode == 0 and "recruitment phase" in passed.stdout
+    reply = json.loads(passed.stdout)
+    assert reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"] == mt - 2
     me = reply["state"]["turn"]["player"]
     hand = referee_process("--session", game, "xs", "hand", "--player", me, "--json")
     assert len(json.loads(hand.stdout)["hand"]) == 9 == reply["state"]["table"][me]["hand"]

@@ -473,6 +473,7 @@ def test_xs3_the_free_draw_is_its_own_step_at_the_table(cat):
     with pytest.raises(RefereeError, match=r"xs draw --extra \(or xs buy\)"):
         at_table(cat, turn.draw, drawn.state, None)
     bought = at_table(cat, turn.buy_draw, drawn.state, None, faces=[2])
+    bought = at_table(cat, turn.pay_now, bought.state, None)  # open while A holds cards
     assert len(bought.state["table"]["A"]["hand"]) == 3
     ended = at_table(cat, turn.next_turn, bought.state, None)
     assert not ended.state["turn"]["free_drawn"] and ended.state["turn"]["player"] == "B"
@@ -572,7 +573,8 @@ def test_xs14_a_payoff_changed_by_an_opponent_corrects_the_active_players_mt(cat
 
 def test_xs14_at_a_table_a_paid_roll_waits_for_every_player_who_could_change_it(cat):
     """A's Recruit roll stays open while B holds a card that rerolls it (XS-14), told
-    without naming it; with nobody able to change it, it is paid at once."""
+    without naming it; it waits for any hand holding a card (whether a roll waits must
+    not tell what a hand holds); with no card in any other hand it is paid at once."""
     state = make_state(hands={"A": ["Lacuna"], "B": ["Freeze Time"]}, phase="recruitment")
     opened = at_table(cat, turn.recruit, state, None, "Lacuna", faces=[2])
     assert opened.state["turn"]["open"] and "an event card from B's hand" in texts(opened)
@@ -580,7 +582,9 @@ def test_xs14_at_a_table_a_paid_roll_waits_for_every_player_who_could_change_it(
     rerolled = at_table(cat, events.play_event, opened.state, "B", "Freeze Time", faces=[1])
     paid = at_table(cat, turn.pay_now, rerolled.state, None)
     assert paid.state["table"]["A"]["mt"] == 19
-    alone = make_state(hands={"A": ["Lacuna"], "B": ["Movies"]}, phase="recruitment")
+    waits = make_state(hands={"A": ["Lacuna"], "B": ["Movies"]}, phase="recruitment")
+    assert at_table(cat, turn.recruit, waits, None, "Lacuna", faces=[2]).state["turn"]["open"]
+    alone = make_state(hands={"A": ["Lacuna"], "B": []}, phase="recruitment")  # nobody can
     assert not at_table(cat, turn.recruit, alone, None, "Lacuna", faces=[2]).state["turn"]["open"]
 
 
