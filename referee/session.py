@@ -32,6 +32,7 @@ from typing import Any
 from referee import session_media, state_schema
 from referee.errors import RefereeError, SessionError, UsageError
 from referee.inputs import one_line, shown
+from referee.words import counted
 
 APPLICATION_ID = 0x52654621  # "ReF!" in the SQLite header at offset 68
 SCHEMA_VERSION = state_schema.FORMAT_VERSION  # PRAGMA user_version: tables + state shapes
@@ -445,7 +446,7 @@ class Session:
             raise UsageError("undo needs a count of 1 or more")
         if n > len(done):
             raise RefereeError(
-                f"cannot undo {n}: only {len(done)} event(s) since the game started"
+                f"cannot undo {n}: only {counted(len(done), 'event')} since the game started"
                 if done
                 else "nothing to undo since the game started"
             )
@@ -468,7 +469,7 @@ class Session:
             raise UsageError("redo needs a count of 1 or more")
         if n > len(undone):
             raise RefereeError(
-                f"cannot redo {n}: only {len(undone)} undone event(s) to redo"
+                f"cannot redo {n}: only {counted(len(undone), 'undone event')} to redo"
                 if undone
                 else "nothing to redo"
             )

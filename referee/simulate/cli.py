@@ -8,6 +8,7 @@ import click
 
 from referee.command import SEED, Reply, WholeNumber, global_options, json_option, run
 from referee.errors import RefereeError, UsageError
+from referee.words import counted
 
 
 @click.group()
@@ -160,7 +161,7 @@ def _xs_lines(summary: dict, meta: dict, path: str | None) -> list[str]:
 
     head = (f"X-Statix: {meta['games']} games, {meta['players']} players, policies "
             f"{','.join(meta['policies'])}, seed {meta['seed']} "
-            f"({meta['seconds']:.1f} s on {meta['workers']} worker(s))")
+            f"({meta['seconds']:.1f} s on {counted(meta['workers'], 'worker')})")
     length = (f"game length: {summary['mean_turns']:.1f} turns on average "
               f"(sd {summary['sd_turns']:.1f}), {summary['mean_rounds']:.1f} rounds; "
               f"shared wins (ties, XS-13): {summary['shared_wins']}")

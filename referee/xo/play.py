@@ -30,6 +30,7 @@ from typing import Any
 
 from referee.dice import parse_faces, roll_mask
 from referee.errors import DiceError, RefereeError, UsageError
+from referee.words import counted
 from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
@@ -206,7 +207,7 @@ class Dice:
     def leftover(self) -> None:
         """Faces typed with --roll must all be used."""
         if self.table:
-            raise UsageError(f"--roll: the command rolled its dice and {len(self.table)} face(s) left over")
+            raise UsageError(f"--roll: the command rolled its dice and {counted(len(self.table), 'face')} left over")
 
     def unused(self) -> list[str]:
         return [role for role in self.given if role not in self.used]

@@ -345,7 +345,7 @@ def hand(tx: Tx, player: str) -> Reply:
 
         named = [c for c in cards if c != HIDDEN]
         shown = f"; shown: {', '.join(named)}" if named else ""
-        return Reply([f"{seat} holds {len(cards)} card(s) of the table's own deck{shown} "
+        return Reply([f"{seat} holds {counted(len(cards), 'card')} of the table's own deck{shown} "
                       "(the referee sees only what is shown, XS-16)"],
                      {"player": seat, "count": len(cards), "hand": named})
     return Reply([f"{seat}'s hand ({len(cards)}): {', '.join(cards) or '(empty)'}"],

@@ -262,7 +262,7 @@ class Play:
                                "printed card once)", ruling)
         if HIDDEN not in hand:
             named = f": {', '.join(hand)}" if hand else ""
-            raise RefereeError(f"{player} holds {len(hand)} card(s), all named already"
+            raise RefereeError(f"{player} holds {counted(len(hand), 'card')}, all named already"
                                f"{named}; {name} would be one more", ruling)
         hand[hand.index(HIDDEN)] = name
 

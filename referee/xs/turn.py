@@ -143,6 +143,7 @@ def roll_options(play: Play, player: str, roll: dict) -> list[str]:
     start = seats.index(player)
     holders = [player] + ([p for p in seats[start + 1:] + seats[:start]] if play.at_table else [])
     paying_for = roll["context"].get("card")
+    with_events: list[str] = []
     for holder in holders:
         if play.at_table:  # any card in hand may be such an event: no hand is told (XS-16)
             hand = list(play.seat(holder)["hand"])
@@ -152,7 +153,11 @@ def roll_options(play: Play, player: str, roll: dict) -> list[str]:
         else:
             could = may_change_with_event(play, holder, roll["kind"])
         if could:
-            found.append(f"an event card from {holder}'s hand")
+            with_events.append(holder)
+    if with_events:  # "an event card from Bob's, Cy's or Ann's hand", in turn order
+        owners = [f"{name}'s" for name in with_events]
+        either = owners[0] if len(owners) == 1 else f"{', '.join(owners[:-1])} or {owners[-1]}"
+        found.append(f"an event card from {either} hand")
     return found
 
 

@@ -103,7 +103,7 @@ def test_without_a_terminal_too_few_faces_name_the_next_die_and_change_nothing(t
 
 def test_faces_left_over_are_refused(table):
     out = table("xo", "feat", "Captain Volt", "--roll", "3,1,0,2", code=2)
-    assert "1 face(s) left over" in out.stderr
+    assert "1 face left over" in out.stderr
 
 
 def spawn(path, *args):

@@ -472,7 +472,7 @@ def test_xs16_a_fourth_card_named_from_a_hand_of_three_is_refused(tmp_path):
     before = referee_inprocess("--session", session, "status", "--json").stdout
     refused = xs("casualties", "--power", "Energy Blasts", "--power", "Flight", "--power",
                  "Teleportation", "--power", "Shockwave", expect=1)
-    assert ("A holds 3 card(s), all named already: Energy Blasts, Flight, Teleportation; "
+    assert ("A holds 3 cards, all named already: Energy Blasts, Flight, Teleportation; "
             "Shockwave would be one more (XS-7)") in refused.stderr
     assert referee_inprocess("--session", session, "status", "--json").stdout == before
 

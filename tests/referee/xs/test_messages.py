@@ -232,3 +232,26 @@ def test_xs13_three_winners_are_listed(cat):
     assert "Game over: A, B and C win (XS-13)" in status_lines(r.state)
     with pytest.raises(RefereeError, match="the game is over: A, B and C won"):
         act(cat, turn.pass_phase, r.state, None)
+
+
+def test_xs14_an_open_roll_at_the_table_names_who_may_change_it_once_in_turn_order(tmp_path):
+    # At the table every hand may hold an event for the roll (XS-16: nothing is told of a
+    # hand), so the open Recruit roll waits for all three players, in turn order from the
+    # active player (XS-14), told in one phrase.
+    session = str(tmp_path / "table.db")
+
+    def run(*args):
+        proc = referee_inprocess("--session", session, *args)
+        assert proc.returncode == 0, (args, proc.stderr)
+        return proc.stdout
+
+    run("new", "x-statix", "--players", "Ann,Bob,Cy", "--seed", "3")
+    run("xs", "draw")
+    run("xs", "pass")
+    told = run("xs", "recruit", "Lacuna", "--roll", "3")
+    found = re.search(r"an event card from (\w+)'s, (\w+)'s or (\w+)'s hand may change it", told)
+    assert found, told
+    seats = ["Ann", "Bob", "Cy"]
+    first = seats.index(found.group(1))
+    assert list(found.groups()) == seats[first:] + seats[:first]
+    assert_grammar(told)
