@@ -89,3 +89,14 @@ def warning_line(w: Any) -> str:
     from pnp.errors import one_line
 
     return one_line(f"warning: {w.game}/{w.deck}: {w.card}: {w.element}: {w.message}")
+
+
+def echo_warnings_once(warnings: list) -> None:
+    """An export's warnings on stderr, one line for each card element (a card drawn for
+    several files warns once)."""
+    seen: set = set()
+    for w in warnings:
+        key = (w.game, w.deck, w.card, w.element)
+        if key not in seen:
+            seen.add(key)
+            click.echo(warning_line(w), err=True)

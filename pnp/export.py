@@ -21,13 +21,13 @@ from typing import Any
 import click
 
 from pnp.cli_support import (
-    faces as choose_faces,
-)
-from pnp.cli_support import (
+    echo_warnings_once,
     make_renderer,
     one_line_errors,
     selection_options,
-    warning_line,
+)
+from pnp.cli_support import (
+    faces as choose_faces,
 )
 from pnp.project import project_option
 
@@ -174,11 +174,6 @@ def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profil
             from pnp.tts import export_tts
 
             result = export_tts(db, chosen, renderer, out, jpeg=jpeg)
-    seen: set = set()
-    for w in result.warnings:
-        key = (w.game, w.deck, w.card, w.element)
-        if key not in seen:
-            seen.add(key)
-            click.echo(warning_line(w), err=True)
+    echo_warnings_once(result.warnings)
     click.echo(f"{target}: wrote {len(result.files)} files to {out}")
     return 0

@@ -210,8 +210,8 @@ def export_with_profile(db: Any, name: str, game, decks, cards, out, project) ->
     """`pnp export --profile NAME`: OUT defaults to output/export/NAME in the project."""
     import click
 
+    from pnp.cli_support import echo_warnings_once, make_renderer, one_line_errors
     from pnp.cli_support import faces as choose_faces
-    from pnp.cli_support import make_renderer, one_line_errors, warning_line
     from pnp.project import output
 
     prof = profile(db, name)
@@ -219,12 +219,7 @@ def export_with_profile(db: Any, name: str, game, decks, cards, out, project) ->
     out = output(out, project, Path("output") / "export" / name)
     with one_line_errors():
         result = export_profile(db, chosen, make_renderer(db), out, prof)
-    seen: set = set()
-    for w in result.warnings:
-        key = (w.game, w.deck, w.card, w.element)
-        if key not in seen:
-            seen.add(key)
-            click.echo(warning_line(w), err=True)
+    echo_warnings_once(result.warnings)
     if prof.note:
         click.echo(f"note: {prof.note}", err=True)
     click.echo(f"{prof.title} ({prof.name}): wrote {len(result.files)} files to {out}")
