@@ -189,6 +189,8 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
     if unknown:
         raise CutError(f"unknown deck {sorted(unknown)[0]!r}"
                        + (f" in game {game!r}" if game else ""), 2)
+    for art in chosen:                  # every name checked before anything is drawn
+        inside(inside(out, art.game), f"{art.name}-sheet-1.pdf")
     files: list[Path] = []
     warnings: list = []
     with tempfile.TemporaryDirectory(prefix="pnp-cut-") as tmp:
@@ -227,7 +229,7 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
 
 
 def run(db: Any, machine_name: str | None, game: str | None, decks: tuple, cards: tuple,
-        out: Path, radius: float) -> tuple[list[Path], list]:
+        out: Path, radius: float | None) -> tuple[list[Path], list]:
     """The `pnp export cut` command's work, its refusals as one-line PnpErrors (the
     caller wraps it in pnp.cli_support.one_line_errors for renderer and file problems)."""
     from pnp.build import BuildError
@@ -242,6 +244,8 @@ def run(db: Any, machine_name: str | None, game: str | None, decks: tuple, cards
         raise PnpError("cut imposes whole decks: use --deck, not --card", 2)
     try:
         m = machine(machine_name)
+        if radius is None:
+            radius = float(getattr(db.print, "corner_radius_mm", STANDARD_CORNER_MM))
         if not 0 <= radius <= 20:
             raise CutError(f"--corner-radius {radius:g} mm must be from 0 to 20 mm", 2)
         fonts = register_fonts(db.print.fonts, db.root, notify=font_notice)

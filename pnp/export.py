@@ -153,9 +153,9 @@ def _distinct(faces: list, warnings: list[list]) -> list[list]:
 @click.option("--machine", metavar="NAME",
               help="cut: the cutting machine whose registration marks to print "
                    "(silhouette, cricut).")
-@click.option("--corner-radius", "corner_radius", type=float, default=3.175,
-              show_default=True, metavar="MM",
-              help="cut: the rounding of each card's cut corners (0: square).")
+@click.option("--corner-radius", "corner_radius", type=float, metavar="MM",
+              help="cut: the rounding of each card's cut corners, 0 for square "
+                   "(default: print.corner_radius_mm, 3.175 = 1/8 in).")
 def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profile, machine,
            corner_radius) -> int:
     """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),

@@ -108,7 +108,7 @@ def test_cut_svg_outlines_are_the_layout_reports_trims(exported, name):
     report = json.loads((folder / "ships.layout.json").read_text())
     pages = report["pages"]
     assert report["machine"] == name and len(pages) == 2           # 7 cards, 4 a sheet
-    assert sum(len(p["cards"]) for p in pages) == 7
+    assert [len(p["cards"]) for p in pages] == [4, 3]                # 2 x 2 poker
     for page in pages:
         assert page["side"] == "front" and page["size_mm"] == list(LETTER)
         rects = svg_rects(folder / f"ships-sheet-{page['page']}.svg")
@@ -215,3 +215,25 @@ def test_corner_radius_option_and_two_exports_are_byte_identical(project, export
     assert {rx for _, _, rx in svg_rects(out / "harbour" / "ships-sheet-1.svg")} == {0.0}
     first = (exported["silhouette"] / "ships-sheet-1.pdf").read_bytes()
     assert (out / "harbour" / "ships-sheet-1.pdf").read_bytes() == first
+
+
+def test_print_corner_radius_mm_sets_the_rounding(project, tmp_path, cli):
+    import shutil
+
+    own = tmp_path / "own"
+    shutil.copytree(project, own)
+    yaml = own / "cards.yaml"
+    text = yaml.read_text()
+    yaml.write_text(text.replace("  crop_marks: true\n",
+                                 "  crop_marks: true\n  corner_radius_mm: 2\n"))
+    done = cli("pnp", "export", "cut", "--machine", "cricut", "--deck", "ships",
+               "--out", str(tmp_path / "o"), cwd=own)
+    assert done.returncode == 0, done.stderr
+    assert {rx for _, _, rx in svg_rects(tmp_path / "o" / "harbour" / "ships-sheet-2.svg")} \
+        == {2.0}
+    yaml.write_text(text.replace("  crop_marks: true\n",
+                                 "  crop_marks: true\n  corner_radius_mm: 30\n"))
+    bad = cli("pnp", "export", "cut", "--machine", "cricut", "--out", str(tmp_path / "b"),
+              cwd=own)
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1
+    assert "print.corner_radius_mm" in bad.stderr
