@@ -205,6 +205,9 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
             pages = report["artefacts"][0]["pages"]
             folder = inside(out, art.game)
             folder.mkdir(parents=True, exist_ok=True)
+            for old in folder.glob(f"{art.name}-sheet-*"):  # a deck that shrank: no stale sheet
+                if old.suffix in (".pdf", ".svg") and old.stem[len(art.name) + 7:].isdigit():
+                    old.unlink()
             reader = PdfReader(result.path)
             for page, pdf_page in zip(pages, reader.pages, strict=True):
                 stem = f"{art.name}-sheet-{page['page']}"
@@ -215,8 +218,10 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
                 writer.add_metadata({"/Title": f"{art.title}, sheet {page['page']} "
                                      f"({m.title})", "/Producer": "pnp"})
                 pdf_path = inside(folder, f"{stem}.pdf")
-                with open(pdf_path, "wb") as fh:
+                part = pdf_path.with_name(pdf_path.name + ".part")
+                with open(part, "wb") as fh:
                     writer.write(fh)
+                part.replace(pdf_path)
                 svg_path = inside(folder, f"{stem}.svg")
                 svg_path.write_text(cut_svg(page, radius), encoding="utf-8")
                 files += [pdf_path, svg_path]

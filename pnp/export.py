@@ -173,6 +173,8 @@ def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profil
         from pnp.profiles import export_with_profile
 
         return export_with_profile(db, profile, game, decks, cards, out, project)
+    if target != "cut" and machine is not None:
+        raise click.UsageError("--machine goes with the cut target")
     out = output(out, project, Path("output") / "export" / target)
     if target == "cut":
         from pnp.cutting import run

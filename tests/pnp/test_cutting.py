@@ -191,6 +191,8 @@ def test_unknown_machine_is_exit_2_with_one_line(project, tmp_path, cli):
     missing = cli("pnp", "export", "cut", cwd=project)
     assert missing.returncode == 2 and "--machine" in missing.stderr
     assert missing.stderr.count("\n") == 1
+    elsewhere = cli("pnp", "export", "png", "--machine", "cricut", cwd=project)
+    assert elsewhere.returncode == 2 and "--machine goes with the cut target" in elsewhere.stderr
 
 
 def test_a_card_too_big_for_the_marks_is_refused_in_one_line(project, tmp_path, cli):
@@ -215,6 +217,14 @@ def test_corner_radius_option_and_two_exports_are_byte_identical(project, export
     assert {rx for _, _, rx in svg_rects(out / "harbour" / "ships-sheet-1.svg")} == {0.0}
     first = (exported["silhouette"] / "ships-sheet-1.pdf").read_bytes()
     assert (out / "harbour" / "ships-sheet-1.pdf").read_bytes() == first
+    stale = out / "harbour" / "ships-sheet-3.svg"       # from a longer deck before
+    stale.write_text("<svg/>")
+    again = cli("pnp", "export", "cut", "--machine", "silhouette", "--deck", "ships",
+                "--out", str(out), cwd=project)
+    assert again.returncode == 0 and not stale.exists()
+    assert sorted(p.name for p in (out / "harbour").iterdir()) == [
+        "ships-sheet-1.pdf", "ships-sheet-1.svg", "ships-sheet-2.pdf", "ships-sheet-2.svg",
+        "ships.layout.json"]
 
 
 def test_print_corner_radius_mm_sets_the_rounding(project, tmp_path, cli):
