@@ -95,6 +95,7 @@ class PrintProfile:
     min_text_pt: float = 6.0    # no printed glyph smaller (pnp.render enforces it)
     printer_margin_mm: float = 5.0
     layout: str = "auto"
+    corner_radius_mm: float = 3.175  # rounding of the cut corners (pnp export cut)
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,8 @@ PRINT = Struct({}, {
     "printer_margin_mm": Type((int, float), "a number of mm from 0 to 25", minimum=0,
                               maximum=25),
     "layout": Choice(("auto", "gutters", "abut")),
+    # the rounding of each card's corners, for cutting machines (pnp export cut)
+    "corner_radius_mm": Range(0, 20, "a radius in mm"),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
 # The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.drawn).

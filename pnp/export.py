@@ -8,6 +8,8 @@ Layout under OUT (default output/export/<target>):
 - pdf-single: <game>/<deck>.pdf, one physical card per page (copies expanded), each
               front followed by its back (unless --no-backs); TrimBox and BleedBox set.
 - tts:        see pnp.tts.
+- cut:        per sheet a PDF with a cutting machine's registration marks and an SVG of
+              the cut paths; see pnp.cutting.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from pnp.cli_support import (
 )
 from pnp.project import project_option
 
-TARGETS = ("png", "tts", "pdf-single")
+TARGETS = ("png", "tts", "pdf-single", "cut")
 PNG_DPI = 300
 
 
@@ -148,22 +150,39 @@ def _distinct(faces: list, warnings: list[list]) -> list[list]:
 @click.option("--profile", metavar="NAME",
               help="Write what a print shop asks for instead of a TARGET: a profile of "
                    "cards.yaml or a preset (tgc, mpc, dtc); see pnp/profiles.py.")
-def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profile) -> int:
+@click.option("--machine", metavar="NAME",
+              help="cut: the cutting machine whose registration marks to print "
+                   "(silhouette, cricut).")
+@click.option("--corner-radius", "corner_radius", type=float, metavar="MM",
+              help="cut: the rounding of each card's cut corners, 0 for square "
+                   "(default: print.corner_radius_mm, 3.175 = 1/8 in).")
+def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profile, machine,
+           corner_radius) -> int:
     """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),
     tts (Tabletop Simulator deck sheets, backs and saved-object JSON), pdf-single (one
-    card per page with TrimBox and BleedBox), or --profile NAME (a print shop's files)."""
+    card per page with TrimBox and BleedBox), cut --machine M (sheets with a cutting
+    machine's registration marks and SVG cut paths), or --profile NAME (a print shop's
+    files)."""
     from pnp.cli import load_database
     from pnp.project import output
 
     if (target is None) == (profile is None):
-        raise click.UsageError("give a TARGET (png, tts, pdf-single) or --profile NAME")
+        raise click.UsageError("give a TARGET (png, tts, pdf-single, cut) or --profile NAME")
     db = load_database(None, project)
     if profile is not None:
         from pnp.profiles import export_with_profile
 
         return export_with_profile(db, profile, game, decks, cards, out, project)
-    chosen = choose_faces(db, game, decks, cards, backs=True)
+    if target != "cut" and machine is not None:
+        raise click.UsageError("--machine goes with the cut target")
     out = output(out, project, Path("output") / "export" / target)
+    if target == "cut":
+        from pnp.cutting import run
+
+        with one_line_errors():
+            result = Exported(*run(db, machine, game, decks, cards, out, corner_radius))
+        return _finish(target, result, out)
+    chosen = choose_faces(db, game, decks, cards, backs=True)
     with one_line_errors():
         renderer = make_renderer(db)
         if target == "png":
@@ -174,6 +193,10 @@ def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profil
             from pnp.tts import export_tts
 
             result = export_tts(db, chosen, renderer, out, jpeg=jpeg)
+    return _finish(target, result, out)
+
+
+def _finish(target: str, result: Exported, out: Path) -> int:
     echo_warnings_once(result.warnings)
     click.echo(f"{target}: wrote {len(result.files)} files to {out}")
     return 0

@@ -39,7 +39,7 @@ PROJECT = PACKAGE.parent
 # Modules of the package that cannot change what `pnp build` writes.
 NOT_BUILD_CODE = frozenset({"__main__.py", "cli.py", "cli_support.py", "listing.py",
                             "proof.py", "export.py", "tts.py", "watch.py", "single.py",
-                            "incremental.py", "diff.py", "profiles.py"})
+                            "incremental.py", "diff.py", "profiles.py", "cutting.py"})
 
 
 def _digest_files(paths: list[Path], root: Path | None = None,
