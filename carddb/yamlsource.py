@@ -162,6 +162,14 @@ def _check_depth_by_events(text: str) -> None:
                                       _pos(event.start_mark))
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
+    except yaml.YAMLError as exc:
+        # PyYAML 6.0.4's scanner refuses 1,000 flow levels itself, scanning ahead of the
+        # events counted here: the same refusal, in the same words
+        if "maximum nesting depth" not in str(getattr(exc, "problem", "") or exc):
+            raise
+        mark = getattr(exc, "problem_mark", None)
+        raise YamlProblem(f"values nested more than {limits.MAX_DEPTH} levels deep",
+                          _pos(mark) if mark is not None else Pos(1, 1)) from None
     finally:
         loader.dispose()
 
