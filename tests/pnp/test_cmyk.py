@@ -179,3 +179,21 @@ def test_a_translucent_fill_is_refused(tmp_path):
     with pytest.raises(PdfxError, match="transparency"):
         make_pdfx(_rgb_pdf(tmp_path, draw), tmp_path / "out.pdf",
                   Converter(DEFAULT_ICC, 2.4), "alpha")
+
+
+def test_a_profile_names_the_shops_icc_and_an_rgb_one_is_refused(cli, project, tmp_path):
+    from PIL import ImageCms
+
+    (project / "shop.icc").write_bytes(DEFAULT_ICC.read_bytes())
+    (project / "screen.icc").write_bytes(
+        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text() + "\nprofiles:\n  shop:\n    like: dtc\n"
+                     "    icc: shop.icc\n  screen:\n    like: dtc\n    icc: screen.icc\n")
+    export(cli, project, tmp_path / "shop", "--profile", "shop")
+    assert check_pdfx(tmp_path / "shop" / "harbour" / "ships.pdf") == []
+    done = cli("pnp", "export", "--deck", "ships", "--profile", "screen", "--out",
+               str(tmp_path / "screen"), cwd=project)
+    assert done.returncode == 1
+    assert "screen.icc" in done.stderr and "not a CMYK ICC profile" in done.stderr
+    assert "Traceback" not in done.stderr
