@@ -87,7 +87,7 @@ def build(game, only, paper, out, project, duplex, back_offset, printer_margin, 
         return
     import json
 
-    # (a failure prints {"error", "exit_code"} instead: pnp.errors.OneLineGroup)
+    # (a failure prints {"ok": false, "error", "exit_code"} instead: pnp.errors.OneLineGroup)
     report = _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                   force, project, printer_margin, layout, quiet=True)
     click.echo(json.dumps(report))

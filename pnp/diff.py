@@ -172,12 +172,7 @@ def diff(since, out, project, as_json) -> int:
     from pnp.project import output
 
     out = output(out, project, "output")
-    try:
-        found = changes(out, project, since)
-    except PnpError as exc:
-        if as_json:
-            click.echo(json.dumps({"ok": False, "error": str(exc), "exit_code": exc.exit_code}))
-        raise
+    found = changes(out, project, since)  # a refusal under --json: pnp.errors prints its object
     if as_json:
         click.echo(json.dumps(found.as_json(), ensure_ascii=False))
     else:

@@ -51,7 +51,7 @@ class OneLineGroup(click.Group):
                 # a --json caller reads stdout: it gets a JSON object, usage errors too
                 import json
 
-                click.echo(json.dumps({"error": _one_line(exc.format_message()),
+                click.echo(json.dumps({"ok": False, "error": _one_line(exc.format_message()),
                                        "exit_code": exc.exit_code}))
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:

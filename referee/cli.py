@@ -316,6 +316,14 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option(
     "--team", "teams", multiple=True, metavar="PLAYER=CARD", help="X-Statix: choose a Team Name."
 )
+@click.option(
+    "--deal",
+    type=click.Choice(["table", "referee"]),
+    default=None,
+    help="X-Statix: table = the players' own printed deck (default; the referee counts "
+    "cards and learns each one when shown, XS-16); referee = a virtual deck the referee "
+    "shuffles and deals (solo tests, remote play).",
+)
 @click.option("--force", is_flag=True, help="Start over in an existing session (its log is kept).")
 @click.option(
     "--roll",
@@ -333,6 +341,7 @@ def new(
     players: str,
     owners: tuple[str, ...],
     teams: tuple[str, ...],
+    deal: str | None,
     force: bool,
     entered: str | None,
     seed: int | None,
@@ -359,6 +368,10 @@ def new(
             if game_id != "x-statix":
                 raise UsageError("--owner and --team are X-Statix options")
             options = {"owners": _pairs(owners, "--owner"), "teams": _pairs(teams, "--team")}
+        if game_id == "x-statix":
+            options["deal"] = deal or "table"
+        elif deal is not None:
+            raise UsageError("--deal is an X-Statix option (XO!'s players hold their own cards)")
         opts = global_options(ctx)
         existing = Path(opts.session)
         if existing.exists() or existing.is_symlink():  # refuse before any setup work
@@ -366,7 +379,9 @@ def new(
             if not force:
                 raise RefereeError(already_holds_a_game(existing))
         game_seed = seed if seed is not None else opts.seed
-        rng = random.Random(game_seed) if game_seed is not None else random.SystemRandom()
+        if game_seed is None:  # every game has a seed: its referee dice follow it (Tx.rng)
+            game_seed = random.SystemRandom().randrange(2**63)
+        rng = random.Random(game_seed)
         module = games.module(game_id)
         if entered is not None:
             from referee.dice import TableDice
@@ -382,7 +397,11 @@ def new(
         summary = module.setup_summary(state)
         Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)
         lines = [summary, *module.status_lines(state), f"session: {opts.session}"]
-        return Reply(lines, {"session": opts.session, "summary": summary, "state": state})
+        from referee.command import public_state
+
+        return Reply(
+            lines, {"session": opts.session, "summary": summary, "state": public_state(state)}
+        )
 
     run(as_json, answer)
 
@@ -393,7 +412,7 @@ def status(tx: Tx) -> Reply:
     """Show the table: turn, tokens, cards in play."""
     state = tx.state
     lines = tx.game.status_lines(state)
-    return Reply(lines, {"seq": tx.session.last_seq, "lines": lines, "state": state})
+    return Reply(lines, {"seq": tx.session.last_seq, "lines": lines, "state": tx.public(state)})
 
 
 @main.command()
@@ -418,7 +437,7 @@ def undo(tx: Tx, n: int) -> Reply:
     """Revert the last N events (default 1); the undo is itself logged."""
     seq, reverted = tx.session.undo(n)
     lines = [f"undone #{s}" for s in reverted] + tx.game.status_lines(tx.state)
-    return Reply(lines, {"seq": seq, "undone": reverted, "state": tx.state})
+    return Reply(lines, {"seq": seq, "undone": reverted, "state": tx.public(tx.state)})
 
 
 @main.command()
@@ -428,7 +447,7 @@ def redo(tx: Tx, n: int) -> Reply:
     """Re-apply the last N undone events (default 1); the redo is itself logged."""
     seq, redone = tx.session.redo(n)
     lines = [f"redone #{s}" for s in redone] + tx.game.status_lines(tx.state)
-    return Reply(lines, {"seq": seq, "redone": redone, "state": tx.state})
+    return Reply(lines, {"seq": seq, "redone": redone, "state": tx.public(tx.state)})
 
 
 # ── X-Statix tokens ────────────────────────────────────────────────────────────

@@ -6,7 +6,7 @@ A game subcommand (in `referee/xo/cli.py`, `referee/xs/cli.py`) looks like:
 
     @xs.command("draw")
     @click.argument("player")
-    @session_command()                      # adds --json and --seed
+    @session_command()                      # adds --json and --roll
     def draw(tx: Tx, player: str) -> Reply:
         state = tx.require_game("x-statix")  # exit 1 if the session holds another game
         rng = tx.rng()                       # seeded per ARCHITECTURE "Randomness in a session"
@@ -154,6 +154,44 @@ def load_cards(path: str | None = None, game: str | None = None) -> Database:
         raise UsageError(f"cannot read the card database: {error}") from None
 
 
+def command_name(ctx: click.Context | None = None) -> str:
+    """The subcommand's words without the program's name ("xs casualties")."""
+    ctx = ctx or click.get_current_context(silent=True)
+    words = []
+    while ctx is not None and ctx.parent is not None:
+        words.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(words))
+
+
+def at_terminal() -> bool:
+    """Whether a person types the commands: dice not given are then asked for."""
+    import sys
+
+    return sys.stdin.isatty()
+
+
+def ask_at_terminal(prompt: str, faces: tuple[int, ...]) -> int | None:
+    """Ask for one die by name ("Smoke's survival roll, 1D6: "), on stderr (stdout may be
+    --json). Enter with nothing: None, the referee rolls it. A face the die cannot show is
+    asked again."""
+    allowed = ", ".join(str(f) for f in sorted(set(faces)))
+    while True:
+        text = click.prompt(f"{prompt} (Enter: the referee rolls)", default="",
+                            show_default=False, err=True).strip()
+        if not text:
+            return None
+        if text.lstrip("-").isdigit() and int(text) in faces:
+            return int(text)
+        click.echo(f"  {text!r}: this die shows {allowed}", err=True)
+
+
+SEED_REFUSED = (
+    "--seed is for `new` (and `roll`/`odds`): a game's referee dice follow its own seed, "
+    "its state and the command, so that they cannot be rolled again at will"
+)
+
+
 class Tx:
     """One command's transaction on the session (see `session_command`)."""
 
@@ -161,14 +199,17 @@ class Tx:
         self,
         session: Session,
         options: GlobalOptions,
-        seed: int | None,
+        seed: int | None = None,
         entered: str | None = None,
+        command: str | None = None,
     ) -> None:
+        if seed is not None or options.seed is not None:
+            raise UsageError(SEED_REFUSED)
         self.session = session
         self.entered = entered  # --roll: faces rolled at the table
         self.options = options
-        self.seed = seed if seed is not None else options.seed
-        self.first_seq = session.next_seq  # the command's first event: its seed (ARCHITECTURE)
+        self.command = command_name() if command is None else command  # its dice follow it
+        self._digest: str | None = None  # the state before the command's first event
         self._rng: random.Random | None = None
         self._db: Database | None = None
 
@@ -188,16 +229,26 @@ class Tx:
             )
         return state
 
-    def rng(self) -> random.Random:
+    def rng(self, ask: bool = False) -> random.Random:
         """The command's one random stream (the same object on every call), seeded from
-        --seed, else the game's seed and the seq of the command's first event."""
+        the game's seed, the state before the command and the command's name. With --roll
+        a `dice.TableDice`; `ask`: the rules name their rolls, so on a terminal each die
+        not given with --roll is asked for by name (without a terminal the command is then
+        refused naming the next die, unless no face at all was given: the referee rolls)."""
         if self._rng is None:
-            self._rng = self.session.rng(self.seed, self.first_seq)
-            if self.entered is not None:
+            self._rng = self.session.rng(self.command, self._start_digest())
+            ask_die = ask_at_terminal if ask and at_terminal() else None
+            if self.entered is not None or ask_die is not None:
                 from referee.dice import TableDice
 
-                self._rng = TableDice(self.entered, self._rng)
+                self._rng = TableDice(self.entered or "", self._rng, ask_die)
         return self._rng
+
+    def referee_rolled(self) -> list[str]:
+        """The dice the referee rolled when asked to (Enter at a die's prompt)."""
+        from referee.dice import TableDice
+
+        return list(self._rng.rolled) if isinstance(self._rng, TableDice) else []
 
     def check_entered_faces_used(self) -> None:
         """With --roll, every face given must have been rolled by the command."""
@@ -205,7 +256,7 @@ class Tx:
             return
         from referee.dice import TableDice
 
-        if not isinstance(self._rng, TableDice):
+        if not isinstance(self._rng, TableDice) or not self._rng.used:
             raise UsageError(f"--roll {self.entered!r}: this command rolls no dice")
         if self._rng.unused:
             raise UsageError(
@@ -214,8 +265,19 @@ class Tx:
                 f"{counted(self._rng.unused, 'face')} left over"
             )
 
+    def _start_digest(self) -> str:
+        if self._digest is None:
+            self._digest = self.session.state_digest()
+        return self._digest
+
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
+        self._start_digest()  # the dice follow the state the command started from
         return self.session.record(kind, summary, payload, new_state)
+
+    def public(self, state: dict) -> dict:
+        """`state` as the whole table may see it: the game module's `public_state` (hands
+        and decks as counts, no seed), for every state a command prints."""
+        return public_state(state)
 
     @property
     def db(self) -> Database:
@@ -229,6 +291,16 @@ class Tx:
         from referee.games import module
 
         return module(self.session.state["game"])
+
+
+def public_state(state: dict) -> dict:
+    """A game state as the whole table may see it (see `Tx.public`)."""
+    from referee.games import module
+
+    shown = getattr(module(state.get("game", "")), "public_state", None)
+    if shown is not None:
+        return shown(state)
+    return {k: v for k, v in state.items() if k != "seed"}
 
 
 def json_option(fn: Callable) -> Callable:
@@ -256,8 +328,9 @@ def session_command(
 ) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
     """Decorate `fn(tx, **params) -> Reply` into a click callback that opens the session
     named by the global options, runs `fn` inside one transaction (BEGIN IMMEDIATE when
-    `write`), commits, then prints the reply as text or --json. Adds --json, --seed and
+    `write`), commits, then prints the reply as text or --json. Adds --json and
     (when `rolls`, default: when `write`) --roll FACES for dice rolled at the table.
+    No --seed: a session command's dice follow the game (`Tx.rng`).
     Errors become one line and exit 1/2; on any error nothing is written."""
     rolls = write if rolls is None else rolls
 
@@ -265,7 +338,6 @@ def session_command(
         def callback(
             ctx: click.Context,
             as_json: bool,
-            seed: int | None,
             entered: str | None = None,
             **params: Any,
         ) -> None:
@@ -274,10 +346,14 @@ def session_command(
 
                 options = global_options(ctx)
                 with Session.open(options.session, write=write) as session:
-                    tx = Tx(session, options, seed, entered)
+                    tx = Tx(session, options, None, entered, command_name(ctx))
                     reply = fn(tx, **params)
                     if reply.refusal is None:  # a refused command needs none of its faces
                         tx.check_entered_faces_used()
+                    rolled = tx.referee_rolled()
+                    if rolled:
+                        reply.lines[:0] = rolled
+                        reply.data["referee_rolled"] = rolled
             if reply.refusal is not None:
                 if not as_json:
                     emit(reply, as_json)
@@ -288,7 +364,7 @@ def session_command(
         wrapped = click.pass_context(callback)
         if rolls:
             wrapped = roll_option(wrapped)
-        return json_option(seed_option(wrapped))
+        return json_option(wrapped)
 
     return decorate
 

@@ -4,6 +4,7 @@ as the faces rolled at the table."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from referee.errors import DiceError
 from referee.inputs import is_digits, is_integer, shown, small_int
@@ -41,27 +42,28 @@ def faces_of(die: str | int) -> tuple[int, ...]:
     return tuple(range(1, die + 1))
 
 
-def roll(n: int, die: str | int, rng: random.Random) -> list[int]:
-    """Roll `n` dice of kind `die` with `rng` (a `TableDice` hands out the table's faces)."""
+def roll(n: int, die: str | int, rng: random.Random, label: str | None = None) -> list[int]:
+    """Roll `n` dice of kind `die` with `rng` (a `TableDice` hands out the table's faces;
+    `label` names the roll when a die is asked for: "Smoke's survival roll")."""
     faces = faces_of(die)
     if isinstance(rng, TableDice):
-        return rng.take(n, faces)
+        return rng.take(n, faces, label)
     return [rng.choice(faces) for _ in range(n)]
 
 
-def roll_mask(n: int, rng: random.Random) -> list[int]:
+def roll_mask(n: int, rng: random.Random, label: str | None = None) -> list[int]:
     """Roll `n` mask dice (XO-1)."""
     if isinstance(rng, TableDice):
-        return rng.take(n, MASK_FACES)
+        return rng.take(n, MASK_FACES, label)
     return [rng.choice(MASK_FACES) for _ in range(n)]
 
 
-def roll_d6(n: int, rng: random.Random) -> list[int]:
+def roll_d6(n: int, rng: random.Random, label: str | None = None) -> list[int]:
     """Roll `n` six-sided dice."""
     if type(rng) is random.Random:
         return [_d6(rng.getrandbits) for _ in range(n)]
     if isinstance(rng, TableDice):
-        return rng.take(n, D6_FACES)
+        return rng.take(n, D6_FACES, label)
     return [rng.randint(1, 6) for _ in range(n)]
 
 
@@ -75,16 +77,31 @@ def _d6(getrandbits) -> int:
     return 1 + r
 
 
-class TableDice(random.Random):
-    """Faces the players rolled at the table (`--roll 3,0,2`), handed out in order to the
-    dice functions of this module. Everything else random (shuffles, random picks) comes
-    from `fallback`, so a rules function needs no special case: it rolls dice with
-    `roll_mask`/`roll_d6`/`roll` and shuffles with `rng.shuffle` as usual."""
+def die_name(faces: tuple[int, ...]) -> str:
+    return "a mask die" if faces == MASK_FACES else f"1D{len(faces)}"
 
-    def __init__(self, text: str, fallback: random.Random) -> None:
+
+class TableDice(random.Random):
+    """The die source of a command: faces the players rolled at the table (`--roll 3,0,2`),
+    handed out in order to the dice functions of this module. Everything else random
+    (shuffles, random picks) comes from `fallback`, so a rules function needs no special
+    case: it rolls dice with `roll_mask`/`roll_d6`/`roll` and shuffles with `rng.shuffle`.
+
+    Dice as they fall: when the given faces run out, each further die is asked for by
+    name with `ask(prompt, faces) -> face | None` (a terminal: "Smoke's survival roll,
+    1D6:"; None = the referee rolls that die with `fallback`, noted in `rolled`), in the
+    order the rules roll them; with no `ask` (no terminal) the command is refused (exit 2)
+    naming the next die needed. The rules name their rolls with the dice functions'
+    `label`."""
+
+    def __init__(self, text: str, fallback: random.Random,
+                 ask: Callable[[str, tuple[int, ...]], int | None] | None = None) -> None:
         self.fallback = fallback
         super().__init__()
         self.text = text
+        self.ask = ask
+        self.rolled: list[str] = []  # "the referee rolls 4 for Smoke's survival roll"
+        self.asked = 0
         self.tokens: list[tuple[int, str]] = []  # (column, token)
         position = 0
         for raw in text.replace(",", " ").split(" "):
@@ -92,17 +109,38 @@ class TableDice(random.Random):
                 position = text.find(raw, position)
                 self.tokens.append((position + 1, raw))
                 position += len(raw)
-        if not self.tokens:
+        if not self.tokens and ask is None:
             raise DiceError("--roll: no faces given")
         self.used = 0
 
-    def take(self, n: int, faces: tuple[int, ...]) -> list[int]:
-        """The next `n` faces, each checked against the die's `faces`."""
-        if self.used + n > len(self.tokens):
-            raise DiceError(
-                f"--roll {shown(self.text)}: {counted(len(self.tokens), 'face')} given, but the "
-                f"command rolls at least {counted(self.used + n, 'die', 'dice')}"
-            )
+    def take(self, n: int, faces: tuple[int, ...], label: str | None = None) -> list[int]:
+        """The next `n` faces, each checked against the die's `faces`: the given ones,
+        then (see the class) each die asked for, or a refusal naming it."""
+        given = min(n, len(self.tokens) - self.used)
+        result = self._given(given, faces)
+        for i in range(given, n):
+            what = label or "the next roll"
+            prompt = f"{what}{f' (die {i + 1} of {n})' if n > 1 else ''}, {die_name(faces)}"
+            if self.ask is None:
+                raise DiceError(
+                    f"--roll {shown(self.text)}: {counted(len(self.tokens), 'face')} given, but "
+                    f"the command rolls at least {counted(self.used + self.asked + 1, 'die', 'dice')}; "
+                    f"the next die needed: "
+                    f"{prompt} (give it with --roll; nothing was changed)"
+                )
+            face = self.ask(prompt, faces)
+            self.asked += 1
+            if face is None:
+                # the very die the referee would roll without a terminal
+                face = roll_d6(1, self.fallback)[0] if faces == D6_FACES else \
+                    self.fallback.choice(faces)
+                self.rolled.append(f"the referee rolls {face} for {prompt}")
+            elif face not in faces:
+                raise DiceError(f"{prompt}: {face} is impossible on {die_name(faces)}")
+            result.append(face)
+        return result
+
+    def _given(self, n: int, faces: tuple[int, ...]) -> list[int]:
         result = []
         for column, raw in self.tokens[self.used : self.used + n]:
             value = small_int(raw)  # ASCII digits only: "²" and "٣" are not faces

@@ -369,15 +369,24 @@ class Session:
         """The seq the next recorded event will get."""
         return len(self._rows) + 1
 
-    def rng(self, seed_option: int | str | None = None, seq: int | None = None) -> random.Random:
-        """The command's randomness: its own --seed, else `Random(f"{game seed}/{seq}")`
-        with seq = the event it will write (default: the next one), else the OS."""
-        if seed_option is not None:
-            return random.Random(seed_option)
+    def rng(self, command: str = "", digest: str | None = None) -> random.Random:
+        """A command's randomness: `Random` seeded from the game's seed, the current state
+        and the command's name, so the same command on the same state rolls the same dice
+        (after `undo`, typing the command again gives the dice it gave before: referee
+        dice cannot be rolled again at will). `digest`: the state's `state_digest()` taken
+        before the command changed it (default: now). Without a game seed (a session from
+        before seeds were always stored), the OS."""
         seed = self.state.get("seed")
-        if seed is not None:
-            return random.Random(f"{seed}/{self.next_seq if seq is None else seq}")
-        return random.SystemRandom()
+        if seed is None:
+            return random.SystemRandom()
+        return random.Random(f"{seed}/{digest or self.state_digest()}/{command}")
+
+    def state_digest(self) -> str:
+        """A short digest of the current state (its canonical JSON)."""
+        import hashlib
+
+        canonical = json.dumps(self.state, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
     def log(self, with_states: bool = False) -> list[Event] | list[tuple[Event, dict]]:
         """Every event, oldest first, each marked whether it is currently undone."""

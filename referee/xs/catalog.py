@@ -20,8 +20,11 @@ class Catalog:
     balance lab plays thousands of games), and the cards never change meanwhile. The
     effects are handed out as tuples of the database's own dicts: read, never changed."""
 
-    def __init__(self, cards: Iterable[CardLike]) -> None:
+    def __init__(self, cards: Iterable[CardLike],
+                 deck: Iterable[tuple[str, int]] = ()) -> None:
         self._cards: dict[str, CardLike] = {card.name: card for card in cards}
+        # the common deck: printed copies of each card (XS-16: the table's own deck)
+        self._copies: dict[str, int] = {name: copies for name, copies in deck}
         self._type: dict[str, str] = {}
         self._ability: dict[str, tuple[dict, ...]] = {}
         self._event: dict[str, tuple[dict, ...]] = {}
@@ -36,7 +39,13 @@ class Catalog:
 
     @classmethod
     def from_db(cls, db: Any) -> Catalog:
-        return cls(db.xs.cards())
+        common = db.xs.decks.get("common")
+        deck = [(c.name, int(c.copies)) for c in common.cards] if common is not None else []
+        return cls(db.xs.cards(), deck)
+
+    def copies(self, name: str) -> int:
+        """Printed copies of `name` in the common deck (0: not a card of that deck)."""
+        return self._copies.get(name, 0)
 
     def __contains__(self, name: str) -> bool:
         return name in self._cards

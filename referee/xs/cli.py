@@ -14,18 +14,22 @@ from referee.command import WHOLE, Reply, Tx, session_command
 from referee.words import counted
 
 PLAYER = click.option("--player", default=None,
-                      help="The acting player (default: whose turn it is); others are refused.")
+                      help="The acting player (default: whose turn it is); others are refused, "
+                           "but for an event on the open roll (xs event/reroll, XS-14).")
 
 
-def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
+def act(tx: Tx, action: Callable[..., Any], *args: Any, skip: bool = False,
+        **kwargs: Any) -> Reply:
     """Run one rules action on the session's state and record it as one event. Dice come
-    from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll."""
+    from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll.
+    The table's guards are on (`Play.at_table`); `skip`: a phase is skipped on purpose."""
     from referee.xs.catalog import Catalog
     from referee.xs.play import Play, Settled
     from referee.xs.rolls import Dice
 
     state = tx.require_game("x-statix")
-    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng()))
+    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng(ask=True)), at_table=True,
+                skip=skip)
     refusal: Settled | None = None
     try:
         result = action(play, *args, **kwargs)
@@ -58,9 +62,12 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, **kwargs: Any) -> Reply:
         lines.append(f"-- turn {now['number']}, {now['player']}'s {now['phase']} phase: "
                      f"{seat['mt']} MT, {counted(len(seat['hand']), 'card')} in hand, deck "
                      f"{len(result.state['deck'])}")
+        if not now.get("free_drawn"):
+            lines.append(f"-- {now['player']}: draw the turn's free card (xs draw)")
     return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
                          "reveal": result.reveal, "over": result.state.get("over", False),
-                         "winner": result.state.get("winner"), "state": result.state},
+                         "winner": result.state.get("winner"),
+                         "state": tx.public(result.state)},
                  refusal=refusal)
 
 
@@ -73,13 +80,30 @@ def xs() -> None:
 
 
 @xs.command()
+@click.option("--extra", is_flag=True,
+              help="An extra card, for an Opportunity roll (the free card: without --extra).")
 @PLAYER
 @session_command()
-def draw(tx: Tx, player: str | None) -> Reply:
-    """Opportunity: the free card, then each extra card for an Opportunity roll (XS-3)."""
+def draw(tx: Tx, extra: bool, player: str | None) -> Reply:
+    """Opportunity: the turn's free card; `--extra`: one more for an Opportunity roll (XS-3)."""
     from referee.xs import turn
 
-    return act(tx, turn.draw, player)
+    return act(tx, turn.buy_draw if extra else turn.draw, player)
+
+
+@xs.command()
+@PLAYER
+@session_command()
+def buy(tx: Tx, player: str | None) -> Reply:
+    """Opportunity: an extra card for an Opportunity roll (the same as `xs draw --extra`)."""
+    from referee.xs import turn
+
+    return act(tx, turn.buy_draw, player)
+
+
+SKIP = click.option("--skip", is_flag=True,
+                    help="End on purpose a phase in which something could still be done "
+                         "(the Mission phase with a mission to play).")
 
 
 @xs.command("pass")
@@ -268,50 +292,61 @@ def adjust(tx: Tx, source: str, by: int, sendoff: str | None, player: str | None
 
 @xs.command()
 @click.argument("cards", nargs=-1, required=True)
+@SKIP
 @PLAYER
 @session_command(rolls=False)
-def discard(tx: Tx, cards: tuple[str, ...], player: str | None) -> Reply:
+def discard(tx: Tx, cards: tuple[str, ...], skip: bool, player: str | None) -> Reply:
     """End phase: discard down to the hand limit (XS-11)."""
     from referee.xs import turn
 
-    return act(tx, turn.discard, player, list(cards))
+    return act(tx, turn.discard, player, list(cards), skip=skip)
 
 
 @xs.command()
 @click.argument("hero")
+@SKIP
 @PLAYER
 @session_command()
-def kill(tx: Tx, hero: str, player: str | None) -> Reply:
+def kill(tx: Tx, hero: str, skip: bool, player: str | None) -> Reply:
     """End phase: the Owner's kill of a team member for 1D6 MT (Coach, XS-11)
     (--roll: the 1D6, then any survival roll)."""
     from referee.xs import turn
 
-    return act(tx, turn.end_phase_kill, player, hero)
+    return act(tx, turn.end_phase_kill, player, hero, skip=skip)
 
 
 @xs.command("next")
+@SKIP
 @PLAYER
 @session_command(rolls=False)
-def next_(tx: Tx, player: str | None) -> Reply:
+def next_(tx: Tx, skip: bool, player: str | None) -> Reply:
     """End the turn: the next player's turn starts with its free draw; with the deck empty
     the game ends and the players are ranked (XS-13)."""
     from referee.xs import turn
 
-    return act(tx, turn.next_turn, player)
+    return act(tx, turn.next_turn, player, skip=skip)
 
 
 @xs.command()
-@click.argument("player", required=False)
+@click.option("--player", required=True,
+              help="Whose hand: shown to that player only (XS-16: hands are private).")
 @session_command(write=False)
-def hand(tx: Tx, player: str | None) -> Reply:
-    """Show a player's hand (default: whose turn it is)."""
-    state = tx.require_game("x-statix")
-    name = player or state["turn"]["player"]
-    seat = {p.casefold(): p for p in state["players"]}.get(name.strip().casefold())
-    if seat is None:
-        from referee.errors import UsageError
+def hand(tx: Tx, player: str) -> Reply:
+    """Show a player's hand to that player (`xs hand --player NAME`)."""
+    from referee.errors import UsageError
 
-        raise UsageError(f"no player {name!r}: players are {', '.join(state['players'])}")
+    state = tx.require_game("x-statix")
+    seat = {p.casefold(): p for p in state["players"]}.get(player.strip().casefold())
+    if seat is None:
+        raise UsageError(f"no player {player!r}: players are {', '.join(state['players'])}")
     cards = state["table"][seat]["hand"]
+    if state.get("deal") == "table":  # the players' own deck: the referee counts the cards
+        from referee.xs.play import HIDDEN
+
+        named = [c for c in cards if c != HIDDEN]
+        shown = f"; shown: {', '.join(named)}" if named else ""
+        return Reply([f"{seat} holds {len(cards)} card(s) of the table's own deck{shown} "
+                      "(the referee sees only what is shown, XS-16)"],
+                     {"player": seat, "count": len(cards), "hand": named})
     return Reply([f"{seat}'s hand ({len(cards)}): {', '.join(cards) or '(empty)'}"],
-                 {"player": seat, "hand": cards})
+                 {"player": seat, "count": len(cards), "hand": cards})

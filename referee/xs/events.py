@@ -75,7 +75,7 @@ def do_reroll(play: Play, source: str, wanted: str, effect: dict | None,
         use(play, source, effect, roll)
     before = roll["total"]
     old = roll["faces"]
-    roll["faces"] = play.dice.d6(len(old))
+    roll["faces"] = play.dice.d6(len(old), f"{source}'s reroll of the {rolls.LABEL[roll['kind']]}")
     rolls.refresh(roll)
     play.step(f"{source} rerolls the {rolls.LABEL[roll['kind']]} ({'+'.join(map(str, old))} "
               f"-> {'+'.join(map(str, roll['faces']))}): {rolls.describe(roll)}"
@@ -114,9 +114,11 @@ def reroll(play: Play, player: str | None, source_text: str, sendoff: str | None
            ) -> Result:
     """Reroll the open roll (or a Sendoff roll of this mission) with a hero's ability (The
     Orphan, Plazm, Succubus) or an event card from the hand (Regeneration, Freeze Time...)."""
+    if player is not None and play.player_named(player) != play.active:  # an event (XS-14)
+        return out_of_turn_event(play, play.player_named(player), source_text, sendoff)
     actor = play.check_actor(player, "reroll")
     name = play.card(source_text)
-    if name in play.seat(actor)["hand"]:
+    if play.holds(actor, name) and play.cat.event(name):
         return play_event(play, actor, name, sendoff=sendoff)
     source, effect = ability_of(play, actor, name, "reroll")
     do_reroll(play, source, effect["reroll"], effect, sendoff)
@@ -154,17 +156,57 @@ def play_event(
     sendoff: str | None = None,
 ) -> Result:
     """Discard a card from hand for its E ability (XS-12). `sendoff` names the killed hero
-    whose Sendoff roll a reroll or Sendoff modifier is for."""
+    whose Sendoff roll a reroll or Sendoff modifier is for. Another player than the active
+    one may play an event on the active player's open roll (XS-14)."""
+    if player is not None and play.player_named(player) != play.active:
+        return out_of_turn_event(play, play.player_named(player), card_text, sendoff)
     actor = play.check_actor(player, "play an event")
     card = play.card(card_text)
     refusal = event_refusal(play, actor, card, target, hero, pick, sendoff)
     if refusal is not None:
         raise refusal
+    play.require_in_hand(actor, card, "XS-12")  # the table's own deck: the card is shown
     play.discard_from_hand(actor, card)
     play.step(f"{actor} discards {card} for its Event ability", "XS-12")
     for effect in play.cat.event(card):
         apply_effect(play, actor, card, effect, target, hero, pick, sendoff)
     return play.result(f"{actor} plays {card}", "event")
+
+
+def out_of_turn_event(play: Play, player: str, card_text: str, sendoff: str | None) -> Result:
+    """XS-14: `player` plays an event card in another player's turn, on the open roll it
+    applies to (a paid roll not yet paid, the roll of the mission step under way, or a
+    Sendoff roll of this mission): a reroll (Regeneration on a Carnage roll, Freeze Time on
+    a Payoff roll) or a modifier (Telekinesis on a Mission roll). Players who want to
+    change the same roll act in turn order from the active player (the table's order: the
+    referee records them as typed)."""
+    card = play.card(card_text)
+    if not play.turn["free_drawn"]:
+        raise RefereeError(f"{player} cannot play {card} now: {play.active}'s turn starts "
+                           "with its free card", "XS-14")
+    effects = play.cat.event(card)
+    if not play.holds(player, card):
+        raise play.not_in_hand(player, card, "XS-14")
+    if not effects:
+        raise RefereeError(f"{card} has no Event ability", "XS-12")
+    for effect in effects:
+        applies = (("reroll" in effect
+                    and reroll_refusal(play, card, effect["reroll"], sendoff) is None)
+                   or ("modify" in effect
+                       and modify_when(play, effect["modify"], sendoff) == "open"))
+        if not applies:
+            roll = open_roll(play, sendoff)
+            now = f"the open roll is the {rolls.LABEL[roll['kind']]}" if roll else "no roll is open"
+            raise RefereeError(f"{player} cannot play {card} in {play.active}'s turn: out of "
+                               f"turn an event changes only an open roll it applies to, and "
+                               f"{now}", "XS-14")
+    play.require_in_hand(player, card, "XS-14")  # the table's own deck: the card is shown
+    play.discard_from_hand(player, card)
+    play.step(f"{player} discards {card} for its Event ability in {play.active}'s turn",
+              "XS-14")
+    for effect in effects:
+        apply_effect(play, player, card, effect, None, None, None, sendoff)
+    return play.result(f"{player} plays {card} in {play.active}'s turn", "event")
 
 
 def event_refusal(play: Play, actor: str, card: str, target: str | None = None,
@@ -174,7 +216,7 @@ def event_refusal(play: Play, actor: str, card: str, target: str | None = None,
     `play_event` raises, or None. It changes nothing and draws nothing at random, so the
     balance lab's players ask it before they choose a card. Every effect of the card is
     checked before any is applied (Shockwave: each still needs its roll to modify)."""
-    if card not in play.seat(actor)["hand"]:
+    if not play.holds(actor, card):
         try:
             play.require_in_hand(actor, card, "XS-12")  # raises, saying where the card is
         except RefereeError as not_in_hand:
@@ -229,8 +271,15 @@ def effect_refusal(play: Play, actor: str, card: str, effect: dict, target: str 
             chooser = (effect.get("opponent_discards") or {}).get("chosen_by")
             if chooser == "opponent" and pick is None:
                 return UsageError(f"{card}: {other} chooses the card; give it with --pick")
-            if pick is not None and play.card(pick) not in seat["hand"]:
-                return RefereeError(f"{play.card(pick)} is not in {other}'s hand", "XS-12")
+            if chooser != "opponent":  # a random card of a hidden hand (XS-16)
+                if play.table_deck and pick is None:
+                    return UsageError(f"{card}: pick {other}'s card at random at the table, "
+                                      "face down, and give it with --pick (XS-16)")
+                if not play.table_deck and pick is not None:  # before any look at the hand
+                    return UsageError(f"{card}: the referee dealt the cards and picks {other}'s "
+                                      "card at random: no --pick (XS-16)")
+            if pick is not None and not play.holds(other, play.card(pick)):
+                return play.not_in_hand(other, play.card(pick), "XS-12")
         if "steal_hero" in effect or "discard_opponent_hero" in effect:
             if not seat["heroes"]:
                 return RefereeError(f"{card}: {other} has no hero in play", "XS-12")
@@ -254,12 +303,17 @@ OPPONENT_EFFECTS = ("look_at_hand", "steal_card", "opponent_discards", "steal_he
                     "discard_opponent_hero")
 
 
-def random_pick(play: Play, options: list[str], given: str | None, where: str) -> str:
-    """A random card: picked by the referee, or the table's own random pick (--pick)."""
+def random_pick(play: Play, options: list[str], given: str | None, where: str,
+                hand_of: str | None = None) -> str:
+    """A random card: picked by the referee, or the table's own random pick (--pick).
+    `hand_of`: the options are that player's hand (a refusal then never tells where the
+    card is, XS-16)."""
     if given is None:
         return play.dice.pick(options)
     name = play.card(given)
     if name not in options:
+        if hand_of is not None:
+            raise play.not_in_hand(hand_of, name, "XS-12")
         raise RefereeError(f"{name} is not in {where}", "XS-12")
     return name
 
@@ -317,17 +371,26 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
     elif "look_at_hand" in effect:
         other = play.opponent(actor, target, card)
         hand = list(play.seat(other)["hand"])
-        play.reveal[other] = hand
-        play.step(f"{card}: {actor} looks at {other}'s hand ({counted(len(hand), 'card')})",
-                  "XS-12")
+        if play.table_deck:  # the players show the cards themselves
+            play.step(f"{card}: {other} shows {actor} the hand ({counted(len(hand), 'card')})", "XS-12")
+        else:
+            play.reveal[other] = hand
+            play.step(f"{card}: {actor} looks at {other}'s hand ({counted(len(hand), 'card')})", "XS-12")
     elif "steal_card" in effect:
         other = play.opponent(actor, target, card)
         hand = play.seat(other)["hand"]
-        stolen = random_pick(play, list(hand), pick, f"{other}'s hand")
+        if play.table_deck:  # picked at the table, then shown (XS-16)
+            assert pick is not None  # effect_refusal asks for it
+            stolen = play.card(pick)
+            play.require_in_hand(other, stolen, "XS-12")
+            play.step(f"{card}: {actor} steals {stolen}, picked at random from {other}'s "
+                      "hand at the table", "XS-16")
+        else:
+            stolen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
+            play.reveal[actor] = [stolen]
+            play.step(f"{card}: {actor} steals a random card from {other}'s hand", "XS-12")
         hand.remove(stolen)
         seat["hand"].append(stolen)
-        play.reveal[actor] = [stolen]
-        play.step(f"{card}: {actor} steals a random card from {other}'s hand", "XS-12")
     elif "opponent_discards" in effect:
         spec = effect["opponent_discards"]
         other = play.opponent(actor, target, card)
@@ -337,11 +400,17 @@ def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, 
                 if pick is None:
                     raise UsageError(f"{card}: {other} chooses the card; give it with --pick")
                 chosen = play.card(pick)
-                if chosen not in hand:
-                    raise RefereeError(f"{chosen} is not in {other}'s hand", "XS-12")
+                play.require_in_hand(other, chosen, "XS-12")
+                pick = None
+            elif play.table_deck:  # picked at the table, face down, then shown (XS-16)
+                if pick is None:
+                    raise UsageError(f"{card}: pick {other}'s card at the table and give it "
+                                     "with --pick (XS-16)")
+                chosen = play.card(pick)
+                play.require_in_hand(other, chosen, "XS-12")
                 pick = None
             else:
-                chosen = random_pick(play, list(hand), pick, f"{other}'s hand")
+                chosen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
                 pick = None
             play.discard_from_hand(other, chosen)
             play.step(f"{card}: {other} discards {chosen}", "XS-12")

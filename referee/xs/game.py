@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 GAME_ID = "x-statix"
 TITLE = "X-Statix"
 HAND_SIZE = 7  # XS-1
+HIDDEN = "?"  # a card the referee has not seen (the same as referee.xs.play.HIDDEN)
 START_MT_DICE = 4  # XS-1: 4D6 MT
 PHASES = ("opportunity", "recruitment", "publicity", "mission", "fame", "fortune", "end")
 
@@ -27,10 +28,16 @@ def new_state(
     owners: dict[str, str] | None = None,
     teams: dict[str, str] | None = None,
     seed: int | str | None = None,
+    deal: str = "referee",
     **unknown: Any,
 ) -> dict:
     """A new game per XS-1. `owners`/`teams` map a player to a chosen card name; the
-    others are dealt at random from what is left."""
+    others are dealt at random from what is left. `deal`: "referee" (the referee shuffles
+    and deals a virtual deck: solo tests, remote play, the balance lab) or "table" (the
+    players' own printed deck, XS-16: the referee counts the cards and learns each one
+    when it is shown)."""
+    if deal not in ("referee", "table"):
+        raise UsageError(f"--deal {deal!r}: choose table (the players' own deck) or referee")
     if unknown:
         raise UsageError(f"X-Statix has no setup option {', '.join(sorted(unknown))}")
     game = db.xs
@@ -50,7 +57,10 @@ def new_state(
             f"{len(players)} players",
             "XS-1",
         )
-    rng.shuffle(deck)
+    if deal == "table":  # the players shuffle and deal: nothing seen yet
+        deck = [HIDDEN] * len(deck)
+    else:
+        rng.shuffle(deck)
     hands: dict[str, list[str]] = {p: [] for p in players}
     for _ in range(HAND_SIZE):  # dealt one at a time, in seat order
         for player in players:
@@ -62,6 +72,7 @@ def new_state(
     return {
         "game": GAME_ID,
         "seed": seed,
+        "deal": deal,
         "players": players,
         "table": {
             p: {
@@ -166,10 +177,13 @@ def setup_summary(state: dict) -> str:
         f"{p}: {state['table'][p]['owner']} / {state['table'][p]['team']}" for p in state["players"]
     )
     first = state["turn"]["player"]
+    dealt = ("the players deal their own deck" if state.get("deal") == "table"
+             else "the referee deals")
     return (
-        f"X-Statix for {', '.join(state['players'])} ({cards}); 7 cards each; first player "
+        f"X-Statix for {', '.join(state['players'])} ({cards}); {dealt} 7 cards each; "
+        "first player "
         f"1D6: {rolls} -> {first} goes first (XS-1); starting MT 4D6: {mt}; deck "
-        f"{len(state['deck'])}; {first} draws turn 1's free card with the first action (XS-3)"
+        f"{len(state['deck'])}; {first} starts with turn 1's free card: xs draw (XS-3)"
     )
 
 
@@ -186,6 +200,23 @@ def marketing_load(hero: dict, db: Database | None = None) -> int:
     cat = Catalog.from_db(db)
     return sum(cat.counts(name, "marketing") if name in cat else 1
                for name in hero.get("marketing", []))
+
+
+def public_state(state: dict) -> dict:
+    """What the whole table may see of `state` (printed by `status --json`, the commands'
+    replies): hands and the deck as counts, never their contents or order, and no seed
+    (the deck's order follows from it). Hand contents are private to their holder (XS-16):
+    `xs hand --player NAME`."""
+    import copy
+
+    shown = copy.deepcopy(state)
+    shown.pop("seed", None)
+    deck = shown.get("deck")
+    shown["deck"] = len(deck) if isinstance(deck, list) else deck
+    for seat in shown.get("table", {}).values():
+        hand = seat.get("hand")
+        seat["hand"] = len(hand) if isinstance(hand, list) else hand
+    return shown
 
 
 STAGE_TEXT = {

@@ -30,6 +30,8 @@ HAND_LIMIT = 5  # XS-11
 MISSION_ORDER = ("mission", "carnage", "sendoff", "success", "payoff")
 # How far a mission has gone: the index in MISSION_ORDER of the last roll made.
 STAGE_MADE = {"mission": 0, "carnage": 1, "casualties": 2, "success": 3, "payoff": 4}
+HIDDEN = "?"  # a card in a hand or deck the referee does not see (the table's own deck, XS-16)
+NOT_AVAILABLE = "not available"  # a hidden card's place, or none: never told apart (XS-16)
 
 
 class Step(NamedTuple):
@@ -82,10 +84,17 @@ class Play:
     # are then not formatted at all. The rules never depend on it.
     telling = True
 
-    def __init__(self, state: dict, cat: Catalog, dice: Dice) -> None:
+    def __init__(self, state: dict, cat: Catalog, dice: Dice, at_table: bool = False,
+                 skip: bool = False) -> None:
         self.s = self.working_copy(state)
         self.cat = cat
         self.dice = dice
+        # Commands typed at a table (the CLI): the free draw is its own step (`xs draw`),
+        # and a phase in which the player could still act is not ended by a later phase's
+        # command unless `skip` says so on purpose. The balance lab and the rules tests
+        # play without these guards (the free draw made with the turn's first action).
+        self.at_table = at_table
+        self.skip = skip
         self.steps: list[Step] = []
         self.reveal: dict[str, Any] = {}
         if self.s.get("over"):
@@ -131,13 +140,17 @@ class Play:
     def seat(self, player: str) -> dict:
         return self.s["table"][player]
 
-    def check_actor(self, player: str | None, what: str) -> str:
+    def check_actor(self, player: str | None, what: str, free_draw: bool = False) -> str:
         """The acting player: the active one. Anyone else is refused (XS-1: turns go
-        clockwise, one player at a time). The turn's free draw comes first (XS-3)."""
+        clockwise, one player at a time). The turn's free draw comes first (XS-3): at a
+        table it is its own step (`xs draw`, `free_draw=True`), else it is made now."""
         name = self.active if player is None else self.player_named(player)
         if name != self.active:
             raise RefereeError(f"{name} cannot {what}: it is {self.active}'s turn", "XS-1")
-        if not self.turn["free_drawn"]:
+        if not self.turn["free_drawn"] and not free_draw:
+            if self.at_table:
+                raise RefereeError(f"{name} cannot {what} yet: the turn starts with its free "
+                                   "card: xs draw", "XS-3")
             self.free_draw()
         return name
 
@@ -182,11 +195,12 @@ class Play:
 
     def where(self, name: str) -> str:
         """Where the one copy of a card is (each card exists once), as far as the table may
-        know: another player's hand and the deck are not told apart."""
+        know: a hidden place (another player's hand, the deck) reads "not available", the
+        same as a card that is nowhere, so a refusal never tells where a hidden card is."""
         for p in self.s["players"]:
             seat = self.seat(p)
-            if name in seat["hand"]:  # never tell whose: hands are hidden
-                return f"in {p}'s hand" if p == self.active else "not available (hidden)"
+            if p == self.active and name in seat["hand"]:
+                return f"in {p}'s hand"
             for hero in seat["heroes"]:
                 if hero["name"] == name:
                     return f"in play on {p}'s team"
@@ -199,17 +213,64 @@ class Play:
             return "on the table as this turn's mission"
         if name in self.s["discard"]:
             return "in the discard pile"
-        if name in self.s["deck"]:
-            return "not available (hidden)"
-        return "out of the game"
+        return NOT_AVAILABLE
+
+    # ── hands: named cards, and with the table's own deck (XS-16) hidden ones ─────
+    # A hand is a list of card names; with the table's own deck (state "deal": "table")
+    # the cards the referee has not seen are HIDDEN entries, and so is every card of the
+    # deck. A card is named when it is shown: it then takes the place of a hidden one.
+    @property
+    def table_deck(self) -> bool:
+        return self.s.get("deal") == "table"
+
+    def holds(self, player: str, name: str) -> bool:
+        """Whether `player` may hold `name`: named in the hand, or (the table's own deck)
+        one of the hidden cards may be it. Changes nothing."""
+        hand = self.seat(player)["hand"]
+        return name in hand or (HIDDEN in hand and self.available(name))
+
+    def available(self, name: str) -> bool:
+        """With the table's own deck: a printed copy of `name` may still be hidden (in a
+        hand or the deck): fewer copies have been shown, in hands, in play, on the table
+        or in the discard pile, than the common deck has (cards.yaml `copies`)."""
+        copies = self.cat.copies(name)
+        if not copies:
+            return False
+        shown = self.s["discard"].count(name)
+        for p in self.s["players"]:
+            seat = self.seat(p)
+            shown += seat["hand"].count(name)
+            for hero in seat["heroes"]:
+                shown += (hero["name"] == name) + hero["marketing"].count(name)
+        mission = self.turn.get("mission")
+        if mission and mission.get("card") == name and not mission.get("discarded"):
+            shown += 1
+        return shown < copies
 
     def require_in_hand(self, player: str, name: str, ruling: str | None) -> None:
-        if name not in self.seat(player)["hand"]:
-            raise RefereeError(
-                f"{name} is not in {player}'s hand: it is {self.where(name)} "
-                "(each card exists once)",
-                ruling,
-            )
+        """`name` must be in `player`'s hand. With the table's own deck a hidden card is
+        named `name` now (it is being shown): refused if every printed copy is shown
+        already, or if every card of the hand is named already."""
+        hand = self.seat(player)["hand"]
+        if name in hand:
+            return
+        if not self.table_deck:
+            raise self.not_in_hand(player, name, ruling)
+        if not self.available(name):
+            place = self.where(name) if self.cat.copies(name) else "not a card of the deck"
+            raise RefereeError(f"{name} cannot be in {player}'s hand: it is {place} (each "
+                               "printed card once)", ruling)
+        if HIDDEN not in hand:
+            named = f": {', '.join(hand)}" if hand else ""
+            raise RefereeError(f"{player} holds {len(hand)} card(s), all named already"
+                               f"{named}; {name} would be one more", ruling)
+        hand[hand.index(HIDDEN)] = name
+
+    def not_in_hand(self, player: str, name: str, ruling: str | None) -> RefereeError:
+        """The refusal for a card not in `player`'s hand: where it is if that is public,
+        else "not available", the same for the deck, another hand or nowhere (XS-16)."""
+        return RefereeError(f"{name} is not in {player}'s hand: it is {self.where(name)} "
+                            "(each card exists once)", ruling)
 
     def hero(self, player: str, name: str) -> dict | None:
         for hero in self.seat(player)["heroes"]:
@@ -279,7 +340,11 @@ class Play:
         """A roll of `kind` for `player` (`hero`: whose own roll it is), with the `extra`
         modifiers, then the cards' and the queued events' ones; `context` says what the
         roll is for (the card recruited, the hero killed...)."""
-        faces = self.dice.d6(rolls.DICE.get(kind, 1))
+        label = None
+        if self.dice.labelled:
+            whose = hero if kind == "sendoff" and hero else player
+            label = f"{whose}'s {rolls.LABEL.get(kind, kind)}"
+        faces = self.dice.d6(rolls.DICE.get(kind, 1), label)
         mods = [*extra, *self.card_mods(player, kind, hero), *self.take_queued(kind)]
         return rolls.new_roll(kind, faces, mods, context)
 
@@ -386,7 +451,7 @@ class Play:
                     self.step(f"{name} killed: no {rolls.LABEL[kind]} is left this turn for "
                               f"its {by:+d}", rolls.RULING[kind])
             if "to_hand_on" in on_killed:
-                face = self.dice.d6(1)[0]
+                face = self.dice.d6(1, f"{name}'s roll to go back to the hand")[0]
                 to_hand = face >= on_killed["to_hand_on"]
                 self.step(f"{name}'s roll {face} (needs {on_killed['to_hand_on']}+): "
                           + ("goes back to the hand" if to_hand else "stays dead"), None)
@@ -398,7 +463,10 @@ class Play:
         return True
 
     def _survives(self, name: str, needed: int, source: str) -> bool:
-        face = self.dice.d6(1)[0]
+        label = None
+        if self.dice.labelled:
+            label = f"{name}'s survival roll" + (f" ({source})" if source != name else "")
+        face = self.dice.d6(1, label)[0]
         lives = face >= needed
         self.step(f"{source}: {name} {'lives' if lives else 'dies'} on a roll of {face} "
                   f"(needs {needed}+)", None)

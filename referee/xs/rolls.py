@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.dice import roll_d6
+from referee.dice import TableDice, roll_d6
 from referee.errors import UsageError
 
 # The ruling that governs each roll.
@@ -47,14 +47,19 @@ class Dice:
         self.rng = rng
         self.given = list(faces) if faces else []
         self.from_table = bool(faces)
+        # the rolls are named only for a die source that may ask for a die (the balance
+        # lab's plain Random never needs the names)
+        self.labelled = isinstance(rng, TableDice)
 
-    def d6(self, n: int = 1) -> list[int]:
+    def d6(self, n: int = 1, label: str | None = None) -> list[int]:
+        """`n` dice of one roll; `label` names it when a die is asked for at the table
+        ("Smoke's survival roll")."""
         if self.from_table:
             if len(self.given) < n:
                 raise UsageError("not enough dice faces given for this action")
             taken, self.given = self.given[:n], self.given[n:]
             return taken
-        return roll_d6(n, self.rng)  # a core TableDice hands out the faces of --roll
+        return roll_d6(n, self.rng, label)  # a core TableDice: --roll, then asked
 
     def pick(self, options: list[Any]) -> Any:
         return self.rng.choice(options)

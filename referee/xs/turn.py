@@ -8,6 +8,7 @@ from referee.errors import RefereeError
 from referee.words import counted, listed
 from referee.xs import rolls
 from referee.xs.play import (
+    HIDDEN,
     MISSION_ORDER,
     PHASE_INDEX,
     PHASE_RULING,
@@ -31,6 +32,14 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
             f"the {phase} phase, which is over this turn",
             PHASE_RULING[phase],
         )
+    if play.at_table and not play.skip:
+        for skipped in PHASES[current:target]:
+            reason = could_still_act(play, skipped)
+            if reason:
+                raise RefereeError(
+                    f"{play.active} cannot {what} yet: that would skip the {skipped} phase, "
+                    f"where {reason}; end it with `xs pass`, or add --skip to skip it on "
+                    "purpose", PHASE_RULING[skipped])
     if play.turn["open"]:
         label = rolls.LABEL[play.turn["open"]["kind"]]
         ended = play.turn["phase"]
@@ -43,6 +52,23 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
                        play.reveal))
     while play.phase_index() < target:
         leave_phase(play)
+
+
+def could_still_act(play: Play, phase: str) -> str | None:
+    """What the active player could still do in `phase` (a slip guard: a later phase's
+    command would end it), or None. The Mission phase: no mission played yet this turn,
+    heroes in play and a Mission card in hand (XS-6) - at a table with its own deck any
+    card in hand may be one."""
+    if phase != "mission" or play.turn["missions"] or play.turn.get("mission"):
+        return None
+    seat = play.seat(play.active)
+    if not seat["heroes"]:
+        return None
+    if any(c in play.cat and play.cat.type(c) == "Mission" for c in seat["hand"]):
+        return f"{play.active} has heroes in play and a Mission card in hand (xs mission CARD)"
+    if HIDDEN in seat["hand"]:
+        return f"{play.active} has heroes in play and may hold a Mission card (xs mission CARD)"
+    return None
 
 
 def leave_phase(play: Play) -> None:
@@ -106,16 +132,40 @@ def pass_phase(play: Play, player: str | None) -> Result:
 # ── paid rolls (XS-2) ─────────────────────────────────────────────────────────
 def roll_options(play: Play, player: str, roll: dict) -> list[str]:
     """What could still change this roll: rerolls and adjustments from heroes in play
-    not used up, and event cards in hand that reroll or modify it."""
-    kind = roll["kind"]
+    not used up, and event cards in hand that reroll or modify it (told without naming
+    them: hands are private, XS-16). At a table also the other players' event cards, in
+    turn order from the active player (XS-14), and every hand that holds a card counts:
+    the referee then tells nothing about what a hand holds (a roll left open or paid at
+    once would tell it)."""
     found = [name for verb in ("reroll", "adjust")
              for name, _, _ in abilities_for(play, player, roll, verb)]
+    seats = play.s["players"]
+    start = seats.index(player)
+    holders = [player] + ([p for p in seats[start + 1:] + seats[:start]] if play.at_table else [])
+    paying_for = roll["context"].get("card")
+    for holder in holders:
+        if play.at_table:  # any card in hand may be such an event: no hand is told (XS-16)
+            hand = list(play.seat(holder)["hand"])
+            if holder == player and paying_for in hand:
+                hand.remove(paying_for)
+            could = bool(hand)
+        else:
+            could = may_change_with_event(play, holder, roll["kind"])
+        if could:
+            found.append(f"an event card from {holder}'s hand")
+    return found
+
+
+def may_change_with_event(play: Play, player: str, kind: str) -> bool:
+    """Whether `player` may hold an event card that rerolls or modifies a `kind` roll
+    (with the table's own deck: any hidden card may be one)."""
     for card in play.seat(player)["hand"]:
+        if card == HIDDEN:
+            return True
         for effect in play.cat.event(card):
             if effect.get("reroll") in (kind, "any") or effect.get("modify") == kind:
-                found.append(card)
-                break
-    return found
+                return True
+    return False
 
 
 def abilities_for(play: Play, player: str, roll: dict,
@@ -242,16 +292,18 @@ def check_marketing_room(play: Play, hero: dict, card: str) -> None:
 
 
 def draw(play: Play, player: str | None) -> Result:
-    """`xs draw`: the turn's free card if not drawn yet, else an extra draw (XS-3)."""
-    if not play.turn["free_drawn"]:
-        actor = play.check_actor(player, "draw")  # makes the free draw
-        return play.result(f"{actor} draws the free card", "draw")
-    return buy_draw(play, player)
+    """`xs draw`: the turn's free card (XS-3); an extra card is `buy_draw`."""
+    actor = play.check_actor(player, "draw", free_draw=True)
+    if play.turn["free_drawn"]:
+        raise RefereeError(f"{actor} has drawn this turn's free card; an extra card costs an "
+                           "Opportunity roll: xs draw --extra (or xs buy)", "XS-3")
+    play.free_draw()
+    return play.result(f"{actor} draws the free card", "draw")
 
 
 def buy_draw(play: Play, player: str | None) -> Result:
     """XS-3: an extra draw costs an Opportunity roll (The Spike -1)."""
-    actor = play.check_actor(player, "draw")
+    actor = play.check_actor(player, "buy an extra card")
     enter_phase(play, "opportunity", "draw")
     if not play.s["deck"]:
         raise RefereeError("the deck is empty: no more draws", "XS-3")
@@ -411,7 +463,7 @@ def end_phase_kill(play: Play, player: str | None, hero_text: str) -> Result:
         raise RefereeError(f"{source}'s kill is used once a turn", "XS-15")
     hero = play.require_hero(actor, hero_text, "XS-11")
     play.turn["coach_kills"] += 1
-    face = play.dice.d6(1)[0]
+    face = play.dice.d6(1, f"{source}'s 1D6 MT for killing {hero['name']}")[0]
     died = play.kill(actor, hero["name"], f"by {source}", sendoff=False, ruling="XS-11")
     gain = face if str(effect.get("gain_mt")) == "1d6" else int(effect.get("gain_mt", 0))
     if died:
@@ -454,6 +506,10 @@ def begin_turn(play: Play, player: str, number: int) -> None:
         end_game(play, player)
         return
     play.start_turn(number, player)
+    if play.at_table:  # the free draw is the turn's first step, announced
+        play.step(f"turn {number}: {player}'s Opportunity phase: {player} draws the free "
+                  "card first (xs draw)", "XS-3")
+        return
     if play.telling:
         play.step(f"turn {number}: {player}'s Opportunity phase", "XS-3")
     play.free_draw()

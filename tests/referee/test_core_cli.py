@@ -15,6 +15,7 @@ import pytest
 from referee import cli as referee_cli
 from referee.command import Reply, Tx, session_command
 from referee.errors import RefereeError, UsageError
+from referee.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
 from _core_support import ROOT, cli, env, make_session, one_line_error, read_log  # noqa: E402
@@ -124,23 +125,34 @@ def test_lazy_group_is_listed_but_imported_only_when_invoked(demo_group, tmp_pat
     assert read_log(db)[-1][0]["kind"] == "pay"
 
 
-def test_session_command_seeds_per_event(demo_group, tmp_path):
+def test_session_command_dice_follow_the_state_and_the_command_not_the_log(demo_group, tmp_path):
+    """Fair referee dice: the same command on the same state rolls the same dice, so
+    `undo` and the same command again gives the same die; --seed is refused (exit 2)."""
     db = tmp_path / "g.db"
     make_session(db, seed=5)
-    first = json.loads(
-        cli("--session", str(db), "demo", "pay", "Ann", "0", "--json", check=0).stdout
-    )
+
+    def pay() -> int:
+        out = cli("--session", str(db), "demo", "pay", "Ann", "0", "--json", check=0).stdout
+        return json.loads(out)["die"]
+
+    with Session.open(db, write=False) as s:
+        digest = s.state_digest()
     import random
 
     from referee.dice import roll_d6
 
-    assert first["die"] == roll_d6(1, random.Random("5/2"))[0]  # game seed 5, event #2
-    again = json.loads(
-        cli(
-            "--session", str(db), "demo", "pay", "Ann", "0", "--seed", "8", "--json", check=0
-        ).stdout
-    )
-    assert again["die"] == roll_d6(1, random.Random(8))[0]
+    first = pay()
+    assert first == roll_d6(1, random.Random(f"5/{digest}/demo pay"))[0]
+    dice = [first]
+    for _ in range(6):
+        cli("--session", str(db), "undo", check=0)
+        dice.append(pay())
+    assert dice == [first] * 7  # the log grew by 12 events, the dice did not change
+    proc = cli("--session", str(db), "demo", "pay", "Ann", "0", "--seed", "8")
+    assert proc.returncode == 2 and "No such option '--seed'" in one_line_error(proc)
+    proc = cli("--session", str(db), "--seed", "8", "demo", "pay", "Ann", "0")
+    assert proc.returncode == 2 and "--seed is for `new`" in one_line_error(proc)
+    assert len(read_log(db)) == 14
 
 
 def test_session_command_takes_table_dice(demo_group, tmp_path):
@@ -198,5 +210,6 @@ def test_helper_is_usable_directly():
     def peek(tx: Tx) -> Reply:
         return Reply([tx.state["game"]])
 
-    assert {p.name for p in peek.params} >= {"as_json", "seed"}
+    assert {p.name for p in peek.params} >= {"as_json"}
+    assert "seed" not in {p.name for p in peek.params}
     assert issubclass(RefereeError, Exception) and issubclass(UsageError, Exception)

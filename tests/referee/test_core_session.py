@@ -445,13 +445,19 @@ def test_session_api_rolls_back_on_error(tmp_path):
     assert len(read_log(db)) == 1
 
 
-def test_seeded_session_randomness_is_per_event(tmp_path):
+def test_seeded_session_randomness_follows_the_state_and_the_command(tmp_path):
     db = tmp_path / "game.db"
     make_session(db, seed=5)
-    with Session.open(db, write=False) as s:
-        a = s.rng().random()
-        assert a == random.Random(f"5/{s.next_seq}").random()
-        assert s.rng(9).random() == random.Random(9).random()
+    with Session.open(db) as s:
+        a = s.rng("xs draw").random()
+        assert a == random.Random(f"5/{s.state_digest()}/xs draw").random()
+        assert s.rng("xs pass").random() != a
+        state = s.state
+        state["table"]["Ann"]["mt"] += 1
+        s.record("mt", "x", {}, state)
+        assert s.rng("xs draw").random() != a
+        s.undo(1)
+        assert s.rng("xs draw").random() == a  # the same state again: the same dice
 
 
 def test_no_leftover_files_after_creation(tmp_path):

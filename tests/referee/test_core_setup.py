@@ -172,14 +172,18 @@ def test_cli_new_xstatix_seeded_and_logged(tmp_path):
         "12",
         "--owner",
         "Ann=Coach",
-    )
-    state = data["state"]
-    assert state["seed"] == 12 and state["table"]["Ann"]["owner"] == "Coach"
-    assert state == xs.new_state(
-        ["Ann", "Bob"], DB, random.Random(12), owners={"Ann": "Coach"}, seed=12
+        "--deal",
+        "referee",
     )
     [(event, stored)] = read_log(db)
-    assert event["kind"] == "new" and stored == state
+    assert stored["seed"] == 12 and stored["table"]["Ann"]["owner"] == "Coach"
+    assert stored == xs.new_state(
+        ["Ann", "Bob"], DB, random.Random(12), owners={"Ann": "Coach"}, seed=12, deal="referee"
+    )
+    state = data["state"]  # what the table sees: no seed, hands and deck as counts
+    assert state == xs.public_state(stored) and "seed" not in state
+    assert state["table"]["Ann"]["hand"] == 7 and state["deck"] == len(stored["deck"])
+    assert event["kind"] == "new"
     assert "goes first" in event["summary"] and "4D6" in event["summary"]
     assert event["payload"]["setup"] == state["setup"]
 

@@ -97,7 +97,8 @@ def test_json_error_is_a_json_object_too(project):
     result = run("--only", "nope", "--out", "out", "--json")
     assert result.exit_code == 2
     error = json.loads(result.stdout)
-    assert set(error) == {"error", "exit_code"} and error["exit_code"] == 2
+    assert set(error) == {"ok", "error", "exit_code"} and error["exit_code"] == 2
+    assert error["ok"] is False
     assert error["error"].startswith("unknown artefact 'nope'")
     assert result.stderr.splitlines()[-1].startswith("pnp: unknown artefact 'nope'")
     # a usage error that click itself reports

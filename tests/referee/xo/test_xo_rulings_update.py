@@ -95,12 +95,14 @@ def test_xo4_card_tag_not_on_a_miss_or_a_ko_and_effect_only_below_health():
 @pytest.fixture
 def session(tmp_path, referee_in_process, fixture_db_path):
     """A session at turn 1's Attack phase (heroes active), played through the CLI."""
-    path = tmp_path / "xo.db"
+    return started_session(tmp_path / "xo.db", referee_in_process, fixture_db_path, "8")
 
+
+def started_session(path, referee_in_process, fixture_db_path, seed):
     def run(*args):
         return referee_in_process("--session", str(path), "--cards", str(fixture_db_path), *args)
 
-    assert run("new", "xo", "--players", "Ann,Bob", "--seed", "8").returncode == 0
+    assert run("new", "xo", "--players", "Ann,Bob", "--seed", seed).returncode == 0
     assert run("xo", "pick", "heroes", "Captain Volt", "Iron Ward", "Swift", "Mindlock", "Sky Lancer", "Arcana",
                "Gearhead").returncode == 0
     assert run("xo", "pick", "villains", "Doctor Null", "Brute", "Wraith", "Blaze", "Frostbite", "Psyche",
@@ -182,11 +184,11 @@ AOE_ARGS = ["xo", "attack", "Sky Lancer", "Brute", "--attack-roll", "3,2", "--de
             "--counter-attack-roll", "Doctor Null=1,1", "--counter-defense-roll", "Doctor Null=1,1", "--json"]
 
 
-def test_xo6_every_die_of_an_aoe_round_is_enterable(session):
-    path, run = session
+def test_xo6_every_die_of_an_aoe_round_is_enterable(tmp_path, referee_in_process, fixture_db_path):
     results = []
-    for seed in ("1", "2", "3"):
-        proc = run(*AOE_ARGS, "--neighbour-extra-roll", "Wraith=1", "--seed", seed)
+    for seed in ("5", "6", "9"):  # games where the heroes start, of other seeds: other referee dice
+        _, run = started_session(tmp_path / f"xo-{seed}.db", referee_in_process, fixture_db_path, seed)
+        proc = run(*AOE_ARGS, "--neighbour-extra-roll", "Wraith=1")
         assert proc.returncode == 0, proc.stderr
         data = json.loads(proc.stdout)
         results.append([(t["target"], t["outcome"], t["damage"], t.get("counterattack", {}).get("outcome"))
@@ -201,11 +203,11 @@ def test_xo6_every_die_of_an_aoe_round_is_enterable(session):
 def test_xo6_dice_the_referee_rolled_are_shown_as_such(session):
     path, run = session
     # faces given at the table but not the extra die: refused, naming it (issue 14: no silent roll)
-    proc = run(*AOE_ARGS, "--seed", "4")
+    proc = run(*AOE_ARGS)
     assert proc.returncode == 2
     assert "Wraith's extra damage die (moffed defense, XO-5) needs die 1 of 1" in proc.stderr
     # no faces at all: the referee rolls every die and names each one
-    data = json.loads(run("xo", "attack", "Sky Lancer", "Brute", "--seed", "4", "--json").stdout)
+    data = json.loads(run("xo", "attack", "Sky Lancer", "Brute", "--json").stdout)
     rolled = [r["roll"] for r in data["referee_rolled"]]
     assert rolled[:2] == ["Sky Lancer's attack roll", "Doctor Null's defense roll"]
     assert all(t["target"] + "'s defense roll" in rolled for t in data["targets"])

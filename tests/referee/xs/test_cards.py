@@ -289,8 +289,14 @@ def test_card_toxic_sweat(cat):
     assert len(r.state["table"]["B"]["hand"]) == 1
     assert set(r.state["discard"]) - {"Toxic Sweat"} <= {"Movies", "Doop"}
     assert len(r.state["discard"]) == 2
-    table = act(cat, events.play_event, state, None, "Toxic Sweat", pick="Doop")
-    assert table.state["table"]["B"]["hand"] == ["Movies"]
+    with pytest.raises(UsageError, match="no --pick"):  # the referee's deal: its pick
+        act(cat, events.play_event, state, None, "Toxic Sweat", pick="Doop")
+    own = make_state(hands={"A": ["Toxic Sweat"]}, hidden={"B": 2})  # the table's deck
+    with pytest.raises(UsageError, match="--pick"):
+        act(cat, events.play_event, own, None, "Toxic Sweat")
+    table = act(cat, events.play_event, own, None, "Toxic Sweat", pick="Doop")
+    assert table.state["table"]["B"]["hand"] == ["?"]
+    assert table.state["discard"] == ["Toxic Sweat", "Doop"]
 
 
 def test_card_regeneration(cat):

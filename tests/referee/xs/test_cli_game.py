@@ -4,11 +4,22 @@ end of the deck, refusals with their exit codes, and the log telling the story."
 from __future__ import annotations
 
 import json
+import re
+import sys
 
 import pytest
 from xs_support import referee_inprocess, referee_process
 
 MAX_COMMANDS = 2000
+
+
+def true_state(session) -> dict:
+    """The whole state, hands and deck included, read from the session file (what the
+    referee knows; no command prints it)."""
+    from referee.session import Session
+
+    with Session.open(session, write=False) as s:
+        return s.state
 
 
 class Table:
@@ -28,7 +39,7 @@ class Table:
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         reply = json.loads(proc.stdout.strip().splitlines()[-1])
         if expect == 0:
-            self.state = reply["state"]
+            self.state = true_state(self.session)  # the replies show no hand, no deck
             self.kinds.add(args[1] if args[0] == "xs" else args[0])
         return reply
 
@@ -43,8 +54,12 @@ class Table:
     def seat(self, player=None) -> dict:
         return self.state["table"][player or self.me]
 
+    def held(self) -> list[str]:
+        """The cards the active player holds."""
+        return list(self.seat()["hand"])
+
     def hand(self, type_: str) -> list[str]:
-        return [c for c in self.seat()["hand"] if self.cat.type(c) == type_]
+        return [c for c in self.held() if self.cat.type(c) == type_]
 
     def phase(self) -> str:
         return self.state["turn"]["phase"]
@@ -71,10 +86,11 @@ class Table:
 
 def play_turn(t: Table) -> None:
     """A simple, legal strategy that uses many of the referee's decisions."""
-    if not t.state["turn"].get("free_drawn") or (t.state["deck"] and t.seat()["mt"] >= 4):
-        t.xs("draw")  # the free card on turn 1, else one bought draw
+    t.xs("draw")  # the free card: the turn's own first step (XS-3)
+    if t.state["deck"] and t.seat()["mt"] >= 4:
+        t.xs("draw", "--extra")  # one bought draw
         t.settle()
-    for card in list(t.seat()["hand"]):  # events that help now
+    for card in t.held():  # events that help now
         effects = t.cat.event(card)
         if t.phase() == "opportunity" and any(("draw" in e or "gain_mt" in e) for e in effects):
             t.xs("event", card)
@@ -109,7 +125,7 @@ def play_turn(t: Table) -> None:
     if any("end_phase_kill" in e for e in owner) and len(t.seat()["heroes"]) >= 2 and weak:
         t.xs("kill", weak[0][1])  # Coach sells a hero without marketing for 1D6 MT
     limits = [e["hand_limit"] for e in owner if "hand_limit" in e]
-    hand, limit = t.seat()["hand"], (limits or [5])[0]
+    hand, limit = t.held(), (limits or [5])[0]
     if len(hand) > limit:
         t.xs("discard", *hand[: len(hand) - limit])
     t.xs("next")
@@ -119,7 +135,7 @@ def play_mission(t: Table, card: str) -> None:
     t.xs("mission", card)
     rolls = t.state["turn"]["mission"]["rolls"]
     if rolls["mission"]["total"] > len(t.seat()["heroes"]):
-        rerolls = [c for c in t.seat()["hand"]
+        rerolls = [c for c in t.held()
                    if any(e.get("reroll") in ("mission", "any") for e in t.cat.event(c))]
         if not rerolls:
             return  # not attempted: `pass` discards the card (XS-6)
@@ -149,10 +165,10 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     # The game starts in a real process; the many turns run in-process (the same CLI)
     # to keep the test fast; the story is read back in a real process.
     new = referee_process("--session", str(session), "new", "x-statix",
-                          "--players", "Ann,Bo,Cy", "--seed", "2", "--json")
+                          "--deal", "referee", "--players", "Ann,Bo,Cy", "--seed", "1", "--json")
     assert new.returncode == 0, new.stderr
     t = Table(session, cat)
-    t.state = json.loads(new.stdout)["state"]
+    t.state = true_state(session)
     turns = 0
     while not t.state["over"]:
         play_turn(t)
@@ -188,7 +204,7 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
 @pytest.fixture
 def game(tmp_path):
     session = str(tmp_path / "g.db")
-    proc = referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+    proc = referee_inprocess("--session", session, "new", "x-statix", "--deal", "referee", "--players", "A,B",
                              "--seed", "5", "--owner", "A=Coach", "--team", "A=X-Force")
     assert proc.returncode == 0, proc.stderr
     return session
@@ -203,9 +219,14 @@ def test_cli_refusals_are_one_line_with_the_ruling_and_change_nothing(game):
     assert "it is" in wrong.stderr and "(XS-1)" in wrong.stderr
     bad_face = referee_inprocess("--session", game, "xs", "draw", "--roll", "7")
     assert bad_face.returncode == 2 and "--roll" in bad_face.stderr
+    before_free_draw = referee_inprocess("--session", game, "xs", "pass")
+    assert before_free_draw.returncode == 1 and "xs draw (XS-3)" in before_free_draw.stderr
+    assert referee_inprocess("--session", game, "status").stdout == status
+    assert referee_inprocess("--session", game, "xs", "draw").returncode == 0
     out_of_phase = referee_inprocess("--session", game, "xs", "carnage")
     assert out_of_phase.returncode == 1 and "(XS-6)" in out_of_phase.stderr
-    assert referee_inprocess("--session", game, "status").stdout == status
+    again = referee_inprocess("--session", game, "xs", "draw")  # not a paid draw by accident
+    assert again.returncode == 1 and "xs draw --extra (or xs buy)" in again.stderr
 
 
 def test_cli_real_process_turn_and_json(game):
@@ -214,14 +235,19 @@ def test_cli_real_process_turn_and_json(game):
     reply = json.loads(draw.stdout)
     assert reply["ok"] and reply["steps"][0]["ruling"] == "XS-3"
     mt = reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"]
-    bought = referee_process("--session", game, "xs", "draw", "--roll", "2", "--json")
+    bought = referee_process("--session", game, "xs", "draw", "--extra", "--roll", "2", "--json")
     assert bought.returncode == 0, bought.stderr
     reply = json.loads(bought.stdout)
-    assert reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"] == mt - 2
-    passed = referee_process("--session", game, "xs", "pass")
+    assert reply["state"]["turn"]["open"]["total"] == 2  # B holds cards: open till the next action
+    passed = referee_process("--session", game, "xs", "pass", "--json")
     assert passed.returncode == 0 and "recruitment phase" in passed.stdout
-    hand = referee_process("--session", game, "xs", "hand", "--json")
-    assert len(json.loads(hand.stdout)["hand"]) == 9
+    reply = json.loads(passed.stdout)
+    assert reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"] == mt - 2
+    me = reply["state"]["turn"]["player"]
+    hand = referee_process("--session", game, "xs", "hand", "--player", me, "--json")
+    assert len(json.loads(hand.stdout)["hand"]) == 9 == reply["state"]["table"][me]["hand"]
+    anyone = referee_process("--session", game, "xs", "hand")  # whose? say it (XS-16)
+    assert anyone.returncode == 2 and "--player" in anyone.stderr
 
 
 def test_cli_undo_takes_back_an_xs_command(game):
@@ -237,14 +263,264 @@ def test_cli_undo_takes_back_an_xs_command(game):
 def test_cli_a_stolen_card_is_shown_as_the_card_taken_not_as_the_thieves_hand(tmp_path):
     session = str(tmp_path / "steal.db")
     # seed 13: A goes first holding Chameleon Powers (and six more cards)
-    assert referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+    assert referee_inprocess("--session", session, "new", "x-statix", "--deal", "referee", "--players", "A,B",
                              "--seed", "13").returncode == 0
-    hand = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)
+    assert referee_inprocess("--session", session, "xs", "draw").returncode == 0
+    hand = {"state": true_state(session)}
     assert "Chameleon Powers" in hand["state"]["table"]["A"]["hand"]
     steal = referee_inprocess("--session", session, "xs", "event", "Chameleon Powers")
     assert steal.returncode == 0, steal.stderr
     seen = [line for line in steal.stdout.splitlines() if line.startswith("seen")]
-    taken = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)
-    # (A's first action also draws turn 1's free card: the stolen one is the one B lost)
+    taken = {"state": true_state(session)}
     stolen = (set(hand["state"]["table"]["B"]["hand"]) - set(taken["state"]["table"]["B"]["hand"])).pop()
     assert seen == [f"seen by A only: A takes {stolen}"]
+
+
+def test_fair_dice_undo_and_the_same_command_rolls_the_same_dice(game):
+    """Issue 14 item 4: a command's referee dice follow the game's state and the command,
+    not the log's length: `undo` then the same command gives the same roll."""
+    assert referee_inprocess("--session", game, "xs", "draw").returncode == 0  # the free card
+    rolled = []
+    for _ in range(3):
+        bought = referee_inprocess("--session", game, "xs", "buy", "--json")
+        assert bought.returncode == 0, bought.stderr
+        rolled.append([s["text"] for s in json.loads(bought.stdout)["steps"]])
+        assert referee_inprocess("--session", game, "undo").returncode == 0
+    assert rolled[0] == rolled[1] == rolled[2] and "Opportunity roll" in rolled[0][0]
+    again = referee_inprocess("--session", game, "xs", "draw", "--seed", "4")
+    assert again.returncode == 2 and "--seed" in again.stderr
+
+
+def test_xs16_no_hand_content_or_deck_order_in_status_or_log_of_a_referee_dealt_game(tmp_path,
+                                                                                    cat):
+    """Issue 14 item 2: `status`, `status --json`, `log`, `log --json` show hands and the
+    deck as counts: no card that has only ever been in a hand or the deck is named."""
+    import re
+
+    from referee.session import Session
+
+    session = tmp_path / "private.db"
+    new = referee_inprocess("--session", str(session), "new", "x-statix", "--deal", "referee",
+                            "--players", "Ann,Bo,Cy", "--seed", "2", "--json")
+    assert new.returncode == 0
+    t = Table(session, cat)
+    t.state = true_state(session)
+    outputs = [new.stdout]
+    for _ in range(7):
+        play_turn(t)
+        for args in (["status"], ["status", "--json"], ["log"], ["log", "--json"]):
+            proc = referee_inprocess("--session", str(session), *args)
+            assert proc.returncode == 0
+            outputs.append(proc.stdout)
+    shown = json.loads(referee_inprocess("--session", str(session), "status", "--json").stdout)
+    assert "seed" not in shown["state"] and isinstance(shown["state"]["deck"], int)
+    assert all(isinstance(seat["hand"], int) for seat in shown["state"]["table"].values())
+    with Session.open(session, write=False) as s:
+        states = [state for _, state in s.log(with_states=True)]
+    ever_public = set()
+    for state in states:
+        ever_public |= set(state["discard"])
+        for seat in state["table"].values():
+            ever_public |= {seat["owner"], seat["team"]}
+            for hero in seat["heroes"]:
+                ever_public |= {hero["name"], *hero["marketing"]}
+        mission = (state["turn"].get("mission") or {}).get("card")
+        ever_public |= {mission} if mission else set()
+    final = states[-1]
+    hidden = set(final["deck"]) | {c for seat in final["table"].values() for c in seat["hand"]}
+    never_shown = hidden - ever_public
+    assert len(never_shown) > 20 and len(final["deck"]) > 5
+    text = "\n".join(outputs)
+    leaked = [c for c in never_shown if re.search(rf"(?<![\w']){re.escape(c)}(?![\w'])", text)]
+    assert leaked == []
+
+
+class OwnDeck(Table):
+    """The players with their own printed deck (XS-16): they shuffle and deal it here,
+    draw from it when the referee counts a draw, and name each card as they show it. The
+    referee's state holds only counts and the cards shown."""
+
+    def __init__(self, session, cat, players, seed):
+        import random
+
+        super().__init__(session, cat)
+        self.deck = [c for c in cat.names() if cat.copies(c)]
+        random.Random(seed).shuffle(self.deck)
+        self.hands = {p: [] for p in players}
+        for _ in range(7):
+            for p in players:
+                self.hands[p].append(self.deck.pop(0))
+        self.refused: dict[str, str] = {}
+
+    def held(self) -> list[str]:
+        return list(self.hands[self.me])
+
+    def run(self, *args: str, expect: int = 0) -> dict:
+        reply = super().run(*args, expect=expect)
+        if expect == 0:
+            self.sync()
+        return reply
+
+    def sync(self) -> None:
+        """Follow the referee's counts with the physical cards: a card shown in play or
+        on the discard pile has left its hand, one named in another hand moved there, and
+        each card more in a hand's count is drawn from the top of the deck."""
+        state = self.state
+        public = set(state["discard"])
+        for seat in state["table"].values():
+            for hero in seat["heroes"]:
+                public |= {hero["name"], *hero["marketing"]}
+        mission = state["turn"].get("mission")
+        if mission and not mission.get("discarded"):
+            public.add(mission["card"])
+        named = {p: [c for c in state["table"][p]["hand"] if c != "?"] for p in self.hands}
+        for p, hand in self.hands.items():
+            elsewhere = {c for q, cards in named.items() if q != p for c in cards}
+            hand[:] = [c for c in hand if c not in public and c not in elsewhere]
+            hand += [c for c in named[p] if c not in hand]
+            while len(hand) < len(state["table"][p]["hand"]):
+                hand.append(self.deck.pop(0))
+            assert len(hand) == len(state["table"][p]["hand"]), (p, hand, state["table"][p])
+        assert len(self.deck) == len(state["deck"])
+
+    def try_refusals(self) -> None:
+        """Slips the referee must catch, each refused (exit 1) with nothing changed."""
+        others = [h["name"] for p, seat in self.state["table"].items() if p != self.me
+                  for h in seat["heroes"]]
+        if (self.phase() == "recruitment" and others and "in play" not in self.refused
+                and not self.state["turn"].get("open")):
+            reply = self.xs("recruit", others[0], expect=1)
+            self.refused["in play"] = reply["error"]
+        gone = [c for c in self.state["discard"] if self.cat.type(c) == "Marketing"]
+        heroes = self.seat()["heroes"]
+        if (self.phase() == "publicity" and gone and heroes and "copy" not in self.refused
+                and not self.state["turn"].get("open")):
+            reply = self.xs("attach", gone[0], heroes[0]["name"], expect=1)
+            self.refused["copy"] = reply["error"]
+
+
+def test_xs16_a_three_player_game_with_the_tables_own_deck_runs_to_the_end(tmp_path, cat):
+    """Issue 14 item 1: `new x-statix` (table deck, the default) played through the CLI to
+    XS-13's end; each draw counted, each card named when shown; the referee refuses a
+    card already in play and a second copy of a unique card (the fourth card named from a
+    hand of three: the next test)."""
+    session = tmp_path / "own.db"
+    new = referee_process("--session", str(session), "new", "x-statix", "--players",
+                          "Ann,Bo,Cy", "--seed", "5", "--json")
+    assert new.returncode == 0, new.stderr
+    shown = json.loads(new.stdout)["state"]
+    assert shown["deal"] == "table" and shown["table"]["Ann"]["hand"] == 7
+    t = OwnDeck(session, cat, ["Ann", "Bo", "Cy"], seed=5)
+    t.state = true_state(session)
+    assert t.state["deck"] == ["?"] * len(t.deck)
+    original = play_turn.__globals__["Table"]
+    turns = 0
+    while not t.state["over"]:
+        turn_with_checks(t)
+        turns += 1
+        assert turns < 200
+    assert original is Table
+    assert t.state["deck"] == [] and t.deck == [] and t.state["winner"]
+    assert {"draw", "recruit", "attach", "mission", "carnage", "casualties", "success",
+            "next", "pass", "pay", "discard"} <= t.kinds
+    assert "in play on" in t.refused["in play"]
+    assert "cannot be in" in t.refused["copy"] and "discard pile" in t.refused["copy"]
+    log = referee_process("--session", str(session), "log").stdout
+    assert "the players deal their own deck" in log and "the deck is empty: the game ends" in log
+
+
+def turn_with_checks(t: OwnDeck) -> None:
+    """`play_turn`, with the slips tried at each phase they fit."""
+    original = t.run
+
+    def run(*args, expect=0):
+        reply = original(*args, expect=expect)
+        if expect == 0 and not t.state["over"]:
+            t.try_refusals()
+        return reply
+
+    t.run = run
+    try:
+        play_turn(t)
+    finally:
+        t.run = original
+
+
+def test_xs16_a_fourth_card_named_from_a_hand_of_three_is_refused(tmp_path):
+    session = str(tmp_path / "three.db")
+
+    def xs(*args, expect=0):
+        proc = referee_inprocess("--session", session, "xs", *args)
+        assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
+        return proc
+
+    new = referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+                            "--owner", "A=Coach", "--team", "A=X-Force",
+                            "--roll", "6,6,6,6,6,6,6,6,6,5")
+    assert new.returncode == 0, new.stderr
+    xs("draw")  # 8 cards
+    xs("pass")
+    for hero in ("Ocelot", "Phat", "Dead Girl", "Lacuna"):  # named as they are recruited
+        xs("recruit", hero, "--roll", "1")
+    xs("pass")
+    xs("pass")
+    xs("mission", "Zombies", "--roll", "1")
+    xs("carnage", "--roll", "6")
+    hand = json.loads(referee_inprocess("--session", session, "xs", "hand", "--player", "A",
+                                        "--json").stdout)
+    assert hand["count"] == 3 and hand["hand"] == []
+    before = referee_inprocess("--session", session, "status", "--json").stdout
+    refused = xs("casualties", "--power", "Energy Blasts", "--power", "Flight", "--power",
+                 "Teleportation", "--power", "Shockwave", expect=1)
+    assert ("A holds 3 card(s), all named already: Energy Blasts, Flight, Teleportation; "
+            "Shockwave would be one more (XS-7)") in refused.stderr
+    assert referee_inprocess("--session", session, "status", "--json").stdout == before
+
+
+def test_dice_as_they_fall_casualties_asks_each_die_by_name_on_a_terminal(tmp_path):
+    """Issue 14 item 3: on a terminal `xs casualties` asks for each die by name, in the
+    order the rules need them; the number of dice depends on the dice (Smoke surviving
+    skips his Sendoff roll); Enter lets the referee roll that die. Without a terminal,
+    --roll with too few faces exits 2 naming the next die and changes nothing."""
+    import pexpect
+    from xs_support import ROOT, clean_env
+
+    session = str(tmp_path / "dice.db")
+
+    def xs(*args, expect=0):
+        proc = referee_inprocess("--session", session, *args)
+        assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
+        return proc
+
+    xs("new", "x-statix", "--players", "A,B", "--owner", "A=Coach", "--team", "A=X-Force",
+       "--roll", "6,6,6,6,6,6,6,6,6,5")
+    for args in (["draw"], ["pass"], ["recruit", "Smoke", "--roll", "1"],
+                 ["recruit", "Ocelot", "--roll", "1"], ["pass"], ["pass"],
+                 ["mission", "Zombies", "--roll", "1"], ["carnage", "--roll", "1"]):
+        xs("xs", *args)
+
+    def at_terminal(*answers: str) -> str:
+        child = pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, "xs",
+                                               "casualties", "--picked", "Smoke"],
+                              cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+        for prompt, answer in answers:
+            child.expect_exact(prompt)
+            child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, child.before
+        return child.before
+
+    survival = "Smoke's survival roll, 1D6 (Enter: the referee rolls):"
+    sendoff = "Smoke's Sendoff roll, 1D6 (Enter: the referee rolls):"
+    lives = at_terminal((survival, "6"))  # one die: he lives, no Sendoff roll
+    assert "Smoke lives on a roll of 6" in lives and "Sendoff" not in lives
+    xs("undo")
+    dies = at_terminal((survival, "2"), (sendoff, ""))  # two dice: the second the referee's
+    assert "Smoke dies on a roll of 2" in dies
+    assert re.search(r"the referee rolls [1-6] for Smoke's Sendoff roll, 1D6", dies)
+    xs("undo")
+    before = xs("status", "--json").stdout
+    short = xs("xs", "casualties", "--picked", "Smoke", "--roll", "2", expect=2)
+    assert "the next die needed: Smoke's Sendoff roll, 1D6" in short.stderr
+    assert xs("status", "--json").stdout == before

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from xs_support import act, make_state, texts
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UsageError
 from referee.xs import events, mission, turn
 from referee.xs.catalog import Catalog
 
@@ -408,3 +408,195 @@ def test_xs8_a_boost_after_the_payoff_says_the_payoff_is_made(cat):
         act(cat, mission.boost, r.state, None, powers=["Energy Blasts"])
     assert str(err.value) == ("cannot add to the Success roll now: the Payoff roll is made; "
                               "the mission ends with the phase (xs pass) (XS-6)")
+
+
+def test_xs16_a_pick_refusal_reads_the_same_for_a_card_in_the_deck_and_in_another_hand(cat):
+    """Acid Spray: B chooses the card B discards (--pick). A card B does not hold is "not
+    available", in the same words whether it is in the deck or in C's hand: a refusal
+    never tells where a hidden card is (issue 14 item 2)."""
+    state = make_state(players=("A", "B", "C"), hands={"A": ["Acid Spray"], "B": ["Orbit"],
+                                                       "C": ["Lacuna"]},
+                       deck=("Ocelot", "Movies"))
+    refusals = []
+    for hidden in ("Ocelot", "Lacuna", "Zeitgeist"):  # in the deck, in C's hand, nowhere
+        with pytest.raises(RefereeError) as err:
+            act(cat, events.play_event, state, None, "Acid Spray", target="B", pick=hidden)
+        refusals.append(str(err.value).replace(hidden, "CARD"))
+    assert refusals[0] == refusals[1] == refusals[2]
+    assert "not available" in refusals[0] and "deck" not in refusals[0]
+    assert "C's" not in refusals[0]
+    done = act(cat, events.play_event, state, None, "Acid Spray", target="B", pick="Orbit")
+    assert done.state["discard"] == ["Acid Spray", "Orbit"]
+
+
+def at_table(cat, fn, state, *args, faces=None, skip=False, **kwargs):
+    """An action as typed at a table (the CLI): the slip guards on."""
+    import random
+
+    from referee.xs.play import Play
+    from referee.xs.rolls import Dice
+
+    play = Play(state, cat, Dice(random.Random(0), faces), at_table=True, skip=skip)
+    return fn(play, *args, **kwargs)
+
+
+def test_xs6_a_skipped_mission_is_refused_without_skip(cat):
+    """Issue 14 item 5: an End-phase command typed while a mission could still be played
+    (heroes in play, a Mission card in hand) is refused in one line naming the phase and
+    --skip; with --skip, or after `xs pass`, it goes ahead."""
+    state = make_state(hands={"A": ["Zombies", "Orbit", "Lacuna", "Movies", "Ocelot", "PR Spin",
+                                    "Interviews"]},
+                       heroes={"A": ["Phat"]}, phase="publicity", deck=("Media Craze",))
+    for fn, args in ((turn.discard, (["Orbit"],)), (turn.next_turn, ())):
+        with pytest.raises(RefereeError) as err:
+            at_table(cat, fn, state, None, *args)
+        assert "skip the mission phase" in str(err.value) and "--skip" in str(err.value)
+        assert err.value.ruling == "XS-6" and "\n" not in str(err.value)
+    skipped = at_table(cat, turn.discard, state, None, ["Orbit", "Lacuna"], skip=True)
+    assert skipped.state["turn"]["phase"] == "end"
+    passed = at_table(cat, turn.pass_phase, state, None)  # publicity over: mission phase
+    passed = at_table(cat, turn.pass_phase, passed.state, None)  # the mission passed
+    assert at_table(cat, turn.discard, passed.state, None, ["Orbit", "Lacuna"]).state
+    no_heroes = make_state(hands={"A": ["Zombies"]}, phase="publicity")
+    assert at_table(cat, turn.next_turn, no_heroes, None).state["turn"]["player"] == "B"
+
+
+def test_xs3_the_free_draw_is_its_own_step_at_the_table(cat):
+    state = make_state(hands={"A": ["Lacuna"]}, deck=("Ocelot", "Movies", "Zombies"))
+    state["turn"]["free_drawn"] = False
+    with pytest.raises(RefereeError, match="free card: xs draw"):
+        at_table(cat, turn.recruit, state, None, "Lacuna", faces=[1])
+    with pytest.raises(RefereeError, match="free card: xs draw"):
+        at_table(cat, turn.buy_draw, state, None, faces=[1])
+    drawn = at_table(cat, turn.draw, state, None)
+    assert len(drawn.state["table"]["A"]["hand"]) == 2 and drawn.state["turn"]["free_drawn"]
+    with pytest.raises(RefereeError, match=r"xs draw --extra \(or xs buy\)"):
+        at_table(cat, turn.draw, drawn.state, None)
+    bought = at_table(cat, turn.buy_draw, drawn.state, None, faces=[2])
+    bought = at_table(cat, turn.pay_now, bought.state, None)  # open while A holds cards
+    assert len(bought.state["table"]["A"]["hand"]) == 3
+    ended = at_table(cat, turn.next_turn, bought.state, None)
+    assert not ended.state["turn"]["free_drawn"] and ended.state["turn"]["player"] == "B"
+    assert "B draws the free card first (xs draw)" in texts(ended)
+
+
+# ── XS-16: the table's own deck ──────────────────────────────────────────────
+def test_xs16_a_card_is_named_when_shown_and_checked_against_what_is_known(cat):
+    """With the table's own deck the referee counts hidden cards and names each one when
+    it is shown: a card already in play, in the discard pile, or a second copy of a
+    unique card is refused; so is a fourth card named from a hand of three."""
+    state = make_state(hidden={"A": 3, "B": 4}, heroes={"B": ["Lacuna"]},
+                       discard=["Movies"], phase="recruitment", deck=("x",) * 10)
+    with pytest.raises(RefereeError, match="Lacuna cannot be in A's hand: it is in play on "
+                                           "B's team") as err:
+        act(cat, turn.recruit, state, None, "Lacuna", faces=[1])
+    assert err.value.ruling == "XS-4"
+    with pytest.raises(RefereeError, match="Movies cannot be in A's hand: it is in the discard"):
+        act(cat, events.play_event, state, None, "Movies")
+    recruited = act(cat, turn.recruit, state, None, "Ocelot", faces=[1])
+    assert recruited.state["table"]["A"]["hand"] == ["Ocelot", "?", "?"]  # shown, roll open
+    assert "an event card from A's hand may change it" in texts(recruited)
+    recruited = act(cat, turn.pay_now, recruited.state, None)
+    assert recruited.state["table"]["A"]["hand"] == ["?", "?"]
+    assert [h["name"] for h in recruited.state["table"]["A"]["heroes"]] == ["Ocelot"]
+    bs_turn = {**recruited.state, "turn": {**recruited.state["turn"], "player": "B"}}
+    with pytest.raises(RefereeError, match="Ocelot cannot be in B's hand: it is in play on "
+                                           "A's team"):
+        act(cat, turn.recruit, bs_turn, "B", "Ocelot", faces=[1])  # a second copy
+    with pytest.raises(RefereeError, match="not a card of the deck"):
+        act(cat, turn.recruit, state, None, "Coach", faces=[1])
+
+    powers = ["Energy Blasts", "Healing Powers", "Flight", "Teleportation"]
+    three = make_state(hidden={"A": 3}, heroes={"A": ["Ocelot", "Phat"]}, phase="mission",
+                       deck=("x",) * 10)
+    three["turn"]["missions"] = 1
+    three["turn"]["mission"] = {"card": "Zombies", "stage": "carnage", "team": ["Ocelot", "Phat"],
+                                "rolls": {"carnage": {"kind": "carnage", "faces": [6],
+                                                      "mods": [], "used": [], "context": {},
+                                                      "total": 6}}, "discarded": False}
+    with pytest.raises(RefereeError, match="A holds 3 card\\(s\\), all named already: Energy Blasts, "
+                                           "Healing Powers, Flight; Teleportation would be one"):
+        act(cat, mission.casualties, three, None, powers=powers, faces=[6, 6])
+    ok = act(cat, mission.casualties, three, None, powers=powers[:3], faces=[])
+    assert ok.state["table"]["A"]["hand"] == [] and set(powers[:3]) <= set(ok.state["discard"])
+
+
+def test_xs16_draws_are_counted_and_the_deck_empties_by_count(cat):
+    state = make_state(hidden={"A": 1, "B": 1}, deck=("x", "x"))
+    state["turn"]["free_drawn"] = False
+    drawn = act(cat, turn.draw, state, None)
+    assert drawn.state["table"]["A"]["hand"] == ["?", "?"] and drawn.state["deck"] == ["?"]
+    bought = act(cat, turn.pay_now, act(cat, turn.buy_draw, drawn.state, None, faces=[1]).state,
+                 None)
+    assert bought.state["deck"] == [] and len(bought.state["table"]["A"]["hand"]) == 3
+    with pytest.raises(RefereeError, match="deck is empty"):
+        act(cat, turn.buy_draw, bought.state, None, faces=[1])
+    over = act(cat, turn.next_turn, bought.state, None)
+    assert over.state["over"] and "the deck is empty: the game ends" in texts(over)
+
+
+def test_xs14_an_event_on_an_open_roll_in_another_players_turn(cat):
+    """XS-14: B plays Regeneration on A's Carnage roll during A's turn; the card leaves
+    B's hand; an event that applies to no open roll, or a card B does not hold, is
+    refused."""
+    state = make_state(hands={"A": ["Zombies"], "B": ["Regeneration", "Licensing"]},
+                       heroes={"A": ["Ocelot"]}, phase="mission")
+    started = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    with pytest.raises(RefereeError, match="the open roll is the Mission roll") as err:
+        act(cat, events.play_event, started.state, "B", "Regeneration", faces=[1])
+    assert err.value.ruling == "XS-14"
+    rolled = act(cat, mission.carnage, started.state, None, faces=[6])
+    changed = act(cat, events.play_event, rolled.state, "B", "Regeneration", faces=[1])
+    assert changed.state["turn"]["mission"]["rolls"]["carnage"]["total"] == 1
+    assert changed.state["table"]["B"]["hand"] == ["Licensing"]
+    assert changed.state["turn"]["player"] == "A" and "in A's turn" in texts(changed)
+    with pytest.raises(RefereeError, match="only an open roll it applies to"):
+        act(cat, events.play_event, rolled.state, "B", "Licensing")
+    with pytest.raises(RefereeError, match="not in B's hand: it is not available"):
+        act(cat, events.reroll, rolled.state, "B", "Freeze Time", faces=[1])
+    with pytest.raises(RefereeError, match="it is A's turn"):  # hero abilities: own turn only
+        act(cat, turn.pass_phase, rolled.state, "B")
+
+
+def test_xs14_a_payoff_changed_by_an_opponent_corrects_the_active_players_mt(cat):
+    state = make_state(hands={"A": ["Zombies"], "B": ["Freeze Time"]},
+                       heroes={"A": ["Ocelot", "Phat"]}, phase="mission", mt={"A": 0})
+    r = act(cat, mission.start, state, None, "Zombies", faces=[1])
+    r = act(cat, mission.carnage, r.state, None, faces=[1])
+    r = act(cat, mission.casualties, r.state, None, faces=[4])
+    r = act(cat, mission.success, r.state, None, faces=[6])
+    r = act(cat, mission.payoff, r.state, None, faces=[6, 6])
+    assert r.state["table"]["A"]["mt"] == 4 + 12  # the casualty's Sendoff, the Payoff
+    r = act(cat, events.play_event, r.state, "B", "Freeze Time", faces=[1, 1])
+    assert r.state["table"]["A"]["mt"] == 4 + 2 and r.state["table"]["B"]["hand"] == []
+
+
+def test_xs14_at_a_table_a_paid_roll_waits_for_every_player_who_could_change_it(cat):
+    """A's Recruit roll stays open while B holds a card that rerolls it (XS-14), told
+    without naming it; it waits for any hand holding a card (whether a roll waits must
+    not tell what a hand holds); with no card in any other hand it is paid at once."""
+    state = make_state(hands={"A": ["Lacuna"], "B": ["Freeze Time"]}, phase="recruitment")
+    opened = at_table(cat, turn.recruit, state, None, "Lacuna", faces=[2])
+    assert opened.state["turn"]["open"] and "an event card from B's hand" in texts(opened)
+    assert "Freeze Time" not in texts(opened)
+    rerolled = at_table(cat, events.play_event, opened.state, "B", "Freeze Time", faces=[1])
+    paid = at_table(cat, turn.pay_now, rerolled.state, None)
+    assert paid.state["table"]["A"]["mt"] == 19
+    waits = make_state(hands={"A": ["Lacuna"], "B": ["Movies"]}, phase="recruitment")
+    assert at_table(cat, turn.recruit, waits, None, "Lacuna", faces=[2]).state["turn"]["open"]
+    alone = make_state(hands={"A": ["Lacuna"], "B": []}, phase="recruitment")  # nobody can
+    assert not at_table(cat, turn.recruit, alone, None, "Lacuna", faces=[2]).state["turn"]["open"]
+
+
+def test_xs16_no_pick_of_a_random_hidden_card_in_a_referee_dealt_game(cat):
+    """Chameleon Powers steals a random card: with the referee's deal the referee picks,
+    and a --pick is refused in the same words whether B holds the card or not (no probe)."""
+    state = make_state(hands={"A": ["Chameleon Powers"], "B": ["Orbit"]})
+    refusals = set()
+    for pick in ("Orbit", "Lacuna"):
+        with pytest.raises(UsageError) as err:
+            act(cat, events.play_event, state, None, "Chameleon Powers", pick=pick)
+        refusals.add(str(err.value))
+    assert len(refusals) == 1 and "no --pick" in refusals.pop()
+    stolen = act(cat, events.play_event, state, None, "Chameleon Powers")
+    assert stolen.state["table"]["A"]["hand"] == ["Orbit"]

@@ -30,9 +30,12 @@ def make_state(
     discard=(),
     phase="opportunity",
     player="A",
+    hidden=None,
 ) -> dict:
     """A game in `player`'s turn. Owner and Team Name default to "-" (no card: no effect),
-    heroes are names or (name, ft, [marketing])."""
+    heroes are names or (name, ft, [marketing]). `hidden` = {player: n}: a game with the
+    table's own deck (XS-16), each such hand holding n hidden cards after the named ones,
+    and a deck of as many hidden cards as `deck` names."""
     hands, heroes, mt = hands or {}, heroes or {}, mt or {}
     owners, teams = owners or {}, teams or {}
     table = {}
@@ -46,9 +49,17 @@ def make_state(
     turn = fresh_turn(1, player)
     turn["phase"] = phase
     turn["free_drawn"] = True
-    return {"game": "x-statix", "seed": None, "players": list(players), "table": table,
-            "deck": list(deck), "discard": list(discard), "turn": turn, "over": False,
-            "winner": None}
+    state = {"game": "x-statix", "seed": None, "players": list(players), "table": table,
+             "deck": list(deck), "discard": list(discard), "turn": turn, "over": False,
+             "winner": None}
+    if hidden is not None:
+        from referee.xs.play import HIDDEN
+
+        state["deal"] = "table"
+        state["deck"] = [HIDDEN] * len(deck)
+        for p, n in hidden.items():
+            table[p]["hand"] += [HIDDEN] * n
+    return state
 
 
 def act(cat, fn, state, *args, faces=None, seed=0, **kwargs):
