@@ -124,7 +124,7 @@ def convert_stream(operations: list, conv: Converter, where: str) -> list:
 
 
 def _convert_image(obj: Any, conv: Converter, where: str) -> None:
-    from pypdf.generic import NameObject, NumberObject, StreamObject
+    from pypdf.generic import NameObject, NumberObject
 
     if "/SMask" in obj or "/Mask" in obj:
         raise PdfxError(f"{where}: an image with transparency (PDF/X-1a allows none; "
@@ -135,7 +135,6 @@ def _convert_image(obj: Any, conv: Converter, where: str) -> None:
     if space != "/DeviceRGB":
         raise PdfxError(f"{where}: an image in colour space {space} (expected RGB)")
     import io
-    import zlib
 
     from PIL import Image
 
@@ -148,19 +147,27 @@ def _convert_image(obj: Any, conv: Converter, where: str) -> None:
         image = Image.frombytes("RGB", size, obj.get_data())
     else:
         raise PdfxError(f"{where}: an RGB image of {obj.get('/BitsPerComponent')} bits")
-    cmyk = conv.image(image)
-
-    # StreamObject's own set_data: the encoded stream's would re-encode with its old filters
-    StreamObject.set_data(obj, zlib.compress(cmyk.tobytes(), 6))
-    if hasattr(obj, "decoded_self"):
-        obj.decoded_self = None
+    _replace_data(obj, conv.image(image).tobytes())
     obj[NameObject("/ColorSpace")] = NameObject("/DeviceCMYK")
     obj[NameObject("/BitsPerComponent")] = NumberObject(8)
+    if "/Decode" in obj:
+        del obj["/Decode"]
+
+
+def _replace_data(obj: Any, raw: bytes) -> None:
+    """A stream's data replaced by `raw`, Flate-compressed, whatever its filters were."""
+    import zlib
+
+    from pypdf.generic import NameObject, StreamObject
+
+    # StreamObject's own set_data: an encoded stream's re-encodes with its old filters
+    # (and refuses any but Flate).
+    StreamObject.set_data(obj, zlib.compress(raw, 6))
+    if hasattr(obj, "decoded_self"):
+        obj.decoded_self = None
     obj[NameObject("/Filter")] = NameObject("/FlateDecode")
     if "/DecodeParms" in obj:
         del obj["/DecodeParms"]
-    if "/Decode" in obj:
-        del obj["/Decode"]
 
 
 def _check_gstates(resources: Any, where: str) -> None:
@@ -177,7 +184,7 @@ def _check_gstates(resources: Any, where: str) -> None:
 
 def _convert_resources(resources: Any, conv: Converter, writer: Any, where: str,
                        seen: set) -> None:
-    from pypdf.generic import ContentStream, NameObject
+    from pypdf.generic import ContentStream
 
     _check_gstates(resources, where)
     for name, ref in (resources.get("/XObject") or {}).items():
@@ -192,11 +199,10 @@ def _convert_resources(resources: Any, conv: Converter, writer: Any, where: str,
         elif obj.get("/Subtype") == "/Form":
             stream = ContentStream(obj, writer)
             stream.operations = convert_stream(stream.operations, conv, inner)
-            obj.set_data(stream.get_data())
+            _replace_data(obj, stream.get_data())
             if "/Group" in obj:
                 raise PdfxError(f"{inner}: a transparency group")
             _convert_resources(obj.get("/Resources") or {}, conv, writer, inner, seen)
-            obj[NameObject("/Resources")] = obj.get("/Resources") or resources
 
 
 def make_pdfx(source: Path, target: Path, conv: Converter, title: str) -> None:
@@ -243,16 +249,11 @@ def make_pdfx(source: Path, target: Path, conv: Converter, title: str) -> None:
         NameObject("/RegistryName"): TextStringObject("http://www.color.org"),
         NameObject("/DestOutputProfile"): writer._add_object(profile),
     })
-    writer._root_object[NameObject("/OutputIntents")] = ArrayObject(
+    writer.root_object[NameObject("/OutputIntents")] = ArrayObject(
         [writer._add_object(intent)])
-    info = writer._info.get_object() if writer._info is not None else None
-    meta = {
-        "/Title": title,
-        "/GTS_PDFXVersion": PDFX_VERSION,
-        "/GTS_PDFXConformance": PDFX_CONFORMANCE,
-    }
-    writer.add_metadata(meta)
-    info = writer._info.get_object()
+    writer.add_metadata({"/Title": title, "/GTS_PDFXVersion": PDFX_VERSION,
+                         "/GTS_PDFXConformance": PDFX_CONFORMANCE})
+    info = writer._info.get_object()    # add_metadata writes text only; Trapped is a name
     info[NameObject("/Trapped")] = NameObject("/False")
     for key in ("/CreationDate", "/ModDate"):
         if key not in info:

@@ -135,7 +135,7 @@ def _rgb_pdf(tmp_path, draw):
     from reportlab.pdfgen.canvas import Canvas
 
     path = tmp_path / "in.pdf"
-    c = Canvas(str(path), pagesize=(100, 100), invariant=1)
+    c = Canvas(str(path), pagesize=(100, 100), invariant=1, pageCompression=1)
     c.setTrimBox((5, 5, 95, 95))
     c.setBleedBox((0, 0, 100, 100))
     draw(c)
@@ -144,7 +144,10 @@ def _rgb_pdf(tmp_path, draw):
     return path
 
 
-def test_rgb_images_become_cmyk_images_with_capped_ink(tmp_path):
+def test_rgb_images_become_cmyk_images_with_capped_ink(tmp_path, monkeypatch):
+    from reportlab import rl_config
+
+    monkeypatch.setattr(rl_config, "useA85", 1)   # the image stream ASCII85 + Flate
     image = Image.new("RGB", (8, 8), (0, 0, 0))
     image.paste((30, 60, 160), (0, 0, 4, 8))
     buf = io.BytesIO()
