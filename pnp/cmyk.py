@@ -55,7 +55,10 @@ class Converter:
 
         self.icc = Path(icc)
         self.ink_limit = ink_limit
-        profile = ImageCms.getOpenProfile(str(self.icc))
+        try:
+            profile = ImageCms.getOpenProfile(str(self.icc))
+        except ImageCms.PyCMSError as exc:
+            raise ValueError(f"{self.icc}: {exc}") from None
         if profile.profile.xcolor_space.strip() != "CMYK":
             raise ValueError(f"{self.icc}: not a CMYK ICC profile")
         self.description = ImageCms.getProfileDescription(profile).strip()

@@ -167,6 +167,7 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
     from pnp.single import Face, card_slugs, write_single
 
     check_sizes(prof, faces)
+    conv = _converter(prof, db) if prof.colour == "cmyk" else None   # a bad icc: nothing drawn
     result = Exported()
     for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
         deck = deck_faces[0].deck
@@ -189,8 +190,8 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
             part = path.with_name(path.name + ".part")
             title = f"{db.games[game].title}: {deck.title} ({prof.title})"
             drawn = write_single(part, pages, renderer, prof.bleed_mm, title)
-            if prof.colour == "cmyk":
-                _to_pdfx(part, prof, db, title)
+            if conv is not None:
+                _to_pdfx(part, prof, conv, title)
             part.replace(path)
             seen: set = set()
             for face, found in zip(drawn.faces, drawn.warnings, strict=True):
@@ -222,19 +223,23 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
     return result
 
 
-def _to_pdfx(part: Path, prof: Profile, db: Any, title: str) -> None:
-    """Rewrite the RGB PDF `part` as CMYK PDF/X-1a and check it; a one-line PnpError."""
+def _converter(prof: Profile, db: Any):
+    """The profile's CMYK converter (its `icc`, in the project, or the bundled one)."""
     from pnp.cmyk import DEFAULT_ICC, Converter
-    from pnp.pdfx import PdfxError, check_pdfx, make_pdfx
 
     icc = Path(prof.icc) if prof.icc else DEFAULT_ICC
     if prof.icc and not icc.is_absolute():
         icc = Path(getattr(db, "root", ".")) / icc
     try:
-        conv = Converter(icc, prof.ink_limit / 100)
+        return Converter(icc, prof.ink_limit / 100)
     except (OSError, ValueError) as exc:
-        part.unlink(missing_ok=True)
         raise _bad(f"profile {prof.name}: icc {prof.icc}: {exc}") from None
+
+
+def _to_pdfx(part: Path, prof: Profile, conv: Any, title: str) -> None:
+    """Rewrite the RGB PDF `part` as CMYK PDF/X-1a and check it; a one-line PnpError."""
+    from pnp.pdfx import PdfxError, check_pdfx, make_pdfx
+
     rgb = part.with_name(part.name + ".rgb")
     part.replace(rgb)
     try:

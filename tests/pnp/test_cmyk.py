@@ -200,3 +200,9 @@ def test_a_profile_names_the_shops_icc_and_an_rgb_one_is_refused(cli, project, t
     assert done.returncode == 1
     assert "screen.icc" in done.stderr and "not a CMYK ICC profile" in done.stderr
     assert "Traceback" not in done.stderr
+    assert not (tmp_path / "screen").exists()                # refused before drawing
+    cards.write_text(cards.read_text().replace("icc: screen.icc", "icc: missing.icc"))
+    done = cli("pnp", "export", "--deck", "ships", "--profile", "screen", "--out",
+               str(tmp_path / "missing"), cwd=project)
+    assert done.returncode == 1 and "missing.icc" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) <= 2
