@@ -82,7 +82,8 @@ PROFILE = Struct({}, {
     "dpi": Range(72, 1200, "a resolution in dpi"),
     "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
     "sizes": MapOf(STR, CARD_SIZE), "copies": Choice(("files", "once")), "backs": BOOL,
-    "naming": STR, "note": STR,
+    "naming": STR, "note": STR, "colour": Choice(("rgb", "cmyk")),
+    "ink_limit": Range(100, 400, "a total ink in percent"), "icc": STR,
 })
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
 COLORS = Struct({}, {"primary": COLOR, "secondary": COLOR, "paper": COLOR})

@@ -104,6 +104,8 @@ def _canon(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _canon(getattr(value, f.name)) for f in dataclasses.fields(value)}
     rgb = getattr(value, "rgb", None)            # a ReportLab colour
+    if callable(rgb) and callable(getattr(value, "cmyk", None)):   # given as cmyk(...)
+        return ["cmyk", *(f"{c:.4f}" for c in value.cmyk()), f"{value.alpha:.4f}"]
     if callable(rgb):
         return ["color", *(f"{c:.4f}" for c in value.rgba())]
     return repr(value)

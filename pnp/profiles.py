@@ -12,8 +12,12 @@ where each comes from; re-check them against the shop's current page before an o
 - tgc (The Game Crafter): PNG, 300 dpi, 1/8 in bleed: poker 2.5 x 3.5 in -> 825 x 1125 px.
 - mpc (MakePlayingCards): PNG, 300 dpi, poker 822 x 1122 px (0.12 in bleed).
 - dtc (DriveThruCards): one PDF per deck, pages 2.75 x 3.75 in (poker + 1/8 in bleed),
-  each front followed by its back. They ask for PDF/X-1a in CMYK (total ink <= 240 %):
-  pnp writes RGB, and says so (no CMYK conversion here).
+  each front followed by its back, as PDF/X-1a in CMYK with total ink <= 240 %, as they
+  ask (pnp/cmyk.py converts, pnp/pdfx.py writes and checks the PDF/X).
+
+`colour: cmyk` (pdf format only) converts the PDF to CMYK through an ICC output profile
+(`icc`, else $PNP_CMYK_ICC or Ghostscript's generic SWOP profile where installed), caps total ink at `ink_limit` percent
+and writes PDF/X-1a; the default `rgb` writes what the home build writes.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ POKER = (63.5, 88.9)
 FORMATS = ("png", "jpg", "pdf")
 COPIES = ("files", "once")
 DEFAULT_NAMING = "{game}/{deck}--{card}--{copy}"
+COLOURS = ("rgb", "cmyk")
 KEYS = ("like", "title", "format", "dpi", "bleed_mm", "sizes", "copies", "backs", "naming",
-        "note")
+        "note", "colour", "ink_limit", "icc")
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,9 @@ class Profile:
     backs: bool = True
     naming: str = DEFAULT_NAMING
     note: str = ""                      # printed after the export (what pnp cannot do)
+    colour: str = "rgb"                 # cmyk: PDF/X-1a through pnp.pdfx (format pdf only)
+    ink_limit: float = 300.0            # total ink, percent (cmyk)
+    icc: str = ""                       # CMYK output profile (cmyk); "": pnp.cmyk.default_icc()
 
 
 PRESETS: dict[str, Profile] = {
@@ -54,8 +62,7 @@ PRESETS: dict[str, Profile] = {
                    sizes={"poker": POKER}, copies="files"),
     "dtc": Profile("dtc", "DriveThruCards", format="pdf", dpi=300, bleed_mm=3.175,
                    sizes={"poker": POKER}, copies="files", naming="{game}/{deck}",
-                   note="DriveThruCards asks for PDF/X-1a, CMYK, total ink <= 240 %: this "
-                        "PDF is RGB; convert it in a prepress tool before uploading"),
+                   colour="cmyk", ink_limit=240.0),
 }
 
 
@@ -87,10 +94,14 @@ def profile(db: Any, name: str) -> Profile:
         raise _bad(f"{where}.format: {spec['format']!r} is not one of {', '.join(FORMATS)}")
     if "copies" in spec and spec["copies"] not in COPIES:
         raise _bad(f"{where}.copies: {spec['copies']!r} is not one of {', '.join(COPIES)}")
-    for key in ("dpi", "bleed_mm"):
+    if "colour" in spec and spec["colour"] not in COLOURS:
+        raise _bad(f"{where}.colour: {spec['colour']!r} is not one of {', '.join(COLOURS)}")
+    if "icc" in spec and not isinstance(spec["icc"], str):
+        raise _bad(f"{where}.icc: expected the path of a CMYK .icc file")
+    for key in ("dpi", "bleed_mm", "ink_limit"):
         if key in spec:
             value = spec[key]
-            low, high = (72, 1200) if key == "dpi" else (0, 10)
+            low, high = {"dpi": (72, 1200), "bleed_mm": (0, 10), "ink_limit": (100, 400)}[key]
             if isinstance(value, bool) or not isinstance(value, int | float) or not (
                     low <= value <= high):
                 raise _bad(f"{where}.{key}: expected a number from {low} to {high}, "
@@ -108,7 +119,10 @@ def profile(db: Any, name: str) -> Profile:
     if "backs" in spec and not isinstance(spec["backs"], bool):
         raise _bad(f"{where}.backs: expected true or false")
     values.update(spec)
-    return replace(base, **values)
+    result = replace(base, **values)
+    if result.colour == "cmyk" and result.format != "pdf":
+        raise _bad(f"{where}.colour: cmyk needs format: pdf (PDF/X-1a); images stay RGB")
+    return result
 
 
 NAMING_FIELDS = ("game", "deck", "card", "copy")
@@ -153,6 +167,7 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
     from pnp.single import Face, card_slugs, write_single
 
     check_sizes(prof, faces)
+    conv = _converter(prof, db) if prof.colour == "cmyk" else None   # a bad icc: nothing drawn
     result = Exported()
     for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
         deck = deck_faces[0].deck
@@ -173,8 +188,10 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
             path = out / _name(prof, game, deck_id, "all", 1, "pdf")
             path.parent.mkdir(parents=True, exist_ok=True)
             part = path.with_name(path.name + ".part")
-            drawn = write_single(part, pages, renderer, prof.bleed_mm,
-                                 f"{db.games[game].title}: {deck.title} ({prof.title})")
+            title = f"{db.games[game].title}: {deck.title} ({prof.title})"
+            drawn = write_single(part, pages, renderer, prof.bleed_mm, title)
+            if conv is not None:
+                _to_pdfx(part, prof, conv, title)
             part.replace(path)
             seen: set = set()
             for face, found in zip(drawn.faces, drawn.warnings, strict=True):
@@ -206,6 +223,43 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
     return result
 
 
+def _converter(prof: Profile, db: Any):
+    """The profile's CMYK converter: its `icc` (in the project), else pnp.cmyk's
+    default_icc() ($PNP_CMYK_ICC or Ghostscript's), else a one-line refusal."""
+    from pnp.cmyk import Converter, default_icc
+
+    icc = Path(prof.icc) if prof.icc else default_icc()
+    if icc is None:
+        raise _bad(f"profile {prof.name}: CMYK needs the printer's ICC output profile: set "
+                   f"`icc: PATH` in the profile (the shop publishes one) or $PNP_CMYK_ICC; "
+                   f"pnp ships none (docs/PROOFS-AND-EXPORTS.md)")
+    if prof.icc and not icc.is_absolute():
+        icc = Path(getattr(db, "root", ".")) / icc
+    try:
+        return Converter(icc, prof.ink_limit / 100)
+    except (OSError, ValueError) as exc:
+        raise _bad(f"profile {prof.name}: icc {prof.icc}: {exc}") from None
+
+
+def _to_pdfx(part: Path, prof: Profile, conv: Any, title: str) -> None:
+    """Rewrite the RGB PDF `part` as CMYK PDF/X-1a and check it; a one-line PnpError."""
+    from pnp.pdfx import PdfxError, check_pdfx, make_pdfx
+
+    rgb = part.with_name(part.name + ".rgb")
+    part.replace(rgb)
+    try:
+        make_pdfx(rgb, part, conv, title)
+    except PdfxError as exc:
+        part.unlink(missing_ok=True)
+        raise _bad(f"profile {prof.name}: {title}: {exc}") from None
+    finally:
+        rgb.unlink(missing_ok=True)
+    problems = check_pdfx(part)
+    if problems:
+        part.unlink(missing_ok=True)
+        raise _bad(f"profile {prof.name}: {title}: not PDF/X-1a: {problems[0]}")
+
+
 def export_with_profile(db: Any, name: str, game, decks, cards, out, project) -> int:
     """`pnp export --profile NAME`: OUT defaults to output/export/NAME in the project."""
     import click
@@ -222,5 +276,7 @@ def export_with_profile(db: Any, name: str, game, decks, cards, out, project) ->
     echo_warnings_once(result.warnings)
     if prof.note:
         click.echo(f"note: {prof.note}", err=True)
-    click.echo(f"{prof.title} ({prof.name}): wrote {len(result.files)} files to {out}")
+    kind = (f" (CMYK PDF/X-1a, total ink <= {prof.ink_limit:g} %)" if prof.colour == "cmyk"
+            else "")
+    click.echo(f"{prof.title} ({prof.name}): wrote {len(result.files)} files{kind} to {out}")
     return 0

@@ -40,7 +40,7 @@ def test_mpc_preset_and_dtc_pages(cli, project, tmp_path):
     with Image.open(tmp_path / "mpc" / "harbour" / "ships--the-gull--1.png") as image:
         assert image.size == (822, 1122)
     done = export(cli, project, tmp_path / "dtc", "--profile", "dtc")
-    assert "PDF/X-1a" in done.stderr and "RGB" in done.stderr    # said, not faked
+    assert "CMYK PDF/X-1a, total ink <= 240 %" in done.stdout    # tests/pnp/test_cmyk.py checks it
     pdf = PdfReader(tmp_path / "dtc" / "harbour" / "ships.pdf")
     assert len(pdf.pages) == 2 * 7                          # each copy: front, back
     for page in pdf.pages:
