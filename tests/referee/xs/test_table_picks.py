@@ -86,6 +86,42 @@ def test_xs16_the_pick_is_asked_by_name_on_a_terminal_like_a_die(tmp_path):
     assert "random casualty: Ocelot" in told
     assert team(xs) == ["Smoke"]
     xs("undo")
-    told = at_terminal((pick, ""), ("1D6 (Enter: the referee rolls):", ""))
+    # Enter at the pick; then every die asked for (one or two: Smoke may survive) the
+    # referee's too
+    child = pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, "xs",
+                                           "casualties"],
+                          cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+    child.expect_exact(pick)
+    child.sendline("")
+    told = ""
+    while child.expect_exact(["(Enter: the referee rolls):", pexpect.EOF]) == 0:
+        told += child.before
+        child.sendline("")
+    told += child.before
+    child.close()
+    assert child.exitstatus == 0, told
     assert re.search(r"the referee picks (Smoke|Ocelot) for Carnage casualty, one of Smoke, "
                      "Ocelot", told)
+
+
+def test_xs16_celebrity_status_and_tv_talk_show_pick_the_hero_at_the_table(cat):
+    """The random Hero of Celebrity Status (steal) and TV Talk Show (discard) is picked at
+    the table with the table's own deck: not given (no terminal), refused naming the pick
+    and its options; given with --pick, that hero is the one taken."""
+    import pytest
+    from xs_support import act, make_state
+
+    from referee.errors import UsageError
+    from referee.xs import events
+
+    state = make_state(hidden={"A": 2, "B": 2}, heroes={"B": ["Phat", "Ocelot"]}, phase="end")
+    for card in ("Celebrity Status", "TV Talk Show"):
+        with pytest.raises(UsageError, match=f"the next pick needed: {card}: B's hero, one of "
+                                             "Phat, Ocelot; pick it at the table and give it "
+                                             r"with --pick \(XS-16"):
+            act(cat, events.play_event, state, None, card)
+    stolen = act(cat, events.play_event, state, None, "Celebrity Status", pick="Ocelot").state
+    assert [h["name"] for h in stolen["table"]["A"]["heroes"]] == ["Ocelot"]
+    assert [h["name"] for h in stolen["table"]["B"]["heroes"]] == ["Phat"]
+    gone = act(cat, events.play_event, state, None, "TV Talk Show", pick="Phat").state
+    assert [h["name"] for h in gone["table"]["B"]["heroes"]] == ["Ocelot"]
