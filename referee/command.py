@@ -171,17 +171,26 @@ def at_terminal() -> bool:
     return sys.stdin.isatty()
 
 
-def ask_at_terminal(prompt: str, faces: tuple[int, ...]) -> int | None:
-    """Ask for one die by name ("Smoke's survival roll, 1D6: "), on stderr (stdout may be
-    --json). Enter with nothing: None, the referee rolls it. A face the die cannot show is
-    asked again."""
-    allowed = ", ".join(str(f) for f in sorted(set(faces)))
+def ask_at_terminal(prompt: str, choices: tuple) -> int | str | None:
+    """Ask for one die by name ("Smoke's survival roll, 1D6: "), or one pick made at the
+    table when `choices` are names ("Carnage casualty, one of Smoke, Ocelot: ", XS-16), on
+    stderr (stdout may be --json). Enter with nothing: None, the referee rolls or picks it.
+    A face the die cannot show, or a name not among the choices, is asked again."""
+    names = [c for c in choices if isinstance(c, str)]
+    referee = "picks" if names else "rolls"
+    allowed = ", ".join(names) if names else ", ".join(str(f) for f in sorted(set(choices)))
     while True:
-        text = click.prompt(f"{prompt} (Enter: the referee rolls)", default="",
+        text = click.prompt(f"{prompt} (Enter: the referee {referee})", default="",
                             show_default=False, err=True).strip()
         if not text:
             return None
-        if text.lstrip("-").isdigit() and int(text) in faces:
+        if names:
+            found = {n.casefold(): n for n in names}.get(text.casefold())
+            if found is not None:
+                return found
+            click.echo(f"  {text!r}: one of {allowed}", err=True)
+            continue
+        if text.lstrip("-").isdigit() and int(text) in choices:
             return int(text)
         click.echo(f"  {text!r}: this die shows {allowed}", err=True)
 

@@ -4,7 +4,8 @@ as the faces rolled at the table."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from referee.errors import DiceError
 from referee.inputs import is_digits, is_integer, shown, small_int
@@ -77,6 +78,11 @@ def _d6(getrandbits) -> int:
     return 1 + r
 
 
+def pick_prompt(label: str, options: Sequence[str]) -> str:
+    """How a pick at the table is named: "Carnage casualty 1 of 2, one of Ocelot, Phat"."""
+    return f"{label}, one of {', '.join(options)}"
+
+
 def die_name(faces: tuple[int, ...]) -> str:
     return "a mask die" if faces == MASK_FACES else f"1D{len(faces)}"
 
@@ -92,10 +98,13 @@ class TableDice(random.Random):
     1D6:"; None = the referee rolls that die with `fallback`, noted in `rolled`), in the
     order the rules roll them; with no `ask` (no terminal) the command is refused (exit 2)
     naming the next die needed. The rules name their rolls with the dice functions'
-    `label`."""
+    `label`.
+
+    Picks at the table (XS-16: a random casualty, Celebrity Status's hero) are asked for
+    the same way, with `pick`: `ask(prompt, names) -> name | None`."""
 
     def __init__(self, text: str, fallback: random.Random,
-                 ask: Callable[[str, tuple[int, ...]], int | None] | None = None) -> None:
+                 ask: Callable[[str, tuple[Any, ...]], Any] | None = None) -> None:
         self.fallback = fallback
         super().__init__()
         self.text = text
@@ -139,6 +148,22 @@ class TableDice(random.Random):
                 raise DiceError(f"{prompt}: {face} is impossible on {die_name(faces)}")
             result.append(face)
         return result
+
+    def pick(self, options: Sequence[str], label: str) -> str:
+        """One random pick made at the table, asked for by name like a die ("Carnage
+        casualty 1 of 2, one of Ocelot, Phat, Lacuna"); None from `ask` = the referee picks
+        it with `fallback`, noted in `rolled`. With no `ask` the command is refused naming
+        the pick (the caller says how to give it)."""
+        prompt = pick_prompt(label, options)
+        if self.ask is None:
+            raise DiceError(f"the next pick needed: {prompt}")
+        choice = self.ask(prompt, tuple(options))
+        if choice is None:
+            choice = self.fallback.choice(list(options))
+            self.rolled.append(f"the referee picks {choice} for {prompt}")
+        elif choice not in options:
+            raise DiceError(f"{prompt}: {shown(str(choice))} is not one of them")
+        return str(choice)
 
     def _given(self, n: int, faces: tuple[int, ...]) -> list[int]:
         result = []

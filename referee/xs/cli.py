@@ -179,7 +179,8 @@ def carnage(tx: Tx, player: str | None) -> Reply:
 @click.option("--swap-for", "swap_for", multiple=True,
               help="U-Go Girl takes the place of this hero if it is the casualty.")
 @click.option("--picked", "picked", multiple=True,
-              help="A random casualty picked at the table, in order (default: the referee).")
+              help="A random casualty picked at the table, in order (XS-16: the table's own "
+                   "deck asks for the rest on a terminal; --deal referee: the referee picks).")
 @PLAYER
 @session_command()
 def casualties(tx: Tx, powers: tuple[str, ...], sacrifices: tuple[str, ...], choose: tuple[str, ...],

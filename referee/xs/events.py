@@ -304,12 +304,13 @@ OPPONENT_EFFECTS = ("look_at_hand", "steal_card", "opponent_discards", "steal_he
 
 
 def random_pick(play: Play, options: list[str], given: str | None, where: str,
-                hand_of: str | None = None) -> str:
-    """A random card: picked by the referee, or the table's own random pick (--pick).
-    `hand_of`: the options are that player's hand (a refusal then never tells where the
-    card is, XS-16)."""
+                hand_of: str | None = None, label: str | None = None) -> str:
+    """A random card: the table's own random pick (--pick), or picked by the referee; with
+    the table's own deck and a `label` naming the pick, made at the table instead (asked
+    for on a terminal, else refused, XS-16). `hand_of`: the options are that player's hand
+    (a refusal then never tells where the card is, XS-16)."""
     if given is None:
-        return play.dice.pick(options)
+        return play.dice.pick(options, label if play.table_deck else None, "--pick")
     name = play.card(given)
     if name not in options:
         if hand_of is not None:
@@ -324,7 +325,8 @@ def opponent_hero(play: Play, actor: str, target, card: str, pick) -> tuple[str,
     other = play.opponent(actor, target, card)
     heroes = play.seat(other)["heroes"]
     by_name = {h["name"]: h for h in heroes}
-    return other, by_name[random_pick(play, list(by_name), pick, f"{other}'s team")]
+    return other, by_name[random_pick(play, list(by_name), pick, f"{other}'s team",
+                                      label=f"{card}: {other}'s hero")]
 
 
 def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, pick,

@@ -170,7 +170,7 @@ def casualties(
         raise RefereeError(f"{actor} has no hero who may take a casualty's place", "XS-7")
     if play.telling:
         play.step(f"{counted(points, 'carnage point')} not negated", "XS-7")
-    for _ in range(points):
+    for number in range(1, points + 1):
         alive = [h["name"] for h in play.seat(actor)["heroes"]]
         if not alive:
             play.step("no hero is left to kill", "XS-7")
@@ -186,8 +186,9 @@ def casualties(
             if victim not in alive:
                 raise RefereeError(f"{victim} is not a hero on {actor}'s team", "XS-7")
             play.step(f"random casualty (picked at the table): {victim}", "XS-7")
-        else:
-            victim = play.dice.pick(alive)
+        else:  # the table's own deck: picked at the table, or asked for (XS-16)
+            label = f"Carnage casualty {number} of {points}" if points > 1 else "Carnage casualty"
+            victim = play.dice.pick(alive, label if play.table_deck else None, "--picked")
             if play.telling:
                 play.step(f"random casualty: {victim}", "XS-7")
         stand_in = next((s for s in swappers if s in alive and s != victim), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.dice import TableDice, roll_d6
+from referee.dice import TableDice, pick_prompt, roll_d6
 from referee.errors import UsageError
 
 # The ruling that governs each roll.
@@ -61,8 +61,17 @@ class Dice:
             return taken
         return roll_d6(n, self.rng, label)  # a core TableDice: --roll, then asked
 
-    def pick(self, options: list[Any]) -> Any:
-        return self.rng.choice(options)
+    def pick(self, options: list[Any], label: str | None = None, given_with: str = "") -> Any:
+        """A random pick. By the referee's RNG; with `label` (the table's own deck, XS-16)
+        made at the table instead: asked for by name on a terminal like a die (core's
+        `TableDice.pick`; Enter = the referee picks it), else the command is refused naming
+        the pick and `given_with`, the option that gives it."""
+        if label is None:
+            return self.rng.choice(options)
+        if isinstance(self.rng, TableDice) and self.rng.ask is not None:
+            return self.rng.pick(options, label)
+        raise UsageError(f"the next pick needed: {pick_prompt(label, options)}; pick it at "
+                         f"the table and give it with {given_with} (XS-16; nothing was changed)")
 
     def sample(self, options: list[Any], n: int) -> list[Any]:
         return self.rng.sample(options, n)

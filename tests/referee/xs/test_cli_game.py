@@ -351,15 +351,35 @@ class OwnDeck(Table):
             for p in players:
                 self.hands[p].append(self.deck.pop(0))
         self.refused: dict[str, str] = {}
+        self.picks = random.Random(1)  # the table's own random picks (XS-16)
 
     def held(self) -> list[str]:
         return list(self.hands[self.me])
 
     def run(self, *args: str, expect: int = 0) -> dict:
+        if args[:2] == ("xs", "casualties") and expect == 0:
+            args = self.picked_at_the_table(args)
         reply = super().run(*args, expect=expect)
         if expect == 0:
             self.sync()
         return reply
+
+    def picked_at_the_table(self, args: tuple[str, ...]) -> tuple[str, ...]:
+        """XS-16: the table makes each random casualty pick itself. Without a terminal the
+        referee refuses (exit 2, nothing changed) naming the next pick needed and its
+        options; the table picks one and gives it with --picked, until the command passes
+        (then undone, to be played for real: the same state and command, the same dice)."""
+        while True:
+            proc = referee_inprocess("--session", self.session, *args, "--json")
+            if proc.returncode == 0:
+                undo = referee_inprocess("--session", self.session, "undo")
+                assert undo.returncode == 0, undo.stderr
+                return args
+            error = json.loads(proc.stdout)["error"]
+            found = re.search(r"the next pick needed: Carnage casualty[^,]*, one of (.*?); ",
+                              error)
+            assert proc.returncode == 2 and found, (args, error)
+            args = (*args, "--picked", self.picks.choice(found.group(1).split(", ")))
 
     def sync(self) -> None:
         """Follow the referee's counts with the physical cards: a card shown in play or

@@ -517,7 +517,8 @@ def test_xs16_a_card_is_named_when_shown_and_checked_against_what_is_known(cat):
     with pytest.raises(RefereeError, match="A holds 3 cards, all named already: Energy Blasts, "
                                            "Healing Powers, Flight; Teleportation would be one"):
         act(cat, mission.casualties, three, None, powers=powers, faces=[6, 6])
-    ok = act(cat, mission.casualties, three, None, powers=powers[:3], faces=[])
+    ok = act(cat, mission.casualties, three, None, powers=powers[:3], faces=[],
+             picked=["Ocelot", "Phat"])  # the table picks the casualties (XS-16)
     assert ok.state["table"]["A"]["hand"] == [] and set(powers[:3]) <= set(ok.state["discard"])
 
 
