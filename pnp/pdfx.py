@@ -182,18 +182,23 @@ def _check_gstates(resources: Any, where: str) -> None:
             raise PdfxError(f"{where}: transparency ({name}: soft mask or blend mode)")
 
 
-def _convert_resources(resources: Any, conv: Converter, writer: Any, where: str,
-                       seen: set) -> None:
-    from pypdf.generic import ContentStream
-
-    _check_gstates(resources, where)
+def _xobjects(resources: Any, where: str, seen: set):
+    """The images and forms of `resources` not visited yet, each with its place (`where`
+    and its resource name) for messages; `seen` keeps them visited once."""
     for name, ref in (resources.get("/XObject") or {}).items():
         key = getattr(ref, "idnum", None) or id(ref)
         if key in seen:
             continue
         seen.add(key)
-        obj = ref.get_object()
-        inner = f"{where} {name}"
+        yield ref.get_object(), f"{where} {name}"
+
+
+def _convert_resources(resources: Any, conv: Converter, writer: Any, where: str,
+                       seen: set) -> None:
+    from pypdf.generic import ContentStream
+
+    _check_gstates(resources, where)
+    for obj, inner in _xobjects(resources, where, seen):
         if obj.get("/Subtype") == "/Image":
             _convert_image(obj, conv, inner)
         elif obj.get("/Subtype") == "/Form":
@@ -278,13 +283,7 @@ def _fonts(pdf: Any, resources: Any, where: str, problems: list[str], seen: set)
             if not any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")):
                 problems.append(f"{where}: font {name} ({f.get('/BaseFont')}) is not "
                                 "embedded")
-    for name, ref in (resources.get("/XObject") or {}).items():
-        key = getattr(ref, "idnum", None) or id(ref)
-        if key in seen:
-            continue
-        seen.add(key)
-        obj = ref.get_object()
-        inner = f"{where} {name}"
+    for obj, inner in _xobjects(resources, where, seen):
         if obj.get("/Subtype") == "/Image":
             space = obj.get("/ColorSpace")
             if space not in ("/DeviceCMYK", "/DeviceGray"):
