@@ -269,8 +269,10 @@ def _report(out: Path, results) -> dict:
 def _layout_beside(pdf: Path) -> list | None:
     import json
 
+    from pnp import incremental
+
     try:
-        data = json.loads(pdf.with_name(pdf.stem + ".layout.json").read_text(encoding="utf-8"))
+        data = json.loads(incremental.layout_file(pdf).read_text(encoding="utf-8"))
         return list(data["artefacts"][0]["pages"])
     except (OSError, ValueError, KeyError, IndexError, TypeError):
         return None
