@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 def _setup():
     import carddb
-    from pnp.fonts import register_fonts
-    from pnp.render import CardRenderer
+    from pnp.draw.fonts import register_fonts
+    from pnp.draw.render import CardRenderer
 
     db = carddb.load(ROOT / "cards.yaml")
     fonts = register_fonts(db.print.fonts, db.root)
@@ -42,7 +42,7 @@ def _setup():
 
 def full_build(out: Path) -> tuple[tuple[float, float], int]:
     """(wall, CPU) seconds for every artefact of the bundled database, and the frames."""
-    from pnp import build as b
+    from pnp.artefacts import build as b
 
     db, fonts, CardRenderer = _setup()
     opts = b.options_from_profile(db.print)
@@ -147,7 +147,7 @@ def bare_reportlab(frames: int, out: Path, fonts: dict[str, str]) -> tuple[float
 
 def synthetic(n: int, out: Path) -> dict:
     """Build one deck of `n` cards; report seconds, ms per card and peak RSS in MB."""
-    from pnp import build as b
+    from pnp.artefacts import build as b
 
     db, fonts, CardRenderer = _setup()
     game = db.games["x-statix"]

@@ -60,13 +60,13 @@ def safe_id(value) -> bool:
     return isinstance(value, str) and SAFE_ID.match(value) is not None
 
 
-# ── paper (pnp.geometry holds the same numbers; a test keeps them equal) ──────────
+# ── paper (pnp.layout.geometry holds the same numbers; a test keeps them equal) ──────────
 PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
 GUIDE_ROOM_MM = 1.1                # a cut guide's gap + shortest length beside a trim
 
 
 def cards_per_sheet(size_mm, paper: str, printer_margin_mm: float) -> int:
-    """How many cards `pnp build` lays on one sheet at most (pnp.geometry.card_sheet: the
+    """How many cards `pnp build` lays on one sheet at most (pnp.layout.geometry.card_sheet: the
     most that fit abutting inside the printer margin, with room for the cut guides beside
     the outer trims; bleed may run into the unprinted band); 0: none fits."""
     pw, ph = PAPER_MM[paper]

@@ -92,7 +92,7 @@ class PrintProfile:
     crop_marks: bool
     die_label_mm: float
     fonts: dict[str, str]
-    min_text_pt: float = 6.0    # no printed glyph smaller (pnp.render enforces it)
+    min_text_pt: float = 6.0    # no printed glyph smaller (pnp.draw.render enforces it)
     printer_margin_mm: float = 5.0
     layout: str = "auto"
     corner_radius_mm: float = 3.175  # rounding of the cut corners (pnp export cut)
@@ -107,7 +107,7 @@ class Database:
     sources: tuple[Path, ...] = ()
     # `release: {version, date}` of cards.yaml (the version stamp; empty when not given).
     release: dict[str, str] = field(default_factory=dict)
-    # `profiles:` of cards.yaml: named output profiles for print shops (pnp/profiles.py).
+    # `profiles:` of cards.yaml: named output profiles for print shops (pnp/exports/profiles.py).
     profiles: dict[str, dict] = field(default_factory=dict)
 
     @property

@@ -73,10 +73,10 @@ PRINT = Struct({}, {
     "corner_radius_mm": Range(0, 20, "a radius in mm"),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
-# The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.drawn).
+# The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.artefacts.drawn).
 RELEASE = Struct({}, {"version": STR,
                       "date": Pattern(r"\d{4}-\d{2}-\d{2}", "a date YYYY-MM-DD in quotes")})
-# Output profiles for print shops (pnp/profiles.py: `like` names a built-in preset).
+# Output profiles for print shops (pnp/exports/profiles.py: `like` names a built-in preset).
 PROFILE = Struct({}, {
     "like": STR, "title": STR, "format": Choice(("png", "jpg", "pdf")),
     "dpi": Range(72, 1200, "a resolution in dpi"),
@@ -97,7 +97,7 @@ DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": STR})
 DICE_PER_PLAYER = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_DICE)
 DICE = Struct({"faces": ListOf(INT, 2), "per_player": DICE_PER_PLAYER, "sets": MapOf(STR, DIE_SET)})
 
-# Artefacts of a game other than its decks (pnp.build): a deck may not take their file names.
+# Artefacts of a game other than its decks (pnp.artefacts.build): a deck may not take their file names.
 ARTEFACT_NAMES = ("mats", "mats-tiled", "dice-labels", "tokens", "reference", "calibration")
 DECK_ID = Id("deck", reserved=ARTEFACT_NAMES)
 # A game: what every game has, then the components pnp prints for any game that has them.

@@ -67,7 +67,7 @@ XO_ICONS = (
     "energy", "strength", "speed", "flight", "mind",
     "magic", "tech", "stealth", "agility", "durability",
 )
-# Icons card text may name inline as `{icon:NAME}` (pnp.icons draws each; a test keeps
+# Icons card text may name inline as `{icon:NAME}` (pnp.draw.icons draws each; a test keeps
 # the two lists equal).
 MARKUP_ICONS = (*XO_ICONS, "mask", "mt", "ft", "attack", "defense", "health", "dice")
 XO_LEAGUES = ("heroes", "villains")

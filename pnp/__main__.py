@@ -1,3 +1,3 @@
-from pnp.cli import main
+from pnp.cli.main import main
 
 main()

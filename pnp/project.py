@@ -6,14 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import click
-
 from pnp.errors import PnpError
-
-project_option = click.option(
-    "--project", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Project folder: its cards.yaml is the database, its output/ the default output "
-         "(default: the current folder).")
 
 
 def folder(project: Path | None) -> Path:
@@ -44,21 +37,3 @@ def require_database(project: Path | None, path: Path | None = None) -> Path:
     init = "pnp init" if str(where) == "." else f"pnp init {where}"
     raise PnpError(f"no {path.name} in {shown}: start a project with `{init}`, or point at "
                    f"one with --project DIR", 1)
-
-
-def announce(path: Path, err: bool = False) -> None:
-    """The first line of every command that reads a database: which cards.yaml it is
-    (on stderr for a command printing JSON, err=True, so that stdout stays one object)."""
-    click.echo(f"reading {path.resolve()}", err=err)
-
-
-def load(project: Path | None, path: Path | None = None):
-    """The validated database of the project, or a one-line error naming the first problem."""
-    import carddb
-
-    path = require_database(project, path)
-    announce(path)
-    try:
-        return carddb.load(path)
-    except carddb.DatabaseError as exc:
-        raise PnpError(str(exc)) from None

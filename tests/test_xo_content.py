@@ -231,7 +231,7 @@ def test_card_names_are_unique_within_the_game(xo):
 def test_no_card_text_repeats_the_name_the_template_already_prints(xo):
     """Every template prints the card's name in its banner; a text opening with the
     name again (the Cover once did, in bold) prints it twice on the card."""
-    from pnp.markup import plain_text
+    from pnp.draw.markup import plain_text
 
     for card in xo.cards():
         assert not plain_text(card.text).strip().lower().startswith(card.name.lower()), card.name

@@ -176,7 +176,7 @@ def test_900_byte_alias_bomb_under_resource_limits(tmp_path):
 
 def test_paper_sizes_agree_with_the_printer():
     from carddb import limits
-    from pnp import geometry
+    from pnp.layout import geometry
 
     assert limits.PAPER_MM == geometry.PAPERS_MM
     assert limits.GUIDE_ROOM_MM == pytest.approx((geometry.GUIDE_GAP + geometry.MIN_GUIDE)
@@ -204,7 +204,7 @@ def test_pages_are_counted_as_the_printer_lays_cards_out(paper):
     import itertools
 
     from carddb import limits
-    from pnp import geometry as g
+    from pnp.layout import geometry as g
 
     for w, h, bleed, margin in itertools.product([10, 44, 63.5, 70, 88.9, 120, 200],
                                                  [10, 63.5, 88.9, 120, 270], [0, 3.175, 10],

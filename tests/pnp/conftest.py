@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def fonts(tmp_path_factory) -> dict[str, str]:
-    """The default fonts, registered the way `pnp build` does (pnp.fonts)."""
-    from pnp.fonts import register_fonts
+    """The default fonts, registered the way `pnp build` does (pnp.draw.fonts)."""
+    from pnp.draw.fonts import register_fonts
 
     return register_fonts({}, tmp_path_factory.mktemp("fonts-project"))
 
@@ -30,7 +30,7 @@ def db():
 
 @pytest.fixture
 def renderer(db, fonts):
-    from pnp.render import CardRenderer
+    from pnp.draw.render import CardRenderer
 
     return CardRenderer(db, fonts)
 

@@ -1,5 +1,5 @@
 """CMYK and PDF/X-1a (issue 17 item 2): a shop profile with `colour: cmyk` (the `dtc`
-preset) writes CMYK PDF/X-1a, checked by pnp.pdfx's structural rules; no PDF/X checker
+preset) writes CMYK PDF/X-1a, checked by pnp.exports.pdfx's structural rules; no PDF/X checker
 is installable here (veraPDF checks PDF/A and is in neither Debian nor PyPI; Ghostscript
 writes PDF/X but does not check it), so these rules are the test."""
 
@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from pnp import cmyk
-from pnp.cmyk import Converter, cap_ink
-from pnp.pdfx import PdfxError, check_pdfx, colour_operations, make_pdfx
+from pnp.exports import cmyk
+from pnp.exports.cmyk import Converter, cap_ink
+from pnp.exports.pdfx import PdfxError, check_pdfx, colour_operations, make_pdfx
 
 CMYK_RED = "cmyk(0, 0.8, 0.8, 0.1)"
 # pnp ships no CMYK profile (the free ones are AGPL): these tests use the machine's
@@ -228,8 +228,8 @@ def test_without_a_cmyk_profile_the_export_says_where_to_get_one(monkeypatch):
     # pnp ships no profile: with none named and none on the machine, one line says so
     import types
 
-    from pnp import profiles
     from pnp.errors import PnpError
+    from pnp.exports import profiles
 
     monkeypatch.setattr(cmyk, "SYSTEM_ICC", ())
     monkeypatch.delenv("PNP_CMYK_ICC", raising=False)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from pnp.cutting import CLEARANCE_MM, MACHINES, STANDARD_CORNER_MM
+from pnp.exports.cutting import CLEARANCE_MM, MACHINES, STANDARD_CORNER_MM
 
 SVG = "{http://www.w3.org/2000/svg}"
 DPI = 150

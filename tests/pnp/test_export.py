@@ -13,9 +13,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from exports_support import ROOT, StandInRenderer  # noqa: E402
 
 import carddb  # noqa: E402
-from pnp import export as ex  # noqa: E402
-from pnp import tts  # noqa: E402
-from pnp.single import select_faces  # noqa: E402
+from pnp.artefacts.single import select_faces  # noqa: E402
+from pnp.exports import cards as ex  # noqa: E402
+from pnp.exports import tts  # noqa: E402
 
 PT = 72 / 25.4
 

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp import fastyaml
+from pnp.draw import fastyaml
 
 
 def pyyaml(text):
@@ -17,7 +17,7 @@ def pyyaml(text):
 
 
 def test_every_bundled_template_output_parses_like_pyyaml(db, renderer):
-    from pnp.render import template_slug
+    from pnp.draw.render import template_slug
 
     simple = 0
     for game in db.games.values():

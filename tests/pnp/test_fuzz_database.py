@@ -80,9 +80,9 @@ def _mutate(data, path, how, value):
 
 
 def _build(db, out: Path) -> None:
-    from pnp import build as b
-    from pnp.fonts import register_fonts
-    from pnp.render import CardRenderer
+    from pnp.artefacts import build as b
+    from pnp.draw.fonts import register_fonts
+    from pnp.draw.render import CardRenderer
 
     opts = b.options_from_profile(db.print)
     fonts = register_fonts(db.print.fonts, db.root)

@@ -93,12 +93,12 @@ def test_every_writer_checks_its_paths(tmp_path):
     from dataclasses import replace
 
     import carddb
-    from pnp import build as b
-    from pnp.export import export_pdf_single, export_png
+    from pnp.artefacts import build as b
+    from pnp.artefacts.single import Face
+    from pnp.exports.cards import export_pdf_single, export_png
+    from pnp.exports.proof import proof_faces
+    from pnp.exports.tts import export_tts
     from pnp.outpaths import OutsideOutput
-    from pnp.proof import proof_faces
-    from pnp.single import Face
-    from pnp.tts import export_tts
 
     db = carddb.load(FIXTURE)
     out = tmp_path / "out"
@@ -155,8 +155,8 @@ def test_template_fifo_is_refused_without_hanging(tmp_path):
 def test_a_save_during_the_build_is_rebuilt_next_time(tmp_path, monkeypatch):
     """The manifest records the bytes the build read: a card saved while the build runs
     makes the next build redo that deck (and print the new text)."""
-    import pnp.build as b
-    from pnp.watch import run_command
+    import pnp.artefacts.build as b
+    from pnp.cli.watch import run_command
 
     folder = project(tmp_path)
     monkeypatch.chdir(folder)
@@ -215,7 +215,7 @@ PROBES = {
 @pytest.mark.parametrize("name", PROBES)
 def test_template_work_is_bounded(tmp_path, monkeypatch, name):
     from carddb import limits
-    from pnp.templates import TemplateError, Templates
+    from pnp.draw.templates import TemplateError, Templates
 
     # The time limit is tested alone (the other probes stop on a count, whatever the speed).
     monkeypatch.setattr(limits, "TEMPLATE_SECONDS", 0.5 if name == "exponential-macro" else 60)
@@ -233,7 +233,7 @@ def test_template_work_is_bounded(tmp_path, monkeypatch, name):
 
 
 def test_bounded_sandbox_still_draws_ordinary_templates(tmp_path):
-    from pnp.templates import Templates
+    from pnp.draw.templates import Templates
 
     (tmp_path / "x-statix").mkdir()
     (tmp_path / "x-statix" / "ok.j2").write_text(
@@ -270,7 +270,7 @@ def test_decompression_bomb_png_is_one_line(tmp_path):
 
 
 def test_truncated_font_is_one_line(tmp_path):
-    from pnp.fonts import reportlab_font_dir
+    from pnp.draw.fonts import reportlab_font_dir
 
     folder = project(tmp_path)
     (folder / "fonts").mkdir()

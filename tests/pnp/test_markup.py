@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.markup import Icon, MarkupError, Span, parse, plain_text
+from pnp.draw.markup import Icon, MarkupError, Span, parse, plain_text
 
 
 def runs(text):
@@ -72,9 +72,9 @@ def test_plain_text_drops_markup_and_icons():
 
 def test_validate_accepts_exactly_the_icons_the_printer_draws():
     """`pnp validate` checks `{icon:NAME}` against carddb's list; the renderer draws
-    pnp.icons'. Equal lists: validate neither passes a text the build refuses nor
+    pnp.draw.icons'. Equal lists: validate neither passes a text the build refuses nor
     refuses one the build prints."""
     from carddb.vocab import MARKUP_ICONS
-    from pnp.icons import ICON_NAMES
+    from pnp.draw.icons import ICON_NAMES
 
     assert set(MARKUP_ICONS) == ICON_NAMES

@@ -16,9 +16,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from exports_support import ROOT, StandInRenderer  # noqa: E402
 
 import carddb  # noqa: E402
-from pnp import checks  # noqa: E402
-from pnp.proof import draw_guides, load_record, proof_faces  # noqa: E402
-from pnp.single import page_box, select_faces  # noqa: E402
+from pnp.artefacts.single import page_box, select_faces  # noqa: E402
+from pnp.draw import checks  # noqa: E402
+from pnp.exports.proof import draw_guides, load_record, proof_faces  # noqa: E402
 
 PT = 72 / 25.4
 
@@ -112,7 +112,7 @@ def checked_project(tmp_path, icon_center: str, art_px: int):
 
 
 def real_warnings(db, tmp_path):
-    from pnp.cli_support import make_renderer
+    from pnp.cli.support import make_renderer
 
     card = db.xs.decks["owners"].cards[0]
     faces = select_faces(db, "x-statix", ["owners"], [card.name], backs=False)
@@ -171,7 +171,7 @@ def test_text_outside_safe_zone_found_in_the_pdf(db, tmp_path):
 def test_checked_renderer_passes_the_renderers_own_warnings(db):
     from reportlab.pdfgen.canvas import Canvas
 
-    from pnp.render import LayoutWarning
+    from pnp.draw.render import LayoutWarning
 
     card = db.xs.decks["owners"].cards[0]
     deck = db.xs.decks["owners"]
@@ -234,9 +234,9 @@ def test_proof_pixels_match_the_build_pdf_card_region(db, tmp_path):
     import pypdfium2 as pdfium
     from PIL import ImageChops, ImageStat
 
-    from pnp import build as b
-    from pnp import geometry as g
-    from pnp.cli_support import make_renderer
+    from pnp.artefacts import build as b
+    from pnp.cli.support import make_renderer
+    from pnp.layout import geometry as g
 
     renderer = make_renderer(db)
     opts = b.options_from_profile(db.print)

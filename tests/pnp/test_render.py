@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from pnp.markup import plain_text
-from pnp.render import MM, SAFE_MM, CardRenderer, LayoutWarning, RenderError
+from pnp.draw.markup import plain_text
+from pnp.draw.render import MM, SAFE_MM, CardRenderer, LayoutWarning, RenderError
 
 BLEED = 3.175 * MM
 
@@ -126,8 +126,8 @@ def test_text_past_the_minimum_size_is_cut_and_reported(db, renderer, kit):
 
 
 def test_a_long_single_word_is_broken_rather_than_overflowing_the_box(db, renderer, fonts, kit):
-    from pnp import textbox
-    from pnp.markup import parse
+    from pnp.draw import textbox
+    from pnp.draw.markup import parse
 
     fitted = textbox.fit(parse("Supercalifragilisticexpialidocious" * 3), fonts, "regular",
                          10, 6, 60, 200)

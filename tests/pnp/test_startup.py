@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-UNNEEDED = ("pnp.proof", "pnp.export", "pnp.watch", "pnp.init", "yaml", "openpyxl", "rich",
-            "pypdfium2", "carddb.validate")
+UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", "pnp.cli.diff",
+            "pnp.exports", "yaml", "openpyxl", "rich", "pypdfium2", "carddb.validate")
 PROBE = ("import atexit, runpy, sys\n"
          f"atexit.register(lambda: print(sorted(m for m in {UNNEEDED!r} if m in sys.modules), "
          "file=sys.stderr))\n"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.templates import TemplateError, Templates
+from pnp.draw.templates import TemplateError, Templates
 
 
 def templates_in(tmp_path, **files) -> Templates:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp import textbox
-from pnp.markup import parse
+from pnp.draw import textbox
+from pnp.draw.markup import parse
 
 words = st.lists(st.one_of(
     st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-+.,", min_size=1,

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from exports_support import ROOT, make_project  # noqa: E402
 
 import carddb  # noqa: E402
-from pnp.watch import changes, snapshot  # noqa: E402
+from pnp.cli.watch import changes, snapshot  # noqa: E402
 
 
 class Watcher:

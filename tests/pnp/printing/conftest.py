@@ -1,4 +1,4 @@
-"""Fixtures for the build tests. `standin`: a tiny stand-in for pnp.render.CardRenderer, used only by these tests while the real
+"""Fixtures for the build tests. `standin`: a tiny stand-in for pnp.draw.render.CardRenderer, used only by these tests while the real
 renderer is built elsewhere: it paints the bleed area, strokes nothing over the trim
 and writes the card name, so geometry and text can be read back from the PDF."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.layout_warning import LayoutWarning
+from pnp.draw.layout_warning import LayoutWarning
 
 
 class StandInRenderer:

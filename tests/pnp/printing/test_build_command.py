@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from pnp.cli import main
+from pnp.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[3]
 PT = 72 / 25.4
@@ -23,12 +23,12 @@ PT = 72 / 25.4
 @pytest.fixture
 def project(tmp_path, monkeypatch, standin):
     """A project folder holding a copy of the bundled cards.yaml, as the cwd, with the
-    stand-in renderer in place of pnp.render."""
+    stand-in renderer in place of pnp.draw.render."""
     shutil.copy(ROOT / "cards.yaml", tmp_path / "cards.yaml")
     monkeypatch.chdir(tmp_path)
-    fake = types.ModuleType("pnp.render")
+    fake = types.ModuleType("pnp.draw.render")
     fake.CardRenderer = standin
-    monkeypatch.setitem(__import__("sys").modules, "pnp.render", fake)
+    monkeypatch.setitem(__import__("sys").modules, "pnp.draw.render", fake)
     return tmp_path
 
 
@@ -188,14 +188,14 @@ def test_template_error_is_one_line(project, monkeypatch, standin):
         def draw_front(self, *args):
             jinja2.Environment().from_string("{% if %}")
 
-    monkeypatch.setattr(__import__("sys").modules["pnp.render"], "CardRenderer", Broken)
+    monkeypatch.setattr(__import__("sys").modules["pnp.draw.render"], "CardRenderer", Broken)
     result = run("--only", "owners", "--out", "out")
     assert result.exit_code == 1
     assert "template syntax error" in result.stderr and len(result.stderr.splitlines()) == 1
 
 
 def test_fonts_named_in_the_profile_are_embedded(project):
-    from pnp.fonts import reportlab_font_dir
+    from pnp.draw.fonts import reportlab_font_dir
 
     (project / "fonts").mkdir()
     shutil.copy(reportlab_font_dir() / "VeraBI.ttf", project / "fonts" / "Display.ttf")

@@ -1,6 +1,6 @@
 """Build real PDFs (with a stand-in renderer) and read them back with pypdf/pypdfium2.
 
-Expected positions are hand-computed millimetres, not taken from pnp.geometry."""
+Expected positions are hand-computed millimetres, not taken from pnp.layout.geometry."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from pnp import build as b
-from pnp.fonts import FontError, register_fonts
+from pnp.artefacts import build as b
+from pnp.draw.fonts import FontError, register_fonts
 
 PT = 72 / 25.4
 TOL = 0.1  # mm
@@ -444,7 +444,7 @@ def test_font_errors_are_one_line(tmp_path):
 def test_profile_font_is_used_and_embedded(tmp_path):
     import shutil
 
-    from pnp.fonts import reportlab_font_dir
+    from pnp.draw.fonts import reportlab_font_dir
 
     (tmp_path / "fonts").mkdir()
     shutil.copy(reportlab_font_dir() / "VeraBd.ttf", tmp_path / "fonts" / "Heading.ttf")

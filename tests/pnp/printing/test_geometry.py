@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp import geometry as g
+from pnp.layout import geometry as g
 
 POKER = (g.mm(63.5), g.mm(88.9))
 BLEED = g.mm(3.175)

@@ -94,7 +94,7 @@ def test_a_higher_floor_raises_every_glyph_and_reports_what_no_longer_fits(tmp_p
 
 
 def test_font_roles_left_out_come_from_the_family_with_a_notice(tmp_path, kit):
-    from pnp.fonts import FALLBACK_DIR
+    from pnp.draw.fonts import FALLBACK_DIR
 
     fonts = tmp_path / "fonts"
     fonts.mkdir()
@@ -117,7 +117,7 @@ def test_font_roles_left_out_come_from_the_family_with_a_notice(tmp_path, kit):
 
 
 def test_the_default_fonts_need_no_notice():
-    from pnp.fonts import font_choice
+    from pnp.draw.fonts import font_choice
 
     files, notices = font_choice({}, ROOT)
     assert notices == [] and {p.name for p in files.values()} == {

@@ -1,0 +1,284 @@
+"""What was drawn, card by card: the hashes `pnp build` records and `pnp diff` compares.
+
+A card face's hash is a SHA-256 of the renderer's drawing plan for it (`CardRenderer._plan`:
+every element's kind, position in points from the trim's corner, colours, text as laid
+out: runs, fonts, sizes and positions), the trim size and bleed, the bytes of every image
+it draws and of the fonts. It does not depend on where the card sits on a sheet or on
+what else is in the PDF (font subsets and image names are per document, so the PDF's
+bytes would). It is taken with the version stamp left out: `{{ version }}` and
+`{{ build_date }}` change on every release, and a reprint of the changed cards should not
+become a reprint of every stamped card.
+
+Each build that drew or recorded a card differently from the build before it adds one
+record, OUT/.pnp-builds/NNNN.json:
+    {"build": N, "version": ..., "build_date": ...,
+     "cards": {"game/deck/card": {"front": hash, "back": hash, "copies": n}}}
+Decks not built by a run (another --game, --only) keep their entries from the record
+before; a card no longer in cards.yaml is dropped.
+
+The stamp itself is pnp.draw.stamp's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from pnp.draw.stamp import STAMP_KEYS, git_stamp, uses_stamp
+
+BUILDS = ".pnp-builds"
+GIT = "git.json"  # whether the stamp was drawn at the last build, and what git said
+
+
+# ── hashing the drawing plan ──────────────────────────────────────────────────────
+
+
+def _canon(value: Any) -> Any:
+    """JSON-able form of a drawing operation; floats to 1/10000 pt like the PDF code."""
+    if isinstance(value, bool) or value is None or isinstance(value, int | str):
+        return value
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    if isinstance(value, list | tuple):
+        return [_canon(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _canon(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _canon(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    rgb = getattr(value, "rgb", None)            # a ReportLab colour
+    if callable(rgb) and callable(getattr(value, "cmyk", None)):   # given as cmyk(...)
+        return ["cmyk", *(f"{c:.4f}" for c in value.cmyk()), f"{value.alpha:.4f}"]
+    if callable(rgb):
+        return ["color", *(f"{c:.4f}" for c in value.rgba())]
+    return repr(value)
+
+
+def _file_digest(path: str, cache: dict[str, str]) -> str:
+    if path not in cache:
+        try:
+            cache[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError:
+            cache[path] = "<missing>"
+    return cache[path]
+
+
+def plan_text(ops: list, files: dict[str, str]) -> str:
+    """A canonical text of a planned face (ops as `CardRenderer._plan` returns them):
+    their repr (fast, exact), an image's path replaced by the digest of its bytes (a
+    moved project or an image edited in place)."""
+    plan = [(op[0], op[1], _file_digest(op[2], files), *op[3:])
+            if op and op[0] == "image" and isinstance(op[2], str) else op
+            for _, op in ops]
+    text = repr(plan)
+    if " at 0x" in text:                 # an object without a value repr: spell it out
+        text = json.dumps(_canon(plan), sort_keys=True, ensure_ascii=False)
+    # Numbers to 1/1000 pt: the same card at the same size, however its size was computed
+    # (mm * 72 / 25.4 or mm / 25.4 * 72), gives the same text. Quoted text is kept. The
+    # steps are offset so that their edges are not binary fractions (glyph widths land
+    # on those: 93.4375 must not round up on one side and down on the other).
+    return _NUMBER.sub(_rounded, text)
+
+
+_NUMBER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+\.\d+(?:e[-+]?\d+)?")
+
+
+def _rounded(match: re.Match) -> str:
+    token = match.group()
+    if token[0] in "'\"":
+        return token
+    return str(math.floor(float(token) * 1000 + 0.3183))
+
+
+def face_hash(text: str, target: Any, fonts_digest: str) -> str:
+    """The hash of one planned face from its `plan_text`."""
+    size = f"{float(target.W):.4f} {float(target.H):.4f} {float(target.bleed):.4f}"
+    return hashlib.sha256(f"{size}\0{fonts_digest}\0{text}".encode()).hexdigest()
+
+
+def _fonts_digest(db: Any) -> str:
+    from pnp.draw.fonts import font_files
+
+    try:
+        paths = sorted(str(p) for p in font_files(dict(db.print.fonts or {}),
+                                                  Path(db.root)).values())
+    except Exception:  # an unusable font setting: the build reports it
+        paths = []
+    cache: dict[str, str] = {}
+    return hashlib.sha256("".join(_file_digest(p, cache) for p in paths).encode()).hexdigest()
+
+
+def _planner(renderer: Any) -> Any:
+    """The object whose `_plan` compiles faces (through CheckedRenderer wrappers)."""
+    seen = 0
+    while renderer is not None and seen < 8:
+        if callable(renderer.__dict__.get("_plan")) or callable(
+                getattr(type(renderer), "_plan", None)):
+            return renderer
+        renderer = renderer.__dict__.get("renderer")
+        seen += 1
+    return None
+
+
+class Recorder:
+    """Hashes every card face a renderer plans from now on: `faces[(game, deck, card)]`,
+    card "(back)" for a deck's back. A renderer without a plan records nothing."""
+
+    def __init__(self, db: Any, renderer: Any):
+        self.faces: dict[tuple[str, str, str], str] = {}
+        self._files: dict[str, str] = {}
+        self._fonts = _fonts_digest(db)
+        self.planner = _planner(renderer)
+        if self.planner is not None:
+            self._install(self.planner)
+
+    def _install(self, planner: Any) -> None:
+        plan = planner._plan
+        recorder = self
+
+        def recorded_plan(template, context, target, missing=None):
+            result = plan(template, context, target, missing)
+            if _is_card(target):
+                key = (target.game, target.deck, target.card)
+                if key not in recorder.faces:
+                    recorder.faces[key] = recorder._neutral_hash(plan, template, context,
+                                                                 target, missing, result)
+            return result
+
+        planner._plan = recorded_plan
+
+    def _neutral_hash(self, plan, template, context, target, missing, result) -> str:
+        """The face's hash with the version stamp left out: when the planned text shows
+        a stamp value, the face is planned again with the stamp empty."""
+        stamp_values = getattr(self.planner, "stamp", None) or {}
+        text = plan_text(result[0], self._files)
+        if any(v and v in text for v in stamp_values.values()):
+            self.planner.stamp = dict.fromkeys(STAMP_KEYS, "")
+            try:
+                text = plan_text(plan(template, context, target, missing)[0], self._files)
+            finally:
+                self.planner.stamp = stamp_values
+        return face_hash(text, target, self._fonts)
+
+
+def _is_card(target: Any) -> bool:
+    from pnp.draw.checks import _is_card as is_card
+
+    return is_card(target)
+
+
+# ── build records ─────────────────────────────────────────────────────────────────
+
+
+def card_key(game: str, deck: str, card: str) -> str:
+    return f"{game}/{deck}/{card}"
+
+
+def records(out: Path) -> list[Path]:
+    """The build records under OUT, oldest first."""
+    folder = Path(out) / BUILDS
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("[0-9]*.json") if p.stem.isdigit())
+
+
+def read_record(path: Path) -> dict:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), dict):
+        raise ValueError(f"{path}: not a pnp build record")
+    return data
+
+
+def latest(out: Path) -> dict | None:
+    found = records(out)
+    return read_record(found[-1]) if found else None
+
+
+def deck_entries(db: Any, recorder: Recorder, art_game: str, art_deck: str) -> dict | None:
+    """The entries of one deck from what the recorder saw; None when a face was not
+    planned (a renderer without plans, or a deck skipped as up to date)."""
+    deck = db.games[art_game].decks[art_deck]
+    back = recorder.faces.get((art_game, art_deck, "(back)"))
+    out = {}
+    for card in deck.cards:
+        front = recorder.faces.get((art_game, art_deck, card.name))
+        if front is None:
+            return None
+        out[card_key(art_game, art_deck, card.name)] = {"front": front, "back": back,
+                                                       "copies": card.copies}
+    return out
+
+
+def has_deck(record: dict | None, db: Any, game: str, deck: str) -> bool:
+    """Whether the record holds every card of a deck (so skipping its build is safe)."""
+    if not record:
+        return False
+    cards = record["cards"]
+    return all(card_key(game, deck, c.name) in cards for c in db.games[game].decks[deck].cards)
+
+
+def next_record(db: Any, previous: dict | None, built: dict[str, dict],
+                stamp_values: dict[str, str]) -> dict:
+    """The record after a build: the decks built now, the others as recorded before,
+    cards no longer in the database dropped."""
+    known = {card_key(g, d, c.name) for g, game in db.games.items()
+             for d, deck in game.decks.items() for c in deck.cards}
+    built_decks = {k.rsplit("/", 1)[0] for k in built}
+    cards = {k: v for k, v in (previous or {}).get("cards", {}).items()
+             if k in known and k.rsplit("/", 1)[0] not in built_decks}
+    before = (previous or {}).get("cards", {})
+    for key, entry in built.items():
+        if entry.get("back") is None and key in before:     # --no-backs drew no back:
+            entry = {**entry, "back": before[key].get("back")}  # keep what was printed
+        cards[key] = entry
+    return {"version": stamp_values.get("version", ""),
+            "build_date": stamp_values.get("build_date", ""),
+            "cards": dict(sorted(cards.items()))}
+
+
+def stamp_used(db: Any) -> bool:
+    """Whether a template of any game mentions the stamp (then git may change a build)."""
+    from pnp.draw.template_folders import template_files
+
+    return any(uses_stamp(template_files(db, gid)) for gid in db.games)
+
+
+def recorded(out: Path, root: Path) -> bool:
+    """Whether OUT has a build record still true to git: when the last full build's
+    templates drew the stamp, git (asked only then) must say what it said then."""
+    try:
+        seen = json.loads((Path(out) / BUILDS / GIT).read_text(encoding="utf-8"))
+        if seen.get("uses") and seen.get("git") != git_stamp(root):
+            return False
+    except (OSError, ValueError, AttributeError):
+        return False
+    return latest(out) is not None
+
+
+def save_record(out: Path, record: dict, db: Any = None) -> Path | None:
+    """Add `record` as the next build, unless it says what the latest already says;
+    with `db`, remember whether its stamp came from git (for `recorded`)."""
+    if db is not None:
+        folder = Path(out) / BUILDS
+        folder.mkdir(parents=True, exist_ok=True)
+        uses = stamp_used(db)
+        seen = {"uses": uses, "git": git_stamp(Path(db.root)) if uses else None}
+        (folder / GIT).write_text(json.dumps(seen, sort_keys=True) + "\n", encoding="utf-8")
+    before = latest(out)
+    if before is not None and {k: v for k, v in before.items() if k != "build"} == record:
+        return None
+    folder = Path(out) / BUILDS
+    folder.mkdir(parents=True, exist_ok=True)
+    found = records(out)
+    number = int(found[-1].stem) + 1 if found else 1
+    path = folder / f"{number:04d}.json"
+    part = path.with_name(path.name + f".{os.getpid()}.part")
+    part.write_text(json.dumps({"build": number, **record}, indent=1, sort_keys=True) + "\n",
+                    encoding="utf-8")
+    os.replace(part, path)
+    return path

@@ -1,0 +1,389 @@
+"""Incremental builds: skip an artefact whose inputs have not changed since it was built.
+
+Each artefact's inputs are hashed (SHA-256 of a canonical JSON of its cards' data, the
+deck and game settings its templates can see, the print options, and the bytes of the
+template files of its game, the fonts, its images and the pipeline's own source). The
+hashes, with what the build reported (pages, cards, warnings) and the size and mtime of
+the file written, are kept in OUT/.pnp-manifest.json. An artefact is up to date when its
+hash matches and its file is still the one written then.
+
+A card's data only feeds the artefact of its deck, so changing one card rebuilds only
+that deck; game-level settings (colours, tokens, dice, mats, reference) feed every
+artefact of that game, because templates may read them.
+
+A no-op build does not even load the database: each successful run also records the
+digest of every file it read (cards.yaml, templates, fonts, images, the pipeline's
+code) under its command-line options; when none of them changed and every artefact file
+is still the one written, `unchanged_build` returns the recorded results straight away.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pnp.draw.layout_warning import LayoutWarning
+from pnp.draw.template_folders import bundled_templates, template_files
+
+MANIFEST = ".pnp-manifest.json"
+VERSION = 2
+MAX_RUNS = 8
+_MAX_HASHED = 64 * 1024 * 1024      # carddb.limits.MAX_ASSET_BYTES
+PACKAGE = Path(__file__).resolve().parents[1]
+PROJECT = PACKAGE.parent
+# The stages whose source decides what `pnp build` writes, relative to the package
+# (exports, proofs and the other commands cannot change it).
+BUILD_CODE = ("layout", "draw", "artefacts", "errors.py", "outpaths.py", "cli/build.py")
+NOT_BUILD_CODE = frozenset({"artefacts/incremental.py", "artefacts/single.py"})
+
+
+def _digest_files(paths: list[Path], root: Path | None = None,
+                  seen: dict[Path, str] | None = None) -> str:
+    """One digest of the files' names and bytes; `seen` memoises each file's digest, so
+    a run hashes every file once, before it is drawn from."""
+    h = hashlib.sha256()
+    for path in sorted(paths):
+        name = path.relative_to(root).as_posix() if root else str(path)
+        h.update(name.encode() + b"\0")
+        digest = seen.get(path) if seen is not None else None
+        if digest is None:
+            digest = _file_digest(path)
+            if seen is not None:
+                seen[path] = digest
+        h.update(digest.encode() + b"\0")
+    return h.hexdigest()
+
+
+def font_paths(db: Any) -> list[Path]:
+    """The card fonts of every role and their bundled fallbacks (pnp.draw.glyphs)."""
+    from pnp.draw.fonts import fallback_files, font_files
+
+    try:
+        chosen = list(font_files(dict(db.print.fonts or {}), Path(db.root)).values())
+    except Exception:  # an unusable font setting: the build itself reports it
+        chosen = []
+    return chosen + list(fallback_files().values())
+
+
+def card_data(card: Any) -> dict[str, Any]:
+    return {"name": card.name, "type": card.type, "text": card.text, "copies": card.copies,
+            "image": card.image, "fields": card.fields}
+
+
+def _image_paths(db: Any, deck: Any) -> list[Path]:
+    root = Path(db.root).resolve()
+    rels = [c.image for c in deck.cards if c.image]
+    if (deck.back or {}).get("image"):
+        rels.append(deck.back["image"])
+    # Paths that escape the project are refused by the build; not read here.
+    out = []
+    for rel in rels:
+        path = (root / rel).resolve()
+        if path == root or root in path.parents:
+            out.append(path)
+    return out
+
+
+def _options(opts: Any) -> Any:
+    if dataclasses.is_dataclass(opts):
+        return dataclasses.asdict(opts)
+    return repr(opts)
+
+
+class Hasher:
+    """Input hashes of artefacts; file digests shared by the artefacts of one run."""
+
+    def __init__(self, db: Any, opts: Any):
+        self.db = db
+        self.opts = _options(opts)
+        self._games: dict[str, str] = {}
+        self._shared: str | None = None
+        # Each file's digest as first hashed in this run, before anything drew from it.
+        self.seen: dict[Path, str] = {}
+
+    def shared(self) -> str:
+        """Fonts and the pipeline's source: inputs of every artefact."""
+        if self._shared is None:
+            self._shared = hashlib.sha256(
+                (_digest_files(font_paths(self.db), seen=self.seen)
+                 + _digest_files(_code_files(), seen=self.seen)).encode()
+            ).hexdigest()
+        return self._shared
+
+    def game(self, gid: str) -> str:
+        """The game's settings and template files."""
+        if gid not in self._games:
+            game = self.db.games[gid]
+            settings = {"title": game.title, "colors": game.colors, "extras": game.extras,
+                        "players": [game.min_players, game.max_players]}
+            files = template_files(self.db, gid)
+            from pnp.draw.stamp import stamp, uses_stamp
+
+            if uses_stamp(files):       # {{ version }} / {{ build_date }} are drawn
+                settings["stamp"] = stamp(self.db)
+            self._games[gid] = hashlib.sha256(
+                (_canonical(settings) + _digest_files(files, seen=self.seen)).encode()).hexdigest()
+        return self._games[gid]
+
+    def artefact(self, art: Any) -> str:
+        inputs: dict[str, Any] = {
+            "v": VERSION, "game": art.game, "name": art.name, "kind": art.kind,
+            "title": art.title, "item": getattr(art, "item", None), "options": self.opts,
+            "shared": self.shared(), "game_inputs": self.game(art.game),
+        }
+        if getattr(art, "deck", None):
+            deck = self.db.games[art.game].decks[art.deck]
+            inputs["deck"] = {"id": deck.id, "title": deck.title, "size": deck.size_mm,
+                              "back": deck.back, "cards": [card_data(c) for c in deck.cards]}
+            inputs["images"] = _digest_files(_image_paths(self.db, deck), seen=self.seen)
+        return hashlib.sha256(_canonical(inputs).encode()).hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr,
+                      ensure_ascii=False)
+
+
+def _code_files() -> list[Path]:
+    """The source that decides what a build writes: carddb and the build's stages."""
+    out = []
+    for part in BUILD_CODE:
+        where = PACKAGE / part
+        out += sorted(where.rglob("*.py")) if where.is_dir() else [where]
+    out = [p for p in out if p.relative_to(PACKAGE).as_posix() not in NOT_BUILD_CODE]
+    return out + list((PROJECT / "carddb").rglob("*.py"))
+
+
+def _file_digest(path: Path) -> str:
+    """SHA-256 of a regular file's bytes; a FIFO or a device is not read (it would block
+    or never end), nor a file over the asset limit."""
+    import stat
+
+    try:      # not carddb.read_limited: a no-op build does not import carddb
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_HASHED:
+            return "<not a readable file>"
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except (OSError, ValueError):
+        return "<missing>"
+
+
+def _listing(db_root: Path) -> list[str]:
+    """Every file in the template folders (a new file may change which template wins)."""
+    out = []
+    for folder in (db_root / "templates", bundled_templates()):
+        if folder.is_dir():
+            out += [str(p) for p in folder.rglob("*") if p.is_file()]
+    return sorted(set(out))
+
+
+def layout_file(pdf: Path) -> Path:
+    """The layout report written beside an artefact's PDF (pnp.artefacts.build)."""
+    return pdf.with_name(pdf.stem + ".layout.json")
+
+
+def run_key(args: Any) -> str:
+    """The command-line options of a build, canonically."""
+    return _canonical(args)
+
+
+@dataclass
+class Cached:
+    """A recorded artefact result (same fields as pnp.artefacts.build.Written)."""
+
+    path: Path
+    pages: int
+    cards: int
+    warnings: list[Any]
+    artefact: Any = None
+
+
+def unchanged_build(out: Path, db_path: Path, args: Any) -> list[Cached] | None:
+    """The results of the last build with these options, when nothing it read has
+    changed and every file it wrote is untouched; None when anything must be checked
+    properly (then load the database and use a Plan)."""
+    manifest = Manifest(out)
+    run = manifest.runs.get(run_key(args))
+    if not run or run.get("db") != str(Path(db_path).resolve()):
+        return None
+    if run.get("listing") != _listing(Path(db_path).resolve().parent):
+        return None
+    for name, digest in run["files"].items():
+        if _file_digest(Path(name)) != digest:
+            return None
+    results = []
+    for key in run["artefacts"]:
+        entry = manifest.entries.get(key)
+        if entry is None:
+            return None
+        path = out / entry["file"]  # relative to the output folder
+        if not layout_file(path).is_file():
+            return None
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if st.st_size != entry["size"] or st.st_mtime_ns != entry["mtime_ns"]:
+            return None
+        results.append(Cached(path, entry["pages"], entry["cards"],
+                              [LayoutWarning(**w) for w in entry["warnings"]]))
+    return results
+
+
+class Manifest:
+    """OUT/.pnp-manifest.json: {artefact key: {hash, file (relative to OUT), size,
+    mtime_ns, pages, cards, warnings}} and the recorded runs (see `unchanged_build`)."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        self.path = self.out / MANIFEST
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("version") != VERSION:
+                raise ValueError("old manifest")
+            self.entries: dict[str, dict] = dict(data["artefacts"])
+            self.runs: dict[str, dict] = dict(data.get("runs") or {})
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            self.entries, self.runs = {}, {}
+
+    @staticmethod
+    def key(art: Any) -> str:
+        return f"{art.game}/{art.name}"
+
+    def fresh(self, art: Any, digest: str, path: Path) -> dict | None:
+        """The stored entry when `art` was built from these inputs and its file is still
+        the one written then; None otherwise."""
+        entry = self.entries.get(self.key(art))
+        if not entry or entry.get("hash") != digest or not layout_file(path).is_file():
+            return None
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if st.st_size != entry.get("size") or st.st_mtime_ns != entry.get("mtime_ns"):
+            return None
+        return entry
+
+    def record(self, art: Any, digest: str, path: Path, pages: int, cards: int,
+               warnings: list[Any]) -> None:
+        st = path.stat()
+        try:
+            name = Path(path).relative_to(self.out).as_posix()
+        except ValueError:
+            name = str(Path(path).resolve())
+        self.entries[self.key(art)] = {
+            "hash": digest, "file": name, "size": st.st_size, "mtime_ns": st.st_mtime_ns,
+            "pages": pages, "cards": cards,
+            "warnings": [{k: str(getattr(w, k, "")) for k in
+                          ("game", "deck", "card", "element", "message")} for w in warnings],
+        }
+
+    def forget(self, art: Any) -> None:
+        self.entries.pop(self.key(art), None)
+
+    def record_run(self, args: Any, db: Any, db_path: Path, todo: list,
+                   seen: dict[Path, str] | None = None, listing: list[str] | None = None) -> None:
+        """Remember what a successful build read and wrote, for `unchanged_build`: the
+        digests of the bytes it read (`seen`, hashed before drawing; the database's
+        from the bytes carddb parsed), not of the files as they are when it ends."""
+        import carddb
+
+        seen = dict(seen or {})
+        db_file = Path(db_path).resolve()
+        parsed = carddb.read_digest(db_file)
+        if parsed is not None:
+            seen[db_file] = parsed
+        # The spreadsheets the decks were read from are inputs too (db.sources).
+        files: set[Path] = {db_file, *getattr(db, "sources", ()), *font_paths(db),
+                            *_code_files()}
+        for gid in {a.game for a in todo}:
+            files.update(template_files(db, gid))
+            for deck in db.games[gid].decks.values():
+                files.update(_image_paths(db, deck))
+        key = run_key(args)
+        self.runs.pop(key, None)
+        self.runs[key] = {
+            "db": str(db_file),
+            "listing": listing if listing is not None else _listing(Path(db.root).resolve()),
+            "files": {str(p): seen.get(p) or _file_digest(p) for p in sorted(files)},
+            "artefacts": [self.key(a) for a in todo],
+        }
+        while len(self.runs) > MAX_RUNS:  # keep the most recent option sets
+            self.runs.pop(next(iter(self.runs)))
+
+    def save(self) -> None:
+        """Write the manifest; an output folder that cannot be written keeps none (the
+        build itself has already reported that folder), so the next build redoes all."""
+        part = self.path.with_name(self.path.name + f".{os.getpid()}.part")
+        data = {"version": VERSION, "artefacts": self.entries, "runs": self.runs}
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            part.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+            os.replace(part, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                part.unlink(missing_ok=True)
+
+
+class Plan:
+    """What a build must redo. Usage in the build loop:
+
+        plan = Plan(db, opts, out, force)
+        for art in todo:
+            done = plan.up_to_date(art)          # a Written rebuilt from the manifest
+            if done is None:
+                done = build_artefact(...)
+                plan.built(art, done)
+        plan.save()
+    """
+
+    def __init__(self, db: Any, opts: Any, out: Path, force: bool = False):
+        self.hasher = Hasher(db, opts)
+        self.manifest = Manifest(out)
+        self.out = Path(out)
+        self.force = force
+        self._digests: dict[str, str] = {}
+        self.listing = _listing(Path(db.root).resolve())    # as the build starts
+
+    def digest(self, art: Any) -> str:
+        key = Manifest.key(art)
+        if key not in self._digests:
+            self._digests[key] = self.hasher.artefact(art)
+        return self._digests[key]
+
+    def up_to_date(self, art: Any) -> Any | None:
+        """A `pnp.artefacts.build.Written` for an artefact that needs no rebuilding, else None."""
+        digest = self.digest(art)          # hashed before the artefact is drawn, even with force
+        if self.force:
+            return None
+        path = art.path(self.out)
+        entry = self.manifest.fresh(art, digest, path)
+        if entry is None:
+            return None
+        from pnp.artefacts.build import Written
+
+        return Written(art, path, pages=entry["pages"], cards=entry["cards"],
+                       warnings=[LayoutWarning(**w) for w in entry["warnings"]])
+
+    def stale(self, todo: list) -> list:
+        return [a for a in todo if self.up_to_date(a) is None]
+
+    def built(self, art: Any, written: Any) -> None:
+        self.manifest.record(art, self.digest(art), written.path, written.pages,
+                             written.cards, written.warnings)
+
+    def failed(self, art: Any) -> None:
+        self.manifest.forget(art)
+
+    def finished(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
+        """Every artefact of `todo` is built or up to date: remember the run."""
+        self.manifest.record_run(args, db, db_path, todo, self.hasher.seen, self.listing)
+
+    def save(self) -> None:
+        self.manifest.save()

@@ -1,0 +1,87 @@
+"""The `pnp` command: a thin layer over carddb and the build pipeline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pnp.cli.options import DATABASE_ARG, project_option
+from pnp.errors import OneLineGroup, PnpError
+
+
+class Commands(OneLineGroup):
+    """The commands written in modules of their own are imported when one is run (or
+    help lists them): `pnp build` does not pay for importing proof, export and watch."""
+
+    LAZY = {"proof": "pnp.cli.proof", "export": "pnp.cli.export", "watch": "pnp.cli.watch",
+            "init": "pnp.cli.init", "diff": "pnp.cli.diff"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY and name not in self.commands:
+            import importlib
+
+            self.add_command(getattr(importlib.import_module(self.LAZY[name]), name))
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=Commands)
+@click.version_option(package_name="pnp-referee")
+def main() -> None:
+    """Print-and-play pipeline for card games: XO!, X-Statix and any game a cards.yaml
+    declares (`pnp init` starts one)."""
+
+
+@main.command()
+@DATABASE_ARG
+@project_option
+def validate(path: Path | None, project: Path | None) -> int:
+    """Check PATH (default: the project's cards.yaml) against the schema, the card types
+    its games declare and their rules.
+
+    Prints every problem as FILE:LINE:COL: field.path: message; exits 1 when invalid."""
+    import carddb
+    from pnp.cli.support import announce
+    from pnp.project import require_database
+
+    if path is None:                # an explicit PATH is carddb's to read (or refuse)
+        path = require_database(project)
+    if path.is_file():
+        announce(path)
+    try:
+        db = carddb.load(path)
+    except carddb.DatabaseError as exc:
+        for problem in exc.problems:
+            click.echo(str(problem), err=True)
+        n = len(exc.problems)
+        click.echo(f"{n} problem{'s' if n != 1 else ''} found", err=True)
+        return 1
+    cards = sum(len(g.cards()) for g in db.games.values())
+    decks = sum(len(g.decks) for g in db.games.values())
+    click.echo(f"{carddb.display_name(db.path)}: valid ({len(db.games)} games, {decks} decks, {cards} card designs)")
+    return 0
+
+
+@main.command(name="list")
+@DATABASE_ARG
+@project_option
+@click.option("--game", "game_id", help="Only this game (x-statix or xo).")
+def list_cards(path: Path | None, project: Path | None, game_id: str | None) -> int:
+    """A table of games, decks, card types and counts."""
+    from pnp.cli.listing import deck_rows, render_table
+    from pnp.cli.support import load
+
+    db = load(project, path)
+    if game_id is not None and game_id not in db.games:
+        raise PnpError(f"unknown game '{game_id}' (choose from {', '.join(db.games)})", exit_code=2)
+    click.echo(render_table(deck_rows(db, game_id)))
+    return 0
+
+
+# Commands of their own modules: build (light at import) here, the others in Commands.LAZY.
+from pnp.cli.build import build  # noqa: E402
+
+main.add_command(build)

@@ -1,0 +1,200 @@
+"""Layout checks of drawn cards, reported by `pnp build`, `pnp proof` and `pnp export`.
+
+The renderer reports what only it knows (text that overflows its box after shrinking,
+text boxes and badges reaching out of the safe zone, a template with no elements).
+These checks add, each naming game, deck, card and element:
+
+- icons inside the bleed but outside the safe zone (1/8 in inside the trim);
+- images below 300 dpi at their printed size;
+- a card whose template produced nothing to draw;
+- (proofs) text whose glyphs, in the finished single-card PDF, reach outside the safe
+  zone (`text_outside_safe_zone`).
+
+Where the icons and images go is read from the renderer's compiled drawing plan
+(`CardRenderer._plan`, one per card design and trim size), not from the canvas: the
+renderer replays cached PDF code with literal operators, so a canvas wrapper would
+neither see every icon nor know the transformation. The checks run once per design,
+and their warnings are cached and returned with the renderer's own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+PT_PER_MM = 72 / 25.4
+SAFE_MM = 3.175  # 1/8 in
+MIN_DPI = 300
+TOLERANCE_MM = 0.05  # rounding slack before an edge counts as crossed
+
+
+def warning(game: str, deck: str, card: str, element: str, message: str):
+    """A warning of the renderer's own type (pnp.draw.render.LayoutWarning)."""
+    from pnp.draw.render import LayoutWarning
+
+    return LayoutWarning(game, deck, card, element, message)
+
+
+def _outside(box: tuple[float, float, float, float],
+             safe: tuple[float, float, float, float]) -> float:
+    """How far `box` (x0, y0, x1, y1) reaches beyond `safe` on its worst side."""
+    return max(safe[0] - box[0], safe[1] - box[1], box[2] - safe[2], box[3] - safe[3])
+
+
+def image_dpi(box_pt: tuple[float, float, float, float], pixels: tuple[int, int],
+              fit: str) -> float:
+    """The printed resolution of an image of `pixels` drawn into `box_pt` (x, y, w, h in
+    points) the renderer's way: cover (fill, crop), contain (fit inside) or stretch."""
+    _, _, w, h = box_pt
+    iw, ih = pixels
+    if w <= 0 or h <= 0 or iw <= 0 or ih <= 0:
+        return float("inf")
+    if fit == "stretch":
+        return min(iw / (w / 72), ih / (h / 72))
+    scale = (max if fit == "cover" else min)(w / iw, h / ih)  # points per pixel
+    return 72 / scale
+
+
+def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
+                trim_h_mm: float) -> list[Any]:
+    """Warnings for one compiled card face. `ops` are the renderer's drawing operations
+    in points from the top-left corner of the trim box (x right, y up: negative down)."""
+    out: list[Any] = []
+    seen: set[str] = set()
+
+    def add(element: str, message: str) -> None:
+        if element not in seen:
+            seen.add(element)
+            out.append(warning(game, deck, card, element, message))
+
+    drawn = [op for op in ops if op]
+    if not drawn:
+        add("template", "the template produced nothing to draw: the card face is blank")
+    s = SAFE_MM * PT_PER_MM
+    safe = (s, -(trim_h_mm * PT_PER_MM - s), trim_w_mm * PT_PER_MM - s, -s)
+    for op in drawn:
+        kind = op[0]
+        if kind == "icon":
+            _, name, cx, cy, size = op[:5]
+            half = size / 2
+            by = _outside((cx - half, cy - half, cx + half, cy + half), safe) / PT_PER_MM
+            if by > TOLERANCE_MM:
+                add(f"icon {name}", f"icon reaches {by:.1f} mm outside the safe zone "
+                                    "(1/8 in inside the trim)")
+        elif kind == "image":
+            _, box, path, pixels, fit = op[:5]
+            dpi = image_dpi(box, pixels, fit)
+            if dpi + 0.5 < MIN_DPI:
+                w_mm, h_mm = box[2] / PT_PER_MM, box[3] / PT_PER_MM
+                add(f"image {Path(path).name}",
+                    f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
+                    f"({fit}) prints at {dpi:.0f} dpi (needs {MIN_DPI})")
+    return out
+
+
+def _merge(first: list[Any], more: list[Any]) -> list[Any]:
+    keys = {(w.game, w.deck, w.card, w.element) for w in first}
+    return list(first) + [w for w in more if (w.game, w.deck, w.card, w.element) not in keys]
+
+
+def _is_card(target: Any) -> bool:
+    """Fronts and backs (mats, tokens, labels and reference cards have decks in
+    parentheses and no safe-zone rule)."""
+    return bool(getattr(target, "safe", False)) and not str(getattr(target, "deck", "(")
+                                                             ).startswith("(")
+
+
+def install(renderer: Any) -> bool:
+    """Make `renderer` add the plan checks to the warnings of every card face it
+    compiles from now on. False when it has no plan to read (then only the blank-face
+    check of CheckedRenderer applies)."""
+    plan = getattr(renderer, "_plan", None)
+    if not callable(plan):
+        return False
+    if getattr(plan, "_pnp_checked", False):
+        return True
+
+    def checked_plan(template, context, target, missing=None):
+        ops, warnings = plan(template, context, target, missing)
+        if _is_card(target):
+            found = plan_checks([op for _, op in ops], target.game, target.deck, target.card,
+                                target.W, target.H)
+            warnings = _merge(warnings, found)
+        return ops, warnings
+
+    checked_plan._pnp_checked = True
+    renderer._plan = checked_plan
+    return True
+
+
+class CheckedRenderer:
+    """A renderer whose draw_front / draw_back also return the layout checks' warnings.
+    Everything else (draw_mat, draw_token...) goes straight to the wrapped renderer."""
+
+    def __init__(self, renderer: Any):
+        self.renderer = renderer
+        self.planned = install(renderer)
+
+    def __getattr__(self, name: str):
+        return getattr(self.renderer, name)
+
+    def _blank(self, canvas, draw, game: str, deck: str, card: str) -> list[Any]:
+        """Draw; for a renderer without a plan, a face that added no PDF operator at all
+        is reported as blank."""
+        code = getattr(canvas, "_code", None)
+        start = len(code) if isinstance(code, list) else None
+        found = list(draw() or [])
+        if (not self.planned and start is not None and canvas._code is code
+                and len(code) == start):
+            found = _merge(found, [warning(game, deck, card, "template",
+                                           "the template produced nothing to draw: "
+                                           "the card face is blank")])
+        return found
+
+    def draw_front(self, canvas, card, deck, x, y, w, h, bleed):
+        return self._blank(canvas, lambda: self.renderer.draw_front(
+            canvas, card, deck, x, y, w, h, bleed), card.game, deck.id, card.name)
+
+    def draw_back(self, canvas, deck, x, y, w, h, bleed):
+        return self._blank(canvas, lambda: self.renderer.draw_back(
+            canvas, deck, x, y, w, h, bleed), deck.game, deck.id, "(back)")
+
+
+# ── checks of a finished single-card PDF ───────────────────────────────────────────
+
+
+def text_outside_safe_zone(pdf: str | Path | bytes, faces: list[Any], boxes: list[Any]
+                           ) -> list[list[Any]]:
+    """For each page of a one-card-per-page PDF (pnp.artefacts.single): warnings for runs of text
+    whose glyph boxes reach outside the safe zone, named by their text."""
+    import pypdfium2 as pdfium
+
+    out: list[list[Any]] = []
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for i, (face, box) in enumerate(zip(faces, boxes, strict=True)):
+            page = doc[i]
+            text = page.get_textpage()
+            found: list[Any] = []
+            seen: set[str] = set()
+            safe = box.safe_box
+            for r in range(text.count_rects()):
+                left, bottom, right, top = text.get_rect(r)
+                by = _outside((left, bottom, right, top), safe) / PT_PER_MM
+                if by <= TOLERANCE_MM:
+                    continue
+                words = " ".join(text.get_text_bounded(left, bottom, right, top).split())
+                element = f'text "{words[:40]}"'
+                if not words or element in seen:
+                    continue
+                seen.add(element)
+                card = "(back)" if face.card is None else face.card.name
+                found.append(warning(face.deck.game, face.deck.id, card, element,
+                                     f"text reaches {by:.1f} mm outside the safe zone "
+                                     "(1/8 in inside the trim)"))
+            text.close()
+            page.close()
+            out.append(found)
+    finally:
+        doc.close()
+    return out

@@ -1,0 +1,232 @@
+"""A fast parser for the YAML that card templates usually write, with PyYAML as the
+judge: `load(text)` parses the common shape itself and hands anything else to PyYAML.
+
+The common shape is a list of one-key flow mappings, one element per line (continued
+on indented lines):
+
+    - text: {box: [5, 56.5, 53.5, 22.8], text: "Get -1 to Carnage Rolls", size: 10}
+
+with double-quoted JSON strings (what every `{{ }}` writes), numbers, and bare words.
+PyYAML spends milliseconds building such a list; this takes a fraction of that, which
+matters when a deck has thousands of cards. Whatever this parser is not certain to read
+exactly as PyYAML would (single quotes, anchors, comments inside an element, octal or
+sexagesimal numbers, `yes`/`on` keys, blank lines inside an element, ...) is given to
+PyYAML unchanged, so the result is always PyYAML's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pnp.draw.recent import RecentCache
+
+_DECODER = json.JSONDecoder()
+_TOKEN = re.compile(r"""\s*(?:([{}\[\],])|(:)(?=[\s,\]}])|("(?:[^"\\]|\\.)*")|([^\s{}\[\],:"'!&*|>%@`#?][^{}\[\],:#]*))""")
+_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")
+_FLOAT = re.compile(r"(?:[-+]?[0-9]+\.[0-9]*|\.[0-9]+)\Z")   # as PyYAML: no "-.5"
+_WORDS = {
+    **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
+    **dict.fromkeys(("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
+    **dict.fromkeys(("null", "Null", "NULL", "~"), None),
+}
+_PLAIN_OK = re.compile(r"[A-Za-z_(][^:#]*\Z")       # a bare word PyYAML reads as a string
+_KEY = re.compile(r"- ([A-Za-z_][A-Za-z0-9_]*): ")
+# Whitespace to Python that YAML reads as text (a no-break space...): outside quotes, PyYAML
+# decides (`0\u00a0` is the text "0\u00a0" to it, not 0 with a trailing space).
+_ODD_SPACE = re.compile(r"[^\S \t\n]")
+
+
+# Characters PyYAML refuses or treats as line breaks: leave such text to PyYAML.
+_UNUSUAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+class _NotSimple(Exception):
+    pass
+
+
+_MEMO = RecentCache(4096)
+
+
+def load(text: str) -> Any:
+    """What PyYAML would return for `text` (raises PyYAML's errors too)."""
+    lines = elements(text)
+    if lines is not None:
+        return [element for _, element in lines]
+    return pyyaml(text)
+
+
+def pyyaml(text: str) -> Any:
+    """PyYAML's reading of `text`, bounded as a database is (carddb.yamlsource: nesting,
+    aliases expanded, control characters): a template's output is untrusted too. Raises
+    PyYAML's errors, or carddb.yamlsource.YamlProblem for a bound exceeded."""
+    import yaml
+
+    from carddb.yamlsource import check_depth, check_nodes
+
+    check_depth(text)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        node = loader.get_single_node()
+        check_nodes(node)
+        return loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+
+
+def elements(text: str) -> list[tuple[str, dict[str, Any]]] | None:
+    """[(element line, element)] when `text` has the common shape, else None. Lines
+    repeat from card to card (frames, labels), so each line is parsed once: callers
+    may key caches on the line. The returned mappings are shared: do not modify them."""
+    try:
+        lines = _split(text)
+    except _NotSimple:
+        return None
+    out = []
+    for line in lines:
+        element = _MEMO.get(line)
+        if element is None:
+            try:
+                element = _element(line)
+            except _NotSimple:
+                return None
+            _MEMO.put(line, element)
+        out.append((line, element))
+    return out
+
+
+def _load_simple(text: str) -> list[Any]:
+    return [_element(line) for line in _split(text)]
+
+
+def _split(text: str) -> list[str]:
+    if _UNUSUAL.search(text) or "\r" in text:
+        raise _NotSimple
+    elements: list[str] = []
+    gap = False
+    for line in text.split("\n"):
+        stripped = line.strip(" \t")          # YAML's blanks only: see _ODD_SPACE
+        if not stripped:
+            gap = True
+            continue
+        if line.startswith("- "):
+            elements.append(line.rstrip(" \t"))
+            gap = False
+        elif line[0] in " \t" and elements and not gap and not stripped.startswith("#"):
+            elements[-1] += " " + stripped
+        elif line.startswith("#"):
+            gap = True
+        else:
+            raise _NotSimple
+    if not elements:
+        raise _NotSimple                       # empty or comment-only: PyYAML decides
+    return elements
+
+
+def _element(line: str) -> dict[str, Any]:
+    match = _KEY.match(line)
+    if not match or match.group(1) in _WORDS:
+        raise _NotSimple
+    tokens = _tokens(line, match.end())
+    value, pos = _value(tokens, 0)
+    if pos != len(tokens):
+        raise _NotSimple
+    return {match.group(1): value}
+
+
+def _tokens(text: str, pos: int) -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    end = len(text)
+    while pos < end:
+        m = _TOKEN.match(text, pos)
+        if not m:
+            if text[pos:].strip(" \t") == "":
+                break
+            raise _NotSimple
+        punct, colon, string, plain = m.groups()
+        if _ODD_SPACE.search(text, pos, m.start(3) if string is not None else m.end()):
+            raise _NotSimple
+        if punct:
+            out.append((punct, None))
+        elif colon:
+            out.append((":", None))
+        elif string is not None:
+            try:
+                value, used = _DECODER.raw_decode(string)
+            except ValueError:
+                raise _NotSimple from None
+            if used != len(string) or any(ord(ch) < 32 for ch in string):
+                raise _NotSimple
+            out.append(("s", value))
+        elif plain is not None:
+            out.append(("p", plain.rstrip()))
+        else:
+            raise _NotSimple
+        pos = m.end()
+    return out
+
+
+def _scalar(word: str) -> Any:
+    if word in _WORDS:
+        return _WORDS[word]
+    if _INT.match(word):
+        if len(word.lstrip("+-")) > 1 and word.lstrip("+-")[0] == "0":
+            raise _NotSimple
+        return int(word)
+    if _FLOAT.match(word):
+        return float(word)
+    if _PLAIN_OK.match(word) and word not in ("<<", "="):
+        return word
+    raise _NotSimple
+
+
+def _value(tokens, i):
+    if i >= len(tokens):
+        raise _NotSimple
+    kind, value = tokens[i]
+    if kind == "s":
+        return value, i + 1
+    if kind == "p":
+        return _scalar(value), i + 1
+    if kind == "[":
+        items = []
+        i += 1
+        if i < len(tokens) and tokens[i][0] == "]":
+            return items, i + 1
+        while True:
+            item, i = _value(tokens, i)
+            items.append(item)
+            if i >= len(tokens):
+                raise _NotSimple
+            if tokens[i][0] == ",":
+                i += 1
+                continue
+            if tokens[i][0] == "]":
+                return items, i + 1
+            raise _NotSimple
+    if kind == "{":
+        mapping: dict[Any, Any] = {}
+        i += 1
+        if i < len(tokens) and tokens[i][0] == "}":
+            return mapping, i + 1
+        while True:
+            if i >= len(tokens) or tokens[i][0] not in ("p", "s"):
+                raise _NotSimple
+            key_kind, key = tokens[i]
+            if key_kind == "p":
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) or key in _WORDS:
+                    raise _NotSimple
+            if i + 1 >= len(tokens) or tokens[i + 1][0] != ":" or key in mapping:
+                raise _NotSimple
+            item, i = _value(tokens, i + 2)
+            mapping[key] = item
+            if i >= len(tokens):
+                raise _NotSimple
+            if tokens[i][0] == ",":
+                i += 1
+                continue
+            if tokens[i][0] == "}":
+                return mapping, i + 1
+            raise _NotSimple
+    raise _NotSimple

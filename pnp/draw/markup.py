@@ -1,0 +1,127 @@
+"""Card text markup: parse the text written in cards.yaml into styled runs.
+
+Syntax (docs/CARDS.md): `**bold**`, `*italic*`, a newline is a line break, a blank line
+starts a new paragraph, `{mask}` `{mt}` `{ft}` and `{icon:NAME}` are inline icons, and a
+backslash makes the next character literal (`\\*`, `\\{`). Nothing else is special: the
+text is never handed to an HTML-like parser, so `<`, `>` and `&` print as themselves.
+An unmatched `*` or `**` prints as written; `{word}` that is not an icon prints as written.
+
+The result is plain data (no ReportLab), laid out by `pnp.draw.textbox`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pnp.draw.icons import ICON_NAMES
+
+SHORT_ICONS = {"mask": "mask", "mt": "mt", "ft": "ft"}
+
+
+class MarkupError(ValueError):
+    """Card text that cannot be printed (an unknown inline icon)."""
+
+
+@dataclass(frozen=True)
+class Span:
+    text: str
+    bold: bool = False
+    italic: bool = False
+
+
+@dataclass(frozen=True)
+class Icon:
+    name: str
+
+
+Inline = Span | Icon
+Line = list[Inline]          # one hard line (ends at a line break)
+Paragraph = list[Line]       # separated by blank lines
+
+_TOKEN = re.compile(r"\\(.)|(\*\*)|(\*)|\{icon:([^{}\s]*)\}|\{([a-z]+)\}|(\n)", re.S)
+
+
+def parse(text: str) -> list[Paragraph]:
+    """Paragraphs -> hard lines -> runs. Raises MarkupError for `{icon:NAME}` with an
+    unknown NAME (a typo would otherwise silently print)."""
+    paragraphs: list[Paragraph] = []
+    for block in re.split(r"\n[ \t]*\n+", text.replace("\r\n", "\n").strip("\n")):
+        if block.strip() == "" and paragraphs:
+            continue
+        paragraphs.append(_parse_block(block))
+    return [p for p in paragraphs if any(line for line in p)] or []
+
+
+def _parse_block(block: str) -> Paragraph:
+    # First pass: tokens, with markers kept as markers.
+    tokens: list[tuple[str, str]] = []   # (kind, value): text | bold | italic | icon | br
+    pos = 0
+    for m in _TOKEN.finditer(block):
+        if m.start() > pos:
+            tokens.append(("text", block[pos:m.start()]))
+        escaped, bold, italic, icon, short, newline = m.groups()
+        if escaped is not None:
+            tokens.append(("text", escaped))
+        elif bold:
+            tokens.append(("bold", "**"))
+        elif italic:
+            tokens.append(("italic", "*"))
+        elif icon is not None:
+            if icon not in ICON_NAMES:
+                raise MarkupError(
+                    f"unknown icon {{icon:{icon}}} (known: {', '.join(sorted(ICON_NAMES))})"
+                )
+            tokens.append(("icon", icon))
+        elif short is not None:
+            if short in SHORT_ICONS:
+                tokens.append(("icon", SHORT_ICONS[short]))
+            else:
+                tokens.append(("text", m.group(0)))
+        elif newline:
+            tokens.append(("br", ""))
+        pos = m.end()
+    if pos < len(block):
+        tokens.append(("text", block[pos:]))
+
+    # A marker without a partner prints literally: drop the last one of an odd count.
+    for kind in ("bold", "italic"):
+        idx = [i for i, (k, _) in enumerate(tokens) if k == kind]
+        if len(idx) % 2:
+            tokens[idx[-1]] = ("text", tokens[idx[-1]][1])
+
+    lines: Paragraph = [[]]
+    bold = italic = False
+    for kind, value in tokens:
+        if kind == "bold":
+            bold = not bold
+        elif kind == "italic":
+            italic = not italic
+        elif kind == "br":
+            lines.append([])
+        elif kind == "icon":
+            lines[-1].append(Icon(value))
+        elif value:
+            line = lines[-1]
+            if line and isinstance(line[-1], Span) and (line[-1].bold, line[-1].italic) == (
+                bold,
+                italic,
+            ):
+                line[-1] = Span(line[-1].text + value, bold, italic)
+            else:
+                line.append(Span(value, bold, italic))
+    return lines
+
+
+def plain_text(text: str, icons: bool = False) -> str:
+    """The words a reader sees, markup removed; icons dropped (or as `[name]`)."""
+    out = []
+    for paragraph in parse(text):
+        for line in paragraph:
+            out.append(
+                "".join(
+                    run.text if isinstance(run, Span) else (f"[{run.name}]" if icons else " ")
+                    for run in line
+                )
+            )
+    return " ".join(" ".join(out).split())

@@ -1,0 +1,59 @@
+"""The version stamp templates draw as `{{ version }}` and `{{ build_date }}`:
+`release: {version, date}` in cards.yaml, else git (`git describe --tags --always` and
+the date of the last commit) when the project is in a repository, else empty. Never the
+clock, so two builds of the same input are byte-identical."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from pathlib import Path
+from typing import Any
+
+STAMP_KEYS = ("version", "build_date")
+
+
+@functools.lru_cache(maxsize=8)
+def _git_stamp(root: str) -> tuple[str, str]:
+    def git(*args: str) -> str:
+        try:
+            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True,
+                                  text=True, timeout=10, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    version = git("describe", "--tags", "--always")     # fails outside a repository
+    return (version, git("log", "-1", "--format=%cs") if version else "")
+
+
+def git_stamp(root: Path) -> dict[str, str]:
+    """{"version", "build_date"} from the git repository holding `root` ("" outside one,
+    or without git). Asked once per process and folder."""
+    version, date = _git_stamp(str(Path(root).resolve()))
+    return {"version": version, "build_date": date}
+
+
+def stamp(db: Any) -> dict[str, str]:
+    """What templates see as `version` and `build_date`: cards.yaml's `release`, each
+    value missing there taken from git."""
+    release = dict(getattr(db, "release", None) or {})
+    values = {"version": str(release.get("version", "") or ""),
+              "build_date": str(release.get("date", "") or "")}
+    if not all(values.values()):
+        from_git = git_stamp(Path(db.root))
+        values = {k: values[k] or from_git[k] for k in STAMP_KEYS}
+    return values
+
+
+def uses_stamp(template_paths: list[Path]) -> bool:
+    """Whether any of these template files mentions `version` or `build_date` (then the
+    stamp is an input of what they draw)."""
+    for path in template_paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        if b"version" in data or b"build_date" in data:
+            return True
+    return False

@@ -1,0 +1,49 @@
+"""Where templates are found: the project's templates/ folder, then the bundled one
+(kept light to import: a no-op build asks for these files without loading Jinja)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def bundled_templates() -> Path:
+    from carddb import bundled_root
+
+    return bundled_root() / "templates"
+
+
+def template_folders(db: Any) -> list[Path]:
+    """Where CardRenderer looks for templates: the project's, then the package's."""
+    folders = []
+    for folder in (Path(db.root) / "templates", bundled_templates()):
+        folder = folder.resolve()
+        if folder not in folders:
+            folders.append(folder)
+    return folders
+
+
+def template_files(db: Any, game: str) -> list[Path]:
+    """The template files one game's artefacts can use: its own folder and every shared
+    file or folder (anything not named after a game)."""
+    games = set(db.games)
+    files: list[Path] = []
+    for folder in template_folders(db):
+        if not folder.is_dir():
+            continue
+        for path in folder.rglob("*"):
+            if not path.is_file():
+                continue
+            top = path.relative_to(folder).parts[0]
+            if (top == game or top not in games) and _stays_in(path, folder):
+                files.append(path)
+    return files
+
+
+def _stays_in(path: Path, folder: Path) -> bool:
+    """A symlink out of the templates folder is refused by the loader: not read here."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return real == folder or folder in real.parents

@@ -1,0 +1,441 @@
+"""The sandboxed Jinja environment that turns a card into its list of drawing elements.
+
+A template (templates/<game>/<name>.j2) renders to YAML: a list of elements (see
+templates/README.md). Every `{{ expression }}` is written out as one quoted YAML value
+(JSON flow syntax), so a card name with `:`, `#`, quotes or `<&>` cannot break the
+YAML and a list or mapping can be passed whole. Templates run in Jinja's immutable
+sandbox with StrictUndefined: they cannot reach Python internals, cannot change the
+card database, and a misspelt field is an error, not an empty string.
+
+Every failure is a `TemplateError` whose message is one line naming the template file
+and line: `templates/xo/character.j2:12: 'dict object' has no attribute 'atack'`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Undefined
+from markupsafe import Markup
+
+from pnp.draw.sandbox import BUDGET, check_printf
+from pnp.draw.sandbox import BoundedSandbox as _BoundedSandbox
+
+# Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
+_YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
+_SIZE = r"[0-9.]+\s*x\s*[0-9.]+\s*(?:mm)?"
+_DESIGN = re.compile(r"\{#-?\s*design:\s*(" + _SIZE + r"(?:\s*,\s*" + _SIZE + r")*)\s*-?#\}")
+
+
+class TemplateError(Exception):
+    """A template that does not load, render, or produce a valid element list."""
+
+
+def confined(path: Path, folders: list[Path]) -> Path:
+    """`path` resolved (symlinks followed); TemplateError when it leaves every one of the
+    (resolved) template `folders` or is no regular file: a template may read only the
+    templates folders, as images and fonts may read only the project folder."""
+    real = path.resolve()
+    if not any(real == f or f in real.parents for f in folders):
+        raise TemplateError(f"{_shown_path(path, folders)}: template file leaves the "
+                            "templates folders (a symlink pointing elsewhere?); refused")
+    return real
+
+
+def _shown_path(path: Path, folders: list[Path]) -> str:
+    """`templates/x-statix/leak.j2`: where the file is, never where it points."""
+    for folder in folders:
+        try:
+            return f"templates/{path.relative_to(folder).as_posix()}"
+        except ValueError:
+            continue
+    return path.name
+
+
+def read_template(path: Path, folders: list[Path]) -> str:
+    """The text of the template file `path`, confined to `folders`, bounded in size,
+    never blocking on a FIFO."""
+    from carddb import read_limited
+    from carddb.limits import MAX_TEMPLATE_BYTES
+
+    real = confined(path, folders)
+    try:
+        return read_limited(real, MAX_TEMPLATE_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        raise TemplateError(f"{_shown_path(path, folders)}: template file is not UTF-8 "
+                            "text") from None
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise TemplateError(f"{_shown_path(path, folders)}: template file cannot be read: "
+                            f"{reason}") from None
+
+
+def _confined_loader(folders: list[Path]):
+    """A Jinja loader over `folders` (first match wins) that refuses files outside them."""
+    import os
+
+    from jinja2 import BaseLoader, TemplateNotFound
+    from jinja2.loaders import split_template_path
+
+    class ConfinedLoader(BaseLoader):
+        def get_source(self, environment, template):
+            pieces = split_template_path(template)
+            for folder in folders:
+                path = folder.joinpath(*pieces)
+                if not os.path.lexists(path):
+                    continue
+                source = read_template(path, folders)
+                real = path.resolve()
+                mtime = os.path.getmtime(real)
+                return source, str(path), lambda r=real, m=mtime: os.path.getmtime(r) == m
+            raise TemplateNotFound(template)
+
+    return ConfinedLoader()
+
+
+def _finalize(value: Any) -> str:
+    """Each {{ }} becomes exactly one YAML value. A macro's output (or `| safe`) is
+    Markup and is written as it is: that is how macros emit whole elements."""
+    text = _finalized(value)
+    BUDGET.wrote(len(text))
+    return text
+
+
+def _finalized(value: Any) -> str:
+    kind = type(value)
+    if kind is int:                             # the common cases first: speed matters
+        return str(value)
+    if kind is float and math.isfinite(value):
+        text = f"{value:.4f}".rstrip("0").rstrip(".")
+        return text if text not in ("", "-0") else "0"
+    if kind is str:
+        if _PLAIN_SAFE.match(value):
+            return '"' + value + '"'
+    elif kind is Markup:
+        return value
+    return _yaml_value(value)
+
+
+# A string that needs no escaping inside double quotes (JSON and YAML alike).
+_PLAIN_SAFE = re.compile(r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff-\uffff\ud800-\udfff]*\Z')
+
+
+def _yaml_value(value: Any) -> str:
+    if isinstance(value, Undefined):
+        str(value)                          # StrictUndefined raises here, with its name
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, float):
+        if math.isfinite(value):
+            text = f"{value:.4f}".rstrip("0").rstrip(".")
+            return text if text not in ("", "-0") else "0"
+        return json.dumps(str(value))
+    if isinstance(value, int):
+        return str(value)
+    return _YAML_UNPRINTABLE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}",
+        json.dumps(value, ensure_ascii=False, default=str),
+    )
+
+
+def signed(value: Any) -> str:
+    """+2, -1, 0: how modifiers are printed."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"+{number}" if number > 0 else str(number)
+
+
+def icon_markup(name: Any) -> str:
+    """`{{ card.superpower | icon }}` -> the inline-icon markup `{icon:energy}`."""
+    return "{icon:" + str(name) + "}"
+
+
+def pairs(mapping: Any, pattern: str = "%s %s", sep: str = "  ") -> str:
+    """`{{ card.powers | pairs("{icon:%s} **%s**") }}`: each key/value through a
+    printf-style pattern, joined by `sep` (printf cannot reach attributes)."""
+    check_printf(pattern)
+    items = mapping.items() if isinstance(mapping, dict) else mapping
+    return sep.join(pattern % (key, value) for key, value in items)
+
+
+@functools.lru_cache(maxsize=1024)
+def tint(color: Any, amount: float, base: Any = "#ffffff") -> str:
+    """`{{ "#d7262e" | tint(0.16) }}`: the colour at `amount` strength over `base` (white
+    by default), as an opaque colour. Cheaper to print than `alpha`, which is drawn live."""
+    def rgb(value: Any) -> tuple[int, int, int]:
+        text = str(value).lstrip("#")
+        if len(text) == 3:
+            text = "".join(ch * 2 for ch in text)
+        if not re.fullmatch(r"[0-9a-fA-F]{6}", text):
+            raise ValueError(f"tint: not a #rrggbb colour: {value!r}")
+        return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+
+    a = max(0.0, min(1.0, float(amount)))
+    mixed = (round(c * a + b * (1 - a)) for c, b in zip(rgb(color), rgb(base), strict=True))
+    return "#" + "".join(f"{v:02x}" for v in mixed)
+
+
+def escape_markup(text: Any) -> str:
+    """Make text print literally inside marked-up text (for names with * or {)."""
+    return "".join("\\" + ch if ch in "*{}\\" else ch for ch in str(text))
+
+
+def _code_generator():
+    """Output code for YAML: every {{ }} value goes through finalize (constants too:
+    Jinja would fold and HTML-escape them at compile time, making `{{ "a: b" }}` look
+    like macro output) and is never HTML-escaped afterwards."""
+    from jinja2 import nodes
+    from jinja2.compiler import CodeGenerator
+
+    class YamlValueGenerator(CodeGenerator):
+        def _output_child_to_const(self, node, frame, finalize):
+            if isinstance(node, nodes.TemplateData):
+                return super()._output_child_to_const(node, frame, finalize)
+            return str(finalize.const(node.as_const(frame.eval_ctx)))
+
+        def visit_Concat(self, node, frame):
+            # `~` results are bounded in size (pnp.draw.sandbox)
+            self.write("environment.pnp_concat(")
+            super().visit_Concat(node, frame)
+            self.write(")")
+
+        def _output_child_pre(self, node, frame, finalize):
+            # finalize already wrote a YAML value: no HTML escaping after it
+            self.write("str(")
+            if finalize.src is not None:
+                self.write(finalize.src)
+
+    return YamlValueGenerator
+
+
+def _bytecode_cache():
+    """Compiled templates kept on disk between runs (compiling the six templates of a
+    game costs as much as drawing a deck of 80 cards). Jinja checks each entry against
+    the template's source (sha1) and the Python version; the folder is named by this
+    file, which holds every setting of the environment and its code generator, and by
+    Jinja's version. In the load cache's folder (carddb.cache), off when it is off."""
+    from carddb import cache
+
+    base = cache.folder()
+    if base is None:
+        return None
+    import hashlib
+    import os
+
+    from jinja2 import __version__
+    from jinja2.bccache import FileSystemBytecodeCache
+
+    class QuietCache(FileSystemBytecodeCache):
+        """An unreadable or unwritable cache folder just means compiling again."""
+
+        def load_bytecode(self, bucket):
+            try:
+                super().load_bytecode(bucket)
+            except (OSError, ValueError, EOFError):
+                bucket.reset()
+
+        def dump_bytecode(self, bucket):
+            try:
+                os.makedirs(self.directory, exist_ok=True)
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+    version = hashlib.sha256(Path(__file__).read_bytes() + __version__.encode()).hexdigest()
+    return QuietCache(str(base / f"templates-{version[:16]}"))
+
+
+class Templates:
+    """Loads templates from the project's templates folder, then the bundled one."""
+
+    def __init__(self, folders: list[Path] | None = None, display_root: Path | None = None):
+        from jinja2 import StrictUndefined
+
+        if not folders:
+            from pnp.draw.template_folders import bundled_templates
+
+            folders = [bundled_templates()]
+        folders = [Path(f) for f in folders]
+        seen: list[Path] = []
+        for folder in folders:
+            if folder.resolve() not in seen and folder.is_dir():
+                seen.append(folder.resolve())
+        self.folders = seen
+        self.display_root = display_root
+        self.env = _BoundedSandbox(
+            loader=_confined_loader(seen),
+            undefined=StrictUndefined,
+            finalize=_finalize,
+            # autoescape only so that macro output (Markup) is told apart from values;
+            # _finalize has already turned every value into a quoted YAML scalar.
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            auto_reload=False,              # templates do not change during a build
+            bytecode_cache=_bytecode_cache(),
+        )
+        self.env.code_generator_class = _code_generator()
+        self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs,
+                                tint=tint)
+        self.env.globals.update(max=max, min=min, abs=abs, round=round)
+        self._cache: dict[str, Any] = {}
+        self._designs: dict[str, tuple[tuple[float, float], ...]] = {}
+        self._exists: dict[str, bool] = {}
+
+    def _syntax_error(self, exc: Any, name: str) -> TemplateError:
+        """`templates/x.j2:LINE: template syntax error: ...` (exc: jinja2's
+        TemplateSyntaxError, in `name` or a template it includes)."""
+        return TemplateError(f"{self.display(exc.filename, exc.name or name)}:{exc.lineno}: "
+                             f"template syntax error: {exc.message}")
+
+    def display(self, filename: str | None, name: str) -> str:
+        """The path shown in messages: relative to the project when possible."""
+        if filename:
+            path = Path(filename).resolve()
+            roots = [f.parent for f in self.folders] + [self.display_root, Path.cwd()]
+            for root in filter(None, roots):
+                try:
+                    return str(path.relative_to(root.resolve()))
+                except ValueError:
+                    continue
+            return str(path)
+        return f"templates/{name}"
+
+    def design_sizes(self, name: str) -> tuple[tuple[float, float], ...]:
+        """The sizes a template is drawn for, from a `{# design: 63.5 x 88.9 #}` comment
+        in it (mm; several separated by commas: `63.5 x 88.9, 44.45 x 63.5`); empty when
+        it has none and draws with W and H directly."""
+        if name not in self._designs:
+            source = None
+            for folder in self.folders:
+                path = folder / name
+                if path.is_file():
+                    source = read_template(path, self.folders)
+                    break
+            if source is None:
+                self.get(name)                       # raises "template not found"
+            match = _DESIGN.search(source or "")
+            sizes = re.findall(r"([0-9.]+)\s*x\s*([0-9.]+)", match.group(1)) if match else []
+            try:
+                self._designs[name] = tuple((float(w), float(h)) for w, h in sizes)
+            except ValueError:
+                raise TemplateError(f"templates/{name}: design size must be W x H in mm, "
+                                    f"got {match.group(1)!r}") from None
+        return self._designs[name]
+
+    def exists(self, name: str) -> bool:
+        found = self._exists.get(name)
+        if found is None:
+            found = self._exists[name] = any((f / name).is_file() for f in self.folders)
+        return found
+
+    def get(self, name: str):
+        template = self._cache.get(name)
+        if template is None:
+            from jinja2 import TemplateNotFound, TemplateSyntaxError
+
+            try:
+                template = self.env.get_template(name)
+            except TemplateSyntaxError as exc:
+                raise self._syntax_error(exc, name) from None
+            except TemplateNotFound as exc:
+                raise TemplateError(
+                    f"templates/{name}: template not found"
+                    + (f" (needed by {exc.name})" if exc.name != name else "")
+                ) from None
+            self._cache[name] = template
+        return template
+
+    def render(self, name: str, context: dict[str, Any], what: str) -> list[dict[str, Any]]:
+        """Render template `name` and parse its YAML into a list of element mappings.
+        `what` names the thing drawn (`card 'Anarchist'`) for error messages."""
+        return [element for _, element in self.render_elements(name, context, what)]
+
+    def render_elements(self, name: str, context: dict[str, Any],
+                        what: str) -> list[tuple[str | None, Any]]:
+        """Like `render`, each element with its output line when it had one (a key for
+        caching what is drawn from it), else None."""
+        from jinja2 import TemplateNotFound, TemplateSyntaxError
+
+        template = self.get(name)
+        try:
+            text = template.render(context)
+        except TemplateSyntaxError as exc:         # in an included/imported template
+            raise self._syntax_error(exc, name) from None
+        except TemplateNotFound as exc:
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: includes missing template "
+                f"{exc.name!r}"
+            ) from None
+        except Exception as exc:                   # undefined field, sandbox refusal, ...
+            where = self._template_line(exc) or (self.display(template.filename, name), None)
+            line = f":{where[1]}" if where[1] else ""
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            raise TemplateError(f"{where[0]}{line}: {message} ({what})") from None
+        from pnp.draw import fastyaml
+
+        lines = fastyaml.elements(text)
+        if lines is not None:
+            return self._bounded(lines, template, name, what)
+        import yaml  # only for what fastyaml cannot read
+
+        from carddb.yamlsource import YamlProblem
+
+        try:
+            data = fastyaml.pyyaml(text)
+        except YamlProblem as exc:
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: output is not usable YAML at "
+                f"output line {exc.pos.line}: {exc.message} ({what})") from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            detail = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            out_line = ""
+            hint = ""
+            if mark is not None:
+                lines = text.splitlines()
+                if 0 <= mark.line < len(lines):
+                    out_line = f" at output line {mark.line + 1} `{lines[mark.line].strip()}`"
+                    if '""' in lines[mark.line] or "'\"" in lines[mark.line]:
+                        hint = " (a {{ }} value is already quoted: do not put it in quotes)"
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: output is not valid YAML"
+                f"{out_line}: {detail}{hint} ({what})"
+            ) from None
+        if data is None:
+            return []
+        if not isinstance(data, list):
+            raise TemplateError(
+                f"{self.display(template.filename, name)}: output must be a YAML list of "
+                f"elements, got {type(data).__name__} ({what})"
+            )
+        return self._bounded([(None, element) for element in data], template, name, what)
+
+    def _bounded(self, elements: list, template: Any, name: str, what: str) -> list:
+        from carddb.limits import MAX_ELEMENTS
+
+        if len(elements) > MAX_ELEMENTS:
+            raise TemplateError(f"{self.display(template.filename, name)}: output has "
+                                f"{len(elements):,} elements, more than {MAX_ELEMENTS:,} "
+                                f"(limit) ({what})")
+        return elements
+
+    def _template_line(self, exc: BaseException) -> tuple[str, int] | None:
+        """The innermost template frame of a rendering error (Jinja rewrites tracebacks
+        so that template frames carry the template's file name and line)."""
+        found = None
+        tb = exc.__traceback__
+        while tb is not None:
+            filename = tb.tb_frame.f_code.co_filename
+            if filename.endswith(".j2"):
+                found = (self.display(filename, filename), tb.tb_lineno)
+            tb = tb.tb_next
+        return found

@@ -1,0 +1,123 @@
+"""The card faces for `pnp export png|pdf-single` (print-on-demand shops, print shops that
+take PDF), and what the tts target and the shop profiles share. Every target starts from the one-card-per-page PDF of
+pnp.artefacts.single, drawn by the build's renderer (so exports look exactly like the print).
+
+Layout under OUT (default output/export/<target>):
+- png:        <game>/<deck>--<card>--<k>.png for k = 1..copies, <game>/<deck>--back.png;
+              each face at DPI (300) with its bleed: poker 63.5 x 88.9 mm -> 825 x 1125 px.
+- pdf-single: <game>/<deck>.pdf, one physical card per page (copies expanded), each
+              front followed by its back (unless --no-backs); TrimBox and BleedBox set.
+- tts:        see pnp.exports.tts.
+- cut:        per sheet a PDF with a cutting machine's registration marks and an SVG of
+              the cut paths; see pnp.exports.cutting.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+TARGETS = ("png", "tts", "pdf-single", "cut")
+PNG_DPI = 300
+
+
+@dataclass
+class Exported:
+    files: list[Path] = field(default_factory=list)
+    warnings: list[Any] = field(default_factory=list)
+
+
+def grouped_by_deck(faces: list) -> dict[tuple[str, str], list]:
+    out: dict[tuple[str, str], list] = {}
+    for face in faces:
+        out.setdefault((face.deck.game, face.deck.id), []).append(face)
+    return out
+
+
+def render_faces(faces: list, renderer: Any, bleed_mm: float, dpi: float,
+                 title: str = "card faces"):
+    """(face, PIL image with bleed, warnings) for each face, from a single-card PDF."""
+    from pnp.artefacts.single import rasterise, write_single
+
+    pdf = io.BytesIO()
+    drawn = write_single(pdf, faces, renderer, bleed_mm, title)
+    images = rasterise(pdf.getvalue(), dpi)
+    yield from zip(drawn.faces, images, drawn.warnings, strict=True)
+
+
+def export_png(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PNG_DPI) -> Exported:
+    """One PNG per physical card face at `dpi`, bleed included; copies are files of their
+    own (`--1`, `--2`...), the deck's back once."""
+    from pnp.artefacts.single import card_slugs
+    from pnp.outpaths import inside
+
+    result = Exported()
+    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
+        folder = inside(out, game)
+        folder.mkdir(parents=True, exist_ok=True)
+        slugs = card_slugs(deck_faces[0].deck)
+        inside(folder, f"{deck_id}--back.png")     # checked before anything is drawn
+        for face, image, warnings in render_faces(deck_faces, renderer, db.print.bleed_mm, dpi,
+                                                  f"{game}/{deck_id}"):
+            result.warnings += warnings
+            if face.card is None:
+                path = inside(folder, f"{deck_id}--back.png")
+                image.save(path, dpi=(dpi, dpi), compress_level=3)
+                result.files.append(path)
+                continue
+            first = inside(folder, f"{deck_id}--{slugs[face.card.name]}--1.png")
+            image.save(first, dpi=(dpi, dpi), compress_level=3)
+            result.files.append(first)
+            for k in range(2, face.card.copies + 1):
+                copy = inside(folder, f"{deck_id}--{slugs[face.card.name]}--{k}.png")
+                shutil.copyfile(first, copy)
+                result.files.append(copy)
+    return result
+
+
+def export_pdf_single(db: Any, faces: list, renderer: Any, out: Path,
+                      backs: bool = True) -> Exported:
+    """One PDF per deck: every physical card (copies expanded) on its own page, its back
+    on the next page, TrimBox = cut line, BleedBox = page."""
+    from pnp.artefacts.single import Face, write_single
+    from pnp.outpaths import inside
+
+    result = Exported()
+    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
+        deck = deck_faces[0].deck
+        pages: list[Face] = []
+        for face in deck_faces:
+            if face.card is None:
+                continue
+            for _ in range(face.card.copies):
+                pages.append(face)
+                if backs:
+                    pages.append(Face(deck))
+        if not pages:
+            continue
+        folder = inside(out, game)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = inside(folder, f"{deck_id}.pdf")
+        part = path.with_name(path.name + ".part")
+        title = f"{db.games[game].title}: {deck.title} (one card per page)"
+        drawn = write_single(part, pages, renderer, db.print.bleed_mm, title)
+        part.replace(path)
+        for warnings in _distinct(drawn.faces, drawn.warnings):
+            result.warnings += warnings
+        result.files.append(path)
+    return result
+
+
+def _distinct(faces: list, warnings: list[list]) -> list[list]:
+    """Each design's warnings once, however many copies were drawn."""
+    seen: set = set()
+    out = []
+    for face, found in zip(faces, warnings, strict=True):
+        key = (face.deck.game, face.deck.id, face.card.name if face.card else None)
+        if key not in seen:
+            seen.add(key)
+            out.append(found)
+    return out

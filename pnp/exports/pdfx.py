@@ -1,0 +1,390 @@
+"""PDF/X-1a:2001 from pnp's RGB one-card-per-page PDFs, and its structural check.
+
+`make_pdfx` rewrites every content stream (pages and form XObjects): each RGB or grey
+colour operator becomes a CMYK one (pnp.exports.cmyk: ICC conversion, total ink capped), black
+and grey text and thin lines become K only, RGB images become CMYK images; then it adds
+the OutputIntent (the ICC profile embedded) and the Info keys PDF/X asks for. No
+PDF/X checker is installable here (veraPDF checks PDF/A and is not packaged; Ghostscript
+writes PDF/X but does not check it), so `check_pdfx` checks the structural rules itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pnp.exports.cmyk import THIN_LINE_PT, Converter, is_grey, k_only
+
+PDFX_VERSION = "PDF/X-1:2001"
+PDFX_CONFORMANCE = "PDF/X-1a:2001"
+FILL_OPS = {"f", "F", "f*"}
+FILL_STROKE_OPS = {"B", "B*", "b", "b*"}
+STROKE_OPS = {"S", "s"}
+TEXT_SHOW_OPS = {"Tj", "TJ", "'", '"'}
+RGB_OPS = {"rg", "RG"}
+COLOUR_OPS = {"rg", "RG", "g", "G", "k", "K", "cs", "CS", "sc", "SC", "scn", "SCN"}
+
+
+class PdfxError(ValueError):
+    """The PDF cannot be made PDF/X-1a (transparency, an unsupported colour space)."""
+
+
+class _State:
+    """What the content stream asked for (source colours) and what has been written."""
+
+    __slots__ = ("fill", "stroke", "width", "wrote_fill", "wrote_stroke")
+
+    def __init__(self) -> None:
+        self.fill: Any = None          # ("rgb", r, g, b) | ("cmyk", c, m, y, k) | None
+        self.stroke: Any = None
+        self.width = 1.0
+        self.wrote_fill: Any = None
+        self.wrote_stroke: Any = None
+
+    def copy(self) -> _State:
+        s = _State()
+        s.fill, s.stroke, s.width = self.fill, self.stroke, self.width
+        s.wrote_fill, s.wrote_stroke = self.wrote_fill, self.wrote_stroke
+        return s
+
+
+def _source(op: str, operands: list) -> tuple:
+    values = [float(v) for v in operands]
+    if op in ("g", "G"):
+        return ("rgb", values[0], values[0], values[0])
+    if op in ("rg", "RG"):
+        return ("rgb", *values)
+    return ("cmyk", *values)
+
+
+def _cmyk(colour: tuple, conv: Converter, k_text: bool) -> tuple:
+    from pnp.exports.cmyk import cap_ink
+
+    if colour[0] == "cmyk":           # given as CMYK in the template: only the ink cap
+        return cap_ink(*colour[1:], conv.ink_limit)
+    rgb = colour[1:]
+    if k_text and is_grey(rgb):
+        return k_only(rgb)
+    return conv.convert(rgb)
+
+
+def convert_stream(operations: list, conv: Converter, where: str) -> list:
+    """pypdf ContentStream operations, RGB colour operators replaced by CMYK ones written
+    just before the painting operator that uses them."""
+    from pypdf.generic import FloatObject
+
+    out: list = []
+    state = _State()
+    stack: list[_State] = []
+
+    def emit(kind: str, k_text: bool) -> None:
+        colour = state.fill if kind == "fill" else state.stroke
+        if colour is None:
+            return
+        value = _cmyk(colour, conv, k_text)
+        wrote = state.wrote_fill if kind == "fill" else state.wrote_stroke
+        if value != wrote:
+            out.append(([FloatObject(round(v, 4)) for v in value],
+                        b"k" if kind == "fill" else b"K"))
+            if kind == "fill":
+                state.wrote_fill = value
+            else:
+                state.wrote_stroke = value
+
+    for operands, operator in operations:
+        op = operator.decode("latin-1") if isinstance(operator, bytes) else operator
+        if op in ("rg", "g", "k"):
+            state.fill = _source(op, operands)
+            continue
+        if op in ("RG", "G", "K"):
+            state.stroke = _source(op, operands)
+            continue
+        if op in ("cs", "CS", "sc", "SC", "scn", "SCN"):
+            raise PdfxError(f"{where}: colour operator {op} (colour spaces and patterns "
+                            "cannot be converted to CMYK)")
+        if op == "q":
+            stack.append(state.copy())
+        elif op == "Q" and stack:
+            state = stack.pop()
+        elif op == "w":
+            state.width = float(operands[0])
+        elif op in TEXT_SHOW_OPS:
+            emit("fill", True)
+        elif op in FILL_OPS:
+            emit("fill", False)
+        elif op in STROKE_OPS:
+            emit("stroke", state.width <= THIN_LINE_PT)
+        elif op in FILL_STROKE_OPS:
+            emit("fill", False)
+            emit("stroke", state.width <= THIN_LINE_PT)
+        elif op == "sh":
+            raise PdfxError(f"{where}: a shading (gradient) cannot be converted to CMYK")
+        out.append((operands, operator))
+    return out
+
+
+def _convert_image(obj: Any, conv: Converter, where: str) -> None:
+    from pypdf.generic import NameObject, NumberObject
+
+    if "/SMask" in obj or "/Mask" in obj:
+        raise PdfxError(f"{where}: an image with transparency (PDF/X-1a allows none; "
+                        "flatten the image onto its background)")
+    space = obj.get("/ColorSpace")
+    if space in ("/DeviceCMYK", "/DeviceGray"):
+        return
+    if space != "/DeviceRGB":
+        raise PdfxError(f"{where}: an image in colour space {space} (expected RGB)")
+    import io
+
+    from PIL import Image
+
+    filters = obj.get("/Filter")
+    filters = [filters] if isinstance(filters, str) else list(filters or [])
+    size = (int(obj["/Width"]), int(obj["/Height"]))
+    if "/DCTDecode" in filters:                 # get_data() leaves the JPEG as it is
+        image = Image.open(io.BytesIO(obj.get_data()))
+    elif int(obj.get("/BitsPerComponent", 8)) == 8:
+        image = Image.frombytes("RGB", size, obj.get_data())
+    else:
+        raise PdfxError(f"{where}: an RGB image of {obj.get('/BitsPerComponent')} bits")
+    _replace_data(obj, conv.image(image).tobytes())
+    obj[NameObject("/ColorSpace")] = NameObject("/DeviceCMYK")
+    obj[NameObject("/BitsPerComponent")] = NumberObject(8)
+    if "/Decode" in obj:
+        del obj["/Decode"]
+
+
+def _replace_data(obj: Any, raw: bytes) -> None:
+    """A stream's data replaced by `raw`, Flate-compressed, whatever its filters were."""
+    import zlib
+
+    from pypdf.generic import NameObject, StreamObject
+
+    # StreamObject's own set_data: an encoded stream's re-encodes with its old filters
+    # (and refuses any but Flate).
+    StreamObject.set_data(obj, zlib.compress(raw, 6))
+    if hasattr(obj, "decoded_self"):
+        obj.decoded_self = None
+    obj[NameObject("/Filter")] = NameObject("/FlateDecode")
+    if "/DecodeParms" in obj:
+        del obj["/DecodeParms"]
+
+
+def _check_gstates(resources: Any, where: str) -> None:
+    for name, gs in (resources.get("/ExtGState") or {}).items():
+        gs = gs.get_object()
+        for key in ("/ca", "/CA"):
+            if key in gs and float(gs[key]) < 1:
+                raise PdfxError(f"{where}: transparency ({name} {key} {float(gs[key]):g}; "
+                                "PDF/X-1a allows none: use an opaque tint instead of alpha)")
+        if gs.get("/SMask", "/None") != "/None" or gs.get("/BM", "/Normal") not in (
+                "/Normal", "/Compatible"):
+            raise PdfxError(f"{where}: transparency ({name}: soft mask or blend mode)")
+
+
+def _xobjects(resources: Any, where: str, seen: set):
+    """The images and forms of `resources` not visited yet, each with its place (`where`
+    and its resource name) for messages; `seen` keeps them visited once."""
+    for name, ref in (resources.get("/XObject") or {}).items():
+        key = getattr(ref, "idnum", None) or id(ref)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield ref.get_object(), f"{where} {name}"
+
+
+def _convert_resources(resources: Any, conv: Converter, writer: Any, where: str,
+                       seen: set) -> None:
+    from pypdf.generic import ContentStream
+
+    _check_gstates(resources, where)
+    for obj, inner in _xobjects(resources, where, seen):
+        if obj.get("/Subtype") == "/Image":
+            _convert_image(obj, conv, inner)
+        elif obj.get("/Subtype") == "/Form":
+            stream = ContentStream(obj, writer)
+            stream.operations = convert_stream(stream.operations, conv, inner)
+            _replace_data(obj, stream.get_data())
+            if "/Group" in obj:
+                raise PdfxError(f"{inner}: a transparency group")
+            _convert_resources(obj.get("/Resources") or {}, conv, writer, inner, seen)
+
+
+def make_pdfx(source: Path, target: Path, conv: Converter, title: str) -> None:
+    """Write `source` (pnp's one-card-per-page RGB PDF) as PDF/X-1a:2001 `target`.
+    PdfxError (one line, naming the page) for what PDF/X-1a cannot hold."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import (
+        ArrayObject,
+        ContentStream,
+        DecodedStreamObject,
+        DictionaryObject,
+        NameObject,
+        NumberObject,
+        TextStringObject,
+    )
+
+    reader = PdfReader(source)
+    writer = PdfWriter(clone_from=reader)
+    seen: set = set()
+    for number, page in enumerate(writer.pages, 1):
+        where = f"page {number}"
+        if "/Group" in page:
+            raise PdfxError(f"{where}: a transparency group")
+        resources = page.get("/Resources") or DictionaryObject()
+        _convert_resources(resources.get_object(), conv, writer, where, seen)
+        contents = page.get_contents()
+        if contents is None:
+            continue
+        stream = ContentStream(contents, writer)
+        stream.operations = convert_stream(stream.operations, conv, where)
+        page.replace_contents(stream)
+        page.compress_content_streams()
+    profile = DecodedStreamObject()
+    profile.set_data(conv.icc.read_bytes())
+    profile[NameObject("/N")] = NumberObject(4)
+    profile = profile.flate_encode()
+    intent = DictionaryObject({
+        NameObject("/Type"): NameObject("/OutputIntent"),
+        NameObject("/S"): NameObject("/GTS_PDFX"),
+        # Not a registered printing condition: "Custom" with the profile embedded.
+        NameObject("/OutputConditionIdentifier"): TextStringObject("Custom"),
+        NameObject("/OutputCondition"): TextStringObject(conv.description),
+        NameObject("/Info"): TextStringObject(conv.description),
+        NameObject("/RegistryName"): TextStringObject("http://www.color.org"),
+        NameObject("/DestOutputProfile"): writer._add_object(profile),
+    })
+    writer.root_object[NameObject("/OutputIntents")] = ArrayObject(
+        [writer._add_object(intent)])
+    writer.add_metadata({"/Title": title, "/GTS_PDFXVersion": PDFX_VERSION,
+                         "/GTS_PDFXConformance": PDFX_CONFORMANCE})
+    info = writer._info.get_object()    # add_metadata writes text only; Trapped is a name
+    info[NameObject("/Trapped")] = NameObject("/False")
+    for key in ("/CreationDate", "/ModDate"):
+        if key not in info:
+            info[NameObject(key)] = TextStringObject("D:20000101000000+00'00'")
+    writer.pdf_header = b"%PDF-1.3"
+    with open(target, "wb") as fh:
+        writer.write(fh)
+
+
+# ── the check ────────────────────────────────────────────────────────────────────
+
+
+def _fonts(pdf: Any, resources: Any, where: str, problems: list[str], seen: set) -> None:
+    for name, ref in (resources.get("/Font") or {}).items():
+        font = ref.get_object()
+        descendants = font.get("/DescendantFonts")
+        for f in ([d.get_object() for d in descendants] if descendants else [font]):
+            if f.get("/Subtype") == "/Type3":
+                continue
+            desc = f.get("/FontDescriptor")
+            desc = desc.get_object() if desc is not None else {}
+            if not any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                problems.append(f"{where}: font {name} ({f.get('/BaseFont')}) is not "
+                                "embedded")
+    for obj, inner in _xobjects(resources, where, seen):
+        if obj.get("/Subtype") == "/Image":
+            space = obj.get("/ColorSpace")
+            if space not in ("/DeviceCMYK", "/DeviceGray"):
+                problems.append(f"{inner}: image in {space}, not CMYK")
+            if "/SMask" in obj or "/Mask" in obj:
+                problems.append(f"{inner}: image with transparency")
+        elif obj.get("/Subtype") == "/Form":
+            _stream_problems(obj, pdf, inner, problems)
+            if "/Group" in obj:
+                problems.append(f"{inner}: transparency group")
+            _fonts(pdf, obj.get("/Resources") or {}, inner, problems, seen)
+    for name, gs in (resources.get("/ExtGState") or {}).items():
+        gs = gs.get_object()
+        if any(k in gs and float(gs[k]) < 1 for k in ("/ca", "/CA")) or gs.get(
+                "/SMask", "/None") != "/None":
+            problems.append(f"{where}: transparency in {name}")
+    for name, space in (resources.get("/ColorSpace") or {}).items():
+        if "RGB" in str(space.get_object()):
+            problems.append(f"{where}: RGB colour space {name}")
+
+
+def _stream_problems(stream: Any, pdf: Any, where: str, problems: list[str]) -> None:
+    from pypdf.generic import ContentStream
+
+    for operands, operator in ContentStream(stream, pdf).operations:
+        op = operator.decode("latin-1")
+        if op in RGB_OPS or (op in ("cs", "CS") and "RGB" in str(operands)):
+            problems.append(f"{where}: RGB colour operator {op}")
+            return
+
+
+def colour_operations(pdf: Any, page: Any) -> list[tuple[str, list[float], bool]]:
+    """(operator, values, in text) for every colour operator of a page's content stream."""
+    from pypdf.generic import ContentStream
+
+    ops = []
+    in_text = False
+    for operands, operator in ContentStream(page.get_contents(), pdf).operations:
+        op = operator.decode("latin-1")
+        if op == "BT":
+            in_text = True
+        elif op == "ET":
+            in_text = False
+        elif op in COLOUR_OPS:
+            ops.append((op, [float(v) for v in operands if not hasattr(v, "startswith")],
+                        in_text))
+    return ops
+
+
+def check_pdfx(path: Path) -> list[str]:
+    """The structural rules of PDF/X-1a:2001 this module promises, as one line per
+    problem (empty: passes): an OutputIntent GTS_PDFX with an embedded CMYK ICC profile
+    and an OutputConditionIdentifier; GTS_PDFXVersion, GTS_PDFXConformance and Trapped in
+    Info; TrimBox and BleedBox on every page (inside the MediaBox); every font embedded;
+    no RGB colour operator, colour space or image; no transparency."""
+    from pypdf import PdfReader
+
+    problems: list[str] = []
+    pdf = PdfReader(path)
+    if not pdf.pdf_header.startswith("%PDF-1.3"):
+        problems.append(f"header {pdf.pdf_header}: PDF/X-1a:2001 is PDF 1.3")
+    root = pdf.trailer["/Root"]
+    intents = root.get("/OutputIntents")
+    intents = [i.get_object() for i in intents.get_object()] if intents else []
+    gts = [i for i in intents if i.get("/S") == "/GTS_PDFX"]
+    if len(gts) != 1:
+        problems.append(f"{len(gts)} GTS_PDFX OutputIntents (expected 1)")
+    for intent in gts:
+        if not str(intent.get("/OutputConditionIdentifier") or ""):
+            problems.append("OutputIntent: no OutputConditionIdentifier")
+        profile = intent.get("/DestOutputProfile")
+        data = profile.get_object().get_data() if profile is not None else b""
+        if len(data) < 128 or data[16:20] != b"CMYK" or data[36:40] != b"acsp":
+            problems.append("OutputIntent: no embedded CMYK ICC profile")
+    info = pdf.trailer.get("/Info")
+    info = info.get_object() if info is not None else {}
+    if info.get("/GTS_PDFXVersion") != PDFX_VERSION:
+        problems.append(f"Info: GTS_PDFXVersion is {info.get('/GTS_PDFXVersion')!r}")
+    if info.get("/GTS_PDFXConformance") != PDFX_CONFORMANCE:
+        problems.append(f"Info: GTS_PDFXConformance is {info.get('/GTS_PDFXConformance')!r}")
+    if info.get("/Trapped") not in ("/True", "/False"):
+        problems.append("Info: Trapped is not True or False")
+    for key in ("/Title", "/CreationDate", "/ModDate"):
+        if key not in info:
+            problems.append(f"Info: no {key[1:]}")
+    seen: set = set()
+    for number, page in enumerate(pdf.pages, 1):
+        where = f"page {number}"
+        media = [float(v) for v in page["/MediaBox"]]
+        for box in ("/TrimBox", "/BleedBox"):
+            if box not in page:
+                problems.append(f"{where}: no {box[1:]}")
+                continue
+            b = [float(v) for v in page[box]]
+            if b[0] < media[0] - 0.01 or b[1] < media[1] - 0.01 or b[2] > media[2] + 0.01 \
+                    or b[3] > media[3] + 0.01:
+                problems.append(f"{where}: {box[1:]} outside the MediaBox")
+        if "/Group" in page:
+            problems.append(f"{where}: transparency group")
+        contents = page.get_contents()
+        if contents is not None:
+            _stream_problems(contents, pdf, where, problems)
+        _fonts(pdf, page.get("/Resources") or {}, where, problems, seen)
+    return problems

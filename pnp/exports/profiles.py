@@ -1,0 +1,260 @@
+"""Output profiles: what a print shop asks for, beside the home print profile (`print:`).
+
+A profile says how each card face leaves pnp: `format` (png / jpg images, one per face,
+or a `pdf` of one card per page), `dpi`, `bleed_mm`, the card `sizes` the shop prints
+(a deck of another size is refused), `copies` (`files`: one file per physical card, as
+shops that count files want; `once`: one file per design, the quantity is set at the
+shop), `backs`, and `naming` (the file name pattern). cards.yaml may declare its own
+under `profiles:`, each optionally `like:` a built-in preset whose values it changes.
+
+The built-in presets (figures as the shops publish them; docs/PROOFS-AND-EXPORTS.md says
+where each comes from; re-check them against the shop's current page before an order):
+- tgc (The Game Crafter): PNG, 300 dpi, 1/8 in bleed: poker 2.5 x 3.5 in -> 825 x 1125 px.
+- mpc (MakePlayingCards): PNG, 300 dpi, poker 822 x 1122 px (0.12 in bleed).
+- dtc (DriveThruCards): one PDF per deck, pages 2.75 x 3.75 in (poker + 1/8 in bleed),
+  each front followed by its back, as PDF/X-1a in CMYK with total ink <= 240 %, as they
+  ask (pnp/exports/cmyk.py converts, pnp/exports/pdfx.py writes and checks the PDF/X).
+
+`colour: cmyk` (pdf format only) converts the PDF to CMYK through an ICC output profile
+(`icc`, else $PNP_CMYK_ICC or Ghostscript's generic SWOP profile where installed), caps total ink at `ink_limit` percent
+and writes PDF/X-1a; the default `rgb` writes what the home build writes.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pnp.errors import PnpError
+
+POKER = (63.5, 88.9)
+FORMATS = ("png", "jpg", "pdf")
+COPIES = ("files", "once")
+DEFAULT_NAMING = "{game}/{deck}--{card}--{copy}"
+COLOURS = ("rgb", "cmyk")
+KEYS = ("like", "title", "format", "dpi", "bleed_mm", "sizes", "copies", "backs", "naming",
+        "note", "colour", "ink_limit", "icc")
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    format: str = "png"
+    dpi: int = 300
+    bleed_mm: float = 3.175
+    sizes: dict[str, tuple[float, float]] = field(default_factory=dict)  # empty: any size
+    copies: str = "files"
+    backs: bool = True
+    naming: str = DEFAULT_NAMING
+    note: str = ""                      # printed after the export (what pnp cannot do)
+    colour: str = "rgb"                 # cmyk: PDF/X-1a through pnp.exports.pdfx (format pdf only)
+    ink_limit: float = 300.0            # total ink, percent (cmyk)
+    icc: str = ""                       # CMYK output profile (cmyk); "": pnp.exports.cmyk.default_icc()
+
+
+PRESETS: dict[str, Profile] = {
+    "tgc": Profile("tgc", "The Game Crafter", format="png", dpi=300, bleed_mm=3.175,
+                   sizes={"poker": POKER}, copies="files"),
+    "mpc": Profile("mpc", "MakePlayingCards", format="png", dpi=300, bleed_mm=3.048,
+                   sizes={"poker": POKER}, copies="files"),
+    "dtc": Profile("dtc", "DriveThruCards", format="pdf", dpi=300, bleed_mm=3.175,
+                   sizes={"poker": POKER}, copies="files", naming="{game}/{deck}",
+                   colour="cmyk", ink_limit=240.0),
+}
+
+
+def _bad(message: str, code: int = 1) -> PnpError:
+    return PnpError(message, exit_code=code)
+
+
+def profile(db: Any, name: str) -> Profile:
+    """The profile NAME: cards.yaml's `profiles.NAME` (on top of its `like:` preset), else
+    a built-in preset. A one-line error (exit 2) for an unknown name."""
+    declared = dict(getattr(db, "profiles", None) or {})
+    if name not in declared:
+        if name in PRESETS:
+            return PRESETS[name]
+        known = sorted(set(PRESETS) | set(declared))
+        raise _bad(f"unknown profile {name!r} (choose {', '.join(known)})", 2)
+    spec = dict(declared[name])
+    where = f"cards.yaml: profiles.{name}"
+    unknown = sorted(set(spec) - set(KEYS))
+    if unknown:
+        raise _bad(f"{where}.{unknown[0]}: unknown key (known: {', '.join(KEYS)})")
+    like = spec.pop("like", None)
+    if like is not None and like not in PRESETS:
+        raise _bad(f"{where}.like: unknown preset {like!r} (choose {', '.join(PRESETS)})")
+    base = PRESETS[like] if like else Profile(name, name)
+    values: dict[str, Any] = {"name": name, "title": spec.pop("title", base.title if like
+                                                               else name)}
+    if "format" in spec and spec["format"] not in FORMATS:
+        raise _bad(f"{where}.format: {spec['format']!r} is not one of {', '.join(FORMATS)}")
+    if "copies" in spec and spec["copies"] not in COPIES:
+        raise _bad(f"{where}.copies: {spec['copies']!r} is not one of {', '.join(COPIES)}")
+    if "colour" in spec and spec["colour"] not in COLOURS:
+        raise _bad(f"{where}.colour: {spec['colour']!r} is not one of {', '.join(COLOURS)}")
+    if "icc" in spec and not isinstance(spec["icc"], str):
+        raise _bad(f"{where}.icc: expected the path of a CMYK .icc file")
+    for key in ("dpi", "bleed_mm", "ink_limit"):
+        if key in spec:
+            value = spec[key]
+            low, high = {"dpi": (72, 1200), "bleed_mm": (0, 10), "ink_limit": (100, 400)}[key]
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    low <= value <= high):
+                raise _bad(f"{where}.{key}: expected a number from {low} to {high}, "
+                           f"got {value!r}")
+    if "sizes" in spec:
+        sizes = spec["sizes"]
+        if not isinstance(sizes, dict) or not all(
+                isinstance(v, list | tuple) and len(v) == 2
+                and all(isinstance(x, int | float) and x > 0 for x in v)
+                for v in sizes.values()):
+            raise _bad(f"{where}.sizes: expected a mapping of name: [width, height] mm")
+        spec["sizes"] = {str(k): (float(v[0]), float(v[1])) for k, v in sizes.items()}
+    if "naming" in spec:
+        _check_naming(str(spec["naming"]), where)
+    if "backs" in spec and not isinstance(spec["backs"], bool):
+        raise _bad(f"{where}.backs: expected true or false")
+    values.update(spec)
+    result = replace(base, **values)
+    if result.colour == "cmyk" and result.format != "pdf":
+        raise _bad(f"{where}.colour: cmyk needs format: pdf (PDF/X-1a); images stay RGB")
+    return result
+
+
+NAMING_FIELDS = ("game", "deck", "card", "copy")
+
+
+def _check_naming(pattern: str, where: str) -> None:
+    import string
+
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(pattern) if f is not None]
+    except ValueError as exc:
+        raise _bad(f"{where}.naming: {exc}") from None
+    bad = [f for f in fields if f not in NAMING_FIELDS]
+    if bad:
+        raise _bad(f"{where}.naming: unknown field {{{bad[0]}}} (use "
+                   f"{', '.join('{' + f + '}' for f in NAMING_FIELDS)})")
+    if ".." in Path(pattern).parts or Path(pattern).is_absolute():
+        raise _bad(f"{where}.naming: must stay inside the output folder")
+
+
+def check_sizes(prof: Profile, faces: list) -> None:
+    """Refuse a deck whose card size the shop does not print."""
+    if not prof.sizes:
+        return
+    for face in faces:
+        w, h = face.deck.size_mm
+        if not any(abs(w - sw) < 0.05 and abs(h - sh) < 0.05 for sw, sh in
+                   prof.sizes.values()):
+            names = ", ".join(f"{n} {sw:g} x {sh:g} mm" for n, (sw, sh) in prof.sizes.items())
+            shop = prof.name if prof.title == prof.name else f"{prof.title} ({prof.name})"
+            raise _bad(f"{face.deck.source}: deck {face.deck.id!r} is {w:g} x {h:g} mm; "
+                       f"{shop} prints {names}")
+
+
+def _name(prof: Profile, game: str, deck: str, card: str, copy: int, ext: str) -> str:
+    return prof.naming.format(game=game, deck=deck, card=card, copy=copy) + f".{ext}"
+
+
+def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile):
+    """Write what `prof` asks for under `out`; an `Exported` (files, warnings)."""
+    from pnp.artefacts.single import Face, card_slugs, write_single
+    from pnp.exports.cards import Exported, grouped_by_deck, render_faces
+
+    check_sizes(prof, faces)
+    conv = _converter(prof, db) if prof.colour == "cmyk" else None   # a bad icc: nothing drawn
+    result = Exported()
+    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
+        deck = deck_faces[0].deck
+        if not prof.backs:
+            deck_faces = [f for f in deck_faces if f.card is not None]
+        if not deck_faces:
+            continue
+        slugs = card_slugs(deck)
+        if prof.format == "pdf":
+            pages: list[Face] = []
+            for face in deck_faces:
+                if face.card is None:
+                    continue
+                for _ in range(face.card.copies if prof.copies == "files" else 1):
+                    pages.append(face)
+                    if prof.backs:
+                        pages.append(Face(deck))
+            path = out / _name(prof, game, deck_id, "all", 1, "pdf")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part = path.with_name(path.name + ".part")
+            title = f"{db.games[game].title}: {deck.title} ({prof.title})"
+            drawn = write_single(part, pages, renderer, prof.bleed_mm, title)
+            if conv is not None:
+                _to_pdfx(part, prof, conv, title)
+            part.replace(path)
+            seen: set = set()
+            for face, found in zip(drawn.faces, drawn.warnings, strict=True):
+                key = None if face.card is None else face.card.name
+                if key not in seen:             # each design's warnings once
+                    seen.add(key)
+                    result.warnings += found
+            result.files.append(path)
+            continue
+        ext = prof.format
+        for face, image, warnings in render_faces(deck_faces, renderer, prof.bleed_mm,
+                                                  prof.dpi, f"{game}/{deck_id}"):
+            result.warnings += warnings
+            card = "back" if face.card is None else slugs[face.card.name]
+            copies = 1 if face.card is None or prof.copies == "once" else face.card.copies
+            first = out / _name(prof, game, deck_id, card, 1, ext)
+            first.parent.mkdir(parents=True, exist_ok=True)
+            if ext == "png":
+                image.save(first, dpi=(prof.dpi, prof.dpi), compress_level=3)
+            else:
+                image.save(first, "JPEG", dpi=(prof.dpi, prof.dpi), quality=95)
+            result.files.append(first)
+            for k in range(2, copies + 1):
+                again = out / _name(prof, game, deck_id, card, k, ext)
+                if again != first:
+                    again.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(first, again)
+                    result.files.append(again)
+    return result
+
+
+def _converter(prof: Profile, db: Any):
+    """The profile's CMYK converter: its `icc` (in the project), else pnp.exports.cmyk's
+    default_icc() ($PNP_CMYK_ICC or Ghostscript's), else a one-line refusal."""
+    from pnp.exports.cmyk import Converter, default_icc
+
+    icc = Path(prof.icc) if prof.icc else default_icc()
+    if icc is None:
+        raise _bad(f"profile {prof.name}: CMYK needs the printer's ICC output profile: set "
+                   f"`icc: PATH` in the profile (the shop publishes one) or $PNP_CMYK_ICC; "
+                   f"pnp ships none (docs/PROOFS-AND-EXPORTS.md)")
+    if prof.icc and not icc.is_absolute():
+        icc = Path(getattr(db, "root", ".")) / icc
+    try:
+        return Converter(icc, prof.ink_limit / 100)
+    except (OSError, ValueError) as exc:
+        raise _bad(f"profile {prof.name}: icc {prof.icc}: {exc}") from None
+
+
+def _to_pdfx(part: Path, prof: Profile, conv: Any, title: str) -> None:
+    """Rewrite the RGB PDF `part` as CMYK PDF/X-1a and check it; a one-line PnpError."""
+    from pnp.exports.pdfx import PdfxError, check_pdfx, make_pdfx
+
+    rgb = part.with_name(part.name + ".rgb")
+    part.replace(rgb)
+    try:
+        make_pdfx(rgb, part, conv, title)
+    except PdfxError as exc:
+        part.unlink(missing_ok=True)
+        raise _bad(f"profile {prof.name}: {title}: {exc}") from None
+    finally:
+        rgb.unlink(missing_ok=True)
+    problems = check_pdfx(part)
+    if problems:
+        part.unlink(missing_ok=True)
+        raise _bad(f"profile {prof.name}: {title}: not PDF/X-1a: {problems[0]}")

@@ -1,0 +1,233 @@
+"""Tabletop Simulator export: deck sheets, one back image per deck and a saved-object JSON.
+
+TTS custom decks read the card faces from sheet images laid out in a grid of at most
+10 x 7 cards; the last slot of the grid is the "hidden" card TTS shows for cards in other
+players' hands (we put the deck's back there). Sheets stay within 4096 x 4096 px. Cards
+are cut at the trim (no bleed). Each card of the saved object has CardID =
+deck_number * 100 + slot index, deck_number counting the deck's sheets from 1; copies of
+a design repeat its CardID in DeckIDs. Every sheet of a deck, and its back, has the same
+cell size in pixels (the size the fullest sheet allows), so a deck's cards look alike
+in TTS whichever sheet they come from.
+
+Layout under OUT: <game>/<deck>-sheet-<n>.jpg, <game>/<deck>-back.jpg, <game>/<deck>.json
+(load the JSON as a TTS saved object: Documents/My Games/Tabletop Simulator/Saves/
+Saved Objects).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MAX_COLS, MAX_ROWS = 10, 7
+MAX_SHEET_PX = 4096
+MAX_CARD_DPI = 300  # no point in sheets sharper than the print
+
+
+@dataclass(frozen=True)
+class SheetGrid:
+    cols: int
+    rows: int
+    cell_w: int
+    cell_h: int
+
+    @property
+    def slots(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def hidden(self) -> int:
+        """The slot TTS uses for the hidden card: the last one."""
+        return self.slots - 1
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.cols * self.cell_w, self.rows * self.cell_h
+
+
+def sheet_grid(designs: int, card_w_mm: float, card_h_mm: float,
+               cell: tuple[int, int] | None = None) -> SheetGrid:
+    """The grid for `designs` cards plus the hidden card (TTS wants at least 2 x 2).
+    Its cells are `cell` pixels when given (see `deck_cell`), else as large as the
+    sheet limit and MAX_CARD_DPI allow for this grid."""
+    slots = designs + 1
+    if slots > MAX_COLS * MAX_ROWS:
+        raise ValueError(f"{designs} cards do not fit one sheet (at most "
+                         f"{MAX_COLS * MAX_ROWS - 1} plus the hidden card)")
+    rows = max(2, math.ceil(slots / MAX_COLS))
+    cols = max(2, math.ceil(slots / rows))
+    if cell is not None:
+        return SheetGrid(cols, rows, *cell)
+    aspect = card_h_mm / card_w_mm
+    cell_w = min(MAX_SHEET_PX // cols, math.floor((MAX_SHEET_PX // rows) / aspect),
+                 round(card_w_mm / 25.4 * MAX_CARD_DPI))
+    cell_h = min(round(cell_w * aspect), MAX_SHEET_PX // rows)
+    return SheetGrid(cols, rows, cell_w, cell_h)
+
+
+def deck_cell(sheet_sizes: list[int], card_w_mm: float, card_h_mm: float) -> tuple[int, int]:
+    """One cell size (px) for every sheet of a deck: the smallest any of its sheets
+    needs, so no sheet breaks the 4096 px limit and all cards share one resolution."""
+    grids = [sheet_grid(n, card_w_mm, card_h_mm) for n in sheet_sizes or [1]]
+    smallest = min(grids, key=lambda g: g.cell_w)
+    return smallest.cell_w, smallest.cell_h
+
+
+def per_sheet() -> int:
+    return MAX_COLS * MAX_ROWS - 1
+
+
+def guid(*parts: str) -> str:
+    """A stable 6-hex-digit TTS GUID."""
+    return hashlib.sha1("/".join(parts).encode()).hexdigest()[:6]
+
+
+def _transform(x: float = 0.0) -> dict[str, float]:
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def _card_object(card: Any, card_id: int, custom: dict, game: str) -> dict[str, Any]:
+    return {
+        "GUID": guid(game, card.deck, card.name),
+        "Name": "Card",
+        "Transform": _transform(),
+        "Nickname": card.name,
+        "Description": card.text,
+        "GMNotes": card.type,
+        "CardID": card_id,
+        "CustomDeck": custom,
+        "Hands": True,
+        "SidewaysCard": False,
+        "Locked": False,
+        "Grid": True,
+        "Snap": True,
+        "Tooltip": True,
+    }
+
+
+def crop_trim(image: Any, bleed_px: float, size: tuple[int, int]) -> Any:
+    """The trim area of a rasterised face (bleed cut off), exactly `size` pixels."""
+    w, h = image.size
+    b = round(bleed_px)
+    trimmed = image.crop((b, b, w - b, h - b))
+    if trimmed.size != size:
+        from PIL import Image
+
+        trimmed = trimmed.resize(size, Image.LANCZOS)
+    return trimmed
+
+
+def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True):
+    """Sheets, back and saved-object JSON for every deck among `faces`."""
+    from PIL import Image
+
+    from pnp.artefacts.single import Face
+    from pnp.exports.cards import Exported, grouped_by_deck, render_faces
+    from pnp.outpaths import inside
+
+    result = Exported()
+    ext = "jpg" if jpeg else "png"
+    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
+        deck = deck_faces[0].deck
+        fronts = [f for f in deck_faces if f.card is not None]
+        if not fronts:
+            continue
+        folder = inside(out, game)
+        folder.mkdir(parents=True, exist_ok=True)
+        w_mm, h_mm = deck.size_mm
+        bleed_mm = db.print.bleed_mm
+        sheets = [fronts[i:i + per_sheet()] for i in range(0, len(fronts), per_sheet())]
+        cell_px = deck_cell([len(s) for s in sheets], w_mm, h_mm)
+
+        back_path = inside(folder, f"{deck_id}-back.{ext}")   # checked before drawing
+        back_size = cell_px
+        dpi = cell_px[0] / (w_mm / 25.4)
+        [(_, back_raw, back_warnings)] = render_faces([Face(deck)], renderer, bleed_mm, dpi)
+        result.warnings += back_warnings
+        back = crop_trim(back_raw, bleed_mm / 25.4 * dpi, back_size)
+        _save(back, back_path, jpeg)
+        result.files.append(back_path)
+
+        custom_decks: dict[str, dict] = {}
+        card_ids: dict[str, int] = {}
+        for number, designs in enumerate(sheets, start=1):
+            grid = sheet_grid(len(designs), w_mm, h_mm, cell_px)
+            sheet = Image.new("RGB", grid.size, "white")
+            for index, (face, raw, warnings) in enumerate(
+                    render_faces(designs, renderer, bleed_mm, dpi, f"{game}/{deck_id}")):
+                result.warnings += warnings
+                cell = crop_trim(raw, bleed_mm / 25.4 * dpi, (grid.cell_w, grid.cell_h))
+                sheet.paste(cell, _slot_xy(grid, index))
+                card_ids[face.card.name] = number * 100 + index
+            sheet.paste(back, _slot_xy(grid, grid.hidden))
+            sheet_path = inside(folder, f"{deck_id}-sheet-{number}.{ext}")
+            _save(sheet, sheet_path, jpeg)
+            result.files.append(sheet_path)
+            custom_decks[str(number)] = {
+                "FaceURL": sheet_path.resolve().as_uri(),
+                "BackURL": back_path.resolve().as_uri(),
+                "NumWidth": grid.cols,
+                "NumHeight": grid.rows,
+                "BackIsHidden": False,  # the hidden card is the sheet's last slot
+                "UniqueBack": False,
+                "Type": 0,
+            }
+
+        saved = saved_object(game, deck, [f.card for f in fronts], card_ids, custom_decks)
+        json_path = inside(folder, f"{deck_id}.json")
+        json_path.write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
+        result.files.append(json_path)
+    return result
+
+
+def _slot_xy(grid: SheetGrid, index: int) -> tuple[int, int]:
+    return (index % grid.cols) * grid.cell_w, (index // grid.cols) * grid.cell_h
+
+
+def _save(image: Any, path: Path, jpeg: bool) -> None:
+    if jpeg:
+        image.convert("RGB").save(path, "JPEG", quality=92, optimize=True)
+    else:
+        image.convert("RGB").save(path, "PNG", compress_level=6)
+
+
+def saved_object(game: str, deck: Any, cards: list, card_ids: dict[str, int],
+                 custom_decks: dict[str, dict]) -> dict[str, Any]:
+    """The TTS saved-object JSON of one deck (a lone Card object when it has one card)."""
+    def custom_for(card_id: int) -> dict:
+        number = str(card_id // 100)
+        return {number: custom_decks[number]}
+
+    contained, deck_ids = [], []
+    for card in cards:
+        for _ in range(card.copies):
+            cid = card_ids[card.name]
+            deck_ids.append(cid)
+            contained.append(_card_object(card, cid, custom_for(cid), game))
+    if len(contained) == 1:
+        state = contained[0]
+    else:
+        state = {
+            "GUID": guid(game, deck.id),
+            "Name": "Deck",
+            "Transform": _transform(),
+            "Nickname": deck.title,
+            "Description": f"{len(deck_ids)} cards",
+            "DeckIDs": deck_ids,
+            "CustomDeck": custom_decks,
+            "ContainedObjects": contained,
+            "Hands": False,
+            "SidewaysCard": False,
+            "Locked": False,
+            "Grid": True,
+            "Snap": True,
+            "Tooltip": True,
+        }
+    return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
+            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "ObjectStates": [state], "TabStates": {}, "VersionNumber": ""}
