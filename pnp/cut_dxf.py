@@ -5,12 +5,13 @@ One closed LWPOLYLINE per card trim on layer CUT, its rounded corners exact arcs
 bulges, not flattened segments), in millimetres ($INSUNITS 4) with 0,0 at the page's
 bottom-left corner and y up: the PDF's own frame, so the drawing is upright in every DXF
 viewer (the SVG's y runs down from the top-left; x is the same in both). DXF R2000
-(AC1015): the oldest version with LWPOLYLINE, read by every DXF importer we know of.
+(AC1015): the oldest version ezdxf writes that has LWPOLYLINE (R12 has not), nothing newer
+used (docs/PROOFS-AND-EXPORTS.md, "The DXF").
 Dates are fixed and GUIDs zero, so the same input gives the same bytes.
 
 The machines' registration marks are not in the file: Silhouette Studio and Cricut Design
-Space draw their own from their settings and read none from an imported file, which would
-only cut them as shapes.
+Space draw their own from their settings and, as far as we know, read none from an
+imported file, whose every shape they would cut.
 
 ezdxf is imported here only, when a DXF is written (not by `pnp build` nor `referee`).
 """

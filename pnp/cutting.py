@@ -8,6 +8,7 @@ machine's registration-mark zone; then, per sheet:
 - `<game>/<deck>-sheet-<n>.svg`: the cut paths, one rounded rectangle per card trim, in
   mm from the page's top-left corner, read from the build's layout report (the same
   report `pnp build --json` prints), so the cuts sit where the guides are;
+- `<game>/<deck>-sheet-<n>.dxf`: the same paths as DXF (pnp.cut_dxf);
 - `<game>/<deck>.layout.json`: that layout report.
 
 The marks' figures are the widely published defaults of each machine's software (see

@@ -8,8 +8,8 @@ Layout under OUT (default output/export/<target>):
 - pdf-single: <game>/<deck>.pdf, one physical card per page (copies expanded), each
               front followed by its back (unless --no-backs); TrimBox and BleedBox set.
 - tts:        see pnp.tts.
-- cut:        per sheet a PDF with a cutting machine's registration marks and an SVG of
-              the cut paths; see pnp.cutting.
+- cut:        per sheet a PDF with a cutting machine's registration marks and an SVG and a
+              DXF of the cut paths; see pnp.cutting.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profil
     """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),
     tts (Tabletop Simulator deck sheets, backs and saved-object JSON), pdf-single (one
     card per page with TrimBox and BleedBox), cut --machine M (sheets with a cutting
-    machine's registration marks and SVG cut paths), or --profile NAME (a print shop's
+    machine's registration marks, SVG and DXF cut paths), or --profile NAME (a print shop's
     files)."""
     from pnp.cli import load_database
     from pnp.project import output
