@@ -83,7 +83,7 @@ PROFILE = Struct({}, {
     "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
     "sizes": MapOf(STR, CARD_SIZE), "copies": Choice(("files", "once")), "backs": BOOL,
     "naming": STR, "note": STR, "colour": Choice(("rgb", "cmyk")),
-    "ink_limit": Range(100, 400, "a total ink in percent"), "icc": STR,
+    "ink_limit": Range(100, 400, "a total ink in percent"), "icc": STR, "back_first": BOOL,
 })
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
 COLORS = Struct({}, {"primary": COLOR, "secondary": COLOR, "paper": COLOR})

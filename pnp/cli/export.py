@@ -46,7 +46,7 @@ def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profil
     """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),
     tts (Tabletop Simulator deck sheets, backs and saved-object JSON), pdf-single (one
     card per page with TrimBox and BleedBox), cut --machine M (sheets with a cutting
-    machine's registration marks and SVG cut paths), or --profile NAME (a print shop's
+    machine's registration marks, SVG and DXF cut paths), or --profile NAME (a print shop's
     files)."""
     if (target is None) == (profile is None):
         raise click.UsageError("give a TARGET (png, tts, pdf-single, cut) or --profile NAME")

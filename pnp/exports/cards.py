@@ -8,8 +8,8 @@ Layout under OUT (default output/export/<target>):
 - pdf-single: <game>/<deck>.pdf, one physical card per page (copies expanded), each
               front followed by its back (unless --no-backs); TrimBox and BleedBox set.
 - tts:        see pnp.exports.tts.
-- cut:        per sheet a PDF with a cutting machine's registration marks and an SVG of
-              the cut paths; see pnp.exports.cutting.
+- cut:        per sheet a PDF with a cutting machine's registration marks and an SVG and a
+              DXF of the cut paths; see pnp.exports.cutting.
 """
 
 from __future__ import annotations

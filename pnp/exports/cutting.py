@@ -8,6 +8,7 @@ machine's registration-mark zone; then, per sheet:
 - `<game>/<deck>-sheet-<n>.svg`: the cut paths, one rounded rectangle per card trim, in
   mm from the page's top-left corner, read from the build's layout report (the same
   report `pnp build --json` prints), so the cuts sit where the guides are;
+- `<game>/<deck>-sheet-<n>.dxf`: the same paths as DXF (pnp.exports.cut_dxf);
 - `<game>/<deck>.layout.json`: that layout report.
 
 The marks' figures are the widely published defaults of each machine's software (see
@@ -173,6 +174,7 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
     from pypdf import PdfReader, PdfWriter
 
     from pnp.artefacts import build as b
+    from pnp.exports.cut_dxf import write_cut_dxf
     from pnp.layout import geometry as g
     from pnp.outpaths import inside
 
@@ -206,7 +208,7 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
             folder = inside(out, art.game)
             folder.mkdir(parents=True, exist_ok=True)
             for old in folder.glob(f"{art.name}-sheet-*"):  # a deck that shrank: no stale sheet
-                if old.suffix in (".pdf", ".svg") and old.stem[len(art.name) + 7:].isdigit():
+                if old.suffix in (".pdf", ".svg", ".dxf") and old.stem[len(art.name) + 7:].isdigit():
                     old.unlink()
             reader = PdfReader(result.path)
             for page, pdf_page in zip(pages, reader.pages, strict=True):
@@ -224,7 +226,8 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
                 part.replace(pdf_path)
                 svg_path = inside(folder, f"{stem}.svg")
                 svg_path.write_text(cut_svg(page, radius), encoding="utf-8")
-                files += [pdf_path, svg_path]
+                files += [pdf_path, svg_path,
+                          write_cut_dxf(svg_path.with_suffix(".dxf"), page, radius)]
             layout_path = inside(folder, f"{art.name}.layout.json")
             layout_path.write_text(json.dumps({"machine": m.name, "corner_radius_mm": radius,
                                                "pages": pages}, indent=1) + "\n",

@@ -12,8 +12,9 @@ where each comes from; re-check them against the shop's current page before an o
 - tgc (The Game Crafter): PNG, 300 dpi, 1/8 in bleed: poker 2.5 x 3.5 in -> 825 x 1125 px.
 - mpc (MakePlayingCards): PNG, 300 dpi, poker 822 x 1122 px (0.12 in bleed).
 - dtc (DriveThruCards): one PDF per deck, pages 2.75 x 3.75 in (poker + 1/8 in bleed),
-  each front followed by its back, as PDF/X-1a in CMYK with total ink <= 240 %, as they
-  ask (pnp/exports/cmyk.py converts, pnp/exports/pdfx.py writes and checks the PDF/X).
+  each card's back followed by its front (`back_first`), as PDF/X-1a in CMYK with total
+  ink <= 240 %, as they ask (pnp/exports/cmyk.py converts, pnp/exports/pdfx.py writes and
+  checks the PDF/X).
 
 `colour: cmyk` (pdf format only) converts the PDF to CMYK through an ICC output profile
 (`icc`, else $PNP_CMYK_ICC or Ghostscript's generic SWOP profile where installed), caps total ink at `ink_limit` percent
@@ -35,7 +36,7 @@ COPIES = ("files", "once")
 DEFAULT_NAMING = "{game}/{deck}--{card}--{copy}"
 COLOURS = ("rgb", "cmyk")
 KEYS = ("like", "title", "format", "dpi", "bleed_mm", "sizes", "copies", "backs", "naming",
-        "note", "colour", "ink_limit", "icc")
+        "note", "colour", "ink_limit", "icc", "back_first")
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Profile:
     colour: str = "rgb"                 # cmyk: PDF/X-1a through pnp.exports.pdfx (format pdf only)
     ink_limit: float = 300.0            # total ink, percent (cmyk)
     icc: str = ""                       # CMYK output profile (cmyk); "": pnp.exports.cmyk.default_icc()
+    back_first: bool = False            # pdf with backs: each copy's back page before its front
 
 
 PRESETS: dict[str, Profile] = {
@@ -62,7 +64,7 @@ PRESETS: dict[str, Profile] = {
                    sizes={"poker": POKER}, copies="files"),
     "dtc": Profile("dtc", "DriveThruCards", format="pdf", dpi=300, bleed_mm=3.175,
                    sizes={"poker": POKER}, copies="files", naming="{game}/{deck}",
-                   colour="cmyk", ink_limit=240.0),
+                   colour="cmyk", ink_limit=240.0, back_first=True),
 }
 
 
@@ -116,8 +118,9 @@ def profile(db: Any, name: str) -> Profile:
         spec["sizes"] = {str(k): (float(v[0]), float(v[1])) for k, v in sizes.items()}
     if "naming" in spec:
         _check_naming(str(spec["naming"]), where)
-    if "backs" in spec and not isinstance(spec["backs"], bool):
-        raise _bad(f"{where}.backs: expected true or false")
+    for key in ("backs", "back_first"):
+        if key in spec and not isinstance(spec[key], bool):
+            raise _bad(f"{where}.{key}: expected true or false")
     values.update(spec)
     result = replace(base, **values)
     if result.colour == "cmyk" and result.format != "pdf":
@@ -182,9 +185,8 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
                 if face.card is None:
                     continue
                 for _ in range(face.card.copies if prof.copies == "files" else 1):
-                    pages.append(face)
-                    if prof.backs:
-                        pages.append(Face(deck))
+                    pair = [face, Face(deck)] if prof.backs else [face]
+                    pages += pair[::-1] if prof.back_first else pair
             path = out / _name(prof, game, deck_id, "all", 1, "pdf")
             path.parent.mkdir(parents=True, exist_ok=True)
             part = path.with_name(path.name + ".part")

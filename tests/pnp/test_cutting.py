@@ -223,8 +223,8 @@ def test_corner_radius_option_and_two_exports_are_byte_identical(project, export
                 "--out", str(out), cwd=project)
     assert again.returncode == 0 and not stale.exists()
     assert sorted(p.name for p in (out / "harbour").iterdir()) == [
-        "ships-sheet-1.pdf", "ships-sheet-1.svg", "ships-sheet-2.pdf", "ships-sheet-2.svg",
-        "ships.layout.json"]
+        "ships-sheet-1.dxf", "ships-sheet-1.pdf", "ships-sheet-1.svg", "ships-sheet-2.dxf",
+        "ships-sheet-2.pdf", "ships-sheet-2.svg", "ships.layout.json"]
 
 
 def test_print_corner_radius_mm_sets_the_rounding(project, tmp_path, cli):

@@ -42,12 +42,13 @@ def test_mpc_preset_and_dtc_pages(cli, project, tmp_path):
     done = export(cli, project, tmp_path / "dtc", "--profile", "dtc")
     assert "CMYK PDF/X-1a, total ink <= 240 %" in done.stdout    # tests/pnp/test_cmyk.py checks it
     pdf = PdfReader(tmp_path / "dtc" / "harbour" / "ships.pdf")
-    assert len(pdf.pages) == 2 * 7                          # each copy: front, back
+    assert len(pdf.pages) == 2 * 7          # each copy: its back, then its front (back_first)
     for page in pdf.pages:
         assert [round(float(v) / 72, 3) for v in page.mediabox[2:]] == [2.75, 3.75]
         assert [round(float(v) / 72, 3) for v in page.trimbox] == [0.125, 0.125, 2.625, 3.625]
     texts = [p.extract_text() for p in pdf.pages]
-    assert "Iron Maiden" in texts[2] and "Iron Maiden" in texts[4]
+    assert "Iron Maiden" in texts[3] and "Iron Maiden" in texts[5]
+    assert texts[0] == texts[2] != texts[1]                 # backs on pages 1, 3, ...
 
 
 def test_a_profile_declared_in_cards_yaml(cli, project, tmp_path):
@@ -61,7 +62,11 @@ def test_a_profile_declared_in_cards_yaml(cli, project, tmp_path):
         "card_sizes:"), 1))
     bad = cli("pnp", "export", "--profile", "club", cwd=own)
     assert bad.returncode == 1 and "profiles.broken.bleed" in bad.stderr
-    yaml.write_text(yaml.read_text().replace("  broken: {bleed: 3}\n", ""))
+    yaml.write_text(yaml.read_text().replace("{bleed: 3}", "{like: dtc, back_first: 1}"))
+    bad = cli("pnp", "export", "--profile", "club", cwd=own)
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1
+    assert "profiles.broken.back_first: expected true or false" in bad.stderr
+    yaml.write_text(yaml.read_text().replace("  broken: {like: dtc, back_first: 1}\n", ""))
     export(cli, own, tmp_path / "club", "--profile", "club")
     files = sorted(p.name for p in (tmp_path / "club" / "ships").iterdir())
     assert len(files) == 6 + 1 and "iron-maiden.jpg" in files        # one file a design

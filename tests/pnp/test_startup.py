@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", "pnp.cli.diff",
-            "pnp.exports", "yaml", "openpyxl", "rich", "pypdfium2", "carddb.validate")
+            "pnp.exports", "yaml", "openpyxl", "rich", "pypdfium2", "carddb.validate", "ezdxf")
 PROBE = ("import atexit, runpy, sys\n"
          f"atexit.register(lambda: print(sorted(m for m in {UNNEEDED!r} if m in sys.modules), "
          "file=sys.stderr))\n"

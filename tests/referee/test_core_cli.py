@@ -23,6 +23,7 @@ from _core_support import ROOT, cli, env, make_session, one_line_error, read_log
 HEAVY = [
     "sqlite3",
     "rich",
+    "ezdxf",
     "carddb",
     "yaml",
     "referee.session",
