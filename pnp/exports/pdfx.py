@@ -1,4 +1,5 @@
-"""PDF/X-1a:2001 from pnp's RGB one-card-per-page PDFs, and its structural check.
+"""PDF/X-1a:2003 (ISO 15930-4) from pnp's RGB one-card-per-page PDFs, and its structural
+check. 2003, not 2001: DriveThruCards asks for PDF/X-1a:2003 (docs/PROOFS-AND-EXPORTS.md).
 
 `make_pdfx` rewrites every content stream (pages and form XObjects): each RGB or grey
 colour operator becomes a CMYK one (pnp.exports.cmyk: ICC conversion, total ink capped), black
@@ -15,8 +16,10 @@ from typing import Any
 
 from pnp.exports.cmyk import THIN_LINE_PT, Converter, is_grey, k_only
 
-PDFX_VERSION = "PDF/X-1:2001"
-PDFX_CONFORMANCE = "PDF/X-1a:2001"
+# 15930-4 names the part and conformance level in GTS_PDFXVersion alone; the 2001 edition's
+# GTS_PDFXConformance key is not written.
+PDFX_VERSION = "PDF/X-1a:2003"
+PDF_HEADER = b"%PDF-1.4"          # PDF/X-1a:2003 is based on PDF 1.4 (no transparency)
 FILL_OPS = {"f", "F", "f*"}
 FILL_STROKE_OPS = {"B", "B*", "b", "b*"}
 STROKE_OPS = {"S", "s"}
@@ -211,7 +214,7 @@ def _convert_resources(resources: Any, conv: Converter, writer: Any, where: str,
 
 
 def make_pdfx(source: Path, target: Path, conv: Converter, title: str) -> None:
-    """Write `source` (pnp's one-card-per-page RGB PDF) as PDF/X-1a:2001 `target`.
+    """Write `source` (pnp's one-card-per-page RGB PDF) as PDF/X-1a:2003 `target`.
     PdfxError (one line, naming the page) for what PDF/X-1a cannot hold."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import (
@@ -256,14 +259,13 @@ def make_pdfx(source: Path, target: Path, conv: Converter, title: str) -> None:
     })
     writer.root_object[NameObject("/OutputIntents")] = ArrayObject(
         [writer._add_object(intent)])
-    writer.add_metadata({"/Title": title, "/GTS_PDFXVersion": PDFX_VERSION,
-                         "/GTS_PDFXConformance": PDFX_CONFORMANCE})
+    writer.add_metadata({"/Title": title, "/GTS_PDFXVersion": PDFX_VERSION})
     info = writer._info.get_object()    # add_metadata writes text only; Trapped is a name
     info[NameObject("/Trapped")] = NameObject("/False")
     for key in ("/CreationDate", "/ModDate"):
         if key not in info:
             info[NameObject(key)] = TextStringObject("D:20000101000000+00'00'")
-    writer.pdf_header = b"%PDF-1.3"
+    writer.pdf_header = PDF_HEADER
     with open(target, "wb") as fh:
         writer.write(fh)
 
@@ -334,17 +336,17 @@ def colour_operations(pdf: Any, page: Any) -> list[tuple[str, list[float], bool]
 
 
 def check_pdfx(path: Path) -> list[str]:
-    """The structural rules of PDF/X-1a:2001 this module promises, as one line per
-    problem (empty: passes): an OutputIntent GTS_PDFX with an embedded CMYK ICC profile
-    and an OutputConditionIdentifier; GTS_PDFXVersion, GTS_PDFXConformance and Trapped in
+    """The structural rules of PDF/X-1a:2003 this module promises, as one line per
+    problem (empty: passes): PDF 1.3 or 1.4; an OutputIntent GTS_PDFX with an embedded
+    CMYK ICC profile and an OutputConditionIdentifier; GTS_PDFXVersion and Trapped in
     Info; TrimBox and BleedBox on every page (inside the MediaBox); every font embedded;
     no RGB colour operator, colour space or image; no transparency."""
     from pypdf import PdfReader
 
     problems: list[str] = []
     pdf = PdfReader(path)
-    if not pdf.pdf_header.startswith("%PDF-1.3"):
-        problems.append(f"header {pdf.pdf_header}: PDF/X-1a:2001 is PDF 1.3")
+    if pdf.pdf_header[:8] not in ("%PDF-1.3", "%PDF-1.4"):
+        problems.append(f"header {pdf.pdf_header}: PDF/X-1a:2003 is PDF 1.4 at most")
     root = pdf.trailer["/Root"]
     intents = root.get("/OutputIntents")
     intents = [i.get_object() for i in intents.get_object()] if intents else []
@@ -362,8 +364,6 @@ def check_pdfx(path: Path) -> list[str]:
     info = info.get_object() if info is not None else {}
     if info.get("/GTS_PDFXVersion") != PDFX_VERSION:
         problems.append(f"Info: GTS_PDFXVersion is {info.get('/GTS_PDFXVersion')!r}")
-    if info.get("/GTS_PDFXConformance") != PDFX_CONFORMANCE:
-        problems.append(f"Info: GTS_PDFXConformance is {info.get('/GTS_PDFXConformance')!r}")
     if info.get("/Trapped") not in ("/True", "/False"):
         problems.append("Info: Trapped is not True or False")
     for key in ("/Title", "/CreationDate", "/ModDate"):

@@ -75,7 +75,10 @@ def test_dtc_export_is_pdfx_1a_cmyk_with_k_only_black_text(cli, project, tmp_pat
     intent = pdf.trailer["/Root"]["/OutputIntents"][0].get_object()
     assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"]
     assert intent["/DestOutputProfile"].get_object().get_data() == ICC.read_bytes()
-    assert pdf.trailer["/Info"]["/GTS_PDFXVersion"] == "PDF/X-1:2001"
+    # PDF/X-1a:2003, as DriveThruCards asks: PDF 1.4, the version key alone (ISO 15930-4)
+    assert pdf.trailer["/Info"]["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+    assert "/GTS_PDFXConformance" not in pdf.trailer["/Info"]
+    assert pdf.pdf_header == "%PDF-1.4"
 
 
 @needs_icc
