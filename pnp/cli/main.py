@@ -15,7 +15,7 @@ class Commands(OneLineGroup):
     help lists them): `pnp build` does not pay for importing proof, export and watch."""
 
     LAZY = {"proof": "pnp.cli.proof", "export": "pnp.cli.export", "watch": "pnp.cli.watch",
-            "init": "pnp.cli.init", "diff": "pnp.cli.diff"}
+            "init": "pnp.cli.init", "diff": "pnp.cli.diff", "preview": "pnp.cli.preview"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})

@@ -1,30 +1,17 @@
-"""Designer's proof sheet: one card of each type (front and back, bleed shown), the
-mats, the reference card, die labels and tokens of a game, as PDF and optionally PNG.
-
-    python -m pnp.exports.preview [--game xo] [--out output/preview] [--png] [--all]
-
-Edit a template in templates/<game>/, run this, look at the PNG. `--all` draws every
-card instead of one per type. The trim line is drawn in thin cyan so the bleed shows.
+"""The designer's preview sheet of `pnp preview`: one card of each type (front and back,
+bleed shown), the mats, the reference card, die labels and tokens of a game, as PDF and
+optionally PNG. `every_card` draws every card instead of one per type. The trim line is
+drawn in thin cyan so the bleed shows.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 from pnp.draw.render import MM, CardRenderer, LayoutWarning, RenderError
 
 GAP = 8 * MM
 LABEL = 5 * MM
-
-
-def _fonts(db) -> dict[str, str]:
-    """The fonts `pnp build` uses (cards.yaml print.fonts, else ReportLab's Vera)."""
-    from pnp.draw.fonts import register_fonts
-
-    return register_fonts(db.print.fonts, db.root,
-                          notify=lambda line: print(f"notice: {line}", file=sys.stderr))
 
 
 def preview(db, fonts, game_id: str, out_pdf: Path, every_card: bool = False,
@@ -126,47 +113,3 @@ def to_png(pdf: Path, scale: float = 2.0) -> list[Path]:
         out.append(png)
     document.close()
     return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pnp.exports.preview", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", action="append", help="game id (default: all)")
-    parser.add_argument("--db", help="cards.yaml (default: ./cards.yaml or the bundled one)")
-    parser.add_argument("--out", default="output/preview", help="output folder")
-    parser.add_argument("--png", action="store_true", help="also rasterise to PNG")
-    parser.add_argument("--all", action="store_true", help="every card, not one per type")
-    args = parser.parse_args(argv)
-    import carddb
-
-    try:
-        db = carddb.load(args.db)
-    except carddb.DatabaseError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 1
-    try:
-        fonts = _fonts(db)
-    except Exception as exc:                       # a missing or broken font file
-        print(" ".join(str(exc).split()), file=sys.stderr)
-        return 1
-    for game_id in args.game or list(db.games):
-        if game_id not in db.games:
-            print(f"unknown game {game_id!r} (known: {', '.join(db.games)})", file=sys.stderr)
-            return 2
-        pdf = Path(args.out) / f"{game_id}-preview.pdf"
-        try:
-            warnings = preview(db, fonts, game_id, pdf, every_card=args.all)
-        except RenderError as exc:
-            print(exc, file=sys.stderr)
-            return 1
-        for warning in dict.fromkeys(warnings):
-            print(f"warning: {warning}", file=sys.stderr)
-        print(pdf)
-        if args.png:
-            for png in to_png(pdf):
-                print(png)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

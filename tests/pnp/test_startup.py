@@ -33,6 +33,7 @@ def test_a_warm_build_imports_no_other_command_nor_what_it_does_not_use(cli, tmp
 def test_help_still_lists_every_command(cli):
     result = cli("pnp", "--help")
     commands = result.stdout.split("Commands:", 1)[1].split()
-    for name in ("build", "export", "init", "list", "proof", "validate", "watch"):
+    for name in ("build", "diff", "export", "init", "list", "preview", "proof", "validate",
+                 "watch"):
         assert name in commands
     assert cli("pnp", "proof", "--help").stdout.startswith("Usage: pnp proof")
