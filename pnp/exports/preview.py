@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.draw.render import MM, CardRenderer, LayoutWarning, RenderError
+from pnp.draw.render import MM, CardRenderer, LayoutWarning
 
 GAP = 8 * MM
 LABEL = 5 * MM
