@@ -4,11 +4,15 @@ of saves is taken as one change once the files have been still for one interval.
 
 Builds run in this process through the real `pnp build` command, so they are
 incremental (only what changed is redrawn) and print exactly what `pnp build` prints.
-A broken edit prints its one-line error and the watch goes on.
+A broken edit prints its one-line error and the watch goes on. ReportLab keeps a font
+once a process has loaded it, so a changed font file restarts the watch (a fresh process,
+whose first build is incremental: only what the font draws is redrawn).
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -96,9 +100,20 @@ def changed_decks(before: dict, after: dict) -> list[tuple[str, str]]:
                   if before.get(key, {}).get("hash") != entry.get("hash"))
 
 
+FONT_SUFFIXES = (".ttf", ".otf")
+
+
+def fonts_changed(paths: list[Path]) -> list[Path]:
+    """The font files among changed paths (this process cannot load them again)."""
+    return [p for p in paths if p.suffix.lower() in FONT_SUFFIXES]
+
+
 def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
                interval: float, echo: Callable[[str], None],
-               stop: Callable[[], bool] = lambda: False) -> None:
+               stop: Callable[[], bool] = lambda: False,
+               restart: Callable[[], None] | None = None) -> None:
+    """Build, then build again after every settled change; `restart()` (which does not
+    return) is called instead when a font file changed."""
     import carddb
     from pnp.artefacts.incremental import Manifest
 
@@ -163,12 +178,23 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
             now = settled
         changed = changes(state, now)
         state = now
+        if restart is not None and fonts_changed(changed):
+            echo(f"changed: {describe(changed, root)}; a font changed: restarting the watch "
+                 "to load it")
+            restart()
         cycle(f"changed: {describe(changed, root)}")
         db = load() or db
         new_paths = watched_paths(db_path, db)
         if new_paths != paths:
             paths = new_paths
             state = snapshot(paths)
+
+
+def _restart() -> None:
+    """Run this same command line again in a fresh process (this one ends here)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
 def _finite(value: float) -> float:
@@ -207,7 +233,8 @@ def watch(out, proof, interval, project, build_args) -> int:
 
     announce(database_path(project))    # even before it exists: the file watched for
     try:
-        watch_loop(database_path(project), list(build_args), proof, out, interval, echo)
+        watch_loop(database_path(project), list(build_args), proof, out, interval, echo,
+                   restart=_restart)
     except KeyboardInterrupt:
         echo("stopped watching")
     return 0

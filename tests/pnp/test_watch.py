@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import threading
@@ -113,3 +114,45 @@ def test_a_mistyped_build_option_ends_the_watch_with_a_usage_error(tmp_path):
     (line,) = result.stderr.splitlines()
     assert line.startswith("pnp: No such option '--paepr'.") and "'--paper'" in line
     assert not (tmp_path / "output").exists()
+
+
+def base_fonts(pdf: Path) -> set[str]:
+    from pypdf import PdfReader
+
+    names = set()
+    for page in PdfReader(pdf).pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    return names
+
+
+def test_a_changed_font_file_restarts_the_watch_and_is_drawn(tmp_path):
+    # ReportLab keeps a font once loaded: the watch must not go on drawing the old one.
+    import reportlab
+
+    vera = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"
+    dejavu = ROOT / "pnp" / "draw" / "fallback-fonts" / "DejaVuSans.ttf"
+    project = make_project(tmp_path)
+    (project / "fonts").mkdir()
+    font = project / "fonts" / "card.ttf"
+    shutil.copyfile(vera, font)
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "  fonts: {}", "  fonts: {regular: fonts/card.ttf}", 1))
+    w = Watcher(project, "--interval", "0.1", "--game", "x-statix", "--only", "owners")
+    try:
+        w.wait_for("build done")
+        pdf = project / "output" / "x-statix" / "owners.pdf"
+        assert base_fonts(pdf) == {"BitstreamVeraSans-Roman"}
+        pid = w.proc.pid
+
+        shutil.copyfile(dejavu, font)
+        lines = w.wait_for("build done")
+        assert any("fonts/card.ttf" in line and "restarting the watch" in line
+                   for line in lines)
+        assert any("first build" in line for line in lines)     # a fresh process
+        assert "(1 artefacts rebuilt)" in lines[-1]
+        assert base_fonts(pdf) == {"DejaVuSans"}
+        assert w.proc.pid == pid and w.proc.poll() is None      # the same watch, execed
+    finally:
+        w.stop()
