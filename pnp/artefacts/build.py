@@ -350,7 +350,7 @@ def _scale_form(c, fonts, paper: str, label_pt: float = 6) -> tuple[str, float, 
     it shows on any bleed colour: drawn once per document as a form, (name, w, h). A
     label above 6 pt (a higher print.min_text_pt) makes the plate that much taller."""
     length, label = g.scale_length(paper)
-    w, h = length + g.mm(2), g.SCALE_PLATE_H + (label_pt - 6) * 0.75
+    w, h = length + g.mm(2), g.scale_plate_height(label_pt)
     name = f"scale-{paper}-{label_pt:g}"
     made = c.__dict__.setdefault("_pnp_forms", set())
     if name not in made:
@@ -512,7 +512,8 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
             lines = [pair.fold for pair in fold.pairs[:len(batch)]]
             cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
                                  [f.y0 for f in lines if f.y0 == f.y1])
-            _draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0]),
+            _draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0],
+                                                opts.min_text_pt),
                         opts.paper, opts.min_text_pt)
             # a fold sheet lists what is cut out: each front with its back
             pages.show("other", [(card.name, unit.trim)
@@ -527,7 +528,8 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
             if key not in marks:
                 guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
                 marks[key] = (_guide_code(guides),
-                              g.scale_plate(g.free_cells(sheet, len(batch)), length))
+                              g.scale_plate(g.free_cells(sheet, len(batch)), length,
+                                            opts.min_text_pt))
             code, plate = marks[key]
             c.addLiteral(code)
             _draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt)
@@ -738,8 +740,9 @@ def _heading_scale(c, fonts, page: tuple[float, float], paper: str,
     """The scale bar at the right end of a page heading."""
     length = g.scale_length(paper)[0]
     plate_w = length + g.mm(2)
-    rect = g.Rect(page[0] - PAGE_MARGIN - plate_w, page[1] - PAGE_MARGIN - g.SCALE_PLATE_H,
-                  plate_w, g.SCALE_PLATE_H)
+    plate_h = g.scale_plate_height(label_pt)
+    rect = g.Rect(page[0] - PAGE_MARGIN - plate_w, page[1] - PAGE_MARGIN - plate_h,
+                  plate_w, plate_h)
     _draw_scale(c, fonts, g.ScalePlate(rect, False), paper, label_pt)
 
 
@@ -811,9 +814,10 @@ def _draw_reference(db, art, opts: Options, renderer, fonts, target, result: Wri
     result.warnings += _warnings(renderer.draw_reference(c, art.game, box.x, box.y, box.w, box.h))
     length = g.scale_length(opts.paper)[0]
     plate_w = length + g.mm(2)
+    plate_h = g.scale_plate_height(opts.min_text_pt)
     _draw_scale(c, fonts, g.ScalePlate(g.Rect((page[0] - plate_w) / 2,
-                                              PAGE_MARGIN - g.SCALE_PLATE_H - g.mm(0.5),
-                                              plate_w, g.SCALE_PLATE_H), False),
+                                              PAGE_MARGIN - plate_h - g.mm(0.5),
+                                              plate_w, plate_h), False),
                 opts.paper, opts.min_text_pt)
     pages.show()
     c.save()
@@ -873,7 +877,8 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
     arm = g.mm(6)
     length = g.scale_length(opts.paper)[0]
     plate_w = length + g.mm(2)
-    plate = g.ScalePlate(g.Rect((pw - plate_w) / 2, g.mm(18), plate_w, g.SCALE_PLATE_H), False)
+    plate = g.ScalePlate(g.Rect((pw - plate_w) / 2, g.mm(18), plate_w,
+                                g.scale_plate_height(opts.min_text_pt)), False)
     _text(c, fonts, opts, "bold", 12, PAGE_MARGIN, ph - PAGE_MARGIN - 10,
           "Duplex calibration \u2014 front")
     lines = [

@@ -378,6 +378,12 @@ SCALE_PAD = 0.5 * PT_PER_MM    # kept clear around the scale plate
 SCALE_PLATE_H = 5.0 * PT_PER_MM
 
 
+def scale_plate_height(label_pt: float = 6.0) -> float:
+    """The plate's height: 5 mm with its 6 pt label, 3/4 pt taller for each point a higher
+    print.min_text_pt adds to the label."""
+    return SCALE_PLATE_H + (max(label_pt, 6.0) - 6.0) * 0.75
+
+
 def scale_length(paper: str) -> tuple[float, str]:
     """The scale bar's length (points) and label: 2 in on Letter, 50 mm otherwise."""
     if paper.lower() == "letter":
@@ -415,13 +421,15 @@ def free_cells(sheet: Sheet, count: int | None = None, more_xs=(), more_ys=()) -
     return cells
 
 
-def scale_plate(cells: list[Rect], length: float) -> ScalePlate | None:
-    """The first cell that holds a plate for a bar of `length` (lying, else standing)."""
+def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0) -> ScalePlate | None:
+    """The first cell that holds a plate for a bar of `length` with a `label_pt` label
+    (lying, else standing)."""
     long = length + 2 * mm(1)
+    high = scale_plate_height(label_pt)
     for vertical in (False, True):
         for cell in cells:
             w, h = cell.w - 2 * SCALE_PAD, cell.h - 2 * SCALE_PAD
-            pw, ph = (SCALE_PLATE_H, long) if vertical else (long, SCALE_PLATE_H)
+            pw, ph = (high, long) if vertical else (long, high)
             if w >= pw - _EPS and h >= ph - _EPS:
                 x = cell.x + (cell.w - pw) / 2
                 y = cell.y + (cell.h - ph) / 2

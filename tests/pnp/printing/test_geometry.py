@@ -138,12 +138,14 @@ def test_sheet_properties(case):
                         a = s.area
                         assert (seg.right <= a.x + 1e-6 or seg.x >= a.right - 1e-6
                                 or seg.top <= a.y + 1e-6 or seg.y >= a.top - 1e-6)
-            plate = g.scale_plate(g.free_cells(sheet, count), g.mm(50))
-            if plate is not None:
-                r = plate.rect
-                assert p.x <= r.x and r.right <= p.right and p.y <= r.y and r.top <= p.top
-                for s in used:
-                    assert not overlaps(r, s.trim)
+            for label_pt in (6, 12):         # a higher print.min_text_pt: a taller plate
+                plate = g.scale_plate(g.free_cells(sheet, count), g.mm(50), label_pt)
+                if plate is not None:
+                    r = plate.rect
+                    assert abs(min(r.w, r.h) - g.scale_plate_height(label_pt)) < 1e-9
+                    assert p.x <= r.x and r.right <= p.right and p.y <= r.y and r.top <= p.top
+                    for s in used:
+                        assert not overlaps(r, s.trim)
 
 
 def test_auto_layout_offers_abutting_then_full_bleed():
@@ -224,6 +226,20 @@ def test_scale_plate_goes_where_no_card_is():
     a4 = g.card_sheet(*g.paper_size("a4"), *POKER, BLEED)
     plate = g.scale_plate(g.free_cells(a4), g.scale_length("a4")[0])
     assert not plate.vertical and close(plate.rect.y + plate.rect.h / 2, (192.95 + 199.3) / 2)
+
+
+
+def test_a_taller_label_gets_a_taller_plate_or_another_place():
+    # A4 poker leaves a 6.35 mm band between the rows (less 0.5 mm clear each side): the
+    # 5 mm plate of a 6 pt label lies in it; the 8.375 mm plate of a 12 pt label cannot, so
+    # it stands in a gutter between the columns instead of covering the cards' trims.
+    a4 = g.card_sheet(*g.paper_size("a4"), *POKER, BLEED)
+    assert close(g.scale_plate_height(6), 5)
+    assert close(g.scale_plate_height(12), 5 + g.to_mm(4.5))
+    lying = g.scale_plate(g.free_cells(a4), g.scale_length("a4")[0], 6)
+    assert not lying.vertical
+    tall = g.scale_plate(g.free_cells(a4), g.scale_length("a4")[0], 12)
+    assert tall is None or tall.vertical
 
 
 def test_long_edge_back_mirrors_left_right():
