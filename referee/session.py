@@ -187,9 +187,11 @@ def _check_new_row(kind: str, summary: str, state: dict | str) -> None:
 class Session:
     """An open session. Use as `with Session.open(path) as s:` - one transaction."""
 
-    def __init__(self, path: Path, write: bool = True) -> None:
+    def __init__(self, path: Path, write: bool = True, lock_late: bool = False) -> None:
         self.path = path
         self.write = write
+        self.lock_late = write and lock_late  # see `open`
+        self._loaded = False  # inside `with`: the log is read and checked
         self._conn: sqlite3.Connection | None = None
         self._rows: list[Row] = []  # the whole log, verified on open
         self._version = SCHEMA_VERSION
@@ -197,12 +199,16 @@ class Session:
 
     # ── lifecycle ──────────────────────────────────────────────────────────────
     @classmethod
-    def open(cls, path: str | os.PathLike, write: bool = True) -> Session:
+    def open(cls, path: str | os.PathLike, write: bool = True, lock_late: bool = False) -> Session:
         """A session on an existing file; the transaction starts on `with`. `write=False`
-        takes a read snapshot instead of the write lock."""
+        takes a read snapshot instead of the write lock. `lock_late` (a command that may
+        wait for a person, e.g. at a dice prompt): `with` reads and checks the log and lets
+        go of the file; the events recorded are written on leaving `with`, under the write
+        lock, only if the session still ends with the event the command read (else a
+        `RefereeError`: another command changed it meanwhile; nothing is written)."""
         path = Path(path)
         check_header(path)
-        return cls(path, write)
+        return cls(path, write, lock_late)
 
     def __enter__(self) -> Session:
         if self.write and not session_media.writable(self.path):
@@ -221,14 +227,18 @@ class Session:
         except BaseException:
             self._close(commit=False)
             raise
+        if self.lock_late:
+            self._close(commit=False)  # read only: nothing held while the command waits
+        self._loaded = True
         return self
 
     def _begin(self, mode: str) -> None:
         self._conn = _connect(self.path, mode)
-        self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
+        self._conn.execute("BEGIN IMMEDIATE" if self.write and not self.lock_late else "BEGIN")
         self._check_schema()
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        self._loaded = False
         if exc_type is None and len(self._rows) > self._checked:
             try:  # before COMMIT: a command may record, then refuse (and roll back)
                 with _refusing_bad_rows(self.path, writing=True):
@@ -237,12 +247,45 @@ class Session:
             except BaseException:
                 self._close(commit=False)
                 raise
+            if self.lock_late:
+                self._write_late()
         try:
             self._close(commit=exc_type is None)
         except sqlite3.DatabaseError as error:
             raise session_media.unusable(self.path, error, "could not save") from None
         if isinstance(exc, sqlite3.DatabaseError):  # rolled back above; one clear line
             raise session_media.unusable(self.path, exc) from None
+
+    def _write_late(self) -> None:
+        """`lock_late`: take the write lock, check that the log still ends with the event
+        the command read, append the command's events, commit."""
+        read = self._rows[self._checked - 1]
+        try:
+            check_header(self.path)
+            self._conn = conn = _connect(self.path)
+            conn.execute("BEGIN IMMEDIATE")
+            last = conn.execute(
+                "SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
+                "ORDER BY seq DESC LIMIT 1").fetchone()
+            if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID or (
+                last is None
+            ):
+                raise SessionError(f"{self.path}: not a referee session any more")
+            if tuple(last) != read:
+                self._close(commit=False)
+                raise RefereeError(
+                    f"the session changed while this command waited (now #{last[0]}: "
+                    f"{one_line(str(last[3]))}); nothing was recorded: type the command again"
+                )
+            for row in self._rows[self._checked :]:
+                conn.execute(_INSERT, (*row, row_crc(row)))
+            self._close(commit=True)
+        except sqlite3.DatabaseError as error:
+            self._close(commit=False)
+            raise session_media.unusable(self.path, error, "could not save") from None
+        except BaseException:
+            self._close(commit=False)
+            raise
 
     def _close(self, commit: bool) -> None:
         conn, self._conn = self._conn, None
@@ -292,6 +335,10 @@ class Session:
         if self._conn is None:
             raise RuntimeError("use the session inside `with Session.open(path) as s:`")
         return self._conn
+
+    def _check_open(self) -> None:
+        if not self._loaded:
+            raise RuntimeError("use the session inside `with Session.open(path) as s:`")
 
     @classmethod
     def check(cls, path: str | os.PathLike) -> None:
@@ -358,7 +405,7 @@ class Session:
     @property
     def state(self) -> dict:
         """The current game state (a fresh copy each time)."""
-        self._db()
+        self._check_open()
         return json.loads(self._rows[-1][5])
 
     @property
@@ -391,7 +438,7 @@ class Session:
 
     def log(self, with_states: bool = False) -> list[Event] | list[tuple[Event, dict]]:
         """Every event, oldest first, each marked whether it is currently undone."""
-        self._db()
+        self._check_open()
         rows = self._rows
         _, _, _, reverted = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
         events = [
@@ -403,7 +450,7 @@ class Session:
         return events
 
     def _stacks(self) -> tuple[int, list[int], list[int], set[int]]:
-        self._db()
+        self._check_open()
         return _undo_stacks([(r[0], r[2], r[4]) for r in self._rows])
 
     def _state_at(self, seq: int) -> dict:
@@ -434,7 +481,10 @@ class Session:
             json.dumps(payload),
             json.dumps(new_state),
         )
-        self._db().execute(_INSERT, (*row, row_crc(row)))
+        if not self.lock_late:  # else written on leaving `with` (`_write_late`)
+            self._db().execute(_INSERT, (*row, row_crc(row)))
+        else:
+            self._check_open()
         self._rows.append(row)
         return row[0]
 
