@@ -90,15 +90,16 @@ def test_without_a_terminal_too_few_faces_name_the_next_die_and_change_nothing(t
     before = events(table)
     out = table("xo", "attack", "Captain Volt", "Brute", "--roll", "3,2", code=2)
     assert out.stderr.splitlines() == [
-        "referee: Captain Volt's attack roll needs die 3 of 3 (mask, 0-3): give it with --roll (or "
-        "--attack-roll), or type it on a terminal"]
+        "referee: --roll '3,2': 2 faces given, but the command rolls at least 3 dice; the next die needed: "
+        "Captain Volt's attack roll, die 3 of 3, mask 0-3 (give it with --roll or --attack-roll, or type it "
+        "on a terminal; nothing was changed)"]
     assert events(table) == before
     out = table("xo", "attack", "Captain Volt", "Brute", "--roll", "3,2,1", code=2)
-    assert "Brute's defense roll needs die 1 of 2" in out.stderr
+    assert "the next die needed: Brute's defense roll, die 1 of 2, mask 0-3" in out.stderr
     done = json.loads(table("xo", "attack", "Captain Volt", "Brute", "--roll", "3,2,1,1,0", "--json").stdout)
     assert (done["attack_roll"], done["defense_roll"], done["referee_rolled"]) == ([3, 2, 1], [1, 0], [])
-    assert table("xo", "feat", "Captain Volt", "--roll", "3", code=2).stderr.startswith(
-        "referee: Captain Volt's feat roll needs die 2 of 3")
+    assert "the next die needed: Captain Volt's feat roll, die 2 of 3, mask 0-3 (give it with --roll," in table(
+        "xo", "feat", "Captain Volt", "--roll", "3", code=2).stderr
 
 
 def test_faces_left_over_are_refused(table):
@@ -117,21 +118,21 @@ def test_on_a_terminal_each_die_is_asked_for_in_rules_order(table):
     defense in row order, an extra die only for a moffed defense that is hit; Enter lets
     the referee roll a die and says so."""
     child = spawn(table.path, "xo", "attack", "Sky Lancer", "Wraith", "--attack-roll", "3")
-    child.expect_exact("Sky Lancer's attack roll, die 2 of 2 (mask, 0-3; Enter: the referee rolls): ")
+    child.expect_exact("Sky Lancer's attack roll, die 2 of 2, mask 0-3 (Enter: the referee rolls): ")
     child.sendline("2")
-    child.expect_exact("Brute's defense roll, die 1 of 2 (mask, 0-3; Enter: the referee rolls): ")
+    child.expect_exact("Brute's defense roll, die 1 of 2, mask 0-3 (Enter: the referee rolls): ")
     child.sendline("0 0")  # two faces at one prompt: the rest of that roll
-    child.expect_exact("Brute's extra damage die (moffed defense, XO-5), die 1 of 1 (mask, 0-3; Enter: the referee rolls): ")
+    child.expect_exact("Brute's extra damage die (moffed defense, XO-5), mask 0-3 (Enter: the referee rolls): ")
     child.sendline("7")  # impossible: asked again
-    child.expect_exact("impossible on a mask die")
-    child.expect_exact("Brute's extra damage die (moffed defense, XO-5), die 1 of 1")
+    child.expect_exact("'7': this die shows 0, 1, 2, 3")
+    child.expect_exact("Brute's extra damage die (moffed defense, XO-5), mask 0-3")
     child.sendline("1")
     child.expect_exact("Wraith's defense roll, die 1 of 2")
     child.sendline("")  # Enter: the referee rolls this die
-    child.expect(r"the referee rolls Wraith's defense roll, die 1 of 2: [0-3]")
+    child.expect(r"the referee rolls [0-3] for Wraith's defense roll, die 1 of 2, mask 0-3")
     child.expect_exact("Wraith's defense roll, die 2 of 2")
     child.sendline("0")
-    child.expect_exact("Blaze's defense roll, die 1 of 1")
+    child.expect_exact("Blaze's defense roll, mask 0-3")
     child.sendline("3")
     child.expect_exact("Sky Lancer AOE attacks Wraith: Brute: ACV 3+2 = 5 vs DCV 0+0 = 0 (defense moffed): "
                        "6 damage (+1 extra die) vs Health 4: KOd")
