@@ -144,7 +144,7 @@ def dice_notes(dice: random.Random) -> list[Step]:
     steps = []
     if dice.referee_dice:
         steps.append(Step("rolled by the referee: " + "; ".join(
-            f"{label} {','.join(map(str, faces))}" for label, faces in dice.referee_dice), None))
+            f"{label}: {','.join(map(str, faces))}" for label, faces in dice.referee_dice), None))
     steps.extend(Step(f"given roll for {role} not needed", None) for role in dice.unused_roles())
     return steps
 

@@ -142,3 +142,52 @@ def test_on_a_terminal_each_die_is_asked_for_in_rules_order(table):
     log = json.loads(table("log", "--json").stdout)["events"][-1]
     rolled = log["payload"]["result"]["referee_rolled"]
     assert [r["roll"] for r in rolled] == ["Wraith's defense roll, die 1 of 2"]
+
+
+def test_on_a_terminal_several_faces_fill_a_roll_and_enter_rolls_one_die_through_cores_dice(table):
+    """XO! asks through core's TableDice (the one dice-prompting mechanism): "1 1" at die 1
+    of 3 fills two dice, Enter at die 3 lets the referee roll it, said at once and noted."""
+    child = spawn(table.path, "xo", "feat", "Captain Volt")
+    child.expect_exact("Captain Volt's feat roll, die 1 of 3, mask 0-3 (Enter: the referee rolls): ")
+    child.sendline("1 1")
+    child.expect_exact("Captain Volt's feat roll, die 3 of 3, mask 0-3 (Enter: the referee rolls): ")
+    child.sendline("")
+    child.expect(r"the referee rolls ([0-3]) for Captain Volt's feat roll, die 3 of 3, mask 0-3")
+    rolled = int(child.match.group(1))
+    child.expect_exact(f"Captain Volt attempts 'Restore the Grid': 1+1+{rolled} = {2 + rolled} vs FCV 4")
+    child.expect_exact(f"rolled by the referee: Captain Volt's feat roll, die 3 of 3: {rolled}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    result = json.loads(table("log", "--json").stdout)["events"][-1]["payload"]["result"]
+    assert result["roll"] == [1, 1, rolled]
+
+
+def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(table):
+    """While `xo attack` waits for a die on a terminal, another command writes the same
+    session at once (no wait for SQLite's 30 s busy timeout); the waiting command then
+    finds its session changed and records nothing (one line, exit 1)."""
+    import subprocess
+    import time
+
+    child = spawn(table.path, "xo", "attack", "Swift", "Razor")
+    child.expect_exact("Swift's attack roll, die 1 of 2, mask 0-3 (Enter: the referee rolls): ")
+    start = time.monotonic()
+    other = subprocess.run(
+        [sys.executable, "-m", "referee", "--session", str(table.path), "--cards", str(FIXTURE_DB),
+         "xo", "tag", "Iron Ward", "Blinded"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, cwd=str(ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    waited = time.monotonic() - start
+    assert other.returncode == 0, other.stderr
+    assert waited < 10, f"the second command waited {waited:.1f} s for the lock"  # busy timeout: 30 s
+    child.sendline("3 2")
+    child.expect_exact("Razor's defense roll")
+    child.sendline("1")
+    child.expect_exact("referee: the session changed while this command waited (now #4: T1 heroes: "
+                       "Iron Ward tagged <Blinded>: now ready); nothing was recorded: type the command again")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    log = json.loads(table("log", "--json").stdout)["events"]
+    assert [e["kind"] for e in log][-2:] == ["pick", "tag"]  # the attack wrote nothing
