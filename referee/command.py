@@ -209,14 +209,21 @@ def tell_at_terminal(text: str) -> None:
 def table_dice(entered: str | None, fallback: random.Random, ask: bool = False,
                given: dict[str, list[int]] | None = None,
                option_of: Callable[[str], str] | None = None,
-               note_rolls: bool = False) -> random.Random:
+               note_rolls: bool = False,
+               before_asking: Callable[[], None] | None = None) -> random.Random:
     """A command's die source (`dice.TableDice`, one for every game): the `--roll` faces
     (`entered`), faces `given` by role (XO!'s per-roll options, named by `option_of`),
     and with `ask`, on a terminal, each die still needed asked for by name (Enter: the
     referee rolls it and says so at once). Without a terminal a missing die is refused
     naming it once any face was given; with none given the referee rolls (noted in
-    `referee_dice` when `note_rolls`; else plain `fallback` is returned)."""
-    ask_die = ask_at_terminal if ask and at_terminal() else None
+    `referee_dice` when `note_rolls`; else plain `fallback` is returned). `before_asking`
+    runs before each question (a session command lets go of the write lock)."""
+    def asking(prompt: str, choices: tuple, most: int = 1) -> list[int] | str | None:
+        if before_asking is not None:
+            before_asking()  # nobody waits for the lock while a person is asked
+        return ask_at_terminal(prompt, choices, most)
+
+    ask_die = asking if ask and at_terminal() else None
     if entered is None and ask_die is None and not given and not note_rolls:
         return fallback
     from referee.dice import TableDice
@@ -239,17 +246,6 @@ def check_faces_used(entered: str | None, rng: random.Random) -> None:
             f"--roll {entered!r}: the command rolled {counted(rng.used, 'die', 'dice')}, "
             f"{counted(rng.unused, 'face')} left over"
         )
-
-
-def open_session(path: str, write: bool = True) -> Session:
-    """The session of one command. At a terminal, where the command may wait for a person
-    (a die asked for), it reads the session, runs, and takes the write lock only to write
-    (`Session.open(lock_late=True)`): other commands never wait for a prompt; a command
-    whose session changed meanwhile is refused, nothing written. Elsewhere one
-    BEGIN IMMEDIATE transaction."""
-    from referee.session import Session
-
-    return Session.open(path, write=write, lock_late=write and at_terminal())
 
 
 SEED_REFUSED = (
@@ -303,10 +299,12 @@ class Tx:
         (or faces `given` by role) a `dice.TableDice` (see `table_dice`); `ask`: the rules
         name their rolls, so on a terminal each die not given is asked for by name
         (without a terminal the command is then refused naming the next die, unless no
-        face at all was given: the referee rolls)."""
+        face at all was given: the referee rolls). Before the first question the command
+        lets go of the write lock (`Session.let_go`): its events are written at the end
+        only if nobody changed the session meanwhile."""
         if self._rng is None:
             self._rng = table_dice(self.entered, self.session.rng(self.command, self._start_digest()),
-                                   ask, given, option_of, note_rolls)
+                                   ask, given, option_of, note_rolls, self.session.let_go)
         return self._rng
 
     def referee_rolled(self) -> list[str]:
@@ -383,7 +381,8 @@ def session_command(
 ) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
     """Decorate `fn(tx, **params) -> Reply` into a click callback that opens the session
     named by the global options, runs `fn` inside one transaction (BEGIN IMMEDIATE when
-    `write`), commits, then prints the reply as text or --json. Adds --json and
+    `write`; a die asked for at the table lets go of it first, see `Tx.rng`), commits,
+    then prints the reply as text or --json. Adds --json and
     (when `rolls`, default: when `write`) --roll FACES for dice rolled at the table.
     No --seed: a session command's dice follow the game (`Tx.rng`).
     Errors become one line and exit 1/2; on any error nothing is written."""
@@ -397,8 +396,10 @@ def session_command(
             **params: Any,
         ) -> None:
             with guard(as_json):
+                from referee.session import Session
+
                 options = global_options(ctx)
-                with open_session(options.session, write) as session:
+                with Session.open(options.session, write=write) as session:
                     tx = Tx(session, options, None, entered, command_name(ctx))
                     reply = fn(tx, **params)
                     if reply.refusal is None:  # a refused command needs none of its faces

@@ -5,7 +5,9 @@ the whole game state after the event, so the current state is the latest row's s
 undo/redo are ordinary events that restore an earlier state. Safety:
 
 - every command is one `BEGIN IMMEDIATE` transaction (WAL journal, synchronous=FULL), so a
-  crash or SIGKILL leaves the file as it was before or after the command;
+  crash or SIGKILL leaves the file as it was before or after the command; a command about
+  to wait for a person (a die asked for) lets go of it (`let_go`) and writes its events in
+  a second one, only if nobody changed the session meanwhile;
 - a busy timeout makes concurrent commands wait their turn instead of failing;
 - the file's header (SQLite magic + our application_id) is checked by reading bytes
   *before* SQLite opens it, then the pages (`PRAGMA quick_check`) and every event row
@@ -187,10 +189,10 @@ def _check_new_row(kind: str, summary: str, state: dict | str) -> None:
 class Session:
     """An open session. Use as `with Session.open(path) as s:` - one transaction."""
 
-    def __init__(self, path: Path, write: bool = True, lock_late: bool = False) -> None:
+    def __init__(self, path: Path, write: bool = True) -> None:
         self.path = path
         self.write = write
-        self.lock_late = write and lock_late  # see `open`
+        self.lock_late = False  # see `let_go`
         self._loaded = False  # inside `with`: the log is read and checked
         self._conn: sqlite3.Connection | None = None
         self._rows: list[Row] = []  # the whole log, verified on open
@@ -199,16 +201,23 @@ class Session:
 
     # ── lifecycle ──────────────────────────────────────────────────────────────
     @classmethod
-    def open(cls, path: str | os.PathLike, write: bool = True, lock_late: bool = False) -> Session:
+    def open(cls, path: str | os.PathLike, write: bool = True) -> Session:
         """A session on an existing file; the transaction starts on `with`. `write=False`
-        takes a read snapshot instead of the write lock. `lock_late` (a command that may
-        wait for a person, e.g. at a dice prompt): `with` reads and checks the log and lets
-        go of the file; the events recorded are written on leaving `with`, under the write
-        lock, only if the session still ends with the event the command read (else a
-        `RefereeError`: another command changed it meanwhile; nothing is written)."""
+        takes a read snapshot instead of the write lock."""
         path = Path(path)
         check_header(path)
-        return cls(path, write, lock_late)
+        return cls(path, write)
+
+    def let_go(self) -> None:
+        """Stop holding the file for the rest of the command (it is about to wait for a
+        person: a die asked for at the table), so that other commands need not wait. The
+        events recorded so far, and from now on, are written on leaving `with`, under the
+        write lock again, only if the log still ends with the event the command read
+        (else a `RefereeError`: another command changed the session meanwhile; nothing is
+        written)."""
+        if self.write and not self.lock_late and self._conn is not None:
+            self.lock_late = True
+            self._close(commit=False)  # rolls back the rows inserted so far: kept in _rows
 
     def __enter__(self) -> Session:
         if self.write and not session_media.writable(self.path):
@@ -227,14 +236,12 @@ class Session:
         except BaseException:
             self._close(commit=False)
             raise
-        if self.lock_late:
-            self._close(commit=False)  # read only: nothing held while the command waits
         self._loaded = True
         return self
 
     def _begin(self, mode: str) -> None:
         self._conn = _connect(self.path, mode)
-        self._conn.execute("BEGIN IMMEDIATE" if self.write and not self.lock_late else "BEGIN")
+        self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
         self._check_schema()
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
@@ -257,7 +264,7 @@ class Session:
             raise session_media.unusable(self.path, exc) from None
 
     def _write_late(self) -> None:
-        """`lock_late`: take the write lock, check that the log still ends with the event
+        """After `let_go`: take the write lock again, check that the log still ends with the event
         the command read, append the command's events, commit."""
         read = self._rows[self._checked - 1]
         try:

@@ -27,7 +27,6 @@ from referee.command import (
     guard,
     json_option,
     load_cards,
-    open_session,
     seed_option,
     session_command,
     table_dice,
@@ -65,12 +64,14 @@ def _stateless(as_json: bool, fn: Callable[[], tuple[Reply, RefereeError | None]
 
 def _in_session(ctx: click.Context, seed: int | None, as_json: bool, fn: Callable[[Tx], Reply],
                 entered: str | None = None) -> None:
-    """Like core's `session_command` (its `open_session`: at a terminal the write lock is
-    taken only to write, never while a die is asked for), for the commands that are
-    stateless without positional arguments and session commands with them."""
+    """Like core's `session_command` (a die asked for at the table lets go of the write
+    lock first, `Tx.rng`), for the commands that are stateless without positional
+    arguments and session commands with them."""
     with guard(as_json):
+        from referee.session import Session
+
         options = global_options(ctx)
-        with open_session(options.session) as session:
+        with Session.open(options.session) as session:
             reply = fn(Tx(session, options, seed, entered))
     emit(reply, as_json)
 
