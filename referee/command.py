@@ -239,11 +239,11 @@ def check_faces_used(entered: str | None, rng: random.Random) -> None:
         return
     from referee.dice import TableDice
 
-    if not isinstance(rng, TableDice) or not rng.used:
+    if not isinstance(rng, TableDice) or not rng.handed:
         raise UsageError(f"--roll {entered!r}: this command rolls no dice")
     if rng.unused:
         raise UsageError(
-            f"--roll {entered!r}: the command rolled {counted(rng.used, 'die', 'dice')}, "
+            f"--roll {entered!r}: the command rolled {counted(rng.handed, 'die', 'dice')}, "
             f"{counted(rng.unused, 'face')} left over"
         )
 
