@@ -105,6 +105,8 @@ def test_without_a_terminal_too_few_faces_name_the_next_die_and_change_nothing(t
 def test_faces_left_over_are_refused(table):
     out = table("xo", "feat", "Captain Volt", "--roll", "3,1,0,2", code=2)
     assert "1 face left over" in out.stderr
+    out = table("xo", "attack", "Swift", "Razor", "--attack-roll", "3,2", "--defense-roll", "3", "--roll", "1", code=2)
+    assert "referee: --roll '1': the command rolled 3 dice, 1 face left over" in out.stderr  # role faces count
 
 
 def spawn(path, *args):
