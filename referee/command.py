@@ -171,11 +171,12 @@ def at_terminal() -> bool:
     return sys.stdin.isatty()
 
 
-def ask_at_terminal(prompt: str, choices: tuple) -> int | str | None:
-    """Ask for one die by name ("Smoke's survival roll, 1D6: "), or one pick made at the
+def ask_at_terminal(prompt: str, choices: tuple, most: int = 1) -> list[int] | str | None:
+    """Ask for a die by name ("Smoke's survival roll, 1D6: "), or one pick made at the
     table when `choices` are names ("Carnage casualty, one of Smoke, Ocelot: ", XS-16), on
-    stderr (stdout may be --json). Enter with nothing: None, the referee rolls or picks it.
-    A face the die cannot show, or a name not among the choices, is asked again."""
+    stderr (stdout may be --json). Up to `most` faces may be typed at once (the rest of a
+    roll: "3 1 0"). Enter with nothing: None, the referee rolls or picks it. A face the
+    die cannot show, too many faces, or a name not among the choices is asked again."""
     names = [c for c in choices if isinstance(c, str)]
     referee = "picks" if names else "rolls"
     allowed = ", ".join(names) if names else ", ".join(str(f) for f in sorted(set(choices)))
@@ -190,9 +191,61 @@ def ask_at_terminal(prompt: str, choices: tuple) -> int | str | None:
                 return found
             click.echo(f"  {text!r}: one of {allowed}", err=True)
             continue
-        if text.lstrip("-").isdigit() and int(text) in choices:
-            return int(text)
-        click.echo(f"  {text!r}: this die shows {allowed}", err=True)
+        parts = text.replace(",", " ").split()
+        if not all(p.isascii() and p.isdigit() and int(p) in choices for p in parts):
+            click.echo(f"  {text!r}: this die shows {allowed}", err=True)
+        elif len(parts) > most:
+            click.echo(f"  {text!r}: {counted(len(parts), 'face')}, but this roll needs "
+                       f"{counted(most, 'more die', 'more dice')}", err=True)
+        else:
+            return [int(p) for p in parts]
+
+
+def tell_at_terminal(text: str) -> None:
+    """Say at once, under the prompt, what the referee rolled when asked to (stderr)."""
+    click.echo(f"  {text}", err=True)
+
+
+def table_dice(entered: str | None, fallback: random.Random, ask: bool = False,
+               given: dict[str, list[int]] | None = None,
+               option_of: Callable[[str], str] | None = None,
+               note_rolls: bool = False,
+               before_asking: Callable[[], None] | None = None) -> random.Random:
+    """A command's die source (`dice.TableDice`, one for every game): the `--roll` faces
+    (`entered`), faces `given` by role (XO!'s per-roll options, named by `option_of`),
+    and with `ask`, on a terminal, each die still needed asked for by name (Enter: the
+    referee rolls it and says so at once). Without a terminal a missing die is refused
+    naming it once any face was given; with none given the referee rolls (noted in
+    `referee_dice` when `note_rolls`; else plain `fallback` is returned). `before_asking`
+    runs before each question (a session command lets go of the write lock)."""
+    def asking(prompt: str, choices: tuple, most: int = 1) -> list[int] | str | None:
+        if before_asking is not None:
+            before_asking()  # nobody waits for the lock while a person is asked
+        return ask_at_terminal(prompt, choices, most)
+
+    ask_die = asking if ask and at_terminal() else None
+    if entered is None and ask_die is None and not given and not note_rolls:
+        return fallback
+    from referee.dice import TableDice
+
+    return TableDice(entered or "", fallback, ask_die, given=given, option_of=option_of,
+                     roll_missing=entered is None and not given,
+                     tell=tell_at_terminal if ask_die is not None else None)
+
+
+def check_faces_used(entered: str | None, rng: random.Random) -> None:
+    """With --roll, every face given must have been rolled by the command."""
+    if entered is None:
+        return
+    from referee.dice import TableDice
+
+    if not isinstance(rng, TableDice) or not rng.handed:
+        raise UsageError(f"--roll {entered!r}: this command rolls no dice")
+    if rng.unused:
+        raise UsageError(
+            f"--roll {entered!r}: the command rolled {counted(rng.handed, 'die', 'dice')}, "
+            f"{counted(rng.unused, 'face')} left over"
+        )
 
 
 SEED_REFUSED = (
@@ -238,19 +291,20 @@ class Tx:
             )
         return state
 
-    def rng(self, ask: bool = False) -> random.Random:
+    def rng(self, ask: bool = False, given: dict[str, list[int]] | None = None,
+            option_of: Callable[[str], str] | None = None,
+            note_rolls: bool = False) -> random.Random:
         """The command's one random stream (the same object on every call), seeded from
         the game's seed, the state before the command and the command's name. With --roll
-        a `dice.TableDice`; `ask`: the rules name their rolls, so on a terminal each die
-        not given with --roll is asked for by name (without a terminal the command is then
-        refused naming the next die, unless no face at all was given: the referee rolls)."""
+        (or faces `given` by role) a `dice.TableDice` (see `table_dice`); `ask`: the rules
+        name their rolls, so on a terminal each die not given is asked for by name
+        (without a terminal the command is then refused naming the next die, unless no
+        face at all was given: the referee rolls). Before the first question the command
+        lets go of the write lock (`Session.let_go`): its events are written at the end
+        only if nobody changed the session meanwhile."""
         if self._rng is None:
-            self._rng = self.session.rng(self.command, self._start_digest())
-            ask_die = ask_at_terminal if ask and at_terminal() else None
-            if self.entered is not None or ask_die is not None:
-                from referee.dice import TableDice
-
-                self._rng = TableDice(self.entered or "", self._rng, ask_die)
+            self._rng = table_dice(self.entered, self.session.rng(self.command, self._start_digest()),
+                                   ask, given, option_of, note_rolls, self.session.let_go)
         return self._rng
 
     def referee_rolled(self) -> list[str]:
@@ -261,18 +315,8 @@ class Tx:
 
     def check_entered_faces_used(self) -> None:
         """With --roll, every face given must have been rolled by the command."""
-        if self.entered is None:
-            return
-        from referee.dice import TableDice
-
-        if not isinstance(self._rng, TableDice) or not self._rng.used:
-            raise UsageError(f"--roll {self.entered!r}: this command rolls no dice")
-        if self._rng.unused:
-            raise UsageError(
-                f"--roll {self.entered!r}: the command rolled "
-                f"{counted(self._rng.used, 'die', 'dice')}, "
-                f"{counted(self._rng.unused, 'face')} left over"
-            )
+        if self.entered is not None:
+            check_faces_used(self.entered, self.rng())
 
     def _start_digest(self) -> str:
         if self._digest is None:
@@ -337,7 +381,8 @@ def session_command(
 ) -> Callable[[Callable[..., Reply]], Callable[..., None]]:
     """Decorate `fn(tx, **params) -> Reply` into a click callback that opens the session
     named by the global options, runs `fn` inside one transaction (BEGIN IMMEDIATE when
-    `write`), commits, then prints the reply as text or --json. Adds --json and
+    `write`; a die asked for at the table lets go of it first, see `Tx.rng`), commits,
+    then prints the reply as text or --json. Adds --json and
     (when `rolls`, default: when `write`) --roll FACES for dice rolled at the table.
     No --seed: a session command's dice follow the game (`Tx.rng`).
     Errors become one line and exit 1/2; on any error nothing is written."""

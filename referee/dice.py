@@ -4,7 +4,7 @@ as the faces rolled at the table."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from referee.errors import DiceError
@@ -52,10 +52,12 @@ def roll(n: int, die: str | int, rng: random.Random, label: str | None = None) -
     return [rng.choice(faces) for _ in range(n)]
 
 
-def roll_mask(n: int, rng: random.Random, label: str | None = None) -> list[int]:
-    """Roll `n` mask dice (XO-1)."""
+def roll_mask(n: int, rng: random.Random, label: str | None = None,
+              role: str | None = None) -> list[int]:
+    """Roll `n` mask dice (XO-1); `role` names the roll for faces given by role (see
+    `TableDice`: XO!'s `--attack-roll`, `--neighbour-roll NAME=`)."""
     if isinstance(rng, TableDice):
-        return rng.take(n, MASK_FACES, label)
+        return rng.take(n, MASK_FACES, label, role)
     return [rng.choice(MASK_FACES) for _ in range(n)]
 
 
@@ -87,30 +89,53 @@ def die_name(faces: tuple[int, ...]) -> str:
     return "a mask die" if faces == MASK_FACES else f"1D{len(faces)}"
 
 
+def die_kind(faces: tuple[int, ...]) -> str:
+    """The die a prompt asks for, with the faces it shows: "mask 0-3", "1D6"."""
+    return "mask 0-3" if faces == MASK_FACES else f"1D{len(faces)}"
+
+
 class TableDice(random.Random):
     """The die source of a command: faces the players rolled at the table (`--roll 3,0,2`),
     handed out in order to the dice functions of this module. Everything else random
     (shuffles, random picks) comes from `fallback`, so a rules function needs no special
     case: it rolls dice with `roll_mask`/`roll_d6`/`roll` and shuffles with `rng.shuffle`.
 
+    Faces by role (`given`, XO!'s `--attack-roll`, `--neighbour-roll NAME=`): a roll the
+    rules name with a `role` takes that role's faces first, then the `--roll` faces;
+    `option_of(role)` names the option for messages.
+
     Dice as they fall: when the given faces run out, each further die is asked for by
-    name with `ask(prompt, faces) -> face | None` (a terminal: "Smoke's survival roll,
-    1D6:"; None = the referee rolls that die with `fallback`, noted in `rolled`), in the
-    order the rules roll them; with no `ask` (no terminal) the command is refused (exit 2)
-    naming the next die needed. The rules name their rolls with the dice functions'
-    `label`.
+    name with `ask(prompt, faces, most) -> face | [faces] | None` (a terminal: "Smoke's
+    survival roll, 1D6", "Volt's attack roll, die 1 of 3, mask 0-3"; up to `most` faces,
+    the rest of the roll, may come at once; None = the referee rolls that die with
+    `fallback`, noted in `rolled` and told with `tell`), in the order the rules roll them.
+    With no `ask` (no terminal) the command is refused (exit 2) naming the next die
+    needed, unless `roll_missing` (nothing was given at the table): the referee rolls the
+    roll then. The rules name their rolls with the dice functions' `label`. Every die the
+    referee rolled is in `referee_dice` as (what it was, faces).
 
     Picks at the table (XS-16: a random casualty, Celebrity Status's hero) are asked for
-    the same way, with `pick`: `ask(prompt, names) -> name | None`."""
+    the same way, with `pick`: `ask(prompt, names, 1) -> name | None`."""
 
     def __init__(self, text: str, fallback: random.Random,
-                 ask: Callable[[str, tuple[Any, ...]], Any] | None = None) -> None:
+                 ask: Callable[[str, tuple[Any, ...], int], Any] | None = None,
+                 given: Mapping[str, Sequence[int]] | None = None,
+                 option_of: Callable[[str], str] | None = None,
+                 roll_missing: bool = False,
+                 tell: Callable[[str], None] | None = None) -> None:
         self.fallback = fallback
         super().__init__()
         self.text = text
         self.ask = ask
-        self.rolled: list[str] = []  # "the referee rolls 4 for Smoke's survival roll"
+        self.given: dict[str, list[int]] = {k: list(v) for k, v in (given or {}).items()}
+        self.option_of = option_of
+        self.roll_missing = roll_missing
+        self.tell = tell
+        self.rolled: list[str] = []  # "the referee rolls 4 for Smoke's survival roll, 1D6"
+        self.referee_dice: list[tuple[str, list[int]]] = []  # ("Volt's attack roll", [1, 3])
+        self.roles: list[str] = []  # the roles rolled, in order
         self.asked = 0
+        self.handed = 0  # faces handed out so far
         self.tokens: list[tuple[int, str]] = []  # (column, token)
         position = 0
         for raw in text.replace(",", " ").split(" "):
@@ -118,36 +143,88 @@ class TableDice(random.Random):
                 position = text.find(raw, position)
                 self.tokens.append((position + 1, raw))
                 position += len(raw)
-        if not self.tokens and ask is None:
+        if not self.tokens and ask is None and not self.given and not roll_missing:
             raise DiceError("--roll: no faces given")
         self.used = 0
 
-    def take(self, n: int, faces: tuple[int, ...], label: str | None = None) -> list[int]:
-        """The next `n` faces, each checked against the die's `faces`: the given ones,
-        then (see the class) each die asked for, or a refusal naming it."""
-        given = min(n, len(self.tokens) - self.used)
-        result = self._given(given, faces)
-        for i in range(given, n):
-            what = label or "the next roll"
-            prompt = f"{what}{f' (die {i + 1} of {n})' if n > 1 else ''}, {die_name(faces)}"
+    def take(self, n: int, faces: tuple[int, ...], label: str | None = None,
+             role: str | None = None) -> list[int]:
+        """The next `n` faces, each checked against the die's `faces`: the role's given
+        ones, the `--roll` ones, then (see the class) each die asked for, rolled by the
+        referee or a refusal naming it."""
+        what = label or "the next roll"
+        result: list[int] = []
+        if role is not None:
+            self.roles.append(role)
+            if role in self.given:
+                result = self._by_role(role, n, faces, what)
+        result.extend(self._given(min(n - len(result), self.unused), faces))
+        if len(result) < n and self.ask is None and self.roll_missing and not result:
+            rest = [self._referee_face(faces) for _ in range(n)]
+            self.referee_dice.append((what, rest))
+            self.rolled.append(f"the referee rolls {','.join(map(str, rest))} for {what}")
+            result = rest
+        while len(result) < n:
+            i = len(result)
+            name = f"{what}, die {i + 1} of {n}" if n > 1 else what
+            prompt = f"{name}, {die_kind(faces)}"
             if self.ask is None:
-                raise DiceError(
-                    f"--roll {shown(self.text)}: {counted(len(self.tokens), 'face')} given, but "
-                    f"the command rolls at least {counted(self.used + self.asked + 1, 'die', 'dice')}; "
-                    f"the next die needed: "
-                    f"{prompt} (give it with --roll; nothing was changed)"
-                )
-            face = self.ask(prompt, faces)
+                raise DiceError(self._refusal(prompt, role, i))
+            answer = self.ask(prompt, faces, n - i)
             self.asked += 1
-            if face is None:
-                # the very die the referee would roll without a terminal
-                face = roll_d6(1, self.fallback)[0] if faces == D6_FACES else \
-                    self.fallback.choice(faces)
-                self.rolled.append(f"the referee rolls {face} for {prompt}")
-            elif face not in faces:
-                raise DiceError(f"{prompt}: {face} is impossible on {die_name(faces)}")
-            result.append(face)
+            if answer is None:
+                face = self._referee_face(faces)
+                note = f"the referee rolls {face} for {prompt}"
+                self.rolled.append(note)
+                self.referee_dice.append((name, [face]))
+                if self.tell is not None:
+                    self.tell(note)
+                result.append(face)
+                continue
+            answers: list[Any] = list(answer) if isinstance(answer, (list, tuple)) else [answer]
+            if len(answers) > n - i:
+                raise DiceError(f"{prompt}: {counted(len(answers), 'face')} for "
+                                f"{counted(n - i, 'die', 'dice')}")
+            for face in answers:
+                if face not in faces:
+                    raise DiceError(f"{prompt}: {face} is impossible on {die_name(faces)}")
+                result.append(int(face))
+        self.handed += n
         return result
+
+    def _by_role(self, role: str, n: int, faces: tuple[int, ...], what: str) -> list[int]:
+        mine = self.given[role]
+        if len(mine) > n:
+            raise DiceError(f"{what}: {counted(n, 'die', 'dice')} rolled but "
+                            f"{counted(len(mine), 'face')} given ({self._option(role)})")
+        for face in mine:
+            if face not in faces:
+                raise DiceError(f"{what}: {face} is impossible on {die_name(faces)} "
+                                f"({self._option(role)})")
+        return list(mine)
+
+    def _option(self, role: str | None) -> str:
+        return self.option_of(role) if role is not None and self.option_of is not None else "--roll"
+
+    def _refusal(self, prompt: str, role: str | None, taken: int) -> str:
+        """The one line refusing a die nobody gave, naming it and how to give it."""
+        lead = ""
+        if self.tokens:
+            lead = (f"--roll {shown(self.text)}: {counted(len(self.tokens), 'face')} given, but "
+                    f"the command rolls at least "
+                    f"{counted(self.handed + taken + 1, 'die', 'dice')}; ")
+        option = self._option(role)
+        how = "--roll" if option == "--roll" else f"--roll or {option}"
+        return (f"{lead}the next die needed: {prompt} (give it with {how}, or type it on a "
+                f"terminal; nothing was changed)")
+
+    def _referee_face(self, faces: tuple[int, ...]) -> int:
+        # the very die the referee would roll without a terminal
+        return roll_d6(1, self.fallback)[0] if faces == D6_FACES else self.fallback.choice(faces)
+
+    def unused_roles(self) -> list[str]:
+        """Roles faces were given for that the command never rolled."""
+        return [role for role in self.given if role not in self.roles]
 
     def pick(self, options: Sequence[str], label: str) -> str:
         """One random pick made at the table, asked for by name like a die ("Carnage
@@ -157,7 +234,7 @@ class TableDice(random.Random):
         prompt = pick_prompt(label, options)
         if self.ask is None:
             raise DiceError(f"the next pick needed: {prompt}")
-        choice = self.ask(prompt, tuple(options))
+        choice = self.ask(prompt, tuple(options), 1)
         if choice is None:
             choice = self.fallback.choice(list(options))
             self.rolled.append(f"the referee picks {choice} for {prompt}")

@@ -5,7 +5,9 @@ the whole game state after the event, so the current state is the latest row's s
 undo/redo are ordinary events that restore an earlier state. Safety:
 
 - every command is one `BEGIN IMMEDIATE` transaction (WAL journal, synchronous=FULL), so a
-  crash or SIGKILL leaves the file as it was before or after the command;
+  crash or SIGKILL leaves the file as it was before or after the command; a command about
+  to wait for a person (a die asked for) lets go of it (`let_go`) and writes its events in
+  a second one, only if nobody changed the session meanwhile;
 - a busy timeout makes concurrent commands wait their turn instead of failing;
 - the file's header (SQLite magic + our application_id) is checked by reading bytes
   *before* SQLite opens it, then the pages (`PRAGMA quick_check`) and every event row
@@ -190,6 +192,8 @@ class Session:
     def __init__(self, path: Path, write: bool = True) -> None:
         self.path = path
         self.write = write
+        self.lock_late = False  # see `let_go`
+        self._loaded = False  # inside `with`: the log is read and checked
         self._conn: sqlite3.Connection | None = None
         self._rows: list[Row] = []  # the whole log, verified on open
         self._version = SCHEMA_VERSION
@@ -203,6 +207,17 @@ class Session:
         path = Path(path)
         check_header(path)
         return cls(path, write)
+
+    def let_go(self) -> None:
+        """Stop holding the file for the rest of the command (it is about to wait for a
+        person: a die asked for at the table), so that other commands need not wait. The
+        events recorded so far, and from now on, are written on leaving `with`, under the
+        write lock again, only if the log still ends with the event the command read
+        (else a `RefereeError`: another command changed the session meanwhile; nothing is
+        written)."""
+        if self.write and not self.lock_late and self._conn is not None:
+            self.lock_late = True
+            self._close(commit=False)  # rolls back the rows inserted so far: kept in _rows
 
     def __enter__(self) -> Session:
         if self.write and not session_media.writable(self.path):
@@ -221,6 +236,7 @@ class Session:
         except BaseException:
             self._close(commit=False)
             raise
+        self._loaded = True
         return self
 
     def _begin(self, mode: str) -> None:
@@ -229,6 +245,7 @@ class Session:
         self._check_schema()
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        self._loaded = False
         if exc_type is None and len(self._rows) > self._checked:
             try:  # before COMMIT: a command may record, then refuse (and roll back)
                 with _refusing_bad_rows(self.path, writing=True):
@@ -237,12 +254,45 @@ class Session:
             except BaseException:
                 self._close(commit=False)
                 raise
+            if self.lock_late:
+                self._write_late()
         try:
             self._close(commit=exc_type is None)
         except sqlite3.DatabaseError as error:
             raise session_media.unusable(self.path, error, "could not save") from None
         if isinstance(exc, sqlite3.DatabaseError):  # rolled back above; one clear line
             raise session_media.unusable(self.path, exc) from None
+
+    def _write_late(self) -> None:
+        """After `let_go`: take the write lock again, check that the log still ends with the event
+        the command read, append the command's events, commit."""
+        read = self._rows[self._checked - 1]
+        try:
+            check_header(self.path)
+            self._conn = conn = _connect(self.path)
+            conn.execute("BEGIN IMMEDIATE")
+            last = conn.execute(
+                "SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
+                "ORDER BY seq DESC LIMIT 1").fetchone()
+            if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID or (
+                last is None
+            ):
+                raise SessionError(f"{self.path}: not a referee session any more")
+            if tuple(last) != read:
+                self._close(commit=False)
+                raise RefereeError(
+                    f"the session changed while this command waited (now #{last[0]}: "
+                    f"{one_line(str(last[3]))}); nothing was recorded: type the command again"
+                )
+            for row in self._rows[self._checked :]:
+                conn.execute(_INSERT, (*row, row_crc(row)))
+            self._close(commit=True)
+        except sqlite3.DatabaseError as error:
+            self._close(commit=False)
+            raise session_media.unusable(self.path, error, "could not save") from None
+        except BaseException:
+            self._close(commit=False)
+            raise
 
     def _close(self, commit: bool) -> None:
         conn, self._conn = self._conn, None
@@ -292,6 +342,10 @@ class Session:
         if self._conn is None:
             raise RuntimeError("use the session inside `with Session.open(path) as s:`")
         return self._conn
+
+    def _check_open(self) -> None:
+        if not self._loaded:
+            raise RuntimeError("use the session inside `with Session.open(path) as s:`")
 
     @classmethod
     def check(cls, path: str | os.PathLike) -> None:
@@ -358,7 +412,7 @@ class Session:
     @property
     def state(self) -> dict:
         """The current game state (a fresh copy each time)."""
-        self._db()
+        self._check_open()
         return json.loads(self._rows[-1][5])
 
     @property
@@ -391,7 +445,7 @@ class Session:
 
     def log(self, with_states: bool = False) -> list[Event] | list[tuple[Event, dict]]:
         """Every event, oldest first, each marked whether it is currently undone."""
-        self._db()
+        self._check_open()
         rows = self._rows
         _, _, _, reverted = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
         events = [
@@ -403,7 +457,7 @@ class Session:
         return events
 
     def _stacks(self) -> tuple[int, list[int], list[int], set[int]]:
-        self._db()
+        self._check_open()
         return _undo_stacks([(r[0], r[2], r[4]) for r in self._rows])
 
     def _state_at(self, seq: int) -> dict:
@@ -434,7 +488,10 @@ class Session:
             json.dumps(payload),
             json.dumps(new_state),
         )
-        self._db().execute(_INSERT, (*row, row_crc(row)))
+        if not self.lock_late:  # else written on leaving `with` (`_write_late`)
+            self._db().execute(_INSERT, (*row, row_crc(row)))
+        else:
+            self._check_open()
         self._rows.append(row)
         return row[0]
 

@@ -20,6 +20,7 @@ from referee.command import (
     Reply,
     Tx,
     WholeNumber,
+    check_faces_used,
     emit,
     fail,
     global_options,
@@ -28,6 +29,7 @@ from referee.command import (
     load_cards,
     seed_option,
     session_command,
+    table_dice,
 )
 from referee.errors import RefereeError, UsageError
 from referee.inputs import natural
@@ -60,15 +62,17 @@ def _stateless(as_json: bool, fn: Callable[[], tuple[Reply, RefereeError | None]
         fail(wrong.message, 1, wrong.ruling, False)
 
 
-def _in_session(ctx: click.Context, seed: int | None, as_json: bool, fn: Callable[[Tx], Reply]) -> None:
-    """Like core's `session_command`, for the commands that are stateless without
-    positional arguments and session commands with them."""
+def _in_session(ctx: click.Context, seed: int | None, as_json: bool, fn: Callable[[Tx], Reply],
+                entered: str | None = None) -> None:
+    """Like core's `session_command` (a die asked for at the table lets go of the write
+    lock first, `Tx.rng`), for the commands that are stateless without positional
+    arguments and session commands with them."""
     with guard(as_json):
         from referee.session import Session
 
         options = global_options(ctx)
         with Session.open(options.session) as session:
-            reply = fn(Tx(session, options, seed))
+            reply = fn(Tx(session, options, seed, entered))
     emit(reply, as_json)
 
 
@@ -84,24 +88,14 @@ def _faces(text: str | None, n: int, what: str, rng: Any) -> list[int]:
     return faces
 
 
-def _table_dice(given: dict[str, list[int]], roll_text: str | None, rng: Any) -> Any:
-    """The dice of one command: faces given by role, `--roll` faces in rules order, and on a
-    terminal a prompt per die still needed (issue 14: dice as they fall). Once any face is
-    given at the table, no die is rolled silently: without a terminal a missing die is
-    refused, naming it."""
-    import sys
-
-    from referee.xo import play
-
-    table = _parse(roll_text) if roll_text is not None else []
-    ask = tell = None
-    if sys.stdin.isatty():
-        def ask(prompt: str) -> str:
-            return click.prompt(prompt, default="", show_default=False, prompt_suffix="", err=True)
-
-        def tell(text: str) -> None:
-            click.echo(text, err=True)
-    return play.Dice(given, rng, table=table, ask=ask, tell=tell, strict=bool(given) or roll_text is not None)
+def role_option(role: str) -> str:
+    """The option that enters the faces of a dice role (for messages)."""
+    kind, _, name = role.partition(":")
+    option = {"attack": "--attack-roll", "defense": "--neighbour-roll" if name else "--defense-roll",
+              "extra": "--neighbour-extra-roll" if name else "--extra-damage-roll",
+              "counter-attack": "--counter-attack-roll", "counter-defense": "--counter-defense-roll",
+              "counter-extra": "--counter-extra-damage-roll"}.get(kind, "--roll")
+    return f"{option} {name}=..." if name else option
 
 
 def _step_lines(steps: Any, indent: str = "  ") -> list[str]:
@@ -202,7 +196,8 @@ def attack(ctx: click.Context, characters: tuple[str, ...], seed: int | None, as
         if len(characters) != 2:
             with guard(as_json):
                 raise UsageError("attack takes ATTACKER DEFENDER (quote names with spaces)")
-        _in_session(ctx, seed, as_json, lambda tx: _session_attack(tx, characters[0], characters[1], o))
+        _in_session(ctx, seed, as_json, lambda tx: _session_attack(tx, characters[0], characters[1], o),
+                    o["roll_text"])
     else:
         _stateless(as_json, lambda: _stateless_attack(ctx, seed, o))
 
@@ -246,7 +241,8 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
                 given[role] = _parse(faces[0])
         fighter = rules.Fighter(name, 0, int(parts[0]), int(parts[1]))
         row = [fighter, *row] if i == 1 else [*row, fighter]
-    dice = _table_dice(given, o["roll_text"], _rng(ctx, seed))
+    dice = table_dice(o["roll_text"], _rng(ctx, seed), ask=True, given=given, option_of=role_option,
+                      note_rolls=True)
     # a counterattack the numbers were not given for is reported, not resolved
     unresolved = [f.name for f in row if f.name != "defender" or not resolvable]
     result = rules.resolve_attack(
@@ -257,9 +253,9 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
         counter_mods={"defender": (rules.Mods(attack_mod=o["counter_attack_mod"]),
                                    rules.Mods(defense_mod=o["counter_defense_mod"]))},
     )
-    dice.leftover()
+    check_faces_used(o["roll_text"], dice)
     main = result.round_of("defender")
-    steps = [*result.steps, *dice.notes()]
+    steps = [*result.steps, *play.dice_notes(dice)]
     lines = [f"Attack: {_headline(main)}"]
     lines += _step_lines(s for s in result.steps if not s.text.startswith(("vs ", "defender counterattacks", "neighbour"))
                          and not s.text.endswith("declines to counterattack"))  # unresolved: reported below
@@ -287,9 +283,9 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
                          "unless the attacker is KOd first")
     if "defender" in result.skipped:
         lines.append("No counterattack: the attacker is already KOd (XO-6)")
-    lines += _step_lines(dice.notes())
+    lines += _step_lines(play.dice_notes(dice))
     data["kod"] = list(result.kod)
-    data["referee_rolled"] = dice.rolled_labels()
+    data["referee_rolled"] = play.referee_rolled(dice)
     data["rulings"] = rules.rulings_of(steps)
     wrong = None
     if o["expect"]:
@@ -320,7 +316,7 @@ def _named(option: str, text: str) -> tuple[str | None, str]:
 
 
 def _given_faces(o: dict[str, Any], stateless: bool, resolve: Callable[[str], str] | None = None) -> dict[str, list[int]]:
-    """The faces entered by role (play.Dice): every die of a round can be given (XO-5..XO-7)."""
+    """The faces entered by role (core's `TableDice` `given`): every die of a round can be given (XO-5..XO-7)."""
     given: dict[str, list[int]] = {}
     for option, role in (("attack_roll", "attack"), ("defense_roll", "defense"), ("extra_damage_roll", "extra")):
         if o[option] is not None:
@@ -376,7 +372,7 @@ def _session_attack(tx: Tx, attacker: str, defender: str, o: dict[str, Any]) -> 
         for text in o[key]:
             name, card = _named(option, text)
             into.setdefault(resolve(name) if name else o["_defender"], []).append(card.strip())
-    dice = _table_dice(given, o["roll_text"], tx.rng())
+    dice = tx.rng(ask=True, given=given, option_of=role_option, note_rolls=True)
     out = play.attack(
         state, cards, attacker, defender, dice,
         attack_mod=o["attack_mod"], defense_mod=o["defense_mod"], effect=o["effect"],
@@ -384,7 +380,7 @@ def _session_attack(tx: Tx, attacker: str, defender: str, o: dict[str, Any]) -> 
         plays=o["plays"], defense_plays=o["defense_plays"],
         counter_plays=counter_plays, counter_defense_plays=counter_defense_plays,
     )
-    dice.leftover()
+    tx.check_entered_faces_used()
     if o["expect"] and o["expect"] != out.data["outcome"]:
         why = out.data["why"]
         raise RefereeError(
@@ -417,7 +413,7 @@ def _roll_command(kind: str) -> Callable:
              "plays": plays}
         if character:
             name = " ".join(character)
-            _in_session(ctx, seed, as_json, lambda tx: _session_roll(tx, kind, name, o))
+            _in_session(ctx, seed, as_json, lambda tx: _session_roll(tx, kind, name, o), roll_text)
         else:
             _stateless(as_json, lambda: _stateless_roll(ctx, seed, kind, o))
 
@@ -456,10 +452,10 @@ def _session_roll(tx: Tx, kind: str, name: str, o: dict[str, Any]) -> Reply:
 
     _not_here({"dice": o["dice"], ("fcv" if kind == "feat" else "tcv"): o["target"], "bonus": o["bonus"] or None}, "session")
     state = tx.require_game("xo")
-    dice = _table_dice({}, o["roll"], tx.rng())
+    dice = tx.rng(ask=True, note_rolls=True)
     fn = play.feat if kind == "feat" else play.thwart
     out = fn(state, _cards(tx), name, dice, mod=o["mod"], plays=o["plays"])
-    dice.leftover()
+    tx.check_entered_faces_used()
     outcome = "success" if out.data["success"] else "fail"
     if o["expect"] and o["expect"] != outcome:
         step = next(s for s in out.steps if s.ruling == ("XO-13" if kind == "feat" else "XO-14") and "roll" in s.text)

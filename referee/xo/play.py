@@ -24,13 +24,12 @@ from __future__ import annotations
 import copy
 import difflib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.dice import parse_faces, roll_mask
-from referee.errors import DiceError, RefereeError, UsageError
-from referee.words import counted
+from referee.dice import TableDice
+from referee.errors import RefereeError, UsageError
 from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
@@ -137,102 +136,24 @@ def _done(cards: XoCards, state: dict, summary: str, steps: list[Step], data: di
     return Outcome(refresh(state, cards), summary, steps, data)
 
 
-class Dice:
-    """Mask dice for one command (a `rules.DiceSource`), in the order the rules need them.
-    A roll's faces come, in this order, from the faces given for its role (`given`), the
-    faces typed with `--roll` (`table`, in rules order), and, on a terminal, the players
-    (`ask`: one prompt per die, naming it; Enter lets the referee roll that die and `tell`
-    says so). With `strict` (faces were given at the table), a die none of these gives is
-    a `UsageError` naming it, before anything changes; otherwise the referee rolls it with
-    `rng`, and it is remembered (and shown) as rolled by the referee.
-    Roles: attack, defense, extra, counter-attack, counter-defense, counter-extra (the
-    defender's counterattack); defense:NAME, extra:NAME, counter-attack:NAME,
-    counter-defense:NAME, counter-extra:NAME for an AOE's neighbours; feat, thwart."""
-
-    def __init__(self, given: Mapping[str, Sequence[int]], rng: random.Random, *, table: Sequence[int] = (),
-                 ask: Callable[[str], str] | None = None, tell: Callable[[str], None] | None = None,
-                 strict: bool = False) -> None:
-        self.given = {k: list(v) for k, v in given.items()}
-        self.rng = rng
-        self.table = list(table)
-        self.ask = ask
-        self.tell = tell or (lambda text: None)
-        self.strict = strict or bool(table)
-        self.used: set[str] = set()
-        self.rolled: list[tuple[str, list[int]]] = []  # (label, faces) the referee rolled
-
-    def take(self, role: str, n: int, label: str) -> list[int]:
-        self.used.add(role)
-        faces = list(self.given.get(role, []))
-        if len(faces) > n:
-            raise UsageError(f"{label}: {n} dice rolled but {len(faces)} faces given ({role_option(role)})")
-        if len(faces) == n:
-            return faces
-        if not (self.strict or self.ask or faces):
-            rolled = roll_mask(n, self.rng)
-            if n:
-                self.rolled.append((label, rolled))
-            return rolled
-        while len(faces) < n:
-            die = f"{label}, die {len(faces) + 1} of {n}"
-            if self.table:
-                faces.append(self.table.pop(0))
-            elif self.ask is not None:
-                faces.extend(self._asked(die, n - len(faces)))
-            else:
-                raise UsageError(f"{label} needs die {len(faces) + 1} of {n} (mask, 0-3): give it with --roll "
-                                 f"(or {role_option(role)}), or type it on a terminal")
-        return faces
-
-    def _asked(self, die: str, most: int) -> list[int]:
-        """One die from the terminal (or the rest of the roll typed at once)."""
-        assert self.ask is not None
-        while True:
-            answer = self.ask(f"{die} (mask, 0-3; Enter: the referee rolls): ")
-            if not answer.strip():
-                face = roll_mask(1, self.rng)
-                self.rolled.append((die, face))
-                self.tell(f"  the referee rolls {die}: {face[0]}")
-                return face
-            try:
-                faces = parse_faces(answer, "mask")
-            except DiceError as error:
-                self.tell(f"  {error.message}")
-                continue
-            if len(faces) > most:
-                self.tell(f"  {len(faces)} faces, but this roll needs {most} more")
-                continue
-            return faces
-
-    def leftover(self) -> None:
-        """Faces typed with --roll must all be used."""
-        if self.table:
-            raise UsageError(f"--roll: the command rolled its dice and {counted(len(self.table), 'face')} left over")
-
-    def unused(self) -> list[str]:
-        return [role for role in self.given if role not in self.used]
-
-    def rolled_labels(self) -> list[dict[str, Any]]:
-        return [{"roll": label, "faces": faces} for label, faces in self.rolled]
-
-    def notes(self) -> list[Step]:
-        """Which dice the referee rolled itself, and faces given for no roll."""
-        steps = []
-        if self.rolled:
-            steps.append(Step("rolled by the referee: " + "; ".join(
-                f"{label} {','.join(map(str, faces))}" for label, faces in self.rolled), None))
-        steps.extend(Step(f"given roll for {role} not needed", None) for role in self.unused())
-        return steps
+def dice_notes(dice: random.Random) -> list[Step]:
+    """Which dice the referee rolled itself, and faces given for no roll (core's
+    `TableDice`; a plain RNG leaves no notes)."""
+    if not isinstance(dice, TableDice):
+        return []
+    steps = []
+    if dice.referee_dice:
+        steps.append(Step("rolled by the referee: " + "; ".join(
+            f"{label}: {','.join(map(str, faces))}" for label, faces in dice.referee_dice), None))
+    steps.extend(Step(f"given roll for {role} not needed", None) for role in dice.unused_roles())
+    return steps
 
 
-def role_option(role: str) -> str:
-    """The option that enters the faces of a dice role (for messages)."""
-    kind, _, name = role.partition(":")
-    option = {"attack": "--attack-roll", "defense": "--neighbour-roll" if name else "--defense-roll",
-              "extra": "--neighbour-extra-roll" if name else "--extra-damage-roll",
-              "counter-attack": "--counter-attack-roll", "counter-defense": "--counter-defense-roll",
-              "counter-extra": "--counter-extra-damage-roll"}.get(kind, "--roll")
-    return f"{option} {name}=..." if name else option
+def referee_rolled(dice: random.Random) -> list[dict[str, Any]]:
+    """The dice the referee rolled, for --json: [{"roll": what, "faces": [...]}]."""
+    if not isinstance(dice, TableDice):
+        return []
+    return [{"roll": label, "faces": list(faces)} for label, faces in dice.referee_dice]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -704,7 +625,7 @@ def attack(
     cards: XoCards,
     attacker: str,
     defender: str,
-    dice: Dice,
+    dice: random.Random,
     *,
     attack_mod: int = 0,
     defense_mod: int = 0,
@@ -782,7 +703,7 @@ def attack(
         else:
             entry["statuses"] = list(statuses)
     state["turn"].setdefault("attacked", []).append(a_entry["name"])
-    steps.extend(dice.notes())
+    steps.extend(dice_notes(dice))
 
     parts = []
     later = []  # the counterattacks follow all the rounds of the shared roll (XO-6, XO-7)
@@ -806,7 +727,7 @@ def attack(
     why = main.why or main.steps[-1]
     data = {"attacker": a_entry["name"], "defender": d_entry["name"], "aoe": aoe, **main.as_dict(),
             "targets": rounds_data, "played": on_attack.names, "defense_played": on_defense.names,
-            "why": why.as_dict(), "kod": list(result.kod), "referee_rolled": dice.rolled_labels()}
+            "why": why.as_dict(), "kod": list(result.kod), "referee_rolled": referee_rolled(dice)}
     return _done(cards, state, summary, steps, data)
 
 
@@ -912,7 +833,7 @@ def _round_text(r: rules.CombatResult) -> str:
 # --------------------------------------------------------------------------- feat and thwart
 
 
-def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
+def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
     """XO-13: the active league's one feat attempt of the turn on its current objective."""
     if state["turn"]["phase"] != PHASES[2]:  # a feat in the Attack phase ends it (XO-11)
         _check_phase(state, PHASES[3], "feats are attempted")
@@ -942,7 +863,7 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     if bonus:
         state["thwart_bonus"] = None  # used: only the next feat attempt gets it (XO-14)
     steps = [Step(f"chapter {state['chapter']}: {objective.name} ({objective['feat']})", "XO-12"), dice_step, *mod_steps,
-             *cap, *result.steps, *dice.notes()]
+             *cap, *result.steps, *dice_notes(dice)]
     if ended_attacks:
         steps.insert(0, Step(f"{PHASES[2]} phase ends with the feat attempt; {PHASES[3]} phase", "XO-11"))
     turn["feat"] = {
@@ -967,7 +888,7 @@ def feat(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
 
 
-def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
+def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
     """XO-14: the responding league's thwart of a successful feat."""
     _check_phase(state, PHASES[3], "thwarts")
     state = copy.deepcopy(state)
@@ -991,7 +912,7 @@ def thwart(state: dict, cards: XoCards, character: str, dice: Dice, *, mod: int 
     cap: list[Step] = []
     roll = rules.take_dice(dice, "thwart", n + played.mod("dice"), f"{entry['name']}'s thwart roll", cap)
     result = rules.thwart(roll, int(objective["tcv"]), mod=mod + status_mod + played.mod("thwart_mod"))
-    steps = [dice_step, *mod_steps, *cap, *result.steps, *dice.notes()]
+    steps = [dice_step, *mod_steps, *cap, *result.steps, *dice_notes(dice)]
     pending["pending"] = False
     bonuses = (*rules.status_bonuses(entry["statuses"], cards.statuses, "thwart_mod"), *_sources(played, "thwart_mod", mod))
     text = (f"{_turn_label(state)}: {entry['name']} tries to thwart{_cards_text(played.names, ())}: "

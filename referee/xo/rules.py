@@ -1,17 +1,20 @@
 """XO! rules as pure functions (rules/xo-extraordinary-rules.txt read by RULINGS.md XO-1..XO-15).
 
-Nothing here rolls dice or reads files: dice faces come in as arguments, status
+Nothing here reads files or picks its own randomness: dice faces come in as arguments or
+from an injected die source (rolled through `referee.dice.roll_mask`, a seeded RNG or
+core's `TableDice`: the table's faces, asked for by name), status
 definitions come in from the Status cards of cards.yaml (`StatusDef.from_card`), and
 every result carries `steps`, each a `Step(text, ruling)` naming the ruling it applied.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
-from referee.dice import MASK_FACES, is_moffed  # XO-1, XO-5
+from referee.dice import MASK_FACES, is_moffed, roll_mask  # XO-1, XO-5
 
 LEAGUES = ("heroes", "villains")
 DICE_PER_PLAYER = 7  # XO-1: each player owns 7 mask dice
@@ -381,21 +384,15 @@ def _cv_text(label: str, roll: Sequence[int], mod: int, value: int) -> str:
     return f"{label} = {faces}{mod_text} = {value}"
 
 
-class DiceSource(Protocol):
-    """Where the faces of a roll come from: the table (entered, asked for) or the referee's
-    dice. `role` names the roll for options (`attack`, `defense:Swift`, ...), `label` for
-    people ("Swift's defense roll")."""
-
-    def take(self, role: str, n: int, label: str) -> list[int]: ...
-
-
-def take_dice(dice: DiceSource, role: str, n: int, label: str, steps: list[Step]) -> list[int]:
+def take_dice(dice: random.Random, role: str, n: int, label: str, steps: list[Step]) -> list[int]:
     """`n` mask dice for one roll, at most the 7 a player owns (XO-1: "rolls as many dice
-    as s/he can")."""
+    as s/he can"), from `dice` (a plain RNG, or core's `TableDice`: the faces given at the
+    table by `role` (`attack`, `defense:Swift`, ...) or with --roll, else asked for by
+    `label`, "Swift's defense roll")."""
     if n > DICE_PER_PLAYER:
         steps.append(Step(f"{label}: {n} dice, but a player owns {DICE_PER_PLAYER}", "XO-1"))
         n = DICE_PER_PLAYER
-    return list(dice.take(role, max(n, 0), label))
+    return roll_mask(max(n, 0), dice, label, role)
 
 
 @dataclass(frozen=True)
@@ -464,7 +461,7 @@ class AttackResult:
 
 
 def _round_dice(
-    dice: DiceSource, roles: tuple[str, str, str], labels: tuple[str, str, str],
+    dice: random.Random, roles: tuple[str, str, str], labels: tuple[str, str, str],
     n_attack: int | None, attack_roll: Sequence[int] | None, n_defense: int,
     attack_mod: int, defense_mod: int, steps: list[Step],
 ) -> tuple[list[int], list[int], int | None]:
@@ -492,7 +489,7 @@ def resolve_attack(
     attacker: Fighter,
     targets: Sequence[Fighter],
     defender: str,
-    dice: DiceSource,
+    dice: random.Random,
     defs: Mapping[str, StatusDef],
     *,
     on_attack: Mods = NO_MODS,

@@ -159,3 +159,69 @@ def test_table_dice_hand_out_faces_and_leave_shuffles_to_the_rng():
         roll_d6(1, table)
     with pytest.raises(DiceError, match="column 3"):
         roll_mask(2, TableDice("3,7", random.Random(1)))
+
+
+# One die source for both games (XO! through core's TableDice, issue: one dice-prompting
+# mechanism): faces by role, then --roll, then asked for; several faces at one prompt.
+
+
+def test_table_dice_take_a_roles_faces_first_then_roll_faces_then_ask():
+    from referee.dice import TableDice
+
+    asked = []
+
+    def ask(prompt, faces, most):
+        asked.append((prompt, most))
+        return [2, 0] if most == 2 else [3]
+
+    table = TableDice("1", random.Random(1), ask, given={"attack": [3]})
+    assert roll_mask(4, table, "Volt's attack roll", "attack") == [3, 1, 2, 0]
+    assert roll_mask(1, table, "Brute's defense roll", "defense") == [3]
+    # several faces at one prompt fill the rest of the roll; each prompt names its die
+    assert asked == [("Volt's attack roll, die 3 of 4, mask 0-3", 2), ("Brute's defense roll, mask 0-3", 1)]
+    assert table.roles == ["attack", "defense"] and table.unused_roles() == [] and table.rolled == []
+
+
+def test_table_dice_enter_lets_the_referee_roll_that_die_from_the_fallback_and_say_so():
+    from referee.dice import TableDice
+
+    told = []
+    table = TableDice("", random.Random(7), lambda prompt, faces, most: None, tell=told.append)
+    faces = roll_mask(2, table, "Volt's feat roll", "feat")
+    assert faces == roll_mask(2, random.Random(7))  # the very dice it rolls without a terminal
+    assert told == table.rolled == [f"the referee rolls {faces[0]} for Volt's feat roll, die 1 of 2, mask 0-3",
+                                    f"the referee rolls {faces[1]} for Volt's feat roll, die 2 of 2, mask 0-3"]
+    assert table.referee_dice == [("Volt's feat roll, die 1 of 2", [faces[0]]),
+                                  ("Volt's feat roll, die 2 of 2", [faces[1]])]
+
+
+def test_table_dice_refuse_an_impossible_or_extra_face_typed_at_a_prompt():
+    from referee.dice import TableDice
+
+    with pytest.raises(DiceError, match="impossible on a mask die"):
+        roll_mask(1, TableDice("", random.Random(1), lambda p, f, m: [5]), "a roll")
+    with pytest.raises(DiceError, match="3 faces for 2 dice"):
+        roll_mask(2, TableDice("", random.Random(1), lambda p, f, m: [1, 1, 1]), "a roll")
+
+
+def test_table_dice_without_a_terminal_name_the_next_die_and_its_option():
+    from referee.dice import TableDice
+
+    table = TableDice("", random.Random(1), given={"defense:Swift": [1]},
+                      option_of=lambda role: f"--option-for-{role}")
+    with pytest.raises(DiceError) as refused:
+        roll_mask(2, table, "Swift's defense roll", "defense:Swift")
+    assert str(refused.value.message) == (
+        "the next die needed: Swift's defense roll, die 2 of 2, mask 0-3 (give it with --roll or "
+        "--option-for-defense:Swift, or type it on a terminal; nothing was changed)")
+    with pytest.raises(DiceError, match=r"1 die rolled but 2 faces given \(--roll\)"):
+        roll_mask(1, TableDice("", random.Random(1), given={"attack": [1, 2]}), "a roll", "attack")
+
+
+def test_table_dice_with_nothing_given_and_no_terminal_the_referee_rolls_and_notes_it():
+    from referee.dice import TableDice
+
+    table = TableDice("", random.Random(3), roll_missing=True, given=None)
+    faces = roll_mask(3, table, "Volt's attack roll", "attack")
+    assert faces == roll_mask(3, random.Random(3))
+    assert table.referee_dice == [("Volt's attack roll", faces)]

@@ -464,3 +464,31 @@ def test_no_leftover_files_after_creation(tmp_path):
     make_session(tmp_path / "game.db")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.db"]
     assert os.path.getsize(tmp_path / "game.db") > 0
+
+
+def test_let_go_frees_the_write_lock_and_writes_at_the_end_when_nothing_changed(tmp_path):
+    """A command about to wait for a person lets go of the file (Session.let_go): another
+    writer gets the lock at once; the command's events, recorded before and after, are
+    written when it ends."""
+    from referee.errors import RefereeError
+
+    db = tmp_path / "game.db"
+    make_session(db)
+    with Session.open(db) as waiting:
+        state = waiting.state
+        waiting.record("note", "before the prompt", {}, state)
+        waiting.let_go()
+        probe = sqlite3.connect(db, timeout=0)  # would fail at once if the lock were held
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+        probe.close()
+        waiting.record("note", "after the prompt", {}, state)
+    assert [e["summary"] for e, _ in read_log(db)][-2:] == ["before the prompt", "after the prompt"]
+
+    with pytest.raises(RefereeError, match=r"the session changed while this command waited \(now #4: meanwhile\)"):
+        with Session.open(db) as waiting:
+            waiting.let_go()
+            with Session.open(db) as other:
+                other.record("note", "meanwhile", {}, other.state)
+            waiting.record("note", "lost", {}, waiting.state)
+    assert [e["summary"] for e, _ in read_log(db)][-1:] == ["meanwhile"]

@@ -90,20 +90,23 @@ def test_without_a_terminal_too_few_faces_name_the_next_die_and_change_nothing(t
     before = events(table)
     out = table("xo", "attack", "Captain Volt", "Brute", "--roll", "3,2", code=2)
     assert out.stderr.splitlines() == [
-        "referee: Captain Volt's attack roll needs die 3 of 3 (mask, 0-3): give it with --roll (or "
-        "--attack-roll), or type it on a terminal"]
+        "referee: --roll '3,2': 2 faces given, but the command rolls at least 3 dice; the next die needed: "
+        "Captain Volt's attack roll, die 3 of 3, mask 0-3 (give it with --roll or --attack-roll, or type it "
+        "on a terminal; nothing was changed)"]
     assert events(table) == before
     out = table("xo", "attack", "Captain Volt", "Brute", "--roll", "3,2,1", code=2)
-    assert "Brute's defense roll needs die 1 of 2" in out.stderr
+    assert "the next die needed: Brute's defense roll, die 1 of 2, mask 0-3" in out.stderr
     done = json.loads(table("xo", "attack", "Captain Volt", "Brute", "--roll", "3,2,1,1,0", "--json").stdout)
     assert (done["attack_roll"], done["defense_roll"], done["referee_rolled"]) == ([3, 2, 1], [1, 0], [])
-    assert table("xo", "feat", "Captain Volt", "--roll", "3", code=2).stderr.startswith(
-        "referee: Captain Volt's feat roll needs die 2 of 3")
+    assert "the next die needed: Captain Volt's feat roll, die 2 of 3, mask 0-3 (give it with --roll," in table(
+        "xo", "feat", "Captain Volt", "--roll", "3", code=2).stderr
 
 
 def test_faces_left_over_are_refused(table):
     out = table("xo", "feat", "Captain Volt", "--roll", "3,1,0,2", code=2)
     assert "1 face left over" in out.stderr
+    out = table("xo", "attack", "Swift", "Razor", "--attack-roll", "3,2", "--defense-roll", "3", "--roll", "1", code=2)
+    assert "referee: --roll '1': the command rolled 3 dice, 1 face left over" in out.stderr  # role faces count
 
 
 def spawn(path, *args):
@@ -117,21 +120,21 @@ def test_on_a_terminal_each_die_is_asked_for_in_rules_order(table):
     defense in row order, an extra die only for a moffed defense that is hit; Enter lets
     the referee roll a die and says so."""
     child = spawn(table.path, "xo", "attack", "Sky Lancer", "Wraith", "--attack-roll", "3")
-    child.expect_exact("Sky Lancer's attack roll, die 2 of 2 (mask, 0-3; Enter: the referee rolls): ")
+    child.expect_exact("Sky Lancer's attack roll, die 2 of 2, mask 0-3 (Enter: the referee rolls): ")
     child.sendline("2")
-    child.expect_exact("Brute's defense roll, die 1 of 2 (mask, 0-3; Enter: the referee rolls): ")
+    child.expect_exact("Brute's defense roll, die 1 of 2, mask 0-3 (Enter: the referee rolls): ")
     child.sendline("0 0")  # two faces at one prompt: the rest of that roll
-    child.expect_exact("Brute's extra damage die (moffed defense, XO-5), die 1 of 1 (mask, 0-3; Enter: the referee rolls): ")
+    child.expect_exact("Brute's extra damage die (moffed defense, XO-5), mask 0-3 (Enter: the referee rolls): ")
     child.sendline("7")  # impossible: asked again
-    child.expect_exact("impossible on a mask die")
-    child.expect_exact("Brute's extra damage die (moffed defense, XO-5), die 1 of 1")
+    child.expect_exact("'7': this die shows 0, 1, 2, 3")
+    child.expect_exact("Brute's extra damage die (moffed defense, XO-5), mask 0-3")
     child.sendline("1")
     child.expect_exact("Wraith's defense roll, die 1 of 2")
     child.sendline("")  # Enter: the referee rolls this die
-    child.expect(r"the referee rolls Wraith's defense roll, die 1 of 2: [0-3]")
+    child.expect(r"the referee rolls [0-3] for Wraith's defense roll, die 1 of 2, mask 0-3")
     child.expect_exact("Wraith's defense roll, die 2 of 2")
     child.sendline("0")
-    child.expect_exact("Blaze's defense roll, die 1 of 1")
+    child.expect_exact("Blaze's defense roll, mask 0-3")
     child.sendline("3")
     child.expect_exact("Sky Lancer AOE attacks Wraith: Brute: ACV 3+2 = 5 vs DCV 0+0 = 0 (defense moffed): "
                        "6 damage (+1 extra die) vs Health 4: KOd")
@@ -141,3 +144,52 @@ def test_on_a_terminal_each_die_is_asked_for_in_rules_order(table):
     log = json.loads(table("log", "--json").stdout)["events"][-1]
     rolled = log["payload"]["result"]["referee_rolled"]
     assert [r["roll"] for r in rolled] == ["Wraith's defense roll, die 1 of 2"]
+
+
+def test_on_a_terminal_several_faces_fill_a_roll_and_enter_rolls_one_die_through_cores_dice(table):
+    """XO! asks through core's TableDice (the one dice-prompting mechanism): "1 1" at die 1
+    of 3 fills two dice, Enter at die 3 lets the referee roll it, said at once and noted."""
+    child = spawn(table.path, "xo", "feat", "Captain Volt")
+    child.expect_exact("Captain Volt's feat roll, die 1 of 3, mask 0-3 (Enter: the referee rolls): ")
+    child.sendline("1 1")
+    child.expect_exact("Captain Volt's feat roll, die 3 of 3, mask 0-3 (Enter: the referee rolls): ")
+    child.sendline("")
+    child.expect(r"the referee rolls ([0-3]) for Captain Volt's feat roll, die 3 of 3, mask 0-3")
+    rolled = int(child.match.group(1))
+    child.expect_exact(f"Captain Volt attempts 'Restore the Grid': 1+1+{rolled} = {2 + rolled} vs FCV 4")
+    child.expect_exact(f"rolled by the referee: Captain Volt's feat roll, die 3 of 3: {rolled}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    result = json.loads(table("log", "--json").stdout)["events"][-1]["payload"]["result"]
+    assert result["roll"] == [1, 1, rolled]
+
+
+def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(table):
+    """While `xo attack` waits for a die on a terminal, another command writes the same
+    session at once (no wait for SQLite's 30 s busy timeout); the waiting command then
+    finds its session changed and records nothing (one line, exit 1)."""
+    import subprocess
+    import time
+
+    child = spawn(table.path, "xo", "attack", "Swift", "Razor")
+    child.expect_exact("Swift's attack roll, die 1 of 2, mask 0-3 (Enter: the referee rolls): ")
+    start = time.monotonic()
+    other = subprocess.run(
+        [sys.executable, "-m", "referee", "--session", str(table.path), "--cards", str(FIXTURE_DB),
+         "xo", "tag", "Iron Ward", "Blinded"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, cwd=str(ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    waited = time.monotonic() - start
+    assert other.returncode == 0, other.stderr
+    assert waited < 10, f"the second command waited {waited:.1f} s for the lock"  # busy timeout: 30 s
+    child.sendline("3 2")
+    child.expect_exact("Razor's defense roll")
+    child.sendline("1")
+    child.expect_exact("referee: the session changed while this command waited (now #4: T1 heroes: "
+                       "Iron Ward tagged <Blinded>: now ready); nothing was recorded: type the command again")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    log = json.loads(table("log", "--json").stdout)["events"]
+    assert [e["kind"] for e in log][-2:] == ["pick", "tag"]  # the attack wrote nothing

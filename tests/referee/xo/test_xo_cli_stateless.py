@@ -122,7 +122,7 @@ def test_seeded_roll_is_reproducible(xo_subprocess):
     "args, message",
     [
         (["--attack-dice", "2", "--defense-dice", "1", "--health", "3", "--attack-roll", "4,1"], "impossible on a mask die"),
-        (["--attack-dice", "2", "--defense-dice", "1", "--health", "3", "--attack-roll", "1"], "attacker's attack roll needs die 2 of 2"),
+        (["--attack-dice", "2", "--defense-dice", "1", "--health", "3", "--attack-roll", "1"], "the next die needed: attacker's attack roll, die 2 of 2"),
         (["--attack-dice", "2", "--health", "3"], "missing --defense-dice"),
         (["--attack-dice", "1", "--defense-dice", "1", "--health", "3", "--effect", "Burnd"], "did you mean 'Burned'"),
         (["--attack-dice", "1", "--defense-dice", "1", "--health", "0"], "Invalid value"),

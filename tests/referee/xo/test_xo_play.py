@@ -7,14 +7,14 @@ import random
 
 import pytest
 
+from referee.dice import TableDice
 from referee.errors import RefereeError, UsageError
 from referee.xo import play
-from referee.xo.play import Dice
 
 
 def dice(**faces):
     """Given faces by role (underscores for dashes: counter_attack -> counter-attack)."""
-    return Dice({k.replace("_", "-"): v for k, v in faces.items()}, random.Random(0))
+    return TableDice("", random.Random(0), given={k.replace("_", "-"): v for k, v in faces.items()}, roll_missing=True)
 
 
 def at_phase(state, cards, phase):

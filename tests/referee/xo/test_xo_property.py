@@ -24,10 +24,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import carddb
+from referee.dice import TableDice
 from referee.errors import RefereeError, UsageError
 from referee.xo import play, rules
 from referee.xo.game import new_state
-from referee.xo.play import Dice, XoCards
+from referee.xo.play import XoCards
 from referee.xo.rules import LEAGUES, PHASES, other_league
 
 CARDS_YAML = Path(__file__).resolve().parents[3] / "cards.yaml"
@@ -69,7 +70,7 @@ def choose_command(state, cards, rng):
                 and (use == "any" or not any("remove" in e for e in c.get("effect") or []))]
         return rng.sample(fits, rng.randint(1, k))
 
-    dice = Dice({}, random.Random(rng.random()))
+    dice = TableDice("", random.Random(rng.random()), roll_missing=True)
     roll = rng.random()
     if phase == PHASES[2] and roll < 0.7 or roll < 0.03:
         attacker = rng.choice(ready if ready and rng.random() < 0.9 else everyone)

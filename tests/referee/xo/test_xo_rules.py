@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.dice import TableDice
 from referee.xo import game, rules
 from referee.xo.rules import Fighter, StatusDef
 
@@ -23,18 +24,9 @@ DEFS = {
 }
 
 
-class Faces:
-    """A rules.DiceSource handing out fixed faces by role."""
-
-    def __init__(self, **faces):
-        self.faces = {k.replace("_", "-"): list(v) for k, v in faces.items()}
-        self.asked = []
-
-    def take(self, role, n, label):
-        self.asked.append(role)
-        faces = self.faces[role]
-        assert len(faces) == n, (role, n, faces)
-        return faces
+def Faces(**faces):  # noqa: N802 (reads as the die source it builds)
+    """Core's die source handing out fixed faces by role (a die not given is refused)."""
+    return TableDice("", random.Random(0), given={k.replace("_", "-"): list(v) for k, v in faces.items()})
 
 
 def rulings(result):
@@ -177,7 +169,7 @@ def test_xo7_aoe_hits_defender_and_both_neighbours_not_far_ones():
     faces = Faces(attack=[3, 1], defense=[1], **{"defense:B": [1], "defense:D": [1]})
     result = rules.resolve_attack(Fighter("X", 2, 1, 3, effect="Burned"), targets, "C", faces, DEFS, aoe=True)
     assert [name for name, _ in result.rounds] == ["B", "C", "D"]
-    assert faces.asked == ["attack", "defense:B", "defense", "defense:D"]  # row order
+    assert faces.roles == ["attack", "defense:B", "defense", "defense:D"]  # row order
     assert all(r.acv == 4 and r.attack_roll == (3, 1) for _, r in result.rounds)
     assert all(r.outcome == "stunned" for _, r in result.rounds)
     assert result.steps[0].ruling == "XO-7"

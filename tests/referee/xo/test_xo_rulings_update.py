@@ -11,13 +11,13 @@ import random
 
 import pytest
 
+from referee.dice import TableDice
 from referee.errors import RefereeError
 from referee.xo import play, rules
-from referee.xo.play import Dice
 
 
 def dice(**faces):
-    return Dice({k.replace("_", "-"): v for k, v in faces.items()}, random.Random(0))
+    return TableDice("", random.Random(0), given={k.replace("_", "-"): v for k, v in faces.items()}, roll_missing=True)
 
 
 def at_phase(state, cards, phase):
@@ -53,15 +53,14 @@ def test_xo6_kod_character_is_never_tagged_by_a_later_counterattack():
     defs = {"Horrified": rules.StatusDef("Horrified", "status_check", True),
             "Stunned": rules.StatusDef("Stunned", "status_check", False)}
 
-    class Faces:
-        def take(self, role, n, label):
-            return {"attack": [0], "defense": [1], "defense:L": [1], "counter-attack:L": [3, 3],
-                    "counter-defense:L": [0], "counter-extra:L": [3]}[role][:n] if n else []
+    faces = TableDice("", random.Random(0), given={
+        "attack": [0], "defense": [1], "defense:L": [1], "counter-attack:L": [3, 3],
+        "counter-defense:L": [0], "counter-extra:L": [3]})
 
     attacker = rules.Fighter("A", 1, 1, 2)
     left = rules.Fighter("L", 2, 1, 3, effect="Horrified")
     defender = rules.Fighter("D", 2, 1, 3, effect="Horrified")
-    result = rules.resolve_attack(attacker, [left, defender], "D", Faces(), defs, aoe=True)
+    result = rules.resolve_attack(attacker, [left, defender], "D", faces, defs, aoe=True)
     assert result.kod == ("A",) and result.statuses["A"] == ()
     assert [name for name, _ in result.counters] == ["L"] and result.skipped == ("D",)
 
@@ -205,7 +204,7 @@ def test_xo6_dice_the_referee_rolled_are_shown_as_such(session):
     # faces given at the table but not the extra die: refused, naming it (issue 14: no silent roll)
     proc = run(*AOE_ARGS)
     assert proc.returncode == 2
-    assert "Wraith's extra damage die (moffed defense, XO-5) needs die 1 of 1" in proc.stderr
+    assert "the next die needed: Wraith's extra damage die (moffed defense, XO-5), mask 0-3" in proc.stderr
     # no faces at all: the referee rolls every die and names each one
     data = json.loads(run("xo", "attack", "Sky Lancer", "Brute", "--json").stdout)
     rolled = [r["roll"] for r in data["referee_rolled"]]

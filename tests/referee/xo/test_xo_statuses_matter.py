@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 import carddb
+from referee.dice import TableDice
 from referee.errors import RefereeError
 from referee.xo import play
 from referee.xo.game import new_state
-from referee.xo.play import Dice, XoCards
+from referee.xo.play import XoCards
 
 CARDS_YAML = Path(__file__).resolve().parents[3] / "cards.yaml"
 HEROES = ["Captain Volt", "Granite Grace", "Hotfoot", "Ghostwire", "Ricochet Rosa", "Updraft", "Commander Halcyon"]
@@ -34,7 +35,7 @@ def cards():
 
 
 def faces(**given):
-    return Dice({k.replace("_", "-"): v for k, v in given.items()}, random.Random(0))
+    return TableDice("", random.Random(0), given={k.replace("_", "-"): v for k, v in given.items()}, roll_missing=True)
 
 
 def attack_phase(cards, active):

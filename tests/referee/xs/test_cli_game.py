@@ -544,3 +544,40 @@ def test_dice_as_they_fall_casualties_asks_each_die_by_name_on_a_terminal(tmp_pa
     short = xs("xs", "casualties", "--picked", "Smoke", "--roll", "2", expect=2)
     assert "the next die needed: Smoke's Sendoff roll, 1D6" in short.stderr
     assert xs("status", "--json").stdout == before
+
+
+def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(tmp_path):
+    """The same way as XO!'s (core's Tx.rng lets go of the write lock before asking):
+    while `xs casualties` waits for Smoke's survival roll on a terminal, `referee undo`
+    on the same session completes at once; the waiting command then records nothing."""
+    import subprocess
+    import time
+
+    import pexpect
+    from xs_support import ROOT, clean_env
+
+    session = str(tmp_path / "dice.db")
+    referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B", "--owner", "A=Coach",
+                      "--team", "A=X-Force", "--roll", "6,6,6,6,6,6,6,6,6,5")
+    for args in (["draw"], ["pass"], ["recruit", "Smoke", "--roll", "1"],
+                 ["recruit", "Ocelot", "--roll", "1"], ["pass"], ["pass"],
+                 ["mission", "Zombies", "--roll", "1"], ["carnage", "--roll", "1"]):
+        assert referee_inprocess("--session", session, "xs", *args).returncode == 0
+    child = pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, "xs", "casualties",
+                                           "--picked", "Smoke"],
+                          cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+    child.expect_exact("Smoke's survival roll, 1D6 (Enter: the referee rolls):")
+    start = time.monotonic()
+    other = subprocess.run([sys.executable, "-m", "referee", "--session", session, "undo"],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                           cwd=str(ROOT), env=clean_env())
+    waited = time.monotonic() - start
+    assert other.returncode == 0, other.stderr
+    assert waited < 10, f"undo waited {waited:.1f} s for the lock"  # busy timeout: 30 s
+    child.sendline("6")
+    child.expect_exact("the session changed while this command waited")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    kinds = [e["kind"] for e in json.loads(referee_inprocess("--session", session, "log", "--json").stdout)["events"]]
+    assert kinds[-1] == "undo"
