@@ -307,11 +307,14 @@ class Tx:
                                    ask, given, option_of, note_rolls, self.session.let_go)
         return self._rng
 
-    def referee_rolled(self) -> list[str]:
-        """The dice the referee rolled when asked to (Enter at a die's prompt)."""
+    def referee_rolled(self) -> tuple[list[str], list[dict[str, Any]]]:
+        """The dice the referee rolled: the lines the reply begins with (those not told
+        under their prompt already) and, for --json, every one as {"roll", "faces"}."""
         from referee.dice import TableDice
 
-        return list(self._rng.rolled) if isinstance(self._rng, TableDice) else []
+        if not isinstance(self._rng, TableDice):
+            return [], []
+        return list(self._rng.rolled), self._rng.referee_rolls()
 
     def check_entered_faces_used(self) -> None:
         """With --roll, every face given must have been rolled by the command."""
@@ -404,9 +407,9 @@ def session_command(
                     reply = fn(tx, **params)
                     if reply.refusal is None:  # a refused command needs none of its faces
                         tx.check_entered_faces_used()
-                    rolled = tx.referee_rolled()
+                    lines, rolled = tx.referee_rolled()
+                    reply.lines[:0] = lines
                     if rolled:
-                        reply.lines[:0] = rolled
                         reply.data["referee_rolled"] = rolled
             if reply.refusal is not None:
                 if not as_json:

@@ -131,7 +131,9 @@ class TableDice(random.Random):
         self.option_of = option_of
         self.roll_missing = roll_missing
         self.tell = tell
-        self.rolled: list[str] = []  # "the referee rolls 4 for Smoke's survival roll, 1D6"
+        # "the referee rolls 4 for Smoke's survival roll, 1D6", for the reply: the ones not
+        # told already under their prompt
+        self.rolled: list[str] = []
         self.referee_dice: list[tuple[str, list[int]]] = []  # ("Volt's attack roll", [1, 3])
         self.roles: list[str] = []  # the roles rolled, in order
         self.asked = 0
@@ -175,10 +177,11 @@ class TableDice(random.Random):
             if answer is None:
                 face = self._referee_face(faces)
                 note = f"the referee rolls {face} for {prompt}"
-                self.rolled.append(note)
                 self.referee_dice.append((name, [face]))
                 if self.tell is not None:
-                    self.tell(note)
+                    self.tell(note)     # said at once: the reply need not say it again
+                else:
+                    self.rolled.append(note)
                 result.append(face)
                 continue
             answers: list[Any] = list(answer) if isinstance(answer, (list, tuple)) else [answer]
@@ -191,6 +194,10 @@ class TableDice(random.Random):
                 result.append(int(face))
         self.handed += n
         return result
+
+    def referee_rolls(self) -> list[dict[str, Any]]:
+        """Every die the referee rolled, for --json: [{"roll": what, "faces": [...]}]."""
+        return [{"roll": label, "faces": list(faces)} for label, faces in self.referee_dice]
 
     def _by_role(self, role: str, n: int, faces: tuple[int, ...], what: str) -> list[int]:
         mine = self.given[role]

@@ -153,7 +153,7 @@ def referee_rolled(dice: random.Random) -> list[dict[str, Any]]:
     """The dice the referee rolled, for --json: [{"roll": what, "faces": [...]}]."""
     if not isinstance(dice, TableDice):
         return []
-    return [{"roll": label, "faces": list(faces)} for label, faces in dice.referee_dice]
+    return dice.referee_rolls()
 
 
 # --------------------------------------------------------------------------- helpers

@@ -189,10 +189,16 @@ def test_table_dice_enter_lets_the_referee_roll_that_die_from_the_fallback_and_s
     table = TableDice("", random.Random(7), lambda prompt, faces, most: None, tell=told.append)
     faces = roll_mask(2, table, "Volt's feat roll", "feat")
     assert faces == roll_mask(2, random.Random(7))  # the very dice it rolls without a terminal
-    assert told == table.rolled == [f"the referee rolls {faces[0]} for Volt's feat roll, die 1 of 2, mask 0-3",
-                                    f"the referee rolls {faces[1]} for Volt's feat roll, die 2 of 2, mask 0-3"]
+    assert told == [f"the referee rolls {faces[0]} for Volt's feat roll, die 1 of 2, mask 0-3",
+                    f"the referee rolls {faces[1]} for Volt's feat roll, die 2 of 2, mask 0-3"]
+    assert table.rolled == []           # told at once: the reply does not say it again
     assert table.referee_dice == [("Volt's feat roll, die 1 of 2", [faces[0]]),
                                   ("Volt's feat roll, die 2 of 2", [faces[1]])]
+    assert table.referee_rolls() == [{"roll": "Volt's feat roll, die 1 of 2", "faces": [faces[0]]},
+                                     {"roll": "Volt's feat roll, die 2 of 2", "faces": [faces[1]]}]
+    untold = TableDice("", random.Random(7), lambda prompt, faces, most: None)
+    roll_mask(2, untold, "Volt's feat roll", "feat")
+    assert untold.rolled == told        # nobody told: the reply says it
 
 
 def test_table_dice_refuse_an_impossible_or_extra_face_typed_at_a_prompt():

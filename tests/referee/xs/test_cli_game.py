@@ -538,7 +538,8 @@ def test_dice_as_they_fall_casualties_asks_each_die_by_name_on_a_terminal(tmp_pa
     xs("undo")
     dies = at_terminal((survival, "2"), (sendoff, ""))  # two dice: the second the referee's
     assert "Smoke dies on a roll of 2" in dies
-    assert re.search(r"the referee rolls [1-6] for Smoke's Sendoff roll, 1D6", dies)
+    # said once, under its prompt, not again in the reply
+    assert len(re.findall(r"the referee rolls [1-6] for Smoke's Sendoff roll, 1D6", dies)) == 1
     xs("undo")
     before = xs("status", "--json").stdout
     short = xs("xs", "casualties", "--picked", "Smoke", "--roll", "2", expect=2)
