@@ -101,8 +101,12 @@ def check(state: dict, db: Any, where: str = "state") -> None:
         if found is not None and kind in (ANY, HIDDEN, found) or name == kind == HIDDEN:
             continue
         needed = _a(f"{kind} card" if kind not in (ANY, HIDDEN) else "card")
-        why = (f"it is {_a(found + ' card')}" if found is not None else
-               "a session made with another card database needs that one: --cards PATH")
+        if found is not None:
+            why = f"it is {_a(found + ' card')}"
+        elif name == HIDDEN:
+            why = "a card not yet shown is '?' only in a hand or the deck, XS-16"
+        else:
+            why = "a session made with another card database needs that one: --cards PATH"
         raise SchemaError(f"{where}.{at}: {shown(name)} is not {needed} of {title(game_id)} "
                           f"in {_database_name(db)} ({why})")
 

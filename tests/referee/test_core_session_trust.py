@@ -393,7 +393,8 @@ def test_hidden_cards_stay_allowed_in_hands_and_the_deck(tmp_path):
     cli("--session", str(db), "xs", "draw", check=0)
     state["discard"] = ["?"]  # but a discarded card has been seen
     forge(db := tmp_path / "seen.db", [new_row(state)])
-    _refused_with_names(db, ["xs", "draw"], "discard[0]", "?")
+    line = _refused_with_names(db, ["xs", "draw"], "discard[0]", "?")
+    assert "only in a hand or the deck, XS-16" in line
 
 
 def test_a_name_in_the_refusal_is_escaped_and_bounded(tmp_path):
