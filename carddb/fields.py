@@ -120,7 +120,7 @@ class IconName(Spec):
 
 def _field_name(name, fields: dict, path: str, pos: Pos, report) -> bool:
     """A declared field's name is text; YAML reads a bare `on`, `yes`, `no`, `true` key as
-    true/false and `1` as a number (a traceback once, when the names were joined)."""
+    true/false and `1` as a number (such a name crashed validation with a traceback)."""
     if isinstance(name, str) and name.strip():
         return True
     hint = " (YAML reads it as true/false: quote it)" if isinstance(name, bool) else ""
