@@ -118,6 +118,16 @@ class IconName(Spec):
         return True
 
 
+def _field_name(name, fields: dict, path: str, pos: Pos, report) -> bool:
+    """A declared field's name is text; YAML reads a bare `on`, `yes`, `no`, `true` key as
+    true/false and `1` as a number (such a name crashed validation with a traceback)."""
+    if isinstance(name, str) and name.strip():
+        return True
+    hint = " (YAML reads it as true/false: quote it)" if isinstance(name, bool) else ""
+    report.add(key_pos(fields, name, pos), path, f"a field's name is text{hint}")
+    return False
+
+
 @dataclass(frozen=True)
 class FieldDecl:
     """One declared field: its check, whether a card must have it, its default, and its
@@ -182,6 +192,8 @@ class Declarations:
             decls = {}
             for fname, fdecl in fields.items():
                 fp, fv = join(fpath, fname), value_pos(fields, fname, fpos)
+                if not _field_name(fname, fields, fp, fpos, self.report):
+                    continue
                 if fname in COMMON_KINDS:
                     self.report.add(key_pos(fields, fname, fpos), fp,
                                     f"'{fname}' is a field of every card; it needs no declaration")
@@ -298,6 +310,8 @@ class Declarations:
             return None
         parts = {}
         for name, sub in fields.items():
+            if not _field_name(name, fields, join(join(path, "fields"), name), fpos, report):
+                return None
             parsed = self.field(name, sub, join(join(path, "fields"), name), value_pos(fields, name, fpos))
             if parsed is None:
                 return None

@@ -138,20 +138,30 @@ def guard(as_json: bool = False) -> Iterator[None]:
 def load_cards(path: str | None = None, game: str | None = None) -> Database:
     """The card database (an invalid one is a refusal, exit 1): --cards, else the
     project's ./cards.yaml when it has `game`, else the bundled games (from the installed
-    package), so a designer's own project in the current folder never hides them."""
+    package), so a designer's own project in the current folder never hides them. With
+    `game`, a database (--cards) without that game is refused (UsageError, exit 2)."""
     import carddb
 
     try:
         if path is None and game is not None:
             db = carddb.load(carddb.default_path())
-            return db if game in db.games else carddb.load(carddb.bundled_path())
-        return carddb.load(path)
+            db = db if game in db.games else carddb.load(carddb.bundled_path())
+        else:
+            db = carddb.load(path)
     except carddb.DatabaseError as error:
         problems = getattr(error, "problems", None) or [error]
         more = f" (and {len(problems) - 1} more; run `pnp validate`)" if len(problems) > 1 else ""
         raise RefereeError(f"invalid card database: {problems[0]}{more}") from None
     except OSError as error:
         raise UsageError(f"cannot read the card database: {error}") from None
+    if game is not None and game not in db.games:
+        from referee.games import title
+
+        raise UsageError(
+            f"{carddb.display_name(db.path)} has no {title(game)} game "
+            f"(it has: {', '.join(db.games) or 'none'}); name a card database with one: --cards PATH"
+        )
+    return db
 
 
 def command_name(ctx: click.Context | None = None) -> str:
@@ -337,8 +347,12 @@ class Tx:
 
     @property
     def db(self) -> Database:
+        """The card database (`load_cards`, once per command); the session's state must
+        name only its cards (`Session.check_card_names`: exit 2 otherwise)."""
         if self._db is None:
-            self._db = load_cards(self.options.cards, self.session.state.get("game"))
+            db = load_cards(self.options.cards, self.session.state.get("game"))
+            self.session.check_card_names(db)
+            self._db = db
         return self._db
 
     @property

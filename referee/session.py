@@ -467,6 +467,16 @@ class Session:
                 self._rows[seq - 1][5], self._version, f"event #{seq}: state"
             )
 
+    def check_card_names(self, db: Any) -> None:
+        """The state the session was opened at names only cards of `db` (the database the
+        command loaded: state_cards); else a SessionError saying where (exit 2)."""
+        from referee import state_cards
+
+        seq = self._checked
+        self._db()
+        with _refusing_bad_rows(self.path):
+            state_cards.check(json.loads(self._rows[seq - 1][5]), db, f"event #{seq}: state")
+
     def _summary_of(self, seq: int) -> str:
         return self._rows[seq - 1][3]
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.simulate.stats import XsTally
 
+GAME = "x-statix"  # the game simulated, by its id in cards.yaml
 CHUNK_GAMES = 50  # games per chunk: part of what a seed means, never derived from workers
 
 _cache: dict[str | None, tuple[Any, Any]] = {}
@@ -31,12 +32,15 @@ def chunks(games: int) -> list[tuple[int, int]]:
 
 
 def _cards(path: str | None) -> tuple[Any, Any]:
-    """The card database and its X-Statix catalog, loaded once per process."""
+    """The card database and its X-Statix catalog, loaded once per process, as the referee
+    loads it (`load_cards`): --cards, else ./cards.yaml when it has the X-Statix game, else
+    the bundled games, so a designer's own project folder still simulates X-Statix; a
+    --cards database without it is refused (UsageError, exit 2) before any game."""
     if path not in _cache:
         from referee.command import load_cards
         from referee.xs.catalog import Catalog
 
-        db = load_cards(path)
+        db = load_cards(path, GAME)
         _cache[path] = (db, Catalog.from_db(db))
     return _cache[path]
 

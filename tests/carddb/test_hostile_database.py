@@ -71,6 +71,13 @@ CASES = [
     ("die-label-huge", "die_label_mm: 16", "die_label_mm: 100000", "100000", "a label size in mm"),
     ("text-huge", 'text: "Get -1 to Carnage Rolls"', 'text: "' + "word " * 5000 + '"', '"word',
      "longer than the limit of 20000"),
+    # Field names: YAML reads a bare `on`/`yes`/`no` key as true/false, `1` as a number
+    # (found by tests/pnp/test_fuzz_database.py: a traceback in validation).
+    ("field-name-on", "          superpower: {type: enum", "          on: optional int\n"
+     "          superpower: {type: enum", "on:", "a field's name is text (YAML reads it as "
+     "true/false: quote it)"),
+    ("record-field-name-1", "fields: {carnage: optional int,", "fields: {1: optional int, "
+     "carnage: optional int,", "1: optional", "a field's name is text"),
     # Messages: values are shown escaped and bounded, so they cannot forge a line.
     ("injected-line", "type: Hero,", 'type: "Hero\\nfake.yaml:1:1: injected",', '"Hero',
      "'Hero\\nfake.yaml:1:1: injected' is not a card type"),

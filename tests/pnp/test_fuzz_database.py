@@ -4,7 +4,10 @@ builds it. What validate accepts, build must build.
 
 Bounded to stay fast: the small test database, mutations in the parts one small build
 reads (the print profile, card sizes, X-Statix settings, tokens, reference and its two
-small decks), a fixed number of derandomised examples, each built into two artefacts."""
+small decks), a fixed number of derandomised examples, each built into two artefacts.
+The XO! game's parts (its characters, statuses, objectives and resources: their decks and
+card types; dice, mats, colours, reference) are mutated by a second test, each example
+built into the artefacts that read the part mutated."""
 
 from __future__ import annotations
 
@@ -49,6 +52,26 @@ def _in_scope(path) -> bool:
 
 TARGETS = [p for p in _paths(BASE) if _in_scope(p)]
 
+XO_DECKS = ("heroes-characters", "villains-characters", "statuses", "objectives", "resources")
+XO_TYPES = ("Character", "Status", "Objective", "Resource")
+XO_PARTS = ("dice", "mats", "colors", "reference")
+
+
+def _in_xo_scope(path) -> bool:
+    if path[:2] != ("games", "xo") or len(path) < 3:
+        return False
+    if path[2] in ("decks", "types"):
+        return len(path) == 3 or path[3] in (XO_DECKS if path[2] == "decks" else XO_TYPES)
+    return path[2] in XO_PARTS
+
+
+XO_TARGETS = [p for p in _paths(BASE) if _in_xo_scope(p)]
+# A part first, then a path in it: the objectives deck alone holds a third of the paths.
+XO_PARTS_OF = {}
+for _path in XO_TARGETS:
+    XO_PARTS_OF.setdefault(_path[2:4] if _path[2] == "decks" else _path[2:3], []).append(_path)
+XO_TARGET = st.sampled_from(sorted(XO_PARTS_OF)).flatmap(lambda part: st.sampled_from(XO_PARTS_OF[part]))
+
 HOSTILE = st.one_of(
     st.sampled_from([None, True, 0, -1, 1, 7.0, 1e308, -1e308, math.nan, math.inf, -math.inf,
                      "", "../../../escaped", "/abs/path", "a\0b", "#3060c0{", "#fff", "x" * 300,
@@ -79,7 +102,7 @@ def _mutate(data, path, how, value):
     return data
 
 
-def _build(db, out: Path) -> None:
+def _build(db, out: Path, game: str = "x-statix", target=()) -> None:
     from pnp.artefacts import build as b
     from pnp.draw.fonts import register_fonts
     from pnp.draw.render import CardRenderer
@@ -87,22 +110,40 @@ def _build(db, out: Path) -> None:
     opts = b.options_from_profile(db.print)
     fonts = register_fonts(db.print.fonts, db.root)
     renderer = CardRenderer(db, fonts)
-    todo = b.artefacts(db, game="x-statix")
-    decks = [a for a in todo if a.kind == b.DECK and a.deck in SMALL_DECKS][:1]
-    others = [a for a in todo if a.kind in (b.TOKENS, b.REFERENCE)][:1]
-    for art in decks + others or todo[:1]:
+    todo = b.artefacts(db, game=game)
+    if game == "xo":
+        chosen = _xo_artefacts(b, db, target, todo)
+    else:
+        decks = [a for a in todo if a.kind == b.DECK and a.deck in SMALL_DECKS][:1]
+        others = [a for a in todo if a.kind in (b.TOKENS, b.REFERENCE)][:1]
+        chosen = decks + others
+    for art in chosen or todo[:1]:
         written = b.build_artefact(db, art, opts, renderer, fonts, out)
         assert written.path.is_file() and written.pages >= 1
 
 
-@settings(max_examples=30, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(target=st.sampled_from(TARGETS), how=st.sampled_from(["set", "set", "rename", "delete"]),
-       value=HOSTILE)
-def test_mutated_database_is_refused_in_one_line_or_built(target, how, value):
+def _xo_artefacts(b, db, target, todo) -> list:
+    """The XO! artefacts that read the part `target` mutated: its deck (a renamed deck
+    too), the decks of its card type, the dice labels, the mats (full size and tiled),
+    the reference; for the colours, the Status cards."""
+    part, name = target[2], target[3] if len(target) > 3 else None
+    kinds = {"dice": (b.DICE,), "mats": (b.MATS, b.MATS_TILED), "reference": (b.REFERENCE,)}
+    if part in kinds:
+        return [a for a in todo if a.kind in kinds[part]]
+    if part == "types" and name is not None:
+        decks = {card.deck for card in db.xo.cards() if card.type == name}
+    elif part == "decks" and name is not None:
+        decks = {name} | {d for d in db.xo.decks if d not in BASE["games"]["xo"]["decks"]}
+    else:
+        decks = {"statuses"}
+    return [a for a in todo if a.kind == b.DECK and a.deck in decks][:2]
+
+
+def _validate_then_build(data, game: str = "x-statix", target=()) -> None:
+    """cards.yaml holding `data`: refused by carddb.load with located one-line problems,
+    or loaded and then built (`_build`)."""
     import carddb
 
-    data = _mutate(copy.deepcopy(BASE), target, how, value)
     with tempfile.TemporaryDirectory(prefix="i16-fuzz-") as tmp:
         folder = Path(tmp)
         (folder / "cards.yaml").write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False),
@@ -117,6 +158,22 @@ def test_mutated_database_is_refused_in_one_line_or_built(target, how, value):
                 for problem in exc.problems:
                     assert LOCATED.match(str(problem)), str(problem)
                 return
-            _build(db, folder / "out")
+            _build(db, folder / "out", game, target)
         finally:
             os.chdir(cwd)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(target=st.sampled_from(TARGETS), how=st.sampled_from(["set", "set", "rename", "delete"]),
+       value=HOSTILE)
+def test_mutated_database_is_refused_in_one_line_or_built(target, how, value):
+    _validate_then_build(_mutate(copy.deepcopy(BASE), target, how, value))
+
+
+@settings(max_examples=16, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(target=XO_TARGET, how=st.sampled_from(["set", "set", "rename", "delete"]),
+       value=HOSTILE)
+def test_mutated_xo_database_is_refused_in_one_line_or_built(target, how, value):
+    _validate_then_build(_mutate(copy.deepcopy(BASE), target, how, value), "xo", target)

@@ -111,16 +111,26 @@ def hand_built_db() -> Database:
     return Database(ROOT / "cards.yaml", profile, {"x-statix": xs, "xo": xo})
 
 
+def bundled_db() -> Database:
+    """The repository's cards.yaml, as the referee loads it in a test (cwd = ROOT)."""
+    import carddb
+
+    return carddb.load(ROOT / "cards.yaml")
+
+
 def make_session(
-    path: Path, game: str = "x-statix", players=("Ann", "Bob"), seed: int = 7, heroes=None
+    path: Path, game: str = "x-statix", players=("Ann", "Bob"), seed: int = 7, heroes=None,
+    db: Database | None = None,
 ) -> dict:
-    """A session file holding a fresh game (seeded); `heroes` = {player: [(name, ft)]}
-    puts heroes in play. Returns the initial state."""
+    """A session file holding a fresh game (seeded) made with `db` (default: the small
+    `hand_built_db`, whose names the referee's commands that load cards.yaml refuse: pass
+    `bundled_db()` for those); `heroes` = {player: [(name, ft)]} puts heroes in play.
+    Returns the initial state."""
     from referee.games import module
     from referee.session import Session
 
     mod = module(game)
-    state = mod.new_state(list(players), hand_built_db(), random.Random(seed), seed=seed)
+    state = mod.new_state(list(players), db or hand_built_db(), random.Random(seed), seed=seed)
     for player, cards in (heroes or {}).items():
         state["table"][player]["heroes"] = [
             {"name": name, "ft": ft, "marketing": []} for name, ft in cards

@@ -21,6 +21,7 @@ from referee.session import Session
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
 from _core_support import (  # noqa: E402
     ROOT,
+    bundled_db,
     cli,
     env,
     make_session,
@@ -131,11 +132,13 @@ def test_mt_never_below_zero(tmp_path):
 
 def test_ft_never_below_zero_and_only_on_heroes_in_play(tmp_path):
     db = tmp_path / "game.db"
-    make_session(db, heroes={"Bob": [("Hero 3", 1)]})
+    cards = bundled_db()  # ft reads the hero's marketing from the cards: the session's own
+    hero = cards.xs.cards(type="Hero")[2].name
+    make_session(db, heroes={"Bob": [(hero, 1)]}, db=cards)
     s = ("--session", str(db))
-    data = referee_json(*s, "ft", "hero 3", "+2")
-    assert (data["hero"], data["player"], data["before"], data["after"]) == ("Hero 3", "Bob", 1, 3)
-    proc = cli(*s, "ft", "Hero 3", "-4")
+    data = referee_json(*s, "ft", hero.lower(), "+2")
+    assert (data["hero"], data["player"], data["before"], data["after"]) == (hero, "Bob", 1, 3)
+    proc = cli(*s, "ft", hero, "-4")
     assert proc.returncode == 1 and "below zero" in one_line_error(proc)
     proc = cli(*s, "ft", "Hero 9", "+1")
     assert proc.returncode == 1 and "not in play" in one_line_error(proc)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import cli, make_session, read_log  # noqa: E402
+from _core_support import bundled_db, cli, make_session, read_log  # noqa: E402
 from _hostile_support import bounded_referee, refused, refused_json  # noqa: E402
 
 from referee import session as store  # noqa: E402
@@ -178,11 +178,13 @@ class _FullDisk:
 @pytest.mark.parametrize("fail_at", ["INSERT", "COMMIT"])
 def test_full_disk_at_the_sqlite_layer_says_disk_full(tmp_path, monkeypatch, fail_at):
     db = tmp_path / "game.db"
-    make_session(db, heroes={"Ann": [("Hero 1", 1)]})
+    cards = bundled_db()  # ft reads the cards: the session is made with the same ones
+    hero = cards.xs.cards(type="Hero")[0].name
+    make_session(db, heroes={"Ann": [(hero, 1)]}, db=cards)
     before = db.read_bytes()
     real = store._connect
     monkeypatch.setattr(store, "_connect", lambda *a, **k: _FullDisk(real(*a, **k), fail_at))
-    for args in (["mt", "Ann", "+1"], ["ft", "Hero 1", "+1"], ["mt", "Bob", "=3"]):
+    for args in (["mt", "Ann", "+1"], ["ft", hero, "+1"], ["mt", "Bob", "=3"]):
         proc = cli("--session", str(db), *args, "--json")
         assert proc.returncode == 2, proc.stderr
         assert "disk full" in proc.stderr and len(proc.stderr.splitlines()) == 1

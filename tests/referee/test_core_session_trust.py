@@ -19,7 +19,7 @@ from referee import session as store
 from referee import state_schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import cli, make_session, one_line_error, read_log  # noqa: E402
+from _core_support import ROOT, cli, make_session, one_line_error, read_log, referee  # noqa: E402
 from _hostile_support import bounded_referee, refused, refused_json  # noqa: E402
 
 TS = "2026-01-01T00:00:00+00:00"
@@ -264,3 +264,181 @@ def test_every_bundled_game_state_matches_the_schema():
     for game, players in (("x-statix", ["A", "B", "C"]), ("xo", ["H", "V"])):
         state = module(game).new_state(players, hand_built_db(), random.Random(1), seed=1)
         assert state_schema.check_state(json.loads(json.dumps(state))) is not None
+
+
+# ── card names: checked against the card database the command loads ───────────
+UNKNOWN = "Wolverine"  # a card of neither bundled game
+MINIMAL = ROOT / "tests" / "data" / "minimal-cards.yaml"  # XO!: a placeholder roster
+
+
+def bundled_state(tmp_path: Path, game: str, *args: str) -> dict:
+    """A fresh game made by the real `new` with the bundled cards.yaml (seeded)."""
+    path = tmp_path / f"made-{game}.db"
+    path.unlink(missing_ok=True)
+    players = "Ann,Bob" if game == "x-statix" else "Hal,Val"
+    cli("--session", str(path), "new", game, "--players", players, "--seed", "3", *args, check=0)
+    return read_log(path)[-1][1]
+
+
+def _xs_cards():
+    import carddb
+
+    return carddb.load(ROOT / "cards.yaml").xs
+
+
+def _xs_edit(where: str, state: dict) -> None:
+    cards = _xs_cards()
+    hero = cards.cards(type="Hero")[0].name
+    seat = state["table"]["Ann"]
+    if where == "hand":
+        seat["hand"][0] = UNKNOWN
+    elif where == "deck":
+        state["deck"][3] = UNKNOWN
+    elif where == "discard":
+        state["discard"] = [hero, UNKNOWN]
+    elif where in ("owner", "team"):
+        seat[where] = UNKNOWN
+    elif where == "hero":
+        seat["heroes"] = [{"name": UNKNOWN, "ft": 1, "marketing": []}]
+    elif where == "hero an Owner card":
+        seat["heroes"] = [{"name": seat["owner"], "ft": 1, "marketing": []}]
+    elif where == "marketing":
+        seat["heroes"] = [{"name": hero, "ft": 2, "marketing": [UNKNOWN]}]
+    elif where == "mission":
+        state["turn"]["mission"] = {"card": UNKNOWN, "stage": "mission", "team": [hero],
+                                    "rolls": {}}
+
+
+XS_EDITS = {  # edit -> where the refusal points
+    "hand": "table.Ann.hand[0]",
+    "deck": "deck[3]",
+    "discard": "discard[1]",
+    "owner": "table.Ann.owner",
+    "team": "table.Ann.team",
+    "hero": "table.Ann.heroes[0].name",
+    "hero an Owner card": "table.Ann.heroes[0].name",
+    "marketing": "table.Ann.heroes[0].marketing[0]",
+    "mission": "turn.mission.card",
+}
+
+
+def _refused_with_names(db: Path, args: list[str], where: str, name: str) -> str:
+    before = db.read_bytes()
+    proc = cli("--session", str(db), *args, "--json")
+    assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+    line = one_line_error(proc)
+    assert json.loads(proc.stdout)["exit_code"] == 2
+    assert str(db) in line and f"event #1: state.{where}: " in line, line
+    assert state_schema.shown(name) in line and "nothing was changed" in line, line
+    assert db.read_bytes() == before
+    return line
+
+
+@pytest.mark.parametrize("edit", XS_EDITS)
+def test_xs_card_names_not_in_the_card_database_are_refused(tmp_path, edit):
+    state = bundled_state(tmp_path, "x-statix", "--deal", "referee")
+    db = tmp_path / "edited.db"
+    forge(db, [new_row(edited(state, lambda s: _xs_edit(edit, s)))])
+    name = state["table"]["Ann"]["owner"] if edit == "hero an Owner card" else UNKNOWN
+    line = _refused_with_names(db, ["xs", "draw"], XS_EDITS[edit], name)
+    if edit == "hero an Owner card":
+        assert "is not a Hero card of X-Statix" in line and "it is an Owner card" in line
+    else:
+        assert "is not" in line and "--cards" in line  # made with another database?
+
+
+def _xo_edit(where: str, state: dict) -> str:
+    """Edit `state`; returns the name the refusal must show."""
+    import carddb
+
+    character = carddb.load(ROOT / "cards.yaml").xo.cards(type="Character")[0].name
+    roster = state["roster"]["heroes"]
+    if where == "character":
+        roster.append({"name": UNKNOWN, "statuses": [], "ko": False})
+    elif where == "status":
+        roster.append({"name": character, "statuses": [UNKNOWN], "ko": False})
+    elif where == "status a Character card":
+        roster.append({"name": character, "statuses": [character], "ko": False})
+        return character
+    elif where == "resource":
+        state["resources"]["tech"] = [UNKNOWN]
+    return UNKNOWN
+
+
+XO_EDITS = {
+    "character": "roster.heroes[0].name",
+    "status": "roster.heroes[0].statuses[0]",
+    "status a Character card": "roster.heroes[0].statuses[0]",
+    "resource": "resources.tech[0]",
+}
+
+
+@pytest.mark.parametrize("edit", XO_EDITS)
+def test_xo_card_names_not_in_the_card_database_are_refused(tmp_path, edit):
+    state = bundled_state(tmp_path, "xo")
+    name = _xo_edit(edit, state)
+    db = tmp_path / "edited.db"
+    forge(db, [new_row(state)])
+    line = _refused_with_names(db, ["xo", "tag", "Anyone", "Stunned"], XO_EDITS[edit], name)
+    if edit == "status a Character card":
+        assert "is not a Status card of XO!" in line and "it is a Character card" in line
+
+
+def test_hidden_cards_stay_allowed_in_hands_and_the_deck(tmp_path):
+    """XS-16: with the table's own deck every card not yet shown is "?" (play.HIDDEN)."""
+    state = bundled_state(tmp_path, "x-statix", "--deal", "table")
+    assert set(state["deck"]) == {"?"} and "?" in state["table"]["Ann"]["hand"]
+    db = tmp_path / "table.db"
+    forge(db, [new_row(state)])
+    cli("--session", str(db), "xs", "draw", check=0)
+    state["discard"] = ["?"]  # but a discarded card has been seen
+    forge(db := tmp_path / "seen.db", [new_row(state)])
+    line = _refused_with_names(db, ["xs", "draw"], "discard[0]", "?")
+    assert "only in a hand or the deck, XS-16" in line
+
+
+def test_a_name_in_the_refusal_is_escaped_and_bounded(tmp_path):
+    """Names in the engines' own keys (turn.mission) are not checked by the schema."""
+    state = bundled_state(tmp_path, "x-statix", "--deal", "referee")
+    hostile = "\x1b[31mreferee: fake\n" + "x" * 500
+    state["turn"]["mission"] = {"card": hostile, "stage": "mission", "team": [], "rolls": {}}
+    db = tmp_path / "edited.db"
+    forge(db, [new_row(state)])
+    line = _refused_with_names(db, ["xs", "draw"], "turn.mission.card", hostile)
+    assert "\x1b" not in line and "\\x1b" in line and f"({len(hostile)} characters)" in line
+    assert len(line) < 600
+
+
+def test_a_session_is_checked_against_the_database_the_command_loads(tmp_path):
+    """An XO! game picked from tests/data/minimal-cards.yaml (a placeholder roster of one
+    character a league): with that database (--cards) the rules see it; with the bundled
+    one (./cards.yaml) its villain is unknown. Commands that read no cards (status, log)
+    show it as it is."""
+    db = tmp_path / "xo.db"
+    with_minimal = ("--session", str(db), "--cards", str(MINIMAL))
+    cli(*with_minimal, "new", "xo", "--players", "Hal,Val", "--seed", "1", check=0)
+    cli(*with_minimal, "xo", "pick", "heroes", "Captain Volt", check=0)
+    cli(*with_minimal, "xo", "pick", "villains", "Doctor Static", check=0)
+    before = db.read_bytes()
+    proc = referee("--session", str(db), "xo", "pick", "heroes", "Captain Volt")  # real process
+    line = one_line_error(proc)
+    assert proc.returncode == 2 and "event #3: state.roster.villains[0].name: 'Doctor Static'" \
+        " is not a Character card of XO! in cards.yaml" in line, line
+    assert db.read_bytes() == before
+    cli("--session", str(db), "status", check=0)
+    cli("--session", str(db), "log", check=0)
+    proc = cli(*with_minimal, "xo", "pick", "heroes", "Captain Volt")  # the rules answer
+    assert proc.returncode == 1 and "already" in one_line_error(proc)
+    assert db.read_bytes() == before
+
+
+def test_a_card_database_without_the_sessions_game_is_refused(tmp_path):
+    state = bundled_state(tmp_path, "x-statix", "--deal", "referee")
+    db = tmp_path / "xs.db"
+    forge(db, [new_row(state)])
+    before = db.read_bytes()
+    xo_only = ROOT / "tests" / "data" / "xo-cards.yaml"
+    proc = cli("--session", str(db), "--cards", str(xo_only), "xs", "draw", "--json")
+    line = one_line_error(proc)
+    assert proc.returncode == 2 and "xo-cards.yaml has no X-Statix game (it has: xo)" in line
+    assert db.read_bytes() == before

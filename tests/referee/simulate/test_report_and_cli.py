@@ -112,3 +112,30 @@ def test_global_seed_is_the_run_seed_and_is_shown():
     unseeded = run("simulate", "x-statix", "--games", "1", "--json")
     assert isinstance(unseeded["seed"], int)  # chosen at random and shown, so it can be rerun
     assert unseeded["games"] == 1 and len(unseeded["seats"]) == 3
+
+
+def test_a_designers_project_folder_without_the_games(tmp_path):
+    """In a project of the designer's own game (`pnp init`: no X-Statix, no XO!), the
+    balance lab loads the cards as the referee does: ./cards.yaml only when it has the
+    game, else the bundled games; a --cards database without the game is one line, exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    from sim_support import ROOT
+
+    project = tmp_path / "harbour"
+    subprocess.run([sys.executable, "-m", "pnp", "init", str(project)], check=True,
+                   capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+    run = ("simulate", "x-statix", "--games", "4", "--seed", "2", "--workers", "1", "--json")
+    here, bundled = (referee(*run, cwd=cwd) for cwd in (project, ROOT))
+    assert here.returncode == 0 == bundled.returncode, here.stderr
+    drop = ("seconds",)
+    assert ({k: v for k, v in json.loads(here.stdout).items() if k not in drop}
+            == {k: v for k, v in json.loads(bundled.stdout).items() if k not in drop})
+    for game, title in (("x-statix", "X-Statix"), ("xo", "XO!")):
+        proc = referee("--cards", "cards.yaml", "simulate", game, cwd=project)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stderr.splitlines() == [
+            f"referee: cards.yaml has no {title} game (it has: harbour); name a card "
+            "database with one: --cards PATH"]
