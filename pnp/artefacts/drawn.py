@@ -22,6 +22,7 @@ The stamp itself is pnp.draw.stamp's.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import math
@@ -68,23 +69,25 @@ def _file_digest(path: str, cache: dict[str, str]) -> str:
     return cache[path]
 
 
-def plan_text(ops: list, files: dict[str, str]) -> str:
+def plan_text(ops: list, files: dict[str, str], colours: dict | None = None) -> str:
     """A canonical text of a planned face (ops as `CardRenderer._plan` returns them):
-    their repr (fast, exact), an image's path replaced by the digest of its bytes (a
-    moved project or an image edited in place)."""
+    their repr (exact), an image's path replaced by the digest of its bytes (a moved
+    project or an image edited in place), every number to 1/1000 pt (`rounded_repr`).
+    `colours` keeps the text of each colour for the next faces."""
     plan = [(op[0], op[1], _file_digest(op[2], files), *op[3:])
             if op and op[0] == "image" and isinstance(op[2], str) else op
             for _, op in ops]
-    text = repr(plan)
+    text = rounded_repr(plan, {} if colours is None else colours)
     if " at 0x" in text:                 # an object without a value repr: spell it out
-        text = json.dumps(_canon(plan), sort_keys=True, ensure_ascii=False)
-    # Numbers to 1/1000 pt: the same card at the same size, however its size was computed
-    # (mm * 72 / 25.4 or mm / 25.4 * 72), gives the same text. Quoted text is kept. The
-    # steps are offset so that their edges are not binary fractions (glyph widths land
-    # on those: 93.4375 must not round up on one side and down on the other).
-    return _NUMBER.sub(_rounded, text)
+        text = _NUMBER.sub(_rounded, json.dumps(_canon(plan), sort_keys=True,
+                                                ensure_ascii=False))
+    return text
 
 
+# Numbers to 1/1000 pt: the same card at the same size, however its size was computed
+# (mm * 72 / 25.4 or mm / 25.4 * 72), gives the same text. Quoted text is kept. The
+# steps are offset so that their edges are not binary fractions (glyph widths land on
+# those: 93.4375 must not round up on one side and down on the other).
 _NUMBER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+\.\d+(?:e[-+]?\d+)?")
 
 
@@ -93,6 +96,55 @@ def _rounded(match: re.Match) -> str:
     if token[0] in "'\"":
         return token
     return str(math.floor(float(token) * 1000 + 0.3183))
+
+
+def rounded_repr(value: Any, colours: dict) -> str:
+    """`_NUMBER.sub(_rounded, repr(value))`, built while walking the value instead of
+    parsed back out of its repr (a third of the time on a card's plan; the per-card
+    hashes of earlier builds stay valid). Floats written with a decimal point are
+    rounded, the others (1e-05, inf) kept; a ReportLab colour's text is kept in
+    `colours` by its components; any other object is its repr with `_rounded` numbers."""
+    kind = type(value)
+    if kind is float:
+        # repr writes a decimal point for 1e-4 <= |x| < 1e16, and for some others (9.5e-05)
+        if value == 0 or 1e-4 <= abs(value) < 1e16 or "." in repr(value):
+            return str(math.floor(value * 1000 + 0.3183))
+        return repr(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return repr(value)
+    if kind is tuple:
+        if len(value) == 1:
+            return f"({rounded_repr(value[0], colours)},)"
+        return "(" + ", ".join([rounded_repr(v, colours) for v in value]) + ")"
+    if kind is list:
+        return "[" + ", ".join([rounded_repr(v, colours) for v in value]) + "]"
+    fields = _repr_fields(kind)
+    if fields is not None:
+        return f"{kind.__qualname__}(" + ", ".join(
+            [f"{name}={rounded_repr(getattr(value, name), colours)}" for name in fields]) + ")"
+    if kind is _colour_class():       # its repr is of these four numbers alone (exactly:
+        key = tuple(c.hex() if type(c) is float else c       # -0.0 is not 0.0 here)
+                    for c in (value.red, value.green, value.blue, value.alpha))
+        if key not in colours:
+            colours[key] = _NUMBER.sub(_rounded, repr(value))
+        return colours[key]
+    return _NUMBER.sub(_rounded, repr(value))
+
+
+@functools.cache
+def _repr_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields a dataclass's generated repr shows (None: not a dataclass, or one with
+    a repr of its own: dataclasses wrap theirs, which leaves `__wrapped__`)."""
+    if not dataclasses.is_dataclass(kind) or not hasattr(kind.__repr__, "__wrapped__"):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind) if f.repr)
+
+
+@functools.cache
+def _colour_class() -> type:
+    from reportlab.lib.colors import Color
+
+    return Color
 
 
 def face_hash(text: str, target: Any, fonts_digest: str) -> str:
@@ -132,6 +184,7 @@ class Recorder:
     def __init__(self, db: Any, renderer: Any):
         self.faces: dict[tuple[str, str, str], str] = {}
         self._files: dict[str, str] = {}
+        self._colours: dict = {}  # a colour's text, for every face (plan_text)
         self._fonts = _fonts_digest(db)
         self.planner = _planner(renderer)
         if self.planner is not None:
@@ -156,11 +209,12 @@ class Recorder:
         """The face's hash with the version stamp left out: when the planned text shows
         a stamp value, the face is planned again with the stamp empty."""
         stamp_values = getattr(self.planner, "stamp", None) or {}
-        text = plan_text(result[0], self._files)
+        text = plan_text(result[0], self._files, self._colours)
         if any(v and v in text for v in stamp_values.values()):
             self.planner.stamp = dict.fromkeys(STAMP_KEYS, "")
             try:
-                text = plan_text(plan(template, context, target, missing)[0], self._files)
+                text = plan_text(plan(template, context, target, missing)[0], self._files,
+                                 self._colours)
             finally:
                 self.planner.stamp = stamp_values
         return face_hash(text, target, self._fonts)

@@ -190,3 +190,50 @@ def test_a_build_without_backs_keeps_the_backs_printed_before(cli, project, tmp_
     build(cli, project, out)
     build(cli, project, out, "--no-backs")
     assert diff(cli, project, out, "--since", "1")["changed"] == []
+
+
+def test_the_plan_text_is_the_repr_with_its_numbers_rounded_on_every_bundled_face():
+    """`drawn.plan_text` builds its text while walking the plan (for speed); it must be
+    exactly the rule the recorded hashes were made with: the plan's repr, every number
+    with a decimal point outside quotes to floor(x * 1000 + 0.3183). Otherwise every card
+    of an earlier build would show as changed."""
+    import io
+    import math
+    import re
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    import carddb
+    from pnp.artefacts import drawn
+    from pnp.draw.render import card_renderer
+    from pnp.layout import geometry as g
+
+    number = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+\.\d+(?:e[-+]?\d+)?")
+
+    def rule(ops):
+        text = repr([op for _, op in ops])
+        return number.sub(lambda m: m.group() if m.group()[0] in "'\""
+                          else str(math.floor(float(m.group()) * 1000 + 0.3183)), text)
+
+    db = carddb.load(Path(__file__).resolve().parents[2] / "cards.yaml")
+    renderer = card_renderer(db)
+    plans = []
+    planned = renderer._plan
+    renderer._plan = lambda *args: (lambda result: plans.append(result[0]) or result)(
+        planned(*args))
+    canvas = Canvas(io.BytesIO(), invariant=1)
+    for game in db.games.values():
+        for deck in game.decks.values():
+            w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
+            renderer.draw_back(canvas, deck, 0, 0, w, h, g.mm(3.175))
+            for card in deck.cards:
+                renderer.draw_front(canvas, card, deck, 0, 0, w, h, g.mm(3.175))
+    assert len(plans) > 200
+    colours: dict = {}
+    for ops in plans:
+        assert not any(op and op[0] == "image" for _, op in ops)   # no path to digest
+        assert drawn.plan_text(ops, {}, colours) == rule(ops)
+    # and the values a plan may hold beyond the bundled faces
+    odd = [(0, ("x", -0.0, 1e-05, 9.5e-05, 1e16, 123456.789, float("inf"), float("nan"),
+                (2.5,), [], {"k": 1.25}, True, None, "1.5 'q'", 'say "2.5"'))]
+    assert drawn.plan_text(odd, {}) == rule(odd)
