@@ -1,6 +1,7 @@
 """The card faces for `pnp export png|pdf-single` (print-on-demand shops, print shops that
-take PDF), and what the tts target and the shop profiles share. Every target starts from the one-card-per-page PDF of
-pnp.artefacts.single, drawn by the build's renderer (so exports look exactly like the print).
+take PDF), and what the tts target and the shop profiles share. Every target starts from
+the one-card-per-page PDF of pnp.artefacts.single, drawn by the build's renderer (so
+exports look exactly like the print).
 
 Layout under OUT (default output/export/<target>):
 - png:        <game>/<deck>--<card>--<k>.png for k = 1..copies, <game>/<deck>--back.png;
