@@ -16,7 +16,13 @@ temporary PYTHONPYCACHEPREFIX, nothing written in the repository) even where
 PYTHONDONTWRITEBYTECODE is set, which would otherwise make every run compile pnp's
 sources again; --no-bytecode measures that case instead.
 
+`--pnp-venv DIR` runs the pnp installed in a venv (`python -m venv DIR && DIR/bin/pip
+install .`), as decksmith runs from its own: a venv starts Python without the global
+site-packages' .pth hooks, which on some machines (this sandbox's) import packages
+into every interpreter start.
+
     python benchmarks/vs_decksmith.py --decksmith /tmp/decksmith [--rounds 3] [--no-bytecode]
+                                      [--pnp-venv DIR]
 """
 
 from __future__ import annotations
@@ -61,6 +67,8 @@ def main() -> int:
     parser.add_argument("--no-bytecode", action="store_true",
                         help="compile pnp's sources in every run (as PYTHONDONTWRITEBYTECODE "
                              "without .pyc files does), instead of byte-compiled as installed")
+    parser.add_argument("--pnp-venv", type=Path,
+                        help="run the pnp installed in this venv instead of this checkout")
     args = parser.parse_args()
     ds = args.decksmith.resolve()
     exe = ds / "venv" / "bin" / "decksmith"
@@ -75,6 +83,9 @@ def main() -> int:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
         pnp = [sys.executable, "-m", "pnp"]
+        if args.pnp_venv is not None:
+            pnp = [str(args.pnp_venv.resolve() / "bin" / "python"), "-m", "pnp"]
+            del env["PYTHONPATH"]                       # the venv's installed pnp
         subprocess.run([*pnp, "init", str(project), "--example", "x-statix"], env=env,
                        check=True, stdout=subprocess.DEVNULL)
         ours_cmd = [*pnp, "build", "--game", "x-statix", "--only", "common", "--force"]
@@ -103,7 +114,8 @@ def main() -> int:
           f"1/{1 / cpu_ratio:.0f} CPU time "
           f"(target under 1/{1 / TARGET:.0f}: wall {'met' if ratio < TARGET else 'missed'}, "
           f"CPU {'met' if cpu_ratio < TARGET else 'missed'}; "
-          f"pnp {'compiled from source in every run' if args.no_bytecode else 'byte-compiled'})")
+          f"pnp {'compiled from source in every run' if args.no_bytecode else 'byte-compiled'}"
+          f"{', installed in ' + str(args.pnp_venv) if args.pnp_venv else ', this checkout'})")
     return 0
 
 
