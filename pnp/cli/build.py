@@ -135,43 +135,6 @@ def _with_card_name(message: str, path: Path) -> str:
     return f"{message} (card {name!r})"
 
 
-def _renderer_errors() -> tuple[type[BaseException], ...]:
-    """Exception types the renderer raises for a broken template or a bad card."""
-    import jinja2
-
-    kinds: list[type[BaseException]] = [jinja2.TemplateError]
-    try:
-        import pnp.draw.render as render
-    except ImportError:
-        return tuple(kinds)
-    for name in ("RenderError", "TemplateError", "LookError", "MarkupError"):
-        kind = getattr(render, name, None)
-        if isinstance(kind, type) and issubclass(kind, BaseException):
-            kinds.append(kind)
-    return tuple(kinds)
-
-
-def _one_line(exc: BaseException) -> str:
-    import jinja2
-
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        where = exc.filename or exc.name or "template"
-        return f"{where}:{exc.lineno}: template syntax error: {exc.message}"
-    if isinstance(exc, jinja2.TemplateNotFound):
-        return f"template not found: {exc.name}"
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
-
-
-def _warning_line(w) -> str:
-    parts = [getattr(w, k, None) for k in ("game", "deck", "card", "element")]
-    game, deck, card, element = parts
-    where = "/".join(str(p) for p in (game, deck) if p)
-    from pnp.errors import one_line
-
-    return one_line(f"{where}: {card!s}: {element}: {getattr(w, 'message', w)}")
-
-
 def _warning_key(w) -> tuple:
     """One line per problem of a card's element: its copies and later pages repeat it, but
     an element may have two (text cut at the floor and a character no font has)."""
@@ -210,19 +173,16 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
         return _report(out, quick) if quiet else {}
 
     from pnp.artefacts import build as b
-    from pnp.draw.fonts import FontError, register_fonts
+    from pnp.cli.support import one_line_errors
+    from pnp.draw.fonts import register_fonts
 
     db = _load_database(db_path)
-    try:
+    with one_line_errors():
         opts = b.options_from_profile(db.print, paper=paper, duplex=duplex,
                                       back_offset_mm=back_offset, fold=fold,
                                       backs=not no_backs, printer_margin_mm=printer_margin,
                                       layout=layout)
         todo = b.artefacts(db, game=game, only=only)
-    except b.BuildError as exc:
-        raise _Stop(str(exc), exc.exit_code) from None
-    except FontError as exc:
-        raise _Stop(str(exc), 1) from None
 
     plan = incremental.Plan(db, opts, out, force)
     seen: set[tuple] = set()
@@ -230,7 +190,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
     renderer = fonts = recorder = None
     previous = drawn.latest(out)
     built_cards: dict[str, dict] = {}
-    with _Reporter(sum(b.units(db, a) for a in todo), say) as report:
+    with _Reporter(sum(b.units(db, a) for a in todo), say) as report, one_line_errors(out):
         try:
             for art in todo:
                 result = plan.up_to_date(art)
@@ -257,15 +217,6 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
             plan.finished(args, db, db_path, todo)
             drawn.save_record(out, drawn.next_record(db, previous, built_cards,
                                                      stamp(db)), db)
-        except b.BuildError as exc:
-            raise _Stop(str(exc), exc.exit_code) from None
-        except FontError as exc:
-            raise _Stop(str(exc), 1) from None
-        except _renderer_errors() as exc:
-            raise _Stop(_one_line(exc), 1) from None
-        except OSError as exc:
-            where = exc.filename or out
-            raise _Stop(f"cannot write {where}: {exc.strerror or exc}", 2) from None
         finally:
             plan.save()
     _table(written, quiet)
@@ -296,11 +247,8 @@ def _layout_beside(pdf: Path) -> list | None:
 
 def _renderer(db, fonts):
     """The card renderer, wrapped in the layout checks (pnp.draw.checks)."""
-    try:
-        from pnp.draw.render import CardRenderer
-    except ImportError as exc:
-        raise _Stop(f"the card renderer is not available: {exc}", 1) from None
     from pnp.draw.checks import CheckedRenderer
+    from pnp.draw.render import CardRenderer
 
     return CheckedRenderer(CardRenderer(db, fonts))
 
@@ -308,6 +256,8 @@ def _renderer(db, fonts):
 def _warn_once(result, seen: set, strict: bool, warn) -> None:
     """Print each new warning of an artefact once; with --strict the first one stops the
     build (and removes the artefact, so the next build redoes it)."""
+    from pnp.cli.support import warning_line, warning_text
+
     fresh = []
     for w in result.warnings:
         key = _warning_key(w)
@@ -317,9 +267,9 @@ def _warn_once(result, seen: set, strict: bool, warn) -> None:
     if fresh and strict:
         result.path.unlink(missing_ok=True)
         more = f" (and {len(fresh) - 1} more)" if len(fresh) > 1 else ""
-        raise _Stop(f"{_warning_line(fresh[0])}{more} [--strict]", 1)
+        raise _Stop(f"{warning_text(fresh[0])}{more} [--strict]", 1)
     for w in fresh:
-        warn(f"warning: {_warning_line(w)}")
+        warn(warning_line(w))
 
 
 class _Reporter:

@@ -59,46 +59,66 @@ def faces(db: Any, game: str | None, decks, cards, backs: bool = True) -> list:
     return chosen
 
 
-def _render_errors() -> tuple[type[BaseException], ...]:
-    kinds: list[type[BaseException]] = []
-    for module, name in (("pnp.draw.render", "RenderError"), ("pnp.draw.fonts", "FontError"),
-                         ("pnp.artefacts.build", "BuildError"), ("jinja2", "TemplateError"),
-                         ("pnp.outpaths", "OutsideOutput")):
-        try:
-            mod = __import__(module, fromlist=[name])
-        except ImportError:
-            continue
-        kind = getattr(mod, name, None)
-        if isinstance(kind, type):
-            kinds.append(kind)
-    return tuple(kinds)
+def render_errors() -> tuple[type[BaseException], ...]:
+    """What drawing raises for a broken template, card, font or output path."""
+    import jinja2
+
+    from pnp.artefacts.build import BuildError
+    from pnp.draw.render import RenderError
+    from pnp.draw.templates import TemplateError
+    from pnp.draw.ttf import FontError
+    from pnp.outpaths import OutsideOutput
+
+    return (RenderError, TemplateError, FontError, BuildError, OutsideOutput,
+            jinja2.TemplateError)
 
 
-def one_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """An exception as one line; a Jinja syntax error or missing template with where."""
+    if type(exc).__module__.startswith("jinja2"):
+        import jinja2
+
+        if isinstance(exc, jinja2.TemplateSyntaxError):
+            where = exc.filename or exc.name or "template"
+            return f"{where}:{exc.lineno}: template syntax error: {exc.message}"
+        if isinstance(exc, jinja2.TemplateNotFound):
+            return f"template not found: {exc.name}"
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
 
 
 @contextmanager
-def one_line_errors() -> Iterator[None]:
-    """Renderer, font and file-system failures become one-line PnpErrors."""
-    kinds = _render_errors()
+def one_line_errors(where: Path | None = None) -> Iterator[None]:
+    """Renderer, font and file-system failures become one-line PnpErrors (a file
+    system error names its file, else `where`)."""
     try:
         yield
     except PnpError:
         raise
-    except kinds as exc:
-        code = getattr(exc, "exit_code", 1)
-        raise PnpError(one_line(exc), exit_code=code if isinstance(code, int) else 1) from None
-    except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        raise PnpError(f"cannot write{where}: {exc.strerror or exc}", exit_code=2) from None
+    except Exception as exc:
+        if isinstance(exc, render_errors()):     # before OSError: TemplateNotFound is one
+            code = getattr(exc, "exit_code", 1)
+            raise PnpError(first_line(exc), exit_code=code if isinstance(code, int) else 1
+                           ) from None
+        if isinstance(exc, OSError):
+            place = exc.filename or where
+            at = f" {place}" if place else ""
+            raise PnpError(f"cannot write{at}: {exc.strerror or exc}", exit_code=2) from None
+        raise
+
+
+def warning_text(w: Any) -> str:
+    """A layout warning as `game/deck: card: element: message` (control characters
+    escaped)."""
+    from pnp.errors import one_line
+
+    where = "/".join(str(p) for p in (getattr(w, "game", None), getattr(w, "deck", None)) if p)
+    return one_line(f"{where}: {getattr(w, 'card', None)!s}: {getattr(w, 'element', None)}: "
+                    f"{getattr(w, 'message', w)}")
 
 
 def warning_line(w: Any) -> str:
-    from pnp.errors import one_line
-
-    return one_line(f"warning: {w.game}/{w.deck}: {w.card}: {w.element}: {w.message}")
+    return f"warning: {warning_text(w)}"
 
 
 def echo_warnings_once(warnings: list) -> None:

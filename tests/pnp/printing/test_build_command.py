@@ -26,8 +26,10 @@ def project(tmp_path, monkeypatch, standin):
     stand-in renderer in place of pnp.draw.render."""
     shutil.copy(ROOT / "cards.yaml", tmp_path / "cards.yaml")
     monkeypatch.chdir(tmp_path)
+    from pnp.draw.render import RenderError
+
     fake = types.ModuleType("pnp.draw.render")
-    fake.CardRenderer = standin
+    fake.CardRenderer, fake.RenderError = standin, RenderError
     monkeypatch.setitem(__import__("sys").modules, "pnp.draw.render", fake)
     return tmp_path
 
