@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from pnp.cli.options import project_option
+
 PAPERS = ("letter", "a4")
 DUPLEX = ("long-edge", "short-edge")
 LAYOUTS = ("auto", "gutters", "abut")
@@ -39,8 +41,7 @@ def _offset(ctx, param, value):
               help="Paper size (default: print.paper in cards.yaml).")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder (default: output in the project).")
-@click.option("--project", type=click.Path(file_okay=False, path_type=Path),
-              help="Project folder: its cards.yaml is the database (default: the current folder).")
+@project_option
 @click.option("--duplex", type=click.Choice(DUPLEX),
               help="How the printer turns the sheet (default: print.duplex).")
 @click.option("--back-offset", callback=_offset, metavar="X,Y",

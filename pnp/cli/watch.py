@@ -20,6 +20,8 @@ from typing import Any
 
 import click
 
+from pnp.cli.options import project_option
+
 Snapshot = dict[Path, tuple[int, int]]
 
 
@@ -212,8 +214,7 @@ def _finite(value: float) -> float:
 @click.option("--proof", is_flag=True, help="Also re-proof the decks that were rebuilt.")
 @click.option("--interval", type=click.FloatRange(0.05, 60), default=0.5, show_default=True,
               callback=lambda ctx, param, value: _finite(value), help="Seconds between polls.")
-@click.option("--project", type=click.Path(file_okay=False, path_type=Path),
-              help="Project folder (default: the current folder).")
+@project_option
 @click.argument("build_args", nargs=-1, type=click.UNPROCESSED)
 def watch(out, proof, interval, project, build_args) -> int:
     """Rebuild on every change to cards.yaml, the spreadsheets it reads, templates or
