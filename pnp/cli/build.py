@@ -136,12 +136,6 @@ def _with_card_name(message: str, path: Path) -> str:
     return f"{message} (card {name!r})"
 
 
-def _warning_key(w) -> tuple:
-    """One line per problem of a card's element: its copies and later pages repeat it, but
-    an element may have two (text cut at the floor and a character no font has)."""
-    return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
-
-
 def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
          force=False, project=None, printer_margin=None, layout=None, quiet=False) -> dict:
     """Build. `quiet` (--json): the human output goes to stderr and the layout report
@@ -257,11 +251,11 @@ def _renderer(db, fonts):
 def _warn_once(result, seen: set, strict: bool, warn) -> None:
     """Print each new warning of an artefact once; with --strict the first one stops the
     build (and removes the artefact, so the next build redoes it)."""
-    from pnp.cli.support import warning_line, warning_text
+    from pnp.cli.support import warning_key, warning_line, warning_text
 
     fresh = []
     for w in result.warnings:
-        key = _warning_key(w)
+        key = warning_key(w)
         if key not in seen:
             seen.add(key)
             fresh.append(w)

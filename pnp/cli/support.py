@@ -121,12 +121,18 @@ def warning_line(w: Any) -> str:
     return f"warning: {warning_text(w)}"
 
 
+def warning_key(w: Any) -> tuple:
+    """One line per problem of a card's element: its copies and later pages repeat it, but
+    an element may have two (text cut at the floor and a character no font has)."""
+    return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
+
+
 def echo_warnings_once(warnings: list) -> None:
-    """An export's warnings on stderr, one line for each card element (a card drawn for
-    several files warns once)."""
+    """An export's warnings on stderr, each problem once (a card drawn for several files
+    warns once)."""
     seen: set = set()
     for w in warnings:
-        key = (w.game, w.deck, w.card, w.element)
+        key = warning_key(w)
         if key not in seen:
             seen.add(key)
             click.echo(warning_line(w), err=True)

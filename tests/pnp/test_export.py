@@ -206,3 +206,19 @@ def test_export_command_png_with_the_real_renderer(db, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "pnp", "export", "svg"], cwd=project,
                          capture_output=True, text=True, timeout=60, env=env)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_an_export_warns_each_problem_of_an_element_once_but_every_problem(cli, tmp_path):
+    # One card's rules text both overflows at the 6 pt floor and holds characters no font
+    # has: two warnings on one element, each said once however many files draw it.
+    assert cli("pnp", "init", str(tmp_path / "proj")).returncode == 0
+    sheet = tmp_path / "proj" / "ships.csv"
+    sheet.write_text(sheet.read_text().replace(
+        "Moves 1 extra in calm weather.", "日本 " + "Moves one extra space in calm weather. " * 16))
+    done = cli("pnp", "export", "png", "--deck", "ships", "--card", "The Gull",
+               "--out", str(tmp_path / "png"), cwd=tmp_path / "proj")
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 2
+    assert "The Gull: rules: text does not fit" in warnings[0]
+    assert "The Gull: rules: no font has the characters '日' (U+65E5)" in warnings[1]
