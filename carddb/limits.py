@@ -76,6 +76,3 @@ def cards_per_sheet(size_mm, paper: str, printer_margin_mm: float) -> int:
     return max(cols, 0) * max(rows, 0)
 
 
-def card_fits(size_mm, paper: str, printer_margin_mm: float) -> bool:
-    """One card fits the paper (portrait) inside the printer margin with its cut guides."""
-    return cards_per_sheet(size_mm, paper, printer_margin_mm) > 0

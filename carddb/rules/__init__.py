@@ -40,6 +40,3 @@ def load(rules_id: str) -> Rules:
     return importlib.import_module(REGISTRY[rules_id]).RULES
 
 
-def field_type_owners() -> dict[str, str]:
-    """field type -> the rules id that provides it (for "comes with rules: xo")."""
-    return {name: rid for rid in REGISTRY for name in load(rid).field_types}

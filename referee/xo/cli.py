@@ -129,12 +129,6 @@ def _record(tx: Tx, kind: str, out: Any, command: dict[str, Any]) -> Reply:
     return Reply(lines, {"seq": seq, "summary": out.summary, **out.data, "steps": steps, "state": out.state})
 
 
-def _outcome_step(steps: Any) -> Any:
-    """The step that decided a combat round's outcome (XO-3 miss or XO-4 effect)."""
-    deciding = [s for s in steps if s.ruling in ("XO-3", "XO-4")]
-    return deciding[-1]
-
-
 # ── attack ─────────────────────────────────────────────────────────────────────
 @xo.command()
 @click.argument("characters", nargs=-1)
