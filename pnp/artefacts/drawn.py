@@ -71,12 +71,13 @@ def _file_digest(path: str, cache: dict[str, str]) -> str:
 
 def plan_text(ops: list, files: dict[str, str], colours: dict | None = None) -> str:
     """A canonical text of a planned face (ops as `CardRenderer._plan` returns them):
-    their repr (exact), an image's path replaced by the digest of its bytes (a moved
-    project or an image edited in place), every number to 1/1000 pt (`rounded_repr`).
+    the repr of each op's `as_tuple()` (exact; the positional tuples of earlier
+    versions, so their hashes stay valid), an image's path replaced by the digest of
+    its bytes (a moved project or an image edited in place), every number to 1/1000 pt (`rounded_repr`).
     `colours` keeps the text of each colour for the next faces."""
     plan = [(op[0], op[1], _file_digest(op[2], files), *op[3:])
             if op and op[0] == "image" and isinstance(op[2], str) else op
-            for _, op in ops]
+            for op in (o if type(o) is tuple else o.as_tuple() for _, o in ops)]
     text = rounded_repr(plan, {} if colours is None else colours)
     if " at 0x" in text:                 # an object without a value repr: spell it out
         text = _NUMBER.sub(_rounded, json.dumps(_canon(plan), sort_keys=True,

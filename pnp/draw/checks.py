@@ -58,7 +58,7 @@ def image_dpi(box_pt: tuple[float, float, float, float], pixels: tuple[int, int]
 def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
                 trim_h_mm: float) -> list[Any]:
     """Warnings for one compiled card face. `ops` are the renderer's drawing operations
-    in points from the top-left corner of the trim box (x right, y up: negative down)."""
+    (pnp.draw.elements' frozen op objects: `kind`, and their fields) in points from the top-left corner of the trim box (x right, y up: negative down)."""
     out: list[Any] = []
     seen: set[str] = set()
 
@@ -73,16 +73,16 @@ def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
     s = SAFE_MM * PT_PER_MM
     safe = (s, -(trim_h_mm * PT_PER_MM - s), trim_w_mm * PT_PER_MM - s, -s)
     for op in drawn:
-        kind = op[0]
+        kind = op.kind
         if kind == "icon":
-            _, name, cx, cy, size = op[:5]
+            name, cx, cy, size = op.name, op.cx, op.cy, op.size
             half = size / 2
             by = _outside((cx - half, cy - half, cx + half, cy + half), safe) / PT_PER_MM
             if by > TOLERANCE_MM:
                 add(f"icon {name}", f"icon reaches {by:.1f} mm outside the safe zone "
                                     "(1/8 in inside the trim)")
         elif kind == "image":
-            _, box, path, pixels, fit = op[:5]
+            box, path, pixels, fit = op.box, op.path, op.pixels, op.fit
             dpi = image_dpi(box, pixels, fit)
             if dpi + 0.5 < MIN_DPI:
                 w_mm, h_mm = box[2] / PT_PER_MM, box[3] / PT_PER_MM

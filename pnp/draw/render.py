@@ -19,6 +19,10 @@ to it, and text that does not fit its box at that size is cut and reported like 
 other overflow. A template may declare several design sizes (poker, bridge, mini); each
 card is drawn with the one nearest its trim size, so small cards get a layout of their
 own rather than a shrunken poker card. Characters no font has are reported too.
+
+The elements themselves live in pnp/draw/elements/ (one module each: schema, compile
+step, paint step); this module plans faces (template -> elements -> operations), caches
+and replays them.
 """
 
 from __future__ import annotations
@@ -26,19 +30,19 @@ from __future__ import annotations
 import itertools
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.draw import glyphs, icons, markup, textbox
+from pnp.draw.elements import normalise as normalise_element
+from pnp.draw.elements import registry as element_registry
+from pnp.draw.elements.base import EPS as _EPS
+from pnp.draw.elements.base import MM, SAFE_MM, ElementError, Target, numbers
 from pnp.draw.layout_warning import LayoutWarning
 from pnp.draw.recent import RecentCache
 from pnp.draw.templates import TemplateError, Templates
 
-MM = 72.0 / 25.4
-SAFE_MM = 3.175          # the safe zone: 1/8 in inside the trim
 DEFAULT_MIN_TEXT_PT = 6.0  # print.min_text_pt: no smaller text is printed
-_EPS = 0.01              # mm: an edge this close to the trim edge touches it
+_Target = Target           # what is being drawn (pnp.draw.elements.base)
 
 
 class RenderError(Exception):
@@ -46,176 +50,9 @@ class RenderError(Exception):
     invalid element, a missing or escaping image path. The message is one line."""
 
 
-def _polyline(canvas, points, closed: bool):
-    """A path through `points` (a polygon when `closed`)."""
-    path = canvas.beginPath()
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    if closed:
-        path.close()
-    return path
-
-
 def template_slug(card_type: str) -> str:
     """`Team Name` -> `team-name` (templates/<game>/team-name.j2)."""
     return re.sub(r"[^a-z0-9]+", "-", card_type.lower()).strip("-")
-
-
-# ── element schema ─────────────────────────────────────────────────────────────────
-REQUIRED = object()
-_COMMON = {"id": None}
-SCHEMA: dict[str, dict[str, Any]] = {
-    "rect": {"box": REQUIRED, "fill": None, "stroke": None, "width": 0.5, "radius": 0.0,
-             "bleed": False, "alpha": 1.0, "dash": None},
-    "ellipse": {"box": REQUIRED, "fill": None, "stroke": None, "width": 0.5, "alpha": 1.0},
-    "polygon": {"points": REQUIRED, "fill": None, "stroke": None, "width": 0.5, "alpha": 1.0},
-    "line": {"points": REQUIRED, "color": "#000000", "width": 0.5, "dash": None,
-             "alpha": 1.0},
-    "text": {"box": REQUIRED, "text": REQUIRED, "font": "regular", "size": 9.0,
-             "min_size": None, "leading": 1.2, "align": "left", "valign": "top",
-             "color": "#000000", "markup": True},
-    "icon": {"name": REQUIRED, "center": REQUIRED, "size": 5.0, "color": None, "ink": None},
-    "badge": {"center": REQUIRED, "size": 8.0, "shape": "circle", "fill": "#000000",
-              "stroke": None, "width": 0.5, "value": None, "font": "bold",
-              "font_size": None, "color": "#ffffff", "icon": None, "label": None,
-              "label_size": 6.0, "label_color": "#000000", "label_font": "bold"},
-    "image": {"path": REQUIRED, "box": REQUIRED, "fit": "cover", "bleed": False},
-}
-_CHOICES = {
-    ("text", "align"): ("left", "center", "right"),
-    ("text", "valign"): ("top", "middle", "bottom"),
-    ("image", "fit"): ("cover", "contain", "stretch"),
-    ("badge", "shape"): icons.SHAPES,
-}
-
-
-class _ElementError(Exception):
-    pass
-
-
-def _numbers(value: Any, n: int | None, key: str) -> list[float]:
-    if not isinstance(value, list | tuple) or (n is not None and len(value) != n):
-        raise _ElementError(f"{key} must be a list of {n or 'some'} numbers, got {value!r}")
-    try:
-        return [float(v) for v in value]
-    except (TypeError, ValueError):
-        raise _ElementError(f"{key} must be numbers, got {value!r}") from None
-
-
-def _number(value: Any, key: str) -> float:
-    if isinstance(value, bool):
-        raise _ElementError(f"{key} must be a number, got {value!r}")
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise _ElementError(f"{key} must be a number, got {value!r}") from None
-
-
-_COLOR_CACHE: dict[str, Any] = {}
-
-
-def _color(value: Any, key: str):
-    if value is None:
-        return None
-    color = _COLOR_CACHE.get(value) if isinstance(value, str) else None
-    if color is None:
-        from reportlab.lib.colors import toColor
-
-        try:
-            color = toColor(value)
-        except Exception:
-            raise _ElementError(f"{key}: not a colour: {value!r}") from None
-        if isinstance(value, str):
-            _COLOR_CACHE[value] = color
-    return color
-
-
-def _normalise(raw: Any) -> tuple[str, dict[str, Any]]:
-    """`{text: {...}}` -> ("text", params with defaults). Raises _ElementError."""
-    if not isinstance(raw, dict) or len(raw) != 1:
-        raise _ElementError(
-            f"each element must be a mapping with one key (one of {', '.join(SCHEMA)}), "
-            f"got {raw!r}"[:200]
-        )
-    kind, params = next(iter(raw.items()))
-    if kind not in SCHEMA:
-        raise _ElementError(f"unknown element {kind!r} (known: {', '.join(SCHEMA)})")
-    if not isinstance(params, dict):
-        raise _ElementError(f"{kind}: expected a mapping of settings, got {params!r}")
-    spec = SCHEMA[kind]
-    unknown = set(params) - set(spec) - set(_COMMON)
-    if unknown:
-        raise _ElementError(
-            f"{kind}: unknown setting {sorted(unknown)[0]!r} (known: {', '.join(spec)})"
-        )
-    out = dict(_COMMON)
-    for key, default in spec.items():
-        if key in params:
-            out[key] = params[key]
-        elif default is REQUIRED:
-            raise _ElementError(f"{kind}: missing {key!r}")
-        else:
-            out[key] = default
-    out["id"] = params.get("id")
-    for (k, key), choices in _CHOICES.items():
-        if k == kind and out[key] not in choices:
-            raise _ElementError(f"{kind}: {key} must be one of {', '.join(choices)}, "
-                                f"got {out[key]!r}")
-    return kind, out
-
-
-# ── the renderer ───────────────────────────────────────────────────────────────────
-
-@dataclass
-class _Target:
-    """What is being drawn, for messages and warnings."""
-
-    game: str
-    deck: str
-    card: str
-    what: str              # "card 'Anarchist'" for error messages
-    W: float               # trim size, mm
-    H: float
-    bleed: float           # mm
-    safe: bool             # enforce the text safe zone
-    design: tuple[float, float] | None = None   # the template's design size, mm
-    edges: tuple | None = None   # what paints the bleed on each edge (see _edge_paint)
-    safe_mm: float = SAFE_MM     # the safe zone's width
-
-    # A template drawn for a design size (say poker, 63.5 x 88.9) is mapped onto the
-    # real trim size: the 1/8 in margins stay exactly as drawn, the inside is scaled,
-    # and sizes (fonts, icons, badges, radii) are scaled by the smaller factor.
-    def _axis(self, v: float, design: float, real: float) -> float:
-        if design <= 2 * SAFE_MM or real <= 2 * SAFE_MM:
-            return v * real / design
-        if v <= SAFE_MM:
-            return v
-        if v >= design - SAFE_MM:
-            return real - (design - v)
-        return SAFE_MM + (v - SAFE_MM) * (real - 2 * SAFE_MM) / (design - 2 * SAFE_MM)
-
-    def point(self, x: float, y: float) -> tuple[float, float]:
-        if self.design is None:
-            return x, y
-        return self._axis(x, self.design[0], self.W), self._axis(y, self.design[1], self.H)
-
-    def box(self, b: list[float]) -> tuple[float, float, float, float]:
-        x, y, w, h = b
-        if self.design is None:
-            return x, y, w, h
-        x0, y0 = self.point(x, y)
-        x1, y1 = self.point(x + w, y + h)
-        return x0, y0, x1 - x0, y1 - y0
-
-    @property
-    def scale(self) -> float:
-        if self.design is None:
-            return 1.0
-        (dw, dh), inner = self.design, 2 * SAFE_MM
-        if min(dw, dh, self.W, self.H) <= inner:
-            return min(self.W / dw, self.H / dh)
-        return min((self.W - inner) / (dw - inner), (self.H - inner) / (dh - inner))
 
 
 class CardRenderer:
@@ -458,7 +295,8 @@ class CardRenderer:
             elements = self.templates.render_elements(template, ctx, target.what)
         except TemplateError as exc:
             raise RenderError(str(exc)) from None
-        target.edges = _edge_paint(elements, target)
+        known = element_registry()
+        target.edges = _edge_paint(elements, target, known)
         warnings: list[LayoutWarning] = []
         ops: list[tuple] = []
         if not elements:
@@ -471,153 +309,45 @@ class CardRenderer:
             cached = self._compiled.get((line, dims)) if line is not None else None
             if cached is None:
                 try:
-                    kind, el = _normalise(raw)
-                    name = el["id"] or f"{kind} {index + 1}"
+                    element, el = normalise_element(raw, known)
+                    name = el["id"] or f"{element.name} {index + 1}"
                     notes: list[LayoutWarning] = []
-                    compiled = self._compile(kind, el, name, target, notes)
-                except _ElementError as exc:
+                    compiled = self._compile(element, el, name, target, notes)
+                except ElementError as exc:
                     raise RenderError(
                         f"templates/{template}: element {index + 1}: {exc} ({target.what})"
                     ) from None
-                cached = (compiled, [(w.element, w.message) for w in notes])
-                if line is not None and kind != "image":      # images: check each card
+                # an element drawn per face (an image: its file) is checked on each card
+                reusable = line is not None and not element.per_face
+                cached = (compiled, [(w.element, w.message) for w in notes], reusable)
+                if reusable:
                     self._compiled.put((line, dims), cached)
-            reusable = line is not None and raw and next(iter(raw)) != "image"
-            ops.extend(((self._token, line, dims, i) if reusable and _replayable(op) else None,
-                        op)
+            token = self._token
+            ops.extend(((token, line, dims, i) if cached[2] and op.replayable else None, op)
                        for i, op in enumerate(cached[0]))
             warnings.extend(LayoutWarning(target.game, target.deck, target.card, element,
                                           message) for element, message in cached[1])
         return ops, warnings
 
-    # compile one element into draw operations in points, y up from the top-left
-    def _compile(self, kind, el, name, t: _Target, warnings) -> list[tuple]:
+    def _compile(self, element, el, name, t: _Target, warnings) -> list:
+        """One element's settings -> its operations (the element module's compile step),
+        in points, y up from the trim's top-left corner."""
         def warn(message):
             warnings.append(LayoutWarning(t.game, t.deck, t.card, name, message))
 
-        if kind in ("rect", "ellipse", "image"):
-            bx, by, bw, bh = t.box(_numbers(el["box"], 4, "box"))
-            if el.get("bleed"):
-                bx, by, bw, bh = _bleed_box(bx, by, bw, bh, t)
-            box = (bx * MM, -(by + bh) * MM, bw * MM, bh * MM)
-        if kind == "rect":
-            return [("rect", box, _color(el["fill"], "fill"), _color(el["stroke"], "stroke"),
-                     _number(el["width"], "width"), _number(el["radius"], "radius") * t.scale * MM,
-                     _number(el["alpha"], "alpha"), el["dash"])]
-        if kind == "ellipse":
-            return [("ellipse", box, _color(el["fill"], "fill"), _color(el["stroke"], "stroke"),
-                     _number(el["width"], "width"), _number(el["alpha"], "alpha"))]
-        if kind in ("polygon", "line"):
-            points = el["points"]
-            if not isinstance(points, list) or len(points) < 2:
-                raise _ElementError(f"{kind}: points must be a list of [x, y] pairs")
-            pts = [(x * MM, -y * MM) for x, y in
-                   (t.point(*_numbers(p, 2, "point")) for p in points)]
-            if kind == "polygon":
-                return [("polygon", pts, _color(el["fill"], "fill"),
-                         _color(el["stroke"], "stroke"), _number(el["width"], "width"),
-                         _number(el["alpha"], "alpha"))]
-            return [("line", pts, _color(el["color"], "color"), _number(el["width"], "width"),
-                     el["dash"], _number(el["alpha"], "alpha"))]
-        if kind == "image":
-            path = self._image_path(el["path"], t)
-            return [("image", box, str(path), self._image_size(path, t), el["fit"])]
-        if kind == "icon":
-            if el["name"] not in icons.ICON_NAMES:
-                raise _ElementError(f"icon: unknown icon {el['name']!r} "
-                                    f"(known: {', '.join(sorted(icons.ICON_NAMES))})")
-            cx, cy = t.point(*_numbers(el["center"], 2, "center"))
-            return [("icon", el["name"], cx * MM, -cy * MM,
-                     _number(el["size"], "size") * t.scale * MM,
-                     _color(el["color"], "color"), _color(el["ink"], "ink"))]
-        if kind == "text":
-            return self._compile_text(el, t, warn)
-        if kind == "badge":
-            return self._compile_badge(el, t, warn)
-        raise AssertionError(kind)
+        return element.compile(el, t, self, warn)
 
-    def _font_role(self, role: Any) -> str:
+    # ── what the element modules' compile steps use (pnp.draw.elements.base) ──────
+    def font_role(self, role: Any) -> str:
         if role not in self.fonts:
-            raise _ElementError(f"unknown font {role!r} (known: {', '.join(self.fonts)})")
+            raise ElementError(f"unknown font {role!r} (known: {', '.join(self.fonts)})")
         return role
 
-    def _text_ops(self, text: Any, box_mm, role, size, min_size, align, valign, leading,
-                  color, use_markup, warn, what="text") -> list[tuple]:
-        bx, by, bw, bh = box_mm
-        if text is None or text == "":
-            return []
-        text = str(text)
-        from carddb.limits import TEMPLATE_TEXT
+    def image_path(self, value: Any, t: _Target) -> Path:
+        return self._image_path(value, t)
 
-        if len(text) > TEMPLATE_TEXT:      # fitting it would take minutes
-            raise _ElementError(f"{what} of {len(text):,} characters, more than "
-                                f"{TEMPLATE_TEXT:,} in one element (limit)")
-        try:
-            paragraphs = markup.parse(text) if use_markup else [
-                [[markup.Span(line)] for line in text.split("\n")]]
-        except markup.MarkupError as exc:
-            raise _ElementError(f"{what}: {exc}") from None
-        floor = self.min_text_pt
-        size, min_size = max(size, floor), max(min(min_size, size), floor)
-        fitted = textbox.fit(paragraphs, self.fonts, role, size, min_size, bw * MM, bh * MM,
-                             align, valign, leading)
-        if fitted.overflow:
-            at = f"{min_size:.3g} pt" + (" (print.min_text_pt)" if min_size <= floor else "")
-            warn(f"text does not fit its {bw:.4g} x {bh:.4g} mm box even at {at}; "
-                 f"cut after {fitted.cut_after!r}")
-        if fitted.missing:
-            warn(f"no font has the character{'s' if len(fitted.missing) > 1 else ''} "
-                 f"{glyphs.describe(fitted.missing)}: printed as an empty box "
-                 f"(print.fonts, or the DejaVu Sans fallback)")
-        return [("text", fitted.pieces, bx * MM, -by * MM, fitted.size, color)]
-
-    def _compile_text(self, el, t: _Target, warn) -> list[tuple]:
-        box = t.box(_numbers(el["box"], 4, "box"))
-        if t.safe:
-            box = _inside_safe_zone(box, t, warn)
-        size = _number(el["size"], "size") * t.scale
-        min_size = _number(el["min_size"], "min_size") * t.scale if el["min_size"] is not None \
-            else round(size * 0.7 * 4) / 4
-        return self._text_ops(el["text"], box, self._font_role(el["font"]), size, min_size,
-                              el["align"], el["valign"], _number(el["leading"], "leading"),
-                              _color(el["color"], "color"), bool(el["markup"]), warn)
-
-    def _compile_badge(self, el, t: _Target, warn) -> list[tuple]:
-        cx, cy = t.point(*_numbers(el["center"], 2, "center"))
-        size = _number(el["size"], "size") * t.scale
-        shape = el["shape"]
-        if t.safe and (el["value"] is not None or el["label"] is not None):
-            half = size / 2
-            if (cx - half < SAFE_MM - _EPS or cy - half < SAFE_MM - _EPS
-                    or cx + half > t.W - SAFE_MM + _EPS or cy + half > t.H - SAFE_MM + _EPS):
-                warn("badge reaches outside the safe zone (1/8 in inside the trim)")
-        ops: list[tuple] = [("shape", shape, cx * MM, -cy * MM, size * MM,
-                             _color(el["fill"], "fill"), _color(el["stroke"], "stroke"),
-                             _number(el["width"], "width"))]
-        fw, fh, fdy = icons.SHAPE_TEXT_BOX[shape]
-        if el["icon"] is not None:
-            if el["icon"] not in icons.ICON_NAMES:
-                raise _ElementError(f"badge: unknown icon {el['icon']!r}")
-            ops.append(("icon", el["icon"], cx * MM, -(cy - fdy * size) * MM,
-                        size * MM * max(fw, fh) * 1.05, None, None))
-        if el["value"] is not None:
-            font_size = (_number(el["font_size"], "font_size") * t.scale
-                         if el["font_size"] is not None
-                         else size * fh * MM * 1.05)
-            box = (cx - size * fw / 2, cy - size * fh / 2 - fdy * size, size * fw, size * fh)
-            ops += self._text_ops(str(el["value"]), box, self._font_role(el["font"]), font_size,
-                                  font_size * 0.4, "center", "middle", 1.0,
-                                  _color(el["color"], "color"), True, warn, "badge value")
-        if el["label"] is not None:
-            label_size = max(_number(el["label_size"], "label_size") * t.scale,
-                             self.min_text_pt)
-            lh = label_size * 1.25 / MM
-            box = (cx - size * 0.8, cy + size / 2 + 0.3, size * 1.6, lh)
-            ops += self._text_ops(str(el["label"]), box, self._font_role(el["label_font"]),
-                                  label_size, label_size * 0.7, "center", "top", 1.0,
-                                  _color(el["label_color"], "label_color"), True, warn,
-                                  "badge label")
-        return ops
+    def image_size(self, path: Path, t: _Target) -> tuple[int, int]:
+        return self._image_size(path, t)
 
     def _image_path(self, value: Any, t: _Target) -> Path:
         root = Path(self.db.root).resolve()
@@ -677,73 +407,7 @@ class CardRenderer:
     @staticmethod
     def _run(c, ops) -> None:
         for op in ops:
-            kind = op[0]
-            if kind == "rect":
-                _, (x, y, w, h), fill, stroke, width, radius, alpha, dash = op
-                _set_paint(c, fill, stroke, width, alpha, dash)
-                if radius > 0:
-                    c.roundRect(x, y, w, h, radius, stroke=stroke is not None,
-                                fill=fill is not None)
-                else:
-                    c.rect(x, y, w, h, stroke=stroke is not None, fill=fill is not None)
-                _reset_paint(c, alpha, dash)
-            elif kind == "ellipse":
-                _, (x, y, w, h), fill, stroke, width, alpha = op
-                _set_paint(c, fill, stroke, width, alpha, None)
-                c.ellipse(x, y, x + w, y + h, stroke=stroke is not None, fill=fill is not None)
-                _reset_paint(c, alpha, None)
-            elif kind == "polygon":
-                _, pts, fill, stroke, width, alpha = op
-                _set_paint(c, fill, stroke, width, alpha, None)
-                c.drawPath(_polyline(c, pts, closed=True), stroke=stroke is not None,
-                           fill=fill is not None)
-                _reset_paint(c, alpha, None)
-            elif kind == "line":
-                _, pts, color, width, dash, alpha = op
-                _set_paint(c, None, color, width, alpha, dash)
-                c.drawPath(_polyline(c, pts, closed=False), stroke=1, fill=0)
-                _reset_paint(c, alpha, dash)
-            elif kind == "text":
-                _, pieces, bx, btop, size, color = op
-                text = c.beginText()
-                text.setFillColor(color)
-                current = None
-                for p in pieces:
-                    if p.icon:
-                        continue
-                    if p.font != current:
-                        text.setFont(p.font, size)
-                        current = p.font
-                    text.setTextOrigin(bx + p.x, btop - p.baseline)
-                    text.textOut(p.text)
-                c.drawText(text)
-                for p in pieces:
-                    if p.icon:
-                        icon_size = size * textbox.ICON_EM
-                        icons.draw_icon(c, p.icon, bx + p.x + icon_size / 2,
-                                        btop - p.baseline + size * 0.32, icon_size * 0.98)
-            elif kind == "icon":
-                _, name, cx, cy, size, color, ink = op
-                icons.draw_icon(c, name, cx, cy, size, color, ink)
-            elif kind == "shape":
-                _, shape, cx, cy, size, fill, stroke, width = op
-                icons.draw_shape(c, shape, cx, cy, size, fill, stroke, width)
-            elif kind == "image":
-                _, (x, y, w, h), path, (iw, ih), fit = op
-                c.saveState()
-                clip = c.beginPath()
-                clip.rect(x, y, w, h)
-                c.clipPath(clip, stroke=0, fill=0)
-                if fit == "stretch":
-                    c.drawImage(path, x, y, w, h, mask="auto")
-                else:
-                    scale = (max if fit == "cover" else min)(w / iw, h / ih)
-                    dw, dh = iw * scale, ih * scale
-                    c.drawImage(path, x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
-                c.restoreState()
-
-
-_ALPHA_AT = {"rect": 6, "ellipse": 5, "polygon": 5, "line": 5}
+            op.paint(c)
 
 
 def card_renderer(db: Any, notify: Any = None) -> CardRenderer:
@@ -754,89 +418,41 @@ def card_renderer(db: Any, notify: Any = None) -> CardRenderer:
     return CardRenderer(db, register_fonts(db.print.fonts, db.root, notify=notify))
 
 
-def _replayable(op: tuple) -> bool:
-    """Transparency needs a graphics-state resource on each page: such an operation
-    is drawn live every time rather than replayed as recorded PDF code."""
-    at = _ALPHA_AT.get(op[0])
-    return at is None or op[at] == 1.0
-
-
-def _set_paint(c, fill, stroke, width, alpha, dash) -> None:
-    if fill is not None:
-        c.setFillColor(fill)
-    if stroke is not None:
-        c.setStrokeColor(stroke)
-        c.setLineWidth(width)
-    if alpha != 1.0:
-        c.setFillAlpha(alpha)
-        c.setStrokeAlpha(alpha)
-    if dash:
-        c.setDash(dash if isinstance(dash, list) else [dash])
-
-
-def _reset_paint(c, alpha, dash) -> None:
-    if alpha != 1.0:
-        c.setFillAlpha(1.0)
-        c.setStrokeAlpha(1.0)
-    if dash:
-        c.setDash()
-
-
-def _bleed_box(x, y, w, h, t: _Target):
-    """Grow a box out into the bleed on every side where it touches the trim edge."""
-    b = t.bleed
-    left, top, right, bottom = x, y, x + w, y + h
-    if left <= _EPS:
-        left = min(left, -b)
-    if top <= _EPS:
-        top = min(top, -b)
-    if right >= t.W - _EPS:
-        right = max(right, t.W + b)
-    if bottom >= t.H - _EPS:
-        bottom = max(bottom, t.H + b)
-    return left, top, right - left, bottom - top
-
-
-def _edge_paint(elements, t: _Target) -> tuple:
+def _edge_paint(elements, t: _Target, known: dict | None = None) -> tuple:
     """What paints the bleed along each edge (left, bottom, right, top), from the
-    elements marked `bleed: true`: per edge the fills and image paths drawn there since
-    the last one that covers the whole edge. Equal keys mean equal bleed; an element
-    that cannot be read makes its edges unique (never equal to another card's)."""
+    elements marked `bleed: true` (those whose module has an `edge_paint`): per edge the
+    fills and image paths drawn there since the last one that covers the whole edge.
+    Equal keys mean equal bleed; an element that cannot be read makes its edges unique
+    (never equal to another card's)."""
+    known = element_registry() if known is None else known
+    painters = [name for name, element in known.items() if element.edge_paint is not None]
     stacks: list[list] = [[], [], [], []]
     for index, (_line, raw) in enumerate(elements):
-        params = (raw.get("rect") or raw.get("image")) if isinstance(raw, dict) else None
+        params = None
+        if isinstance(raw, dict):
+            for kind in painters:
+                params = raw.get(kind)
+                if params:
+                    break
         if not isinstance(params, dict) or not params.get("bleed"):
             continue  # only bleed: true rectangles and images paint the bleed
         try:
-            kind, el = _normalise(raw)
-            if kind not in ("rect", "image") or not el.get("bleed"):
+            element, el = normalise_element(raw, known)
+            if element.edge_paint is None or not el.get("bleed"):
                 continue
-            x, y, w, h = t.box(_numbers(el["box"], 4, "box"))
-            paint = (("fill", str(el["fill"]).lower(), float(el["alpha"]))
-                     if kind == "rect" else ("image", str(el["path"])))
-        except (_ElementError, TypeError, ValueError):
+            x, y, w, h = t.box(numbers(el["box"], 4, "box"))
+            paint, opaque = element.edge_paint(el)
+        except (ElementError, TypeError, ValueError):
             stacks = [s + [("unreadable", t.card, index)] for s in stacks]
             continue
         left, top = x <= _EPS, y <= _EPS
         right, bottom = x + w >= t.W - _EPS, y + h >= t.H - _EPS
         full_x, full_y = left and right, top and bottom
-        opaque = kind == "rect" and paint[2] >= 1 and el.get("fill") is not None
         for i, (touches, whole) in enumerate(((left, full_y), (bottom, full_x),
                                               (right, full_y), (top, full_x))):
             if touches:
                 stacks[i] = [paint] if (whole and opaque) else stacks[i] + [paint]
     return tuple(tuple(s) for s in stacks)
-
-
-def _inside_safe_zone(box, t: _Target, warn):
-    x, y, w, h = box
-    left, top = max(x, SAFE_MM), max(y, SAFE_MM)
-    right, bottom = min(x + w, t.W - SAFE_MM), min(y + h, t.H - SAFE_MM)
-    if (left, top, right, bottom) != (x, y, x + w, y + h):
-        if left - x > _EPS or top - y > _EPS or x + w - right > _EPS or y + h - bottom > _EPS:
-            warn("text box reaches outside the safe zone (1/8 in inside the trim); "
-                 "moved inside")
-    return left, top, max(right - left, 0.1), max(bottom - top, 0.1)
 
 
 def nearest_design(designs: tuple[tuple[float, float], ...], w: float,

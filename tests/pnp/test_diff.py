@@ -231,7 +231,7 @@ def test_the_plan_text_is_the_repr_with_its_numbers_rounded_on_every_bundled_fac
     assert len(plans) > 200
     colours: dict = {}
     for ops in plans:
-        assert not any(op and op[0] == "image" for _, op in ops)   # no path to digest
+        assert not any(op.kind == "image" for _, op in ops)   # no path to digest
         assert drawn.plan_text(ops, {}, colours) == rule(ops)
     # and the values a plan may hold beyond the bundled faces
     odd = [(0, ("x", -0.0, 1e-05, 9.5e-05, 1e16, 123456.789, float("inf"), float("nan"),

@@ -1,0 +1,71 @@
+"""The drawing elements a template may write, one module each (`pnp/draw/elements/
+<name>.py` defining `ELEMENT`, a `base.Element`): its keys with their types, defaults
+and meaning, its compile step (settings -> frozen operation objects) and their paint
+step. A new element is one new module here; `register(element)` adds one from
+elsewhere (a plug-in, a test). The element reference in docs/ELEMENTS.md is written
+from this registry: `python -m pnp.draw.elements > docs/ELEMENTS.md`.
+
+    elements = registry()                 # {name: Element}, sorted by name
+    kind, settings = normalise(raw)       # `{text: {...}}` -> ("text", with defaults)
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any
+
+from pnp.draw.elements.base import Element, ElementError
+
+_SHARED = {"base", "reference"}     # modules of this package that are not elements
+_REGISTRY: dict[str, Element] = {}
+_EXTRA: dict[str, Element] = {}
+
+
+def registry() -> dict[str, Element]:
+    """Every element by name (sorted): this package's modules, then registered ones."""
+    if not _REGISTRY:
+        found: dict[str, Element] = {}
+        for info in pkgutil.iter_modules(__path__):
+            if info.name in _SHARED or info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{__name__}.{info.name}")
+            element = getattr(module, "ELEMENT", None)
+            if not isinstance(element, Element) or element.name != info.name:
+                raise ImportError(f"{module.__name__} must define ELEMENT = "
+                                  f"Element({info.name!r}, ...)")
+            found[element.name] = element
+        found.update(_EXTRA)
+        _REGISTRY.update(sorted(found.items()))
+    return _REGISTRY
+
+
+def register(element: Element) -> None:
+    """Add an element defined outside this package (replacing one of the same name)."""
+    if not isinstance(element, Element):
+        raise TypeError(f"not an Element: {element!r}")
+    _EXTRA[element.name] = element
+    _REGISTRY.clear()
+
+
+def unregister(name: str) -> None:
+    """Drop an element `register` added."""
+    _EXTRA.pop(name, None)
+    _REGISTRY.clear()
+
+
+def normalise(raw: Any, known: dict[str, Element] | None = None
+              ) -> tuple[Element, dict[str, Any]]:
+    """`{text: {...}}` -> (the text element, its settings with defaults). Raises
+    ElementError saying what is wrong."""
+    known = registry() if known is None else known
+    if not isinstance(raw, dict) or len(raw) != 1:
+        raise ElementError(
+            f"each element must be a mapping with one key (one of {', '.join(known)}), "
+            f"got {raw!r}"[:200]
+        )
+    kind, params = next(iter(raw.items()))
+    element = known.get(kind)
+    if element is None:
+        raise ElementError(f"unknown element {kind!r} (known: {', '.join(known)})")
+    return element, element.normalise(params)

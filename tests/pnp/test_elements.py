@@ -1,0 +1,201 @@
+"""The drawing-element registry (issue 24, item 1): one module per element in
+pnp/draw/elements/, typed frozen operations, a reference generated from the
+declarations, and an element added from outside pnp working end to end."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.draw import elements
+from pnp.draw.elements.base import Element, Op
+from pnp.draw.elements.reference import markdown
+
+ROOT = Path(__file__).resolve().parents[2]
+BUNDLED = ("badge", "ellipse", "icon", "image", "line", "polygon", "rect", "text")
+
+
+def test_the_registry_finds_one_module_per_element():
+    found = elements.registry()
+    assert tuple(found) == BUNDLED
+    for name, element in found.items():
+        assert isinstance(element, Element) and element.name == name
+        module = importlib.import_module(f"pnp.draw.elements.{name}")
+        assert module.ELEMENT is element
+        assert element.doc.strip() and element.keys
+        for key in element.keys:
+            assert key.type and key.doc, f"{name}.{key.name} is undocumented"
+
+
+def test_the_committed_element_reference_is_current():
+    """docs/ELEMENTS.md is `python -m pnp.draw.elements` output; regenerate it with
+    `python -m pnp.draw.elements > docs/ELEMENTS.md` after changing an element."""
+    committed = (ROOT / "docs" / "ELEMENTS.md").read_text(encoding="utf-8")
+    assert committed == markdown(), "docs/ELEMENTS.md is stale: python -m pnp.draw.elements " \
+                                    "> docs/ELEMENTS.md"
+    for name, element in elements.registry().items():
+        assert f"## {name}" in committed
+        assert all(f"`{key.name}`" in committed for key in element.keys)
+
+
+def test_settings_are_checked_against_the_declaration():
+    rect = elements.registry()["rect"]
+    with pytest.raises(elements.ElementError, match="rect: missing 'box'"):
+        rect.normalise({})
+    with pytest.raises(elements.ElementError, match="unknown setting 'colour'"):
+        rect.normalise({"box": [0, 0, 1, 1], "colour": "red"})
+    with pytest.raises(elements.ElementError, match="align must be one of left, center"):
+        elements.normalise({"text": {"box": [0, 0, 1, 1], "text": "x", "align": "up"}})
+    with pytest.raises(elements.ElementError, match="unknown element 'txt'"):
+        elements.normalise({"txt": {}})
+    assert rect.normalise({"box": [0, 0, 1, 1], "id": "bg"})["width"] == 0.5
+
+
+def _bmp(w: int, h: int) -> bytes:
+    """A w x h red BMP, byte for byte the same everywhere (unlike an encoder's PNG)."""
+    row = (w * 3 + 3) // 4 * 4
+    pixels = b"".join(bytes([0, 0, 255] * w).ljust(row, b"\0") for _ in range(h))
+    return b"BM" + struct.pack("<IHHI", 54 + len(pixels), 0, 0, 54) + struct.pack(
+        "<IiiHHIIiiII", 40, w, h, 1, 24, 0, len(pixels), 2835, 2835, 0, 0) + pixels
+
+
+EVERY_ELEMENT = """{#- design: 63.5 x 88.9 -#}
+- rect: {box: [0, 0, {{ W }}, {{ H }}], fill: "#1d5c8c", bleed: true, radius: 1, dash: [2, 1], stroke: red}
+- rect: {box: [5, 5, 10, 10], fill: "cmyk(0, 0.8, 0.8, 0.1)", alpha: 0.5}
+- ellipse: {box: [5, 20, 10, 6], fill: "#ffffff", stroke: "#000000"}
+- polygon: {points: [[5, 30], [15, 30], [10, 38]], fill: "#c62828"}
+- line: {points: [[5, 40], [50, 40], [50, 45]], width: 0.75, dash: 2}
+- text: {id: rules, box: [6, 50, 50, 20], text: {{ card.text }}, align: center, size: 9}
+- icon: {name: mask, center: [30, 10], size: 6}
+- badge: {center: [40, 30], size: 10, shape: burst, value: 3, label: ATTACK, icon: null}
+- badge: {center: [20, 75], size: 8, shape: shield, icon: mask}
+- image: {path: art.bmp, box: [30, 55, 20, 15], fit: contain}
+"""
+
+PROJECT = """version: 1
+games:
+  g:
+    title: G
+    players: {min: 2, max: 4}
+    types:
+      T: {fields: {}}
+    decks:
+      d:
+        title: D
+        size: [63.5, 88.9]
+        back: {title: G}
+        cards:
+          - {name: A, type: T, text: "Draw **1** {icon:mask}."}
+"""
+
+# The plan text's digest of EVERY_ELEMENT as the positional-tuple renderer (before
+# pnp/draw/elements/) computed it: the per-card hashes of `pnp build`'s records, and so
+# `pnp diff` and --changed-only across the upgrade, rest on it. Recorded with
+# ReportLab 5.1 (glyph widths and colour reprs are ReportLab's).
+GOLDEN_PLAN = "8944b1088c1c4e6858270edf9e2773e6849b43efb5a973f56e9f9195b51cd3ba"
+
+
+def _renderer(tmp_path, template: str):
+    import carddb
+    from pnp.draw.fonts import register_fonts
+    from pnp.draw.render import CardRenderer
+
+    (tmp_path / "templates" / "g").mkdir(parents=True)
+    (tmp_path / "cards.yaml").write_text(PROJECT)
+    (tmp_path / "art.bmp").write_bytes(_bmp(4, 3))
+    (tmp_path / "templates" / "g" / "t.j2").write_text(template)
+    db = carddb.load(tmp_path / "cards.yaml")
+    renderer = CardRenderer(db, register_fonts({}, tmp_path), templates=tmp_path / "templates")
+    return renderer, db.games["g"].decks["d"]
+
+
+def test_operations_are_frozen_slotted_and_hash_as_before(tmp_path):
+    import reportlab
+
+    from pnp.artefacts import drawn
+    from pnp.draw.render import MM
+
+    renderer, deck = _renderer(tmp_path, EVERY_ELEMENT)
+    planned = renderer._planned(*renderer._front(deck.cards[0], deck, 63.5 * MM, 88.9 * MM,
+                                                 3.175 * MM))
+    ops = [op for _, op in planned[1]]
+    assert {op.kind for op in ops} == {"rect", "ellipse", "polygon", "line", "text", "icon",
+                                       "shape", "image"}
+    for op in ops:
+        assert isinstance(op, Op) and dataclasses.is_dataclass(op)
+        assert not hasattr(op, "__dict__")                 # slots
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(op, dataclasses.fields(op)[0].name, None)
+        assert repr(op) == repr(op.as_tuple()) and op.as_tuple()[0] == op.kind
+    if not reportlab.Version.startswith("5.1"):
+        pytest.skip(f"golden plan recorded with ReportLab 5.1, this is {reportlab.Version}")
+    text = drawn.plan_text(planned[1], {})
+    assert hashlib.sha256(text.encode()).hexdigest() == GOLDEN_PLAN
+
+
+@pytest.fixture
+def checker():
+    """The test-only `checker` element, registered by importing its one module."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        sys.modules.pop("checker_element", None)
+        module = importlib.import_module("checker_element")
+        yield module.ELEMENT
+    finally:
+        elements.unregister("checker")
+        sys.path.remove(str(Path(__file__).parent))
+
+
+def _starter(tmp_path) -> Path:
+    from pnp.cli.main import main
+
+    project = tmp_path / "game"
+    result = CliRunner().invoke(main, ["init", str(project)])
+    assert result.exit_code == 0, result.output
+    storm = project / "templates" / "harbour" / "storm.j2"
+    storm.write_text(storm.read_text() + '- checker: {box: [6, 55, 20, 20], a: "#ff0000", '
+                                          'b: "#00ff00", n: 4}\n')
+    return project
+
+
+def _build(project: Path, out: Path):
+    from pnp.cli.main import main
+
+    return CliRunner().invoke(main, ["build", "--project", str(project), "--out", str(out),
+                                     "--only", "storms", "--force"])
+
+
+def test_an_element_registered_by_one_module_is_drawn_end_to_end(tmp_path, checker):
+    import pypdfium2 as pdfium
+
+    project = _starter(tmp_path)
+    result = _build(project, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = pdfium.PdfDocument(tmp_path / "out" / "harbour" / "storms.pdf")
+    image = pdf[0].render(scale=1).to_pil().convert("RGB")
+    pdf.close()
+    counts = {"red": 0, "green": 0}
+    data = image.tobytes()
+    for r, g, b in zip(data[0::3], data[1::3], data[2::3], strict=True):
+        if r > 240 and g < 15 and b < 15:
+            counts["red"] += 1
+        elif g > 240 and r < 15 and b < 15:
+            counts["green"] += 1
+    # five Storm cards, each a 20 mm checker (~57 x 57 px at 72 dpi), half of each colour
+    assert counts["red"] > 5 * 1400 and counts["green"] > 5 * 1400, counts
+    assert abs(counts["red"] - counts["green"]) < 0.1 * counts["red"]
+    assert "checker" in markdown()          # registered elements join the reference
+
+
+def test_without_its_module_the_element_is_unknown(tmp_path):
+    project = _starter(tmp_path)
+    result = _build(project, tmp_path / "out")
+    assert result.exit_code == 1
+    assert "unknown element 'checker'" in result.output
