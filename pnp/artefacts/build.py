@@ -8,6 +8,7 @@ artefact is written to a temporary file that replaces the target only when compl
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections import deque
@@ -301,6 +302,28 @@ def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: 
         part.unlink(missing_ok=True)
         layout_part.unlink(missing_ok=True)
         raise
+    return result
+
+
+class _NullSink(io.RawIOBase):
+    """A file that keeps nothing: where `check_artefact` writes its PDF."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        return len(data)
+
+
+def check_artefact(db: Any, art: Artefact, opts: Options, renderer: Any,
+                   fonts: dict[str, str], progress: Progress | None = None) -> Written:
+    """Everything `build_artefact` does except writing: the images checked and every page
+    drawn, through the same renderer and checks, into a sink that keeps nothing. Raises
+    what the build would raise; the result's warnings are the build's (`pnp validate`)."""
+    check_images(db, art)
+    result = Written(art, Path(art.game) / f"{art.name}.pdf")
+    _DRAW[art.kind](db, art, opts, renderer, fonts, _NullSink(), result,
+                    progress or (lambda n: None))
     return result
 
 

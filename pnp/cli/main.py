@@ -1,4 +1,5 @@
-"""The `pnp` command: a thin layer over carddb and the build pipeline."""
+"""The `pnp` command: a thin layer over carddb and the build pipeline (`list` here;
+the other commands in modules of their own)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ class Commands(OneLineGroup):
     help lists them): `pnp build` does not pay for importing proof, export and watch."""
 
     LAZY = {"proof": "pnp.cli.proof", "export": "pnp.cli.export", "watch": "pnp.cli.watch",
-            "init": "pnp.cli.init", "diff": "pnp.cli.diff", "preview": "pnp.cli.preview"}
+            "init": "pnp.cli.init", "diff": "pnp.cli.diff", "preview": "pnp.cli.preview",
+            "validate": "pnp.cli.validate"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})
@@ -33,36 +35,6 @@ class Commands(OneLineGroup):
 def main() -> None:
     """Print-and-play pipeline for card games: XO!, X-Statix and any game a cards.yaml
     declares (`pnp init` starts one)."""
-
-
-@main.command()
-@DATABASE_ARG
-@project_option
-def validate(path: Path | None, project: Path | None) -> int:
-    """Check PATH (default: the project's cards.yaml) against the schema, the card types
-    its games declare and their rules.
-
-    Prints every problem as FILE:LINE:COL: field.path: message; exits 1 when invalid."""
-    import carddb
-    from pnp.cli.support import announce
-    from pnp.project import require_database
-
-    if path is None:                # an explicit PATH is carddb's to read (or refuse)
-        path = require_database(project)
-    if path.is_file():
-        announce(path)
-    try:
-        db = carddb.load(path)
-    except carddb.DatabaseError as exc:
-        for problem in exc.problems:
-            click.echo(str(problem), err=True)
-        n = len(exc.problems)
-        click.echo(f"{n} problem{'s' if n != 1 else ''} found", err=True)
-        return 1
-    cards = sum(len(g.cards()) for g in db.games.values())
-    decks = sum(len(g.decks) for g in db.games.values())
-    click.echo(f"{carddb.display_name(db.path)}: valid ({len(db.games)} games, {decks} decks, {cards} card designs)")
-    return 0
 
 
 @main.command(name="list")

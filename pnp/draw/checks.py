@@ -5,7 +5,7 @@ text boxes and badges reaching out of the safe zone, a template with no elements
 These checks add, each naming game, deck, card and element:
 
 - icons inside the bleed but outside the safe zone (1/8 in inside the trim);
-- images below 300 dpi at their printed size;
+- images below 300 dpi at their printed size, or above twice that (needlessly large);
 - a card whose template produced nothing to draw;
 - (proofs) text whose glyphs, in the finished single-card PDF, reach outside the safe
   zone (`text_outside_safe_zone`).
@@ -24,7 +24,8 @@ from typing import Any
 
 PT_PER_MM = 72 / 25.4
 SAFE_MM = 3.175  # 1/8 in
-MIN_DPI = 300
+MIN_DPI = 300   # the print resolution: art below it prints soft
+MAX_DPI = 2 * MIN_DPI   # art above it only makes the PDF bigger and the build slower
 TOLERANCE_MM = 0.05  # rounding slack before an edge counts as crossed
 
 
@@ -84,11 +85,18 @@ def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
         elif kind == "image":
             box, path, pixels, fit = op.box, op.path, op.pixels, op.fit
             dpi = image_dpi(box, pixels, fit)
+            w_mm, h_mm = box[2] / PT_PER_MM, box[3] / PT_PER_MM
             if dpi + 0.5 < MIN_DPI:
-                w_mm, h_mm = box[2] / PT_PER_MM, box[3] / PT_PER_MM
                 add(f"image {Path(path).name}",
                     f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
                     f"({fit}) prints at {dpi:.0f} dpi (needs {MIN_DPI})")
+            elif dpi > MAX_DPI + 0.5:
+                scale = MIN_DPI / dpi
+                add(f"image {Path(path).name}",
+                    f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
+                    f"({fit}) prints at {dpi:.0f} dpi, more than {MAX_DPI}: needlessly "
+                    f"large (about {round(pixels[0] * scale)} x {round(pixels[1] * scale)} "
+                    f"px prints at {MIN_DPI})")
     return out
 
 

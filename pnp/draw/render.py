@@ -292,7 +292,8 @@ class CardRenderer:
         ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=target.safe_mm,
                    MIN_PT=round(self.min_text_pt / target.scale, 2), **self.stamp)
         try:
-            elements = self.templates.render_elements(template, ctx, target.what)
+            elements = self.templates.render_elements(template, ctx, target.what,
+                                                      self._declared(ctx))
         except TemplateError as exc:
             raise RenderError(str(exc)) from None
         known = element_registry()
@@ -336,6 +337,16 @@ class CardRenderer:
             warnings.append(LayoutWarning(t.game, t.deck, t.card, name, message))
 
         return element.compile(el, t, self, warn)
+
+    def _declared(self, ctx: dict[str, Any]) -> dict[str, Any] | None:
+        """The declared fields of the card a context shows (for did-you-mean)."""
+        card = ctx.get("card")
+        if not isinstance(card, dict):
+            return None
+        game = self.db.games.get(card.get("game"))
+        types = getattr(game, "card_types", None) or {}
+        fields = types.get(card.get("type"))
+        return {"card": tuple(fields)} if fields else None
 
     # ── what the element modules' compile steps use (pnp.draw.elements.base) ──────
     def font_role(self, role: Any) -> str:

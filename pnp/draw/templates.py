@@ -20,7 +20,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Undefined
+from jinja2 import StrictUndefined, Undefined, UndefinedError
+from jinja2.utils import missing as _NO_OWNER
 from markupsafe import Markup
 
 from pnp.draw.sandbox import BUDGET, check_printf
@@ -34,6 +35,24 @@ _DESIGN = re.compile(r"\{#-?\s*design:\s*(" + _SIZE + r"(?:\s*,\s*" + _SIZE + r"
 
 class TemplateError(Exception):
     """A template that does not load, render, or produce a valid element list."""
+
+
+class _Missing(UndefinedError):
+    """An undefined variable (`owner` is jinja2's `missing`, _NO_OWNER) or a field a mapping lacks,
+    with what was looked up (for the did-you-mean of `_undefined_message`)."""
+
+    def __init__(self, message, owner, name):
+        super().__init__(message)
+        self.owner, self.missing = owner, name
+
+
+class _FieldUndefined(StrictUndefined):
+    """StrictUndefined whose error is a `_Missing`."""
+
+    __slots__ = ()
+
+    def __init__(self, hint=None, obj=_NO_OWNER, name=None, exc=None):
+        super().__init__(hint, obj, name, lambda message: _Missing(message, obj, name))
 
 
 def confined(path: Path, folders: list[Path]) -> Path:
@@ -256,8 +275,6 @@ class Templates:
     """Loads templates from the project's templates folder, then the bundled one."""
 
     def __init__(self, folders: list[Path] | None = None, display_root: Path | None = None):
-        from jinja2 import StrictUndefined
-
         if not folders:
             from pnp.draw.template_folders import bundled_templates
 
@@ -271,7 +288,7 @@ class Templates:
         self.display_root = display_root
         self.env = _BoundedSandbox(
             loader=_confined_loader(seen),
-            undefined=StrictUndefined,
+            undefined=_FieldUndefined,
             finalize=_finalize,
             # autoescape only so that macro output (Markup) is told apart from values;
             # _finalize has already turned every value into a quoted YAML scalar.
@@ -359,10 +376,13 @@ class Templates:
         `what` names the thing drawn (`card 'Anarchist'`) for error messages."""
         return [element for _, element in self.render_elements(name, context, what)]
 
-    def render_elements(self, name: str, context: dict[str, Any],
-                        what: str) -> list[tuple[str | None, Any]]:
+    def render_elements(self, name: str, context: dict[str, Any], what: str,
+                        declared: dict[str, Any] | None = None
+                        ) -> list[tuple[str | None, Any]]:
         """Like `render`, each element with its output line when it had one (a key for
-        caching what is drawn from it), else None."""
+        caching what is drawn from it), else None. `declared`: the names each context
+        mapping may have beyond those it holds (`{"card": the type's declared fields}`),
+        for the did-you-mean of a misspelt field."""
         from jinja2 import TemplateNotFound, TemplateSyntaxError
 
         template = self.get(name)
@@ -378,7 +398,8 @@ class Templates:
         except Exception as exc:                   # undefined field, sandbox refusal, ...
             where = self._template_line(exc) or (self.display(template.filename, name), None)
             line = f":{where[1]}" if where[1] else ""
-            message = " ".join(str(exc).split()) or type(exc).__name__
+            message = (_undefined_message(exc, context, declared or {})
+                       or " ".join(str(exc).split()) or type(exc).__name__)
             raise TemplateError(f"{where[0]}{line}: {message} ({what})") from None
         from pnp.draw import fastyaml
 
@@ -439,3 +460,43 @@ class Templates:
                 found = (self.display(filename, filename), tb.tb_lineno)
             tb = tb.tb_next
         return found
+
+
+def _undefined_message(exc: BaseException, context: dict[str, Any],
+                       declared: dict[str, Any]) -> str | None:
+    """For an undefined name or field, what was misspelt and the nearest name the
+    template could have meant: `card has no field 'helth' (did you mean 'health'?)`;
+    None for any other error (Jinja's own message names neither the mapping nor what it
+    holds: `'dict object' has no attribute 'helth'`)."""
+    if not isinstance(exc, _Missing):
+        return None
+    missing, owner = exc.missing, exc.owner
+    while isinstance(owner, Undefined):         # `crad.name`: the first name missing
+        missing, owner = owner._undefined_name, owner._undefined_obj
+    if not isinstance(missing, str):
+        return None
+    if owner is _NO_OWNER:                      # a variable the context lacks
+        choices = [k for k in context if isinstance(k, str) and not k.startswith("_")]
+        return f"{missing!r} is undefined" + _did_you_mean(missing, choices,
+                                                            "the template sees")
+    if not isinstance(owner, dict):
+        return None
+    holder = next((k for k, v in context.items() if v is owner), None)
+    names = [k for k in owner if isinstance(k, str)]
+    extra = [k for k in (declared.get(holder) or ()) if k not in owner]
+    label = holder or "the mapping"
+    if missing in extra:                        # declared, no value on this card
+        return (f"{label} has no value for its optional field {missing!r}: test it first, "
+                f"{{% if {label}.get({missing!r}) %}}")
+    return f"{label} has no field {missing!r}" + _did_you_mean(missing, names + extra,
+                                                              "its fields")
+
+
+def _did_you_mean(name: str, choices: list[str], what: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    shown = ", ".join(sorted(choices)[:12]) + (", ..." if len(choices) > 12 else "")
+    return f" ({what}: {shown})" if choices else ""

@@ -1,0 +1,103 @@
+"""`pnp validate`: everything `pnp build` would refuse or warn about, with nothing written.
+
+First the database (carddb: every problem, located `FILE:LINE:COL`), then every artefact
+the build would write is drawn through the build's own renderer and layout checks into a
+sink that keeps nothing (`pnp.artefacts.build.check_artefact`), so that the two cannot
+disagree: template syntax errors and misspelt fields (with the nearest declared field),
+card types without a template, dice or tokens without theirs, art that is missing, not
+an image, too small or needlessly large, text that does not fit, characters no font
+has. Refusals are one line each on stderr (exit 1); warnings are listed in full.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pnp.cli.options import DATABASE_ARG, project_option
+
+
+@click.command()
+@DATABASE_ARG
+@project_option
+@click.option("--game", help="Only this game's artefacts (the database is checked whole).")
+@click.option("--strict", is_flag=True, help="Warnings count as problems (as pnp build "
+                                             "--strict refuses them): exit 1.")
+def validate(path: Path | None, project: Path | None, game: str | None, strict: bool) -> int:
+    """Check PATH (default: the project's cards.yaml) against the schema, the card types
+    its games declare and their rules, then draw everything `pnp build` would (writing
+    nothing) and report what the build would refuse or warn about.
+
+    Prints every problem as one located line; exits 1 when the build would refuse."""
+    import carddb
+    from pnp.cli.support import announce
+    from pnp.project import require_database
+
+    if path is None:                # an explicit PATH is carddb's to read (or refuse)
+        path = require_database(project)
+    if path.is_file():
+        announce(path)
+    try:
+        db = carddb.load(path)
+    except carddb.DatabaseError as exc:
+        for problem in exc.problems:
+            click.echo(str(problem), err=True)
+        return _count(len(exc.problems))
+    problems, warnings = _drawn(db, game)
+    for line in problems:
+        click.echo(line, err=True)
+    for line in warnings:
+        click.echo(f"warning: {line}", err=True)
+    if problems or (strict and warnings):
+        return _count(len(problems) + (len(warnings) if strict else 0),
+                      "" if problems else " [--strict]")
+    cards = sum(len(g.cards()) for g in db.games.values())
+    decks = sum(len(g.decks) for g in db.games.values())
+    said = f"; {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""
+    click.echo(f"{carddb.display_name(db.path)}: valid ({len(db.games)} games, {decks} "
+               f"decks, {cards} card designs){said}")
+    return 0
+
+
+def _count(n: int, why: str = "") -> int:
+    click.echo(f"{n} problem{'s' if n != 1 else ''} found{why}", err=True)
+    return 1
+
+
+def _drawn(db, game: str | None) -> tuple[list[str], list[str]]:
+    """(refusals, warnings) of drawing every artefact as `pnp build` does, each line
+    once (a broken back template refuses every deck with the same line)."""
+    from pnp.artefacts import build as b
+    from pnp.cli.support import first_line, font_notice, render_errors, warning_key, warning_text
+    from pnp.draw.checks import CheckedRenderer
+    from pnp.draw.fonts import register_fonts
+    from pnp.draw.render import CardRenderer
+    from pnp.errors import PnpError
+
+    problems: list[str] = []
+    try:
+        fonts = register_fonts(db.print.fonts, db.root, notify=font_notice)
+        opts = b.options_from_profile(db.print)
+        todo = b.artefacts(db, game=game)
+    except render_errors() as exc:
+        if getattr(exc, "exit_code", 1) == 2:           # --game names no game: usage
+            raise PnpError(first_line(exc), exit_code=2) from None
+        return [first_line(exc)], []
+    renderer = CheckedRenderer(CardRenderer(db, fonts))
+    warnings: list[str] = []
+    seen: set = set()
+    for art in todo:
+        try:
+            result = b.check_artefact(db, art, opts, renderer, fonts)
+        except (*render_errors(), OSError) as exc:
+            line = first_line(exc)
+            if line not in problems:
+                problems.append(line)
+            continue
+        for w in result.warnings:
+            key = warning_key(w)
+            if key not in seen:
+                seen.add(key)
+                warnings.append(warning_text(w))
+    return problems, warnings

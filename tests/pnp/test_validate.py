@@ -1,0 +1,200 @@
+"""`pnp validate` sees what `pnp build` refuses or warns about (issue 22, item 3): each
+broken project is refused with one located line (exit 1), warnings are listed, and
+nothing is written. Real projects from `pnp init`, through the CLI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory) -> Path:
+    """A `pnp init` project (made once; each test edits a copy)."""
+    folder = tmp_path_factory.mktemp("starter") / "game"
+    result = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)],
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return folder
+
+
+@pytest.fixture
+def game(starter, tmp_path) -> Path:
+    return Path(shutil.copytree(starter, tmp_path / "game"))
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _files(folder: Path) -> set[Path]:
+    return {p.relative_to(folder) for p in folder.rglob("*")}
+
+
+def _refused(cli, game: Path, n: int = 1) -> str:
+    """The first problem line of a refused validate (`n` lines: one per artefact the
+    problem stops, each located); nothing was written."""
+    before = _files(game)
+    result = cli("pnp", "validate", cwd=game)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("notice:")]
+    assert lines[-1] == f"{n} problem{'s' if n > 1 else ''} found", result.stderr
+    assert len(lines) == n + 1, result.stderr
+    assert _files(game) == before                       # no output/, no .part files
+    return lines[0]
+
+
+def test_the_starter_project_is_valid_and_validate_writes_nothing(cli, game):
+    before = _files(game)
+    result = cli("pnp", "validate", cwd=game)
+    assert result.returncode == 0, result.stderr
+    assert "cards.yaml: valid (1 games, 2 decks, 11 card designs)" in result.stdout
+    assert "warning" not in result.stderr
+    assert _files(game) == before
+
+
+def test_a_syntax_error_in_an_imported_template_names_that_file_and_line(cli, game):
+    look = game / "templates" / "harbour" / "_look.j2"
+    _edit(look, "{% endmacro %}", "{% endmacro %}\n{% if %}")
+    line = _refused(cli, game)
+    assert line.startswith("templates/harbour/_look.j2:18: template syntax error:"), line
+
+
+def test_a_value_error_inside_an_imported_macro_names_the_macro_file(cli, game):
+    look = game / "templates" / "harbour" / "_look.j2"
+    _edit(look, "text: {{ card.type | upper }}", "text: {{ card.typo | upper }}")
+    line = _refused(cli, game, n=2)          # both decks' cards use the frame
+    assert line.startswith("templates/harbour/_look.j2:15: card has no field 'typo' "
+                           "(did you mean 'type'?)"), line
+
+
+def test_a_misspelt_declared_field_gets_a_did_you_mean(cli, game):
+    _edit(game / "templates" / "harbour" / "ship.j2", "value: {{ card.speed }}",
+          "value: {{ card.sped }}")
+    line = _refused(cli, game)
+    assert line == ("templates/harbour/ship.j2:10: card has no field 'sped' (did you mean "
+                    "'speed'?) (card 'The Gull')"), line
+
+
+def test_an_optional_field_used_untested_says_how_to_test_it(cli, game):
+    _edit(game / "templates" / "harbour" / "ship.j2", '{% if card.get("captain") %}',
+          "{% if true %}")
+    line = _refused(cli, game)
+    assert line.startswith("templates/harbour/ship.j2:15: card has no value for its "
+                           "optional field 'captain': test it first"), line
+    assert "(card 'Iron Maiden')" in line
+
+
+def test_a_misspelt_variable_gets_a_did_you_mean(cli, game):
+    _edit(game / "templates" / "harbour" / "ship.j2", "{{ card.speed }}", "{{ crad.speed }}")
+    line = _refused(cli, game)
+    assert "ship.j2:10: 'crad' is undefined (did you mean 'card'?)" in line, line
+
+
+def test_a_card_type_without_a_template(cli, game):
+    (game / "templates" / "harbour" / "storm.j2").unlink()
+    line = _refused(cli, game)
+    assert line == ("card 'Squall' of type 'Storm': no template "
+                    "templates/harbour/storm.j2"), line
+
+
+DICE = """    dice:
+      faces: [1, 2, 3, 4, 5, 6]
+      per_player: 1
+      sets:
+        sea: {color: "#1d5c8c", ink: "#ffffff", label: Sea Die}
+"""
+TOKENS = """    tokens:
+      coin: {label: C, name: Coin, count: 4, diameter_mm: 22, color: "#e0b000"}
+"""
+
+
+@pytest.mark.parametrize("extra,template", [(DICE, "die-face.j2"), (TOKENS, "token.j2")],
+                         ids=["dice", "tokens"])
+def test_declared_dice_or_tokens_without_their_template(cli, game, extra, template):
+    _edit(game / "cards.yaml", "    types:\n", extra + "    types:\n")
+    line = _refused(cli, game)
+    assert line == f"templates/harbour/{template}: template not found", line
+
+
+def _art(game: Path, content: bytes | tuple[int, int]) -> None:
+    """Squall draws `art.png` (bytes as given, or a red PNG of that many pixels)."""
+    storm = game / "templates" / "harbour" / "storm.j2"
+    storm.write_text(storm.read_text() + "{% if card.image %}\n- image: {path: "
+                     "{{ card.image }}, box: [6, 17, 51.5, 30], fit: cover}\n{% endif %}\n")
+    _edit(game / "cards.yaml", "- {name: Squall, type: Storm,",
+          "- {name: Squall, type: Storm, image: art.png,")
+    if isinstance(content, bytes):
+        (game / "art.png").write_bytes(content)
+    else:
+        from PIL import Image
+
+        Image.new("RGB", content, "red").save(game / "art.png")
+
+
+def test_art_that_is_not_an_image(cli, game):
+    _art(game, b"not a picture\n")
+    line = _refused(cli, game)
+    assert line == ("card 'Squall': image 'art.png' cannot be read: not an image file "
+                    "(PNG, JPEG, ...)"), line
+
+
+def test_missing_art(cli, game):
+    _art(game, b"")
+    (game / "art.png").unlink()
+    line = _refused(cli, game)
+    assert line.startswith("cards.yaml:") and "image file 'art.png' not found" in line, line
+
+
+def _warned(cli, game: Path, *flags: str) -> list[str]:
+    result = cli("pnp", "validate", *flags, cwd=game)
+    assert "Traceback" not in result.stderr
+    assert result.returncode == (1 if flags else 0), result.stderr
+    return [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+
+
+@pytest.mark.parametrize("pixels,says", [
+    ((100, 60), "100 x 60 px in a 51.5 x 30.0 mm box (cover) prints at 49 dpi (needs 300)"),
+    ((3000, 1800), "3000 x 1800 px in a 51.5 x 30.0 mm box (cover) prints at 1480 dpi, more "
+                   "than 600: needlessly large (about 608 x 365 px prints at 300)"),
+], ids=["too-small", "needlessly-large"])
+def test_art_at_the_wrong_resolution_is_a_warning(cli, game, pixels, says):
+    _art(game, pixels)
+    assert _warned(cli, game) == [f"warning: harbour/storms: Squall: image art.png: {says}"]
+    assert _warned(cli, game, "--strict") == [
+        f"warning: harbour/storms: Squall: image art.png: {says}"]
+
+
+def test_text_that_does_not_fit_and_characters_no_font_has_are_warnings(cli, game):
+    long = "Every ship with speed 2 or less loses 1 cargo. " * 12
+    _edit(game / "cards.yaml", 'text: "Every ship with speed 2 or less loses 1 cargo."',
+          f'text: "雨 {long}"')
+    warnings = _warned(cli, game)
+    assert len(warnings) == 2, warnings
+    assert any("Squall: rules: text does not fit its" in w for w in warnings), warnings
+    assert any("Squall: rules: no font has the character '雨' (U+96E8)" in w
+               for w in warnings), warnings
+    result = cli("pnp", "validate", cwd=game)
+    assert result.stdout.strip().endswith("valid (1 games, 2 decks, 11 card designs); "
+                                          "2 warnings")
+
+
+def test_validate_and_build_refuse_alike(cli, game):
+    """The same line from both: they run one render and check path."""
+    _edit(game / "templates" / "harbour" / "ship.j2", "value: {{ card.cargo }}",
+          "value: {{ card.cargp }}")
+    line = _refused(cli, game)
+    built = cli("pnp", "build", "--out", str(game.parent / "out"), cwd=game)
+    assert built.returncode == 1
+    assert built.stderr.strip().splitlines()[-1] == f"pnp: {line}"
