@@ -35,14 +35,36 @@ def test_the_registry_finds_one_module_per_element():
 
 
 def test_the_committed_element_reference_is_current():
-    """docs/ELEMENTS.md is `python -m pnp.draw.elements` output; regenerate it with
-    `python -m pnp.draw.elements > docs/ELEMENTS.md` after changing an element."""
+    """docs/ELEMENTS.md is `python -m pnp.draw.elements` output; regenerate it (and the
+    table of docs/CARDS.md) with `python -m pnp.draw.elements --write docs`."""
     committed = (ROOT / "docs" / "ELEMENTS.md").read_text(encoding="utf-8")
     assert committed == markdown(), "docs/ELEMENTS.md is stale: python -m pnp.draw.elements " \
-                                    "> docs/ELEMENTS.md"
+                                    "--write docs"
     for name, element in elements.registry().items():
         assert f"## {name}" in committed
         assert all(f"`{key.name}`" in committed for key in element.keys)
+
+
+def test_the_element_table_of_cards_md_is_current():
+    """docs/CARDS.md carries a generated summary between its elements markers."""
+    from pnp.draw.elements.reference import with_summary
+
+    committed = (ROOT / "docs" / "CARDS.md").read_text(encoding="utf-8")
+    assert committed == with_summary(committed), "docs/CARDS.md's element table is stale: " \
+                                                 "python -m pnp.draw.elements --write docs"
+    for name in elements.registry():
+        assert f"[`{name}`](ELEMENTS.md#{name})" in committed
+
+
+def test_the_generator_rewrites_both_files(tmp_path):
+    from pnp.draw.elements.reference import BEGIN, END, write
+
+    (tmp_path / "CARDS.md").write_text(f"# x\n\n{BEGIN}\nold table\n{END}\n\nafter\n")
+    write(tmp_path)
+    cards = (tmp_path / "CARDS.md").read_text()
+    assert "old table" not in cards and "| [`rect`](ELEMENTS.md#rect) |" in cards
+    assert cards.startswith("# x\n") and cards.endswith(f"{END}\n\nafter\n")
+    assert (tmp_path / "ELEMENTS.md").read_text() == markdown()
 
 
 def test_settings_are_checked_against_the_declaration():

@@ -3,10 +3,11 @@
 and meaning, its compile step (settings -> frozen operation objects) and their paint
 step. A new element is one new module here; `register(element)` adds one from
 elsewhere (a plug-in, a test). The element reference in docs/ELEMENTS.md is written
-from this registry: `python -m pnp.draw.elements > docs/ELEMENTS.md`.
+from this registry (and the table of docs/CARDS.md): `python -m pnp.draw.elements
+--write docs`.
 
     elements = registry()                 # {name: Element}, sorted by name
-    kind, settings = normalise(raw)       # `{text: {...}}` -> ("text", with defaults)
+    element, settings = normalise(raw)    # `{text: {...}}` -> (the text Element, with defaults)
 """
 
 from __future__ import annotations
