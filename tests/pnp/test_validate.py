@@ -198,3 +198,10 @@ def test_validate_and_build_refuse_alike(cli, game):
     built = cli("pnp", "build", "--out", str(game.parent / "out"), cwd=game)
     assert built.returncode == 1
     assert built.stderr.strip().splitlines()[-1] == f"pnp: {line}"
+
+
+def test_an_unknown_game_is_a_usage_error(cli, game):
+    result = cli("pnp", "validate", "--game", "nope", cwd=game)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == ("pnp: unknown game 'nope' (choose "
+                                                      "harbour)")
