@@ -105,7 +105,7 @@ class CardRenderer:
                          w / MM, h / MM, bleed / MM, True)
         return (key, (card, deck), f"{game.id}/{template_slug(card.type)}.j2",
                 lambda: self.front_context(card, deck), target,
-                f"card {card.name!r} of type {card.type!r}")
+                f"{_where(card)}card {card.name!r} of type {card.type!r}")
 
     def front_context(self, card, deck) -> dict[str, Any]:
         """What a card template sees (besides W, H, BLEED, SAFE): `card` (its fields and
@@ -464,6 +464,12 @@ def _edge_paint(elements, t: _Target, known: dict | None = None) -> tuple:
             if touches:
                 stacks[i] = [paint] if (whole and opaque) else stacks[i] + [paint]
     return tuple(tuple(s) for s in stacks)
+
+
+def _where(card) -> str:
+    """`cards.yaml:47:13: ` (or the spreadsheet cell) where a card is written, if known."""
+    source = getattr(card, "source", None)
+    return f"{source}: " if source else ""
 
 
 def nearest_design(designs: tuple[tuple[float, float], ...], w: float,
