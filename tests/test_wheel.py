@@ -18,6 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
+
+from pnp.exports.pdfx import check_pdfx, colour_operations
 
 ROOT = Path(__file__).resolve().parent.parent
 # What pip says when no index answers (then the test skips, saying so; any other failed
@@ -32,7 +35,7 @@ def run(*args, cwd: Path, env: dict, timeout: float = 300) -> subprocess.Complet
 
 
 def test_wheel_installs_working_pnp_and_referee(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PNP_CMYK_ICC")}
     env.update(REFEREE_MYPYC="0", PNP_CACHE_DIR=str(tmp_path / "cache"), PIP_NO_INPUT="1")
     wheels = tmp_path / "wheels"
     # Without build isolation when the build tools are here (quicker, no download).
@@ -78,6 +81,20 @@ def test_wheel_installs_working_pnp_and_referee(tmp_path):
         assert result.returncode == 0, (args, result.stderr)
     assert (empty / "output" / "harbour" / "ships.pdf").is_file()
     assert (empty / "output" / "proof" / "index.html").is_file()
+    # DriveThruCards' CMYK PDF/X-1a from a plain install: the profile pnp ships (issue 22
+    # item 2) is the OutputIntent, and every colour operator is CMYK.
+    dtc = run(pnp, "export", "--deck", "ships", "--profile", "dtc", "--out", empty / "dtc",
+              cwd=empty, env=env)
+    assert dtc.returncode == 0, dtc.stderr
+    shipped = run(bin_dir / "python", "-c", "from pnp.exports import cmyk; print(cmyk.SHIPPED_ICC)",
+                  cwd=tmp_path, env=env).stdout.strip()
+    assert shipped.startswith(str(venv)) and shipped.endswith("pnp-fogra39.icc")
+    pdf = PdfReader(empty / "dtc" / "harbour" / "ships.pdf")
+    intent = pdf.trailer["/Root"]["/OutputIntents"][0].get_object()
+    assert intent["/DestOutputProfile"].get_object().get_data() == Path(shipped).read_bytes()
+    ops = {op for page in pdf.pages for op, _, _ in colour_operations(pdf, page)}
+    assert ops and ops <= {"k", "K"}
+    assert check_pdfx(empty / "dtc" / "harbour" / "ships.pdf") == []
     # The bundled games, from the package, beside a project of another game.
     for game in ("x-statix", "xo"):
         result = run(referee, "--session", empty / f"{game}.db", "new", game,

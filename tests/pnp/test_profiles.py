@@ -7,8 +7,6 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from pnp.exports.cmyk import default_icc
-
 
 @pytest.fixture
 def project(tmp_path, cli):
@@ -37,8 +35,6 @@ def test_tgc_profile_gives_825x1125_pngs_per_poker_card(cli, project, tmp_path):
             assert round(image.info["dpi"][0]) == 300
 
 
-@pytest.mark.skipif(default_icc() is None, reason="no CMYK ICC profile on this machine: "
-                    "set PNP_CMYK_ICC (pnp ships none yet)")
 def test_mpc_preset_and_dtc_pages(cli, project, tmp_path):
     export(cli, project, tmp_path / "mpc", "--profile", "mpc")
     with Image.open(tmp_path / "mpc" / "harbour" / "ships--the-gull--1.png") as image:
