@@ -167,7 +167,7 @@ def _name(prof: Profile, game: str, deck: str, card: str, copy: int, ext: str) -
 def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile):
     """Write what `prof` asks for under `out`; an `Exported` (files, warnings)."""
     from pnp.artefacts.single import Face, card_slugs, write_single
-    from pnp.exports.cards import Exported, grouped_by_deck, render_faces
+    from pnp.exports.cards import Exported, grouped_by_deck, render_faces, srgb_icc
 
     check_sizes(prof, faces)
     conv = _converter(prof, db) if prof.colour == "cmyk" else None   # a bad icc: nothing drawn
@@ -212,9 +212,11 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
             first = out / _name(prof, game, deck_id, card, 1, ext)
             first.parent.mkdir(parents=True, exist_ok=True)
             if ext == "png":
-                image.save(first, dpi=(prof.dpi, prof.dpi), compress_level=3)
+                image.save(first, dpi=(prof.dpi, prof.dpi), compress_level=3,
+                           icc_profile=srgb_icc())
             else:
-                image.save(first, "JPEG", dpi=(prof.dpi, prof.dpi), quality=95)
+                image.save(first, "JPEG", dpi=(prof.dpi, prof.dpi), quality=95,
+                           icc_profile=srgb_icc())
             result.files.append(first)
             for k in range(2, copies + 1):
                 again = out / _name(prof, game, deck_id, card, k, ext)
