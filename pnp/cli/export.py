@@ -41,8 +41,11 @@ from pnp.project import output
 @click.option("--corner-radius", "corner_radius", type=float, metavar="MM",
               help="cut: the rounding of each card's cut corners, 0 for square "
                    "(default: print.corner_radius_mm, 3.175 = 1/8 in).")
+@click.option("--bleed", "cut_bleed", type=float, metavar="MM",
+              help="cut: the bleed each card keeps (default: print.bleed_mm, less where "
+                   "that would cost a card a sheet).")
 def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profile, machine,
-           corner_radius) -> int:
+           corner_radius, cut_bleed) -> int:
     """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),
     tts (Tabletop Simulator deck sheets, backs and saved-object JSON), pdf-single (one
     card per page with TrimBox and BleedBox), cut --machine M (sheets with a cutting
@@ -55,13 +58,15 @@ def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profil
         return _with_profile(db, profile, game, decks, cards, out, project)
     if target != "cut" and machine is not None:
         raise click.UsageError("--machine goes with the cut target")
+    if target != "cut" and cut_bleed is not None:
+        raise click.UsageError("--bleed goes with the cut target")
     out = output(out, project, Path("output") / "export" / target)
     if target == "cut":
         from pnp.exports.cutting import run
 
         with one_line_errors():
             result = Exported(*run(db, machine, game, decks, cards, out, corner_radius,
-                                       notify=font_notice))
+                                   notify=font_notice, bleed=cut_bleed, report=click.echo))
         return _finish(target, result, out)
     chosen = choose_faces(db, game, decks, cards, backs=True)
     with one_line_errors():

@@ -1,9 +1,16 @@
 """One TrueType file registered with ReportLab, or refused in one line: missing, over the
 asset limit, damaged or not a TrueType font (what pnp.draw.fonts and the lazily
-registered fallbacks of pnp.draw.glyphs share)."""
+registered fallbacks of pnp.draw.glyphs share).
+
+Fonts are embedded as subsets of at most 256 glyphs, each named `TAG+FontName` (PDF 1.7,
+9.6.4). ReportLab tags a font's first subset `AAAAAA`, its second `AAAAAB`, ... so two fonts
+in one file share tags and preflight tools flag it (issue 22). Ours derive the tag from
+the subset itself (the font, the subset number and its characters), unique within the
+file, and the same for the same drawing, so builds stay byte-reproducible."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 
@@ -15,7 +22,7 @@ def register_file(name: str, path: Path, setting: str) -> None:
     """Register one font file with ReportLab under `name`; FontError if unusable, naming
     the path and the `setting` that chose it."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+    from reportlab.pdfbase.ttfonts import TTFError
 
     if name in pdfmetrics.getRegisteredFontNames():
         return
@@ -32,7 +39,7 @@ def register_file(name: str, path: Path, setting: str) -> None:
         raise FontError(f"font file {path} is {size:,} bytes, more than the limit of "
                         f"{MAX_ASSET_BYTES:,}")
     try:
-        pdfmetrics.registerFont(TTFont(name, str(path)))
+        pdfmetrics.registerFont(_tagged_font_class()(name, str(path)))
     except TTFError as exc:
         reason = str(exc).splitlines()[0]
         raise FontError(f"font file {path} cannot be used: {reason}") from None
@@ -42,3 +49,67 @@ def register_file(name: str, path: Path, setting: str) -> None:
         reason = " ".join(str(exc).split())[:120] or type(exc).__name__
         raise FontError(f"font file {path} cannot be used: damaged or not a "
                         f"TrueType font ({reason})") from None
+
+
+def subset_tag(font_name: str, face_name: bytes, number: int, chars: list[int],
+               taken: Collection[str] = ()) -> str:
+    """Six capital letters naming one embedded subset: a hash of the font, the subset
+    number and its characters, the next hash of those when that tag is `taken`."""
+    import hashlib
+
+    seed = f"{font_name}\0{face_name!r}\0{number}\0{','.join(map(str, chars))}".encode()
+    for attempt in range(1000):
+        digest = hashlib.sha256(seed + attempt.to_bytes(2, "big")).digest()
+        tag = "".join(chr(65 + b % 26) for b in digest[:6])
+        if tag not in taken:
+            return tag
+    raise RuntimeError("no free subset tag")  # 26**6 tags: never in a real file
+
+
+_TAGGED = None
+
+
+def _tagged_font_class():
+    """ReportLab's TTFont with our subset tags (one class, made when a font is first
+    registered: ReportLab stays a lazy import)."""
+    global _TAGGED
+    if _TAGGED is not None:
+        return _TAGGED
+    from reportlab.pdfbase import pdfdoc
+    from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
+
+    class TaggedTTFont(TTFont):
+        def addObjects(self, doc):
+            """TTFont.addObjects (ReportLab 4/5), with subset_tag in place of its
+            SUBSETN(n): the PDF Font, ToUnicode CMap and FontDescriptor of each subset."""
+            try:
+                state = self.state[doc]
+            except KeyError:
+                state = self.state[doc] = TTFont.State(self._asciiReadable)
+            state.frozen = 1
+            taken = doc.__dict__.setdefault("_pnp_subset_tags", set())
+            for n, subset in enumerate(state.subsets):
+                internal = self.getSubsetInternalName(n, doc)[1:]
+                tag = subset_tag(self.fontName, self.face.name, n, list(subset), taken)
+                taken.add(tag)
+                base = (tag.encode() + b"+" + self.face.name
+                        + self.face.subfontNameX).decode("pdfdoc")
+                font = pdfdoc.PDFTrueTypeFont()
+                font.__Comment__ = f"Font {self.fontName} subset {n}"
+                font.Name = internal
+                font.BaseFont = base
+                font.FirstChar = 0
+                font.LastChar = len(subset) - 1
+                font.Widths = pdfdoc.PDFArray(list(map(self.face.getCharWidth, subset)))
+                cmap = pdfdoc.PDFStream()
+                cmap.content = makeToUnicodeCMap(base, subset)
+                if doc.compression:
+                    cmap.filters = [pdfdoc.PDFZCompress]
+                font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
+                font.FontDescriptor = self.face.addSubsetObjects(doc, base, subset)
+                doc.Reference(font, internal)
+                doc.idToObject["BasicFonts"].dict[internal] = font
+            del self.state[doc]
+
+    _TAGGED = TaggedTTFont
+    return _TAGGED

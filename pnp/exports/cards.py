@@ -18,11 +18,27 @@ from __future__ import annotations
 import io
 import shutil
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 TARGETS = ("png", "tts", "pdf-single", "cut")
 PNG_DPI = 300
+# The date written in the embedded sRGB profile (littleCMS writes the current time):
+# fixed, so two exports of the same cards are byte-identical.
+_SRGB_DATE = bytes.fromhex("07d0" "0001" "0001" "0000" "0000" "0000")   # 2000-01-01 00:00:00
+
+
+@lru_cache(maxsize=1)
+def srgb_icc() -> bytes:
+    """The ICC profile saying an exported image's pixels are sRGB (what pypdfium2 renders),
+    for the `icc_profile` of PNGs and JPEGs shops receive (issue 22): without one a shop's
+    RIP guesses."""
+    from PIL import ImageCms
+
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    data[24:36] = _SRGB_DATE               # ICC header: dateTimeNumber, bytes 24-35
+    return bytes(data)
 
 
 @dataclass
@@ -66,11 +82,11 @@ def export_png(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PNG_
             result.warnings += warnings
             if face.card is None:
                 path = inside(folder, f"{deck_id}--back.png")
-                image.save(path, dpi=(dpi, dpi), compress_level=3)
+                image.save(path, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
                 result.files.append(path)
                 continue
             first = inside(folder, f"{deck_id}--{slugs[face.card.name]}--1.png")
-            image.save(first, dpi=(dpi, dpi), compress_level=3)
+            image.save(first, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
             result.files.append(first)
             for k in range(2, face.card.copies + 1):
                 copy = inside(folder, f"{deck_id}--{slugs[face.card.name]}--{k}.png")

@@ -1,10 +1,10 @@
 """RGB -> CMYK for print-shop profiles: an ICC conversion (littleCMS through Pillow), a
 total-ink cap, and pure K for black text and thin lines.
 
-The output profile is the shop's `.icc` (a profile's `icc:`), else $PNP_CMYK_ICC, else
-Ghostscript's generic SWOP profile where the machine has it (Debian's libgs-common). pnp
-ships none: the free CMYK profiles we found are AGPL (Ghostscript's) and would be embedded
-in every PDF a user sends to a shop.
+The output profile is the shop's `.icc` (a profile's `icc:`), else $PNP_CMYK_ICC, else the
+one pnp ships (issue 22 item 2): `icc/pnp-fogra39.icc`, a FOGRA39 (coated offset) output
+profile ArgyllCMS built from Fogra's zlib-licensed characterisation data;
+`icc/make_profile.sh` says how, `icc/LICENSE.txt` whose it is.
 """
 
 from __future__ import annotations
@@ -12,18 +12,20 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-SYSTEM_ICC = (Path("/usr/share/color/icc/ghostscript/default_cmyk.icc"),)
+SHIPPED_ICC = Path(__file__).resolve().parent / "icc" / "pnp-fogra39.icc"
 
 
 def default_icc() -> Path | None:
-    """The CMYK output profile when a shop profile names none: $PNP_CMYK_ICC, else a
-    system one (Ghostscript's), else None."""
+    """The CMYK output profile when a shop profile names none: $PNP_CMYK_ICC, else the
+    shipped one (None only when an install lost it)."""
     import os
 
     named = os.environ.get("PNP_CMYK_ICC")
     if named:
         return Path(named)
-    return next((p for p in SYSTEM_ICC if p.is_file()), None)
+    return SHIPPED_ICC if SHIPPED_ICC.is_file() else None
+
+
 # A neutral colour at most this light counts as black: K-only 100 % in text and thin
 # lines (pnp's body text is #111111).
 BLACK_MAX = 0.15

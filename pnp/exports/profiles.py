@@ -17,8 +17,8 @@ where each comes from; re-check them against the shop's current page before an o
   checks the PDF/X).
 
 `colour: cmyk` (pdf format only) converts the PDF to CMYK through an ICC output profile
-(`icc`, else $PNP_CMYK_ICC or Ghostscript's generic SWOP profile where installed), caps total ink at `ink_limit` percent
-and writes PDF/X-1a; the default `rgb` writes what the home build writes.
+(`icc`, else $PNP_CMYK_ICC, else the FOGRA39 profile pnp ships), caps total ink at
+`ink_limit` percent and writes PDF/X-1a; the default `rgb` writes what the home build writes.
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def _name(prof: Profile, game: str, deck: str, card: str, copy: int, ext: str) -
 def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile):
     """Write what `prof` asks for under `out`; an `Exported` (files, warnings)."""
     from pnp.artefacts.single import Face, card_slugs, write_single
-    from pnp.exports.cards import Exported, grouped_by_deck, render_faces
+    from pnp.exports.cards import Exported, grouped_by_deck, render_faces, srgb_icc
 
     check_sizes(prof, faces)
     conv = _converter(prof, db) if prof.colour == "cmyk" else None   # a bad icc: nothing drawn
@@ -212,9 +212,11 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
             first = out / _name(prof, game, deck_id, card, 1, ext)
             first.parent.mkdir(parents=True, exist_ok=True)
             if ext == "png":
-                image.save(first, dpi=(prof.dpi, prof.dpi), compress_level=3)
+                image.save(first, dpi=(prof.dpi, prof.dpi), compress_level=3,
+                           icc_profile=srgb_icc())
             else:
-                image.save(first, "JPEG", dpi=(prof.dpi, prof.dpi), quality=95)
+                image.save(first, "JPEG", dpi=(prof.dpi, prof.dpi), quality=95,
+                           icc_profile=srgb_icc())
             result.files.append(first)
             for k in range(2, copies + 1):
                 again = out / _name(prof, game, deck_id, card, k, ext)
@@ -227,14 +229,14 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
 
 def _converter(prof: Profile, db: Any):
     """The profile's CMYK converter: its `icc` (in the project), else pnp.exports.cmyk's
-    default_icc() ($PNP_CMYK_ICC or Ghostscript's), else a one-line refusal."""
+    default_icc() ($PNP_CMYK_ICC, else the shipped FOGRA39), else a one-line refusal."""
     from pnp.exports.cmyk import Converter, default_icc
 
     icc = Path(prof.icc) if prof.icc else default_icc()
     if icc is None:
-        raise _bad(f"profile {prof.name}: CMYK needs the printer's ICC output profile: set "
-                   f"`icc: PATH` in the profile (the shop publishes one) or $PNP_CMYK_ICC; "
-                   f"pnp ships none (docs/PROOFS-AND-EXPORTS.md)")
+        raise _bad(f"profile {prof.name}: CMYK needs the printer's ICC output profile and "
+                   f"pnp's own is missing from this install (reinstall pnp-referee): set "
+                   f"`icc: PATH` in the profile (the shop publishes one) or $PNP_CMYK_ICC")
     if prof.icc and not icc.is_absolute():
         icc = Path(getattr(db, "root", ".")) / icc
     try:

@@ -16,11 +16,15 @@ from pnp.exports.cmyk import Converter, cap_ink
 from pnp.exports.pdfx import PdfxError, check_pdfx, colour_operations, make_pdfx
 
 CMYK_RED = "cmyk(0, 0.8, 0.8, 0.1)"
-# pnp ships no CMYK profile (the free ones are AGPL): these tests use the machine's
-# Ghostscript profile (.ci/run installs Debian's libgs-common) or $PNP_CMYK_ICC.
-ICC = cmyk.default_icc()
-needs_icc = pytest.mark.skipif(ICC is None, reason="no CMYK ICC profile on this machine: "
-                               "install Debian's libgs-common or set PNP_CMYK_ICC")
+# The profile pnp ships (issue 22 item 2): every CMYK test runs on any machine.
+ICC = cmyk.SHIPPED_ICC
+
+
+@pytest.fixture(autouse=True)
+def _no_profile_from_the_machine(monkeypatch):
+    """The exports (subprocesses inherit os.environ) use what pnp ships, not a profile the
+    machine names."""
+    monkeypatch.delenv("PNP_CMYK_ICC", raising=False)
 
 
 @pytest.fixture
@@ -49,7 +53,6 @@ def all_ops(pdf):
     return [op for page in pdf.pages for op in colour_operations(pdf, page)]
 
 
-@needs_icc
 def test_dtc_export_is_pdfx_1a_cmyk_with_k_only_black_text(cli, project, tmp_path):
     done = export(cli, project, tmp_path / "dtc", "--profile", "dtc")
     assert "CMYK PDF/X-1a, total ink <= 240 %" in done.stdout
@@ -81,7 +84,6 @@ def test_dtc_export_is_pdfx_1a_cmyk_with_k_only_black_text(cli, project, tmp_pat
     assert pdf.pdf_header == "%PDF-1.4"
 
 
-@needs_icc
 def test_the_rgb_export_fails_the_pdfx_check_and_stays_rgb(cli, project, tmp_path):
     export(cli, project, tmp_path / "rgb", "pdf-single")
     path = tmp_path / "rgb" / "harbour" / "ships.pdf"
@@ -91,7 +93,6 @@ def test_the_rgb_export_fails_the_pdfx_check_and_stays_rgb(cli, project, tmp_pat
     assert "rg" in {op for op, _, _ in all_ops(PdfReader(path))}
 
 
-@needs_icc
 def test_a_declared_profile_sets_its_own_ink_limit(cli, project, tmp_path):
     cards = project / "cards.yaml"
     cards.write_text(cards.read_text() + "\nprofiles:\n  offset:\n    like: dtc\n"
@@ -103,7 +104,6 @@ def test_a_declared_profile_sets_its_own_ink_limit(cli, project, tmp_path):
     assert ("k", [0, 0.8, 0.8, 0.1], False) in ops        # 170 % <= 200 %: as given
 
 
-@needs_icc
 def test_two_cmyk_exports_are_byte_identical(cli, project, tmp_path):
     export(cli, project, tmp_path / "a", "--profile", "dtc")
     export(cli, project, tmp_path / "b", "--profile", "dtc")
@@ -111,7 +111,6 @@ def test_two_cmyk_exports_are_byte_identical(cli, project, tmp_path):
     assert a == (tmp_path / "b" / "harbour" / "ships.pdf").read_bytes()
 
 
-@needs_icc
 def test_cmyk_needs_a_pdf_format(cli, project, tmp_path):
     cards = project / "cards.yaml"
     cards.write_text(cards.read_text() + "\nprofiles:\n  bad:\n    like: tgc\n"
@@ -121,7 +120,6 @@ def test_cmyk_needs_a_pdf_format(cli, project, tmp_path):
     assert "cmyk needs format: pdf" in done.stderr and "Traceback" not in done.stderr
 
 
-@needs_icc
 def test_transparency_is_refused_in_one_line(cli, project, tmp_path):
     ship = project / "templates" / "harbour" / "ship.j2"
     ship.write_text(ship.read_text() + '- rect: {box: [6, 60, 9, 9], fill: "#ff0000", '
@@ -159,7 +157,6 @@ def _rgb_pdf(tmp_path, draw):
     return path
 
 
-@needs_icc
 def test_rgb_images_become_cmyk_images_with_capped_ink(tmp_path, monkeypatch):
     from reportlab import rl_config
 
@@ -189,7 +186,6 @@ def test_rgb_images_become_cmyk_images_with_capped_ink(tmp_path, monkeypatch):
     assert pixels.getpixel((6, 4))[3] > 200              # black stays mostly K
 
 
-@needs_icc
 def test_a_translucent_fill_is_refused(tmp_path):
     def draw(c):
         c.setFillAlpha(0.4)
@@ -201,7 +197,6 @@ def test_a_translucent_fill_is_refused(tmp_path):
                   Converter(ICC, 2.4), "alpha")
 
 
-@needs_icc
 def test_a_profile_names_the_shops_icc_and_an_rgb_one_is_refused(cli, project, tmp_path):
     from PIL import ImageCms
 
@@ -227,17 +222,49 @@ def test_a_profile_names_the_shops_icc_and_an_rgb_one_is_refused(cli, project, t
 
 
 
+def test_the_shipped_profile_is_a_fogra39_cmyk_output_profile():
+    from PIL import ImageCms
+
+    profile = ImageCms.getOpenProfile(str(ICC))
+    assert profile.profile.xcolor_space.strip() == "CMYK"
+    assert profile.profile.device_class == "prtr"        # an output (printer) profile
+    assert "FOGRA39" in ImageCms.getProfileDescription(profile)
+    assert 50_000 < ICC.stat().st_size < 400_000
+    licence = (ICC.parent / "LICENSE.txt").read_text()
+    assert "FOGRA39L.ti3" in licence and "zlib" in licence and "colprof" in licence
+    assert "FOGRA39L.ti3" in (ICC.parent / "make_profile.sh").read_text()
+    # Colours land where a FOGRA39 separation puts them: sRGB red is magenta + yellow,
+    # blue cyan + magenta, white no ink (not inverted, no stray channel).
+    conv = Converter(ICC, 3.0)
+    c, m, y, k = conv.convert((1.0, 0.0, 0.0))
+    assert m > 0.8 and y > 0.8 and c < 0.1 and k < 0.1
+    c, m, y, k = conv.convert((0.0, 0.0, 1.0))
+    assert c > 0.8 and m > 0.5 and y < 0.1
+    assert conv.convert((1.0, 1.0, 1.0)) == (0, 0, 0, 0)
+
+
+def test_pnp_cmyk_icc_overrides_the_shipped_profile(cli, project, tmp_path, monkeypatch):
+    # Another CMYK profile: the shipped one with a different creation date in its header.
+    other = bytearray(ICC.read_bytes())
+    other[24:36] = bytes([0x07, 0xD0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0])     # 2000-01-01
+    (tmp_path / "other.icc").write_bytes(bytes(other))
+    monkeypatch.setenv("PNP_CMYK_ICC", str(tmp_path / "other.icc"))
+    export(cli, project, tmp_path / "dtc", "--profile", "dtc")
+    pdf = PdfReader(tmp_path / "dtc" / "harbour" / "ships.pdf")
+    intent = pdf.trailer["/Root"]["/OutputIntents"][0].get_object()
+    assert intent["/DestOutputProfile"].get_object().get_data() == bytes(other)
+
+
 def test_without_a_cmyk_profile_the_export_says_where_to_get_one(monkeypatch):
-    # pnp ships no profile: with none named and none on the machine, one line says so
+    # An install that lost the shipped profile, and none named: one line says so
     import types
 
     from pnp.errors import PnpError
     from pnp.exports import profiles
 
-    monkeypatch.setattr(cmyk, "SYSTEM_ICC", ())
-    monkeypatch.delenv("PNP_CMYK_ICC", raising=False)
+    monkeypatch.setattr(cmyk, "SHIPPED_ICC", ICC.with_name("gone.icc"))
     assert cmyk.default_icc() is None
     dtc = types.SimpleNamespace(name="dtc", icc="", ink_limit=240)
     with pytest.raises(PnpError, match="CMYK needs the printer's ICC output profile") as err:
         profiles._converter(dtc, None)
-    assert "\n" not in str(err.value)
+    assert "\n" not in str(err.value) and "reinstall" in str(err.value)

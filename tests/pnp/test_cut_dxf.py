@@ -1,6 +1,7 @@
 """The DXF beside each SVG of `pnp export cut` (issue 17 item 3, "an SVG and DXF"): read
 back with ezdxf, every outline checked against the layout report's trims, through the real
-CLI on the project `pnp init` writes (deck `ships`: 7 poker cards, 4 + 3 a Letter sheet)."""
+CLI on the project `pnp init` writes (deck `ships`: 7 poker cards; Letter sheets of 8,
+landscape, with the Silhouette, of 4 with the Cricut)."""
 
 from __future__ import annotations
 
@@ -61,12 +62,12 @@ def arc_centre(p, q, bulge):
     return (mx - uy * d, my + ux * d), r        # on the left of p -> q
 
 
-def outlines(path):
+def outlines(path, page=LETTER):
     doc = ezdxf.readfile(path)
     assert doc.dxfversion == "AC1015"                               # R2000
     assert doc.header["$INSUNITS"] == 4 and doc.header["$MEASUREMENT"] == 1   # mm
     assert doc.header["$LIMMIN"] == (0, 0)
-    assert tuple(doc.header["$LIMMAX"]) == pytest.approx(LETTER)    # the page
+    assert tuple(doc.header["$LIMMAX"]) == pytest.approx(page)      # the page
     shapes = list(doc.modelspace())
     assert {e.dxftype() for e in shapes} == {"LWPOLYLINE"}
     assert {e.dxf.layer for e in shapes} == {"CUT"}
@@ -74,10 +75,10 @@ def outlines(path):
     return [list(e.get_points("xyb")) for e in shapes]
 
 
-def check_outline(points, trim, radius):
+def check_outline(points, trim, radius, page_h=LETTER[1]):
     """`points` (x, y up, bulge) is the trim (x, y down, w, h) with rounded corners."""
     x, top, w, h = trim
-    y = LETTER[1] - top - h                     # the DXF's y runs up from the bottom edge
+    y = page_h - top - h                        # the DXF's y runs up from the bottom edge
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     for got, want in ((min(xs), x), (max(xs), x + w), (min(ys), y), (max(ys), y + h)):
         assert abs(got - want) <= 0.1
@@ -103,27 +104,29 @@ def check_outline(points, trim, radius):
 def test_each_sheets_dxf_outlines_are_the_layout_reports_trims(exported, machine):
     folder = exported[machine]
     pages = json.loads((folder / "ships.layout.json").read_text())["pages"]
-    assert [len(p["cards"]) for p in pages] == [4, 3]
+    assert [len(p["cards"]) for p in pages] == {"silhouette": [7], "cricut": [4, 3]}[machine]
     for page in pages:
-        shapes = outlines(folder / f"ships-sheet-{page['page']}.dxf")
+        size = tuple(page["size_mm"])
+        assert size == {"silhouette": (279.4, 215.9), "cricut": LETTER}[machine]
+        shapes = outlines(folder / f"ships-sheet-{page['page']}.dxf", size)
         assert len(shapes) == len(page["cards"])                   # in the report's order
         for points, card in zip(shapes, page["cards"], strict=True):
-            check_outline(points, card["trim_mm"], POKER_CORNER)
-    assert not (folder / "ships-sheet-3.dxf").exists()
+            check_outline(points, card["trim_mm"], POKER_CORNER, size[1])
+    assert not (folder / f"ships-sheet-{len(pages) + 1}.dxf").exists()
 
 
 def test_corner_radius_0_cuts_square_corners_and_two_exports_are_byte_identical(
         project, exported, tmp_path):
     again = export(project, tmp_path / "again")
-    for n in (1, 2):                # another process, another time: the same bytes
-        name = f"ships-sheet-{n}.dxf"
-        assert (again / name).read_bytes() == (exported["silhouette"] / name).read_bytes()
+    name = "ships-sheet-1.dxf"      # another process, another time: the same bytes
+    assert (again / name).read_bytes() == (exported["silhouette"] / name).read_bytes()
     square = export(project, tmp_path / "square", "--corner-radius", "0")
     page = json.loads((square / "ships.layout.json").read_text())["pages"][0]
-    for points, card in zip(outlines(square / "ships-sheet-1.dxf"), page["cards"],
+    size = tuple(page["size_mm"])
+    for points, card in zip(outlines(square / "ships-sheet-1.dxf", size), page["cards"],
                             strict=True):
-        check_outline(points, card["trim_mm"], 0)
-    stale = square / "ships-sheet-3.dxf"                 # from a longer deck before
+        check_outline(points, card["trim_mm"], 0, size[1])
+    stale = square / "ships-sheet-2.dxf"                 # from a longer deck before
     stale.write_text("0\nEOF\n")
     export(project, tmp_path / "square")
     assert not stale.exists()

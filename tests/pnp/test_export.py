@@ -186,10 +186,12 @@ def test_tts_sheets_of_one_deck_share_one_resolution(db, tmp_path, monkeypatch):
 
 
 def test_export_command_png_with_the_real_renderer(db, tmp_path):
+    import io
     import os
     import subprocess
 
     from exports_support import make_project
+    from PIL import ImageCms
 
     project = make_project(tmp_path / "project")
     card = db.xs.decks["owners"].cards[0]
@@ -203,6 +205,8 @@ def test_export_command_png_with_the_real_renderer(db, tmp_path):
     for path in files:
         with Image.open(path) as im:
             assert im.size == (825, 1125)
+            icc = ImageCms.ImageCmsProfile(io.BytesIO(im.info["icc_profile"]))
+            assert ImageCms.getProfileDescription(icc).strip() == "sRGB built-in"
     bad = subprocess.run([sys.executable, "-m", "pnp", "export", "svg"], cwd=project,
                          capture_output=True, text=True, timeout=60, env=env)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

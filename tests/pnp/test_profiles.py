@@ -33,6 +33,23 @@ def test_tgc_profile_gives_825x1125_pngs_per_poker_card(cli, project, tmp_path):
             assert image.format == "PNG" and image.mode == "RGB"
             assert image.size == (825, 1125), name
             assert round(image.info["dpi"][0]) == 300
+            assert_srgb(image)
+    # The embedded profile is the same bytes every time: exports stay reproducible.
+    again = tmp_path / "again"
+    export(cli, project, again, "--profile", "tgc")
+    first = "harbour/ships--the-gull--1.png"
+    assert (again / first).read_bytes() == (out / first).read_bytes()
+
+
+def assert_srgb(image):
+    """The image carries an sRGB ICC profile (issue 22): a shop's RIP need not guess."""
+    import io
+
+    from PIL import ImageCms
+
+    profile = ImageCms.ImageCmsProfile(io.BytesIO(image.info["icc_profile"]))
+    assert profile.profile.xcolor_space.strip() == "RGB"
+    assert "sRGB" in ImageCms.getProfileDescription(profile)
 
 
 def test_mpc_preset_and_dtc_pages(cli, project, tmp_path):
@@ -72,6 +89,7 @@ def test_a_profile_declared_in_cards_yaml(cli, project, tmp_path):
     assert len(files) == 6 + 1 and "iron-maiden.jpg" in files        # one file a design
     with Image.open(tmp_path / "club" / "ships" / "kestrel.jpg") as image:
         assert image.format == "JPEG" and image.size == (750, 1050)   # 2.5 x 3.5 in, no bleed
+        assert_srgb(image)
     refused = cli("pnp", "export", "--deck", "ships", "--profile", "minis",
                   "--out", str(tmp_path / "m"), cwd=own)
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1
