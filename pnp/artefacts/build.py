@@ -243,6 +243,8 @@ class Written:
     cards: int = 0  # physical cards, or labels / tokens / tiles for the other artefacts
     warnings: list[Any] = field(default_factory=list)
     layout: list[dict] = field(default_factory=list)  # the pages of `layout_report`
+    # (written, target) files drawn but not yet in place: build_artefact(commit=False)
+    staged: list[tuple[Path, Path]] = field(default_factory=list)
 
 
 def _mm3(points: float) -> float:
@@ -278,9 +280,11 @@ def layout_report(out: Path, results) -> dict:
 
 
 def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: dict[str, str],
-                   out: Path, progress: Progress | None = None) -> Written:
-    """Draw one artefact to `out/<game>/<name>.pdf` (atomically: a failed build leaves
-    any earlier file in place)."""
+                   out: Path, progress: Progress | None = None, *, commit: bool = True) -> Written:
+    """Draw one artefact to `out/<game>/<name>.pdf` and its layout report (atomically: a
+    failed build leaves any earlier file in place). `commit=False` leaves the drawn files
+    beside their targets (`result.staged`) for `commit_staged` or `discard_staged`, so a
+    build of several artefacts replaces none of them until all are drawn and accepted."""
     check_images(db, art)
     check_output(out, art.game)
     path = art.path(out)
@@ -295,13 +299,30 @@ def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: 
         # compact: the indenting encoder is pure Python, slow on a 10,000-card deck
         layout_part.write_text(json.dumps(report, separators=(",", ":")) + "\n",
                                encoding="utf-8")
-        os.replace(part, path)
-        os.replace(layout_part, layout)
     except BaseException:
         part.unlink(missing_ok=True)
         layout_part.unlink(missing_ok=True)
         raise
+    result.staged = [(part, path), (layout_part, layout)]
+    if commit:
+        commit_staged([result])
     return result
+
+
+def commit_staged(results: list[Written]) -> None:
+    """Put the staged files of `results` in place (each one an atomic rename)."""
+    for result in results:
+        for written, target in result.staged:
+            os.replace(written, target)
+        result.staged = []
+
+
+def discard_staged(results: list[Written]) -> None:
+    """Remove the staged files of `results`: their targets stay as they were."""
+    for result in results:
+        for written, _ in result.staged:
+            written.unlink(missing_ok=True)
+        result.staged = []
 
 
 def _warnings(value: Any) -> list[Any]:

@@ -56,7 +56,9 @@ def _offset(ctx, param, value):
                    "shared lines only between cards whose bleed matches.")
 @click.option("--fold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
 @click.option("--no-backs", is_flag=True, help="Fronts only.")
-@click.option("--strict", is_flag=True, help="Treat layout warnings (text overflow) as errors.")
+@click.option("--strict", is_flag=True,
+              help="Treat layout warnings (text overflow) as errors: list them all and "
+                   "leave every output as it was.")
 @click.option("--force", is_flag=True, help="Rebuild every artefact, even those up to date.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the layout report (every page, every card's trim box) as one "
@@ -162,7 +164,8 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
         seen: set[tuple] = set()
         for result in quick:
             say(f"up to date: {result.path}")
-            _warn_once(result, seen, strict, lambda line: click.echo(line, err=True))
+            _warn_once(result, seen, lambda line: click.echo(line, err=True))
+        _refuse_if_strict(strict, len(seen), out)
         say(f"nothing to do: {len(quick)} artefacts up to date (--force rebuilds)")
         _table(quick, quiet)
         return _report(out, quick) if quiet else {}
@@ -182,6 +185,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
     plan = incremental.Plan(db, opts, out, force)
     seen: set[tuple] = set()
     written = []
+    staged = []           # drawn now, put in place only when the whole build succeeds
     renderer = fonts = recorder = None
     previous = drawn.latest(out)
     built_cards: dict[str, dict] = {}
@@ -202,18 +206,23 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                         recorder = drawn.Recorder(db, renderer)
                     report.start(art, art.path(out))
                     result = b.build_artefact(db, art, opts, renderer, fonts, out,
-                                              report.advance)
-                    plan.built(art, result)
+                                              report.advance, commit=False)
+                    staged.append(result)
                     if art.deck:
                         built_cards.update(
                             drawn.deck_entries(db, recorder, art.game, art.deck) or {})
-                _warn_once(result, seen, strict, report.warn)
+                _warn_once(result, seen, report.warn)
                 written.append(result)
-            plan.finished(args, db, db_path, todo)
-            drawn.save_record(out, drawn.next_record(db, previous, built_cards,
-                                                     stamp(db)), db)
-        finally:
-            plan.save()
+            _refuse_if_strict(strict, len(seen), out)
+            b.commit_staged(staged)
+        except BaseException:
+            b.discard_staged(staged)      # a refused build changes nothing in OUT
+            raise
+        for result in staged:
+            plan.built(result.artefact, result)
+        plan.finished(args, db, db_path, todo)
+        drawn.save_record(out, drawn.next_record(db, previous, built_cards, stamp(db)), db)
+        plan.save()
     _table(written, quiet)
     return _report(out, written) if quiet else {}
 
@@ -248,23 +257,23 @@ def _renderer(db, fonts):
     return CheckedRenderer(CardRenderer(db, fonts))
 
 
-def _warn_once(result, seen: set, strict: bool, warn) -> None:
-    """Print each new warning of an artefact once; with --strict the first one stops the
-    build (and removes the artefact, so the next build redoes it)."""
-    from pnp.cli.support import warning_key, warning_line, warning_text
+def _warn_once(result, seen: set, warn) -> None:
+    """Print each new warning of an artefact once (every one of them, --strict or not)."""
+    from pnp.cli.support import warning_key, warning_line
 
-    fresh = []
     for w in result.warnings:
         key = warning_key(w)
         if key not in seen:
             seen.add(key)
-            fresh.append(w)
-    if fresh and strict:
-        result.path.unlink(missing_ok=True)
-        more = f" (and {len(fresh) - 1} more)" if len(fresh) > 1 else ""
-        raise _Stop(f"{warning_text(fresh[0])}{more} [--strict]", 1)
-    for w in fresh:
-        warn(warning_line(w))
+            warn(warning_line(w))
+
+
+def _refuse_if_strict(strict: bool, count: int, out: Path) -> None:
+    """--strict: the warnings listed above stop the build before anything is replaced."""
+    if strict and count:
+        what = "a warning" if count == 1 else f"{count} warnings"
+        raise _Stop(f"{what} above with --strict: nothing written, {out} is as it was "
+                    "[--strict]", 1)
 
 
 class _Reporter:
