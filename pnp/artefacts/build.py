@@ -89,6 +89,7 @@ class Options:
     min_text_pt: float = 6.0  # print.min_text_pt: the sheets' own text is never smaller
     printer_margin_mm: float = 5.0
     layout: str = "auto"
+    ink_saver: bool = False  # print.ink_saver / --ink-saver: the renderer's INK_SAVER
 
     @property
     def bleed(self) -> float:
@@ -107,7 +108,7 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
                          back_offset_mm: tuple[float, float] | None = None,
                          fold: bool = False, backs: bool = True,
                          printer_margin_mm: float | None = None,
-                         layout: str | None = None) -> Options:
+                         layout: str | None = None, ink_saver: bool | None = None) -> Options:
     """The print profile of cards.yaml with the command-line overrides applied."""
     opts = Options(
         paper=(paper or profile.paper).lower(),
@@ -123,6 +124,8 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         printer_margin_mm=float(printer_margin_mm if printer_margin_mm is not None
                                 else getattr(profile, "printer_margin_mm", 5.0)),
         layout=layout or getattr(profile, "layout", "auto"),
+        ink_saver=bool(ink_saver if ink_saver is not None
+                       else getattr(profile, "ink_saver", False)),
     )
     if opts.paper not in g.PAPERS_MM:
         raise BuildError(f"unknown paper {opts.paper!r} (choose {', '.join(g.PAPERS_MM)})", 2)

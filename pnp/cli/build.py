@@ -55,6 +55,9 @@ def _offset(ctx, param, value):
                    "lines; auto (default: print.layout): gutters where they cost no card, "
                    "shared lines only between cards whose bleed matches.")
 @click.option("--fold", is_flag=True, help="Fronts and backs side by side, to fold and glue.")
+@click.option("--ink-saver", "ink_saver", is_flag=True, default=None,
+              help="Light frames and backs for a home printer: outlines instead of solid "
+                   "fills (default: print.ink_saver; templates read INK_SAVER).")
 @click.option("--no-backs", is_flag=True, help="Fronts only.")
 @click.option("--strict", is_flag=True,
               help="Treat layout warnings (text overflow) as errors: list them all and "
@@ -69,7 +72,7 @@ def _offset(ctx, param, value):
 @click.option("--since", metavar="BUILD|GIT-REF",
               help="--changed-only: compare with this build number or git commit.")
 def build(game, only, paper, out, project, duplex, back_offset, printer_margin, layout, fold,
-          no_backs, strict, force, as_json, changed_only, since) -> None:
+          no_backs, strict, force, as_json, changed_only, since, ink_saver) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf, each with its layout report
     OUT/<game>/<artefact>.layout.json. The first line names the cards.yaml read."""
@@ -82,7 +85,7 @@ def build(game, only, paper, out, project, duplex, back_offset, printer_margin, 
     out = output(out, project, "output")
     if not as_json:
         _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force,
-             project, printer_margin, layout)
+             project, printer_margin, layout, ink_saver=ink_saver)
         if changed_only:
             _write_changed(out, project, since)
         return
@@ -90,7 +93,7 @@ def build(game, only, paper, out, project, duplex, back_offset, printer_margin, 
 
     # (a failure prints {"ok": false, "error", "exit_code"} instead: pnp.errors.OneLineGroup)
     report = _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
-                  force, project, printer_margin, layout, quiet=True)
+                  force, project, printer_margin, layout, quiet=True, ink_saver=ink_saver)
     click.echo(json.dumps(report))
 
 
@@ -139,7 +142,8 @@ def _with_card_name(message: str, path: Path) -> str:
 
 
 def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
-         force=False, project=None, printer_margin=None, layout=None, quiet=False) -> dict:
+         force=False, project=None, printer_margin=None, layout=None, quiet=False,
+         ink_saver=None) -> dict:
     """Build. `quiet` (--json): the human output goes to stderr and the layout report
     is returned."""
     from pnp.artefacts import incremental
@@ -155,6 +159,8 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
             "back_offset": back_offset, "fold": fold, "no_backs": no_backs}
     if printer_margin is not None or layout is not None:  # keys of earlier runs stay valid
         args.update(printer_margin=printer_margin, layout=layout)
+    if ink_saver:
+        args.update(ink_saver=True)
     say = (lambda line: click.echo(line, err=True)) if quiet else click.echo
     # Without a build record (pnp.artefacts.drawn) the cards must be drawn once to record them; a
     # new git commit may change the version stamp.
@@ -179,7 +185,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
         opts = b.options_from_profile(db.print, paper=paper, duplex=duplex,
                                       back_offset_mm=back_offset, fold=fold,
                                       backs=not no_backs, printer_margin_mm=printer_margin,
-                                      layout=layout)
+                                      layout=layout, ink_saver=ink_saver)
         todo = b.artefacts(db, game=game, only=only)
 
     plan = incremental.Plan(db, opts, out, force)
@@ -202,7 +208,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                     if renderer is None:
                         fonts = register_fonts(db.print.fonts, db.root, notify=lambda line:
                                                report.warn(f"notice: {line}"))
-                        renderer = _renderer(db, fonts)
+                        renderer = _renderer(db, fonts, opts.ink_saver)
                         recorder = drawn.Recorder(db, renderer)
                     report.start(art, art.path(out))
                     result = b.build_artefact(db, art, opts, renderer, fonts, out,
@@ -249,12 +255,14 @@ def _layout_beside(pdf: Path) -> list | None:
         return None
 
 
-def _renderer(db, fonts):
+def _renderer(db, fonts, ink_saver: bool = False):
     """The card renderer, wrapped in the layout checks (pnp.draw.checks)."""
     from pnp.draw.checks import CheckedRenderer
     from pnp.draw.render import CardRenderer
 
-    return CheckedRenderer(CardRenderer(db, fonts))
+    if not ink_saver:      # (the call stand-in renderers of the tests take)
+        return CheckedRenderer(CardRenderer(db, fonts))
+    return CheckedRenderer(CardRenderer(db, fonts, ink_saver=True))
 
 
 def _warn_once(result, seen: set, warn) -> None:
