@@ -473,8 +473,16 @@ class _Batches:
 
 
 def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
-    gm = db.games[art.game]
-    deck = gm.decks[art.deck]
+    draw_deck(db.games[art.game].decks[art.deck], opts, renderer, fonts, target, result, step,
+              art.title)
+
+
+def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
+              step: Progress | None = None, title: str | None = None) -> None:
+    """Impose `deck` (every copy of its cards) on sheets of `opts.paper` into the PDF
+    `target`: cut guides, bleed, scale bar and duplex backs (or fold sheets) as `pnp
+    build` prints it. A reprint passes a deck of some of its cards (pnp.exports.diff)."""
+    step = step or (lambda n: None)
     w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
     bleed = opts.bleed
     if opts.fold:
@@ -488,7 +496,7 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
         page = (choices[0].page_w, choices[0].page_h)
     layout = "fold-and-glue" if opts.fold else (
         f"{opts.duplex} duplex" if opts.backs else "fronts only")
-    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title,
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=title or deck.title,
                     subject=f"{deck.count} cards, {opts.paper} paper, {layout}")
     pages = _Pages(c, result)
     back = _back_form(c, renderer, deck, w, h, bleed, result) if opts.backs else None

@@ -68,7 +68,8 @@ def _offset(ctx, param, value):
                    "JSON object on stdout; the table and progress go to stderr.")
 @click.option("--changed-only", is_flag=True,
               help="Also write OUT/changed.pdf: only the cards added or changed since the "
-                   "build before (or --since), each copy with its back, for a reprint.")
+                   "build before (or --since), every copy, on sheets of the deck's paper "
+                   "with its cut guides, bleed and duplex backs, for a reprint.")
 @click.option("--since", metavar="BUILD|GIT-REF",
               help="--changed-only: compare with this build number or git commit.")
 def build(game, only, paper, out, project, duplex, back_offset, printer_margin, layout, fold,
@@ -87,7 +88,10 @@ def build(game, only, paper, out, project, duplex, back_offset, printer_margin, 
         _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict, force,
              project, printer_margin, layout, ink_saver=ink_saver)
         if changed_only:
-            _write_changed(out, project, since)
+            _write_changed(out, project, since, dict(
+                paper=paper, duplex=duplex, back_offset_mm=back_offset, fold=fold,
+                backs=not no_backs, printer_margin_mm=printer_margin, layout=layout,
+                ink_saver=ink_saver))
         return
     import json
 
@@ -97,19 +101,34 @@ def build(game, only, paper, out, project, duplex, back_offset, printer_margin, 
     click.echo(json.dumps(report))
 
 
-def _write_changed(out: Path, project: Path | None, since: str | None) -> None:
-    """--changed-only: OUT/changed.pdf with the cards changed since `since`."""
-    from pnp.cli.support import font_notice, load, make_renderer
+def _write_changed(out: Path, project: Path | None, since: str | None,
+                   overrides: dict) -> None:
+    """--changed-only: OUT/changed.pdf with the cards changed since `since`, on sheets
+    of the deck's paper as the build prints them (`overrides`: the build's options)."""
+    from pnp.cli.support import font_notice, load, one_line_errors
     from pnp.exports.diff import changes, write_changed
 
     found = changes(out, project, since, notify=font_notice)
-    db = load(project) if found.reprint else None
-    written = write_changed(out, found, db, make_renderer(db) if db is not None else None)
+    written = None
+    if found.reprint:
+        from pnp.artefacts import build as b
+        from pnp.draw.fonts import register_fonts
+        from pnp.draw.render import CardRenderer
+
+        db = load(project)
+        with one_line_errors(out):
+            opts = b.options_from_profile(db.print, **overrides)
+            fonts = register_fonts(db.print.fonts, db.root, notify=font_notice)
+            renderer = CardRenderer(db, fonts, ink_saver=opts.ink_saver)
+            written = write_changed(out, found, db, renderer, opts, fonts)
+    else:
+        write_changed(out, found, None, None)        # removes an older changed.pdf
     if written is None:
         click.echo(f"changed-only: no card changed since {found.since}")
         return
     target, pages = written
-    click.echo(f"changed-only: {target} ({len(found.reprint)} cards, {pages} pages; "
+    n = len(found.reprint)
+    click.echo(f"changed-only: {target} ({n} card{'' if n == 1 else 's'}, {pages} pages; "
                f"since {found.since})")
 
 
