@@ -131,11 +131,46 @@ def build_once(build_args: list[str], out: Path, root: Path) -> tuple[int, Any]:
         return exc.exit_code, None
 
 
-class _Stop:
-    """`stop()` as the event watchfiles polls (anything with is_set)."""
+class _Events:
+    """The watchfiles events of `roots`, from a thread started before the build it
+    follows: an edit saved while a build runs (or just after it) is not missed."""
 
-    def __init__(self, stop: Callable[[], bool]):
-        self.is_set = stop
+    def __init__(self, roots: list[Path], settle_ms: int):
+        import queue
+        import threading
+
+        self.roots = roots
+        self.queue: queue.Queue = queue.Queue()
+        self.stopped = threading.Event()
+        threading.Thread(target=self._listen, args=(settle_ms,), daemon=True).start()
+
+    def _listen(self, settle_ms: int) -> None:
+        import watchfiles
+
+        try:
+            # step: a burst of saves is one batch once no event came for `settle_ms`
+            for batch in watchfiles.watch(*self.roots, watch_filter=None, step=settle_ms,
+                                          debounce=max(1600, 4 * settle_ms),
+                                          stop_event=self.stopped, rust_timeout=500,
+                                          raise_interrupt=False):
+                self.queue.put(batch)
+        except Exception as exc:  # a folder that cannot be watched: the loop says so
+            self.queue.put(exc)
+
+    def next(self, timeout: float):
+        """The next batch of (change, path) events, or None after `timeout` seconds."""
+        import queue
+
+        try:
+            batch = self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(batch, Exception):
+            raise batch
+        return batch
+
+    def close(self) -> None:
+        self.stopped.set()
 
 
 def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
@@ -145,8 +180,6 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
     """Build, then build again after every settled change (file events, settled for
     `interval` seconds); `restart()` (which does not return) is called instead when a
     font file changed."""
-    import watchfiles
-
     import carddb
 
     def load():
@@ -193,30 +226,27 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
     db = load()
     paths = watched_paths(db_path, db)
     settle = max(1, round(interval * 1000))
-    cycle(f"watching {describe(paths, root)}; first build")
-    while not stop():
-        roots = watch_roots(paths)
-        # step: a burst of saves is one change once no event came for `interval`
-        events = watchfiles.watch(*roots, watch_filter=None, step=settle,
-                                  debounce=max(1600, 4 * settle), stop_event=_Stop(stop),
-                                  rust_timeout=1000, raise_interrupt=True)
-        for batch in events:
-            changed = relevant(batch, paths)
+    events = _Events(watch_roots(paths), settle)
+    try:
+        cycle(f"watching {describe(paths, root)}; first build")
+        while not stop():
+            batch = events.next(timeout=0.2)
+            changed = relevant(batch or (), paths)
             if not changed:
                 continue
             if restart is not None and fonts_changed(changed):
                 echo(f"changed: {describe(changed, root)}; a font changed: restarting the "
                      "watch to load it")
+                events.close()
                 restart()
             cycle(f"changed: {describe(changed, root)}")
             db = load() or db
-            new_paths = watched_paths(db_path, db)
-            if new_paths != paths:
-                paths = new_paths
-                if watch_roots(paths) != roots:
-                    break               # watch the new folders too
-        else:
-            return                      # stopped
+            paths = watched_paths(db_path, db)
+            if watch_roots(paths) != events.roots:      # watch the new folders too
+                before, events = events, _Events(watch_roots(paths), settle)
+                before.close()
+    finally:
+        events.close()
 
 
 def _restart() -> None:
