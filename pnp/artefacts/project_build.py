@@ -216,7 +216,10 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     for result in staged:
         plan.built(result.artefact, result)
     plan.finished(args, db, db_path, todo)
-    drawn.save_record(out, drawn.next_record(db, previous, built_cards, stamp(db)), db)
+    record = drawn.next_record(db, previous, built_cards, stamp(db))
+    if opts.ink_saver:          # so that pnp diff plans the cards as this build drew them
+        record["ink_saver"] = "flag" if options.ink_saver else "print"
+    drawn.save_record(out, record, db)
     plan.save()
     return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
 

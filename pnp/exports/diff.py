@@ -95,8 +95,9 @@ def pending(out: Path, project: Path | None, since: str | None = None,
 
     found = drawn.records(out)
     by_number = {int(p.stem): p for p in found}
+    latest = drawn.read_record(found[-1]) if found else {}
     if since is None:
-        base = drawn.read_record(found[-1])["cards"] if found else {}
+        base = latest["cards"] if found else {}
         label = f"build {int(found[-1].stem)}" if found else "no build"
     elif since.isdigit() and int(since) in by_number:
         base, label = drawn.read_record(by_number[int(since)])["cards"], f"build {int(since)}"
@@ -104,7 +105,15 @@ def pending(out: Path, project: Path | None, since: str | None = None,
         raise _stop(f"--since {since}: no build recorded in {out}", 2)
     else:
         base, label = cards_at_ref(project, since, notify), f"git {since}"
-    now = plan_cards(_load(require_database(project), "cards.yaml"), notify)
+    import carddb
+
+    try:
+        db = carddb.load(require_database(project))
+    except carddb.DatabaseError as exc:
+        raise _stop(str(exc).splitlines()[0], 1) from None
+    # the latest build drew with --ink-saver: plan as a build with it would (as
+    # print.ink_saver says otherwise)
+    now = plan_cards(db, notify, ink_saver=True if latest.get("ink_saver") == "flag" else None)
     out_changes = compare(base, now, label)
     out_changes.builds = len(found)
     out_changes.latest = int(found[-1].stem) if found else None
@@ -174,15 +183,18 @@ def _load(path: Path, what: str):
         raise _stop(f"{what}: {str(exc).splitlines()[0]}", 1) from None
 
 
-def plan_cards(db: Any, notify: Any = None) -> dict[str, dict]:
-    """Every card's entry (pnp.artefacts.drawn) of a database, drawn onto a scratch canvas."""
+def plan_cards(db: Any, notify: Any = None, ink_saver: bool | None = None) -> dict[str, dict]:
+    """Every card's entry (pnp.artefacts.drawn) of a database, drawn onto a scratch canvas
+    (`ink_saver`: as `pnp build --ink-saver` draws them; None: as print.ink_saver says)."""
     from reportlab.pdfgen.canvas import Canvas
 
     from pnp.artefacts import drawn
-    from pnp.draw.render import card_renderer
+    from pnp.draw.fonts import register_fonts
+    from pnp.draw.render import CardRenderer
     from pnp.layout import geometry as g
 
-    renderer = card_renderer(db, notify)
+    renderer = CardRenderer(db, register_fonts(db.print.fonts, db.root, notify=notify),
+                            ink_saver=ink_saver)
     recorder = drawn.Recorder(db, renderer)
     canvas = Canvas(io.BytesIO(), invariant=1)
     bleed = g.mm(float(db.print.bleed_mm))     # sizes computed as pnp.artefacts.build does

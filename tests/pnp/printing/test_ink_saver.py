@@ -12,6 +12,8 @@ import pypdfium2 as pdfium
 import pytest
 from click.testing import CliRunner
 
+import carddb
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from exports_support import make_project  # noqa: E402
 
@@ -124,3 +126,33 @@ def test_a_print_ink_saver_that_is_not_a_boolean_is_refused_where_it_is(tmp_path
     assert result.exit_code == 1
     assert f"cards.yaml:{at + 2}:" in result.output + result.stderr
     assert "print.ink_saver" in result.output + result.stderr
+
+
+def test_pnp_diff_after_an_ink_saver_build_compares_like_with_like(tmp_path):
+    """The record says the build drew light: pnp diff plans the cards that way too, so
+    an ink-saver build followed by pnp diff lists nothing (not every card)."""
+    project = make_project(tmp_path / "p")
+    owners = ["x-statix/owners/" + c.name
+              for c in carddb.load(project / "cards.yaml").xs.decks["owners"].cards]
+    build_args = ["build", "--project", str(project), "--out", str(project / "out"),
+                  "--game", "x-statix", "--only", "owners"]
+    assert CliRunner().invoke(main, [*build_args, "--ink-saver"]).exit_code == 0
+    record = json.loads(next((project / "out" / ".pnp-builds").glob("0001.json")).read_text())
+    assert record["ink_saver"] == "flag"
+
+    def diff():
+        done = CliRunner().invoke(main, ["diff", "--project", str(project), "--out",
+                                         str(project / "out"), "--json"])
+        assert done.exit_code == 0, done.output
+        return json.loads(done.stdout)
+
+    found = diff()
+    assert [c["card"] for c in found["changed"]] == [] and not set(owners) & set(found["added"])
+    # the same cards drawn in full colour are a different print: every owner changed
+    assert CliRunner().invoke(main, build_args).exit_code == 0
+    assert "ink_saver" not in json.loads(
+        (project / "out" / ".pnp-builds" / "0002.json").read_text())
+    assert diff()["changed"] == []
+    since = CliRunner().invoke(main, ["diff", "--project", str(project), "--out",
+                                      str(project / "out"), "--json", "--since", "1"])
+    assert sorted(c["card"] for c in json.loads(since.stdout)["changed"]) == sorted(owners)
