@@ -96,6 +96,7 @@ class PrintProfile:
     printer_margin_mm: float = 5.0
     layout: str = "auto"
     corner_radius_mm: float = 3.175  # rounding of the cut corners (pnp export cut)
+    ink_saver: bool = False  # templates draw light frames and backs (INK_SAVER)
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,8 @@ PRINT = Struct({}, {
     "layout": Choice(("auto", "gutters", "abut")),
     # the rounding of each card's corners, for cutting machines (pnp export cut)
     "corner_radius_mm": Range(0, 20, "a radius in mm"),
+    # light frames and backs for home printing (templates read INK_SAVER; pnp build --ink-saver)
+    "ink_saver": BOOL,
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
 })
 # The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.artefacts.drawn).

@@ -90,6 +90,7 @@ class Options:
     min_text_pt: float = 6.0  # print.min_text_pt: the sheets' own text is never smaller
     printer_margin_mm: float = 5.0
     layout: str = "auto"
+    ink_saver: bool = False  # print.ink_saver / --ink-saver: the renderer's INK_SAVER
 
     @property
     def bleed(self) -> float:
@@ -108,7 +109,7 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
                          back_offset_mm: tuple[float, float] | None = None,
                          fold: bool = False, backs: bool = True,
                          printer_margin_mm: float | None = None,
-                         layout: str | None = None) -> Options:
+                         layout: str | None = None, ink_saver: bool | None = None) -> Options:
     """The print profile of cards.yaml with the command-line overrides applied."""
     opts = Options(
         paper=(paper or profile.paper).lower(),
@@ -124,6 +125,8 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         printer_margin_mm=float(printer_margin_mm if printer_margin_mm is not None
                                 else getattr(profile, "printer_margin_mm", 5.0)),
         layout=layout or getattr(profile, "layout", "auto"),
+        ink_saver=bool(ink_saver if ink_saver is not None
+                       else getattr(profile, "ink_saver", False)),
     )
     if opts.paper not in g.PAPERS_MM:
         raise BuildError(f"unknown paper {opts.paper!r} (choose {', '.join(g.PAPERS_MM)})", 2)
@@ -244,6 +247,8 @@ class Written:
     cards: int = 0  # physical cards, or labels / tokens / tiles for the other artefacts
     warnings: list[Any] = field(default_factory=list)
     layout: list[dict] = field(default_factory=list)  # the pages of `layout_report`
+    # (written, target) files drawn but not yet in place: build_artefact(commit=False)
+    staged: list[tuple[Path, Path]] = field(default_factory=list)
 
 
 def _mm3(points: float) -> float:
@@ -279,9 +284,11 @@ def layout_report(out: Path, results) -> dict:
 
 
 def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: dict[str, str],
-                   out: Path, progress: Progress | None = None) -> Written:
-    """Draw one artefact to `out/<game>/<name>.pdf` (atomically: a failed build leaves
-    any earlier file in place)."""
+                   out: Path, progress: Progress | None = None, *, commit: bool = True) -> Written:
+    """Draw one artefact to `out/<game>/<name>.pdf` and its layout report (atomically: a
+    failed build leaves any earlier file in place). `commit=False` leaves the drawn files
+    beside their targets (`result.staged`) for `commit_staged` or `discard_staged`, so a
+    build of several artefacts replaces none of them until all are drawn and accepted."""
     check_images(db, art)
     check_output(out, art.game)
     path = art.path(out)
@@ -296,12 +303,13 @@ def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: 
         # compact: the indenting encoder is pure Python, slow on a 10,000-card deck
         layout_part.write_text(json.dumps(report, separators=(",", ":")) + "\n",
                                encoding="utf-8")
-        os.replace(part, path)
-        os.replace(layout_part, layout)
     except BaseException:
         part.unlink(missing_ok=True)
         layout_part.unlink(missing_ok=True)
         raise
+    result.staged = [(part, path), (layout_part, layout)]
+    if commit:
+        commit_staged([result])
     return result
 
 
@@ -325,6 +333,22 @@ def check_artefact(db: Any, art: Artefact, opts: Options, renderer: Any,
     _DRAW[art.kind](db, art, opts, renderer, fonts, _NullSink(), result,
                     progress or (lambda n: None))
     return result
+
+
+def commit_staged(results: list[Written]) -> None:
+    """Put the staged files of `results` in place (each one an atomic rename)."""
+    for result in results:
+        for written, target in result.staged:
+            os.replace(written, target)
+        result.staged = []
+
+
+def discard_staged(results: list[Written]) -> None:
+    """Remove the staged files of `results`: their targets stay as they were."""
+    for result in results:
+        for written, _ in result.staged:
+            written.unlink(missing_ok=True)
+        result.staged = []
 
 
 def _warnings(value: Any) -> list[Any]:
@@ -472,8 +496,16 @@ class _Batches:
 
 
 def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
-    gm = db.games[art.game]
-    deck = gm.decks[art.deck]
+    draw_deck(db.games[art.game].decks[art.deck], opts, renderer, fonts, target, result, step,
+              art.title)
+
+
+def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
+              step: Progress | None = None, title: str | None = None) -> None:
+    """Impose `deck` (every copy of its cards) on sheets of `opts.paper` into the PDF
+    `target`: cut guides, bleed, scale bar and duplex backs (or fold sheets) as `pnp
+    build` prints it. A reprint passes a deck of some of its cards (pnp.exports.diff)."""
+    step = step or (lambda n: None)
     w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
     bleed = opts.bleed
     if opts.fold:
@@ -487,7 +519,7 @@ def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written,
         page = (choices[0].page_w, choices[0].page_h)
     layout = "fold-and-glue" if opts.fold else (
         f"{opts.duplex} duplex" if opts.backs else "fronts only")
-    c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title,
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=title or deck.title,
                     subject=f"{deck.count} cards, {opts.paper} paper, {layout}")
     pages = _Pages(c, result)
     back = _back_form(c, renderer, deck, w, h, bleed, result) if opts.backs else None

@@ -12,7 +12,8 @@ become a reprint of every stamped card.
 Each build that drew or recorded a card differently from the build before it adds one
 record, OUT/.pnp-builds/NNNN.json:
     {"build": N, "version": ..., "build_date": ...,
-     "cards": {"game/deck/card": {"front": hash, "back": hash, "copies": n}}}
+     "cards": {"game/deck/card": {"front": hash, "back": hash, "copies": n}},
+     "ink_saver": "flag" | "print"}      (only when drawn light: --ink-saver or print.ink_saver)
 Decks not built by a run (another --game, --only) keep their entries from the record
 before; a card no longer in cards.yaml is dropped.
 

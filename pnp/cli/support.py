@@ -122,9 +122,10 @@ def warning_line(w: Any) -> str:
 
 
 def warning_key(w: Any) -> tuple:
-    """One line per problem of a card's element: its copies and later pages repeat it, but
-    an element may have two (text cut at the floor and a character no font has)."""
-    return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
+    """One line per problem of a card's element (pnp.artefacts.project_build's key)."""
+    from pnp.artefacts.project_build import warning_key as key
+
+    return key(w)
 
 
 def echo_warnings_once(warnings: list) -> None:

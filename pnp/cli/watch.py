@@ -1,12 +1,15 @@
 """`pnp watch`: rebuild (and re-proof, with --proof) whenever cards.yaml, a template or an
-asset changes. Polls file sizes and modification times (no extra dependency); a burst
-of saves is taken as one change once the files have been still for one interval.
+asset changes. Listens to file-system events (watchfiles: inotify, FSEvents, ...; no
+polling, so an edit starts a build as soon as it settles); a burst of saves is taken
+as one change once no event has come for one interval.
 
-Builds run in this process through the real `pnp build` command, so they are
-incremental (only what changed is redrawn) and print exactly what `pnp build` prints.
-A broken edit prints its one-line error and the watch goes on. ReportLab keeps a font
-once a process has loaded it, so a changed font file restarts the watch (a fresh process,
-whose first build is incremental: only what the font draws is redrawn).
+Builds run in this process through the library call of `pnp build`
+(pnp.artefacts.project_build.build_project, with BUILD_ARGS parsed by the `build`
+command), so they are incremental (only what changed is redrawn) and print exactly what
+`pnp build` prints. A broken edit prints its one-line error and the watch goes on.
+ReportLab keeps a font once a process has loaded it, so a changed font file restarts
+the watch (a fresh process, whose first build is incremental: only what the font draws
+is redrawn).
 """
 
 from __future__ import annotations
@@ -21,8 +24,6 @@ from typing import Any
 import click
 
 from pnp.cli.options import project_option
-
-Snapshot = dict[Path, tuple[int, int]]
 
 
 def watched_paths(db_path: Path, db: Any | None) -> list[Path]:
@@ -45,31 +46,38 @@ def watched_paths(db_path: Path, db: Any | None) -> list[Path]:
         paths += [root / "templates", bundled_templates()]
     seen: list[Path] = []
     for p in paths:
+        p = p.resolve()
         if p not in seen:
             seen.append(p)
     return seen
 
 
-def snapshot(paths: Iterable[Path]) -> Snapshot:
-    """(mtime_ns, size) of every file under the given files and folders."""
-    out: Snapshot = {}
+def watch_roots(paths: Iterable[Path]) -> list[Path]:
+    """The existing folders whose events cover `paths`: a folder itself, else the
+    nearest existing folder above the file (a file or folder not made yet included),
+    none inside another."""
+    found: set[Path] = set()
     for path in paths:
-        try:
-            if path.is_dir():
-                for f in path.rglob("*"):
-                    if f.is_file() and not f.name.startswith(".") and not f.name.endswith("~"):
-                        st = f.stat()
-                        out[f] = (st.st_mtime_ns, st.st_size)
-            elif path.is_file():
-                st = path.stat()
-                out[path] = (st.st_mtime_ns, st.st_size)
-        except OSError:
-            continue  # vanished while we looked: the next poll sees it
-    return out
+        folder = path if path.is_dir() else path.parent
+        while not folder.is_dir() and folder != folder.parent:
+            folder = folder.parent
+        found.add(folder)
+    return sorted(f for f in found if not any(o in f.parents for o in found))
 
 
-def changes(before: Snapshot, after: Snapshot) -> list[Path]:
-    return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+def relevant(events: Iterable[tuple[Any, str]], paths: list[Path]) -> list[Path]:
+    """The changed files of a batch of (change, path) events that a build reads: one of
+    `paths` or inside one of them (the build's own output, editor backups `x~` and
+    hidden files are not)."""
+    out: set[Path] = set()
+    for _, name in events:
+        changed = Path(name)
+        if changed.name.startswith(".") or changed.name.endswith("~"):
+            continue
+        changed = changed.resolve()
+        if any(changed == p or p in changed.parents for p in paths):
+            out.add(changed)
+    return sorted(out)
 
 
 def describe(paths: list[Path], root: Path) -> str:
@@ -96,12 +104,6 @@ def run_command(args: list[str]) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-def changed_decks(before: dict, after: dict) -> list[tuple[str, str]]:
-    """(game, artefact) of the manifest entries whose hash changed in a build."""
-    return sorted(tuple(key.split("/", 1)) for key, entry in after.items()
-                  if before.get(key, {}).get("hash") != entry.get("hash"))
-
-
 FONT_SUFFIXES = (".ttf", ".otf")
 
 
@@ -110,14 +112,75 @@ def fonts_changed(paths: list[Path]) -> list[Path]:
     return [p for p in paths if p.suffix.lower() in FONT_SUFFIXES]
 
 
+def build_once(build_args: list[str], out: Path, root: Path) -> tuple[int, Any]:
+    """One `pnp build` with BUILD_ARGS in this process: (exit status, BuildReport or
+    None); a failure is printed as one line, as `pnp build` prints it."""
+    from pnp.cli.build import build, run
+
+    try:
+        ctx = build.make_context("pnp build", ["--out", str(out), "--project", str(root),
+                                               *build_args])
+        return 0, run(ctx.params)
+    except click.ClickException as exc:
+        from pnp.errors import PnpError, one_line
+
+        if isinstance(exc, PnpError):
+            exc.show()
+        else:
+            click.echo(f"pnp: {one_line(exc.format_message())}", err=True)
+        return exc.exit_code, None
+
+
+class _Events:
+    """The watchfiles events of `roots`, from a thread started before the build it
+    follows: an edit saved while a build runs (or just after it) is not missed."""
+
+    def __init__(self, roots: list[Path], settle_ms: int):
+        import queue
+        import threading
+
+        self.roots = roots
+        self.queue: queue.Queue = queue.Queue()
+        self.stopped = threading.Event()
+        threading.Thread(target=self._listen, args=(settle_ms,), daemon=True).start()
+
+    def _listen(self, settle_ms: int) -> None:
+        import watchfiles
+
+        try:
+            # step: a burst of saves is one batch once no event came for `settle_ms`
+            for batch in watchfiles.watch(*self.roots, watch_filter=None, step=settle_ms,
+                                          debounce=max(1600, 4 * settle_ms),
+                                          stop_event=self.stopped, rust_timeout=500,
+                                          raise_interrupt=False):
+                self.queue.put(batch)
+        except Exception as exc:  # a folder that cannot be watched: the loop says so
+            self.queue.put(exc)
+
+    def next(self, timeout: float):
+        """The next batch of (change, path) events, or None after `timeout` seconds."""
+        import queue
+
+        try:
+            batch = self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(batch, Exception):
+            raise batch
+        return batch
+
+    def close(self) -> None:
+        self.stopped.set()
+
+
 def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
                interval: float, echo: Callable[[str], None],
                stop: Callable[[], bool] = lambda: False,
                restart: Callable[[], None] | None = None) -> None:
-    """Build, then build again after every settled change; `restart()` (which does not
-    return) is called instead when a font file changed."""
+    """Build, then build again after every settled change (file events, settled for
+    `interval` seconds); `restart()` (which does not return) is called instead when a
+    font file changed."""
     import carddb
-    from pnp.artefacts.incremental import Manifest
 
     def load():
         if not db_path.is_file():
@@ -130,14 +193,12 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
     def cycle(reason: str) -> None:
         echo(reason)
         started = time.perf_counter()
-        before = dict(Manifest(out).entries)
-        code = run_command(["build", "--out", str(out), "--project", str(root), *build_args])
+        code, report = build_once(build_args, out, root)
         took = time.perf_counter() - started
         if code != 0:
             echo(f"build failed (exit {code}) after {took:.2f} s; watching for the next change")
             return
-        after = Manifest(out).entries
-        rebuilt = changed_decks(before, after)
+        rebuilt = [(a.game, a.name) for a in report.built]
         echo(f"build done in {took:.2f} s ({len(rebuilt)} artefacts rebuilt)")
         if not proof:
             return
@@ -164,32 +225,28 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
     root = db_path.resolve().parent
     db = load()
     paths = watched_paths(db_path, db)
-    state = snapshot(paths)
-    cycle(f"watching {describe(paths, root)}; first build")
-    while not stop():
-        time.sleep(interval)
-        now = snapshot(paths)
-        if now == state:
-            continue
-        # Let a burst of saves settle: wait until two polls agree.
-        while True:
-            time.sleep(interval)
-            settled = snapshot(paths)
-            if settled == now:
-                break
-            now = settled
-        changed = changes(state, now)
-        state = now
-        if restart is not None and fonts_changed(changed):
-            echo(f"changed: {describe(changed, root)}; a font changed: restarting the watch "
-                 "to load it")
-            restart()
-        cycle(f"changed: {describe(changed, root)}")
-        db = load() or db
-        new_paths = watched_paths(db_path, db)
-        if new_paths != paths:
-            paths = new_paths
-            state = snapshot(paths)
+    settle = max(1, round(interval * 1000))
+    events = _Events(watch_roots(paths), settle)
+    try:
+        cycle(f"watching {describe(paths, root)}; first build")
+        while not stop():
+            batch = events.next(timeout=0.2)
+            changed = relevant(batch or (), paths)
+            if not changed:
+                continue
+            if restart is not None and fonts_changed(changed):
+                echo(f"changed: {describe(changed, root)}; a font changed: restarting the "
+                     "watch to load it")
+                events.close()
+                restart()
+            cycle(f"changed: {describe(changed, root)}")
+            db = load() or db
+            paths = watched_paths(db_path, db)
+            if watch_roots(paths) != events.roots:      # watch the new folders too
+                before, events = events, _Events(watch_roots(paths), settle)
+                before.close()
+    finally:
+        events.close()
 
 
 def _restart() -> None:
@@ -213,7 +270,8 @@ def _finite(value: float) -> float:
               help="Output folder of the build (default: output in the project).")
 @click.option("--proof", is_flag=True, help="Also re-proof the decks that were rebuilt.")
 @click.option("--interval", type=click.FloatRange(0.05, 60), default=0.5, show_default=True,
-              callback=lambda ctx, param, value: _finite(value), help="Seconds between polls.")
+              callback=lambda ctx, param, value: _finite(value),
+              help="Seconds without a file event after which a burst of saves is one change.")
 @project_option
 @click.argument("build_args", nargs=-1, type=click.UNPROCESSED)
 def watch(out, proof, interval, project, build_args) -> int:

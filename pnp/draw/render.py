@@ -59,7 +59,8 @@ class CardRenderer:
     """Draws the components of a `carddb.Database` through its templates."""
 
     def __init__(self, db, fonts: dict[str, str], templates: Path | list[Path] | None = None,
-                 cache_size: int = 512, min_text_pt: float | None = None):
+                 cache_size: int = 512, min_text_pt: float | None = None,
+                 ink_saver: bool | None = None):
         missing = {"regular", "bold", "italic", "bolditalic"} - set(fonts)
         if missing:
             raise ValueError(f"fonts lacks roles: {', '.join(sorted(missing))}")
@@ -68,6 +69,9 @@ class CardRenderer:
         profile = getattr(db, "print", None)
         self.min_text_pt = float(min_text_pt if min_text_pt is not None
                                  else getattr(profile, "min_text_pt", DEFAULT_MIN_TEXT_PT))
+        # INK_SAVER in every template: light frames and backs (print.ink_saver, --ink-saver)
+        self.ink_saver = bool(ink_saver if ink_saver is not None
+                              else getattr(profile, "ink_saver", False))
         if templates is None:
             from pnp.draw.template_folders import bundled_templates
 
@@ -290,7 +294,8 @@ class CardRenderer:
             self.stamp = stamp(self.db)
         # MIN_PT: the smallest size that prints, in the template's own points
         ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=target.safe_mm,
-                   MIN_PT=round(self.min_text_pt / target.scale, 2), **self.stamp)
+                   MIN_PT=round(self.min_text_pt / target.scale, 2), INK_SAVER=self.ink_saver,
+                   **self.stamp)
         try:
             elements = self.templates.render_elements(template, ctx, target.what,
                                                       self._declared(ctx))

@@ -29,6 +29,8 @@ class Changes:
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     changed: dict[str, list[str]] = field(default_factory=dict)   # card -> what
+    builds: int | None = None      # (pending) how many builds OUT has recorded
+    latest: int | None = None      # (pending) the latest build's number
 
     @property
     def reprint(self) -> list[str]:
@@ -36,8 +38,12 @@ class Changes:
         return sorted(set(self.added) | set(self.changed))
 
     def as_json(self) -> dict[str, Any]:
-        return {"ok": True, "since": self.since, "added": self.added, "removed": self.removed,
+        data = {"ok": True, "since": self.since, "added": self.added,
+                "removed": self.removed,
                 "changed": [{"card": k, "what": v} for k, v in self.changed.items()]}
+        if self.builds is not None:
+            data.update(builds=self.builds, latest=self.latest)
+        return data
 
 
 def compare(old: dict[str, dict], new: dict[str, dict], since: str) -> Changes:
@@ -76,6 +82,61 @@ def changes(out: Path, project: Path | None, since: str | None, notify: Any = No
         return compare(drawn.read_record(by_number[int(since)])["cards"], latest["cards"],
                        f"build {int(since)}")
     return compare(cards_at_ref(project, since, notify), latest["cards"], f"git {since}")
+
+
+def pending(out: Path, project: Path | None, since: str | None = None,
+            notify: Any = None) -> Changes:
+    """What the cards as they are now (cards.yaml, its spreadsheets, templates and images,
+    planned by today's renderer) would change against the latest build recorded in `out`
+    (or `since`: a build number or a git commit), as `git diff` shows the work tree
+    against HEAD. `Changes.since` names the base; `Changes.builds` counts OUT's builds."""
+    from pnp.artefacts import drawn
+    from pnp.project import require_database
+
+    found = drawn.records(out)
+    by_number = {int(p.stem): p for p in found}
+    latest = drawn.read_record(found[-1]) if found else {}
+    if since is None:
+        base = latest["cards"] if found else {}
+        label = f"build {int(found[-1].stem)}" if found else "no build"
+    elif since.isdigit() and int(since) in by_number:
+        base, label = drawn.read_record(by_number[int(since)])["cards"], f"build {int(since)}"
+    elif since.isdigit() and not found:
+        raise _stop(f"--since {since}: no build recorded in {out}", 2)
+    else:
+        base, label = cards_at_ref(project, since, notify), f"git {since}"
+    import carddb
+
+    try:
+        db = carddb.load(require_database(project))
+    except carddb.DatabaseError as exc:
+        raise _stop(str(exc).splitlines()[0], 1) from None
+    # the latest build drew with --ink-saver: plan as a build with it would (as
+    # print.ink_saver says otherwise)
+    now = plan_cards(db, notify, ink_saver=True if latest.get("ink_saver") == "flag" else None)
+    out_changes = compare(base, now, label)
+    out_changes.builds = len(found)
+    out_changes.latest = int(found[-1].stem) if found else None
+    return out_changes
+
+
+def pending_text(ch: Changes, out: Path) -> list[str]:
+    """`pnp diff`'s lines: what the base is (the latest of how many builds, the only
+    one, none yet, or the one named), the counts, then one line per card."""
+    if ch.since == "no build":
+        base = f"no build recorded in {out} yet (every card is new)"
+    elif ch.since == f"build {ch.latest}":
+        base = (f"{ch.since}, the only build in {out}" if ch.builds == 1 else
+                f"{ch.since}, the latest of {ch.builds} builds in {out}")
+    elif ch.since.startswith("build "):
+        base = f"{ch.since} of {ch.builds} in {out} (the latest is build {ch.latest})"
+    else:
+        base = ch.since
+    total = len(ch.added) + len(ch.removed) + len(ch.changed)
+    head = (f"the cards now, against {base}: " +
+            ("nothing changed" if not total else
+             f"{len(ch.added)} added, {len(ch.removed)} removed, {len(ch.changed)} changed"))
+    return [head] + changes_text(ch)[1:]
 
 
 def cards_at_ref(project: Path | None, ref: str, notify: Any = None) -> dict[str, dict]:
@@ -122,15 +183,18 @@ def _load(path: Path, what: str):
         raise _stop(f"{what}: {str(exc).splitlines()[0]}", 1) from None
 
 
-def plan_cards(db: Any, notify: Any = None) -> dict[str, dict]:
-    """Every card's entry (pnp.artefacts.drawn) of a database, drawn onto a scratch canvas."""
+def plan_cards(db: Any, notify: Any = None, ink_saver: bool | None = None) -> dict[str, dict]:
+    """Every card's entry (pnp.artefacts.drawn) of a database, drawn onto a scratch canvas
+    (`ink_saver`: as `pnp build --ink-saver` draws them; None: as print.ink_saver says)."""
     from reportlab.pdfgen.canvas import Canvas
 
     from pnp.artefacts import drawn
-    from pnp.draw.render import card_renderer
+    from pnp.draw.fonts import register_fonts
+    from pnp.draw.render import CardRenderer
     from pnp.layout import geometry as g
 
-    renderer = card_renderer(db, notify)
+    renderer = CardRenderer(db, register_fonts(db.print.fonts, db.root, notify=notify),
+                            ink_saver=ink_saver)
     recorder = drawn.Recorder(db, renderer)
     canvas = Canvas(io.BytesIO(), invariant=1)
     bleed = g.mm(float(db.print.bleed_mm))     # sizes computed as pnp.artefacts.build does
@@ -154,27 +218,56 @@ def changes_text(ch: Changes) -> list[str]:
     return lines
 
 
-def write_changed(out: Path, found: Changes, db: Any, renderer: Any) -> tuple[Path, int] | None:
+def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any = None,
+                  fonts: dict[str, str] | None = None) -> tuple[Path, int] | None:
     """OUT/changed.pdf and its page count: every copy of each added or changed card of
-    `found`, one card per page, each front followed by its back (TrimBox/BleedBox set,
-    pnp.artefacts.single). None (and the file removed) when nothing changed; `db` and
-    `renderer` are only used when something did."""
-    from pnp.artefacts.single import Face, write_single
+    `found`, laid out deck by deck on sheets of the deck's paper exactly as `pnp build`
+    prints the deck (`opts`: pnp.artefacts.build.Options, the build's; cut guides, bleed,
+    duplex backs or fold sheets), with its layout report OUT/changed.layout.json. None
+    (and both files removed) when nothing changed; `db`, `renderer` and `fonts` are only
+    used when something did."""
+    import dataclasses
+    import json
+    import os
+
+    from pypdf import PdfReader, PdfWriter
+
+    from pnp.artefacts import build as b
 
     target = Path(out) / CHANGED_PDF
+    layout = target.with_name("changed.layout.json")
     wanted = set(found.reprint)
     if not wanted:
         target.unlink(missing_ok=True)
+        layout.unlink(missing_ok=True)
         return None
-    pages: list[Face] = []
-    for gid, game in db.games.items():
-        for did, deck in game.decks.items():
-            for card in deck.cards:
-                if f"{gid}/{did}/{card.name}" in wanted:
-                    for _ in range(card.copies):
-                        pages += [Face(deck, card), Face(deck)]
-    part = target.with_name(target.name + ".part")
-    write_single(part, pages, renderer, db.print.bleed_mm,
-                 f"cards changed since {found.since}", checked=False)
-    part.replace(target)
+    opts = opts if opts is not None else b.options_from_profile(db.print)
+    fonts = fonts if fonts is not None else renderer.fonts
+    writer = PdfWriter()
+    pages: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="pnp-changed-", dir=out) as tmp:
+        for gid, game in db.games.items():
+            for did, deck in game.decks.items():
+                cards = tuple(c for c in deck.cards if f"{gid}/{did}/{c.name}" in wanted)
+                if not cards:
+                    continue
+                art = b.Artefact(gid, did, b.DECK, f"{game.title}: {deck.title}, reprint",
+                                 deck=did)
+                result = b.Written(art, target)
+                part = Path(tmp) / f"{len(pages):05d}.pdf"
+                b.draw_deck(dataclasses.replace(deck, cards=cards), opts, renderer, fonts,
+                            part, result, title=f"{art.title} (changed since {found.since})")
+                writer.append(PdfReader(part))
+                for page in result.layout:
+                    pages.append({**page, "page": len(pages) + 1,
+                                  "deck": f"{gid}/{did}"})
+        writer.add_metadata({"/Title": f"cards changed since {found.since}"})
+        part = target.with_name(target.name + ".part")
+        with open(part, "wb") as fh:
+            writer.write(fh)
+    report = {"artefacts": [{"path": CHANGED_PDF, "pages": pages}]}
+    layout_part = layout.with_name(layout.name + ".part")
+    layout_part.write_text(json.dumps(report, separators=(",", ":")) + "\n", encoding="utf-8")
+    os.replace(part, target)
+    os.replace(layout_part, layout)
     return target, len(pages)

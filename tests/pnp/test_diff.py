@@ -46,24 +46,28 @@ def test_one_changed_card_is_listed_alone_and_reprinted_alone(cli, project, tmp_
     out = tmp_path / "out"
     build(cli, project, out)
     first = diff(cli, project, out)
-    assert first["since"] == "no earlier build" and len(first["added"]) == 6 + 5
+    assert first["since"] == "build 1" and first["builds"] == 1
+    assert first["added"] == first["removed"] == first["changed"] == []
     sheet = project / "ships.csv"
     sheet.write_text(sheet.read_text().replace("Ignores the first Squall.",
                                                "Ignores every Squall."))
+    # issue 22 item 7: before any rebuild, pnp diff lists exactly the edited card
+    edited = diff(cli, project, out)
+    assert edited["since"] == "build 1"
+    assert edited["added"] == [] and edited["removed"] == []
+    assert edited["changed"] == [{"card": "harbour/ships/Iron Maiden", "what": ["front"]}]
+    assert not (out / ".pnp-builds" / "0002.json").exists()      # diff builds nothing
     done = build(cli, project, out, "--changed-only")
+    assert "changed-only:" in done.stdout and "(1 card, 2 pages; since build 1)" in done.stdout
     found = diff(cli, project, out)
-    assert found["since"] == "build 1"
-    assert found["added"] == [] and found["removed"] == []
-    assert found["changed"] == [{"card": "harbour/ships/Iron Maiden", "what": ["front"]}]
-    assert "changed-only:" in done.stdout
+    assert found["since"] == "build 2" and found["changed"] == []
+    assert diff(cli, project, out, "--since", "1")["changed"] == edited["changed"]
     texts = page_texts(out / "changed.pdf")
-    # Iron Maiden has 2 copies: front, back, front, back; no other card.
-    assert len(texts) == 4
-    assert all("Ignores every Squall." in t for t in texts[0::2])
-    assert all("Iron Maiden" not in t for t in texts[1::2])       # the backs
+    # Iron Maiden has 2 copies, side by side on one sheet, then their backs; no other card.
+    assert len(texts) == 2
+    assert texts[0].count("Ignores every Squall.") == 2
+    assert "Iron Maiden" not in texts[1]                         # the backs
     assert not any(name in " ".join(texts) for name in ("The Gull", "Kestrel", "Salt Runner"))
-    boxes = PdfReader(out / "changed.pdf").pages[0]
-    assert boxes.trimbox != boxes.mediabox
 
 
 def test_added_removed_and_copies(cli, project, tmp_path):
@@ -76,13 +80,16 @@ def test_added_removed_and_copies(cli, project, tmp_path):
             for r in kept]
     kept.append("Sea Wolf,red,3,2,,1,Hunts the nearest ship.")
     sheet.write_text("\n".join(kept) + "\n")
-    build(cli, project, out)
-    found = diff(cli, project, out)
+    found = diff(cli, project, out)              # the edit against build 1, unbuilt
     assert found["added"] == ["harbour/ships/Sea Wolf"]
     assert found["removed"] == ["harbour/ships/Kestrel"]
     assert found["changed"] == [{"card": "harbour/ships/The Gull", "what": ["copies"]}]
+    build(cli, project, out)
+    assert diff(cli, project, out)["changed"] == []
     # An older build can be named; a build that is not there is bad usage (exit 2).
-    assert diff(cli, project, out, "--since", "1") == found
+    assert {k: v for k, v in diff(cli, project, out, "--since", "1").items()
+            if k in ("added", "removed", "changed")} == {
+        k: found[k] for k in ("added", "removed", "changed")}
     bad = cli("pnp", "diff", "--out", str(out), "--since", "7", cwd=project)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "7" in bad.stderr
 
@@ -92,7 +99,6 @@ def test_a_template_change_marks_only_the_cards_it_draws(cli, project, tmp_path)
     build(cli, project, out)
     storm = project / "templates" / "harbour" / "storm.j2"
     storm.write_text(storm.read_text() + "\n- rect: {box: [2, 2, 4, 4], fill: \"#ff0000\"}\n")
-    build(cli, project, out)
     found = diff(cli, project, out)
     assert found["changed"] and all(c["card"].startswith("harbour/storms/")
                                     for c in found["changed"])
@@ -139,11 +145,83 @@ def test_since_a_git_commit(cli, project, tmp_path):
     assert bad.returncode == 2 and "neither a build number nor a git commit" in bad.stderr
 
 
-def test_diff_without_a_build(cli, project, tmp_path):
-    done = cli("pnp", "diff", "--out", str(tmp_path / "none"), "--json", cwd=project)
-    assert done.returncode == 1
-    assert json.loads(done.stdout)["ok"] is False
-    assert done.stderr.strip().startswith("pnp: no build recorded")
+def test_diff_wording_for_no_build_one_build_and_many(cli, project, tmp_path):
+    out = tmp_path / "out"
+
+    def lines(*more):
+        done = cli("pnp", "diff", "--out", str(out), *more, cwd=project)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    none = lines()
+    assert none[0] == (f"the cards now, against no build recorded in {out} yet (every card "
+                       "is new): 11 added, 0 removed, 0 changed")
+    assert len(none) == 12 and all(line.startswith("+ harbour/") for line in none[1:])
+    build(cli, project, out)
+    assert lines() == [f"the cards now, against build 1, the only build in {out}: "
+                       "nothing changed"]
+    sheet = project / "ships.csv"
+    sheet.write_text(sheet.read_text().replace("Moves 1 extra", "Moves 2 extra"))
+    assert lines() == [f"the cards now, against build 1, the only build in {out}: "
+                       "0 added, 0 removed, 1 changed", "~ harbour/ships/The Gull (front)"]
+    build(cli, project, out)
+    assert lines() == [f"the cards now, against build 2, the latest of 2 builds in {out}: "
+                       "nothing changed"]
+    assert lines("--since", "1")[0] == (f"the cards now, against build 1 of 2 in {out} "
+                                        "(the latest is build 2): 0 added, 0 removed, "
+                                        "1 changed")
+    bad = cli("pnp", "diff", "--out", str(tmp_path / "none"), "--since", "1", "--json",
+              cwd=project)
+    assert bad.returncode == 2 and json.loads(bad.stdout)["ok"] is False
+    assert bad.stderr.strip() == f"pnp: --since 1: no build recorded in {tmp_path / 'none'}"
+
+
+def test_changed_only_prints_on_the_decks_paper_with_guides_and_duplex_backs(cli, project,
+                                                                             tmp_path):
+    import pypdfium2 as pdfium
+
+    out = tmp_path / "out"
+    build(cli, project, out, "--paper", "a4")
+    sheet = project / "ships.csv"
+    edited = ("Iron Maiden,", "Kestrel,", "Salt Runner,")           # 2 + 1 + 1 copies
+    rows = [r + " Again." if r.startswith(edited) else r for r in sheet.read_text().splitlines()]
+    sheet.write_text("\n".join(rows) + "\n")
+    build(cli, project, out, "--paper", "a4", "--changed-only")
+    deck = json.loads((out / "harbour" / "ships.layout.json").read_text())
+    changed = json.loads((out / "changed.layout.json").read_text())
+    pages = changed["artefacts"][0]["pages"]
+    a4 = [210.0, 297.0]
+    assert [p["size_mm"] for p in pages] == [a4, a4]
+    assert deck["artefacts"][0]["pages"][0]["size_mm"] == a4
+    assert [p["side"] for p in pages] == ["front", "back"]
+    names = sorted(c["name"] for c in pages[0]["cards"])
+    assert names == ["Iron Maiden", "Iron Maiden", "Kestrel", "Salt Runner"]
+    # long-edge duplex: each back lands behind its front, mirrored across the sheet
+    for front, back in zip(pages[0]["cards"], pages[1]["cards"], strict=True):
+        x, y, w, h = front["trim_mm"]
+        assert back["name"] == front["name"]
+        assert back["trim_mm"] == pytest.approx([210.0 - x - w, y, w, h], abs=0.01)
+    # bleed: the deck's 3.175 mm of paint around each trim (same as the deck's sheets)
+    reader = PdfReader(out / "changed.pdf")
+    assert [(float(p.mediabox.width), float(p.mediabox.height)) for p in reader.pages] == [
+        (pytest.approx(595.28, abs=0.01), pytest.approx(841.89, abs=0.01))] * 2
+    pdf = pdfium.PdfDocument(out / "changed.pdf")
+    scale = 4                  # 288 px per inch: a 0.25 pt hairline is a dark pixel
+    image = pdf[0].render(scale=scale).to_pil().convert("L")
+    pdf.close()
+    px = scale * 72 / 25.4
+    x, y, w, h = pages[0]["cards"][0]["trim_mm"]
+    pixels = image.load()
+    inside_bleed = pixels[round((x - 1.5) * px), round((y + h / 2) * px)]
+    assert inside_bleed < 200, "no bleed paint beyond the trim"
+    # the cut guide of the first column's left edge, below the bottom row
+    bottom = max(c["trim_mm"][1] + c["trim_mm"][3] for c in pages[0]["cards"])
+    column = round(x * px)
+    marks = [pixels[xx, yy] for yy in range(round((bottom + 3.5) * px), round((297 - 5) * px))
+             for xx in range(column - 2, column + 3)]
+    assert marks and min(marks) < 128, "no cut guide"
+    assert min(pixels[column, yy] for yy in range(round((297 - 4.9) * px), image.size[1])
+               ) > 250, "the printer margin is not blank"
 
 
 def test_proof_marks_the_changed_cards(cli, project, tmp_path):

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from exports_support import ROOT, make_project  # noqa: E402
 
 import carddb  # noqa: E402
-from pnp.cli.watch import changes, snapshot  # noqa: E402
+from pnp.cli.watch import relevant, watch_loop, watch_roots  # noqa: E402
 
 
 class Watcher:
@@ -92,15 +92,73 @@ def test_watch_rebuilds_after_a_change_and_survives_a_broken_edit(tmp_path):
         w.stop()
 
 
-def test_snapshot_sees_edits_new_and_removed_files(tmp_path):
-    (tmp_path / "a.j2").write_text("one")
-    before = snapshot([tmp_path])
-    (tmp_path / "a.j2").write_text("two!")
-    (tmp_path / "b.j2").write_text("new")
-    after = snapshot([tmp_path])
-    assert changes(before, after) == [tmp_path / "a.j2", tmp_path / "b.j2"]
-    (tmp_path / "b.j2").unlink()
-    assert changes(after, snapshot([tmp_path])) == [tmp_path / "b.j2"]
+def test_events_count_for_the_files_a_build_reads_only(tmp_path):
+    """Which file events start a build: the watched files and what is inside the watched
+    folders (also a folder made after the watch began), not the build's own output."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "cards.yaml").write_text("x")
+    paths = [(tmp_path / "cards.yaml").resolve(), (tmp_path / "templates").resolve(),
+             (tmp_path / "assets").resolve()]                  # assets/: not made yet
+    assert watch_roots(paths) == [tmp_path.resolve()]
+    events = {(1, str(tmp_path / "cards.yaml")), (2, str(tmp_path / "templates" / "a.j2")),
+              (1, str(tmp_path / "assets" / "new" / "art.png")),
+              (2, str(tmp_path / "output" / "x-statix" / "owners.pdf")),
+              (2, str(tmp_path / "templates" / ".a.j2.swp")),
+              (2, str(tmp_path / "templates" / "a.j2~"))}
+    assert relevant(events, paths) == sorted(
+        p.resolve() for p in (tmp_path / "cards.yaml", tmp_path / "templates" / "a.j2",
+                              tmp_path / "assets" / "new" / "art.png"))
+
+
+def test_watch_reacts_to_an_edit_through_file_events(tmp_path, monkeypatch):
+    """In process: the rebuild after an edit comes from a batch of watchfiles events
+    naming cards.yaml (no polling), and it goes through build_project."""
+    import threading
+
+    import watchfiles
+
+    import pnp.artefacts.project_build as pb
+
+    project = make_project(tmp_path / "p")
+    cards = project / "cards.yaml"
+    owner = carddb.load(cards).xs.decks["owners"].cards[0]
+    batches, reports, lines = [], [], []
+    real_watch, real_build = watchfiles.watch, pb.build_project
+
+    def recording_watch(*args, **kwargs):
+        for batch in real_watch(*args, **kwargs):
+            batches.append(batch)
+            yield batch
+
+    def recording_build(*args, **kwargs):
+        reports.append(real_build(*args, **kwargs))
+        return reports[-1]
+
+    monkeypatch.setattr(watchfiles, "watch", recording_watch)
+    monkeypatch.setattr(pb, "build_project", recording_build)
+    done = threading.Event()
+
+    def echo(line):
+        lines.append(line)
+        if "build done" in line and len(reports) == 2:
+            done.set()
+
+    thread = threading.Thread(target=watch_loop, args=(
+        cards, ["--game", "x-statix", "--only", "owners"], False, project / "output", 0.1,
+        echo), kwargs={"stop": done.is_set}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while len(reports) < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)                        # the watcher is listening
+    cards.write_text(cards.read_text().replace(owner.text, owner.text + " Edited.", 1))
+    assert done.wait(60), lines
+    thread.join(10)
+    assert not thread.is_alive()
+    assert [a.name for a in reports[1].built] == ["owners"]
+    assert any(Path(name).resolve() == cards.resolve()
+               for batch in batches for _, name in batch)
+    assert any(line.startswith("changed: cards.yaml") for line in lines)
 
 
 def test_a_mistyped_build_option_ends_the_watch_with_a_usage_error(tmp_path):

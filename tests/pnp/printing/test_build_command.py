@@ -179,8 +179,74 @@ def test_overflow_warned_once_per_card_and_strict_fails(project):
     assert warnings == ["warning: x-statix/owners: Overflow Coach: text: text does not fit"]
     result = run("--only", "owners", "--out", "out", "--strict")
     assert result.exit_code == 1
-    assert "Overflow Coach" in result.stderr and len(result.stderr.splitlines()) == 1
-    assert not (project / "out" / "x-statix" / "owners.pdf").exists()
+    assert result.stderr.splitlines()[0] == warnings[0]
+    assert "a warning above with --strict: nothing written" in result.stderr.splitlines()[1]
+    assert len(result.stderr.splitlines()) == 2
+
+
+def _outputs(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes()
+            for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_a_refused_strict_build_leaves_every_output_byte_identical(project):
+    """Issue 22 item 4: --strict lists every warning and replaces nothing, neither the
+    deck it refuses nor the decks built before it in the same run."""
+    result = run("--game", "x-statix", "--out", "out")
+    assert result.exit_code == 0, result.stderr
+    before = _outputs(project / "out")
+    assert "x-statix/owners.pdf" in before and "x-statix/common.pdf" in before
+    # four overflowing cards in two decks, and an edit to the common deck (built first)
+    names = [("Coach", "Owner", "owners"), ("Spike Freeman", "Owner", "owners"),
+             ("X-Force", "Team Name", "team-names"), ("O-Force", "Team Name", "team-names")]
+    for name, kind, _ in names:
+        edit_cards(project, f"{{name: {name}, type: {kind},",
+                   f"{{name: Overflow {name}, type: {kind},")
+    edit_cards(project, "{name: Movies, type: Marketing,", "{name: Films, type: Marketing,")
+    result = run("--game", "x-statix", "--out", "out", "--strict")
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    listed = sorted(line for line in lines if line.startswith("warning:"))
+    assert listed == sorted(f"warning: x-statix/{deck}: Overflow {name}: text: text does not fit"
+                            for name, _, deck in names)
+    assert "(and" not in result.stderr
+    assert lines[-1].endswith(f"4 warnings above with --strict: nothing written, "
+                              f"{Path('out')} is as it was [--strict]")
+    assert _outputs(project / "out") == before          # byte-identical, no .part left
+    # the same build without --strict writes the decks it refused
+    result = run("--game", "x-statix", "--out", "out")
+    assert result.exit_code == 0, result.stderr
+    assert (project / "out" / "x-statix" / "owners.pdf").read_bytes() != before[
+        "x-statix/owners.pdf"]
+
+
+def test_a_failed_build_replaces_nothing_it_drew_before_failing(project, monkeypatch,
+                                                                standin):
+    """Any error, not only --strict: the decks drawn before the failure stay as they
+    were (no .part left), and the next build redoes them."""
+    from pnp.draw.render import RenderError
+
+    result = run("--game", "x-statix", "--out", "out")
+    assert result.exit_code == 0, result.stderr
+    before = _outputs(project / "out")
+    edit_cards(project, "{name: Movies, type: Marketing,", "{name: Films, type: Marketing,")
+    edit_cards(project, "{name: Coach, type: Owner,", "{name: Broken Coach, type: Owner,")
+    drawn = standin.draw_front
+
+    def draw_front(self, canvas, card, *args):
+        if card.name.startswith("Broken"):
+            raise RenderError(f"templates/x-statix/owner.j2:3: {card.name}: broken")
+        return drawn(self, canvas, card, *args)
+
+    monkeypatch.setattr(standin, "draw_front", draw_front)
+    result = run("--game", "x-statix", "--out", "out")
+    assert result.exit_code == 1 and "Broken Coach: broken" in result.stderr
+    assert "building out/x-statix/common.pdf" in result.stdout.replace("\\", "/")
+    assert _outputs(project / "out") == before
+    monkeypatch.setattr(standin, "draw_front", drawn)
+    result = run("--game", "x-statix", "--out", "out")
+    assert result.exit_code == 0, result.stderr
+    assert "building out/x-statix/common.pdf" in result.stdout.replace("\\", "/")
 
 
 def test_template_error_is_one_line(project, monkeypatch, standin):

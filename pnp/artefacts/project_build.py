@@ -1,0 +1,287 @@
+"""The build as a library call: `build_project(project, options, progress) -> BuildReport`.
+
+What `pnp build` and `pnp watch` do, without click: read the project's cards.yaml, skip
+what is up to date (pnp.artefacts.incremental), draw the rest (pnp.artefacts.build),
+record what was drawn (pnp.artefacts.drawn). Nothing is printed: the caller's
+`progress` hears of each step, notice and warning.
+
+    from pnp.artefacts.project_build import BuildOptions, build_project
+
+    report = build_project(Path("my-game"), BuildOptions(paper="a4", strict=True))
+    for result in report.results:
+        print(result.path, result.pages, result.cards)
+
+A build is all or nothing: every artefact drawn now is written beside its file and put
+in place only when the whole build succeeded, so a refusal (`strict` with warnings:
+`StrictRefusal`) or any error leaves OUT as it was. Errors are `PnpError` (a missing or
+invalid cards.yaml, --strict), `BuildError`, and what drawing raises (RenderError,
+TemplateError, FontError, OSError...; `pnp.cli.support.one_line_errors` makes each one
+line).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.errors import PnpError
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What `pnp build` takes; None = the `print:` section of cards.yaml decides."""
+
+    out: Path | None = None              # default: output/ in the project
+    game: str | None = None
+    only: str | None = None              # one artefact (common, mats, tokens, ...)
+    paper: str | None = None
+    duplex: str | None = None
+    back_offset_mm: tuple[float, float] | None = None
+    fold: bool = False
+    backs: bool = True
+    printer_margin_mm: float | None = None
+    layout: str | None = None
+    ink_saver: bool | None = None
+    strict: bool = False                 # warnings refuse the build (StrictRefusal)
+    force: bool = False                  # redraw everything
+
+    def run_args(self) -> dict[str, Any]:
+        """The options as the manifest keys a run by (pnp.artefacts.incremental): the
+        keys of earlier versions stay valid, so an upgrade alone redoes nothing."""
+        args: dict[str, Any] = {
+            "game": self.game, "only": self.only, "paper": self.paper,
+            "duplex": self.duplex, "back_offset": self.back_offset_mm, "fold": self.fold,
+            "no_backs": not self.backs}
+        if self.printer_margin_mm is not None or self.layout is not None:
+            args.update(printer_margin=self.printer_margin_mm, layout=self.layout)
+        if self.ink_saver:
+            args.update(ink_saver=True)
+        return args
+
+    def overrides(self) -> dict[str, Any]:
+        """Keyword arguments of `pnp.artefacts.build.options_from_profile`."""
+        return {"paper": self.paper, "duplex": self.duplex,
+                "back_offset_mm": self.back_offset_mm, "fold": self.fold,
+                "backs": self.backs, "printer_margin_mm": self.printer_margin_mm,
+                "layout": self.layout, "ink_saver": self.ink_saver}
+
+
+class Progress:
+    """What a build reports as it goes. This base class ignores everything; a caller
+    overrides what it shows (the CLI: a progress bar or plain lines)."""
+
+    def reading(self, path: Path) -> None:
+        """The cards.yaml the build reads (before anything else)."""
+
+    def begin(self, total: int) -> None:
+        """Drawing starts: `total` steps (cards, labels, tokens, pages) in all."""
+
+    def start(self, art: Any, path: Path) -> None:
+        """An artefact is being drawn to `path`."""
+
+    def skip(self, path: Path, units: int) -> None:
+        """An artefact is up to date."""
+
+    def advance(self, n: int) -> None:
+        """`n` more steps are drawn."""
+
+    def notice(self, line: str) -> None:
+        """A notice (a font role filled from another)."""
+
+    def warning(self, warning: Any) -> None:
+        """A layout warning (`pnp.draw.layout_warning.LayoutWarning`), each problem once."""
+
+    def end(self) -> None:
+        """Drawing is over (also after a failure)."""
+
+
+class StrictRefusal(PnpError):
+    """`strict` and the build warned: nothing was written. `.warnings` lists them all."""
+
+    def __init__(self, warnings: list[Any], out: Path):
+        n = len(warnings)
+        what = "a warning" if n == 1 else f"{n} warnings"
+        super().__init__(f"{what} above with --strict: nothing written, {out} is as it "
+                         "was [--strict]", exit_code=1)
+        self.warnings = warnings
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    db_path: Path
+    results: list[Any]                   # Written (drawn or up to date) per artefact
+    built: list[Any] = field(default_factory=list)     # the Artefacts drawn now
+    warnings: list[Any] = field(default_factory=list)  # each problem once
+    nothing_to_do: bool = False          # every file was up to date, nothing loaded
+
+    def layout(self) -> dict:
+        """The layout report of the build (`pnp build --json`): recorded pages of the
+        artefacts built now, the layout files of those up to date."""
+        entries = []
+        for r in self.results:
+            pages = getattr(r, "layout", None) or _layout_beside(Path(r.path))
+            entries.append({"path": Path(r.path).relative_to(self.out).as_posix(),
+                            "pages": pages or []})
+        return {"artefacts": entries}
+
+
+def _layout_beside(pdf: Path) -> list | None:
+    from pnp.artefacts import incremental
+
+    try:
+        data = json.loads(incremental.layout_file(pdf).read_text(encoding="utf-8"))
+        return list(data["artefacts"][0]["pages"])
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def output_folder(project: Path | None, options: BuildOptions) -> Path:
+    from pnp.project import output
+
+    return output(options.out, project, "output")
+
+
+def build_project(project: Path | None, options: BuildOptions | None = None,
+                  progress: Progress | None = None) -> BuildReport:
+    """Build the project's artefacts into `options.out` (see the module's docstring)."""
+    from pnp.artefacts import drawn, incremental
+    from pnp.draw.stamp import stamp
+    from pnp.project import require_database
+
+    options = options or BuildOptions()
+    progress = progress or Progress()
+    out = output_folder(project, options)
+    db_path = require_database(project)
+    progress.reading(db_path)
+    args = options.run_args()
+    # Without a build record (pnp.artefacts.drawn) the cards must be drawn once to record
+    # them; a new git commit may change the version stamp.
+    quick = None if options.force or not drawn.recorded(out, db_path.parent) else (
+        incremental.unchanged_build(out, db_path, args))
+    warnings = _Warnings(progress)
+    if quick is not None:
+        for result in quick:
+            progress.skip(result.path, 0)
+            warnings.add(result)
+        if options.strict and warnings.all:
+            raise StrictRefusal(warnings.all, out)
+        return BuildReport(out, db_path, list(quick), [], warnings.all, nothing_to_do=True)
+
+    from pnp.artefacts import build as b
+    from pnp.draw.fonts import register_fonts
+
+    db = load_database(db_path)
+    opts = b.options_from_profile(db.print, **options.overrides())
+    todo = b.artefacts(db, game=options.game, only=options.only)
+    plan = incremental.Plan(db, opts, out, options.force)
+    written: list[Any] = []
+    staged: list[Any] = []        # drawn now, put in place only when the whole build succeeds
+    renderer = fonts = recorder = None
+    previous = drawn.latest(out)
+    built_cards: dict[str, dict] = {}
+    progress.begin(sum(b.units(db, a) for a in todo))
+    try:
+        for art in todo:
+            result = plan.up_to_date(art)
+            if result is not None and art.deck and not drawn.has_deck(
+                    previous, db, art.game, art.deck):
+                result = None               # draw it once to record its cards
+            if result is not None:
+                progress.skip(result.path, b.units(db, art))
+            else:
+                if renderer is None:
+                    fonts = register_fonts(db.print.fonts, db.root, notify=progress.notice)
+                    renderer = checked_renderer(db, fonts, opts.ink_saver)
+                    recorder = drawn.Recorder(db, renderer)
+                progress.start(art, art.path(out))
+                result = b.build_artefact(db, art, opts, renderer, fonts, out,
+                                          progress.advance, commit=False)
+                staged.append(result)
+                if art.deck:
+                    built_cards.update(
+                        drawn.deck_entries(db, recorder, art.game, art.deck) or {})
+            warnings.add(result)
+            written.append(result)
+        if options.strict and warnings.all:
+            raise StrictRefusal(warnings.all, out)
+        b.commit_staged(staged)
+    except BaseException:
+        b.discard_staged(staged)          # a refused build changes nothing in OUT
+        raise
+    finally:
+        progress.end()
+    for result in staged:
+        plan.built(result.artefact, result)
+    plan.finished(args, db, db_path, todo)
+    record = drawn.next_record(db, previous, built_cards, stamp(db))
+    if opts.ink_saver:          # so that pnp diff plans the cards as this build drew them
+        record["ink_saver"] = "flag" if options.ink_saver else "print"
+    drawn.save_record(out, record, db)
+    plan.save()
+    return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
+
+
+class _Warnings:
+    """Each problem once (a card's copies and later pages repeat it), told as it comes."""
+
+    def __init__(self, progress: Progress):
+        self.progress = progress
+        self.seen: set[tuple] = set()
+        self.all: list[Any] = []
+
+    def add(self, result: Any) -> None:
+        for w in result.warnings:
+            key = warning_key(w)
+            if key not in self.seen:
+                self.seen.add(key)
+                self.all.append(w)
+                self.progress.warning(w)
+
+
+def warning_key(w: Any) -> tuple:
+    """One problem of a card's element: its copies and later pages repeat it, but an
+    element may have two (text cut at the floor and a character no font has)."""
+    return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
+
+
+def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False) -> Any:
+    """The card renderer, wrapped in the layout checks (pnp.draw.checks)."""
+    from pnp.draw.checks import CheckedRenderer
+    from pnp.draw.render import CardRenderer
+
+    if not ink_saver:      # (the call stand-in renderers of the tests take)
+        return CheckedRenderer(CardRenderer(db, fonts))
+    return CheckedRenderer(CardRenderer(db, fonts, ink_saver=True))
+
+
+def load_database(path: Path) -> Any:
+    """The validated database; a PnpError (exit 1) naming the first problem, and the
+    card's name when the problem is located at one."""
+    import carddb
+
+    try:
+        return carddb.load(path)
+    except carddb.DatabaseError as exc:
+        raise PnpError(_with_card_name(str(exc), path), exit_code=1) from None
+
+
+def _with_card_name(message: str, path: Path) -> str:
+    """Add the card's name to a problem located at `games.G.decks.D.cards[N]`, so a
+    missing image names its card; the message is left as it is if that cannot be done."""
+    import re
+
+    import yaml
+
+    found = re.search(r"games\.([\w-]+)\.decks\.([\w-]+)\.cards\[(\d+)\]", message)
+    if not found:
+        return message
+    game, deck, index = found.group(1), found.group(2), int(found.group(3))
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        name = data["games"][game]["decks"][deck]["cards"][index]["name"]
+    except Exception:  # a broken file is already being reported; keep that report
+        return message
+    return f"{message} (card {name!r})"
