@@ -2,8 +2,9 @@
 
 Run from the project root:  python benchmarks/referee_startup.py [--runs N] [--events 10,1000]
 
-Each command starts a fresh interpreter, as at the table. The commands (`roll 3`, and on a
-3-player X-Statix session of each size: `status`, `mt Ann +0`, `log`) and
+Each command starts a fresh interpreter through the console script pip installs, as at
+the table. The commands (`roll 3`, and on a 3-player X-Statix session of each size:
+`status`, `mt Ann +0`, `log --last 20`: a screenful, what `log` shows at a terminal) and
 `python -c "import click"` are run in turn, interleaved, so that machine load affects
 all alike; the figure is the median CPU (user + system) of the child process, read from
 `resource.getrusage(RUSAGE_CHILDREN)` before and after it (wall time on a shared machine
@@ -31,6 +32,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Ann", "Bob", "Cy"]
+# The console script pip writes for `referee = "referee.cli:main"` (pyproject.toml): what a
+# table runs when it types `referee status` (`python -m referee` adds runpy's imports).
+CONSOLE_SCRIPT = """import re
+import sys
+from referee.cli import main
+if __name__ == "__main__":
+    sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
+    sys.exit(main())
+"""
 
 
 def child_cpu(cmd: list[str], env: dict[str, str]) -> float:
@@ -81,13 +91,15 @@ def main() -> None:
     else:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(Path(work.name) / "pycache")
-    referee = [sys.executable, "-m", "referee"]
+    script = Path(work.name) / "referee"  # what `pip install` puts on the PATH as `referee`
+    script.write_text(CONSOLE_SCRIPT, encoding="utf-8")
+    referee = [sys.executable, str(script)]
     commands: dict[str, list[str]] = {"import click": [sys.executable, "-c", "import click"],
                                       "roll 3": [*referee, "roll", "3"]}
     for size in sizes:
         path = Path(work.name) / f"session-{size}.db"
         make_session(path, size)
-        for words in (["status"], ["mt", "Ann", "+0"], ["log"]):
+        for words in (["status"], ["mt", "Ann", "+0"], ["log", "--last", "20"]):
             commands[f"{' '.join(words)} @{size}"] = [*referee, "--session", str(path), *words]
     for cmd in commands.values():  # warm the OS file cache and the bytecode
         child_cpu(cmd, env)

@@ -6,8 +6,6 @@ them, and the `xo`, `xs` and `simulate` groups are imported only when invoked.""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import sys
 from typing import Any
 
@@ -47,6 +45,8 @@ LEAGUE_DICE = {"heroes": "White Mask", "villains": "Black Mask"}  # XO-1
 
 
 def _module_exists(name: str) -> bool:
+    import importlib.util  # here, not at start-up: only `referee --help` and the groups need it
+
     try:
         return importlib.util.find_spec(name) is not None
     except ModuleNotFoundError:
@@ -76,6 +76,8 @@ class RefereeGroup(click.Group):
             mod, attr = LAZY_GROUPS[cmd_name]
             if not _module_exists(mod):
                 return None
+            import importlib
+
             return getattr(importlib.import_module(mod), attr)
         return super().get_command(ctx, cmd_name)
 

@@ -40,7 +40,6 @@ import os
 import sqlite3
 import zlib
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee import session_media, session_verified, state_schema
@@ -78,7 +77,17 @@ _SELECT_ALL = _SELECT + " ORDER BY seq"
 _SELECT_LAST = _SELECT + " ORDER BY seq DESC LIMIT 1"
 _SELECT_RANGE = _SELECT + " WHERE seq BETWEEN ? AND ? ORDER BY seq"
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
-Row = tuple[int, str, str, str, str, str]  # seq, ts, kind, summary, payload_json, state_json
+Row = tuple[int, str, str, str, str, str]
+PathText = str  # a session's path as text: pathlib costs more to import than a command may spend
+
+
+def _normal(path: str | os.PathLike) -> PathText:
+    """`path` as text, spelled as pathlib would print it ("./a//b.db" -> "a/b.db")."""
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        text = os.fsdecode(text)
+    parts = [part for part in text.split("/") if part not in ("", ".")]
+    return ("/" if text.startswith("/") else "") + "/".join(parts) or "."  # seq, ts, kind, summary, payload_json, state_json
 
 
 def row_crc(row: Row) -> int:
@@ -121,15 +130,15 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def check_header(path: Path) -> None:
+def check_header(path: PathText) -> None:
     """Refuse a file that is not a referee session, by reading bytes only."""
-    if not path.exists():
+    if not os.path.exists(path):
         raise SessionError(f"{path}: no session here; start one with `referee new`")
-    if not path.is_file():
+    if not os.path.isfile(path):
         raise SessionError(f"{path}: not a session file")
     try:
-        size = path.stat().st_size
-        with path.open("rb") as handle:
+        size = os.stat(path).st_size
+        with open(path, "rb") as handle:
             header = handle.read(100)
     except OSError as error:
         raise SessionError(f"{path}: cannot read: {error.strerror}") from None
@@ -144,14 +153,14 @@ def check_header(path: Path) -> None:
         raise SessionError(f"{path}: an SQLite file from another program, not a referee session")
 
 
-def already_holds_a_game(path: Path) -> str:
+def already_holds_a_game(path: PathText) -> str:
     return (
         f"{path} already holds a game; pass --force to start a new one there "
         "(its log is kept) or choose another --session"
     )
 
 
-def _connect(path: Path, mode: str = "rw") -> sqlite3.Connection:
+def _connect(path: PathText, mode: str = "rw") -> sqlite3.Connection:
     """A connection: "rw", or read-only "ro" / "immutable" (session_media.read_mode)."""
     if mode == "rw":
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -179,7 +188,7 @@ def _fsync(path: str, directory: bool = False) -> None:
         os.close(fd)
 
 
-def _durable(conn: sqlite3.Connection, path: Path) -> None:
+def _durable(conn: sqlite3.Connection, path: PathText) -> None:
     """After a COMMIT: the two fsyncs a committed command needs. The WAL is synced (the
     command's events are durable), its pages are copied into the file (a checkpoint) and
     the file is synced, so the file stands alone again before the command answers. Only then
@@ -191,7 +200,7 @@ def _durable(conn: sqlite3.Connection, path: Path) -> None:
     busy, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     conn.execute("PRAGMA synchronous = NORMAL")  # for the checkpoint on close, if any
     if busy or copied < logged:
-        _fsync(os.path.dirname(os.path.abspath(path)) or ".", directory=True)
+        _fsync(session_media.folder_of(path), directory=True)
     if copied > 0:
         _fsync(os.fspath(path))
 
@@ -228,7 +237,7 @@ def _undo_stacks(rows: list[tuple[int, str, str]], start: Stacks | None = None) 
 
 
 @contextlib.contextmanager
-def _refusing_bad_rows(path: Path, writing: bool = False) -> Iterator[None]:
+def _refusing_bad_rows(path: PathText, writing: bool = False) -> Iterator[None]:
     """A row that does not match the session format (state_schema) is a SessionError."""
     try:
         yield
@@ -254,7 +263,7 @@ def _check_new_row(kind: str, summary: str, state: dict | str) -> None:
 class Session:
     """An open session. Use as `with Session.open(path) as s:` - one transaction."""
 
-    def __init__(self, path: Path, write: bool = True) -> None:
+    def __init__(self, path: PathText, write: bool = True) -> None:
         self.path = path
         self.write = write
         self.lock_late = False  # see `let_go`
@@ -273,7 +282,7 @@ class Session:
     def open(cls, path: str | os.PathLike, write: bool = True) -> Session:
         """A session on an existing file; the transaction starts on `with`. `write=False`
         takes a read snapshot instead of the write lock."""
-        path = Path(path)
+        path = _normal(path)
         check_header(path)
         return cls(path, write)
 
@@ -505,9 +514,9 @@ class Session:
         """Start a game at `path`: a new file, or with `replace=True` a `new` event appended
         to an existing session (its history stays in the log). Refuses to touch a file
         that is not a referee session. Returns the event's seq."""
-        path = Path(path)
+        path = _normal(path)
         payload = payload or {}
-        if path.exists() or path.is_symlink():
+        if os.path.lexists(path):
             cls.check(path)
             if not replace:
                 raise RefereeError(already_holds_a_game(path))
@@ -516,12 +525,13 @@ class Session:
         return cls._create_file(path, state, summary, payload)
 
     @classmethod
-    def _create_file(cls, path: Path, state: dict, summary: str, payload: dict) -> int:
+    def _create_file(cls, path: PathText, state: dict, summary: str, payload: dict) -> int:
         with _refusing_bad_rows(path, writing=True):
             _check_new_row("new", summary, state)
-        if not path.parent.is_dir():
-            raise SessionError(f"{path}: folder {path.parent} does not exist")
-        temp = path.with_name(f".{path.name}.{os.getpid()}.creating")
+        folder, name = os.path.split(path)
+        if not os.path.isdir(folder or "."):
+            raise SessionError(f"{path}: folder {folder or '.'} does not exist")
+        temp = os.path.join(folder, f".{name}.{os.getpid()}.creating")
         row: Row = (1, _now(), "new", summary, json.dumps(payload), json.dumps(state))
         try:
             conn = sqlite3.connect(temp, isolation_level=None)
@@ -533,7 +543,7 @@ class Session:
                 conn.execute(_INSERT, (*row, row_crc(row)))
             finally:
                 conn.close()  # the last close checkpoints the WAL into the file
-            with temp.open("rb+") as handle:
+            with open(temp, "rb+") as handle:
                 os.fsync(handle.fileno())
             try:
                 os.link(temp, path)  # atomic, and never replaces a file created meanwhile
@@ -542,9 +552,10 @@ class Session:
         except (sqlite3.Error, OSError) as error:
             raise session_media.unusable(path, error, "cannot create session", True) from None
         finally:
-            for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
+            for leftover in (temp, f"{temp}-wal", f"{temp}-shm"):
                 with contextlib.suppress(OSError):  # a read-only folder has none to remove
-                    leftover.unlink(missing_ok=True)
+                    if os.path.lexists(leftover):
+                        os.unlink(leftover)
         session_verified.save(path, SCHEMA_VERSION, session_verified.Mark(
             1, row_crc(row), 1, [], [], set()))  # after the unlink: it changes the ctime
         return 1
