@@ -8,13 +8,16 @@ undo/redo are ordinary events that restore an earlier state. Safety:
   leaves the file as it was before or after the command; a command about to wait for a
   person (a die asked for) lets go of it (`let_go`) and writes its events in a second
   one, only if nobody changed the session meanwhile;
-- durable with two fsyncs per command, the fewest a crash-safe file that stands alone
-  needs: `synchronous=NORMAL` (in WAL mode a commit is consistent after a crash but not yet
-  durable), then the command checkpoints the WAL into the file before it answers (the WAL
-  synced, then the file synced: `_durable`). With `synchronous=FULL` and the checkpoint
-  SQLite makes on the last close, a command made five (the new WAL's header, its folder,
-  the commit, the checkpoint's WAL and file). Without the checkpoint the last events would
-  live only in the `-wal` beside the file, and a session copied alone would lose them;
+- durable with two fsyncs per write command, the fewest a crash-safe file that stands
+  alone needs (`_durable`): SQLite syncs nothing while the command writes
+  (`synchronous=OFF`, no automatic checkpoint); after COMMIT the WAL is synced (the
+  command's events are durable: WAL frames carry checksums, so a crash keeps or drops a
+  whole commit), then checkpointed into the file and the file synced, before the command
+  answers and before SQLite may reset or delete the WAL. With `synchronous=FULL` and the
+  checkpoint SQLite makes on the last close a command made five (the new WAL's header,
+  its folder, the commit, the checkpoint's WAL and file). Without the checkpoint the last
+  events would live only in the `-wal` beside the file, and a session copied alone would
+  lose them. Reading commands make none;
 - a busy timeout makes concurrent commands wait their turn instead of failing;
 - the file's header (SQLite magic + our application_id) is checked by reading bytes
   *before* SQLite opens it. The first command to open a file checks it whole (`PRAGMA
@@ -173,11 +176,17 @@ def _connect(path: PathText, mode: str = "rw") -> sqlite3.Connection:
     return conn
 
 
-def _writing(conn: sqlite3.Connection) -> None:
-    """A connection about to write: SQLite syncs nothing itself (`_durable` does, after the
-    COMMIT) and checkpoints only when told (SQLite's automatic one would sync nothing)."""
+def _writing(conn: sqlite3.Connection) -> bool:
+    """A connection about to write. In WAL mode (every session the referee makes) SQLite
+    syncs nothing itself (`_durable` does, after the COMMIT) and checkpoints only when
+    told (its automatic checkpoint would sync nothing); True. A file in another journal
+    mode (made by another program) keeps SQLite's own syncs (FULL); False."""
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA synchronous = FULL")
+        return False
     conn.execute("PRAGMA synchronous = OFF")
     conn.execute("PRAGMA wal_autocheckpoint = 0")
+    return True
 
 
 def _fsync(path: str, directory: bool = False) -> None:
@@ -276,6 +285,7 @@ class Session:
         self._history: Stacks = (0, [], [], set())  # _undo_stacks up to `_last`
         self._seen: list | None = None  # the file's identity as the command found it
         self._marked = False  # a mark for `_last` is recorded already (session_verified)
+        self._wal = False  # writing a WAL-mode file: `_durable` after COMMIT
 
     # ── lifecycle ──────────────────────────────────────────────────────────────
     @classmethod
@@ -320,7 +330,7 @@ class Session:
     def _begin(self, mode: str) -> None:
         self._conn = _connect(self.path, mode)
         if self.write:
-            _writing(self._conn)
+            self._wal = _writing(self._conn)
         self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
         self._check_schema()
 
@@ -365,7 +375,7 @@ class Session:
         try:
             check_header(self.path)
             self._conn = conn = _connect(self.path)
-            _writing(conn)
+            self._wal = _writing(conn)
             conn.execute("BEGIN IMMEDIATE")
             last = conn.execute(
                 "SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
@@ -397,7 +407,7 @@ class Session:
         try:
             if conn.in_transaction:
                 conn.execute("COMMIT" if commit else "ROLLBACK")
-                if commit and self.write and (self._new or self.lock_late):
+                if commit and self.write and self._wal and (self._new or self.lock_late):
                     _durable(conn, self.path)
         finally:
             conn.close()

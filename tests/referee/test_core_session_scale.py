@@ -223,6 +223,19 @@ def test_a_write_command_is_one_transaction_on_a_wal_file(tmp_path, monkeypatch)
     assert not Path(f"{path}-wal").exists()  # ... the file holds every event on its own
 
 
+def test_a_session_in_another_journal_mode_keeps_sqlites_own_syncs(tmp_path, monkeypatch):
+    path = tmp_path / "s.db"
+    make_session(path)
+    conn = sqlite3.connect(path)  # as another program may leave it
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+    traced = Traced(monkeypatch)
+    cli("--session", str(path), "mt", "Ann", "+3", check=0)
+    assert "PRAGMA synchronous = FULL" in traced.sql
+    assert not any("wal_checkpoint" in s for s in traced.sql)
+    assert "Ann MT +3" in cli("--session", str(path), "log", check=0).stdout
+
+
 @pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace (apt install strace)")
 def test_mt_makes_two_fsyncs_and_status_none(tmp_path):
     path = tmp_path / "s.db"
