@@ -16,7 +16,7 @@ time differs from the build's (a checkout may touch a file without changing it).
 
 from __future__ import annotations
 
-import importlib.machinery
+import _imp  # extension_suffixes(): importlib.machinery's list, without its import (~1 ms)
 import os
 import sys
 
@@ -70,13 +70,13 @@ def read_manifest() -> dict[str, tuple[str, str]]:
 
 def is_compiled(module: str) -> bool:
     base = source(module)[:-3]
-    return any(os.path.exists(base + suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+    return any(os.path.exists(base + suffix) for suffix in _imp.extension_suffixes())
 
 
 def any_compiled() -> bool:
     """Whether any compiled module exists: one listing per folder (a few), not a `stat`
     per module and suffix (`referee roll 3` pays for this on every start)."""
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    suffixes = tuple(_imp.extension_suffixes())
     folders: dict[str, set[str]] = {}
     for module in COMPILED:
         folder, _, name = source(module)[:-3].rpartition(os.sep)
