@@ -19,7 +19,9 @@ by a program (a `touch -d` or a copy sets it to now), so an edit by hand, anothe
 a copy over the file or `git checkout` changes the identity and the whole file is
 checked again, exactly as before marks existed. What a mark does not see: a change made in
 the instant between a referee command letting go of the file and its `stat()` (taken for
-the command's own); such a row is still caught when a command reads it.
+the command's own), and on a file system with coarse times (FAT on a memory stick) an
+edit within the same tick that keeps the file's size; such a row is still caught when a
+command reads it.
 
 Marks are a cache: one small JSON file per session path in the project's cache folder
 ($PNP_CACHE_DIR, else $XDG_CACHE_HOME/pnp-referee, else ~/.cache/pnp-referee; under
