@@ -6,8 +6,6 @@ them, and the `xo`, `xs` and `simulate` groups are imported only when invoked.""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import sys
 from typing import Any
 
@@ -47,6 +45,8 @@ LEAGUE_DICE = {"heroes": "White Mask", "villains": "Black Mask"}  # XO-1
 
 
 def _module_exists(name: str) -> bool:
+    import importlib.util  # here, not at start-up: only `referee --help` and the groups need it
+
     try:
         return importlib.util.find_spec(name) is not None
     except ModuleNotFoundError:
@@ -76,6 +76,8 @@ class RefereeGroup(click.Group):
             mod, attr = LAZY_GROUPS[cmd_name]
             if not _module_exists(mod):
                 return None
+            import importlib
+
             return getattr(importlib.import_module(mod), attr)
         return super().get_command(ctx, cmd_name)
 
@@ -415,19 +417,39 @@ def status(tx: Tx) -> Reply:
     return Reply(lines, {"seq": tx.session.last_seq, "lines": lines, "state": tx.public(state)})
 
 
+def _screenful() -> int | None:
+    """How many events `log` shows by default: a screenful at a terminal, else all."""
+    if not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return max(1, shutil.get_terminal_size().lines - 2)  # the "earlier" line and a prompt
+
+
 @main.command()
-@click.option("--limit", type=WholeNumber(min=1), help="Only the last N events.")
+@click.option("--last", type=WholeNumber(min=1),
+              help="Only the last N events (default: a screenful at a terminal, else all).")
+@click.option("--limit", type=WholeNumber(min=1), hidden=True, help="The same as --last.")
+@click.option("--all", "everything", is_flag=True, help="Every event (as in a pipe).")
 @session_command(write=False)
-def log(tx: Tx, limit: int | None) -> Reply:
-    """The history of the game, oldest first, with timestamps (UTC)."""
-    events = tx.session.log()
-    if limit:
-        events = events[-limit:]
+def log(tx: Tx, last: int | None, limit: int | None, everything: bool) -> Reply:
+    """The history of the game, oldest first, with timestamps (UTC). Reads only the
+    events it shows."""
+    last = last if last is not None else limit
+    if everything and last is not None:
+        raise UsageError("log: give --last N or --all, not both")
+    if last is None and not everything:
+        last = _screenful()
+    events = tx.session.log(last=last)
+    earlier = events[0].seq - 1 if events else 0
     lines = [
         f"{e.seq:>4}  {e.ts}  {e.kind:<8} {e.summary}{'  [undone]' if e.undone else ''}"
         for e in events
     ]
-    return Reply(lines, {"events": [e.as_json() for e in events]})
+    if earlier:
+        lines.insert(0, f"({earlier} earlier {'event' if earlier == 1 else 'events'}: "
+                        "log --last N or --all)")
+    return Reply(lines, {"events": [e.as_json() for e in events], "earlier": earlier})
 
 
 @main.command()

@@ -4,14 +4,32 @@ Each event row is `(seq, ts, kind, summary, payload_json, state_json)`; `state_j
 the whole game state after the event, so the current state is the latest row's state and
 undo/redo are ordinary events that restore an earlier state. Safety:
 
-- every command is one `BEGIN IMMEDIATE` transaction (WAL journal, synchronous=FULL), so a
-  crash or SIGKILL leaves the file as it was before or after the command; a command about
-  to wait for a person (a die asked for) lets go of it (`let_go`) and writes its events in
-  a second one, only if nobody changed the session meanwhile;
+- every command is one `BEGIN IMMEDIATE` transaction (WAL journal), so a crash or SIGKILL
+  leaves the file as it was before or after the command; a command about to wait for a
+  person (a die asked for) lets go of it (`let_go`) and writes its events in a second
+  one, only if nobody changed the session meanwhile;
+- durable with two fsyncs per write command, the fewest a crash-safe file that stands
+  alone needs (`_durable`): SQLite syncs nothing while the command writes
+  (`synchronous=OFF`, no automatic checkpoint); after COMMIT the WAL is synced (the
+  command's events are durable: WAL frames carry checksums, so a crash keeps or drops a
+  whole commit), then checkpointed into the file and the file synced, before the command
+  answers and before SQLite may reset or delete the WAL. With `synchronous=FULL` and the
+  checkpoint SQLite makes on the last close a command made five (the new WAL's header,
+  its folder, the commit, the checkpoint's WAL and file). Without the checkpoint the last
+  events would live only in the `-wal` beside the file, and a session copied alone would
+  lose them. Reading commands make none;
 - a busy timeout makes concurrent commands wait their turn instead of failing;
 - the file's header (SQLite magic + our application_id) is checked by reading bytes
-  *before* SQLite opens it, then the pages (`PRAGMA quick_check`) and every event row
-  (seq order, CRC-32), so a foreign or corrupt file is refused and never written;
+  *before* SQLite opens it. The first command to open a file checks it whole (`PRAGMA
+  quick_check`, every event row: seq order, CRC-32, content by state_schema), and records
+  what it verified (`session_verified`: a mark kept with the file's identity, outside the
+  file); the next commands find the file unchanged since and read only what they use:
+  the current state row (CRC and schema checked on every command), the rows written
+  after the mark (checked as on a whole check), and the earlier rows they read (an undo
+  target, a `log` page: each CRC checked, each state by state_schema). A command thus reads
+  a bounded number of rows whatever the length of the log. A file changed by anything
+  but a referee command (a hand edit, a copy over it) has another identity and is checked
+  whole again, so a foreign, corrupt or hostile file is still refused and never written;
 - a new session is built in a temporary file and linked into place atomically.
 
 sqlite3 is imported here only; the CLI imports this module inside session commands.
@@ -22,19 +40,18 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import random
 import sqlite3
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee import session_media, state_schema
+from referee import session_media, session_verified, state_schema
 from referee.errors import RefereeError, SessionError, UsageError
 from referee.inputs import one_line, shown
 from referee.words import counted
+
+if TYPE_CHECKING:
+    import random
 
 APPLICATION_ID = 0x52654621  # "ReF!" in the SQLite header at offset 68
 SCHEMA_VERSION = state_schema.FORMAT_VERSION  # PRAGMA user_version: tables + state shapes
@@ -58,11 +75,22 @@ CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """
 _COLUMNS = ["seq", "ts", "kind", "summary", "payload_json", "state_json", "crc"]
-_SELECT_ALL = (
-    "SELECT seq, ts, kind, summary, payload_json, state_json, crc FROM events ORDER BY seq"
-)
+_SELECT = "SELECT seq, ts, kind, summary, payload_json, state_json, crc FROM events"
+_SELECT_ALL = _SELECT + " ORDER BY seq"
+_SELECT_LAST = _SELECT + " ORDER BY seq DESC LIMIT 1"
+_SELECT_RANGE = _SELECT + " WHERE seq BETWEEN ? AND ? ORDER BY seq"
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
-Row = tuple[int, str, str, str, str, str]  # seq, ts, kind, summary, payload_json, state_json
+Row = tuple[int, str, str, str, str, str]
+PathText = str  # a session's path as text: pathlib costs more to import than a command may spend
+
+
+def _normal(path: str | os.PathLike) -> PathText:
+    """`path` as text, spelled as pathlib would print it ("./a//b.db" -> "a/b.db")."""
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        text = os.fsdecode(text)
+    parts = [part for part in text.split("/") if part not in ("", ".")]
+    return ("/" if text.startswith("/") else "") + "/".join(parts) or "."  # seq, ts, kind, summary, payload_json, state_json
 
 
 def row_crc(row: Row) -> int:
@@ -71,14 +99,22 @@ def row_crc(row: Row) -> int:
     return zlib.crc32("\x1f".join(str(value) for value in row).encode("utf-8"))
 
 
-@dataclass(frozen=True)
 class Event:
-    seq: int
-    ts: str
-    kind: str
-    summary: str
-    payload: dict
-    undone: bool  # reverted by a later undo and not redone
+    """One event of the log (a plain class: dataclasses are slow to import)."""
+
+    __slots__ = ("seq", "ts", "kind", "summary", "payload", "undone")
+
+    def __init__(self, seq: int, ts: str, kind: str, summary: str, payload: dict,
+                 undone: bool) -> None:
+        self.seq, self.ts, self.kind, self.summary = seq, ts, kind, summary
+        self.payload = payload
+        self.undone = undone  # reverted by a later undo and not redone
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self.as_json() == other.as_json()
+
+    def __repr__(self) -> str:
+        return f"Event({self.as_json()!r})"
 
     def as_json(self) -> dict:
         return {
@@ -92,18 +128,20 @@ class Event:
 
 
 def _now() -> str:
+    from datetime import UTC, datetime
+
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def check_header(path: Path) -> None:
+def check_header(path: PathText) -> None:
     """Refuse a file that is not a referee session, by reading bytes only."""
-    if not path.exists():
+    if not os.path.exists(path):
         raise SessionError(f"{path}: no session here; start one with `referee new`")
-    if not path.is_file():
+    if not os.path.isfile(path):
         raise SessionError(f"{path}: not a session file")
     try:
-        size = path.stat().st_size
-        with path.open("rb") as handle:
+        size = os.stat(path).st_size
+        with open(path, "rb") as handle:
             header = handle.read(100)
     except OSError as error:
         raise SessionError(f"{path}: cannot read: {error.strerror}") from None
@@ -118,14 +156,14 @@ def check_header(path: Path) -> None:
         raise SessionError(f"{path}: an SQLite file from another program, not a referee session")
 
 
-def already_holds_a_game(path: Path) -> str:
+def already_holds_a_game(path: PathText) -> str:
     return (
         f"{path} already holds a game; pass --force to start a new one there "
         "(its log is kept) or choose another --session"
     )
 
 
-def _connect(path: Path, mode: str = "rw") -> sqlite3.Connection:
+def _connect(path: PathText, mode: str = "rw") -> sqlite3.Connection:
     """A connection: "rw", or read-only "ro" / "immutable" (session_media.read_mode)."""
     if mode == "rw":
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -133,16 +171,61 @@ def _connect(path: Path, mode: str = "rw") -> sqlite3.Connection:
         uri = session_media.read_uri(path, immutable=mode == "immutable")
         conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA synchronous = NORMAL")  # a checkpoint syncs the WAL, then the file
+    conn.execute("PRAGMA cell_size_check = ON")  # a malformed page read is refused, not used
     return conn
 
 
-def _undo_stacks(rows: list[tuple[int, str, str]]) -> tuple[int, list[int], list[int], set[int]]:
+def _writing(conn: sqlite3.Connection) -> bool:
+    """A connection about to write. In WAL mode (every session the referee makes) SQLite
+    syncs nothing itself (`_durable` does, after the COMMIT) and checkpoints only when
+    told (its automatic checkpoint would sync nothing); True. A file in another journal
+    mode (made by another program) keeps SQLite's own syncs (FULL); False."""
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA synchronous = FULL")
+        return False
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    return True
+
+
+def _fsync(path: str, directory: bool = False) -> None:
+    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if directory else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _durable(conn: sqlite3.Connection, path: PathText) -> None:
+    """After a COMMIT: the two fsyncs a committed command needs. The WAL is synced (the
+    command's events are durable), its pages are copied into the file (a checkpoint) and
+    the file is synced, so the file stands alone again before the command answers. Only then
+    may SQLite reset or delete the WAL (on the last close, at NORMAL: it syncs as it should).
+    A checkpoint that could not copy everything (another connection reads an older
+    snapshot, or checkpoints itself) leaves the rest to that connection; the folder is
+    synced too then, as the WAL may be new and must survive until it is copied."""
+    _fsync(f"{path}-wal")
+    busy, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    conn.execute("PRAGMA synchronous = NORMAL")  # for the checkpoint on close, if any
+    if busy or copied < logged:
+        _fsync(session_media.folder_of(path), directory=True)
+    if copied > 0:
+        _fsync(os.fspath(path))
+
+
+Stacks = tuple[int, list[int], list[int], set[int]]
+
+
+def _undo_stacks(rows: list[tuple[int, str, str]], start: Stacks | None = None) -> Stacks:
     """Replay kinds/payloads: (seq of the latest `new`, done seqs, undone seqs as a stack
-    whose last element is the next to redo, every seq currently reverted). A `new` event
-    is a barrier; a regular event after undo makes the undone ones final."""
-    base, done, undone = 0, [], []
-    reverted: set[int] = set()
+    whose last element is the next to redo, every seq currently reverted), from `start`
+    (the stacks before `rows`; default: an empty log). A `new` event is a barrier; a
+    regular event after undo makes the undone ones final."""
+    if start is None:
+        base, done, undone, reverted = 0, [], [], set()
+    else:
+        base, done, undone, reverted = start[0], list(start[1]), list(start[2]), set(start[3])
     for seq, kind, payload_json in rows:
         if kind == "new":
             base, done, undone = seq, [], []
@@ -163,7 +246,7 @@ def _undo_stacks(rows: list[tuple[int, str, str]]) -> tuple[int, list[int], list
 
 
 @contextlib.contextmanager
-def _refusing_bad_rows(path: Path, writing: bool = False) -> Iterator[None]:
+def _refusing_bad_rows(path: PathText, writing: bool = False) -> Iterator[None]:
     """A row that does not match the session format (state_schema) is a SessionError."""
     try:
         yield
@@ -189,22 +272,27 @@ def _check_new_row(kind: str, summary: str, state: dict | str) -> None:
 class Session:
     """An open session. Use as `with Session.open(path) as s:` - one transaction."""
 
-    def __init__(self, path: Path, write: bool = True) -> None:
+    def __init__(self, path: PathText, write: bool = True) -> None:
         self.path = path
         self.write = write
         self.lock_late = False  # see `let_go`
         self._loaded = False  # inside `with`: the log is read and checked
         self._conn: sqlite3.Connection | None = None
-        self._rows: list[Row] = []  # the whole log, verified on open
         self._version = SCHEMA_VERSION
-        self._checked = 0  # rows [0, _checked) were checked: the rest are this command's
+        self._last: Row = (0, "", "", "", "", "")  # the current row when the command began
+        self._new: list[Row] = []  # this command's rows (not yet checked on leaving `with`)
+        self._read: dict[int, Row] = {}  # earlier rows read (and their CRC checked)
+        self._history: Stacks = (0, [], [], set())  # _undo_stacks up to `_last`
+        self._seen: list | None = None  # the file's identity as the command found it
+        self._marked = False  # a mark for `_last` is recorded already (session_verified)
+        self._wal = False  # writing a WAL-mode file: `_durable` after COMMIT
 
     # ── lifecycle ──────────────────────────────────────────────────────────────
     @classmethod
     def open(cls, path: str | os.PathLike, write: bool = True) -> Session:
         """A session on an existing file; the transaction starts on `with`. `write=False`
         takes a read snapshot instead of the write lock."""
-        path = Path(path)
+        path = _normal(path)
         check_header(path)
         return cls(path, write)
 
@@ -217,7 +305,7 @@ class Session:
         written)."""
         if self.write and not self.lock_late and self._conn is not None:
             self.lock_late = True
-            self._close(commit=False)  # rolls back the rows inserted so far: kept in _rows
+            self._close(commit=False)  # rolls back the rows inserted so far: kept in _new
 
     def __enter__(self) -> Session:
         if self.write and not session_media.writable(self.path):
@@ -241,15 +329,17 @@ class Session:
 
     def _begin(self, mode: str) -> None:
         self._conn = _connect(self.path, mode)
+        if self.write:
+            self._wal = _writing(self._conn)
         self._conn.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
         self._check_schema()
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         self._loaded = False
-        if exc_type is None and len(self._rows) > self._checked:
+        if exc_type is None and self._new:
             try:  # before COMMIT: a command may record, then refuse (and roll back)
                 with _refusing_bad_rows(self.path, writing=True):
-                    for row in self._rows[self._checked :]:
+                    for row in self._new:
                         _check_new_row(row[2], row[3], row[5])
             except BaseException:
                 self._close(commit=False)
@@ -262,14 +352,30 @@ class Session:
             raise session_media.unusable(self.path, error, "could not save") from None
         if isinstance(exc, sqlite3.DatabaseError):  # rolled back above; one clear line
             raise session_media.unusable(self.path, exc) from None
+        if exc_type is None or not issubclass(exc_type, (SessionError, sqlite3.Error)):
+            self._remember(committed=exc_type is None)
+
+    def _remember(self, committed: bool) -> None:
+        """Record what is verified now (session_verified), unless nothing changed since
+        the mark the command found."""
+        if committed and self._new:
+            last, history = self._new[-1], self._stacks_now()
+        elif self._marked and session_verified.identity(self.path) == self._seen:
+            return
+        else:
+            last, history = self._last, self._history
+        base, done, undone, reverted = history
+        mark = session_verified.Mark(last[0], row_crc(last), base, done, undone, reverted)
+        session_verified.save(self.path, self._version, mark)
 
     def _write_late(self) -> None:
         """After `let_go`: take the write lock again, check that the log still ends with the event
         the command read, append the command's events, commit."""
-        read = self._rows[self._checked - 1]
+        read = self._last
         try:
             check_header(self.path)
             self._conn = conn = _connect(self.path)
+            self._wal = _writing(conn)
             conn.execute("BEGIN IMMEDIATE")
             last = conn.execute(
                 "SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
@@ -284,7 +390,7 @@ class Session:
                     f"the session changed while this command waited (now #{last[0]}: "
                     f"{one_line(str(last[3]))}); nothing was recorded: type the command again"
                 )
-            for row in self._rows[self._checked :]:
+            for row in self._new:
                 conn.execute(_INSERT, (*row, row_crc(row)))
             self._close(commit=True)
         except sqlite3.DatabaseError as error:
@@ -301,6 +407,8 @@ class Session:
         try:
             if conn.in_transaction:
                 conn.execute("COMMIT" if commit else "ROLLBACK")
+                if commit and self.write and self._wal and (self._new or self.lock_late):
+                    _durable(conn, self.path)
         finally:
             conn.close()
 
@@ -311,8 +419,28 @@ class Session:
         columns = [row[1] for row in conn.execute("PRAGMA table_info(events)")]
         if app_id != APPLICATION_ID or columns != _COLUMNS:
             raise SessionError(f"{self.path}: not a referee session")
-        # A damaged page anywhere is refused before anything is written (a few ms per MB).
-        problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+        # The transaction's snapshot is taken (the header read): the identity now is that
+        # of what the command reads, or of a later change (then it differs: a whole check).
+        self._seen = session_verified.identity(self.path)
+        mark = None
+        if version == SCHEMA_VERSION or (not self.write and version in state_schema.SCHEMAS):
+            mark = session_verified.load(self.path, self._seen, version)
+        if mark is None:
+            self._quick_check()
+        if version not in state_schema.SCHEMAS or (self.write and version != SCHEMA_VERSION):
+            raise SessionError(
+                f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
+            )
+        self._version = version
+        if mark is not None and self._verify_since(mark):
+            return
+        if mark is not None:  # the file is not as its mark says: check it whole after all
+            self._quick_check()
+        self._verify_whole()
+
+    def _quick_check(self) -> None:
+        """A damaged page anywhere is refused before anything is written (a few ms per MB)."""
+        problems = [row[0] for row in self._db().execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
             # SQLite's report is several lines in a row ("*** in database main ***\nPage 2: ...")
             lines = [line for p in problems for line in str(p).splitlines()]
@@ -320,13 +448,11 @@ class Session:
             more = f"; and {len(lines) - 3} more" if len(lines) > 3 else ""
             report = one_line("; ".join(lines[:3]) + more)
             raise SessionError(f"{self.path}: damaged session file ({report})")
-        if version not in state_schema.SCHEMAS or (self.write and version != SCHEMA_VERSION):
-            raise SessionError(
-                f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
-            )
-        self._version = version
+
+    def _verify_whole(self) -> None:
+        """Every row: seq order, CRC, content (state_schema.check_rows); then the mark."""
         rows: list[Row] = []
-        for *fields, crc in conn.execute(_SELECT_ALL):
+        for *fields, crc in self._db().execute(_SELECT_ALL):
             row: Row = tuple(fields)  # type: ignore[assignment]
             if row[0] != len(rows) + 1 or row_crc(row) != crc:
                 raise SessionError(f"{self.path}: damaged session file (event #{len(rows) + 1})")
@@ -334,9 +460,41 @@ class Session:
         if not rows or rows[0][2] != "new":
             raise SessionError(f"{self.path}: damaged session file (no game in it)")
         with _refusing_bad_rows(self.path):  # matching CRCs do not make the content usable
-            state_schema.check_rows(rows, version)
-        self._rows = rows
-        self._checked = len(rows)
+            state_schema.check_rows(rows, self._version)
+        self._history = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
+        self._last = rows[-1]
+        self._marked = False
+
+    def _verify_since(self, mark: session_verified.Mark) -> bool:
+        """With a mark for this very file: check the current row (CRC, state) and the rows
+        after the mark (as `_verify_whole` does); False if the log does not hold the row
+        the mark names (the file is then checked whole)."""
+        conn = self._db()
+        last = conn.execute(_SELECT_LAST).fetchone()
+        if last is None or last[0] < mark.seq:
+            return False
+        rows = [last] if last[0] == mark.seq else conn.execute(
+            _SELECT_RANGE, (mark.seq, last[0])).fetchall()
+        checked: list[Row] = []
+        for expected, (*fields, crc) in enumerate(rows, mark.seq):
+            row: Row = tuple(fields)  # type: ignore[assignment]
+            if row[0] != expected or row_crc(row) != crc:
+                return False
+            checked.append(row)
+        if row_crc(checked[0]) != mark.crc or checked[-1][0] != last[0]:
+            return False
+        history: Stacks = (mark.base, mark.done, mark.undone, mark.reverted)
+        newer = checked[1:]
+        with _refusing_bad_rows(self.path):
+            if newer:  # written by a referee that recorded no mark after them
+                state_schema.check_rows(newer, self._version, history[:3])
+                history = _undo_stacks([(r[0], r[2], r[4]) for r in newer], history)
+            else:
+                state_schema.load_state(last[5], self._version, f"event #{last[0]}: state")
+        self._history = history
+        self._last = checked[-1]
+        self._marked = not newer
+        return True
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -366,9 +524,9 @@ class Session:
         """Start a game at `path`: a new file, or with `replace=True` a `new` event appended
         to an existing session (its history stays in the log). Refuses to touch a file
         that is not a referee session. Returns the event's seq."""
-        path = Path(path)
+        path = _normal(path)
         payload = payload or {}
-        if path.exists() or path.is_symlink():
+        if os.path.lexists(path):
             cls.check(path)
             if not replace:
                 raise RefereeError(already_holds_a_game(path))
@@ -377,12 +535,14 @@ class Session:
         return cls._create_file(path, state, summary, payload)
 
     @classmethod
-    def _create_file(cls, path: Path, state: dict, summary: str, payload: dict) -> int:
+    def _create_file(cls, path: PathText, state: dict, summary: str, payload: dict) -> int:
         with _refusing_bad_rows(path, writing=True):
             _check_new_row("new", summary, state)
-        if not path.parent.is_dir():
-            raise SessionError(f"{path}: folder {path.parent} does not exist")
-        temp = path.with_name(f".{path.name}.{os.getpid()}.creating")
+        folder, name = os.path.split(path)
+        if not os.path.isdir(folder or "."):
+            raise SessionError(f"{path}: folder {folder or '.'} does not exist")
+        temp = os.path.join(folder, f".{name}.{os.getpid()}.creating")
+        row: Row = (1, _now(), "new", summary, json.dumps(payload), json.dumps(state))
         try:
             conn = sqlite3.connect(temp, isolation_level=None)
             try:
@@ -390,11 +550,10 @@ class Session:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.executescript(_SCHEMA)
-                row: Row = (1, _now(), "new", summary, json.dumps(payload), json.dumps(state))
                 conn.execute(_INSERT, (*row, row_crc(row)))
             finally:
                 conn.close()  # the last close checkpoints the WAL into the file
-            with temp.open("rb+") as handle:
+            with open(temp, "rb+") as handle:
                 os.fsync(handle.fileno())
             try:
                 os.link(temp, path)  # atomic, and never replaces a file created meanwhile
@@ -403,26 +562,32 @@ class Session:
         except (sqlite3.Error, OSError) as error:
             raise session_media.unusable(path, error, "cannot create session", True) from None
         finally:
-            for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
+            for leftover in (temp, f"{temp}-wal", f"{temp}-shm"):
                 with contextlib.suppress(OSError):  # a read-only folder has none to remove
-                    leftover.unlink(missing_ok=True)
+                    if os.path.lexists(leftover):
+                        os.unlink(leftover)
+        session_verified.save(path, SCHEMA_VERSION, session_verified.Mark(
+            1, row_crc(row), 1, [], [], set()))  # after the unlink: it changes the ctime
         return 1
 
     # ── reading ────────────────────────────────────────────────────────────────
+    def _current(self) -> Row:
+        return self._new[-1] if self._new else self._last
+
     @property
     def state(self) -> dict:
         """The current game state (a fresh copy each time)."""
         self._check_open()
-        return json.loads(self._rows[-1][5])
+        return json.loads(self._current()[5])
 
     @property
     def last_seq(self) -> int:
-        return len(self._rows)
+        return self._last[0] + len(self._new)
 
     @property
     def next_seq(self) -> int:
         """The seq the next recorded event will get."""
-        return len(self._rows) + 1
+        return self.last_seq + 1
 
     def rng(self, command: str = "", digest: str | None = None) -> random.Random:
         """A command's randomness: `Random` seeded from the game's seed, the current state
@@ -431,6 +596,8 @@ class Session:
         dice cannot be rolled again at will). `digest`: the state's `state_digest()` taken
         before the command changed it (default: now). Without a game seed (a session from
         before seeds were always stored), the OS."""
+        import random
+
         seed = self.state.get("seed")
         if seed is None:
             return random.SystemRandom()
@@ -443,28 +610,73 @@ class Session:
         canonical = json.dumps(self.state, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
-    def log(self, with_states: bool = False) -> list[Event] | list[tuple[Event, dict]]:
-        """Every event, oldest first, each marked whether it is currently undone."""
+    def _rows_between(self, first: int, last: int) -> list[Row]:
+        """Rows `first..last` (at most `_last`), each CRC checked: read from the file once."""
+        wanted = [seq for seq in range(first, last + 1) if seq not in self._read]
+        if wanted:
+            conn, own = self._conn, self._conn is None
+            if own:  # after `let_go`: a read of its own (the rows are append-only)
+                conn = _connect(self.path, session_media.read_mode(self.path, False))
+            try:
+                found = conn.execute(_SELECT_RANGE, (wanted[0], wanted[-1])).fetchall()
+            except sqlite3.DatabaseError as error:
+                raise session_media.unusable(self.path, error) from None
+            finally:
+                if own:
+                    conn.close()
+            by_seq = {row[0]: row for row in found}
+            for seq in wanted:
+                *fields, crc = by_seq.get(seq, (seq, "", "", "", "", "", None))
+                row: Row = tuple(fields)  # type: ignore[assignment]
+                if row_crc(row) != crc:
+                    raise SessionError(f"{self.path}: damaged session file (event #{seq})")
+                self._read[seq] = row
+        return [self._read[seq] for seq in range(first, last + 1)]
+
+    def _row(self, seq: int) -> Row:
+        """Event `seq`'s row (its CRC checked when read from the file)."""
+        opened = self._last[0]
+        if seq > opened:
+            return self._new[seq - opened - 1]
+        if seq == opened:
+            return self._last
+        return self._rows_between(seq, seq)[0]
+
+    def log(self, with_states: bool = False, last: int | None = None
+            ) -> list[Event] | list[tuple[Event, dict]]:
+        """Every event, oldest first (with `last`: only the last `last` events), each
+        marked whether it is currently undone."""
         self._check_open()
-        rows = self._rows
-        _, _, _, reverted = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
-        events = [
-            Event(seq, ts, kind, summary, json.loads(payload), seq in reverted)
-            for seq, ts, kind, summary, payload, _ in rows
-        ]
+        opened, newest = self._last[0], self.last_seq
+        first = 1 if last is None else max(1, newest - last + 1)
+        rows = self._rows_between(first, opened - 1) if first < opened else []
+        rows += [self._last] if first <= opened else []
+        rows += self._new[max(0, first - opened - 1):]
+        reverted = self._stacks()[3]
+        with _refusing_bad_rows(self.path):
+            events = [
+                Event(seq, ts, kind, summary,
+                      state_schema.parse(payload, f"event #{seq}: payload"), seq in reverted)
+                for seq, ts, kind, summary, payload, _ in rows
+            ]
         if with_states:
             return [(e, self._state_at(e.seq)) for e in events]
         return events
 
-    def _stacks(self) -> tuple[int, list[int], list[int], set[int]]:
+    def _stacks(self) -> Stacks:
         self._check_open()
-        return _undo_stacks([(r[0], r[2], r[4]) for r in self._rows])
+        return self._stacks_now()
+
+    def _stacks_now(self) -> Stacks:
+        if not self._new:
+            return self._history
+        return _undo_stacks([(r[0], r[2], r[4]) for r in self._new], self._history)
 
     def _state_at(self, seq: int) -> dict:
         """An earlier event's state, checked (on open only the current one is)."""
         with _refusing_bad_rows(self.path):
             return state_schema.load_state(
-                self._rows[seq - 1][5], self._version, f"event #{seq}: state"
+                self._row(seq)[5], self._version, f"event #{seq}: state"
             )
 
     def check_card_names(self, db: Any) -> None:
@@ -472,13 +684,13 @@ class Session:
         command loaded: state_cards); else a SessionError saying where (exit 2)."""
         from referee import state_cards
 
-        seq = self._checked
-        self._db()
+        seq = self._last[0]
+        self._check_open()
         with _refusing_bad_rows(self.path):
-            state_cards.check(json.loads(self._rows[seq - 1][5]), db, f"event #{seq}: state")
+            state_cards.check(json.loads(self._last[5]), db, f"event #{seq}: state")
 
     def _summary_of(self, seq: int) -> str:
-        return self._rows[seq - 1][3]
+        return self._row(seq)[3]
 
     # ── writing ────────────────────────────────────────────────────────────────
     def record(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
@@ -502,7 +714,7 @@ class Session:
             self._db().execute(_INSERT, (*row, row_crc(row)))
         else:
             self._check_open()
-        self._rows.append(row)
+        self._new.append(row)
         return row[0]
 
     def undo(self, n: int = 1) -> tuple[int, list[int]]:

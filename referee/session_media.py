@@ -18,10 +18,13 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.errors import SessionError
 from referee.inputs import one_line
+
+if TYPE_CHECKING:
+    from referee.session import PathText  # a path as text (no pathlib: start-up)
 
 LOW_SPACE_BYTES = 1 << 20  # below this, an I/O error on a write is a full disk
 # what SQLite says when it cannot make or map the -shm / -wal a WAL reader needs
@@ -29,20 +32,29 @@ _NO_SHARED_MEMORY = ("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_IOERR_SHM", "
                      "SQLITE_PERM", "SQLITE_IOERR_WRITE", "SQLITE_IOERR_TRUNCATE")
 
 
-def read_uri(path: Path, immutable: bool = False) -> str:
+def read_uri(path: PathText, immutable: bool = False) -> str:
     """A URI opening `path` read-only (SQLite never writes through it)."""
-    return path.absolute().as_uri() + ("?mode=ro&immutable=1" if immutable else "?mode=ro")
+    from pathlib import Path as FullPath  # only for read-only media: not at start-up
+
+    uri = FullPath(path).absolute().as_uri()
+    return uri + ("?mode=ro&immutable=1" if immutable else "?mode=ro")
 
 
-def _wal_is_empty(path: Path) -> bool:
-    wal = Path(f"{path}-wal")
+def folder_of(path: PathText) -> str:
+    """The folder holding `path`, absolute (as `Path(path).parent.absolute()`)."""
+    folder = os.path.dirname(os.fspath(path)) or "."
+    return folder if os.path.isabs(folder) else os.path.join(os.getcwd(), folder)
+
+
+def _wal_is_empty(path: PathText) -> bool:
+    wal = f"{os.fspath(path)}-wal"
     try:
-        return not wal.exists() or wal.stat().st_size == 0
+        return not os.path.exists(wal) or os.stat(wal).st_size == 0
     except OSError:
         return False
 
 
-def read_mode(path: Path, write: bool) -> str:
+def read_mode(path: PathText, write: bool) -> str:
     """How to open `path`: "rw" (writing, or reading where writing is possible), "immutable"
     (reading where it is not and no `-wal` holds changes), else "ro"."""
     if write or writable(path):
@@ -50,28 +62,28 @@ def read_mode(path: Path, write: bool) -> str:
     return "immutable" if _wal_is_empty(path) else "ro"
 
 
-def writable(path: Path) -> bool:
+def writable(path: PathText) -> bool:
     """The file and its folder (where SQLite makes `-wal` and `-shm`) can be written."""
-    folder_ok = os.access(path.parent.absolute(), os.W_OK)
+    folder_ok = os.access(folder_of(path), os.W_OK)
     return folder_ok and (not os.path.lexists(path) or os.access(path, os.W_OK))
 
 
-def disk_full(path: Path) -> bool:
+def disk_full(path: PathText) -> bool:
     try:
-        stats = os.statvfs(path.parent.absolute())
+        stats = os.statvfs(folder_of(path))
     except OSError:
         return False
     return stats.f_bavail * stats.f_frsize < LOW_SPACE_BYTES
 
 
-def may_read_immutable(path: Path, error: sqlite3.Error) -> bool:
+def may_read_immutable(path: PathText, error: sqlite3.Error) -> bool:
     """Whether a read-only open that failed with `error` may be retried `immutable=1`:
     the failure is about the shared memory (not damage), and no `-wal` holds changes."""
     name = getattr(error, "sqlite_errorname", "") or ""
     return name.startswith(_NO_SHARED_MEMORY) and _wal_is_empty(path)
 
 
-def read_only_error(path: Path, creating: bool = False) -> SessionError:
+def read_only_error(path: PathText, creating: bool = False) -> SessionError:
     if creating:
         return SessionError(f"{path}: cannot create the session: its folder is read-only")
     return SessionError(
@@ -81,7 +93,7 @@ def read_only_error(path: Path, creating: bool = False) -> SessionError:
 
 
 def unusable(
-    path: Path,
+    path: PathText,
     error: BaseException,
     action: str = "damaged or unusable session file",
     creating: bool = False,

@@ -337,14 +337,15 @@ def load_state(text: Any, version: int = FORMAT_VERSION, where: str = "state") -
     return check_state(parse(text, where), version, where)
 
 
-def check_rows(rows: list[tuple], version: int = FORMAT_VERSION) -> None:
+def check_rows(rows: list[tuple], version: int = FORMAT_VERSION,
+               history: tuple[int, list[int], list[int]] | None = None) -> None:
     """Every row `(seq, ts, kind, summary, payload_json, state_json)` of a log: columns of
     the right types, payloads JSON objects, every undo and redo naming exactly the events
     the history lets it move, and the current (last) state matching its game's schema.
-    Earlier states are checked when read back (`load_state`)."""
-    base = 0  # as session._undo_stacks replays them
-    done: list[int] = []
-    undone: list[int] = []
+    Earlier states are checked when read back (`load_state`). `history`: the rows follow
+    rows already checked, whose (base, done, undone) stacks these are (session_verified)."""
+    base, done, undone = (0, [], []) if history is None else (
+        history[0], list(history[1]), list(history[2]))  # as session._undo_stacks replays them
     for row in rows:
         number, ts, kind, summary, payload_json, state_json = row
         at = f"event #{number}"

@@ -1,0 +1,168 @@
+"""What was verified of a session file, so that each row is checked once, not on every command.
+
+A session is checked whole (SQLite's `PRAGMA quick_check`, every row's CRC, every payload
+and the undo/redo history, state_schema) the first time a command opens it, and again
+whenever anything other than a referee command has changed the file since. After a command
+the referee records a *mark*: the file's identity once the command has let go of it (device,
+inode, size, mtime and ctime of the file and of its `-wal`), the last event it verified
+(seq and CRC) and the undo/redo history up to there. The next command that finds the
+file with the same identity trusts the rows up to the mark and checks only the rest:
+the current state row (its CRC and its state, always), the rows after the mark (written
+by a referee that was not the last to record one: each checked as on a whole check), and
+whatever earlier row it reads (an undo target, a `log` page: its CRC, and a state through
+`load_state`).
+
+Why the identity lives outside the file: a file cannot hold its own identity after a
+write (writing it changes it), and a bare "highest seq verified" inside the file would
+let a byte changed in an old row go unseen until that row is read. ctime cannot be set
+by a program (a `touch -d` or a copy sets it to now), so an edit by hand, another program,
+a copy over the file or `git checkout` changes the identity and the whole file is
+checked again, exactly as before marks existed. What a mark does not see: a change made in
+the instant between a referee command letting go of the file and its `stat()` (taken for
+the command's own), and on a file system with coarse times (FAT on a memory stick) an
+edit within the same tick that keeps the file's size; such a row is still caught when a
+command reads it.
+
+Marks are a cache: one small JSON file per session path in the project's cache folder
+($PNP_CACHE_DIR, else $XDG_CACHE_HOME/pnp-referee, else ~/.cache/pnp-referee; under
+`sessions/`; PNP_CACHE_DIR=off disables them). A missing, unreadable or unwritable one
+means a whole check, never a refusal. A mark is only used by the same checks it was made
+with (the sizes and times of the modules that check)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+FORMAT = 1
+_CHECKERS = ("session.py", "state_schema.py", "session_verified.py")
+
+
+def folder() -> str | None:
+    chosen = os.environ.get("PNP_CACHE_DIR")  # as carddb.cache (no carddb import here)
+    if chosen == "off":
+        return None
+    if chosen:
+        return os.path.join(chosen, "sessions")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pnp-referee", "sessions")
+
+
+def _checks() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    stamps = []
+    for name in _CHECKERS:
+        try:
+            status = os.stat(os.path.join(here, name))
+        except OSError:
+            return ""
+        stamps.append(f"{status.st_size}:{status.st_mtime_ns}")
+    return ";".join(stamps)
+
+
+def identity(path: str | os.PathLike) -> list | None:
+    """The file's and its `-wal`'s identity now (a `-wal` without frames counts as none)."""
+    try:
+        main = os.stat(path)
+    except OSError:
+        return None
+    try:
+        wal = os.stat(f"{os.fspath(path)}-wal")
+        wal_id = [wal.st_ino, wal.st_size, wal.st_mtime_ns, wal.st_ctime_ns] if wal.st_size else None
+    except OSError:
+        wal_id = None
+    return [main.st_dev, main.st_ino, main.st_size, main.st_mtime_ns, main.st_ctime_ns, wal_id]
+
+
+def _where(path: str | os.PathLike) -> tuple[str, str] | None:
+    """(the session's real path, the mark's file). The name is a 64-bit checksum of the
+    path (hashlib costs more to import than a command may spend); the mark names its
+    session, and another session's mark is never used."""
+    base = folder()
+    if base is None:
+        return None
+    import zlib
+
+    real = os.path.realpath(path)
+    raw = real.encode("utf-8", "surrogateescape")
+    return real, os.path.join(base, f"{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}.json")
+
+
+class Mark:
+    """A verified prefix of a session's log: rows 1..seq, the last with CRC `crc`, and the
+    undo/redo history there (`session._undo_stacks`), as run-length lists."""
+
+    __slots__ = ("seq", "crc", "base", "done", "undone", "reverted")
+
+    def __init__(self, seq: int, crc: int, base: int, done: list[int], undone: list[int],
+                 reverted: set[int]) -> None:
+        self.seq, self.crc, self.base = seq, crc, base
+        self.done, self.undone, self.reverted = done, undone, reverted
+
+
+def _runs(values: list[int]) -> list[list[int]]:
+    """[3, 4, 5, 9] -> [[3, 3], [9, 1]]: (first, count) of each run of consecutive seqs."""
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and runs[-1][0] + runs[-1][1] == value:
+            runs[-1][1] += 1
+        else:
+            runs.append([value, 1])
+    return runs
+
+
+def _unruns(runs: object) -> list[int]:
+    if not isinstance(runs, list):
+        raise ValueError("runs")
+    values: list[int] = []
+    for first, count in runs:
+        if type(first) is not int or type(count) is not int or count < 1 or first < 1:
+            raise ValueError("run")
+        values.extend(range(first, first + count))
+    return values
+
+
+def load(path: str | os.PathLike, seen: list | None, version: int) -> Mark | None:
+    """The mark recorded for `path` if the file is as it was then (identity `seen`, format
+    `version`, the same checks), else None."""
+    found = _where(path)
+    if found is None or seen is None:
+        return None
+    real, where = found
+    try:
+        with open(where, encoding="utf-8") as file:
+            data = json.load(file)
+        if (data.get("format") != FORMAT or data.get("path") != real
+                or data.get("checks") != _checks()
+                or data.get("file") != seen or data.get("version") != version):
+            return None
+        seq, crc, base = data["seq"], data["crc"], data["base"]
+        if not all(type(v) is int for v in (seq, crc, base)) or not 1 <= base <= seq:
+            return None
+        return Mark(seq, crc, base, _unruns(data["done"]), _unruns(data["undone"]),
+                    set(_unruns(data["reverted"])))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # no mark, or a damaged one: the session is checked whole
+
+
+def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
+    """Record `mark` with the file's identity now (after the command let go of it)."""
+    found = _where(path)
+    seen = identity(path)
+    if found is None or seen is None:
+        return
+    real, where = found
+    data = {"format": FORMAT, "path": real, "checks": _checks(), "file": seen, "version": version,
+            "seq": mark.seq, "crc": mark.crc, "base": mark.base, "done": _runs(mark.done),
+            "undone": _runs(mark.undone), "reverted": _runs(sorted(mark.reverted))}
+    temp = f"{where}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(where), exist_ok=True)
+        with open(temp, "w", encoding="utf-8") as file:
+            json.dump(data, file, separators=(",", ":"))
+        os.replace(temp, where)  # a cache: no fsync (a lost mark means a whole check)
+    except OSError:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass

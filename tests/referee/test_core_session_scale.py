@@ -1,0 +1,301 @@
+"""A long session costs no more to read than a short one (issue 23, item 4): a command
+reads the current row and what it uses, not the log; each row is checked whole once (the
+mark, referee/session_verified.py) and the rows a command reads on every command; a
+write is one transaction made durable with two fsyncs; `log` pages. Counted, not timed:
+SQL statements and SQLite VM steps through the connection, fsyncs through strace."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import session as store
+from referee import session_verified
+from referee.session import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
+from _core_support import ROOT, cli, env, make_session, one_line_error  # noqa: E402
+
+LONG = 20_000
+
+
+def grow(path: Path, events: int) -> None:
+    """`events` mt events more, through the library, in one transaction (fast)."""
+    with Session.open(path) as session:
+        for i in range(events):
+            state = session.state
+            state["table"]["Ann"]["mt"] += 1 if i % 2 == 0 else -1
+            session.record("mt", f"Ann MT {i}", {"i": i}, state)
+
+
+@pytest.fixture(scope="module")
+def long_session(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("long") / "long.db"
+    make_session(path)
+    grow(path, LONG - 1)
+    return path
+
+
+class Traced:
+    """Every SQL statement and the SQLite VM steps of the connections a command opens."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.sql: list[str] = []
+        self.steps = 0
+        connect = store._connect
+
+        def traced(*args, **kwargs):
+            conn = connect(*args, **kwargs)
+            conn.set_trace_callback(self.sql.append)
+            conn.set_progress_handler(self._step, 100)
+            return conn
+
+        monkeypatch.setattr(store, "_connect", traced)
+
+    def _step(self) -> int:
+        self.steps += 100
+        return 0
+
+    def selects(self) -> list[str]:
+        return [s for s in self.sql if "FROM events" in s]
+
+
+def copy_of(source: Path, tmp_path: Path, name: str) -> Path:
+    """A copy with its own mark (as the command that wrote it would have left)."""
+    target = tmp_path / name
+    shutil.copyfile(source, target)
+    Session.check(target)  # the first open checks it whole and records the mark
+    return target
+
+
+# ── bounded reads ─────────────────────────────────────────────────────────────
+def test_status_of_a_long_session_reads_as_much_as_a_short_one(long_session, tmp_path,
+                                                                monkeypatch):
+    short = tmp_path / "short.db"
+    make_session(short)
+    grow(short, 9)
+    steps = {}
+    for name, path in (("short", short), ("long", long_session)):
+        Session.check(path)
+        traced = Traced(monkeypatch)
+        cli("--session", str(path), "status", check=0)
+        assert not any("quick_check" in s for s in traced.sql), traced.sql
+        assert traced.selects() == [store._SELECT_LAST], traced.selects()  # one row
+        steps[name] = traced.steps
+        monkeypatch.undo()
+    assert steps["long"] <= steps["short"] + 200, steps  # the same work, give or take
+
+
+def test_the_first_open_checks_the_whole_file_once(long_session, tmp_path, monkeypatch):
+    path = tmp_path / "fresh.db"
+    shutil.copyfile(long_session, path)  # a copy: a new file the referee has not checked
+    traced = Traced(monkeypatch)
+    cli("--session", str(path), "status", check=0)
+    assert "PRAGMA quick_check(3)" in traced.sql and store._SELECT_ALL in traced.sql
+    traced.sql.clear()
+    cli("--session", str(path), "status", check=0)
+    assert "PRAGMA quick_check(3)" not in traced.sql and store._SELECT_ALL not in traced.sql
+
+
+def test_undo_reads_the_rows_it_restores_and_names(tmp_path, monkeypatch):
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 30)
+    Session.check(path)
+    traced = Traced(monkeypatch)
+    cli("--session", str(path), "undo", "2", check=0)
+    # the current row (#31, undone), then #30 (undone: its summary), #29 (restored)
+    ranges = [s for s in traced.selects() if "BETWEEN" in s]
+    assert traced.selects()[0] == store._SELECT_LAST, traced.selects()
+    assert [r.split("BETWEEN ")[1].split(" ORDER")[0] for r in ranges] == [
+        "30 AND 30", "29 AND 29"], ranges
+    assert store._SELECT_ALL not in traced.sql
+
+
+# ── tampering still caught ────────────────────────────────────────────────────
+def _edit_row(path: Path, seq: int, mt: int) -> None:
+    """Change event `seq`'s state in place (a byte edit: its CRC no longer matches), then
+    give the mark the file's new identity, as if a referee command had made the change
+    (the instant the mark cannot see): only the checks on the rows read remain."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TRIGGER events_append_only_update")
+    state = json.loads(conn.execute("SELECT state_json FROM events WHERE seq = ?",
+                                    (seq,)).fetchone()[0])
+    state["table"]["Ann"]["mt"] = mt
+    conn.execute("UPDATE events SET state_json = ? WHERE seq = ?", (json.dumps(state), seq))
+    conn.close()
+    real, where = session_verified._where(path)
+    data = json.loads(Path(where).read_text())
+    data["file"] = session_verified.identity(path)
+    Path(where).write_text(json.dumps(data))
+
+
+def test_a_changed_current_row_is_refused_even_behind_the_mark(tmp_path):
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 5)
+    Session.check(path)
+    _edit_row(path, 6, 99)
+    for args in (["status"], ["mt", "Ann", "+1"]):
+        proc = cli("--session", str(path), *args)
+        assert proc.returncode == 2 and "damaged session file (event #6)" in one_line_error(proc)
+
+
+def test_a_changed_earlier_row_is_refused_when_a_command_reads_it(tmp_path):
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 5)
+    Session.check(path)
+    _edit_row(path, 4, 99)
+    cli("--session", str(path), "status", check=0)  # it does not read event #4
+    cli("--session", str(path), "log", "--last", "2", check=0)
+    for args in (["undo", "2"], ["log"]):  # undo 2 restores #4; the whole log shows it
+        proc = cli("--session", str(path), *args)
+        assert proc.returncode == 2 and "damaged session file (event #4)" in one_line_error(proc)
+
+
+def test_a_file_changed_outside_the_referee_is_checked_whole_again(tmp_path):
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 5)
+    Session.check(path)
+    data = bytearray(path.read_bytes())
+    where = data.index(b'"mt": ') + 6  # an early event's state: status does not read it
+    data[where] = ord("9") if data[where] != ord("9") else ord("8")
+    path.write_bytes(bytes(data))  # the file's identity (ctime) changes: the mark is void
+    proc = cli("--session", str(path), "status")
+    line = one_line_error(proc)
+    assert proc.returncode == 2 and "damaged session file (event #" in line
+    assert "(event #6)" not in line
+
+
+def test_rows_after_the_mark_are_checked_as_on_a_whole_check(tmp_path, monkeypatch):
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 3)
+    Session.check(path)
+    real, where = session_verified._where(path)
+    mark = Path(where).read_text()
+    conn = sqlite3.connect(path, isolation_level=None)  # a row with a right CRC, bad content
+    row = (5, "2026-01-01T00:00:00+00:00", "mt", "Ann MT", "{}", '{"game": "x-statix"}')
+    conn.execute(store._INSERT, (*row, store.row_crc(row)))
+    conn.close()
+    data = json.loads(mark)
+    data["file"] = session_verified.identity(path)  # as if a referee wrote it (no mark)
+    Path(where).write_text(json.dumps(data))
+    traced = Traced(monkeypatch)
+    proc = cli("--session", str(path), "status")
+    assert proc.returncode == 2 and "event #5: state" in one_line_error(proc)
+    assert any("BETWEEN 4 AND 5" in s for s in traced.sql), traced.sql  # only the new rows
+
+
+def test_a_mark_is_a_cache_a_missing_one_costs_only_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    path = tmp_path / "s.db"
+    make_session(path)
+    cli("--session", str(path), "mt", "Ann", "+1", check=0)
+    traced = Traced(monkeypatch)
+    cli("--session", str(path), "status", check=0)
+    assert "PRAGMA quick_check(3)" in traced.sql  # no mark: checked whole, as before
+
+
+# ── durability: one transaction, two fsyncs ───────────────────────────────────
+def test_a_write_command_is_one_transaction_on_a_wal_file(tmp_path, monkeypatch):
+    path = tmp_path / "s.db"
+    make_session(path)
+    Session.check(path)
+    traced = Traced(monkeypatch)
+    cli("--session", str(path), "mt", "Ann", "+1", check=0)
+    begins = [s for s in traced.sql if s.startswith("BEGIN")]
+    assert begins == ["BEGIN IMMEDIATE"] and traced.sql.count("COMMIT") == 1
+    assert "PRAGMA synchronous = OFF" in traced.sql  # SQLite syncs nothing itself ...
+    assert traced.sql.index("PRAGMA wal_checkpoint(PASSIVE)") > traced.sql.index("COMMIT")
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+    assert not Path(f"{path}-wal").exists()  # ... the file holds every event on its own
+
+
+def test_a_session_in_another_journal_mode_keeps_sqlites_own_syncs(tmp_path, monkeypatch):
+    path = tmp_path / "s.db"
+    make_session(path)
+    conn = sqlite3.connect(path)  # as another program may leave it
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+    traced = Traced(monkeypatch)
+    cli("--session", str(path), "mt", "Ann", "+3", check=0)
+    assert "PRAGMA synchronous = FULL" in traced.sql
+    assert not any("wal_checkpoint" in s for s in traced.sql)
+    assert "Ann MT +3" in cli("--session", str(path), "log", check=0).stdout
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace (apt install strace)")
+def test_mt_makes_two_fsyncs_and_status_none(tmp_path):
+    path = tmp_path / "s.db"
+    make_session(path)
+    counts = {}
+    for args in (["status"], ["mt", "Ann", "+1"], ["status"]):
+        out = tmp_path / "trace.txt"
+        subprocess.run(["strace", "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", str(out),
+                        sys.executable, "-m", "referee", "--session", str(path), *args],
+                       check=True, env=env(), cwd=ROOT, capture_output=True, timeout=60)
+        counts[" ".join(args)] = sum("sync(" in line for line in out.read_text().splitlines())
+    assert counts == {"status": 0, "mt Ann +1": 2}, counts
+
+
+# ── log pages ─────────────────────────────────────────────────────────────────
+def test_log_last_shows_the_last_events_and_says_how_many_are_earlier(long_session, tmp_path,
+                                                                     monkeypatch):
+    path = copy_of(long_session, tmp_path, "paged.db")
+    traced = Traced(monkeypatch)
+    text = cli("--session", str(path), "log", "--last", "3", check=0).stdout.splitlines()
+    assert text[0] == f"({LONG - 3} earlier events: log --last N or --all)"
+    assert [int(line.split()[0]) for line in text[1:]] == [LONG - 2, LONG - 1, LONG]
+    assert any(f"BETWEEN {LONG - 2} AND {LONG - 1}" in s for s in traced.sql), traced.sql
+    data = json.loads(cli("--session", str(path), "log", "--last", "2", "--json").stdout)
+    assert data["earlier"] == LONG - 2 and [e["seq"] for e in data["events"]] == [LONG - 1, LONG]
+
+
+def test_log_in_a_pipe_shows_everything_and_all_conflicts_with_last(tmp_path):
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 4)
+    lines = cli("--session", str(path), "log", check=0).stdout.splitlines()
+    assert [int(line.split()[0]) for line in lines] == [1, 2, 3, 4, 5]
+    assert cli("--session", str(path), "log", "--all", check=0).stdout.splitlines() == lines
+    assert cli("--session", str(path), "log", "--last", "9", check=0).stdout.splitlines() == lines
+    proc = cli("--session", str(path), "log", "--all", "--last", "2")
+    assert proc.returncode == 2 and "--last N or --all" in one_line_error(proc)
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_log_at_a_terminal_shows_a_screenful(tmp_path):
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 30)
+    leader, follower = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "--session", str(path), "log"],
+                            stdout=follower, stderr=subprocess.PIPE, cwd=ROOT,
+                            env=env(LINES="12", COLUMNS="100"))
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal's other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    proc.wait(timeout=60)
+    os.close(leader)
+    lines = b"".join(chunks).decode().splitlines()
+    assert lines[0] == "(21 earlier events: log --last N or --all)"
+    assert [int(line.split()[0]) for line in lines[1:]] == list(range(22, 32))
