@@ -657,7 +657,8 @@ def attack(
         raise RefereeError(f"{d_entry['name']} is KOd and has left play: it cannot be attacked", "XO-4")
     _check_ready(state, cards, a_entry, "attack")
     if a_entry["name"] in state["turn"].get("attacked", []):
-        raise RefereeError(f"{a_entry['name']} has already attacked this turn", None)
+        raise RefereeError(f"{a_entry['name']} has already attacked this turn: each ready "
+                           "character attacks at most once a phase", "XO-18")
     a_card = cards.characters[a_entry["name"]]
     on_attack = play_cards(state, cards, plays, a_league, a_entry["name"], "attack")
     on_defense = play_cards(state, cards, defense_plays, d_league, d_entry["name"], "defense")
