@@ -215,7 +215,8 @@ def dice_of(extras: dict[str, Any], title: str = "", colors: dict | None = None)
                    for name, die in declared.items()}
     result = {}
     for name, die in groups.items():
-        sets = tuple(DieSet(sid, str(s["color"]), str(s["ink"]), str(s["label"]))
+        sets = tuple(DieSet(sid, str(s.get("color", paper)), str(s.get("ink", primary)),
+                            str(s.get("label", sid)))
                      for sid, s in sets_of[name].items())
         result[name] = Die(name, tuple(face_of(f) for f in die["faces"]), int(die["per_player"]), sets)
     return result
