@@ -357,17 +357,18 @@ class Tx:
 
     @property
     def game(self) -> ModuleType:
-        """The rules module of the session's game (`referee.xs.game` / `referee.xo.game`)."""
-        from referee.games import module
+        """The rules module of the session's game (`referee.games`: `referee.xs.game`,
+        `referee.xo.game`, or the table kit's `referee.table.game`)."""
+        from referee.games import module_of_state
 
-        return module(self.session.state["game"])
+        return module_of_state(self.session.state)
 
 
 def public_state(state: dict) -> dict:
     """A game state as the whole table may see it (see `Tx.public`)."""
-    from referee.games import module
+    from referee.games import module_of_state
 
-    shown = getattr(module(state.get("game", "")), "public_state", None)
+    shown = getattr(module_of_state(state), "public_state", None)
     if shown is not None:
         return shown(state)
     return {k: v for k, v in state.items() if k != "seed"}
