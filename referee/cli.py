@@ -78,8 +78,14 @@ def _refuse(message: str, code: int, argv: list[str]) -> None:
 class RefereeGroup(click.Group):
     """A click group that also lists/loads the lazy game groups."""
 
+    @staticmethod
+    def lazy() -> dict[str, tuple[str, str]]:
+        """LAZY_GROUPS and the group of every game registered since (referee.games)."""
+        found = {name: (mod, attr) for name, (mod, attr, _) in games.groups().items()}
+        return {**LAZY_GROUPS, **found}
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        lazy = [name for name, (mod, _) in LAZY_GROUPS.items() if _module_exists(mod)]
+        lazy = [name for name, (mod, _) in self.lazy().items() if _module_exists(mod)]
         short = [name for name, (group, _, _) in SHORT_FORMS.items() if group in lazy]
         return sorted(set(super().list_commands(ctx)) | set(lazy) | set(short))
 
@@ -88,8 +94,9 @@ class RefereeGroup(click.Group):
             group_name, sub, _ = SHORT_FORMS[cmd_name]
             group = self.get_command(ctx, group_name)
             return group.get_command(ctx, sub) if isinstance(group, click.Group) else None
-        if cmd_name in LAZY_GROUPS:
-            mod, attr = LAZY_GROUPS[cmd_name]
+        lazy = self.lazy()
+        if cmd_name in lazy:
+            mod, attr = lazy[cmd_name]
             if not _module_exists(mod):
                 return None
             return getattr(importlib.import_module(mod), attr)
@@ -124,8 +131,9 @@ class RefereeGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
         for name in self.list_commands(ctx):
-            if name in LAZY_GROUPS:
-                rows.append((name, LAZY_HELP.get(name, f"{name} commands.")))
+            if name in self.lazy():
+                help_of = {n: text for n, (_, _, text) in games.groups().items()}
+                rows.append((name, LAZY_HELP.get(name) or help_of.get(name, f"{name} commands.")))
                 continue
             if name in SHORT_FORMS:
                 rows.append((name, SHORT_FORMS[name][2]))

@@ -1,0 +1,186 @@
+"""A designer's own game at the table (issue 21): the `pnp init` starter, whose cards.yaml
+declares the die `storm: {faces: [wind, wind, wave, wave, calm, 2], per_player: 3}`, two
+kinds of token and three phases, is printed (dice labels with the symbols in the PDF
+text) and played through a whole scripted session with the table kit: rolls with given
+faces, a refused face, tokens up and down past the bank, draw/discard counts, `next`
+through the phases, undo/redo. Every refusal is one line, exit 1 or 2, and leaves the
+session file's bytes unchanged."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def env() -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("REFEREE_SESSION", "REFEREE_CARDS")}
+    return {**clean, "PYTHONPATH": str(ROOT)}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("own") / "harbour"
+    done = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)], env=env(),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+@pytest.fixture
+def table(project, monkeypatch, tmp_path):
+    """`referee ARGS` in the project folder (in process), on a fresh session file."""
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("REFEREE_SESSION", raising=False)
+    monkeypatch.delenv("REFEREE_CARDS", raising=False)
+    session = tmp_path / "harbour.db"
+
+    def run(*args: str, code: int = 0):
+        result = CliRunner().invoke(main, ["--session", str(session), *args],
+                                    catch_exceptions=False)
+        assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.stdout}{result.stderr}"
+        return SimpleNamespace(out=result.stdout, err=result.stderr, session=session)
+
+    run.session = session
+    return run
+
+
+def refused(run, *args: str, code: int, says: str) -> str:
+    """One line on stderr, exit `code`, the session file byte for byte as it was."""
+    before = run.session.read_bytes()
+    result = run(*args, code=code)
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], result.err
+    assert "Traceback" not in result.err
+    assert result.session.read_bytes() == before
+    return lines[0]
+
+
+def state(run) -> dict:
+    return json.loads(run("status", "--json").out)["state"]
+
+
+@pytest.fixture
+def started(table):
+    # first player by a d6 each (the storm die's faces do not all count): Ann 5, Bob 4;
+    # then the shared lanterns' 2d6 start: 2 + 3
+    out = table("new", "harbour", "--players", "Ann,Bob", "--seed", "3", "--roll", "5,4,2,3").out
+    assert out.splitlines()[0] == "Harbour Lights: Ann, Bob; Ann goes first (rolled Ann 5, Bob 4)"
+    return table
+
+
+def test_a_starter_project_plays_a_whole_session(started):
+    run = started
+    s = state(run)
+    assert s["tokens"] == {"Ann": {"cargo": 3}, "Bob": {"cargo": 3}} and s["pool"] == {"lantern": 5}
+    assert s["turn"] == {"number": 1, "round": 1, "player": "Ann", "phase": "Draw"}
+    assert "seed" not in s and "shown" not in s  # public: no seed, no hand contents
+
+    # roll with the faces as they fell; --json counts each symbol and sums the numbers
+    out = json.loads(run("roll", "3", "storm", "--roll", "wind,calm,2", "--json").out)
+    assert out["faces"] == ["wind", "calm", "2"]
+    assert out["counts"] == {"wind": 1, "calm": 1} and out["sum"] == 2
+    assert run("roll", "3", "--roll", "WAVE wave wind").out.strip() == \
+        "3 storm: wave wave wind  (2 wave, 1 wind, sum 0)"
+    line = refused(run, "roll", "3", "--roll", "wind,fire,2", code=2, says="fire")
+    assert line == ("referee: --roll 'wind,fire,2': face 'fire' at column 6 is not a face of "
+                    "the storm die (faces wind, wave, calm, 2)")
+    refused(run, "roll", "2", "--roll", "wind,wind,wind", code=2, says="1 face left over")
+    refused(run, "roll", "2", "moon", code=2, says="no die 'moon': its dice are storm")
+
+    # tokens: up, down, set; past the bank and below zero refused
+    assert "Ann Cargo +33: 3 -> 36" in run("token", "Ann", "cargo", "+33").out
+    line = refused(run, "token", "Bob", "cargo", "+2", code=1, says="bank")
+    assert line == "referee: the bank holds 1 Cargo (of 40); Bob cannot take 2, nothing changed"
+    refused(run, "token", "Ann", "cargo", "-40", code=1, says="below zero")
+    assert "Ann Cargo -30: 36 -> 6" in run("token", "ann", "Cargo", "-30").out
+    assert "the shared pool Lantern =20: 5 -> 20" in run("token", "lantern", "=20").out
+    refused(run, "token", "lantern", "+1", code=1, says="the bank holds 0 Lantern")
+    refused(run, "token", "Ann", "lantern", "+1", code=2, says="shared")
+    refused(run, "token", "Ann", "gold", "+1", code=2, says="tokens are cargo, lantern")
+    refused(run, "token", "Cy", "cargo", "+1", code=2, says="no player 'Cy'")
+    refused(run, "token", "Ann", "cargo", "5", code=2, says="write +N")
+
+    # decks and hands, as counts; a card is learned only when shown
+    assert "Ann draws 3 cards from ships: 3 in hand, 4 left" in run("draw", "Ann", "3", "--deck", "ships").out
+    run("draw", "Bob", "2", "--deck", "storms")
+    refused(run, "draw", "Bob", "9", "--deck", "storms", code=1, says="holds 3 cards")
+    refused(run, "draw", "Bob", "1", code=2, says="name one with --deck")
+    refused(run, "discard", "Ann", "Squall", code=1, says="holds no storms card")
+    assert "Bob discards Squall: 1 in hand" in run("discard", "Bob", "squall").out
+    assert "Ann discards 2 cards face down: 1 in hand" in run("discard", "Ann", "-n", "2", "--deck", "ships").out
+    refused(run, "discard", "Ann", "Kraken", code=2, says="not a card of Harbour Lights")
+    run("show", "Bob", "Gale")
+    s = state(run)
+    assert s["hands"] == {"Ann": {"ships": 1, "storms": 0}, "Bob": {"ships": 0, "storms": 1}}
+    assert s["decks"]["storms"] == {"deck": 3, "discard": 1, "seen": ["Squall"]}
+    assert "Gale" not in run("status").out and "Gale" not in json.dumps(s)
+    assert "shown: Gale" in run("hand", "Bob").out  # the private command only
+    assert "2 cards from the discard pile" in run("shuffle", "ships").out
+
+    # turns: next steps through the phases, then the next player; a new round at Ann
+    seen = [run("next").out.strip() for _ in range(6)]
+    assert seen == ["round 1, turn 1: Ann, Sail", "round 1, turn 1: Ann, Storm",
+                    "round 1, turn 2: Bob, Draw", "round 1, turn 2: Bob, Sail",
+                    "round 1, turn 2: Bob, Storm", "round 2, turn 3: Ann, Draw"]
+
+    # undo / redo
+    assert "Harbour Lights: round 1, turn 2: Bob, Storm" in run("undo").out
+    assert "round 2, turn 3: Ann, Draw" in run("redo").out
+    log = run("log").out
+    assert "roll     Ann rolls 3 storm: wind calm 2  (1 wind, 1 calm, sum 2)" in log
+    assert "Gale" in log  # shown to the table: in the log (XS-16 alike), never a hidden card
+
+
+def test_status_shows_every_players_tokens_and_the_piles(started):
+    out = started("status").out.splitlines()
+    assert out[:4] == ["Harbour Lights: round 1, turn 1: Ann, Draw",
+                       "  Ann: 3 cargo; 0 cards in hand", "  Bob: 3 cargo; 0 cards in hand",
+                       "  shared: 5 lantern"]
+
+
+def test_a_bundled_game_session_refuses_the_kit_commands(table, project):
+    table("--cards", str(ROOT / "cards.yaml"), "new", "x-statix", "--players", "A,B", "--seed", "1")
+    refused(table, "token", "A", "cargo", "+1", code=1, says="holds a X-Statix game")
+    refused(table, "next", code=1, says="for a game of your own cards.yaml")
+
+
+def test_new_refuses_an_unknown_game_naming_the_projects_games(table):
+    result = table("new", "chess", "--players", "A,B", code=2)
+    assert result.err.strip() == ("referee: unknown game 'chess': choose xo, x-statix, harbour "
+                                  "(the games of cards.yaml and the bundled ones)")
+    result = table("new", "harbour", "--players", "A", code=2)
+    assert "Harbour Lights is for 2 to 4 players, not 1" in result.err
+
+
+def test_the_setup_refuses_a_wrong_face_and_faces_left_over(table):
+    table("new", "harbour", "--players", "Ann,Bob", "--roll", "5,4,2,9", code=2)
+    assert not table("status", code=2).session.exists()
+    result = table("new", "harbour", "--players", "Ann,Bob", "--roll", "5,4,2,3,1", code=2)
+    assert "1 face left over" in result.err
+
+
+def test_the_dice_labels_print_the_symbols(project):
+    done = subprocess.run([sys.executable, "-m", "pnp", "build", "--only", "dice-labels",
+                           "--project", str(project)], env=env(), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    import pypdf
+
+    pdf = project / "output" / "harbour" / "dice-labels.pdf"
+    pages = pypdf.PdfReader(pdf).pages
+    assert len(pages) == 1
+    words = pages[0].extract_text().split()
+    for symbol, times in (("wind", 6), ("wave", 6), ("calm", 3), ("2", 3)):
+        assert words.count(symbol) >= times, (symbol, words)
+    assert "Storm" in words
