@@ -34,7 +34,7 @@ def table_game(tx: Tx, state: dict) -> Any:
 
 def done(tx: Tx, kind: str, result: Any, payload: dict) -> Reply:
     tx.record(kind, result.summary, payload, result.state)
-    return Reply(result.lines, result.data)
+    return Reply([step.text for step in result.steps], result.data)
 
 
 def face_source(tx: Tx) -> Any:

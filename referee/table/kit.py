@@ -19,6 +19,7 @@ from typing import Any
 from carddb.dice import Die, dice_of
 from referee.errors import RefereeError, UsageError
 from referee.inputs import shown
+from referee.outcome import Result, Step
 from referee.table.dice import FaceSource, summary
 from referee.words import counted
 
@@ -222,15 +223,12 @@ def public_state(state: dict) -> dict:
 
 
 # ── commands (each returns the new state, a summary, lines and data) ──────────
-@dataclass
-class Done:
-    state: dict
-    summary: str
-    lines: list[str]
-    data: dict[str, Any]
+def Done(state: dict, summary: str, lines: list[str], data: dict[str, Any]) -> Result:
+    """The kit's commands answer with the one result type of every engine."""
+    return Result(state, summary, [Step(line) for line in lines], data)
 
 
-def roll(state: dict, game: TableGame, n: int, die: Die, source: FaceSource) -> Done:
+def roll(state: dict, game: TableGame, n: int, die: Die, source: FaceSource) -> Result:
     new = copy.deepcopy(state)
     who = state["turn"]["player"]
     faces = source.take(n, die, f"{who}'s roll of {counted(n, die.name + ' die', die.name + ' dice')}")
@@ -243,7 +241,7 @@ def roll(state: dict, game: TableGame, n: int, die: Die, source: FaceSource) -> 
 
 
 def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
-                 op: str, amount: int) -> Done:
+                 op: str, amount: int) -> Result:
     """+N takes N from the bank, -N gives N back, =N sets; never below 0, never more
     than the bank holds."""
     new = copy.deepcopy(state)
@@ -270,7 +268,7 @@ def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
                                            "after": after, "bank": bank(new, kind)})
 
 
-def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Done:
+def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Result:
     new = copy.deepcopy(state)
     pile = new["decks"][deck]
     if n > pile["deck"]:
@@ -293,7 +291,7 @@ def card_named(game: TableGame, text: str) -> str:
 
 
 def discard(state: dict, game: TableGame, who: str, cards: list[str], n: int | None,
-            deck: str | None) -> Done:
+            deck: str | None) -> Result:
     """Named cards are shown as they go onto their deck's discard pile (the referee learns
     them); without names, `n` cards (default 1) of `deck` go face down."""
     new = copy.deepcopy(state)
@@ -324,7 +322,7 @@ def discard(state: dict, game: TableGame, who: str, cards: list[str], n: int | N
                                     "hand": held})
 
 
-def show(state: dict, game: TableGame, who: str, text: str) -> Done:
+def show(state: dict, game: TableGame, who: str, text: str) -> Result:
     """A card shown to the table that stays in the hand: the referee learns it."""
     new = copy.deepcopy(state)
     name = card_named(game, text)
@@ -338,7 +336,7 @@ def show(state: dict, game: TableGame, who: str, text: str) -> Done:
     return Done(new, line, [line], {"player": who, "card": name})
 
 
-def shuffle(state: dict, game: TableGame, deck: str) -> Done:
+def shuffle(state: dict, game: TableGame, deck: str) -> Result:
     new = copy.deepcopy(state)
     pile = new["decks"][deck]
     back = pile["discard"]
@@ -350,7 +348,7 @@ def shuffle(state: dict, game: TableGame, deck: str) -> Done:
     return Done(new, line, [line], {"deck": deck, "returned": back, "left": pile["deck"]})
 
 
-def next_turn(state: dict, game: TableGame) -> Done:
+def next_turn(state: dict, game: TableGame) -> Result:
     """The next phase of the turn (`phases:`), or the next player in seat order; a new
     round when the turn comes back to the first player."""
     new = copy.deepcopy(state)

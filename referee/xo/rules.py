@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.dice import MASK_FACES, is_moffed, roll_mask  # XO-1, XO-5
+from referee.outcome import Step, rulings_of  # one Step for every engine
 
 LEAGUES = ("heroes", "villains")
 DICE_PER_PLAYER = 7  # XO-1: each player owns 7 mask dice
@@ -31,26 +32,6 @@ OUTCOMES = ("miss", "hit", "stunned", "ko")
 ENERGY_RULE = "XO-19"  # Energy played into the league's pool for the turn, lost at its end
 RESOURCE_RULE = "XO-20"  # each Resource stack's face-up card, playable by either league
 RESOURCE_STACKS = {"npcs": "NPCs", "powers": "Powers", "tech": "Tech", "upgrades": "Upgrades"}
-
-
-@dataclass(frozen=True)
-class Step:
-    """One thing the referee did or checked, and the ruling that says so (or None)."""
-
-    text: str
-    ruling: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "ruling": self.ruling}
-
-
-def rulings_of(steps: Iterable[Step]) -> list[str]:
-    """The distinct ruling ids used by these steps, in first-use order."""
-    seen: list[str] = []
-    for step in steps:
-        if step.ruling and step.ruling not in seen:
-            seen.append(step.ruling)
-    return seen
 
 
 def other_league(league: str) -> str:
