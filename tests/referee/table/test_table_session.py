@@ -184,3 +184,40 @@ def test_the_dice_labels_print_the_symbols(project):
     for symbol, times in (("wind", 6), ("wave", 6), ("calm", 3), ("2", 3)):
         assert words.count(symbol) >= times, (symbol, words)
     assert "Storm" in words
+
+
+@pytest.mark.parametrize("where, value, says", [
+    (["tokens", "Ann", "cargo"], -2, "state.tokens.Ann.cargo"),
+    (["hands", "Bob", "ships"], "3", "state.hands.Bob.ships"),
+    (["turn", "player"], "Mallory", "state.turn.player"),
+    (["shown", "Bob"], ["Kraken"], "'Kraken' is not a card of harbour"),
+])
+def test_a_hand_edited_kit_session_is_refused_in_one_line(started, where, value, says):
+    """The kit's states pass its schema (referee/table/game.py) and its card names are
+    checked against cards.yaml, like any game's: exit 2, nothing written."""
+    import sqlite3
+
+    from referee import session as store
+
+    run = started
+    conn = sqlite3.connect(run.session)
+    rows = conn.execute("SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
+                        "ORDER BY seq").fetchall()
+    conn.close()
+    state = json.loads(rows[-1][5])
+    node = state
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    rows[-1] = (*rows[-1][:5], json.dumps(state))
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{run.session}{suffix}").unlink(missing_ok=True)
+    conn = sqlite3.connect(run.session, isolation_level=None)  # forged: right seq and CRC
+    conn.execute(f"PRAGMA application_id = {store.APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.executescript(store._SCHEMA)
+    for row in rows:
+        conn.execute(store._INSERT, (*row, store.row_crc(row)))
+    conn.close()
+    refused(run, "token", "Ann", "cargo", "+1", code=2, says=says)
