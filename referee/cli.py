@@ -274,14 +274,28 @@ def _kit_roll(ctx: click.Context, words: list[str]) -> bool:
     path = Path(global_options(ctx).session)
     if not path.is_file():
         return False
-    from referee.errors import SessionError
-    from referee.session import Session
+    import sqlite3
+
+    # a peek at the latest state only (read-only, no row checks): the session command
+    # that follows opens the file with every check; a file this cannot read is not a
+    # session of the kit, and a plain roll touches no session
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1)
+        try:
+            row = conn.execute("SELECT state_json FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        finally:
+            conn.close()
+    except (sqlite3.Error, OSError, ValueError):
+        return False
+    if not row or not isinstance(row[0], str) or '"kit"' not in row[0]:
+        return False
+    import json
 
     try:
-        with Session.open(path, write=False) as session:
-            return session.state.get("kit") == "table"
-    except (SessionError, UsageError, RefereeError, OSError):
-        return False  # a broken session is the session commands' business, not a roll's
+        state = json.loads(row[0])
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(state, dict) and state.get("kit") == "table"
 
 
 def _own_die(ctx: click.Context, words: list[str]) -> tuple[Any, Any, int] | None:

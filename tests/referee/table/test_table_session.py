@@ -154,6 +154,10 @@ def test_a_bundled_game_session_refuses_the_kit_commands(table, project):
     table("--cards", str(ROOT / "cards.yaml"), "new", "x-statix", "--players", "A,B", "--seed", "1")
     refused(table, "token", "A", "cargo", "+1", code=1, says="holds a X-Statix game")
     refused(table, "next", code=1, says="for a game of your own cards.yaml")
+    assert "White Mask" in table("roll", "3").out  # dice notation: the session is not the kit's
+    before = json.loads(table("status", "--json").out)["state"]["table"]["A"]["mt"]
+    assert table("mt", "A", "+1").out.startswith(f"A MT +1: {before} -> {before + 1}")  # short form
+    assert table("xs", "mt", "A", "-1").out.startswith(f"A MT -1: {before + 1} -> {before}")
 
 
 def test_new_refuses_an_unknown_game_naming_the_projects_games(table):
