@@ -361,12 +361,14 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
                 raise UsageError("odds LEFT vs RIGHT needs an expression on each side")
             left = notation.parse(" ".join(words[:i]))
             right = notation.parse(" ".join(words[i + 1 :]))
-            result = exact.compare(left, right)
+            combat = bool(left.mask_dice and right.mask_dice)  # ACV vs DCV: never below 0
+            result = exact.compare(left, right, 0 if combat else None)
             moff = {
                 side: exact.moffed_probability(e) for side, e in (("left", left), ("right", right))
             }
             lines = [
-                f"{left} vs {right}: a hit needs left > right (XO-3)",
+                f"{left} vs {right}: a hit needs left > right (XO-3)"
+                + (", each total at least 0 (XO-17)" if combat else ""),
                 f"  win   {result.win}  = {percent(result.win)}",
                 f"  tie   {result.tie}  = {percent(result.tie)}",
                 f"  loss  {result.loss}  = {percent(result.loss)}",

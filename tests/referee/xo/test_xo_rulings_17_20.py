@@ -78,3 +78,33 @@ def test_xo20_either_league_plays_the_face_up_resource_and_an_empty_stack_stays_
     with pytest.raises(RefereeError) as err:  # the heroes cannot take it again: the stack is empty
         play.play_cards(state, xo_cards, ["Police Captain"], "heroes", None, "defense")
     assert err.value.ruling == "XO-20" and "stack is empty" in str(err.value)
+
+
+@pytest.mark.parametrize("left, right", [("1m", "2m-3"), ("2m-4", "1m"), ("3m-2", "2m-2")])
+def test_xo17_the_exact_odds_of_a_combat_floor_both_totals_at_zero(left, right):
+    """`referee odds "A vs D"` with mask dice is an ACV vs a DCV: each counts as at least 0,
+    checked against an enumeration of the faces."""
+    import itertools
+    from fractions import Fraction
+
+    from referee import odds
+    from referee.dice import MASK_FACES
+    from referee.notation import parse
+
+    def totals(text):
+        expr = parse(text)
+        n = expr.mask_dice
+        return [max(0, sum(f) + expr.modifier) for f in itertools.product(MASK_FACES, repeat=n)]
+
+    a, d = totals(left), totals(right)
+    win = Fraction(sum(x > y for x in a for y in d), len(a) * len(d))
+    tie = Fraction(sum(x == y for x in a for y in d), len(a) * len(d))
+    result = odds.compare(parse(left), parse(right), 0)
+    assert (result.win, result.tie) == (win, tie)
+
+
+def test_xo17_the_odds_command_says_it_floors_a_combat(referee_in_process):
+    out = referee_in_process("odds", "1m vs 2m-3").stdout.splitlines()[0]
+    assert out == "1m vs 2m-3: a hit needs left > right (XO-3), each total at least 0 (XO-17)"
+    plain = referee_in_process("odds", "2d6 vs 1d6+3").stdout.splitlines()[0]
+    assert "XO-17" not in plain
