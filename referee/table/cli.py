@@ -43,7 +43,11 @@ def face_source(tx: Tx) -> Any:
     from referee.command import at_terminal
     from referee.table.dice import FaceSource
 
-    ask = ask_face if at_terminal() and tx.entered is None else None
+    def asking(what: str, die: Any) -> Any:
+        tx.session.let_go()  # nobody waits for the session while a person is asked
+        return ask_face(what, die)
+
+    ask = asking if at_terminal() and tx.entered is None else None
     return FaceSource(tx.session.rng(tx.command, tx.session.state_digest()), tx.entered, ask)
 
 
