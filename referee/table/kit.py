@@ -24,7 +24,6 @@ from referee.table.dice import FaceSource, summary
 from referee.words import counted
 
 KIT = "table"
-D6 = None  # the first-player die when the game's dice do not all count
 
 
 @dataclass(frozen=True)
@@ -223,7 +222,7 @@ def public_state(state: dict) -> dict:
 
 
 # ── commands (each returns the new state, a summary, lines and data) ──────────
-def Done(state: dict, summary: str, lines: list[str], data: dict[str, Any]) -> Result:
+def _result(state: dict, summary: str, lines: list[str], data: dict[str, Any]) -> Result:
     """The kit's commands answer with the one result type of every engine."""
     return Result(state, summary, [Step(line) for line in lines], data)
 
@@ -237,7 +236,7 @@ def roll(state: dict, game: TableGame, n: int, die: Die, source: FaceSource) -> 
     from referee.table.dice import roll_line
 
     line = roll_line(die, faces)
-    return Done(new, f"{who} rolls {line}", [line], {"die": die.name, **data})
+    return _result(new, f"{who} rolls {line}", [line], {"die": die.name, **data})
 
 
 def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
@@ -264,7 +263,7 @@ def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
     holder[kind.id] = after
     summary_line = f"{name} {kind.name} {op}{amount}: {before} -> {after}"
     lines = [summary_line, f"  bank: {bank(new, kind)} {kind.name} left"]
-    return Done(new, summary_line, lines, {"holder": who, "token": kind.id, "before": before,
+    return _result(new, summary_line, lines, {"holder": who, "token": kind.id, "before": before,
                                            "after": after, "bank": bank(new, kind)})
 
 
@@ -279,7 +278,7 @@ def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Result:
     new["hands"][who][deck] += n
     held = sum(new["hands"][who].values())
     line = f"{who} draws {counted(n, 'card')} from {deck}: {held} in hand, {pile['deck']} left"
-    return Done(new, line, [line], {"player": who, "deck": deck, "drawn": n, "hand": held,
+    return _result(new, line, [line], {"player": who, "deck": deck, "drawn": n, "hand": held,
                                     "left": pile["deck"]})
 
 
@@ -318,7 +317,7 @@ def discard(state: dict, game: TableGame, who: str, cards: list[str], n: int | N
     what = ", ".join(named) if named else counted(len(moved), "card") + " face down"
     held = sum(new["hands"][who].values())
     line = f"{who} discards {what}: {held} in hand"
-    return Done(new, line, [line], {"player": who, "cards": named, "discarded": len(moved),
+    return _result(new, line, [line], {"player": who, "cards": named, "discarded": len(moved),
                                     "hand": held})
 
 
@@ -333,7 +332,7 @@ def show(state: dict, game: TableGame, who: str, text: str) -> Result:
                            "already shown, nothing changed")
     new["shown"][who].append(name)
     line = f"{who} shows {name}" + (f" ({known + 1} shown)" if known else "")
-    return Done(new, line, [line], {"player": who, "card": name})
+    return _result(new, line, [line], {"player": who, "card": name})
 
 
 def shuffle(state: dict, game: TableGame, deck: str) -> Result:
@@ -345,7 +344,7 @@ def shuffle(state: dict, game: TableGame, deck: str) -> Result:
     pile["seen"] = []
     line = (f"{deck}: {counted(back, 'card')} from the discard pile shuffled in at the table; "
             f"{pile['deck']} to draw")
-    return Done(new, line, [line], {"deck": deck, "returned": back, "left": pile["deck"]})
+    return _result(new, line, [line], {"deck": deck, "returned": back, "left": pile["deck"]})
 
 
 def next_turn(state: dict, game: TableGame) -> Result:
@@ -364,4 +363,4 @@ def next_turn(state: dict, game: TableGame) -> Result:
             turn["round"] += 1
         turn["phase"] = phases[0] if phases else None
     line = _turn_line(new)
-    return Done(new, line, [line], {"turn": dict(turn)})
+    return _result(new, line, [line], {"turn": dict(turn)})
