@@ -165,7 +165,8 @@ class RefereeGroup(click.Group):
 )
 @click.pass_context
 def main(ctx: click.Context, session: str, seed: int | None, cards: str | None) -> None:
-    """Table referee for XO! and X-Statix: dice, exact odds, game sessions.
+    """Table referee for XO!, X-Statix and your own game of cards.yaml (the table kit):
+    dice, exact odds, game sessions.
 
     Exit codes: 0 success, 1 a rule or game-state refusal, 2 bad usage or input."""
     ctx.obj = GlobalOptions(session=session, seed=seed, cards=cards)
