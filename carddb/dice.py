@@ -20,7 +20,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from carddb import limits
-from carddb.schema import COLOR, ListOf, MapOf, Report, Spec, Struct, Type, join, kind_of, shown
+from carddb.schema import (
+    COLOR,
+    Choice,
+    ListOf,
+    MapOf,
+    Report,
+    Spec,
+    Struct,
+    Type,
+    join,
+    kind_of,
+    shown,
+)
+from carddb.vocab import MARKUP_ICONS  # the icons the printer draws
 from carddb.yamlsource import Pos, key_pos, value_pos
 
 SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,31}\Z")
@@ -85,7 +98,7 @@ class FaceSpec(Spec):
 
     expected = "a number, a symbol word or {symbol, icon, value}"
     _MAPPING = Struct({"symbol": Type((str,), "a symbol word")},
-                      {"icon": Type((str,), "an icon name"), "value": Type((int,), "a whole number")})
+                      {"icon": Choice(MARKUP_ICONS), "value": Type((int,), "a whole number")})
 
     def check(self, value, path, pos, report):
         if isinstance(value, bool):

@@ -18,8 +18,8 @@ from referee.errors import DiceError
 from referee.table import dice
 
 STORM = {"storm": {"faces": ["wind", "wind", "wave", "wave", "calm", 2], "per_player": 3}}
-SUN = {"sun": {"faces": [{"symbol": "sun", "icon": "star", "value": 1}, "moon", 3, 3, "moon",
-                         {"symbol": "sun", "icon": "star", "value": 1}], "per_player": 2}}
+SUN = {"sun": {"faces": [{"symbol": "sun", "icon": "energy", "value": 1}, "moon", 3, 3, "moon",
+                         {"symbol": "sun", "icon": "energy", "value": 1}], "per_player": 2}}
 
 
 def die(spec):
@@ -70,7 +70,7 @@ def test_faces_from_the_table_are_checked_against_the_die():
 def test_an_icon_face_prints_its_icon_and_counts_its_symbol_and_value():
     d = die(SUN)
     sun = d.face("SUN")
-    assert sun == Face("sun", "star", 1) and sun.label == "star" and sun.key == "sun"
+    assert sun == Face("sun", "energy", 1) and sun.label == "energy" and sun.key == "sun"
     assert d.face("3").label == "3" and d.face("moon").label == "moon"
     assert dice.summary([sun, sun, d.face("3")], d) == {"faces": ["sun", "sun", "3"],
                                                           "counts": {"sun": 2}, "sum": 5}
@@ -112,7 +112,7 @@ def test_cards_yaml_takes_symbol_faces_and_named_dice(tmp_path):
     db = load(tmp_path, """\
         dice:
           storm: {faces: [wind, wind, wave, wave, calm, 2], per_player: 3}
-          sun: {faces: [{symbol: sun, icon: star, value: 1}, moon, 3], per_player: 1, color: "#ffcc00"}
+          sun: {faces: [{symbol: sun, icon: energy, value: 1}, moon, 3], per_player: 1, color: "#ffcc00"}
         tokens:
           shell: {label: "1", name: Shell, count: 30, start: 2d6, per: player, diameter_mm: 20}
         phases: [Draw, Act]
@@ -136,6 +136,7 @@ def test_the_one_die_form_takes_symbols_too(tmp_path):
     ("dice: {Storm!: {faces: [wind, calm], per_player: 1}}", "is not a lower-case word"),
     ("dice: {storm: {faces: [{symbol: sun, value: 1}, {symbol: sun, value: 2}], per_player: 1}}",
      "declared twice"),
+    ("dice: {sun: {faces: [{symbol: sun, icon: star}, moon], per_player: 1}}", "'star' is not one of"),
     ("tokens: {shell: {label: a, name: S, count: 3, start: 2x6, diameter_mm: 20}}",
      "dice like 2d6"),
     ("tokens: {shell: {label: a, name: S, count: 3, per: team, diameter_mm: 20}}", "per"),
@@ -188,3 +189,31 @@ def test_roll_names_a_die_of_the_project_without_a_session(own_project):
     assert err.endswith("'sun' at column 6 is not a face of the storm die (faces wind, wave, calm, 2)")
     # a plain number is still dice notation (XO!'s mask dice) without a session of the game
     assert "White Mask" in own_project("roll", "2").stdout
+
+
+def test_a_label_prints_a_faces_icon_instead_of_its_symbol(tmp_path):
+    """The starter's die-face.j2 on a die with an icon face: the icon is drawn, so the
+    symbol is not in the label's text; the other faces print their symbol or number."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pypdf
+
+    root = Path(__file__).resolve().parents[3]
+    project = tmp_path / "isle"
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    subprocess.run([sys.executable, "-m", "pnp", "init", str(project)], env=env, check=True,
+                   capture_output=True)
+    cards = project / "cards.yaml"
+    text = cards.read_text().replace("faces: [wind, wind, wave, wave, calm, 2]",
+                                     "faces: [{symbol: sun, icon: energy, value: 1}, moon, 3]")
+    cards.write_text(text)
+    done = subprocess.run([sys.executable, "-m", "pnp", "build", "--only", "dice-labels",
+                           "--project", str(project)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    page = pypdf.PdfReader(project / "output" / "harbour" / "dice-labels.pdf").pages[0]
+    text = page.extract_text()
+    assert text.split().count("moon") >= 3 and text.split().count("3") >= 3
+    assert "sun" not in text  # the energy icon is drawn in its place
