@@ -58,7 +58,7 @@ class TableGame:
         for tid, t in (game.extras.get("tokens") or {}).items():
             tokens[tid] = TokenKind(tid, str(t.get("name", tid)), str(t.get("label", tid)),
                                     int(t["count"]), t.get("start", 0), t.get("per") == "shared")
-        cards = {}
+        cards: dict[str, str] = {}
         for deck_id, deck in game.decks.items():
             for card in deck.cards:
                 cards.setdefault(card.name, deck_id)
@@ -304,15 +304,15 @@ def discard(state: dict, game: TableGame, who: str, cards: list[str], n: int | N
     else:
         d = deck_of(game, deck)
         moved = [(d, None)] * (1 if n is None else n)
-    for d, name in moved:
+    for d, card in moved:
         if new["hands"][who][d] < 1:
             raise RefereeError(f"{who} holds no {d} card to discard, nothing changed")
         new["hands"][who][d] -= 1
         new["decks"][d]["discard"] += 1
-        if name is not None:
-            new["decks"][d]["seen"].append(name)
-            if name in new["shown"][who]:
-                new["shown"][who].remove(name)
+        if card is not None:
+            new["decks"][d]["seen"].append(card)
+            if card in new["shown"][who]:
+                new["shown"][who].remove(card)
     named = [c for _, c in moved if c]
     what = ", ".join(named) if named else counted(len(moved), "card") + " face down"
     held = sum(new["hands"][who].values())
