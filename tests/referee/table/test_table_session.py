@@ -252,3 +252,39 @@ def test_dice_are_asked_for_by_name_on_a_terminal(project, monkeypatch, tmp_path
     assert "'fire': the storm die shows wind, wave, calm, 2" in roll.stderr
     assert data["referee_rolled"] == [{"roll": "Ann's roll of 2 storm dice, die 2 of 2",
                                        "faces": [data["faces"][1]]}]
+
+
+def test_the_playtest_walkthrough_is_what_the_referee_prints(project, monkeypatch, tmp_path):
+    """docs/PLAYTEST.md, replayed: every `$ referee ...` command of its blocks prints the
+    lines the walkthrough shows (timestamps aside; `...` ends a shortened output)."""
+    import re
+    import shlex
+    import shutil
+
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    folder = tmp_path / "harbour"  # its own copy: the walkthrough's default session file
+    shutil.copytree(project, folder, ignore=shutil.ignore_patterns("output", "*.db*"))
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("REFEREE_SESSION", raising=False)
+    monkeypatch.delenv("REFEREE_CARDS", raising=False)
+    text = (ROOT / "docs" / "PLAYTEST.md").read_text(encoding="utf-8")
+    stamp = re.compile(r"\d{4}-\d{2}-\d{2}T\S+")
+    checked = 0
+    for block in re.findall(r"```\n(.*?)```", text, re.S):
+        commands = re.split(r"^\$ ", block, flags=re.M)[1:]
+        for chunk in commands:
+            line, _, shown_out = chunk.partition("\n")
+            if not line.startswith("referee "):
+                continue
+            args = shlex.split(line)[1:]
+            result = CliRunner().invoke(main, args)
+            got = stamp.sub("TS", result.stdout + result.stderr).splitlines()
+            want = stamp.sub("TS", shown_out).splitlines()
+            if want and want[-1] == "...":
+                want, got = want[:-1], got[:len(want) - 1]
+            assert got == want, line
+            checked += 1
+    assert checked >= 15
