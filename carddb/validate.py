@@ -10,11 +10,11 @@ import re
 from pathlib import Path, PurePosixPath
 
 from carddb import limits
+from carddb.dice import DICE, TOKEN_START
 from carddb.fields import ANY
 from carddb.schema import (
     BOOL,
     COLOR,
-    INT,
     NUMBER,
     POS_INT,
     STR,
@@ -94,10 +94,7 @@ REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)})
 TOKEN = Struct({"label": STR, "name": STR,
                 "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS),
                 "diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm")},
-               {"color": COLOR})
-DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": STR})
-DICE_PER_PLAYER = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_DICE)
-DICE = Struct({"faces": ListOf(INT, 2), "per_player": DICE_PER_PLAYER, "sets": MapOf(STR, DIE_SET)})
+               {"color": COLOR, "start": TOKEN_START, "per": Choice(("player", "shared"))})
 
 # Artefacts of a game other than its decks (pnp.artefacts.build): a deck may not take their file names.
 ARTEFACT_NAMES = ("mats", "mats-tiled", "dice-labels", "tokens", "reference", "calibration")
@@ -105,7 +102,8 @@ DECK_ID = Id("deck", reserved=ARTEFACT_NAMES)
 # A game: what every game has, then the components pnp prints for any game that has them.
 GAME_REQUIRED = {"title": STR, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
-                 "tokens": MapOf(STR, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY)}
+                 "tokens": MapOf(STR, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
+                 "phases": ListOf(STR, 1)}
 MAT = Struct({"title": STR, "size_mm": ListOf(Range(*limits.MAT_MM, "a size in mm"), 2, 2),
               "areas": ListOf(Struct({"label": STR, "rect_mm": ListOf(NUMBER, 4, 4)}))})
 DECK = Struct({"title": STR, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})

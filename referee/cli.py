@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from referee import games
 from referee.command import (
     DEFAULT_SESSION,
     SEED,
@@ -27,20 +28,30 @@ from referee.command import (
     session_command,
 )
 from referee.errors import RefereeError, UsageError
-from referee.inputs import MAX_DIGITS, one_line, shown, small_int
+from referee.inputs import one_line, shown
 
-# name -> (module, attribute): command groups mounted when their module exists, imported
-# only when invoked (`referee --help` shows LAZY_HELP instead of importing them).
-LAZY_GROUPS = {
-    "xo": ("referee.xo.cli", "xo"),
-    "xs": ("referee.xs.cli", "xs"),
-    "simulate": ("referee.simulate.cli", "simulate"),
+# name -> (module, attribute): command groups (and the table kit's commands) mounted when
+# their module exists, imported only when invoked (`referee --help` shows LAZY_HELP
+# instead of importing them). The games' groups come from the one game registry.
+LAZY_GROUPS = {name: (mod, attr) for name, (mod, attr, _) in games.groups().items()}
+LAZY_HELP = {name: text for name, (_, _, text) in games.groups().items()}
+LAZY_GROUPS["simulate"] = ("referee.simulate.cli", "simulate")
+LAZY_HELP["simulate"] = "Simulated games and strategy statistics."
+TABLE_COMMANDS = {
+    "token": "Tokens of your own game: token PLAYER NAME +N|-N|=N (bank and pools).",
+    "draw": "Your own game: PLAYER draws N cards (counted; --deck D).",
+    "discard": "Your own game: PLAYER discards CARD... (shown) or -n N face down.",
+    "show": "Your own game: PLAYER shows CARD, kept in hand (the referee learns it).",
+    "shuffle": "Your own game: a discard pile shuffled back into its deck.",
+    "next": "Your own game: the next phase or the next player's turn.",
+    "hand": "Your own game: a hand as the referee knows it (private).",
 }
-LAZY_HELP = {
-    "xo": "XO! game commands (see `referee xo --help`).",
-    "xs": "X-Statix game commands (see `referee xs --help`).",
-    "simulate": "Simulated games and strategy statistics.",
-}
+for _name, _help in TABLE_COMMANDS.items():
+    LAZY_GROUPS[_name] = ("referee.table.cli", "next_" if _name == "next" else _name)
+    LAZY_HELP[_name] = _help
+# short forms kept at the top level: `referee mt ...` is `referee xs mt ...`
+SHORT_FORMS = {"mt": ("xs", "mt", "X-Statix money tokens: mt PLAYER +5|-3|=10."),
+               "ft": ("xs", "ft", "X-Statix fame tokens on a hero: ft HERO +1|-1.")}
 LEAGUE_DICE = {"heroes": "White Mask", "villains": "Black Mask"}  # XO-1
 
 
@@ -67,13 +78,25 @@ def _refuse(message: str, code: int, argv: list[str]) -> None:
 class RefereeGroup(click.Group):
     """A click group that also lists/loads the lazy game groups."""
 
+    @staticmethod
+    def lazy() -> dict[str, tuple[str, str]]:
+        """LAZY_GROUPS and the group of every game registered since (referee.games)."""
+        found = {name: (mod, attr) for name, (mod, attr, _) in games.groups().items()}
+        return {**LAZY_GROUPS, **found}
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        lazy = [name for name, (mod, _) in LAZY_GROUPS.items() if _module_exists(mod)]
-        return sorted(set(super().list_commands(ctx)) | set(lazy))
+        lazy = [name for name, (mod, _) in self.lazy().items() if _module_exists(mod)]
+        short = [name for name, (group, _, _) in SHORT_FORMS.items() if group in lazy]
+        return sorted(set(super().list_commands(ctx)) | set(lazy) | set(short))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in LAZY_GROUPS:
-            mod, attr = LAZY_GROUPS[cmd_name]
+        if cmd_name in SHORT_FORMS and cmd_name not in self.commands:
+            group_name, sub, _ = SHORT_FORMS[cmd_name]
+            group = self.get_command(ctx, group_name)
+            return group.get_command(ctx, sub) if isinstance(group, click.Group) else None
+        lazy = self.lazy()
+        if cmd_name in lazy:
+            mod, attr = lazy[cmd_name]
             if not _module_exists(mod):
                 return None
             import importlib
@@ -110,8 +133,12 @@ class RefereeGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
         for name in self.list_commands(ctx):
-            if name in LAZY_GROUPS:
-                rows.append((name, LAZY_HELP.get(name, f"{name} commands.")))
+            if name in self.lazy():
+                help_of = {n: text for n, (_, _, text) in games.groups().items()}
+                rows.append((name, LAZY_HELP.get(name) or help_of.get(name, f"{name} commands.")))
+                continue
+            if name in SHORT_FORMS:
+                rows.append((name, SHORT_FORMS[name][2]))
                 continue
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
@@ -140,7 +167,8 @@ class RefereeGroup(click.Group):
 )
 @click.pass_context
 def main(ctx: click.Context, session: str, seed: int | None, cards: str | None) -> None:
-    """Table referee for XO! and X-Statix: dice, exact odds, game sessions.
+    """Table referee for XO!, X-Statix and your own game of cards.yaml (the table kit):
+    dice, exact odds, game sessions.
 
     Exit codes: 0 success, 1 a rule or game-state refusal, 2 bad usage or input."""
     ctx.obj = GlobalOptions(session=session, seed=seed, cards=cards)
@@ -179,12 +207,30 @@ def roll(
     seed: int | None,
     as_json: bool,
 ) -> None:
-    """Roll dice: 3 or 3m (mask dice), 2d6, 1d6+2, 4d6."""
+    """Roll dice: 3 or 3m (mask dice), 2d6, 1d6+2, 4d6; in a session of your own game
+    (the table kit) `roll N [DIE]` rolls its die, logged; `roll N DIE` names a die of
+    ./cards.yaml."""
+    words = " ".join(expression).split()
+    if _kit_roll(ctx, words):
+        from referee.table.cli import session_roll
+
+        if seed is not None:
+            from referee.command import SEED_REFUSED, fail
+
+            fail(SEED_REFUSED, 2, None, as_json)
+        ctx.invoke(session_roll, words=tuple(words), entered=entered, as_json=as_json)
+        return
 
     def answer() -> Reply:
         from referee import notation
 
-        expr = notation.parse(" ".join(expression))
+        try:
+            expr = notation.parse(" ".join(expression))
+        except UsageError:
+            own = _own_die(ctx, words)
+            if own is None:
+                raise
+            return _roll_own_die(ctx, seed, entered, *own)
         rolled = notation.roll(expr, None if entered else _seeded(ctx, seed), entered)
         parts = []
         for group, faces in zip(expr.groups, rolled.faces, strict=True):
@@ -221,6 +267,71 @@ def roll(
     run(as_json, answer)
 
 
+def _kit_roll(ctx: click.Context, words: list[str]) -> bool:
+    """`roll N [DIE]` in a session of the table kit: the session file exists (a cheap
+    test first: `referee roll 3` with no session opens nothing) and holds such a game."""
+    from pathlib import Path
+
+    if not words or not words[0].isascii() or not words[0].isdigit() or len(words) > 2:
+        return False
+    path = Path(global_options(ctx).session)
+    if not path.is_file():
+        return False
+    import sqlite3
+
+    # a peek at the latest state only (read-only, no row checks): the session command
+    # that follows opens the file with every check; a file this cannot read is not a
+    # session of the kit, and a plain roll touches no session
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1)
+        try:
+            row = conn.execute("SELECT state_json FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        finally:
+            conn.close()
+    except (sqlite3.Error, OSError, ValueError):
+        return False
+    if not row or not isinstance(row[0], str) or '"kit"' not in row[0]:
+        return False
+    import json
+
+    try:
+        state = json.loads(row[0])
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(state, dict) and state.get("kit") == "table"
+
+
+def _own_die(ctx: click.Context, words: list[str]) -> tuple[Any, Any, int] | None:
+    """(game, die, n) when `words` are `N DIE` naming a die of a game of the card database
+    (--cards, else ./cards.yaml) played with the table kit; None otherwise."""
+    if len(words) != 2 or not words[0].isascii() or not words[0].isdigit():
+        return None
+    from referee.command import load_cards
+    from referee.table import dice as own
+    from referee.table.kit import TableGame
+
+    db = load_cards(global_options(ctx).cards)
+    for gid, found in db.games.items():
+        if found.rules is None:
+            game = TableGame.from_db(db, gid)
+            die = {n.casefold(): d for n, d in game.dice.items()}.get(words[1].casefold())
+            if die is not None:
+                return game, die, own.count_of(words[0])
+    return None
+
+
+def _roll_own_die(ctx: click.Context, seed: int | None, entered: str | None, game: Any,
+                  die: Any, n: int) -> Reply:
+    from referee.table.dice import FaceSource, roll_line, summary
+
+    source = FaceSource(_seeded(ctx, seed), entered)
+    faces = source.take(n, die, f"{n} {die.name}")
+    source.check_all_used()
+    line = roll_line(die, faces) + ("  (faces from the table)" if entered else "")
+    return Reply([line], {"game": game.id, "die": die.name, **summary(faces, die),
+                          "entered": entered is not None})
+
+
 # ── odds ───────────────────────────────────────────────────────────────────────
 def _fraction_json(p: Any) -> dict:
     return {"fraction": str(p), "value": float(p)}
@@ -230,9 +341,12 @@ def _fraction_json(p: Any) -> dict:
 @click.argument("expression", nargs=-1, required=True)
 @click.option("--at-least", "at_least", type=WHOLE, help="P(total >= N), e.g. for a feat (XO-13).")
 @json_option
-def odds(expression: tuple[str, ...], at_least: int | None, as_json: bool) -> None:
+@click.pass_context
+def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
+         as_json: bool) -> None:
     """Exact odds: `3m vs 2m` (hit = left strictly greater, XO-3), `4m --at-least 6`,
-    `1d6`, `2d6+2`."""
+    `1d6`, `2d6+2`; a die of your cards.yaml: `"3 storm"` (each symbol's count and the
+    numeric sum), `"3 storm" --at-least 2 wind`."""
 
     def answer() -> Reply:
         from referee import notation
@@ -250,12 +364,14 @@ def odds(expression: tuple[str, ...], at_least: int | None, as_json: bool) -> No
                 raise UsageError("odds LEFT vs RIGHT needs an expression on each side")
             left = notation.parse(" ".join(words[:i]))
             right = notation.parse(" ".join(words[i + 1 :]))
-            result = exact.compare(left, right)
+            combat = bool(left.mask_dice and right.mask_dice)  # ACV vs DCV: never below 0
+            result = exact.compare(left, right, 0 if combat else None)
             moff = {
                 side: exact.moffed_probability(e) for side, e in (("left", left), ("right", right))
             }
             lines = [
-                f"{left} vs {right}: a hit needs left > right (XO-3)",
+                f"{left} vs {right}: a hit needs left > right (XO-3)"
+                + (", each total at least 0 (XO-17)" if combat else ""),
                 f"  win   {result.win}  = {percent(result.win)}",
                 f"  tie   {result.tie}  = {percent(result.tie)}",
                 f"  loss  {result.loss}  = {percent(result.loss)}",
@@ -274,7 +390,13 @@ def odds(expression: tuple[str, ...], at_least: int | None, as_json: bool) -> No
                 "margin": {str(m): _fraction_json(p) for m, p in result.margin.items()},
             }
             return Reply(lines, data)
-        expr = notation.parse(" ".join(words))
+        try:
+            expr = notation.parse(" ".join(words))
+        except UsageError:
+            own = _own_die(ctx, words[:2])
+            if own is None:
+                raise
+            return _odds_own_die(*own, at_least, words[2:])
         dist = exact.distribution(expr)
         moffed = exact.moffed_probability(expr)
         lines = [f"{expr}: mean {float(dist.mean()):.3f}"]
@@ -298,7 +420,61 @@ def odds(expression: tuple[str, ...], at_least: int | None, as_json: bool) -> No
     run(as_json, answer)
 
 
+def _odds_own_die(game: Any, die: Any, n: int, at_least: int | None, rest: list[str]) -> Reply:
+    from referee.table import dice as own
+
+    if len(rest) > 1 or (rest and at_least is None):
+        raise UsageError(f"odds \"{n} {die.name}\": write --at-least K SYMBOL after it")
+    lines = [f"{n} {die.name} ({own.faces_text(die)}):"]
+    counts = own.symbol_counts(n, die)
+    total = own.numeric_sum(n, die)
+    data: dict[str, Any] = {"game": game.id, "die": die.name, "n": n,
+                            "counts": {sym: {str(k): _fraction_json(p) for k, p in d.items()}
+                                       for sym, d in counts.items()},
+                            "sum": None if total is None else
+                            {str(k): _fraction_json(p) for k, p in total.items()}}
+    if at_least is not None:
+        if not rest:
+            raise UsageError(f"--at-least {at_least}: name the symbol, e.g. --at-least "
+                             f"{at_least} {die.symbols[0]}")
+        p = own.at_least(n, die, at_least, rest[0])
+        symbol = die.face(rest[0]).key  # type: ignore[union-attr]
+        lines.append(f"  P(at least {at_least} {symbol}) = {p} = {percent(p)}")
+        data["at_least"] = {"k": at_least, "symbol": symbol, **_fraction_json(p)}
+    for symbol, dist in counts.items():
+        lines.append(f"  {symbol}: " + ", ".join(f"{k}: {p}" for k, p in dist.items()))
+    if total is not None:
+        lines.append("  sum: " + ", ".join(f"{k}: {p}" for k, p in total.items()))
+    return Reply(lines, data)
+
+
 # ── sessions ───────────────────────────────────────────────────────────────────
+def _game_to_start(game: str, cards: str | None) -> tuple[games.Game, str | None, Any]:
+    """The registered game `game` names, else a game of the card database (--cards, else
+    ./cards.yaml) without a rules plug-in, played with the table kit: (entry, that game's
+    id or None, the database when it was loaded)."""
+    try:
+        return games.entry(game), None, None
+    except UsageError:
+        pass
+    from referee.command import load_cards
+
+    db = load_cards(cards)
+    wanted = game.strip().casefold()
+    for gid, found in db.games.items():
+        if gid.casefold() == wanted or found.title.casefold() == wanted:
+            if found.rules is not None:  # a game with rules but no referee module
+                raise UsageError(f"{found.title} names rules {found.rules!r}, which the referee "
+                                 "does not play; remove `rules:` to play it with the table kit")
+            return games.TABLE_KIT, gid, db
+    import carddb
+
+    own = [gid for gid, found in db.games.items() if found.rules is None]
+    raise UsageError(f"unknown game {game!r}: choose {', '.join([*games.REGISTRY, *own])} "
+                     f"(the games of {carddb.display_name(db.path)} and the bundled ones)")
+
+
+
 def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
     result = {}
     for value in values:
@@ -349,32 +525,37 @@ def new(
     seed: int | None,
     as_json: bool,
 ) -> None:
-    """Start a game: `new xo --players HEROES,VILLAINS` or `new x-statix --players A,B[,C]`."""
+    """Start a game: `new xo --players HEROES,VILLAINS`, `new x-statix --players A,B[,C]`,
+    or any game of your cards.yaml: `new harbour --players Ann,Bob` (the table kit)."""
 
     def answer() -> Reply:
         import random
         from pathlib import Path
 
-        from referee import games
-        from referee.command import load_cards
+        from referee.command import load_cards, public_state
         from referee.session import Session, already_holds_a_game
         from referee.words import counted
 
-        game_id = games.canonical(game)
+        opts = global_options(ctx)
+        entry, kit_game, db = _game_to_start(game, opts.cards)
         names = [p.strip() for p in players.split(",")]
         for name in names:  # a name is printed in status lines and the log: one line each
             if not name.isprintable():
                 raise UsageError(f"--players: {shown(name)} holds control characters")
+        def option_of(option: str) -> str:  # "X-Statix": the games whose `new` takes it
+            return " and ".join(g.title for g in games.REGISTRY.values()
+                                if option in g.new_options)
+
+        if (owners or teams) and "owners" not in entry.new_options:
+            raise UsageError(f"--owner and --team are {option_of('owners')} options")
+        if deal is not None and "deal" not in entry.new_options:
+            raise UsageError(f"--deal is an {option_of('deal')} option"
+                             + (" (XO!'s players hold their own cards)" if entry.id == "xo" else ""))
         options: dict[str, Any] = {}
         if owners or teams:
-            if game_id != "x-statix":
-                raise UsageError("--owner and --team are X-Statix options")
             options = {"owners": _pairs(owners, "--owner"), "teams": _pairs(teams, "--team")}
-        if game_id == "x-statix":
+        if "deal" in entry.new_options:
             options["deal"] = deal or "table"
-        elif deal is not None:
-            raise UsageError("--deal is an X-Statix option (XO!'s players hold their own cards)")
-        opts = global_options(ctx)
         existing = Path(opts.session)
         if existing.exists() or existing.is_symlink():  # refuse before any setup work
             Session.check(existing)
@@ -383,24 +564,33 @@ def new(
         game_seed = seed if seed is not None else opts.seed
         if game_seed is None:  # every game has a seed: its referee dice follow it (Tx.rng)
             game_seed = random.SystemRandom().randrange(2**63)
-        rng = random.Random(game_seed)
-        module = games.module(game_id)
-        if entered is not None:
-            from referee.dice import TableDice
+        rng: Any = random.Random(game_seed)
+        module = entry.rules_module()
+        if kit_game is not None:  # the table kit: its own dice, asked for on a terminal
+            from referee.command import at_terminal
+            from referee.table.cli import ask_face
+            from referee.table.dice import FaceSource
 
-            rng = TableDice(entered, rng)
-        state = module.new_state(names, load_cards(opts.cards, game_id), rng, seed=game_seed,
-                                 **options)
-        if entered is not None and rng.unused:
-            raise UsageError(
-                f"--roll {entered!r}: setup rolled {counted(rng.used, 'die', 'dice')}, "
-                f"{counted(rng.unused, 'face')} left over"
-            )
+            rng = FaceSource(rng, entered, ask_face if at_terminal() and entered is None
+                             else None)
+            state = module.new_state(names, db, rng, game=kit_game, seed=game_seed)
+            rng.check_all_used()
+        else:
+            if entered is not None:
+                from referee.dice import TableDice
+
+                rng = TableDice(entered, rng)
+            state = module.new_state(names, db if db is not None else
+                                     load_cards(opts.cards, entry.id), rng, seed=game_seed,
+                                     **options)
+            if entered is not None and rng.unused:
+                raise UsageError(
+                    f"--roll {entered!r}: setup rolled {counted(rng.used, 'die', 'dice')}, "
+                    f"{counted(rng.unused, 'face')} left over"
+                )
         summary = module.setup_summary(state)
         Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)
         lines = [summary, *module.status_lines(state), f"session: {opts.session}"]
-        from referee.command import public_state
-
         return Reply(
             lines, {"session": opts.session, "summary": summary, "state": public_state(state)}
         )
@@ -470,116 +660,3 @@ def redo(tx: Tx, n: int) -> Reply:
     seq, redone = tx.session.redo(n)
     lines = [f"redone #{s}" for s in redone] + tx.game.status_lines(tx.state)
     return Reply(lines, {"seq": seq, "redone": redone, "state": tx.public(tx.state)})
-
-
-# ── X-Statix tokens ────────────────────────────────────────────────────────────
-def _delta(text: str) -> tuple[str, int]:
-    """ "+5" / "-3" change a balance, "=7" sets it."""
-    text = text.strip()
-    value = small_int(text[1:]) if text[1:2] not in ("+", "-") else None
-    if len(text) > 1 and text[0] in "+-=" and value is not None:
-        return text[0], value
-    raise UsageError(
-        f"amount {shown(text)}: write +N to add, -N to take away, =N to set "
-        f"(N: digits 0-9, at most {MAX_DIGITS})"
-    )
-
-
-def _apply(before: int, op: str, amount: int) -> int:
-    return before + amount if op == "+" else before - amount if op == "-" else amount
-
-
-_TOKEN_CONTEXT = {"ignore_unknown_options": True}  # so "-3" is an amount, not an option
-
-
-@main.command(context_settings=_TOKEN_CONTEXT)
-@click.argument("player")
-@click.argument("amount")
-@session_command(rolls=False)
-def mt(tx: Tx, player: str, amount: str) -> Reply:
-    """X-Statix money tokens: `mt PLAYER +5`, `mt PLAYER -3`, `mt PLAYER =10`."""
-    op, value = _delta(amount)
-    state = tx.require_game("x-statix")
-    seat = {p.casefold(): p for p in state["players"]}.get(player.strip().casefold())
-    if seat is None:
-        raise UsageError(f"no player {player!r}: players are {', '.join(state['players'])}")
-    before = state["table"][seat]["mt"]
-    after = _apply(before, op, value)
-    if after < 0:
-        raise RefereeError(
-            f"{seat} has {before} MT; taking {value} would go below zero, nothing changed", "XS-2"
-        )
-    state["table"][seat]["mt"] = after
-    summary = f"{seat} MT {amount}: {before} -> {after}"
-    tx.record(
-        "mt",
-        summary,
-        {"player": seat, "op": op, "amount": value, "before": before, "after": after},
-        state,
-    )
-    balances = {p: state["table"][p]["mt"] for p in state["players"]}
-    lines = [summary, "  " + ", ".join(f"{p} {m} MT" for p, m in balances.items())]
-    return Reply(lines, {"player": seat, "before": before, "after": after, "balances": balances})
-
-
-@main.command(context_settings=_TOKEN_CONTEXT)
-@click.argument("hero")
-@click.argument("amount")
-@session_command(rolls=False)
-def ft(tx: Tx, hero: str, amount: str) -> Reply:
-    """X-Statix fame tokens on a hero in play: `ft HERO +1`, `ft HERO -1`."""
-    op, value = _delta(amount)
-    state = tx.require_game("x-statix")
-    found = [
-        (player, h)
-        for player in state["players"]
-        for h in state["table"][player]["heroes"]
-        if h["name"].casefold() == hero.strip().casefold()
-    ]
-    if not found:
-        in_play = [h["name"] for p in state["players"] for h in state["table"][p]["heroes"]]
-        raise RefereeError(
-            f"{shown(hero)} is not in play; heroes in play: {', '.join(in_play) or 'none'}"
-        )
-    player, card = found[0]
-    before = card["ft"]
-    after = _apply(before, op, value)
-    if after < 0:
-        raise RefereeError(
-            f"{card['name']} has {before} FT; taking {value} would go below zero, nothing changed"
-        )
-    card["ft"] = after
-    summary = f"{card['name']} ({player}) FT {amount}: {before} -> {after}"
-    tx.record(
-        "ft",
-        summary,
-        {
-            "hero": card["name"],
-            "player": player,
-            "op": op,
-            "amount": value,
-            "before": before,
-            "after": after,
-        },
-        state,
-    )
-    lines = [summary]
-    from referee.xs.game import marketing_load
-
-    if marketing_load(card, tx.db) > after:
-        lines.append(
-            f"  note: {card['name']} now holds more Marketing cards than FT; no more may be "
-            "attached until the FT catch up (XS-5)"
-        )
-    heroes = {h["name"]: h["ft"] for h in state["table"][player]["heroes"]}
-    lines.append("  " + ", ".join(f"{n} {f} FT" for n, f in heroes.items()))
-    return Reply(
-        lines,
-        {
-            "hero": card["name"],
-            "player": player,
-            "before": before,
-            "after": after,
-            "heroes": heroes,
-        },
-    )

@@ -247,14 +247,15 @@ def check_faces_used(entered: str | None, rng: random.Random) -> None:
     """With --roll, every face given must have been rolled by the command."""
     if entered is None:
         return
-    from referee.dice import TableDice
+    from referee.dice import table_of
 
-    if not isinstance(rng, TableDice) or not rng.handed:
+    table = table_of(rng)
+    if table is None or not table.handed:
         raise UsageError(f"--roll {entered!r}: this command rolls no dice")
-    if rng.unused:
+    if table.unused:
         raise UsageError(
-            f"--roll {entered!r}: the command rolled {counted(rng.handed, 'die', 'dice')}, "
-            f"{counted(rng.unused, 'face')} left over"
+            f"--roll {entered!r}: the command rolled {counted(table.handed, 'die', 'dice')}, "
+            f"{counted(table.unused, 'face')} left over"
         )
 
 
@@ -320,11 +321,12 @@ class Tx:
     def referee_rolled(self) -> tuple[list[str], list[dict[str, Any]]]:
         """The dice the referee rolled: the lines the reply begins with (those not told
         under their prompt already) and, for --json, every one as {"roll", "faces"}."""
-        from referee.dice import TableDice
+        from referee.dice import table_of
 
-        if not isinstance(self._rng, TableDice):
+        table = table_of(self._rng) if self._rng is not None else None
+        if table is None:
             return [], []
-        return list(self._rng.rolled), self._rng.referee_rolls()
+        return list(table.rolled), table.referee_rolls()
 
     def check_entered_faces_used(self) -> None:
         """With --roll, every face given must have been rolled by the command."""
@@ -357,17 +359,18 @@ class Tx:
 
     @property
     def game(self) -> ModuleType:
-        """The rules module of the session's game (`referee.xs.game` / `referee.xo.game`)."""
-        from referee.games import module
+        """The rules module of the session's game (`referee.games`: `referee.xs.game`,
+        `referee.xo.game`, or the table kit's `referee.table.game`)."""
+        from referee.games import module_of_state
 
-        return module(self.session.state["game"])
+        return module_of_state(self.session.state)
 
 
 def public_state(state: dict) -> dict:
     """A game state as the whole table may see it (see `Tx.public`)."""
-    from referee.games import module
+    from referee.games import module_of_state
 
-    shown = getattr(module(state.get("game", "")), "public_state", None)
+    shown = getattr(module_of_state(state), "public_state", None)
     if shown is not None:
         return shown(state)
     return {k: v for k, v in state.items() if k != "seed"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from referee.errors import DiceError
 from referee.inputs import is_digits, is_integer, shown, small_int
@@ -22,6 +22,8 @@ __all__ = [
     "is_moffed",
     "parse_faces",
     "TableDice",
+    "DieSource",
+    "table_of",
 ]
 
 # XO-1: one 0, two 1s, two 2s, one 3.
@@ -43,12 +45,41 @@ def faces_of(die: str | int) -> tuple[int, ...]:
     return tuple(range(1, die + 1))
 
 
+class DieSource(Protocol):
+    """Where a command's dice come from, one protocol for every engine. Two kinds:
+
+    - seeded dice: a `random.Random` (the session's stream, `Tx.rng`; the balance lab's):
+      the dice functions below roll them with its `choice`/`getrandbits`;
+    - the table's dice (`TableDice`): faces given (`--roll`, by role), asked for by name
+      on a terminal, or rolled by the referee and noted. It is a `random.Random` too (its
+      shuffles and picks come from the seeded fallback) and adds `take` (the next faces
+      of one roll), `pick` (one pick made at the table), `referee_rolls` (what the
+      referee rolled, for --json), `unused_roles`, `handed`, `unused` and `ask`.
+
+    Rules code rolls only through `roll`, `roll_mask`, `roll_d6` and asks `table_of(rng)`
+    for the table's side: it never tells the two kinds apart itself."""
+
+    def take(self, n: int, faces: tuple[int, ...], label: str | None = None,
+             role: str | None = None) -> list[int]: ...
+
+    def pick(self, options: Sequence[str], label: str) -> str: ...
+
+    def referee_rolls(self) -> list[dict[str, Any]]: ...
+
+
+def table_of(rng: random.Random) -> TableDice | None:
+    """The table's die source behind `rng` (faces given or asked for), None for seeded
+    dice: the one place the two kinds of `DieSource` are told apart."""
+    return rng if type(rng) is not random.Random and hasattr(rng, "take") else None  # type: ignore[return-value]
+
+
 def roll(n: int, die: str | int, rng: random.Random, label: str | None = None) -> list[int]:
     """Roll `n` dice of kind `die` with `rng` (a `TableDice` hands out the table's faces;
     `label` names the roll when a die is asked for: "Smoke's survival roll")."""
     faces = faces_of(die)
-    if isinstance(rng, TableDice):
-        return rng.take(n, faces, label)
+    table = table_of(rng)
+    if table is not None:
+        return table.take(n, faces, label)
     return [rng.choice(faces) for _ in range(n)]
 
 
@@ -56,8 +87,9 @@ def roll_mask(n: int, rng: random.Random, label: str | None = None,
               role: str | None = None) -> list[int]:
     """Roll `n` mask dice (XO-1); `role` names the roll for faces given by role (see
     `TableDice`: XO!'s `--attack-roll`, `--neighbour-roll NAME=`)."""
-    if isinstance(rng, TableDice):
-        return rng.take(n, MASK_FACES, label, role)
+    table = table_of(rng)
+    if table is not None:
+        return table.take(n, MASK_FACES, label, role)
     return [rng.choice(MASK_FACES) for _ in range(n)]
 
 
@@ -65,8 +97,9 @@ def roll_d6(n: int, rng: random.Random, label: str | None = None) -> list[int]:
     """Roll `n` six-sided dice."""
     if type(rng) is random.Random:
         return [_d6(rng.getrandbits) for _ in range(n)]
-    if isinstance(rng, TableDice):
-        return rng.take(n, D6_FACES, label)
+    table = table_of(rng)
+    if table is not None:
+        return table.take(n, D6_FACES, label)
     return [rng.randint(1, 6) for _ in range(n)]
 
 

@@ -36,6 +36,13 @@ class Distribution:
     def mean(self) -> Fraction:
         return Fraction(sum(v * w for v, w in self.weights.items()), self.denominator)
 
+    def floored(self, low: int) -> Distribution:
+        """Totals below `low` counted as `low` (XO-17: an ACV or DCV never below 0)."""
+        weights: dict[int, int] = {}
+        for v, w in self.weights.items():
+            weights[max(v, low)] = weights.get(max(v, low), 0) + w
+        return Distribution(weights, self.denominator)
+
 
 def convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     out: dict[int, int] = {}
@@ -84,8 +91,11 @@ class Comparison:
     margin: dict[int, Fraction]
 
 
-def compare(left: DiceExpr, right: DiceExpr) -> Comparison:
+def compare(left: DiceExpr, right: DiceExpr, floor: int | None = None) -> Comparison:
+    """`floor`: each side's total counts as at least this (XO-17: 0 for an ACV vs a DCV)."""
     a, b = distribution(left), distribution(right)
+    if floor is not None:
+        a, b = a.floored(floor), b.floored(floor)
     negated = {-v: w for v, w in b.weights.items()}
     margin = Distribution(convolve(a.weights, negated), a.denominator * b.denominator)
     return Comparison(

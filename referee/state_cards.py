@@ -77,7 +77,6 @@ def xo_names(state: dict) -> Iterator[Named]:
             yield f"resources.{stack}[{i}]", card, "Resource"
 
 
-NAMES = {"x-statix": xs_names, "xo": xo_names}
 
 
 def _a(word: str) -> str:
@@ -87,14 +86,15 @@ def _a(word: str) -> str:
 def check(state: dict, db: Any, where: str = "state") -> None:
     """SchemaError naming the first name of `state` (already matching its schema) that is
     not a card of its game in `db`, of the type its place needs."""
-    from referee.games import title
+    from referee.games import of_state, title
 
     game_id = state["game"]
+    names = of_state(state).names_of()  # the game registry names each game's places
     game = db.games.get(game_id)
     if game is None:  # load_cards refuses a database without the session's game first
         raise SchemaError(f"{where}.game: the card database has no {title(game_id)} game")
     types = {card.name: card.type for card in game.cards()}
-    for at, name, kind in NAMES[game_id](state):
+    for at, name, kind in names(state):
         if not isinstance(name, str):
             continue  # the schema's business where it checks the shape; the engine's elsewhere
         found = types.get(name)

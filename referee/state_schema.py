@@ -17,7 +17,7 @@ No sqlite3 here: checks on plain values, so the schema is testable on its own.""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from referee.inputs import shown
@@ -282,9 +282,27 @@ def xo_state(state: Any, where: str = "state") -> None:
         _seat_of(state, state["leagues"][league], f"{where}.leagues.{league}")
 
 
-SCHEMAS: dict[int, dict[str, Callable[[Any, str], None]]] = {
-    1: {"x-statix": xs_state, "xo": xo_state},
-}
+class _Registered(Mapping[str, Callable[[Any, str], None]]):
+    """Game id -> its state check, from the one game registry (`referee.games`), looked
+    up when a state is checked (a game registered later is found too)."""
+
+    def __getitem__(self, game: str) -> Callable[[Any, str], None]:
+        from referee.games import REGISTRY
+
+        return REGISTRY[game].schema_check()
+
+    def __iter__(self) -> Iterator[str]:
+        from referee.games import REGISTRY
+
+        return iter(list(REGISTRY))
+
+    def __len__(self) -> int:
+        from referee.games import REGISTRY
+
+        return len(REGISTRY)
+
+
+SCHEMAS: dict[int, Mapping[str, Callable[[Any, str], None]]] = {1: _Registered()}
 
 
 # ── rows ──────────────────────────────────────────────────────────────────────
@@ -326,6 +344,11 @@ def check_state(state: Any, version: int = FORMAT_VERSION, where: str = "state")
     obj(state, where)
     games = SCHEMAS[version]
     game = state.get("game")
+    if state.get("kit") == "table":  # a cards.yaml game played with the table kit
+        from referee.games import TABLE_KIT
+
+        TABLE_KIT.schema_check()(state, where)
+        return state
     if not isinstance(game, str) or game not in games:
         raise _fail(f"{where}.game", f"expected one of {', '.join(games)}, found {_found(game)}")
     games[game](state, where)

@@ -5,6 +5,8 @@ seven chapters of objectives (XO-12) whose values the dice can reach (XO-13/XO-1
 
 from __future__ import annotations
 
+from carddb.dice import DIE_SET
+from carddb.dice import PER_PLAYER as DICE_PER_PLAYER
 from carddb.rules import Rules
 from carddb.schema import (
     INT,
@@ -18,7 +20,6 @@ from carddb.schema import (
     join,
     shown,
 )
-from carddb.validate import DICE_PER_PLAYER, DIE_SET
 from carddb.vocab import XO_ICONS, XO_LEAGUES, XO_VERBS
 from carddb.yamlsource import Pos, value_pos
 

@@ -164,7 +164,7 @@ def artefacts(db: Any, game: str | None = None, only: str | None = None) -> list
             out.append(Artefact(gid, MATS, MATS, f"{gm.title}: player mats, full size"))
             out.append(Artefact(gid, MATS_TILED, MATS_TILED, f"{gm.title}: player mats, tiled"))
         if extras.get("dice"):
-            out.append(Artefact(gid, DICE, DICE, f"{gm.title}: mask-dice sticker labels"))
+            out.append(Artefact(gid, DICE, DICE, f"{gm.title}: dice sticker labels"))
         if extras.get("tokens"):
             out.append(Artefact(gid, TOKENS, TOKENS, f"{gm.title}: token sheets"))
         if extras.get("reference"):
@@ -187,8 +187,7 @@ def units(db: Any, art: Artefact) -> int:
     if art.kind in (MATS, MATS_TILED):
         return len(gm.extras["mats"])
     if art.kind == DICE:
-        dice = gm.extras["dice"]
-        return len(dice["sets"]) * int(dice["per_player"]) * len(dice["faces"])
+        return sum(len(die.sets) * die.per_player * len(die.faces) for die in _dice(gm).values())
     if art.kind == TOKENS:
         return sum(int(t["count"]) for t in gm.extras["tokens"].values())
     return 1
@@ -741,51 +740,62 @@ def _heading(c, fonts, opts: Options, page_w: float, page_h: float, title: str,
                   page_h - 2 * PAGE_MARGIN - HEADING_H)
 
 
+def _dice(gm) -> dict:
+    """The game's dice as cards.yaml declares them, one die or several named ones
+    (carddb.dice: the referee reads the same declaration)."""
+    from carddb.dice import dice_of
+
+    return dice_of(gm.extras, gm.title, gm.extras.get("colors"))
+
+
 def _draw_dice(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
     gm = db.games[art.game]
-    dice = gm.extras["dice"]
-    faces = list(dice["faces"])
-    per_player = int(dice["per_player"])
+    dice = _dice(gm)
     size = g.mm(opts.die_label_mm)
     page = g.paper_size(opts.paper)
+    counts = ", ".join(f"{d.per_player} x {len(d.faces)} faces" for d in dice.values())
     c = open_canvas(target, font=fonts["regular"], page_size=page, title=art.title,
-                    subject=f"{opts.die_label_mm:g} mm labels, {per_player} dice x "
-                            f"{len(faces)} faces per set")
+                    subject=f"{opts.die_label_mm:g} mm labels, dice of {counts} per set")
     pages = _Pages(c, result)
     faces_drawn: dict[tuple[str, Any], str] = {}
-    for set_id, spec in dice["sets"].items():
-        label = spec.get("label", set_id)
-        labels = [(die, value) for die in range(per_player) for value in faces]
-        first = True
-        while labels:
-            area = _heading(c, fonts, opts, *page, f"{label} dice \u2014 sticker labels",
-                            f"{per_player} dice x {len(faces)} faces, "
-                            f"{opts.die_label_mm:g} mm; one row per die; cut on the grey lines"
-                            + ("" if first else " (continued)"), result)
-            try:
-                grid = g.item_grid(area, size, size, LABEL_GAP,
-                                   max_cols=len(faces))
-                _heading_scale(c, fonts, page, opts.paper, opts.min_text_pt)
-            except ValueError as exc:
-                raise BuildError(f"print.die_label_mm {opts.die_label_mm:g}: {exc}") from None
-            batch, labels = labels[:grid.per_page], labels[grid.per_page:]
-            for cell, (_die, value) in zip(grid.cells, batch, strict=False):
-                key = (set_id, value)
-                if key not in faces_drawn:  # each face is drawn once, then reused
-                    faces_drawn[key] = f"die-{art.game}-{set_id}-{value}"
-                    c.beginForm(faces_drawn[key], 0, 0, size, size)
-                    result.warnings += _warnings(
-                        renderer.draw_die_face(c, art.game, set_id, value, 0, 0, size))
-                    end_form(c)
-                c.saveState()
-                c.translate(cell.x, cell.y)
-                c.doForm(faces_drawn[key])
-                c.restoreState()
-                _cut_rect(c, cell)
-                result.cards += 1
-                step(1)
-            pages.show()
-            first = False
+    for die in dice.values():
+        faces = die.faces
+        per_player = die.per_player
+        for die_set in die.sets:
+            set_id, label = die_set.id, die_set.label
+            labels = [(n, face) for n in range(per_player) for face in faces]
+            first = True
+            while labels:
+                area = _heading(c, fonts, opts, *page, f"{label} dice \u2014 sticker labels",
+                                f"{per_player} dice x {len(faces)} faces ("
+                                + ", ".join(f.label for f in faces) + f"), "
+                                f"{opts.die_label_mm:g} mm; one row per die; cut on the grey lines"
+                                + ("" if first else " (continued)"), result)
+                try:
+                    grid = g.item_grid(area, size, size, LABEL_GAP, max_cols=len(faces))
+                    _heading_scale(c, fonts, page, opts.paper, opts.min_text_pt)
+                except ValueError as exc:
+                    raise BuildError(f"print.die_label_mm {opts.die_label_mm:g}: {exc}") from None
+                batch, labels = labels[:grid.per_page], labels[grid.per_page:]
+                for cell, (_n, face) in zip(grid.cells, batch, strict=False):
+                    key = (set_id, face.key)
+                    if key not in faces_drawn:  # each face is drawn once, then reused
+                        faces_drawn[key] = f"die-{art.game}-{set_id}-{face.key}"
+                        c.beginForm(faces_drawn[key], 0, 0, size, size)
+                        value = face.value if face.symbol is None else face.key
+                        result.warnings += _warnings(
+                            renderer.draw_die_face(c, art.game, set_id, value, 0, 0, size,
+                                                   face=face))
+                        end_form(c)
+                    c.saveState()
+                    c.translate(cell.x, cell.y)
+                    c.doForm(faces_drawn[key])
+                    c.restoreState()
+                    _cut_rect(c, cell)
+                    result.cards += 1
+                    step(1)
+                pages.show()
+                first = False
     c.save()
     result.pages = pages.count
 

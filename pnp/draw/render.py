@@ -173,17 +173,29 @@ class CardRenderer:
                           lambda: {"reference": dict(reference), "game": self._game_context(game)},
                           target, x, y)
 
-    def draw_die_face(self, canvas, game, set_id, value, x, y, size) -> list[LayoutWarning]:
+    def draw_die_face(self, canvas, game, set_id, value, x, y, size,
+                      face=None) -> list[LayoutWarning]:
+        """`value`: the face's number, or its symbol; `face` (carddb.dice.Face): symbol,
+        icon, value and the label to print (icon if any, else the symbol or number)."""
+        from carddb.dice import die_set as find_set
+
         game = self._game(game)
         dice = game.extras.get("dice") or {}
-        die_set = dict(self._extra(game, "dice", "sets", set_id))
-        die_set["id"] = set_id
+        found = find_set(game.extras, set_id, game.title, game.extras.get("colors"))
+        if found is None:
+            raise RenderError(f"game {game.id!r} has no dice set {set_id!r} in cards.yaml")
+        die, chosen = found
+        die_set = {"id": set_id, "color": chosen.color, "ink": chosen.ink, "label": chosen.label,
+                   "die": die.name}
+        face_data = None if face is None else {"symbol": face.symbol, "icon": face.icon,
+                                               "value": face.value, "label": face.label}
         key = ("die", game.id, set_id, value, round(size, 3))
         target = _Target(game.id, "(dice)", f"{set_id} {value}", f"die face {set_id} {value}",
                          size / MM, size / MM, 0.0, False)
         return self._draw(canvas, key, (game,), f"{game.id}/die-face.j2",
-                          lambda: {"set": die_set, "value": value, "dice": dict(dice),
-                                   "game": self._game_context(game)}, target, x, y)
+                          lambda: {"set": die_set, "value": value, "face": face_data,
+                                   "dice": dict(dice), "game": self._game_context(game)},
+                          target, x, y)
 
     def draw_token(self, canvas, game, token_id, cx, cy, radius,
                    bleed=0.0) -> list[LayoutWarning]:

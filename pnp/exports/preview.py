@@ -86,14 +86,18 @@ def _extras_page(c, renderer, game, fonts) -> list[LayoutWarning]:
         c.setStrokeColorRGB(0, 0.75, 0.85)
         c.rect(GAP, y_top - h, w, h)
     x = GAP + 4 * 25.4 * MM + GAP
-    dice = game.extras.get("dice")
-    if dice:
-        size = 16 * MM
-        for r, set_id in enumerate(dice["sets"]):
-            for i, value in enumerate(dice["faces"]):
-                warnings += renderer.draw_die_face(c, game.id, set_id, value,
-                                                   x + i * (size + 3 * MM),
-                                                   y_top - (r + 1) * (size + 3 * MM), size)
+    from carddb.dice import dice_of
+
+    size = 16 * MM
+    rows = [(die_set.id, die) for die in dice_of(game.extras, game.title,
+                                                 game.extras.get("colors")).values()
+            for die_set in die.sets]
+    for r, (set_id, die) in enumerate(rows):
+        for i, face in enumerate(die.faces):
+            value = face.value if face.symbol is None else face.key
+            warnings += renderer.draw_die_face(c, game.id, set_id, value,
+                                               x + i * (size + 3 * MM),
+                                               y_top - (r + 1) * (size + 3 * MM), size, face=face)
     for i, (token_id, token) in enumerate((game.extras.get("tokens") or {}).items()):
         radius = token["diameter_mm"] / 2 * MM
         warnings += renderer.draw_token(c, game.id, token_id, x + radius + i * (2 * radius + GAP),

@@ -194,3 +194,9 @@ def status_lines(state: dict) -> list[str]:
 
 def _other(league: str) -> str:
     return "villains" if league == "heroes" else "heroes"
+
+
+def public_state(state: dict) -> dict:
+    """The state as the whole table may see it: everything but the seed (the players hold
+    their cards: the state keeps only counts of the hands)."""
+    return {k: v for k, v in state.items() if k != "seed"}

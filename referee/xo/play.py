@@ -28,8 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.dice import TableDice
+from referee.dice import table_of
 from referee.errors import RefereeError, UsageError
+from referee.outcome import Result
 from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
@@ -101,14 +102,7 @@ def resolve_name(name: str, names: Mapping[str, Any] | Sequence[str], what: str)
     raise UsageError(f"unknown {what} {name!r}{hint}")
 
 
-@dataclass
-class Outcome:
-    """What a command did: the new state, the log line, the steps and a JSON payload."""
-
-    state: dict
-    summary: str
-    steps: list[Step] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
+Outcome = Result  # one result type for every engine (referee/outcome.py)
 
 
 def refresh(state: dict, cards: XoCards) -> dict:
@@ -139,21 +133,21 @@ def _done(cards: XoCards, state: dict, summary: str, steps: list[Step], data: di
 def dice_notes(dice: random.Random) -> list[Step]:
     """Which dice the referee rolled itself, and faces given for no roll (core's
     `TableDice`; a plain RNG leaves no notes)."""
-    if not isinstance(dice, TableDice):
+    table = table_of(dice)
+    if table is None:
         return []
     steps = []
-    if dice.referee_dice:
+    if table.referee_dice:
         steps.append(Step("rolled by the referee: " + "; ".join(
-            f"{label}: {','.join(map(str, faces))}" for label, faces in dice.referee_dice), None))
-    steps.extend(Step(f"given roll for {role} not needed", None) for role in dice.unused_roles())
+            f"{label}: {','.join(map(str, faces))}" for label, faces in table.referee_dice), None))
+    steps.extend(Step(f"given roll for {role} not needed", None) for role in table.unused_roles())
     return steps
 
 
 def referee_rolled(dice: random.Random) -> list[dict[str, Any]]:
     """The dice the referee rolled, for --json: [{"roll": what, "faces": [...]}]."""
-    if not isinstance(dice, TableDice):
-        return []
-    return dice.referee_rolls()
+    table = table_of(dice)
+    return [] if table is None else table.referee_rolls()
 
 
 # --------------------------------------------------------------------------- helpers
@@ -657,7 +651,8 @@ def attack(
         raise RefereeError(f"{d_entry['name']} is KOd and has left play: it cannot be attacked", "XO-4")
     _check_ready(state, cards, a_entry, "attack")
     if a_entry["name"] in state["turn"].get("attacked", []):
-        raise RefereeError(f"{a_entry['name']} has already attacked this turn", None)
+        raise RefereeError(f"{a_entry['name']} has already attacked this turn: each ready "
+                           "character attacks at most once a phase", "XO-18")
     a_card = cards.characters[a_entry["name"]]
     on_attack = play_cards(state, cards, plays, a_league, a_entry["name"], "attack")
     on_defense = play_cards(state, cards, defense_plays, d_league, d_entry["name"], "defense")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.dice import MASK_FACES, is_moffed, roll_mask  # XO-1, XO-5
+from referee.outcome import Step, rulings_of  # one Step for every engine
 
 LEAGUES = ("heroes", "villains")
 DICE_PER_PLAYER = 7  # XO-1: each player owns 7 mask dice
@@ -28,30 +29,9 @@ ROSTER_SIZE = 7  # each player selects 7 characters (set-up step 3)
 STUNNED = "Stunned"  # the status XO-4 tags when damage == Health
 KOD = "KOd"  # the status card of a KO: tagging it KOs the character (XO-4), never a tag
 OUTCOMES = ("miss", "hit", "stunned", "ko")
-# No ruling covers Energy or the Resource stacks: steps cite the rules text itself.
-ENERGY_RULE = "rules: Attack phase"  # "have the requisite Energy Cards to use cards"
-RESOURCE_RULE = "rules: setup 4"  # four shuffled Resource stacks, top card face up
+ENERGY_RULE = "XO-19"  # Energy played into the league's pool for the turn, lost at its end
+RESOURCE_RULE = "XO-20"  # each Resource stack's face-up card, playable by either league
 RESOURCE_STACKS = {"npcs": "NPCs", "powers": "Powers", "tech": "Tech", "upgrades": "Upgrades"}
-
-
-@dataclass(frozen=True)
-class Step:
-    """One thing the referee did or checked, and the ruling that says so (or None)."""
-
-    text: str
-    ruling: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "ruling": self.ruling}
-
-
-def rulings_of(steps: Iterable[Step]) -> list[str]:
-    """The distinct ruling ids used by these steps, in first-use order."""
-    seen: list[str] = []
-    for step in steps:
-        if step.ruling and step.ruling not in seen:
-            seen.append(step.ruling)
-    return seen
 
 
 def other_league(league: str) -> str:
@@ -262,10 +242,12 @@ def combat_round(
     steps: list[Step] = []
     if is_counterattack:
         steps.append(Step("counterattack: a full combat round with the roles swapped", "XO-6"))
-    acv = sum(attack_roll) + attack_mod
-    dcv = sum(defense_roll) + defense_mod
-    steps.append(Step(_cv_text("ACV", attack_roll, attack_mod, acv), "XO-2"))
-    steps.append(Step(_cv_text("DCV", defense_roll, defense_mod, dcv), "XO-2"))
+    raw_acv = sum(attack_roll) + attack_mod
+    raw_dcv = sum(defense_roll) + defense_mod
+    steps.append(Step(_cv_text("ACV", attack_roll, attack_mod, raw_acv), "XO-2"))
+    acv = floor_zero("ACV", raw_acv, steps)
+    steps.append(Step(_cv_text("DCV", defense_roll, defense_mod, raw_dcv), "XO-2"))
+    dcv = floor_zero("DCV", raw_dcv, steps)
     attack_moffed = is_moffed(attack_roll)
     defense_moffed = is_moffed(defense_roll)
     if not attack_roll:
@@ -382,6 +364,14 @@ def _cv_text(label: str, roll: Sequence[int], mod: int, value: int) -> str:
     faces = "+".join(str(f) for f in roll) if roll else "no dice"
     mod_text = f" {mod:+d}" if mod else ""
     return f"{label} = {faces}{mod_text} = {value}"
+
+
+def floor_zero(label: str, raw: int, steps: list[Step]) -> int:
+    """XO-17: a total that modifiers would take below 0 counts as 0 (noted in `steps`)."""
+    if raw >= 0:
+        return raw
+    steps.append(Step(f"{label} {raw} counts as 0: totals never go below 0", "XO-17"))
+    return 0
 
 
 def take_dice(dice: random.Random, role: str, n: int, label: str, steps: list[Step]) -> list[int]:
@@ -649,9 +639,9 @@ class RollResult:
 
 def feat(roll: Sequence[int], fcv: int, *, mod: int = 0, bonus: int = 0) -> RollResult:
     """XO-13: total = dice + card modifiers + any thwart bonus; success when >= FCV."""
-    total = sum(roll) + mod + bonus
     parts = _roll_text(roll, mod)
-    steps = []
+    steps: list[Step] = []
+    total = floor_zero("feat total", sum(roll) + mod + bonus, steps)
     if bonus:
         parts += f" + {bonus} thwart bonus"
         steps.append(Step(f"thwart bonus +{bonus} on this feat attempt", "XO-14"))
@@ -665,7 +655,8 @@ def feat(roll: Sequence[int], fcv: int, *, mod: int = 0, bonus: int = 0) -> Roll
 def thwart(roll: Sequence[int], tcv: int, *, mod: int = 0) -> RollResult:
     """XO-14: total >= TCV thwarts the feat (and earns a +2 on the thwarting league's
     next feat, on its very next turn); otherwise the active league wins the chapter."""
-    total = sum(roll) + mod
+    floored: list[Step] = []
+    total = floor_zero("thwart total", sum(roll) + mod, floored)
     success = total >= tcv
     if success:
         verdict = (
@@ -674,7 +665,7 @@ def thwart(roll: Sequence[int], tcv: int, *, mod: int = 0) -> RollResult:
         )
     else:
         verdict = f"< TCV {tcv}: thwart fails, the active league wins the chapter"
-    steps = (Step(f"thwart roll {_roll_text(roll, mod)} = {total} {verdict}", "XO-14"),)
+    steps = (*floored, Step(f"thwart roll {_roll_text(roll, mod)} = {total} {verdict}", "XO-14"))
     return RollResult("thwart", tuple(roll), mod, 0, total, tcv, success, steps)
 
 

@@ -11,6 +11,8 @@ from typing import Any
 import click
 
 from referee.command import WHOLE, Reply, Tx, session_command
+from referee.errors import RefereeError, UsageError
+from referee.inputs import MAX_DIGITS, shown, small_int
 from referee.words import counted
 
 PLAYER = click.option("--player", default=None,
@@ -351,3 +353,116 @@ def hand(tx: Tx, player: str) -> Reply:
                      {"player": seat, "count": len(cards), "hand": named})
     return Reply([f"{seat}'s hand ({len(cards)}): {', '.join(cards) or '(empty)'}"],
                  {"player": seat, "count": len(cards), "hand": cards})
+
+
+# ── X-Statix tokens (also `referee mt` / `referee ft`, the short forms) ──────────
+def _delta(text: str) -> tuple[str, int]:
+    """ "+5" / "-3" change a balance, "=7" sets it."""
+    text = text.strip()
+    value = small_int(text[1:]) if text[1:2] not in ("+", "-") else None
+    if len(text) > 1 and text[0] in "+-=" and value is not None:
+        return text[0], value
+    raise UsageError(
+        f"amount {shown(text)}: write +N to add, -N to take away, =N to set "
+        f"(N: digits 0-9, at most {MAX_DIGITS})"
+    )
+
+
+def _apply(before: int, op: str, amount: int) -> int:
+    return before + amount if op == "+" else before - amount if op == "-" else amount
+
+
+_TOKEN_CONTEXT = {"ignore_unknown_options": True}  # so "-3" is an amount, not an option
+
+
+@xs.command(context_settings=_TOKEN_CONTEXT)
+@click.argument("player")
+@click.argument("amount")
+@session_command(rolls=False)
+def mt(tx: Tx, player: str, amount: str) -> Reply:
+    """X-Statix money tokens: `mt PLAYER +5`, `mt PLAYER -3`, `mt PLAYER =10`."""
+    op, value = _delta(amount)
+    state = tx.require_game("x-statix")
+    seat = {p.casefold(): p for p in state["players"]}.get(player.strip().casefold())
+    if seat is None:
+        raise UsageError(f"no player {player!r}: players are {', '.join(state['players'])}")
+    before = state["table"][seat]["mt"]
+    after = _apply(before, op, value)
+    if after < 0:
+        raise RefereeError(
+            f"{seat} has {before} MT; taking {value} would go below zero, nothing changed", "XS-2"
+        )
+    state["table"][seat]["mt"] = after
+    summary = f"{seat} MT {amount}: {before} -> {after}"
+    tx.record(
+        "mt",
+        summary,
+        {"player": seat, "op": op, "amount": value, "before": before, "after": after},
+        state,
+    )
+    balances = {p: state["table"][p]["mt"] for p in state["players"]}
+    lines = [summary, "  " + ", ".join(f"{p} {m} MT" for p, m in balances.items())]
+    return Reply(lines, {"player": seat, "before": before, "after": after, "balances": balances})
+
+
+@xs.command(context_settings=_TOKEN_CONTEXT)
+@click.argument("hero")
+@click.argument("amount")
+@session_command(rolls=False)
+def ft(tx: Tx, hero: str, amount: str) -> Reply:
+    """X-Statix fame tokens on a hero in play: `ft HERO +1`, `ft HERO -1`."""
+    op, value = _delta(amount)
+    state = tx.require_game("x-statix")
+    found = [
+        (player, h)
+        for player in state["players"]
+        for h in state["table"][player]["heroes"]
+        if h["name"].casefold() == hero.strip().casefold()
+    ]
+    if not found:
+        in_play = [h["name"] for p in state["players"] for h in state["table"][p]["heroes"]]
+        raise RefereeError(
+            f"{shown(hero)} is not in play; heroes in play: {', '.join(in_play) or 'none'}"
+        )
+    player, card = found[0]
+    before = card["ft"]
+    after = _apply(before, op, value)
+    if after < 0:
+        raise RefereeError(
+            f"{card['name']} has {before} FT; taking {value} would go below zero, nothing changed"
+        )
+    card["ft"] = after
+    summary = f"{card['name']} ({player}) FT {amount}: {before} -> {after}"
+    tx.record(
+        "ft",
+        summary,
+        {
+            "hero": card["name"],
+            "player": player,
+            "op": op,
+            "amount": value,
+            "before": before,
+            "after": after,
+        },
+        state,
+    )
+    lines = [summary]
+    from referee.xs.game import marketing_load
+
+    if marketing_load(card, tx.db) > after:
+        lines.append(
+            f"  note: {card['name']} now holds more Marketing cards than FT; no more may be "
+            "attached until the FT catch up (XS-5)"
+        )
+    heroes = {h["name"]: h["ft"] for h in state["table"][player]["heroes"]}
+    lines.append("  " + ", ".join(f"{n} {f} FT" for n, f in heroes.items()))
+    return Reply(
+        lines,
+        {
+            "hero": card["name"],
+            "player": player,
+            "before": before,
+            "after": after,
+            "heroes": heroes,
+        },
+    )

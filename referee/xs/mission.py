@@ -171,6 +171,7 @@ def casualties(
     if play.telling:
         play.step(f"{counted(points, 'carnage point')} not negated", "XS-7")
     for number in range(1, points + 1):
+        # XS-17: a hero a survival ability saved is still in play, and may be picked again
         alive = [h["name"] for h in play.seat(actor)["heroes"]]
         if not alive:
             play.step("no hero is left to kill", "XS-7")
@@ -185,12 +186,12 @@ def casualties(
             victim = table_picks.pop(0)
             if victim not in alive:
                 raise RefereeError(f"{victim} is not a hero on {actor}'s team", "XS-7")
-            play.step(f"random casualty (picked at the table): {victim}", "XS-7")
+            play.step(f"random casualty (picked at the table): {victim}", "XS-17")
         else:  # the table's own deck: picked at the table, or asked for (XS-16)
             label = f"Carnage casualty {number} of {points}" if points > 1 else "Carnage casualty"
             victim = play.dice.pick(alive, label if play.table_deck else None, "--picked")
-            if play.telling:
-                play.step(f"random casualty: {victim}", "XS-7")
+            if play.telling:  # each point its own pick among the heroes still in play
+                play.step(f"random casualty: {victim}", "XS-17")
         stand_in = next((s for s in swappers if s in alive and s != victim), None)
         if victim in swap and stand_in:
             play.step(f"{stand_in} takes {victim}'s place as the casualty", "XS-7")
@@ -224,7 +225,9 @@ def boosts(play: Play, actor: str, mission: dict, powers, discards, sacrifices) 
     for name in power_cards(play, actor, list(powers), "XS-8"):
         count = play.cat.counts(name, "success")
         play.discard_from_hand(actor, name)
-        mods.append(rolls.modifier(count * value, f"{name} discarded{why}", "XS-8"))
+        # XS-18: Orbit's +2 is for these cards only, never for those that negated carnage
+        mods.append(rolls.modifier(count * value, f"{name} discarded{why}",
+                                   "XS-18" if per_power else "XS-8"))
     if discards:
         genies = [(n, e) for n, e, _ in play.with_verb(actor, "discard_any_for")
                   if e.get("modify") == "success"]

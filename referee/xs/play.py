@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from referee.errors import RefereeError, UsageError
+from referee.outcome import Result, Step
 from referee.words import counted, listed
 from referee.xs import rolls
 from referee.xs.catalog import Catalog
@@ -32,23 +32,6 @@ MISSION_ORDER = ("mission", "carnage", "sendoff", "success", "payoff")
 STAGE_MADE = {"mission": 0, "carnage": 1, "casualties": 2, "success": 3, "payoff": 4}
 HIDDEN = "?"  # a card in a hand or deck the referee does not see (the table's own deck, XS-16)
 NOT_AVAILABLE = "not available"  # a hidden card's place, or none: never told apart (XS-16)
-
-
-class Step(NamedTuple):
-    text: str
-    ruling: str | None = None
-
-
-@dataclass
-class Result:
-    """What an action did: the new state, the steps (each with its ruling), one line of
-    summary for the log, and anything shown only to the acting player (a looked-at hand)."""
-
-    state: dict
-    steps: list[Step]
-    summary: str
-    kind: str
-    reveal: dict[str, Any] = field(default_factory=dict)
 
 
 class Settled(RefereeError):
@@ -117,7 +100,7 @@ class Play:
 
     def result(self, summary: str, kind: str) -> Result:
         self.dice.check_used()
-        return Result(self.s, self.steps, summary, kind, self.reveal)
+        return Result(self.s, summary, self.steps, kind=kind, reveal=self.reveal)
 
     # ── who and where ──────────────────────────────────────────────────────────
     # `turn` (the state's turn) and `active` (whose turn it is) are attributes, read

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.dice import TableDice, pick_prompt, roll_d6
+from referee.dice import pick_prompt, roll_d6, table_of
 from referee.errors import UsageError
 
 # The ruling that governs each roll.
@@ -49,7 +49,7 @@ class Dice:
         self.from_table = bool(faces)
         # the rolls are named only for a die source that may ask for a die (the balance
         # lab's plain Random never needs the names)
-        self.labelled = isinstance(rng, TableDice)
+        self.labelled = table_of(rng) is not None
 
     def d6(self, n: int = 1, label: str | None = None) -> list[int]:
         """`n` dice of one roll; `label` names it when a die is asked for at the table
@@ -68,8 +68,9 @@ class Dice:
         the pick and `given_with`, the option that gives it."""
         if label is None:
             return self.rng.choice(options)
-        if isinstance(self.rng, TableDice) and self.rng.ask is not None:
-            return self.rng.pick(options, label)
+        table = table_of(self.rng)
+        if table is not None and table.ask is not None:
+            return table.pick(options, label)
         raise UsageError(f"the next pick needed: {pick_prompt(label, options)}; pick it at "
                          f"the table and give it with {given_with} (XS-16; nothing was changed)")
 

@@ -48,8 +48,8 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
             raise Settled(
                 f"{play.active} cannot {what}: the {ended} phase ended when the open {label} "
                 "could not be paid", "XS-2",
-                Result(play.s, play.steps, f"{play.active}'s open {label} is settled", "pay",
-                       play.reveal))
+                Result(play.s, f"{play.active}'s open {label} is settled", play.steps,
+                       kind="pay", reveal=play.reveal))
     while play.phase_index() < target:
         leave_phase(play)
 

@@ -61,7 +61,7 @@ class StandInRenderer:
         canvas.setFont(self.fonts["regular"], 12)
         canvas.drawString(x, y + h - 14, f"reference {game}")
 
-    def draw_die_face(self, canvas, game, set_id, value, x, y, size):
+    def draw_die_face(self, canvas, game, set_id, value, x, y, size, face=None):
         canvas.setFont(self.fonts["bold"], size / 2)
         canvas.drawCentredString(x + size / 2, y + size / 4, str(value))
 

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-ENERGY_RULE = "(rules: Attack phase)"
+ENERGY_RULE = "(XO-19)"
 MOVE_5 = "Captain Volt Move 5"  # attack: cost 1, 1 extra die, +1 damage, tag Injured
 
 
@@ -71,7 +71,7 @@ def test_cost_is_paid_from_the_energy_played(table):
                            "--attack-roll", "1,1,1,1", "--defense-roll", "1,1", "--json").stdout)
     assert out["played"] == [MOVE_5] and out["acv"] == 4  # the card worked: 4 dice
     assert any(s["text"] == f"{MOVE_5} costs 1 Energy: paid, the heroes' pool holds 0"
-               and s["ruling"] == "rules: Attack phase" for s in out["steps"])
+               and s["ruling"] == "XO-19" for s in out["steps"])
     assert out["state"]["energy"]["heroes"] == 0 and out["state"]["hands"]["heroes"] == 5
 
 
@@ -135,7 +135,7 @@ def test_pay_energy_pure_function():
     from referee.xo import rules
 
     paid = rules.pay_energy(1, [("Power Cell", 2)], [("Overload", 1), ("Chain Lightning", 2)], "heroes")
-    assert paid.pool == 0 and [s.ruling for s in paid.steps] == ["rules: Attack phase"] * 3
+    assert paid.pool == 0 and [s.ruling for s in paid.steps] == ["XO-19"] * 3
     with pytest.raises(ValueError, match=r"need 3 Energy \(Overload: 1, Chain Lightning: 2\) but their pool holds 2: 1 short"):
         rules.pay_energy(0, [("Power Cell", 2)], [("Overload", 1), ("Chain Lightning", 2)], "heroes")
     assert rules.pay_energy(0, [], [], "villains").pool == 0  # free cards need nothing

@@ -66,7 +66,7 @@ def refused(run, *args: str, says: str) -> str:
 
 def face_up_line(stacks: dict) -> str:
     shown = ", ".join(f"{label} {(stacks[key] or ['(empty)'])[0]}" for key, label in LABELS.items())
-    return f"Resources face up (rules: setup 4): {shown}"
+    return f"Resources face up (XO-20): {shown}"
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def test_only_the_face_up_resource_is_used_then_the_next_flips_up(table):
     assert sorted(order) == ["Beat Cop", "Night Nurse", "Old Mentor"]
     assert face_up_line(state_of(table)["resources"]).endswith("Powers (empty), Tech Jetpack, Upgrades Laser Sight")
     line = refused(table, "xo", "play", "heroes", order[1], says="is not face up")
-    assert line == f"referee: {order[1]} is not face up: the NPCs stack shows {order[0]} (rules: setup 4)"
+    assert line == f"referee: {order[1]} is not face up: the NPCs stack shows {order[0]} (XO-20)"
 
     table("xo", "play", "heroes", "Heroes Energy", "Heroes Energy")  # pool 2, for Old Mentor's cost
     for i, name in enumerate(order):

@@ -52,7 +52,7 @@ def test_xs16_a_random_casualty_not_given_without_a_terminal_exits_2_naming_the_
 def test_xs16_the_casualty_picked_at_the_table_is_the_one_killed(tmp_path):
     session, xs = game_at_casualties(tmp_path)
     done = xs("xs", "casualties", "--picked", "Ocelot", "--roll", "3")
-    assert "random casualty (picked at the table): Ocelot (XS-7)" in done.stdout
+    assert "random casualty (picked at the table): Ocelot (XS-17)" in done.stdout
     assert team(xs) == ["Smoke"]
     xs("undo")
     xs("xs", "casualties", "--picked", "Smoke", "--roll", "2,3")  # he dies on a 2

@@ -1,0 +1,1 @@
+"""The generic table kit: any game of cards.yaml without a `rules:` plug-in."""

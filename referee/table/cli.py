@@ -1,0 +1,215 @@
+"""The table kit's commands (a game of your own cards.yaml, no `rules:`): `referee token`,
+`draw`, `discard`, `show`, `shuffle`, `next`, `hand`, and the session side of `roll`.
+Thin: parse, call referee/table/kit.py, record one event, print. Mounted lazily by
+referee/cli.py (nothing here loads until one of them is typed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from referee.command import Reply, Tx, WholeNumber, session_command
+from referee.errors import RefereeError, UsageError
+from referee.inputs import MAX_DIGITS, shown, small_int
+
+_ARGS = {"ignore_unknown_options": True}  # "-3" is an amount, not an option
+
+
+def require_kit(tx: Tx) -> dict:
+    state = tx.state
+    if state.get("kit") != "table":
+        from referee.games import title
+
+        raise RefereeError(f"this session holds a {title(str(state.get('game')))} game; "
+                           f"`{tx.command}` is for a game of your own cards.yaml (no `rules:`)")
+    return state
+
+
+def table_game(tx: Tx, state: dict) -> Any:
+    from referee.table.kit import TableGame
+
+    return TableGame.from_db(tx.db, state["game"])
+
+
+def done(tx: Tx, kind: str, result: Any, payload: dict) -> Reply:
+    tx.record(kind, result.summary, payload, result.state)
+    return Reply([step.text for step in result.steps], result.data)
+
+
+def face_source(tx: Tx) -> Any:
+    """The command's dice: --roll, then (on a terminal) asked by name, else the referee's
+    seeded roll (the session's stream, `Tx.rng`)."""
+    from referee.command import at_terminal
+    from referee.table.dice import FaceSource
+
+    def asking(what: str, die: Any) -> Any:
+        tx.session.let_go()  # nobody waits for the session while a person is asked
+        return ask_face(what, die)
+
+    ask = asking if at_terminal() and tx.entered is None else None
+    return FaceSource(tx.session.rng(tx.command, tx.session.state_digest()), tx.entered, ask)
+
+
+def ask_face(what: str, die: Any) -> Any:
+    """One die asked for by name on stderr; Enter: the referee rolls it."""
+    from referee.table.dice import faces_text
+
+    while True:
+        text = click.prompt(f"{what}, {die.name} ({faces_text(die)}; Enter: the referee rolls)",
+                            default="", show_default=False, err=True).strip()
+        if not text:
+            return None
+        face = die.face(text)
+        if face is not None:
+            return face
+        click.echo(f"  {shown(text)}: the {die.name} die shows {faces_text(die)}", err=True)
+
+
+@click.command("roll", hidden=True, context_settings=_ARGS)
+@click.argument("words", nargs=-1, required=True)
+@session_command()
+def session_roll(tx: Tx, words: tuple[str, ...]) -> Reply:
+    """`referee roll N [DIE]` in a session of the table kit (logged, undoable)."""
+    from referee.table import dice, kit
+
+    state = require_kit(tx)
+    game = table_game(tx, state)
+    if len(words) > 2:
+        raise UsageError(f"roll {' '.join(words)!r}: write roll N [DIE]")
+    n = dice.count_of(words[0])
+    die = dice.die_named(game.dice, words[1] if len(words) > 1 else None, game.title)
+    source = face_source(tx)
+    result = kit.roll(state, game, n, die, source)
+    source.check_all_used()
+    tx.entered = None  # the faces are the kit's own (checked above), not TableDice's
+    reply = done(tx, "roll", result, {"die": die.name, "n": n, **result.data,
+                                      "entered": source.entered is not None})
+    if source.referee and source.ask is not None:
+        reply.data["referee_rolled"] = [{"roll": w, "faces": [f]} for w, f in source.referee]
+    return reply
+
+
+def _amount(text: str) -> tuple[str, int]:
+    text = text.strip()
+    value = small_int(text[1:]) if text[1:2] not in ("+", "-") else None
+    if len(text) > 1 and text[0] in "+-=" and value is not None:
+        return text[0], value
+    raise UsageError(f"amount {shown(text)}: write +N to take from the bank, -N to give back, =N "
+                     f"to set (N: digits 0-9, at most {MAX_DIGITS})")
+
+
+@click.command(context_settings=_ARGS)
+@click.argument("words", nargs=-1, required=True)
+@session_command(rolls=False)
+def token(tx: Tx, words: tuple[str, ...]) -> Reply:
+    """Tokens: `token PLAYER NAME +N|-N|=N`, `token NAME +N` for a shared pool."""
+    from referee.table import kit
+
+    state = require_kit(tx)
+    game = table_game(tx, state)
+    if len(words) == 3:
+        who: str | None = kit.seat(state, words[0])
+        kind = kit.token_kind(game, words[1])
+    elif len(words) == 2:
+        who, kind = None, kit.token_kind(game, words[0])
+    else:
+        raise UsageError("write token PLAYER NAME +N|-N|=N (or token NAME +N for a shared pool)")
+    op, value = _amount(words[-1])
+    result = kit.change_token(state, game, who, kind, op, value)
+    return done(tx, "token", result, {"player": who, "token": kind.id, "op": op, "amount": value})
+
+
+@click.command()
+@click.argument("player")
+@click.argument("n", type=WholeNumber(min=1), default=1)
+@click.option("--deck", default=None, help="Which deck (needed when the game has several).")
+@session_command(rolls=False)
+def draw(tx: Tx, player: str, n: int, deck: str | None) -> Reply:
+    """A player draws N cards of the printed deck (the referee counts them)."""
+    from referee.table import kit
+
+    state = require_kit(tx)
+    game = table_game(tx, state)
+    who, d = kit.seat(state, player), kit.deck_of(game, deck)
+    return done(tx, "draw", kit.draw(state, game, who, n, d), {"player": who, "deck": d, "n": n})
+
+
+@click.command()
+@click.argument("player")
+@click.argument("cards", nargs=-1)
+@click.option("-n", "count", type=WholeNumber(min=1), default=None,
+              help="Discard N cards face down (no names).")
+@click.option("--deck", default=None, help="The deck of the cards discarded face down.")
+@session_command(rolls=False)
+def discard(tx: Tx, player: str, cards: tuple[str, ...], count: int | None,
+            deck: str | None) -> Reply:
+    """Discard: named cards are shown onto their discard pile; else -n N face down."""
+    from referee.table import kit
+
+    state = require_kit(tx)
+    game = table_game(tx, state)
+    who = kit.seat(state, player)
+    result = kit.discard(state, game, who, list(cards), count, deck)
+    return done(tx, "discard", result, {"player": who, "cards": result.data["cards"],
+                                        "n": result.data["discarded"]})
+
+
+@click.command()
+@click.argument("player")
+@click.argument("card")
+@session_command(rolls=False)
+def show(tx: Tx, player: str, card: str) -> Reply:
+    """A card shown to the table that stays in the hand (the referee learns it)."""
+    from referee.table import kit
+
+    state = require_kit(tx)
+    game = table_game(tx, state)
+    who = kit.seat(state, player)
+    result = kit.show(state, game, who, card)
+    return done(tx, "show", result, {"player": who, "card": result.data["card"]})
+
+
+@click.command()
+@click.argument("deck", required=False)
+@session_command(rolls=False)
+def shuffle(tx: Tx, deck: str | None) -> Reply:
+    """The discard pile of DECK is shuffled back into it at the table."""
+    from referee.table import kit
+
+    state = require_kit(tx)
+    game = table_game(tx, state)
+    d = kit.deck_of(game, deck)
+    return done(tx, "shuffle", kit.shuffle(state, game, d), {"deck": d})
+
+
+@click.command("next")
+@session_command(rolls=False)
+def next_(tx: Tx) -> Reply:
+    """Pass on: the next phase (cards.yaml `phases:`), else the next player's turn."""
+    from referee.table import kit
+
+    state = require_kit(tx)
+    game = table_game(tx, state)
+    return done(tx, "next", kit.next_turn(state, game), {})
+
+
+@click.command()
+@click.argument("player")
+@session_command(write=False)
+def hand(tx: Tx, player: str) -> Reply:
+    """Private: PLAYER's hand as the referee knows it (counts, and the cards shown and
+    kept). Type it only where that player alone reads the screen."""
+    from referee.table import kit
+
+    state = require_kit(tx)
+    who = kit.seat(state, player)
+    counts = state["hands"][who]
+    known = state["shown"][who]
+    held = ", ".join(f"{n} {d}" for d, n in counts.items())
+    lines = [f"{who}'s hand (private): {held}; shown: {', '.join(known) or 'none'}"]
+    return Reply(lines, {"player": who, "counts": counts, "shown": known})
+
+
+COMMANDS = {"token": token, "draw": draw, "discard": discard, "show": show,
+            "shuffle": shuffle, "next": next_, "hand": hand}

@@ -1,0 +1,366 @@
+"""The generic table kit: any game of cards.yaml without a `rules:` plug-in, played with
+what it declares: dice, tokens (per player or shared, a bank of `count`), its decks held
+by the players (counted, a card learned only when shown), seats and turns (optional
+`phases:`). Pure functions on a state dict; dice come from an injected `FaceSource`.
+
+State: `{"game": ID, "kit": "table", "seed", "players": [seat order], "title",
+"turn": {"number", "round", "player", "phase": str|None}, "tokens": {player: {kind: n}},
+"pool": {kind: n} (shared kinds), "decks": {deck: {"deck": n, "discard": n, "seen":
+[cards shown onto the discard pile, top last]}}, "hands": {player: {deck: n}}, "shown":
+{player: [cards shown and kept in hand]}, "last_roll": {...}|None, "setup": {...},
+"over": false, "winner": null}`. `public_state` leaves out the seed and `shown`."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from carddb.dice import Die, dice_of
+from referee.errors import RefereeError, UsageError
+from referee.inputs import shown
+from referee.outcome import Result, Step
+from referee.table.dice import FaceSource, summary
+from referee.words import counted
+
+KIT = "table"
+
+
+@dataclass(frozen=True)
+class TokenKind:
+    id: str
+    name: str
+    label: str
+    count: int  # the bank: every token of the kind printed
+    start: int | str  # a number, or dice like "2d6"
+    shared: bool
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """What cards.yaml declares of a game the kit plays."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    dice: dict[str, Die]
+    tokens: dict[str, TokenKind]
+    decks: dict[str, int]  # deck id -> cards printed
+    deck_titles: dict[str, str]
+    cards: dict[str, str]  # card name -> deck id
+    phases: tuple[str, ...]
+
+    @classmethod
+    def from_db(cls, db: Any, game_id: str) -> TableGame:
+        game = db.games[game_id]
+        tokens = {}
+        for tid, t in (game.extras.get("tokens") or {}).items():
+            tokens[tid] = TokenKind(tid, str(t.get("name", tid)), str(t.get("label", tid)),
+                                    int(t["count"]), t.get("start", 0), t.get("per") == "shared")
+        cards: dict[str, str] = {}
+        for deck_id, deck in game.decks.items():
+            for card in deck.cards:
+                cards.setdefault(card.name, deck_id)
+        return cls(game.id, game.title, game.min_players, game.max_players,
+                   dice_of(game.extras, game.title, game.colors), tokens,
+                   {d: deck.count for d, deck in game.decks.items()},
+                   {d: deck.title for d, deck in game.decks.items()}, cards,
+                   tuple(game.extras.get("phases") or ()))
+
+    def first_die(self) -> Die | None:
+        """The die a first-player roll uses: the game's first die if its faces all count."""
+        for die in self.dice.values():
+            return die if die.numeric else None
+        return None
+
+
+# ── helpers ─────────────────────────────────────────────────────────────────────
+def seat(state: dict, text: str) -> str:
+    found = {p.casefold(): p for p in state["players"]}.get(text.strip().casefold())
+    if found is None:
+        raise UsageError(f"no player {shown(text)}: players are {', '.join(state['players'])}")
+    return found
+
+
+def deck_of(game: TableGame, text: str | None) -> str:
+    if text is None:
+        if len(game.decks) == 1:
+            return next(iter(game.decks))
+        raise UsageError(f"{game.title} has {len(game.decks)} decks: name one with --deck "
+                         f"({', '.join(game.decks)})")
+    found = {d.casefold(): d for d in game.decks}.get(text.strip().casefold())
+    if found is None:
+        raise UsageError(f"no deck {shown(text)}: the decks are {', '.join(game.decks)}")
+    return found
+
+
+def token_kind(game: TableGame, text: str) -> TokenKind:
+    wanted = text.strip().casefold()
+    for kind in game.tokens.values():
+        if wanted in (kind.id.casefold(), kind.name.casefold()):
+            return kind
+    raise UsageError(f"no token {shown(text)}: {game.title}'s tokens are "
+                     f"{', '.join(game.tokens) or 'none'}")
+
+
+def in_play(state: dict, kind: TokenKind) -> int:
+    if kind.shared:
+        return int(state["pool"].get(kind.id, 0))
+    return sum(int(state["tokens"][p].get(kind.id, 0)) for p in state["players"])
+
+
+def bank(state: dict, kind: TokenKind) -> int:
+    return kind.count - in_play(state, kind)
+
+
+def _start_dice(text: str) -> tuple[int, int]:
+    n, _, sides = text.lower().partition("d")
+    return int(n), int(sides)
+
+
+def _d(sides: int) -> Die:
+    from carddb.dice import DieSet, Face
+
+    return Die(f"d{sides}", tuple(Face(None, None, v) for v in range(1, sides + 1)), 1,
+               (DieSet(f"d{sides}", "#ffffff", "#000000", f"d{sides}"),))
+
+
+# ── a new game ──────────────────────────────────────────────────────────────────
+def new_state(players: list[str], game: TableGame, source: FaceSource, seed: Any = None) -> dict:
+    """Seats in the order given; the first player by a roll (the game's die when its faces
+    all count, else a d6; ties roll again among the tied); each token kind's start (a
+    number, or dice rolled for each player); every deck whole, every hand empty."""
+    if not game.min_players <= len(players) <= game.max_players:
+        raise UsageError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
+                         f"not {len(players)}")
+    if len({p.casefold() for p in players}) != len(players) or not all(players):
+        raise UsageError("--players: each player needs a name of their own")
+    state: dict[str, Any] = {
+        "game": game.id, "kit": KIT, "seed": seed, "title": game.title, "players": list(players),
+        "tokens": {p: {} for p in players}, "pool": {},
+        "decks": {d: {"deck": n, "discard": 0, "seen": []} for d, n in game.decks.items()},
+        "hands": {p: {d: 0 for d in game.decks} for p in players},
+        "shown": {p: [] for p in players}, "last_roll": None, "over": False, "winner": None,
+    }
+    die = game.first_die() or _d(6)
+    rounds: list[dict[str, int]] = []
+    tied = list(players)
+    while len(tied) > 1:
+        faces = {p: source.take(1, die, f"{p}'s first-player roll ({die.name})")[0].value or 0
+                 for p in tied}
+        rounds.append(faces)
+        best = max(faces.values())
+        tied = [p for p in tied if faces[p] == best]
+        if len(rounds) >= 20:
+            break
+    first = tied[0]
+    starts: dict[str, dict[str, list[int]]] = {}
+    for kind in game.tokens.values():
+        owners = [None] if kind.shared else list(players)
+        for owner in owners:
+            if isinstance(kind.start, str):
+                n, sides = _start_dice(kind.start)
+                whose = "shared" if owner is None else f"{owner}'s"
+                rolled = [f.value or 0 for f in
+                          source.take(n, _d(sides), f"{whose} {kind.name} start ({kind.start})")]
+                starts.setdefault(kind.id, {})[owner or "shared"] = rolled
+                value = sum(rolled)
+            else:
+                value = int(kind.start)
+            if owner is None:
+                state["pool"][kind.id] = value
+            else:
+                state["tokens"][owner][kind.id] = value
+        if in_play(state, kind) > kind.count:
+            raise RefereeError(f"the {kind.name} tokens start at {in_play(state, kind)} in all, but "
+                               f"cards.yaml prints {kind.count} (tokens.{kind.id}.count)")
+    state["turn"] = {"number": 1, "round": 1, "player": first,
+                     "phase": game.phases[0] if game.phases else None}
+    state["setup"] = {"first_player_rolls": rounds, "token_starts": starts, "first": first}
+    return state
+
+
+def setup_summary(state: dict) -> str:
+    rolls = state.get("setup", {}).get("first_player_rolls") or []
+    how = ""
+    if rolls:
+        how = " (rolled " + "; then ".join(", ".join(f"{p} {f}" for p, f in r.items())
+                                           for r in rolls) + ")"
+    return (f"{state.get('title', state['game'])}: {', '.join(state['players'])}; "
+            f"{state['turn']['player']} goes first{how}")
+
+
+def _turn_line(state: dict) -> str:
+    turn = state["turn"]
+    phase = f", {turn['phase']}" if turn.get("phase") else ""
+    return f"round {turn['round']}, turn {turn['number']}: {turn['player']}{phase}"
+
+
+def status_lines(state: dict) -> list[str]:
+    """The table as everyone may see it: turn, every player's tokens and hand counts, the
+    shared pools, each deck and discard pile (its top card when shown), the last roll."""
+    lines = [f"{state.get('title', state['game'])}: {_turn_line(state)}"]
+    for p in state["players"]:
+        tokens = ", ".join(f"{n} {k}" for k, n in state["tokens"][p].items())
+        cards = sum(state["hands"][p].values())
+        lines.append(f"  {p}: {tokens or 'no tokens'}; {counted(cards, 'card')} in hand")
+    if state["pool"]:
+        lines.append("  shared: " + ", ".join(f"{n} {k}" for k, n in state["pool"].items()))
+    for d, pile in state["decks"].items():
+        top = f" (top: {pile['seen'][-1]})" if pile["seen"] else ""
+        lines.append(f"  deck {d}: {pile['deck']} to draw, {pile['discard']} discarded{top}")
+    roll = state.get("last_roll")
+    if roll:
+        lines.append(f"  last roll: {roll['who']} {roll['die']} {' '.join(roll['faces'])}")
+    return lines
+
+
+def public_state(state: dict) -> dict:
+    """What the whole table may see: no seed, and no hand's shown cards (hands as counts)."""
+    return {k: v for k, v in state.items() if k not in ("seed", "shown")}
+
+
+# ── commands (each returns the new state, a summary, lines and data) ──────────
+def _result(state: dict, summary: str, lines: list[str], data: dict[str, Any]) -> Result:
+    """The kit's commands answer with the one result type of every engine."""
+    return Result(state, summary, [Step(line) for line in lines], data)
+
+
+def roll(state: dict, game: TableGame, n: int, die: Die, source: FaceSource) -> Result:
+    new = copy.deepcopy(state)
+    who = state["turn"]["player"]
+    faces = source.take(n, die, f"{who}'s roll of {counted(n, die.name + ' die', die.name + ' dice')}")
+    data = summary(faces, die)
+    new["last_roll"] = {"who": who, "die": die.name, **data}
+    from referee.table.dice import roll_line
+
+    line = roll_line(die, faces)
+    return _result(new, f"{who} rolls {line}", [line], {"die": die.name, **data})
+
+
+def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
+                 op: str, amount: int) -> Result:
+    """+N takes N from the bank, -N gives N back, =N sets; never below 0, never more
+    than the bank holds."""
+    new = copy.deepcopy(state)
+    if kind.shared and who is not None:
+        raise UsageError(f"{kind.name} tokens are shared: referee token {kind.id} AMOUNT")
+    if not kind.shared and who is None:
+        raise UsageError(f"{kind.name} tokens belong to a player: referee token PLAYER {kind.id} "
+                         "AMOUNT")
+    holder = new["pool"] if who is None else new["tokens"][who]
+    name = "the shared pool" if who is None else who
+    before = int(holder.get(kind.id, 0))
+    after = before + amount if op == "+" else before - amount if op == "-" else amount
+    if after < 0:
+        raise RefereeError(f"{name} has {before} {kind.name}; taking {amount} away would go below "
+                           "zero, nothing changed")
+    free = bank(state, kind)
+    if after - before > free:
+        raise RefereeError(f"the bank holds {free} {kind.name} (of {kind.count}); {name} cannot "
+                           f"take {after - before}, nothing changed")
+    holder[kind.id] = after
+    summary_line = f"{name} {kind.name} {op}{amount}: {before} -> {after}"
+    lines = [summary_line, f"  bank: {bank(new, kind)} {kind.name} left"]
+    return _result(new, summary_line, lines, {"holder": who, "token": kind.id, "before": before,
+                                           "after": after, "bank": bank(new, kind)})
+
+
+def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Result:
+    new = copy.deepcopy(state)
+    pile = new["decks"][deck]
+    if n > pile["deck"]:
+        more = " (referee shuffle " + deck + " turns the discard pile over)" if pile["discard"] else ""
+        raise RefereeError(f"the {deck} deck holds {counted(pile['deck'], 'card')}; {who} cannot "
+                           f"draw {n}{more}, nothing changed")
+    pile["deck"] -= n
+    new["hands"][who][deck] += n
+    held = sum(new["hands"][who].values())
+    line = f"{who} draws {counted(n, 'card')} from {deck}: {held} in hand, {pile['deck']} left"
+    return _result(new, line, [line], {"player": who, "deck": deck, "drawn": n, "hand": held,
+                                    "left": pile["deck"]})
+
+
+def card_named(game: TableGame, text: str) -> str:
+    found = {c.casefold(): c for c in game.cards}.get(text.strip().casefold())
+    if found is None:
+        raise UsageError(f"{shown(text)} is not a card of {game.title} in cards.yaml")
+    return found
+
+
+def discard(state: dict, game: TableGame, who: str, cards: list[str], n: int | None,
+            deck: str | None) -> Result:
+    """Named cards are shown as they go onto their deck's discard pile (the referee learns
+    them); without names, `n` cards (default 1) of `deck` go face down."""
+    new = copy.deepcopy(state)
+    moved: list[tuple[str, str | None]] = []  # (deck, card or None)
+    if cards:
+        if n is not None:
+            raise UsageError("discard names the cards or gives -n N, not both")
+        for text in cards:
+            name = card_named(game, text)
+            moved.append((game.cards[name], name))
+    else:
+        d = deck_of(game, deck)
+        moved = [(d, None)] * (1 if n is None else n)
+    for d, card in moved:
+        if new["hands"][who][d] < 1:
+            raise RefereeError(f"{who} holds no {d} card to discard, nothing changed")
+        new["hands"][who][d] -= 1
+        new["decks"][d]["discard"] += 1
+        if card is not None:
+            new["decks"][d]["seen"].append(card)
+            if card in new["shown"][who]:
+                new["shown"][who].remove(card)
+    named = [c for _, c in moved if c]
+    what = ", ".join(named) if named else counted(len(moved), "card") + " face down"
+    held = sum(new["hands"][who].values())
+    line = f"{who} discards {what}: {held} in hand"
+    return _result(new, line, [line], {"player": who, "cards": named, "discarded": len(moved),
+                                    "hand": held})
+
+
+def show(state: dict, game: TableGame, who: str, text: str) -> Result:
+    """A card shown to the table that stays in the hand: the referee learns it."""
+    new = copy.deepcopy(state)
+    name = card_named(game, text)
+    d = game.cards[name]
+    known = new["shown"][who].count(name)
+    if new["hands"][who][d] <= sum(1 for c in new["shown"][who] if game.cards[c] == d):
+        raise RefereeError(f"{who} holds {counted(new['hands'][who][d], d + ' card')}, all "
+                           "already shown, nothing changed")
+    new["shown"][who].append(name)
+    line = f"{who} shows {name}" + (f" ({known + 1} shown)" if known else "")
+    return _result(new, line, [line], {"player": who, "card": name})
+
+
+def shuffle(state: dict, game: TableGame, deck: str) -> Result:
+    new = copy.deepcopy(state)
+    pile = new["decks"][deck]
+    back = pile["discard"]
+    pile["deck"] += back
+    pile["discard"] = 0
+    pile["seen"] = []
+    line = (f"{deck}: {counted(back, 'card')} from the discard pile shuffled in at the table; "
+            f"{pile['deck']} to draw")
+    return _result(new, line, [line], {"deck": deck, "returned": back, "left": pile["deck"]})
+
+
+def next_turn(state: dict, game: TableGame) -> Result:
+    """The next phase of the turn (`phases:`), or the next player in seat order; a new
+    round when the turn comes back to the first player."""
+    new = copy.deepcopy(state)
+    turn = new["turn"]
+    phases = list(game.phases)
+    if phases and turn.get("phase") in phases and phases.index(turn["phase"]) + 1 < len(phases):
+        turn["phase"] = phases[phases.index(turn["phase"]) + 1]
+    else:
+        seats = new["players"]
+        turn["player"] = seats[(seats.index(turn["player"]) + 1) % len(seats)]
+        turn["number"] += 1
+        if turn["player"] == new["setup"]["first"]:
+            turn["round"] += 1
+        turn["phase"] = phases[0] if phases else None
+    line = _turn_line(new)
+    return _result(new, line, [line], {"turn": dict(turn)})
