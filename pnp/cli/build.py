@@ -169,6 +169,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
 
     from pnp.artefacts import build as b
     from pnp.cli.support import one_line_errors
+    from pnp.draw.art import listen as listen_art
     from pnp.draw.fonts import register_fonts
 
     db = _load_database(db_path)
@@ -198,6 +199,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                     if renderer is None:
                         fonts = register_fonts(db.print.fonts, db.root, notify=lambda line:
                                                report.warn(f"notice: {line}"))
+                        listen_art(lambda line: report.warn(f"notice: {line}"))
                         renderer = _renderer(db, fonts)
                         recorder = drawn.Recorder(db, renderer)
                     report.start(art, art.path(out))
