@@ -98,6 +98,16 @@ def _now() -> str:
 def check_header(path: Path) -> None:
     """Refuse a file that is not a referee session, by reading bytes only."""
     if not path.exists():
+        if path.is_symlink():  # "no session here" would hide what is wrong
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            shown = target if target.isprintable() and len(target) <= 200 else repr(target[:200])
+            raise SessionError(
+                f"{path}: a symbolic link to {shown}, which does not exist (a dangling link): "
+                "remove the link, or choose another --session"
+            )
         raise SessionError(f"{path}: no session here; start one with `referee new`")
     if not path.is_file():
         raise SessionError(f"{path}: not a session file")

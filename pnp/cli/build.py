@@ -171,6 +171,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
     from pnp.cli.support import one_line_errors
     from pnp.draw.art import listen as listen_art
     from pnp.draw.fonts import register_fonts
+    from pnp.outpaths import lock_output
 
     db = _load_database(db_path)
     with one_line_errors():
@@ -179,6 +180,7 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                                       backs=not no_backs, printer_margin_mm=printer_margin,
                                       layout=layout)
         todo = b.artefacts(db, game=game, only=only)
+    lock_output(out, notify=lambda line: click.echo(f"notice: {line}", err=True))
 
     plan = incremental.Plan(db, opts, out, force)
     seen: set[tuple] = set()
