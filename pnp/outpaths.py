@@ -50,27 +50,31 @@ def part_of(path: Path) -> Path:
 
 LOCK_NAME = ".pnp-build.lock"
 LOCK_WAIT_S = 300.0             # how long a build waits for another one on its --out
-_held: dict[str, int] = {}      # resolved --out -> the open lock file (held until exit)
+_held: dict[str, int] = {}      # resolved --out -> the open lock file
 
 
-def lock_output(out: Path, notify=None, wait: float | None = None) -> None:
-    """Hold the build lock of `out` until this process ends (a second `pnp build` on
-    the same --out waits for the first, `notify(line)` told so once, then refuses with
-    one line after `wait` seconds, $PNP_BUILD_LOCK_WAIT or LOCK_WAIT_S). Nothing is
-    locked where the platform has no flock."""
+def lock_output(out: Path, notify=None, wait: float | None = None):
+    """Take the build lock of `out` (a second `pnp build` on the same --out waits for
+    the first, `notify(line)` told so once, then refuses with one line after `wait`
+    seconds, $PNP_BUILD_LOCK_WAIT or LOCK_WAIT_S). Returns the function that releases
+    it (the process ending does too). Nothing is locked where the platform has no
+    flock; a lock this process holds already is not taken twice."""
     import os
     import time
+
+    def nothing() -> None:
+        return None
 
     try:
         import fcntl
     except ImportError:             # pragma: no cover - not POSIX
-        return
+        return nothing
     from pnp.errors import PnpError
 
     out = Path(out)
     key = str(out.resolve())
     if key in _held:
-        return
+        return nothing
     if wait is None:
         try:
             wait = float(os.environ.get("PNP_BUILD_LOCK_WAIT", LOCK_WAIT_S))
@@ -98,3 +102,10 @@ def lock_output(out: Path, notify=None, wait: float | None = None) -> None:
             told = True
             time.sleep(0.1)
     _held[key] = fd
+
+    def release() -> None:
+        held = _held.pop(key, None)
+        if held is not None:
+            os.close(held)              # closing the file releases the flock
+
+    return release

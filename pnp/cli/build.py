@@ -180,7 +180,10 @@ def _run(game, only, paper, out, duplex, back_offset, fold, no_backs, strict,
                                       backs=not no_backs, printer_margin_mm=printer_margin,
                                       layout=layout)
         todo = b.artefacts(db, game=game, only=only)
-    lock_output(out, notify=lambda line: click.echo(f"notice: {line}", err=True))
+    release = lock_output(out, notify=lambda line: click.echo(f"notice: {line}", err=True))
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:                 # held until the command ends (pnp.outpaths)
+        ctx.call_on_close(release)
 
     plan = incremental.Plan(db, opts, out, force)
     seen: set[tuple] = set()
