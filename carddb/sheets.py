@@ -225,38 +225,59 @@ def check_xlsx(raw: bytes) -> None:
                              "(<!DOCTYPE>, <!ENTITY>): refused, a workbook needs none")
         lower = name.lower()
         if lower.endswith("sharedstrings.xml"):
-            count = len(_SHARED.findall(data))
-            if count > limits.XLSX_SHARED_STRINGS:
-                raise SheetError(f"{where} has {count:,} shared strings, more than "
-                                 f"{limits.XLSX_SHARED_STRINGS:,} (limit)")
+            for count, _ in enumerate(_SHARED.finditer(data), start=1):
+                if count > limits.XLSX_SHARED_STRINGS:
+                    raise SheetError(f"{where} has more than {limits.XLSX_SHARED_STRINGS:,} "
+                                     "shared strings (limit)")
         elif lower.startswith("xl/worksheets/"):
             _check_worksheet(name, data)
 
 
 def _check_worksheet(name: str, data: bytes) -> None:
+    """Each reference checked as it is found (a 64 MB sheet holds millions of them: no
+    list of them is made), refused at the first past a limit."""
     where = f"the workbook's sheet {_shown(name)}"
-    rows = len(_ROW_OPEN.findall(data))
-    last_row = max([int(r) for r in _ROW_REF.findall(data)] or [0])
-    last_col = 0
-    for letters, row in _CELL_REF.findall(data):
-        if len(letters) > 3 or len(row) > 7:
-            raise SheetError(f"{where} has a cell at {_shown(letters + row)}: not a cell reference")
-        last_row = max(last_row, int(row))
-        last_col = max(last_col, _column(letters.decode("ascii")))
-    cells = len(_CELL_OPEN.findall(data))
+    max_row, max_col = limits.MAX_SHEET_ROWS, limits.MAX_SHEET_COLUMNS
+
+    def too_far(row: int, col: int | None = None) -> SheetError:
+        column = f", column {letter(min(col, 10**6))}" if col is not None else ""
+        return SheetError(f"{where} reaches row {row:,}{column}: more than {max_row:,} rows "
+                          f"or {max_col} columns (limit)")
+
+    last_row = last_col = 0
+    for rows, _ in enumerate(_ROW_OPEN.finditer(data), start=1):
+        if rows > max_row:
+            raise too_far(rows)
+    for m in _ROW_REF.finditer(data):
+        row = int(m.group(1)) if len(m.group(1)) <= 7 else max_row + 1
+        if row > max_row:
+            raise too_far(row)
+        last_row = max(last_row, row)
+    cells = 0
+    for m in _CELL_REF.finditer(data):
+        letters, digits = m.group(1), m.group(2)
+        if len(letters) > 3 or len(digits) > 7:
+            raise SheetError(f"{where} has a cell at {_shown(letters + digits)}: not a cell "
+                             "reference")
+        row, col = int(digits), _column(letters.decode("ascii"))
+        if row > max_row or col > max_col:
+            raise too_far(row, col)
+        last_row, last_col = max(last_row, row), max(last_col, col)
+    for cells, _ in enumerate(_CELL_OPEN.finditer(data), start=1):
+        if cells > limits.MAX_SHEET_CELLS:
+            break
     if _LONG_NUMBER.search(data):               # Python refuses ints of > 4,300 digits
         raise SheetError(f"{where} holds a number of more than {limits.MAX_INT_CHARS} "
                          "digits (limit)")
-    for kind, ref in _RANGE_REF.findall(data):
+    for m in _RANGE_REF.finditer(data):
+        kind, ref = m.group(1), m.group(2)
         bounds = _bounds_of(ref.decode("ascii", "replace"))
         if bounds is None:
             raise SheetError(f"{where}: {kind.decode()} {_shown(ref)} is not a cell range")
+        if bounds[0] > max_row or bounds[1] > max_col:
+            raise too_far(*bounds)
         last_row, last_col = max(last_row, bounds[0]), max(last_col, bounds[1])
-    last_row, last_col = max(last_row, rows), max(last_col, 1 if cells else 0)
-    if last_row > limits.MAX_SHEET_ROWS or last_col > limits.MAX_SHEET_COLUMNS:
-        raise SheetError(f"{where} reaches row {last_row:,}, column {letter(min(last_col, 10**6))}: "
-                         f"more than {limits.MAX_SHEET_ROWS:,} rows or "
-                         f"{limits.MAX_SHEET_COLUMNS} columns (limit)")
+    last_col = max(last_col, 1 if cells else 0)
     if last_row * last_col > limits.MAX_SHEET_CELLS or cells > limits.MAX_SHEET_CELLS:
         raise SheetError(f"{where} spans {max(last_row * last_col, cells):,} cells, more than "
                          f"{limits.MAX_SHEET_CELLS:,} (limit)")

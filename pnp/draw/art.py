@@ -155,12 +155,13 @@ def _decode(name: str, raw: bytes) -> tuple[tuple[int, int], str]:
             w, h = image.size
             if w * h > MAX_IMAGE_PIXELS:
                 raise ArtError(f"{too_many}: {w} x {h}")
-            if image.format == "JPEG":          # decoded at 1/8 scale: all of it is read
+            fmt = "JPEG" if image.format == "MPO" else str(image.format)   # a camera's JPEG
+            if fmt == "JPEG":                   # decoded at 1/8 scale: all of it is read
                 image.draft(image.mode, (max(w // 8, 1), max(h // 8, 1)))
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 image.load()
-            return (w, h), str(image.format)
+            return (w, h), fmt
     except Image.DecompressionBombError:
         raise ArtError(too_many) from None
     except UnidentifiedImageError:

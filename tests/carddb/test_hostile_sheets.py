@@ -111,7 +111,9 @@ def _zeros(member) -> None:
 
 WORKBOOKS = {
     "cell-at-XFD1048576": (lambda: _workbook(edit=lambda ws: ws.__setitem__("XFD1048576", "x")),
-                           "reaches row 1,048,576, column XFD"),
+                           "reaches row 1,048,576: more than 20,001 rows"),
+    "column-JA": (lambda: _workbook(edit=lambda ws: ws.__setitem__("JA1", "x")),
+                  "reaches row 1, column JA: more than 20,001 rows or 256 columns"),
     "row-150000": (lambda: _replace_member(_workbook(), "xl/worksheets/sheet1.xml", _sheet_xml(
         '<sheetData><row r="150000"><c r="A150000" t="inlineStr"><is><t>x</t></is></c>'
         "</row></sheetData>")), "more than 20,001 rows"),
@@ -122,7 +124,7 @@ WORKBOOKS = {
                           "spans 5,120,000 cells"),
     "shared-strings": (lambda: _replace_member(_workbook(), "xl/sharedStrings.xml", (
         '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-        + "<si><t/></si>" * 600_000 + "</sst>").encode()), "600,000 shared strings"),
+        + "<si/>" * 10_000_000 + "</sst>").encode()), "more than 500,000 shared strings"),
     "billion-laughs": (lambda: _replace_member(_workbook(), "xl/sharedStrings.xml",
                                                _billion_laughs()), "declares a DTD or entities"),
     "xxe": (lambda: _replace_member(_workbook(), "xl/sharedStrings.xml", (
