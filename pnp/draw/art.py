@@ -256,9 +256,10 @@ def printable(path: str, pixels: tuple[int, int], w_pt: float, h_pt: float) -> A
         _told.add(told)
         dpi = min(pixels[0] / (w_pt / 72), pixels[1] / (h_pt / 72))
         for notify in _listeners:
+            kept = "made once and cached" if isinstance(result, str) else "made once"
             notify(f"{Path(path).name}: {pixels[0]} x {pixels[1]} px would print at "
                    f"{dpi:,.0f} dpi; embedded at {PRINT_DPI} dpi ({target[0]} x {target[1]} px, "
-                   "made once and cached)")
+                   f"{kept})")
     return result
 
 
