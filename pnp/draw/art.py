@@ -166,9 +166,15 @@ def _decode(name: str, raw: bytes) -> tuple[tuple[int, int], str]:
         raise ArtError(too_many) from None
     except UnidentifiedImageError:
         raise _refused(name, raw) from None
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        raise ArtError(f"image {name!r} cannot be read: {' '.join(str(exc).split())[:200]}"
-                       ) from None
+    except ArtError:
+        raise
+    except Exception as exc:        # a damaged file fails inside a decoder in many ways
+        raise _unreadable(name, exc) from None
+
+
+def _unreadable(name: str, exc: BaseException) -> ArtError:
+    detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+    return ArtError(f"image {name!r} cannot be read: {detail}")
 
 
 def open_art(path: Path) -> Art:
@@ -264,11 +270,18 @@ def printable(path: str, pixels: tuple[int, int], w_pt: float, h_pt: float) -> A
 
 
 def _downsample(art: Art, target: tuple[int, int], jpeg: bool) -> bytes:
-    from PIL import Image
-
     raw = _read(art.path)
     if hashlib.sha256(raw).hexdigest() != art.digest:
         raise ArtError(f"image {art.path.name!r} changed while the build read it")
+    try:
+        return _resized(raw, target, jpeg)
+    except Exception as exc:        # decoded once already: only a damaged decoder gets here
+        raise _unreadable(art.path.name, exc) from None
+
+
+def _resized(raw: bytes, target: tuple[int, int], jpeg: bool) -> bytes:
+    from PIL import Image
+
     with open_image(io.BytesIO(raw)) as image:
         if jpeg:
             image.draft(image.mode, target)      # libjpeg scales down while decoding
@@ -280,8 +293,8 @@ def _downsample(art: Art, target: tuple[int, int], jpeg: bool) -> bytes:
             im = im.convert("RGBA")
         elif im.mode not in ("1", "L", "LA", "RGB", "RGBA", "CMYK"):
             im = im.convert("RGBA" if "A" in im.mode else "RGB")
-        if jpeg and im.mode not in ("L", "RGB"):
-            im = im.convert("RGB")
+        if (jpeg and im.mode not in ("L", "RGB")) or (not jpeg and im.mode == "CMYK"):
+            im = im.convert("RGB")              # what each of the two formats can hold
         small = im.resize(target, Image.Resampling.LANCZOS, reducing_gap=3.0)
     out = io.BytesIO()
     if jpeg:

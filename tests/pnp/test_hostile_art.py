@@ -26,7 +26,20 @@ NOT_RASTER = {
     "svg": ("art/owner.png", b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>',
             "is SVG"),
     "text": ("art/owner.png", b"just some words\n", "not an image file"),
+    "truncated-png": ("art/owner.png", None, "cannot be read"),
+    "damaged-tiff": ("art/owner.tif", b"II*\x00\x08\x00\x00\x00\xff\xff" + b"\x01" * 64,
+                     "cannot be read"),
 }
+
+
+def _truncated_png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.effect_noise((400, 400), 60).save(out, "PNG")
+    return out.getvalue()[:3000]
 
 
 @pytest.mark.parametrize("name", NOT_RASTER)
@@ -34,12 +47,12 @@ def test_art_that_is_not_an_allowed_raster_is_one_line_and_runs_nothing(tmp_path
     art, data, message = NOT_RASTER[name]
     folder = project(tmp_path)
     (folder / "art").mkdir()
-    (folder / art).write_bytes(data)
+    (folder / art).write_bytes(data if data is not None else _truncated_png())
     with_owner_art(folder, art)
     env, marker = gs_stand_in(tmp_path)
     run = pnp(*BUILD, cwd=folder, watch=tmp_path, env=env, timeout=60)
     line = one_line_error(run, 1, Path(art).name, message, "card 'Coach'")
-    assert "PNG, JPEG, WebP, GIF, TIFF or BMP" in line
+    assert "PNG, JPEG, WebP, GIF, TIFF or BMP" in line or message == "cannot be read"
     assert not marker.exists(), "Ghostscript was run on card art"
     stayed_inside(run, folder, tmp_path / "cache")
     assert not list(tmp_path.rglob("WRITTEN-BY-POSTSCRIPT"))
