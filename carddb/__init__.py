@@ -84,7 +84,7 @@ def read_digest(path: str | os.PathLike) -> str | None:
     return _read.get(str(Path(path).resolve()))
 
 
-def read_limited(path: Path, limit: int) -> bytes:
+def read_limited(path: Path, limit: int, expected: str = "a card database is a .yaml file") -> bytes:
     """The bytes of the regular file `path`; ValueError for anything else (a folder, a
     FIFO that would block, a device like /dev/zero that never ends) or a file larger
     than `limit` bytes. Opened without blocking, checked on the opened file."""
@@ -93,7 +93,7 @@ def read_limited(path: Path, limit: int) -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-            raise ValueError(f"{kind} (a card database is a .yaml file)")
+            raise ValueError(f"{kind} ({expected})")
         if st.st_size > limit:
             raise ValueError(f"the file is {st.st_size:,} bytes, more than the limit of {limit:,}")
         chunks, size = [], 0
@@ -160,7 +160,7 @@ def parse(raw: bytes, path: Path, name: str, report: Report | None = None) -> Da
     validate(data, report, root)
     if report.problems:
         raise DatabaseError(sorted(report.problems, key=lambda p: (p.where is not None, p.where or "",
-                                                                   p.line, p.col)))
+                                                                   p.line, p.col)) + report.more())
     return _build(data, name, path, report)
 
 

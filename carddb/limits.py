@@ -18,6 +18,19 @@ MAX_DEPTH = 64                     # nesting of mappings and lists
 MAX_INT_CHARS = 40                 # an integer literal (Python refuses > 4,300 digits)
 MAX_TEXT = 20_000                  # characters of one text value (card text, a line)
 
+# ── spreadsheets a deck reads its cards from (checked before they are parsed) ───────
+MAX_SHEET_BYTES = 16 * 1024 * 1024   # a .csv or .xlsx file
+MAX_SHEET_ROWS = 20_001            # rows of a sheet: a header and MAX_CARDS cards
+MAX_SHEET_COLUMNS = 256            # columns of a sheet
+MAX_SHEET_CELLS = 500_000          # rows x columns of the sheet's used area
+MAX_SHEET_PROBLEMS = 100           # problems shown per spreadsheet, then "and N more"
+XLSX_MEMBERS = 1_000               # files inside one workbook (a zip)
+XLSX_MEMBER_BYTES = 64 * 1024 * 1024   # one of them, uncompressed
+XLSX_TOTAL_BYTES = 128 * 1024 * 1024   # all of them, uncompressed
+XLSX_SHARED_STRINGS = 500_000      # distinct texts of a workbook (sharedStrings.xml)
+# A cell's value is held to the limits of cards.yaml's values: MAX_TEXT characters,
+# MAX_DEPTH nesting, MAX_YAML_VALUES values, MAX_INT_CHARS digits.
+
 # ── the game data ─────────────────────────────────────────────────────────────────
 MAX_CARDS = 20_000                 # card designs in one database
 MAX_COPIES = 1_000                 # copies of one design

@@ -63,9 +63,29 @@ class Report:
     files_read: list = field(default_factory=list)
     paths_checked: list = field(default_factory=list)
 
+    # Problems of each spreadsheet past limits.MAX_SHEET_PROBLEMS: counted, not kept.
+    skipped: dict = field(default_factory=dict)
+    _per_sheet: dict = field(default_factory=dict)
+
     def add(self, pos: Pos, path: str, message: str) -> None:
+        if pos.where is not None:                   # a cell: `heroes.csv:3:B`, `b.xlsx[S]!B3`
+            sheet = _SHEET_OF.match(pos.where).group()
+            seen = self._per_sheet[sheet] = self._per_sheet.get(sheet, 0) + 1
+            if seen > limits.MAX_SHEET_PROBLEMS:
+                self.skipped[sheet] = self.skipped.get(sheet, 0) + 1
+                return
         self.problems.append(Problem(self.file, pos.line, pos.col, path or "(top)", message,
                                      pos.where))
+
+    def more(self) -> list[Problem]:
+        """One line per spreadsheet with problems left out: "and N more"."""
+        return [Problem(self.file, 1, 1, "(sheet)",
+                        f"and {n:,} more problems in {sheet} (the first "
+                        f"{limits.MAX_SHEET_PROBLEMS} are shown)", sheet)
+                for sheet, n in self.skipped.items()]
+
+
+_SHEET_OF = re.compile(r"[^\[]*?(?=\[|:\d+:[A-Z]+\Z)|.*")
 
 
 def join(path: str, key) -> str:

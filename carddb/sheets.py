@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from carddb import limits
 from carddb.fields import COMMON_KINDS, CardType, FieldDecl
 from carddb.schema import CellText, Report, did_you_mean, join
 from carddb.yamlsource import LocatedDict, LocatedList, Pos
@@ -74,10 +75,28 @@ def _read_csv(raw: bytes) -> list[list[Any]]:
     first = text.splitlines()[0]
     # The delimiter a spreadsheet program wrote: `;` where the decimal mark is a comma.
     delimiter = max((",", ";", "\t"), key=first.count) if any(d in first for d in ",;\t") else ","
+    rows: list[list[Any]] = []
+    cells = 0
     try:
-        return [list(r) for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)]
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            _bounded_row(len(rows) + 1, len(row))
+            cells += len(row)
+            if cells > limits.MAX_SHEET_CELLS:
+                raise SheetError(f"more than {limits.MAX_SHEET_CELLS:,} cells (limit)",
+                                 len(rows) + 1, 1)
+            rows.append(row)
     except csv.Error as exc:
-        raise SheetError(f"not a CSV file: {exc}") from None
+        raise SheetError(f"not a CSV file: {exc}", len(rows) + 1) from None
+    return rows
+
+
+def _bounded_row(row: int, columns: int) -> None:
+    if row > limits.MAX_SHEET_ROWS:
+        raise SheetError(f"more than {limits.MAX_SHEET_ROWS:,} rows (limit: a header and "
+                         f"{limits.MAX_CARDS:,} cards)", row, 1)
+    if columns > limits.MAX_SHEET_COLUMNS:
+        raise SheetError(f"{columns:,} columns, more than {limits.MAX_SHEET_COLUMNS} (limit)",
+                         row, limits.MAX_SHEET_COLUMNS + 1)
 
 
 def _read_xlsx(path: Path, raw: bytes, sheet_name: str | None, report: Report, source, spath, spos):
@@ -87,10 +106,19 @@ def _read_xlsx(path: Path, raw: bytes, sheet_name: str | None, report: Report, s
         import openpyxl
     except ImportError:
         raise SheetError("reading .xlsx needs openpyxl (pip install openpyxl)") from None
+    import warnings
+
+    check_xlsx(raw)
     try:
-        book = openpyxl.load_workbook(io.BytesIO(raw), data_only=False)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        with warnings.catch_warnings():         # openpyxl's "extension not supported", ...
+            warnings.simplefilter("ignore")
+            book = openpyxl.load_workbook(io.BytesIO(raw), data_only=False)
+    except (zipfile.BadZipFile, KeyError, OSError) as exc:
         raise SheetError(f"not an XLSX workbook ({type(exc).__name__})") from None
+    except Exception as exc:                    # malformed XML, values openpyxl cannot read
+        detail = " ".join(str(exc).split())[:100]
+        raise SheetError(f"not a readable XLSX workbook ({type(exc).__name__}"
+                         f"{': ' + detail if detail else ''})") from None
     names = book.sheetnames
     if sheet_name is None:
         ws = book[names[0]]
@@ -118,6 +146,150 @@ def _read_xlsx(path: Path, raw: bytes, sheet_name: str | None, report: Report, s
     return sheet
 
 
+# What a workbook's XML may not hold (a DTD can define entities: billion laughs, XXE),
+# its cell and row references, and the places of its shared strings and merged ranges.
+_DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST)", re.IGNORECASE)
+_ROW_REF = re.compile(rb"<(?:\w+:)?row\b[^>]*?\sr=[\"'](\d+)")
+_CELL_REF = re.compile(rb"<(?:\w+:)?c\b[^>]*?\sr=[\"']([A-Za-z]+)(\d+)")
+_RANGE_REF = re.compile(rb"<(?:\w+:)?(dimension|mergeCell)\b[^>]*?\sref=[\"']([^\"']*)")
+_CELL_OPEN = re.compile(rb"<(?:\w+:)?c[\s/>]")
+_ROW_OPEN = re.compile(rb"<(?:\w+:)?row[\s/>]")
+_SHARED = re.compile(rb"<(?:\w+:)?si[\s/>]")
+_LONG_NUMBER = re.compile(rb"<(?:\w+:)?v>\s*[-+]?\d{%d}" % (limits.MAX_INT_CHARS + 1))
+_A1 = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d{1,7})\Z")
+
+
+def _column(letters: str) -> int:
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def _bounds_of(ref: str) -> tuple[int, int] | None:
+    """(last row, last column) of an A1 reference or range (`A1:XFD1048576`)."""
+    rows, cols = [], []
+    for part in ref.split(":"):
+        m = _A1.match(part.strip())
+        if m is None:
+            return None
+        cols.append(_column(m.group(1)))
+        rows.append(int(m.group(2)))
+    return max(rows), max(cols)
+
+
+def check_xlsx(raw: bytes) -> None:
+    """Refuse a workbook that would cost more than the limits to read, before openpyxl
+    reads it: its zip members (count, uncompressed sizes), XML with a DTD or entities,
+    and per worksheet the rows, columns and cells it refers to (a 5 KB workbook with one
+    cell at XFD1048576 makes openpyxl build 17 billion cells), merged ranges, and the
+    shared strings (10 million in 418 KB)."""
+    import zipfile
+
+    where = "the workbook"
+    try:
+        book = zipfile.ZipFile(io.BytesIO(raw))
+        infos = book.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise SheetError("not an XLSX workbook (not a zip file)") from None
+    if len(infos) > limits.XLSX_MEMBERS:
+        raise SheetError(f"{where} holds {len(infos):,} files, more than "
+                         f"{limits.XLSX_MEMBERS:,} (limit)")
+    total = 0
+    for info in infos:
+        total += info.file_size
+        if info.file_size > limits.XLSX_MEMBER_BYTES:
+            raise SheetError(f"{where}'s part {_shown(info.filename)} is {info.file_size:,} "
+                             f"bytes uncompressed, more than {limits.XLSX_MEMBER_BYTES:,} (limit)")
+    if total > limits.XLSX_TOTAL_BYTES:
+        raise SheetError(f"{where} is {total:,} bytes uncompressed, more than "
+                         f"{limits.XLSX_TOTAL_BYTES:,} (limit)")
+    for info in infos:
+        name = info.filename
+        if not name.lower().endswith((".xml", ".rels", ".vml")):
+            continue
+        try:
+            with book.open(info) as member:
+                data = member.read(limits.XLSX_MEMBER_BYTES + 1)
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError,
+                RuntimeError) as exc:
+            raise SheetError(f"not a readable XLSX workbook: part {_shown(name)} "
+                             f"({type(exc).__name__})") from None
+        if len(data) > limits.XLSX_MEMBER_BYTES:
+            raise SheetError(f"{where}'s part {_shown(name)} is more than "
+                             f"{limits.XLSX_MEMBER_BYTES:,} bytes uncompressed (limit)")
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:512]:
+            raise SheetError(f"{where}'s part {_shown(name)} is not UTF-8 XML: refused")
+        if _DTD.search(data):
+            raise SheetError(f"{where}'s part {_shown(name)} declares a DTD or entities "
+                             "(<!DOCTYPE>, <!ENTITY>): refused, a workbook needs none")
+        lower = name.lower()
+        if lower.endswith("sharedstrings.xml"):
+            for count, _ in enumerate(_SHARED.finditer(data), start=1):
+                if count > limits.XLSX_SHARED_STRINGS:
+                    raise SheetError(f"{where} has more than {limits.XLSX_SHARED_STRINGS:,} "
+                                     "shared strings (limit)")
+        elif lower.startswith("xl/worksheets/"):
+            _check_worksheet(name, data)
+
+
+def _check_worksheet(name: str, data: bytes) -> None:
+    """Each reference checked as it is found (a 64 MB sheet holds millions of them: no
+    list of them is made), refused at the first past a limit."""
+    where = f"the workbook's sheet {_shown(name)}"
+    max_row, max_col = limits.MAX_SHEET_ROWS, limits.MAX_SHEET_COLUMNS
+
+    def too_far(row: int, col: int | None = None) -> SheetError:
+        column = f", column {letter(min(col, 10**6))}" if col is not None else ""
+        return SheetError(f"{where} reaches row {row:,}{column}: more than {max_row:,} rows "
+                          f"or {max_col} columns (limit)")
+
+    last_row = last_col = 0
+    for rows, _ in enumerate(_ROW_OPEN.finditer(data), start=1):
+        if rows > max_row:
+            raise too_far(rows)
+    for m in _ROW_REF.finditer(data):
+        row = int(m.group(1)) if len(m.group(1)) <= 7 else max_row + 1
+        if row > max_row:
+            raise too_far(row)
+        last_row = max(last_row, row)
+    cells = 0
+    for m in _CELL_REF.finditer(data):
+        letters, digits = m.group(1), m.group(2)
+        if len(letters) > 3 or len(digits) > 7:
+            raise SheetError(f"{where} has a cell at {_shown(letters + digits)}: not a cell "
+                             "reference")
+        row, col = int(digits), _column(letters.decode("ascii"))
+        if row > max_row or col > max_col:
+            raise too_far(row, col)
+        last_row, last_col = max(last_row, row), max(last_col, col)
+    for cells, _ in enumerate(_CELL_OPEN.finditer(data), start=1):
+        if cells > limits.MAX_SHEET_CELLS:
+            break
+    if _LONG_NUMBER.search(data):               # Python refuses ints of > 4,300 digits
+        raise SheetError(f"{where} holds a number of more than {limits.MAX_INT_CHARS} "
+                         "digits (limit)")
+    for m in _RANGE_REF.finditer(data):
+        kind, ref = m.group(1), m.group(2)
+        bounds = _bounds_of(ref.decode("ascii", "replace"))
+        if bounds is None:
+            raise SheetError(f"{where}: {kind.decode()} {_shown(ref)} is not a cell range")
+        if bounds[0] > max_row or bounds[1] > max_col:
+            raise too_far(*bounds)
+        last_row, last_col = max(last_row, bounds[0]), max(last_col, bounds[1])
+    last_col = max(last_col, 1 if cells else 0)
+    if last_row * last_col > limits.MAX_SHEET_CELLS or cells > limits.MAX_SHEET_CELLS:
+        raise SheetError(f"{where} spans {max(last_row * last_col, cells):,} cells, more than "
+                         f"{limits.MAX_SHEET_CELLS:,} (limit)")
+
+
+def _shown(value) -> str:
+    from carddb.schema import shown
+
+    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    return f"'{shown(text, 60)}'"
+
+
 def read_sheet(path: Path, source, spath: str, spos: Pos, report: Report) -> Sheet | None:
     import hashlib
 
@@ -125,7 +297,7 @@ def read_sheet(path: Path, source, spath: str, spos: Pos, report: Report) -> She
     sheet_name = source.get("sheet")
     display = _display(path)
     try:
-        raw = path.read_bytes()
+        raw = _read_limited(path)
         # What the database was read from, byte for byte (the cache and incremental
         # builds compare against it).
         report.files_read.append((path, hashlib.sha256(raw).hexdigest()))
@@ -153,15 +325,58 @@ def read_sheet(path: Path, source, spath: str, spos: Pos, report: Report) -> She
     return None
 
 
+def _read_limited(path: Path) -> bytes:
+    from carddb import read_limited
+
+    try:
+        return read_limited(path, limits.MAX_SHEET_BYTES, "a spreadsheet is a .csv or .xlsx file")
+    except ValueError as exc:
+        raise SheetError(str(exc) if path.suffix.lower() == ".csv" else f"the workbook: {exc}"
+                         ) from None
+
+
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def convert(value: Any, decl: FieldDecl | None, kind: str) -> Any:
+class CellProblem(Exception):
+    """A cell's value beyond the limits of a database value (reported at the cell)."""
+
+
+class Spent:
+    """Values a sheet's cells hold, aliases expanded: all of them together are held to
+    limits.MAX_YAML_VALUES, as one cards.yaml is."""
+
+    def __init__(self) -> None:
+        self.values = 0
+
+    def add(self, n: int) -> None:
+        self.values += n
+        if self.values > limits.MAX_YAML_VALUES:
+            raise SheetFull(f"the sheet's cells hold more than {limits.MAX_YAML_VALUES:,} "
+                            "values once aliases are expanded (limit)")
+
+
+class SheetFull(Exception):
+    """The cells read so far exceed a bound of the whole sheet: reading stops."""
+
+
+def convert(value: Any, decl: FieldDecl | None, kind: str, spent: Spent | None = None) -> Any:
     """A cell's value as the field's declared type; what cannot be converted is left as
-    it is, for the field's check to report ("expected an integer, got text")."""
+    it is, for the field's check to report ("expected an integer, got text").
+    CellProblem for a value beyond the limits every database value keeps."""
     if isinstance(value, str):
         value = value.strip()
+        if len(value) > limits.MAX_TEXT:
+            raise CellProblem(f"a cell of {len(value):,} characters, more than "
+                              f"{limits.MAX_TEXT:,} (limit)")
+        if kind in ("int", "number") and _NUMBER.match(value) and \
+                len(value) > limits.MAX_INT_CHARS:
+            raise CellProblem(f"a number of {len(value):,} characters is longer than the "
+                              f"limit of {limits.MAX_INT_CHARS}")
+    elif isinstance(value, int) and not isinstance(value, bool) and \
+            value.bit_length() > 4 * limits.MAX_INT_CHARS:
+        raise CellProblem(f"a number longer than {limits.MAX_INT_CHARS} digits (limit)")
     if kind in ("text", "image", "icon"):
         if isinstance(value, float) and value.is_integer():
             return str(int(value))
@@ -185,14 +400,14 @@ def convert(value: Any, decl: FieldDecl | None, kind: str) -> Any:
         return value
     if kind == "enum" and decl is not None:
         if all(isinstance(v, int) for v in decl.values):
-            return convert(value, None, "int")
-        return convert(value, None, "text")
+            return convert(value, None, "int", spent)
+        return convert(value, None, "text", spent)
     if kind == "list" and isinstance(value, str) and not value.startswith("["):
         item = decl.item if decl is not None else None
-        return [convert(part, item, item.kind if item else "text")
+        return [convert(part, item, item.kind if item else "text", spent)
                 for part in value.split(";") if part.strip()]
     if isinstance(value, str):
-        return _yaml_value(value)
+        return _yaml_value(value, spent)
     return value
 
 
@@ -200,13 +415,61 @@ class _Unparsable(CellText):
     """A cell whose YAML is broken: reported by its field's check as text."""
 
 
-def _yaml_value(text: str) -> Any:
+def _yaml_value(text: str, spent: Spent | None = None) -> Any:
+    """A cell's YAML flow text, held to the bounds of cards.yaml (nesting, aliases
+    expanded, integer digits: carddb.yamlsource), as plain values."""
     import yaml
 
+    from carddb.yamlsource import YamlProblem, check_depth, check_nodes, safe_text
+
     try:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        safe_text(text)
+        check_depth(text, limits.MAX_DEPTH)     # a cell is short: always counted
+        loader = _CellLoader(text)
+        try:
+            node = loader.get_single_node()
+            count = check_nodes(node)
+            if spent is not None:
+                spent.add(count)
+            return loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except YamlProblem as exc:
+        raise CellProblem(exc.message) from None
     except yaml.YAMLError:
         return _Unparsable(text)
+
+
+def _cell_loader():
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class CellLoader(base):                     # type: ignore[misc, valid-type]
+        pass
+
+    def construct_int(loader, node):
+        if len(node.value) > limits.MAX_INT_CHARS:
+            from carddb.yamlsource import YamlProblem
+
+            raise YamlProblem(f"an integer of {len(node.value):,} characters is longer "
+                              f"than the limit of {limits.MAX_INT_CHARS}")
+        return yaml.SafeLoader.construct_yaml_int(loader, node)
+
+    CellLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
+    return CellLoader
+
+
+class _LazyLoader:
+    loader = None
+
+    def __call__(self, text: str):
+        if self.loader is None:
+            self.loader = _cell_loader()
+        return self.loader(text)
+
+
+_CellLoader = _LazyLoader()
 
 
 def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
@@ -262,6 +525,7 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         return None, {}
     cards = LocatedList()
     cards.pos, cards.item_pos = spos, []
+    spent = Spent()
     exempt: dict[int, frozenset] = {}
     missing_reported: set[tuple[str, str]] = set()
     for r, row in enumerate(rows[1:], start=2):
@@ -293,7 +557,16 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
                            f"'{name}' is not a field of {type_name}{did_you_mean(name, ctype.fields)}")
                 continue
             kind = COMMON_KINDS.get(name) or (decl.kind if decl is not None else "text")
-            converted = convert(value, decl, kind)
+            try:
+                converted = convert(value, decl, kind, spent)
+            except CellProblem as exc:
+                report.add(sheet.pos(r, c), join(join(spath, len(cards.item_pos)), name),
+                           str(exc))
+                empty.add(name)                 # reported: not "missing" again
+                continue
+            except SheetFull as exc:
+                report.add(sheet.pos(r, c), spath, str(exc))
+                return None, {}
             if isinstance(converted, str) and kind in ("int", "number", "bool"):
                 converted = CellText(converted)     # not read: its message shows the cell
             card[name] = converted

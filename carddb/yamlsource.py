@@ -174,12 +174,13 @@ def _check_depth_by_events(text: str) -> None:
         loader.dispose()
 
 
-def check_nodes(root: yaml.Node | None) -> None:
+def check_nodes(root: yaml.Node | None) -> int:
     """Refuse a composed document that nests deeper than limits.MAX_DEPTH, holds more
     than limits.MAX_YAML_VALUES values once its aliases are expanded (a few hundred
-    bytes of aliases can stand for billions of values), or contains itself."""
+    bytes of aliases can stand for billions of values), or contains itself. Returns
+    how many values it holds, aliases expanded."""
     if root is None:
-        return
+        return 0
     sizes: dict[int, int] = {}          # expanded size of each collection (aliases share)
     on_path: set[int] = set()
     scalar = yaml.ScalarNode
@@ -208,8 +209,7 @@ def check_nodes(root: yaml.Node | None) -> None:
         sizes[key] = total
         return total
 
-    if type(root) is not scalar:
-        size(root, 1)
+    return 1 if type(root) is scalar else size(root, 1)
 
 
 def safe_text(text: str) -> None:
@@ -223,10 +223,11 @@ def safe_text(text: str) -> None:
     check_depth(text)
 
 
-def check_depth(text: str) -> None:
+def check_depth(text: str, cheap: int = _CHEAP_OPENERS) -> None:
     """Refuse nesting deeper than limits.MAX_DEPTH before libyaml composes it (its
-    composer recurses in C: far deeper nesting crashes the process)."""
-    if sum(text.count(ch) for ch in _OPENERS) > _CHEAP_OPENERS:
+    composer recurses in C: far deeper nesting crashes the process). Text with at most
+    `cheap` characters that open a level is left to the composer."""
+    if sum(text.count(ch) for ch in _OPENERS) > cheap:
         try:
             _check_depth_by_events(text)
         except yaml.YAMLError:

@@ -37,3 +37,75 @@ def inside(out: Path, *parts: str) -> Path:
     if real != root and root not in real.parents:
         raise OutsideOutput(f"{str(path)[:200]!r} leaves the output folder {root} (refused)")
     return path
+
+
+def part_of(path: Path) -> Path:
+    """A temporary name beside `path` for writing it atomically, unique to this process
+    and call: two writers of one file never share (or delete) each other's."""
+    import os
+    import secrets
+
+    return path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.part")
+
+
+LOCK_NAME = ".pnp-build.lock"
+LOCK_WAIT_S = 300.0             # how long a build waits for another one on its --out
+_held: dict[str, int] = {}      # resolved --out -> the open lock file
+
+
+def lock_output(out: Path, notify=None, wait: float | None = None):
+    """Take the build lock of `out` (a second `pnp build` on the same --out waits for
+    the first, `notify(line)` told so once, then refuses with one line after `wait`
+    seconds, $PNP_BUILD_LOCK_WAIT or LOCK_WAIT_S). Returns the function that releases
+    it (the process ending does too). Nothing is locked where the platform has no
+    flock; a lock this process holds already is not taken twice."""
+    import os
+    import time
+
+    def nothing() -> None:
+        return None
+
+    try:
+        import fcntl
+    except ImportError:             # pragma: no cover - not POSIX
+        return nothing
+    from pnp.errors import PnpError
+
+    out = Path(out)
+    key = str(out.resolve())
+    if key in _held:
+        return nothing
+    if wait is None:
+        try:
+            wait = float(os.environ.get("PNP_BUILD_LOCK_WAIT", LOCK_WAIT_S))
+        except ValueError:
+            wait = LOCK_WAIT_S
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        path = inside(out, LOCK_NAME)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        raise PnpError(f"cannot write {out}: {exc.strerror or exc}", exit_code=2) from None
+    deadline = time.monotonic() + wait
+    told = False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise PnpError(f"another pnp build is writing to {out} (still after "
+                               f"{wait:g} s): try again when it has finished") from None
+            if not told and notify is not None:
+                notify(f"another pnp build is writing to {out}: waiting for it to finish")
+            told = True
+            time.sleep(0.1)
+    _held[key] = fd
+
+    def release() -> None:
+        held = _held.pop(key, None)
+        if held is not None:
+            os.close(held)              # closing the file releases the flock
+
+    return release

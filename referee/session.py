@@ -136,6 +136,16 @@ def _now() -> str:
 def check_header(path: PathText) -> None:
     """Refuse a file that is not a referee session, by reading bytes only."""
     if not os.path.exists(path):
+        if os.path.islink(path):  # "no session here" would hide what is wrong
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            shown = target if target.isprintable() and len(target) <= 200 else repr(target[:200])
+            raise SessionError(
+                f"{path}: a symbolic link to {shown}, which does not exist (a dangling link): "
+                "remove the link, or choose another --session"
+            )
         raise SessionError(f"{path}: no session here; start one with `referee new`")
     if not os.path.isfile(path):
         raise SessionError(f"{path}: not a session file")

@@ -22,6 +22,7 @@ from pnp.draw.glyphs import describe, draw_string
 from pnp.draw.layout_warning import LayoutWarning
 from pnp.draw.pdf import end_form, open_canvas
 from pnp.layout import geometry as g
+from pnp.outpaths import part_of
 
 Progress = Callable[[int], None]
 
@@ -291,9 +292,9 @@ def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: 
     check_images(db, art)
     check_output(out, art.game)
     path = art.path(out)
-    part = path.with_name(path.name + ".part")
+    part = part_of(path)                    # unique: two builds never share one
     layout = art.layout_path(out)
-    layout_part = layout.with_name(layout.name + ".part")
+    layout_part = part_of(layout)
     result = Written(art, path)
     step = progress or (lambda n: None)
     try:

@@ -146,15 +146,28 @@ def output_folder(project: Path | None, options: BuildOptions) -> Path:
 
 def build_project(project: Path | None, options: BuildOptions | None = None,
                   progress: Progress | None = None) -> BuildReport:
-    """Build the project's artefacts into `options.out` (see the module's docstring)."""
-    from pnp.artefacts import drawn, incremental
-    from pnp.draw.stamp import stamp
+    """Build the project's artefacts into `options.out` (see the module's docstring).
+    One build at a time writes to one OUT: a second waits for the lock of the first
+    (pnp.outpaths.lock_output), or refuses in one line after its wait."""
+    from pnp.outpaths import lock_output
     from pnp.project import require_database
 
     options = options or BuildOptions()
     progress = progress or Progress()
     out = output_folder(project, options)
-    db_path = require_database(project)
+    db_path = require_database(project)     # before the lock: no OUT made for nothing
+    release = lock_output(out, notify=progress.notice)
+    try:
+        return _build_locked(db_path, options, progress, out)
+    finally:
+        release()
+
+
+def _build_locked(db_path: Path, options: BuildOptions, progress: Progress,
+                  out: Path) -> BuildReport:
+    from pnp.artefacts import drawn, incremental
+    from pnp.draw.stamp import stamp
+
     progress.reading(db_path)
     args = options.run_args()
     # Without a build record (pnp.artefacts.drawn) the cards must be drawn once to record
@@ -171,6 +184,7 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
         return BuildReport(out, db_path, list(quick), [], warnings.all, nothing_to_do=True)
 
     from pnp.artefacts import build as b
+    from pnp.draw.art import listen as listen_art
     from pnp.draw.fonts import register_fonts
 
     db = load_database(db_path)
@@ -194,6 +208,7 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
             else:
                 if renderer is None:
                     fonts = register_fonts(db.print.fonts, db.root, notify=progress.notice)
+                    listen_art(progress.notice)     # art downsampled for print is told
                     renderer = checked_renderer(db, fonts, opts.ink_saver)
                     recorder = drawn.Recorder(db, renderer)
                 progress.start(art, art.path(out))

@@ -64,12 +64,13 @@ def render_errors() -> tuple[type[BaseException], ...]:
     import jinja2
 
     from pnp.artefacts.build import BuildError
+    from pnp.draw.art import ArtError
     from pnp.draw.render import RenderError
     from pnp.draw.templates import TemplateError
     from pnp.draw.ttf import FontError
     from pnp.outpaths import OutsideOutput
 
-    return (RenderError, TemplateError, FontError, BuildError, OutsideOutput,
+    return (RenderError, TemplateError, FontError, BuildError, OutsideOutput, ArtError,
             jinja2.TemplateError)
 
 

@@ -400,34 +400,12 @@ class CardRenderer:
     def _image_size(self, path: Path, t: _Target) -> tuple[int, int]:
         size = self._image_sizes.get(path)
         if size is None:
-            from PIL import Image, UnidentifiedImageError
+            from pnp.draw.art import ArtError, open_art
 
-            from carddb.limits import MAX_ASSET_BYTES, MAX_IMAGE_PIXELS
-
-            # Decoded in full once: a truncated file otherwise fails later, inside
-            # drawImage, as an OSError that reads like an unwritable output folder.
-            # The pixel count is checked from the header first (a 20000 x 20000 PNG is
-            # a few hundred KB on disk and 1.6 GB decoded).
-            try:
-                if path.stat().st_size > MAX_ASSET_BYTES:
-                    raise RenderError(f"{t.what}: image {path.name!r} is larger than "
-                                      f"{MAX_ASSET_BYTES:,} bytes (limit)")
-                with Image.open(path) as image:
-                    w, h = image.size
-                    if w * h > MAX_IMAGE_PIXELS:
-                        raise RenderError(f"{t.what}: image {path.name!r} has more than "
-                                          f"{MAX_IMAGE_PIXELS:,} pixels (limit): {w} x {h}")
-                    image.load()
-                    size = image.size
-            except Image.DecompressionBombError:
-                raise RenderError(f"{t.what}: image {path.name!r} has more than "
-                                  f"{MAX_IMAGE_PIXELS:,} pixels (limit)") from None
-            except UnidentifiedImageError:
-                raise RenderError(f"{t.what}: image {path.name!r} cannot be read: "
-                                  "not an image file (PNG, JPEG, ...)") from None
-            except (OSError, SyntaxError, ValueError) as exc:
-                raise RenderError(f"{t.what}: image {path.name!r} cannot be read: "
-                                  f"{' '.join(str(exc).split())}") from None
+            try:                                # allow-listed decoders only (pnp/draw/art.py)
+                size = open_art(path).size
+            except ArtError as exc:
+                raise RenderError(f"{t.what}: {exc}") from None
             self._image_sizes[path] = size
         return size
 
@@ -441,8 +419,10 @@ class CardRenderer:
 def card_renderer(db: Any, notify: Any = None) -> CardRenderer:
     """The card renderer of `pnp build` with the database's fonts registered;
     `notify(line)` gets a notice for each font role filled from another."""
+    from pnp.draw.art import listen
     from pnp.draw.fonts import register_fonts
 
+    listen(notify)                          # art downsampled for print is told there too
     return CardRenderer(db, register_fonts(db.print.fonts, db.root, notify=notify))
 
 

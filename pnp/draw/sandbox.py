@@ -6,8 +6,9 @@ like documents: loop steps and calls (`TEMPLATE_OPERATIONS`), wall-clock time
 (`TEMPLATE_SECONDS`), the length of strings and lists it builds (`*`, `+`, `~`, string
 methods, `center`, `indent`, `replace`, `batch`, `slice`), the size of integers it
 computes (`**`, `*`), printf and format field widths, and the size of its output. The
-limits are in carddb/limits.py. Exceeding one raises `TemplateLimit`, which the renderer
-reports as one line naming the template and the card.
+limits are in carddb/limits.py. Inside one filter or global call the work is bounded by
+pnp/draw/budget.py (every filter wrapped). Exceeding one raises `TemplateLimit`, which
+the renderer reports as one line naming the template and the card.
 
 Constant folding is off for the intercepted operators, so `{{ 9**(9**9) }}` is refused
 when drawn instead of hanging the compiler.
@@ -17,45 +18,18 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from typing import Any
 
 from jinja2 import Template, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from carddb import limits
+from pnp.draw import budget
+from pnp.draw.budget import BUDGET, Budget, TemplateLimit, check_size, check_size_n  # noqa: F401
 
+__all__ = ["BUDGET", "Budget", "BoundedSandbox", "BoundedTemplate", "TemplateLimit",
+           "check_format", "check_printf", "check_size", "check_size_n"]
 
-class TemplateLimit(Exception):
-    """A template exceeded one of the bounds of carddb/limits.py."""
-
-
-class Budget:
-    """What the current render has spent (renders do not nest: one per card)."""
-
-    def __init__(self) -> None:
-        self.start()
-
-    def start(self) -> None:
-        self.ops = 0
-        self.output = 0
-        self.deadline = time.monotonic() + limits.TEMPLATE_SECONDS
-
-    def spend(self, n: int = 1) -> None:
-        self.ops += n
-        if self.ops > limits.TEMPLATE_OPERATIONS:
-            raise TemplateLimit(f"more than {limits.TEMPLATE_OPERATIONS:,} loop steps and "
-                                "calls in one render (limit)")
-        if (self.ops & 0x3FF) < n and time.monotonic() > self.deadline:
-            raise TemplateLimit(f"took more than {limits.TEMPLATE_SECONDS:g} s to render (limit)")
-
-    def wrote(self, n: int) -> None:
-        self.output += n
-        if self.output > limits.TEMPLATE_OUTPUT:
-            raise TemplateLimit(f"writes more than {limits.TEMPLATE_OUTPUT:,} characters (limit)")
-
-
-BUDGET = Budget()
 
 _PRINTF = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 _FORMAT_SPEC = re.compile(r"\{[^{}]*?:([^{}]*)\}|\{[^{}]*\{")
@@ -83,14 +57,6 @@ def check_format(pattern: Any) -> None:
         if spec is None or any(len(n) > 6 or int(n) > limits.TEMPLATE_WIDTH for n in numbers):
             raise TemplateLimit(f"a format width or precision above {limits.TEMPLATE_WIDTH} "
                                 f"in {pattern[:40]!r} (limit)")
-
-
-def check_size(value: Any) -> Any:
-    """`value`, refused when it is a string or list longer than TEMPLATE_STRING."""
-    if isinstance(value, str | list | tuple) and len(value) > limits.TEMPLATE_STRING:
-        raise TemplateLimit(f"builds a {type(value).__name__} of {len(value):,} items, more "
-                            f"than {limits.TEMPLATE_STRING:,} (limit)")
-    return value
 
 
 def _bits(value: Any) -> float:
@@ -124,12 +90,7 @@ def _check_binop(operator: str, left: Any, right: Any) -> None:
             check_size_n(len(left) + len(right), type(left).__name__)
     elif operator == "%" and isinstance(left, str):
         check_printf(left)
-
-
-def check_size_n(n: int, kind: str = "string") -> None:
-    if n > limits.TEMPLATE_STRING:
-        raise TemplateLimit(f"builds a {kind} of {n:,} items, more than "
-                            f"{limits.TEMPLATE_STRING:,} (limit)")
+        budget.check_measure(right, "the values of a % format")
 
 
 def _short(value: Any) -> str:
@@ -151,6 +112,9 @@ def _check_str_method(obj: Any, args: tuple, kwargs: dict) -> None:
             if isinstance(n, int) and n > limits.TEMPLATE_STRING:
                 raise TemplateLimit(f"str.{name}({_short(n)}): more than "
                                     f"{limits.TEMPLATE_STRING:,} characters (limit)")
+    elif name == "translate" and args and isinstance(args[0], dict):
+        longest = max((len(v) for v in args[0].values() if isinstance(v, str)), default=1)
+        check_size_n(len(owner) * max(longest, 1))
     elif name == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
         old, new = args[0], args[1]
         hits = owner.count(old) if old else len(owner) + 1
@@ -223,6 +187,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                        replace=bounded_replace, batch=bounded_batch, slice=bounded_slice,
                        pnp_loop_budget=self._loop_budget)
         self.globals["range"] = self._range
+        budget.install(self)        # every filter and lipsum bounded inside its call too
 
     # every loop step of every `{% for %}` passes here (see _parse)
     @staticmethod
@@ -256,8 +221,16 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         BUDGET.spend()
+        args, kwargs = budget.check_call(args, kwargs)
         _check_str_method(__obj, args, kwargs)
         return check_size(super().call(__context, __obj, *args, **kwargs))
+
+    @staticmethod
+    def pnp_operand(value: Any) -> Any:
+        """One operand of `~`, measured before it is made text."""
+        if not isinstance(value, str | int | float):
+            budget.check_measure(value, "a value joined with ~")
+        return value
 
     @staticmethod
     def pnp_concat(joined: Any) -> Any:

@@ -1,7 +1,12 @@
 """The version stamp templates draw as `{{ version }}` and `{{ build_date }}`:
 `release: {version, date}` in cards.yaml, else git (`git describe --tags --always` and
 the date of the last commit) when the project is in a repository, else empty. Never the
-clock, so two builds of the same input are byte-identical."""
+clock, so two builds of the same input are byte-identical.
+
+git is asked only when a template of the project draws the stamp and cards.yaml gives
+no `release`: building a stranger's project starts no program otherwise
+(docs/ARCHITECTURE.md, "Trust model"); and then with the repository's settings that
+run programs (fsmonitor, hooks, signature checks, pagers) overridden."""
 
 from __future__ import annotations
 
@@ -11,13 +16,17 @@ from pathlib import Path
 from typing import Any
 
 STAMP_KEYS = ("version", "build_date")
+# A project's .git/config may name programs git would run: none of them for the stamp.
+_SAFE_GIT = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c",
+             "log.showSignature=false", "-c", "gpg.program=false", "-c", "core.pager=cat",
+             "--no-pager")
 
 
 @functools.lru_cache(maxsize=8)
 def _git_stamp(root: str) -> tuple[str, str]:
     def git(*args: str) -> str:
         try:
-            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True,
+            done = subprocess.run(["git", *_SAFE_GIT, "-C", str(root), *args], capture_output=True,
                                   text=True, timeout=10, check=False)
         except (OSError, subprocess.SubprocessError):
             return ""
@@ -40,16 +49,28 @@ def stamp(db: Any) -> dict[str, str]:
     release = dict(getattr(db, "release", None) or {})
     values = {"version": str(release.get("version", "") or ""),
               "build_date": str(release.get("date", "") or "")}
-    if not all(values.values()):
+    if not all(values.values()) and _drawn(db):
         from_git = git_stamp(Path(db.root))
         values = {k: values[k] or from_git[k] for k in STAMP_KEYS}
     return values
+
+
+def _drawn(db: Any) -> bool:
+    """Whether a template of the database's games mentions the stamp."""
+    from pnp.draw.template_folders import template_files
+
+    try:
+        return any(uses_stamp(template_files(db, gid)) for gid in db.games)
+    except (AttributeError, OSError, TypeError):
+        return True                     # a database made in memory: as before
 
 
 def uses_stamp(template_paths: list[Path]) -> bool:
     """Whether any of these template files mentions `version` or `build_date` (then the
     stamp is an input of what they draw)."""
     for path in template_paths:
+        if Path(path).suffix.lower() in (".md", ".txt"):    # notes beside the templates
+            continue
         try:
             data = Path(path).read_bytes()
         except OSError:

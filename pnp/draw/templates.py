@@ -24,6 +24,8 @@ from jinja2 import StrictUndefined, Undefined, UndefinedError
 from jinja2.utils import missing as _NO_OWNER
 from markupsafe import Markup
 
+from pnp.draw.budget import check_measure
+from pnp.draw.budget import install as bound_filters
 from pnp.draw.sandbox import BUDGET, check_printf
 from pnp.draw.sandbox import BoundedSandbox as _BoundedSandbox
 
@@ -137,6 +139,8 @@ def _finalized(value: Any) -> str:
             return '"' + value + '"'
     elif kind is Markup:
         return value
+    else:
+        check_measure(value, "a {{ }} value")      # before it is written out (budget.py)
     return _yaml_value(value)
 
 
@@ -220,10 +224,18 @@ def _code_generator():
             return str(finalize.const(node.as_const(frame.eval_ctx)))
 
         def visit_Concat(self, node, frame):
-            # `~` results are bounded in size (pnp.draw.sandbox)
-            self.write("environment.pnp_concat(")
-            super().visit_Concat(node, frame)
-            self.write(")")
+            # `~` results are bounded in size (pnp.draw.sandbox), each operand measured
+            # before it is made text (a list of long texts is not written out first)
+            if frame.eval_ctx.volatile:
+                join = "(markup_join if context.eval_ctx.volatile else str_join)"
+            else:
+                join = "markup_join" if frame.eval_ctx.autoescape else "str_join"
+            self.write(f"environment.pnp_concat({join}((")
+            for arg in node.nodes:
+                self.write("environment.pnp_operand(")
+                self.visit(arg, frame)
+                self.write("), ")
+            self.write(")))")
 
         def _output_child_pre(self, node, frame, finalize):
             # finalize already wrote a YAML value: no HTML escaping after it
@@ -302,6 +314,7 @@ class Templates:
         self.env.code_generator_class = _code_generator()
         self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs,
                                 tint=tint)
+        bound_filters(self.env)                 # these bounded too (pnp/draw/budget.py)
         self.env.globals.update(max=max, min=min, abs=abs, round=round)
         self._cache: dict[str, Any] = {}
         self._designs: dict[str, tuple[tuple[float, float], ...]] = {}

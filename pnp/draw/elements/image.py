@@ -25,12 +25,15 @@ class Image(Op):
         clip = c.beginPath()
         clip.rect(x, y, w, h)
         c.clipPath(clip, stroke=0, fill=0)
+        from pnp.draw.art import printable  # art at print resolution, allow-listed decoders
+
         if fit == "stretch":
-            c.drawImage(path, x, y, w, h, mask="auto")
+            c.drawImage(printable(path, (iw, ih), w, h), x, y, w, h, mask="auto")
         else:
             scale = (max if fit == "cover" else min)(w / iw, h / ih)
             dw, dh = iw * scale, ih * scale
-            c.drawImage(path, x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
+            c.drawImage(printable(path, (iw, ih), dw, dh), x + (w - dw) / 2,
+                        y + (h - dh) / 2, dw, dh, mask="auto")
         c.restoreState()
 
     def as_tuple(self) -> tuple:
