@@ -85,7 +85,8 @@ def lock_output(out: Path, notify=None, wait: float | None = None):
         path = inside(out, LOCK_NAME)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as exc:
-        raise PnpError(f"cannot write {out}: {exc.strerror or exc}", exit_code=2) from None
+        raise PnpError(f"cannot write to output folder {out}: {exc.strerror or exc}",
+                       exit_code=2) from None
     deadline = time.monotonic() + wait
     told = False
     while True:

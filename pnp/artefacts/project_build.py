@@ -149,25 +149,13 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     """Build the project's artefacts into `options.out` (see the module's docstring).
     One build at a time writes to one OUT: a second waits for the lock of the first
     (pnp.outpaths.lock_output), or refuses in one line after its wait."""
-    from pnp.outpaths import lock_output
+    from pnp.artefacts import drawn, incremental
     from pnp.project import require_database
 
     options = options or BuildOptions()
     progress = progress or Progress()
     out = output_folder(project, options)
-    db_path = require_database(project)     # before the lock: no OUT made for nothing
-    release = lock_output(out, notify=progress.notice)
-    try:
-        return _build_locked(db_path, options, progress, out)
-    finally:
-        release()
-
-
-def _build_locked(db_path: Path, options: BuildOptions, progress: Progress,
-                  out: Path) -> BuildReport:
-    from pnp.artefacts import drawn, incremental
-    from pnp.draw.stamp import stamp
-
+    db_path = require_database(project)
     progress.reading(db_path)
     args = options.run_args()
     # Without a build record (pnp.artefacts.drawn) the cards must be drawn once to record
@@ -184,12 +172,30 @@ def _build_locked(db_path: Path, options: BuildOptions, progress: Progress,
         return BuildReport(out, db_path, list(quick), [], warnings.all, nothing_to_do=True)
 
     from pnp.artefacts import build as b
-    from pnp.draw.art import listen as listen_art
-    from pnp.draw.fonts import register_fonts
+    from pnp.outpaths import lock_output
 
     db = load_database(db_path)
     opts = b.options_from_profile(db.print, **options.overrides())
     todo = b.artefacts(db, game=options.game, only=options.only)
+    # taken once the database is known good: a refused database makes no OUT
+    release = lock_output(out, notify=progress.notice)
+    try:
+        return _draw_and_record(db, db_path, opts, options, todo, out, args, progress,
+                                warnings)
+    finally:
+        release()
+
+
+def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, todo: list,
+                     out: Path, args: dict, progress: Progress,
+                     warnings: _Warnings) -> BuildReport:
+    """The locked part of `build_project`: draw what changed, then record the build."""
+    from pnp.artefacts import build as b
+    from pnp.artefacts import drawn, incremental
+    from pnp.draw.art import listen as listen_art
+    from pnp.draw.fonts import register_fonts
+    from pnp.draw.stamp import stamp
+
     plan = incremental.Plan(db, opts, out, options.force)
     written: list[Any] = []
     staged: list[Any] = []        # drawn now, put in place only when the whole build succeeds

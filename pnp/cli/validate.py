@@ -70,6 +70,7 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[str]]:
     once (a broken back template refuses every deck with the same line)."""
     from pnp.artefacts import build as b
     from pnp.cli.support import first_line, font_notice, render_errors, warning_key, warning_text
+    from pnp.draw.art import listen as listen_art
     from pnp.draw.checks import CheckedRenderer
     from pnp.draw.fonts import register_fonts
     from pnp.draw.render import CardRenderer
@@ -85,6 +86,7 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[str]]:
             raise PnpError(first_line(exc), exit_code=2) from None
         return [first_line(exc)], []
     renderer = CheckedRenderer(CardRenderer(db, fonts))
+    listen_art(font_notice)     # art far above print resolution: embedded at 300 dpi, told
     warnings: list[str] = []
     seen: set = set()
     for art in todo:

@@ -5,7 +5,8 @@ text boxes and badges reaching out of the safe zone, a template with no elements
 These checks add, each naming game, deck, card and element:
 
 - icons inside the bleed but outside the safe zone (1/8 in inside the trim);
-- images below 300 dpi at their printed size, or above twice that (needlessly large);
+- images below 300 dpi at their printed size (art above twice that is not a problem:
+  it is embedded at 300 dpi, pnp.draw.art.printable, with a notice);
 - a card whose template produced nothing to draw;
 - (proofs) text whose glyphs, in the finished single-card PDF, reach outside the safe
   zone (`text_outside_safe_zone`).
@@ -25,7 +26,6 @@ from typing import Any
 PT_PER_MM = 72 / 25.4
 SAFE_MM = 3.175  # 1/8 in
 MIN_DPI = 300   # the print resolution: art below it prints soft
-MAX_DPI = 2 * MIN_DPI   # art above it only makes the PDF bigger and the build slower
 TOLERANCE_MM = 0.05  # rounding slack before an edge counts as crossed
 
 
@@ -90,13 +90,6 @@ def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
                 add(f"image {Path(path).name}",
                     f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
                     f"({fit}) prints at {dpi:.0f} dpi (needs {MIN_DPI})")
-            elif dpi > MAX_DPI + 0.5:
-                scale = MIN_DPI / dpi
-                add(f"image {Path(path).name}",
-                    f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
-                    f"({fit}) prints at {dpi:.0f} dpi, more than {MAX_DPI}: needlessly "
-                    f"large (about {round(pixels[0] * scale)} x {round(pixels[1] * scale)} "
-                    f"px prints at {MIN_DPI})")
     return out
 
 
