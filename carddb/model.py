@@ -50,6 +50,7 @@ class Deck:
     back: dict[str, Any]
     cards: tuple[Card, ...]
     source: Source
+    id_source: Source | None = None     # where its id (the key under `decks:`) is written
 
     @property
     def count(self) -> int:
@@ -114,11 +115,3 @@ class Database:
     def root(self) -> Path:
         """The project folder: paths in the database are resolved inside it."""
         return self.path.parent
-
-    @property
-    def xo(self) -> Game:
-        return self.games["xo"]
-
-    @property
-    def xs(self) -> Game:
-        return self.games["x-statix"]

@@ -18,7 +18,7 @@ from carddb.schema import (
     join,
     shown,
 )
-from carddb.validate import DICE_PER_PLAYER, DIE_SET
+from carddb.specs import DICE_PER_PLAYER, DIE_SET
 from carddb.vocab import XO_ICONS, XO_LEAGUES, XO_VERBS
 from carddb.yamlsource import Pos, value_pos
 

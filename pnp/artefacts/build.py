@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.artefacts.names import CALIBRATION, DICE, MATS, MATS_TILED, REFERENCE, TOKENS
 from pnp.draw.fonts import inside
 from pnp.draw.glyphs import describe, draw_string
 from pnp.draw.layout_warning import LayoutWarning
@@ -26,12 +27,6 @@ from pnp.layout import geometry as g
 Progress = Callable[[int], None]
 
 DECK = "deck"
-MATS = "mats"
-MATS_TILED = "mats-tiled"
-DICE = "dice-labels"
-TOKENS = "tokens"
-REFERENCE = "reference"
-CALIBRATION = "calibration"
 
 PAGE_MARGIN = g.mm(12.7)
 LABEL_GAP = g.mm(3)

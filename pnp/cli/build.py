@@ -110,9 +110,10 @@ def _write_changed(out: Path, project: Path | None, since: str | None) -> None:
 
 def _load_database(path: Path):
     import carddb
+    from pnp.artefacts.names import RESERVED_DECK_IDS
 
     try:
-        return carddb.load(path)
+        return carddb.load(path, reserved=RESERVED_DECK_IDS)
     except carddb.DatabaseError as exc:
         raise _Stop(_with_card_name(str(exc), path), 1) from None
 

@@ -115,9 +115,10 @@ def cards_at_ref(project: Path | None, ref: str, notify: Any = None) -> dict[str
 
 def _load(path: Path, what: str):
     import carddb
+    from pnp.artefacts.names import RESERVED_DECK_IDS
 
     try:
-        return carddb.load(path)
+        return carddb.load(path, reserved=RESERVED_DECK_IDS)
     except carddb.DatabaseError as exc:
         raise _stop(f"{what}: {str(exc).splitlines()[0]}", 1) from None
 
