@@ -266,6 +266,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             printer_margin_mm=float(profile.get("printer_margin_mm", 5.0)),
             layout=profile.get("layout", "auto"),
             corner_radius_mm=float(profile.get("corner_radius_mm", 3.175)),
+            cut_guides=plain(profile.get("cut_guides") or {}),
         ),
         games=games,
         sources=(path, *dict.fromkeys(p.resolve() for p, _ in report.files_read)),

@@ -97,6 +97,8 @@ class PrintProfile:
     printer_margin_mm: float = 5.0
     layout: str = "auto"
     corner_radius_mm: float = 3.175  # rounding of the cut corners (pnp export cut)
+    # print.cut_guides as validated: the style of the sheets' cut guides (pnp reads it)
+    cut_guides: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,12 @@ PRINT = Struct({}, {
     # the rounding of each card's corners, for cutting machines (pnp export cut)
     "corner_radius_mm": Range(0, 20, "a radius in mm"),
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
+    # the look of the sheets' cut and fold guides (pnp/artefacts/guides.py)
+    "cut_guides": Struct({}, {"color": COLOR, "halo_color": COLOR,
+                              "width": Range(0.05, 5, "a line width in pt"),
+                              "halo": Range(0, 10, "a line width in pt"),
+                              "mark_width": Range(0.05, 5, "a line width in pt"),
+                              "dash": ListOf(Range(0.1, 50, "a length in pt"), 2, 2)}),
 })
 # The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.artefacts.drawn).
 RELEASE = Struct({}, {"version": STR,
