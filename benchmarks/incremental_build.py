@@ -46,7 +46,7 @@ def main() -> None:
         project = Path(tmp)
         shutil.copy(ROOT / "cards.yaml", project / "cards.yaml")
         db = carddb.load(project / "cards.yaml")
-        card = next(c for c in db.xs.decks["owners"].cards if c.text)
+        card = next(c for c in db.games["x-statix"].decks["owners"].cards if c.text)
         text = (project / "cards.yaml").read_text()
         assert text.count(card.text) == 1, "the benchmark edits one unique card text"
 

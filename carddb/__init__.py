@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -110,8 +111,33 @@ def read_limited(path: Path, limit: int, expected: str = "a card database is a .
         os.close(fd)
 
 
-def load(path: str | os.PathLike | None = None) -> Database:
-    """Load and validate the card database (cached per file content in this process)."""
+def load(path: str | os.PathLike | None = None, reserved: Iterable[str] = ()) -> Database:
+    """Load and validate the card database (cached per file content in this process).
+    `reserved`: ids no deck may take, the caller's own names for what it writes beside
+    a game's decks (pnp passes its artefact names: pnp.artefacts.names). They are checked
+    on the validated database, so the database is validated, and cached, the same way
+    whoever loads it; a deck holding one is a located DatabaseError like any problem."""
+    db = _load(path)
+    names = frozenset(reserved)
+    clash = [deck for game in db.games.values() for deck in game.decks.values()
+             if deck.id in names]
+    if clash:
+        from carddb.schema import Problem
+
+        raise DatabaseError([
+            Problem(*_where_id(deck), f"games.{deck.game}.decks.{deck.id}",
+                    f"'{deck.id}' is the name of another artefact of the game; choose "
+                    f"another deck id")
+            for deck in clash])
+    return db
+
+
+def _where_id(deck: Deck) -> tuple[str, int, int]:
+    at = deck.id_source or deck.source
+    return at.file, at.line, at.col
+
+
+def _load(path: str | os.PathLike | None) -> Database:
     path = Path(path) if path is not None else default_path()
     name = display_name(path)
     try:
@@ -200,6 +226,8 @@ GAME_KEYS = ("title", "players", "colors", "decks", "types", "rules")
 
 
 def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database:
+    from carddb.yamlsource import Pos, key_pos
+
     profile = data.get("print") or {}
     sizes = {k: tuple(v) for k, v in (data.get("card_sizes") or {}).items()}
     games = {}
@@ -215,6 +243,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
                 size_mm=tuple(sizes[size]) if isinstance(size, str) else tuple(size),
                 back=plain(deck["back"]), cards=cards,
                 source=Source(name, *_pos(game["decks"].at(did))),
+                id_source=Source(name, *_pos(key_pos(game["decks"], did, Pos(1, 1)))),
             )
         extras = {k: plain(v) for k, v in game.items() if k not in GAME_KEYS}
         games[gid] = Game(
@@ -238,6 +267,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             layout=profile.get("layout", "auto"),
             corner_radius_mm=float(profile.get("corner_radius_mm", 3.175)),
             ink_saver=bool(profile.get("ink_saver", False)),
+            cut_guides=plain(profile.get("cut_guides") or {}),
         ),
         games=games,
         sources=(path, *dict.fromkeys(p.resolve() for p, _ in report.files_read)),

@@ -36,6 +36,7 @@ from carddb.schema import (
     join,
     kind_of,
 )
+from carddb.specs import check_path
 from carddb.vocab import MARKUP_ICONS
 from carddb.yamlsource import Pos, key_pos, value_pos
 
@@ -99,8 +100,6 @@ class ImagePath(Spec):
     def check(self, value, path, pos, report):
         if not STR.check(value, path, pos, report):
             return False
-        from carddb.validate import check_path
-
         before = len(report.problems)
         check_path(value, path, pos, report, self.root, "image")
         return len(report.problems) == before

@@ -50,6 +50,7 @@ class Deck:
     back: dict[str, Any]
     cards: tuple[Card, ...]
     source: Source
+    id_source: Source | None = None     # where its id (the key under `decks:`) is written
 
     @property
     def count(self) -> int:
@@ -97,6 +98,8 @@ class PrintProfile:
     layout: str = "auto"
     corner_radius_mm: float = 3.175  # rounding of the cut corners (pnp export cut)
     ink_saver: bool = False  # templates draw light frames and backs (INK_SAVER)
+    # print.cut_guides as validated: the style of the sheets' cut guides (pnp reads it)
+    cut_guides: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -115,11 +118,3 @@ class Database:
     def root(self) -> Path:
         """The project folder: paths in the database are resolved inside it."""
         return self.path.parent
-
-    @property
-    def xo(self) -> Game:
-        return self.games["xo"]
-
-    @property
-    def xs(self) -> Game:
-        return self.games["x-statix"]

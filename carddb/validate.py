@@ -7,10 +7,10 @@ attached by `rules: ID`. Every problem is reported with the line and column of t
 from __future__ import annotations
 
 import re
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from carddb import limits
-from carddb.dice import DICE, TOKEN_START
+from carddb.dice import DICE
 from carddb.fields import ANY
 from carddb.schema import (
     BOOL,
@@ -33,6 +33,7 @@ from carddb.schema import (
     kind_of,
     shown,
 )
+from carddb.specs import TOKEN, check_path
 from carddb.vocab import MARKUP_ICONS
 from carddb.yamlsource import Pos, key_pos, value_pos
 
@@ -74,6 +75,12 @@ PRINT = Struct({}, {
     # light frames and backs for home printing (templates read INK_SAVER; pnp build --ink-saver)
     "ink_saver": BOOL,
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
+    # the look of the sheets' cut and fold guides (pnp/artefacts/guides.py)
+    "cut_guides": Struct({}, {"color": COLOR, "halo_color": COLOR,
+                              "width": Range(0.05, 5, "a line width in pt"),
+                              "halo": Range(0, 10, "a line width in pt"),
+                              "mark_width": Range(0.05, 5, "a line width in pt"),
+                              "dash": ListOf(Range(0.1, 50, "a length in pt"), 2, 2)}),
 })
 # The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.artefacts.drawn).
 RELEASE = Struct({}, {"version": STR,
@@ -91,14 +98,10 @@ PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
 COLORS = Struct({}, {"primary": COLOR, "secondary": COLOR, "paper": COLOR})
 BACK = Struct({"title": STR}, {"subtitle": STR, "image": STR})
 REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)})
-TOKEN = Struct({"label": STR, "name": STR,
-                "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS),
-                "diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm")},
-               {"color": COLOR, "start": TOKEN_START, "per": Choice(("player", "shared"))})
 
-# Artefacts of a game other than its decks (pnp.artefacts.build): a deck may not take their file names.
-ARTEFACT_NAMES = ("mats", "mats-tiled", "dice-labels", "tokens", "reference", "calibration")
-DECK_ID = Id("deck", reserved=ARTEFACT_NAMES)
+# A deck id becomes a file name. The names a deck may not take (what a program writes
+# beside the decks: pnp's artefacts) are the caller's, passed to carddb.load(reserved=).
+DECK_ID = Id("deck")
 # A game: what every game has, then the components pnp prints for any game that has them.
 GAME_REQUIRED = {"title": STR, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
@@ -117,28 +120,6 @@ def _at(mapping, key) -> Pos:
 
 def _key_at(mapping, key) -> Pos:
     return key_pos(mapping, key, Pos(1, 1))
-
-
-def check_path(value, path: str, pos: Pos, report: Report, root: Path, what: str) -> None:
-    """A file named in the database must lie inside the project folder and exist."""
-    if not isinstance(value, str):
-        return
-    pure = PurePosixPath(value.replace("\\", "/"))
-    if not value or "\0" in value or len(value) > 1024 or any(len(p) > 255 for p in pure.parts):
-        report.add(pos, path, f"{what} path '{shown(value)}' is not a usable file name")
-        return
-    try:
-        inside = (root / value).resolve().is_relative_to(root.resolve())
-        found = (root / value).is_file()
-    except (OSError, ValueError, RuntimeError) as exc:
-        report.add(pos, path, f"{what} path '{shown(value)}' cannot be used: {shown(str(exc))}")
-        return
-    if pure.is_absolute() or not inside:
-        report.add(pos, path, f"{what} path '{shown(value)}' escapes the project folder (refused)")
-    else:
-        report.paths_checked.append(root / value)
-        if not found:
-            report.add(pos, path, f"{what} file '{shown(value)}' not found")
 
 
 def validate(data, report: Report, root: Path) -> None:

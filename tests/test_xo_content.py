@@ -49,7 +49,7 @@ TIMINGS = {"attack", "defense", "feat", "thwart", "any"}
 
 @pytest.fixture(scope="module")
 def xo() -> Game:
-    return carddb.load(CARDS_YAML).xo
+    return carddb.load(CARDS_YAML).games["xo"]
 
 
 def cards(xo: Game, deck: str) -> tuple[Card, ...]:
@@ -303,7 +303,7 @@ def test_episode_has_seven_chapters_with_one_objective_per_league(xo):
 
 
 def objective_ids() -> list[str]:
-    return [o.name for o in objectives(carddb.load(CARDS_YAML).xo)]
+    return [o.name for o in objectives(carddb.load(CARDS_YAML).games["xo"])]
 
 
 @pytest.mark.parametrize("name", objective_ids())

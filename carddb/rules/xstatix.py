@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from carddb.rules import Rules
 from carddb.schema import Effects, Struct
-from carddb.validate import TOKEN
+from carddb.specs import TOKEN
 from carddb.vocab import XS_VERBS
 
 RULES = Rules(

@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.artefacts.guides import GuideStyle
+from pnp.artefacts.guides import code as guide_code
+from pnp.artefacts.guides import from_profile as guides_from_profile
+from pnp.artefacts.names import CALIBRATION, DICE, MATS, MATS_TILED, REFERENCE, TOKENS
 from pnp.draw.fonts import inside
 from pnp.draw.glyphs import describe, draw_string
 from pnp.draw.layout_warning import LayoutWarning
@@ -27,22 +31,14 @@ from pnp.outpaths import part_of
 Progress = Callable[[int], None]
 
 DECK = "deck"
-MATS = "mats"
-MATS_TILED = "mats-tiled"
-DICE = "dice-labels"
-TOKENS = "tokens"
-REFERENCE = "reference"
-CALIBRATION = "calibration"
 
 PAGE_MARGIN = g.mm(12.7)
 LABEL_GAP = g.mm(3)
 TOKEN_GAP = g.mm(3)
 HEADING_H = g.mm(12)
 HAIRLINE = 0.25  # points: cut and crop lines
-# A guide in the bleed or a gutter: a black core on a white halo, so it shows on any
-# colour (and on white paper, where the halo is invisible).
-GUIDE_CORE = 0.5
-GUIDE_HALO = 1.5
+# A guide in the bleed or a gutter: a black core on a white halo by default, so it
+# shows on any colour; its style is data (pnp.artefacts.guides, print.cut_guides).
 TOKEN_BLEED = g.mm(1.5)  # at most: half the gap between tokens
 
 
@@ -92,6 +88,7 @@ class Options:
     printer_margin_mm: float = 5.0
     layout: str = "auto"
     ink_saver: bool = False  # print.ink_saver / --ink-saver: the renderer's INK_SAVER
+    guides: GuideStyle = GuideStyle()   # print.cut_guides: the guides' colour, widths, dash
 
     @property
     def bleed(self) -> float:
@@ -128,6 +125,7 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         layout=layout or getattr(profile, "layout", "auto"),
         ink_saver=bool(ink_saver if ink_saver is not None
                        else getattr(profile, "ink_saver", False)),
+        guides=guides_from_profile(getattr(profile, "cut_guides", None)),
     )
     if opts.paper not in g.PAPERS_MM:
         raise BuildError(f"unknown paper {opts.paper!r} (choose {', '.join(g.PAPERS_MM)})", 2)
@@ -374,22 +372,9 @@ def deck_cards(deck: Any) -> Iterator[tuple[int, Any]]:
             yield index, card
 
 
-def _guide_code(guides: list[g.Guide], dash: bool = False) -> str:
-    """PDF operators for cut guides: crop marks as black hairlines; guides in the bleed
-    as a black core on a white halo, which shows on any bleed colour. Written as
-    literal operators (a sheet's guides are the same on every sheet of that layout)."""
-    pattern = "[2 2] 0 d " if dash else ""
-
-    def strokes(segments, width: float, gray: float) -> str:
-        if not segments:
-            return ""
-        path = " ".join(f"{s.x0:.4f} {s.y0:.4f} m {s.x1:.4f} {s.y1:.4f} l" for s in segments)
-        return f"q {width:g} w {gray:g} G 0 J {pattern}{path} S Q\n"
-
-    marks = [gd.segment for gd in guides if gd.kind == "mark"]
-    bleed = [gd.segment for gd in guides if gd.kind != "mark"]
-    return (strokes(marks, HAIRLINE, 0) + strokes(bleed, GUIDE_HALO, 1)
-            + strokes(bleed, GUIDE_CORE, 0))
+def _guide_code(guides: list[g.Guide], style: GuideStyle, dash: bool = False) -> str:
+    """PDF operators for cut guides in `style` (print.cut_guides; pnp.artefacts.guides)."""
+    return guide_code(guides, style, dash)
 
 
 def _scale_form(c, fonts, paper: str, label_pt: float = 6) -> tuple[str, float, float]:
@@ -562,8 +547,9 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
                 front(pair.front, card)
                 back_at(pair.back)
             if opts.crop_marks:
-                c.addLiteral(_guide_code(g.cut_guides(fold.grid, len(batch))))
-                c.addLiteral(_guide_code(g.fold_guides(fold, len(batch)), dash=True))
+                c.addLiteral(_guide_code(g.cut_guides(fold.grid, len(batch)), opts.guides))
+                c.addLiteral(_guide_code(g.fold_guides(fold, len(batch)), opts.guides,
+                                          dash=True))
             lines = [pair.fold for pair in fold.pairs[:len(batch)]]
             cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
                                  [f.y0 for f in lines if f.y0 == f.y1])
@@ -582,7 +568,7 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
             key = (choices.index(sheet), len(batch))
             if key not in marks:
                 guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
-                marks[key] = (_guide_code(guides),
+                marks[key] = (_guide_code(guides, opts.guides),
                               g.scale_plate(g.free_cells(sheet, len(batch)), length,
                                             opts.min_text_pt))
             code, plate = marks[key]

@@ -282,9 +282,10 @@ def load_database(path: Path) -> Any:
     """The validated database; a PnpError (exit 1) naming the first problem, and the
     card's name when the problem is located at one."""
     import carddb
+    from pnp.artefacts.names import RESERVED_DECK_IDS
 
     try:
-        return carddb.load(path)
+        return carddb.load(path, reserved=RESERVED_DECK_IDS)
     except carddb.DatabaseError as exc:
         raise PnpError(_with_card_name(str(exc), path), exit_code=1) from None
 

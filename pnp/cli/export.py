@@ -1,5 +1,7 @@
-"""`pnp export`: the click command over pnp.exports (png, pdf-single, tts, cut, and the
-shop profiles)."""
+"""`pnp export`: the click command over pnp.exports. Its targets are the modules of
+pnp.exports.targets (png, pdf-single, tts, cut, tabletopia and any registered one), each
+mounted with the options it declares; `--profile NAME` writes a print shop's files
+instead of a target."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from pnp.cli.options import project_option, selection_options
 from pnp.cli.support import (
@@ -17,69 +20,109 @@ from pnp.cli.support import (
     one_line_errors,
 )
 from pnp.cli.support import faces as choose_faces
-from pnp.exports.cards import PNG_DPI, TARGETS, Exported, export_pdf_single, export_png
+from pnp.exports.cards import Exported
 from pnp.project import output
 
 
-@click.command("export")
-@click.argument("target", type=click.Choice(TARGETS), required=False)
+def target_options() -> dict[str, tuple[Any, list[str]]]:
+    """Every target's options by `dest`: (the Option, the targets declaring it). Two
+    targets may share an option only if they declare it alike."""
+    from pnp.exports.targets import registry
+
+    found: dict[str, tuple[Any, list[str]]] = {}
+    for name, target in registry().items():
+        for opt in target.options:
+            if opt.dest in _SHARED:
+                raise ValueError(f"export target {name}: option {opt.flags} clashes with "
+                                 f"the shared option of pnp export")
+            if opt.dest in found:
+                first, owners = found[opt.dest]
+                if (first.flags, first.kind, first.default, first.limits) != (
+                        opt.flags, opt.kind, opt.default, opt.limits):
+                    raise ValueError(f"export targets {owners[0]} and {name} declare "
+                                     f"{opt.flags} differently")
+                owners.append(name)
+            else:
+                found[opt.dest] = (opt, [name])
+    return found
+
+
+def _click_option(opt: Any, owners: list[str]) -> click.Option:
+    text = f"{', '.join(owners)}: {opt.help}"
+    decls = [opt.flags, opt.dest]
+    if opt.kind == "flag":
+        if "/" in opt.flags:
+            return click.Option(decls, default=opt.default, show_default=True, help=text)
+        return click.Option(decls, is_flag=True, default=bool(opt.default), help=text)
+    kind = {"str": str, "float": float, "int": int}[opt.kind]
+    if opt.kind == "int" and opt.limits is not None:
+        kind = click.IntRange(*opt.limits)
+    return click.Option(decls, type=kind, default=opt.default, metavar=opt.metavar,
+                        show_default=opt.default is not None, help=text)
+
+
+class ExportCommand(click.Command):
+    """`pnp export`, its TARGET choice and options read from the target registry when
+    the command line is parsed or its help written (so a registered target is mounted
+    too)."""
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        from pnp.exports.targets import registry
+
+        target = click.Argument(["target"], type=click.Choice(list(registry())),
+                                metavar="[TARGET]", required=False)
+        extra = [_click_option(opt, owners) for opt, owners in target_options().values()]
+        *own, help_option = super().get_params(ctx)
+        return [target, *own, *extra, help_option]
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from pnp.exports.targets import registry
+
+        super().format_help_text(ctx, formatter)
+        with formatter.section("Targets"):
+            formatter.write_dl([(n, t.summary) for n, t in registry().items()])
+
+
+_SHARED = {"target", "game", "decks", "cards", "out", "project", "profile"}
+
+
+@click.command("export", cls=ExportCommand)
 @selection_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder (default: output/export/TARGET in the project).")
 @project_option
-@click.option("--dpi", type=click.IntRange(72, 1200), default=PNG_DPI, show_default=True,
-              help="Resolution of png exports.")
-@click.option("--no-backs", is_flag=True, help="pdf-single: fronts only.")
-@click.option("--jpeg/--png-sheets", "jpeg", default=True, show_default=True,
-              help="tts: deck sheets as JPEG (smaller) or PNG.")
 @click.option("--profile", metavar="NAME",
               help="Write what a print shop asks for instead of a TARGET: a profile of "
                    "cards.yaml or a preset (tgc, mpc, dtc); see pnp/exports/profiles.py.")
-@click.option("--machine", metavar="NAME",
-              help="cut: the cutting machine whose registration marks to print "
-                   "(silhouette, cricut).")
-@click.option("--corner-radius", "corner_radius", type=float, metavar="MM",
-              help="cut: the rounding of each card's cut corners, 0 for square "
-                   "(default: print.corner_radius_mm, 3.175 = 1/8 in).")
-@click.option("--bleed", "cut_bleed", type=float, metavar="MM",
-              help="cut: the bleed each card keeps (default: print.bleed_mm, less where "
-                   "that would cost a card a sheet).")
-def export(target, game, decks, cards, out, project, dpi, no_backs, jpeg, profile, machine,
-           corner_radius, cut_bleed) -> int:
-    """Export card faces: png (one 300 dpi PNG per card face with bleed, copies expanded),
-    tts (Tabletop Simulator deck sheets, backs and saved-object JSON), pdf-single (one
-    card per page with TrimBox and BleedBox), cut --machine M (sheets with a cutting
-    machine's registration marks, SVG and DXF cut paths), or --profile NAME (a print shop's
-    files)."""
+def export(target, game, decks, cards, out, project, profile, **options) -> int:
+    """Export card faces to TARGET (below, each with its options), or --profile NAME (a
+    print shop's files)."""
+    from pnp.exports.targets import Job, registry
+
+    targets = registry()
     if (target is None) == (profile is None):
-        raise click.UsageError("give a TARGET (png, tts, pdf-single, cut) or --profile NAME")
+        raise click.UsageError(f"give a TARGET ({', '.join(targets)}) or --profile NAME")
+    _refuse_options_of_other_targets(target, options)
     db = load(project)
     if profile is not None:
         return _with_profile(db, profile, game, decks, cards, out, project)
-    if target != "cut" and machine is not None:
-        raise click.UsageError("--machine goes with the cut target")
-    if target != "cut" and cut_bleed is not None:
-        raise click.UsageError("--bleed goes with the cut target")
+    chosen = targets[target]
     out = output(out, project, Path("output") / "export" / target)
-    if target == "cut":
-        from pnp.exports.cutting import run
-
-        with one_line_errors():
-            result = Exported(*run(db, machine, game, decks, cards, out, corner_radius,
-                                   notify=font_notice, bleed=cut_bleed, report=click.echo))
-        return _finish(target, result, out)
-    chosen = choose_faces(db, game, decks, cards, backs=True)
+    job = Job(db, out, game, decks, cards, choose=choose_faces, make_renderer=make_renderer,
+              notify=font_notice, report=click.echo)
     with one_line_errors():
-        renderer = make_renderer(db)
-        if target == "png":
-            result = export_png(db, chosen, renderer, out, dpi)
-        elif target == "pdf-single":
-            result = export_pdf_single(db, chosen, renderer, out, backs=not no_backs)
-        else:
-            from pnp.exports.tts import export_tts
-
-            result = export_tts(db, chosen, renderer, out, jpeg=jpeg)
+        result = chosen.write(job, **{opt.dest: options[opt.dest] for opt in chosen.options})
     return _finish(target, result, out)
+
+
+def _refuse_options_of_other_targets(target: str | None, options: dict[str, Any]) -> None:
+    ctx = click.get_current_context()
+    for dest, (opt, owners) in target_options().items():
+        if target in owners or ctx.get_parameter_source(dest) is not ParameterSource.COMMANDLINE:
+            continue
+        which = " and ".join(owners)
+        raise click.UsageError(f"{opt.flags} goes with the {which} target"
+                               f"{'s' if len(owners) > 1 else ''}")
 
 
 def _finish(target: str, result: Exported, out: Path) -> int:

@@ -11,6 +11,10 @@ Layout under OUT (default output/export/<target>):
 - tts:        see pnp.exports.tts.
 - cut:        per sheet a PDF with a cutting machine's registration marks and an SVG and a
               DXF of the cut paths; see pnp.exports.cutting.
+- tabletopia: see pnp.exports.targets.tabletopia.
+
+Each target is a module of pnp.exports.targets (its options and its `write`), which
+`pnp export` mounts.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-TARGETS = ("png", "tts", "pdf-single", "cut")
 PNG_DPI = 300
 # The date written in the embedded sRGB profile (littleCMS writes the current time):
 # fixed, so two exports of the same cards are byte-identical.

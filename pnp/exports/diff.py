@@ -106,9 +106,10 @@ def pending(out: Path, project: Path | None, since: str | None = None,
     else:
         base, label = cards_at_ref(project, since, notify), f"git {since}"
     import carddb
+    from pnp.artefacts.names import RESERVED_DECK_IDS
 
     try:
-        db = carddb.load(require_database(project))
+        db = carddb.load(require_database(project), reserved=RESERVED_DECK_IDS)
     except carddb.DatabaseError as exc:
         raise _stop(str(exc).splitlines()[0], 1) from None
     # the latest build drew with --ink-saver: plan as a build with it would (as
@@ -176,9 +177,10 @@ def cards_at_ref(project: Path | None, ref: str, notify: Any = None) -> dict[str
 
 def _load(path: Path, what: str):
     import carddb
+    from pnp.artefacts.names import RESERVED_DECK_IDS
 
     try:
-        return carddb.load(path)
+        return carddb.load(path, reserved=RESERVED_DECK_IDS)
     except carddb.DatabaseError as exc:
         raise _stop(f"{what}: {str(exc).splitlines()[0]}", 1) from None
 

@@ -107,12 +107,12 @@ def matchup(attacker: Any, defender: Any, statuses: dict[str, rules.StatusDef]) 
 
 
 def roster(db: Any) -> dict[str, list[Any]]:
-    chars = db.xo.cards(type="Character")
+    chars = db.games["xo"].cards(type="Character")
     return {league: [c for c in chars if c["league"] == league] for league in rules.LEAGUES}
 
 
 def status_defs(db: Any) -> dict[str, rules.StatusDef]:
-    return rules.status_defs_from(db.xo.cards(type="Status"))
+    return rules.status_defs_from(db.games["xo"].cards(type="Status"))
 
 
 def matchups(db: Any) -> list[Matchup]:
@@ -176,7 +176,7 @@ def objectives(db: Any) -> list[ObjectiveOdds]:
     < 10%, and objectives nobody can attempt or thwart."""
     teams = roster(db)
     rows = []
-    for card in sorted(db.xo.cards(type="Objective"), key=lambda c: (c["chapter"], c["league"])):
+    for card in sorted(db.games["xo"].cards(type="Objective"), key=lambda c: (c["chapter"], c["league"])):
         league = card["league"]
         requires = dict(card["requires"])
         need = f"icon {requires['icon']}" if "icon" in requires else f"keyword {requires['keyword']}"

@@ -106,7 +106,7 @@ def _status_defs(ctx: click.Context) -> dict:
     from referee.xo import rules
 
     db = load_cards(global_options(ctx).cards, "xo")
-    return rules.status_defs_from(db.xo.cards(type="Status"))
+    return rules.status_defs_from(db.games["xo"].cards(type="Status"))
 
 
 def _cards(tx: Tx) -> Any:

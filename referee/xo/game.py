@@ -33,7 +33,7 @@ def new_state(
     """A new game: players[0] plays the Heroes League, players[1] the Villains League."""
     if unknown:
         raise UsageError(f"XO! has no setup option {', '.join(sorted(unknown))}")
-    game = db.xo
+    game = db.games["xo"]
     names = [p.strip() for p in players]
     if any(not n for n in names):
         raise UsageError("a player name is empty")

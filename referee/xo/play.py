@@ -59,7 +59,7 @@ class XoCards:
 
     @classmethod
     def from_db(cls, db: Any) -> XoCards:
-        game = db.xo
+        game = db.games["xo"]
         return cls(
             characters={c.name: c for c in game.cards(type="Character")},
             objectives={(c["league"], int(c["chapter"])): c for c in game.cards(type="Objective")},

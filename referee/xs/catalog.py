@@ -39,9 +39,9 @@ class Catalog:
 
     @classmethod
     def from_db(cls, db: Any) -> Catalog:
-        common = db.xs.decks.get("common")
+        common = db.games["x-statix"].decks.get("common")
         deck = [(c.name, int(c.copies)) for c in common.cards] if common is not None else []
-        return cls(db.xs.cards(), deck)
+        return cls(db.games["x-statix"].cards(), deck)
 
     def copies(self, name: str) -> int:
         """Printed copies of `name` in the common deck (0: not a card of that deck)."""

@@ -40,7 +40,7 @@ def new_state(
         raise UsageError(f"--deal {deal!r}: choose table (the players' own deck) or referee")
     if unknown:
         raise UsageError(f"X-Statix has no setup option {', '.join(sorted(unknown))}")
-    game = db.xs
+    game = db.games["x-statix"]
     players = check_players(players, game.min_players, game.max_players)
 
     owner_of, owners_chosen = deal_specials(

@@ -13,17 +13,17 @@ BUNDLED = Path(__file__).resolve().parents[2] / "cards.yaml"
 
 def test_load_gives_typed_cards_with_sources():
     db = carddb.load(BUNDLED)
-    anarchist = db.xs.card("Anarchist")
+    anarchist = db.games["x-statix"].card("Anarchist")
     assert anarchist.type == "Hero" and anarchist.deck == "common" and anarchist.game == "x-statix"
     assert anarchist["ability"] == [{"modify": "mission", "by": -1, "min": 1}]
     assert type(anarchist["ability"][0]) is dict  # plain data, positions stripped
     line = BUNDLED.read_text(encoding="utf-8").splitlines()[anarchist.source.line - 1]
     assert "name: Anarchist" in line
-    assert db.xs.decks["common"].size_mm == (63.5, 88.9)
+    assert db.games["x-statix"].decks["common"].size_mm == (63.5, 88.9)
     assert db.print.paper == "letter" and db.print.bleed_mm == pytest.approx(3.175)
-    assert db.xo.extras["dice"]["faces"] == [0, 1, 1, 2, 2, 3]
+    assert db.games["xo"].extras["dice"]["faces"] == [0, 1, 1, 2, 2, 3]
     with pytest.raises(KeyError):
-        db.xs.card("Wolverine")
+        db.games["x-statix"].card("Wolverine")
 
 
 def test_load_is_cached_per_content(tmp_path):
@@ -33,20 +33,20 @@ def test_load_is_cached_per_content(tmp_path):
     first = carddb.load(copy)
     copy.write_text(BUNDLED.read_text(encoding="utf-8").replace("title: X-Statix\n", "title: X-Statix!\n", 1))
     assert carddb.load(copy) is not first
-    assert carddb.load(copy).xs.title == "X-Statix!"
+    assert carddb.load(copy).games["x-statix"].title == "X-Statix!"
 
 
 def test_cards_are_read_only():
-    card = carddb.load(BUNDLED).xs.card("Phat")
+    card = carddb.load(BUNDLED).games["x-statix"].card("Phat")
     with pytest.raises(AttributeError):
         card.name = "Thin"
 
 
 def test_deck_count_honours_copies():
     db = carddb.load(BUNDLED)
-    for deck in db.xo.decks.values():
+    for deck in db.games["xo"].decks.values():
         assert deck.count == sum(c.copies for c in deck.cards)
-    assert db.xo.decks["heroes-core"].count == 25
+    assert db.games["xo"].decks["heroes-core"].count == 25
 
 
 def test_pnp_list_table(cli):

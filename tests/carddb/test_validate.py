@@ -167,4 +167,4 @@ def test_anchors_and_merge_keys_are_allowed(tmp_path):
         "        back: {<<: *xsback, subtitle: Owner}", 1)
     (tmp_path / "cards.yaml").write_text(text, encoding="utf-8")
     db = carddb.load(tmp_path / "cards.yaml")
-    assert db.xs.decks["owners"].back == {"title": "X-Statix", "subtitle": "Owner"}
+    assert db.games["x-statix"].decks["owners"].back == {"title": "X-Statix", "subtitle": "Owner"}

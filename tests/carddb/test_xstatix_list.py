@@ -35,7 +35,7 @@ def rules_deck() -> list[tuple[str, str, str]]:
 
 
 def rules_specials(start: str, end: str) -> list[tuple[str, str]]:
-    known = {c.name for c in carddb.load(carddb.PROJECT_ROOT / "cards.yaml").xs.cards()}
+    known = {c.name for c in carddb.load(carddb.PROJECT_ROOT / "cards.yaml").games["x-statix"].cards()}
     out = []
     for line in section(start, end):
         name = next(n for n in sorted(known, key=len, reverse=True) if line.startswith(n + " "))
@@ -60,7 +60,7 @@ def expand(note: str) -> str:
 
 @pytest.fixture(scope="module")
 def xs():
-    return carddb.load(carddb.PROJECT_ROOT / "cards.yaml").xs
+    return carddb.load(carddb.PROJECT_ROOT / "cards.yaml").games["x-statix"]
 
 
 def test_common_deck_matches_rules_card_for_card(xs):
@@ -79,7 +79,7 @@ def test_common_deck_matches_rules_card_for_card(xs):
 def test_counts_per_type_match_the_rules():
     counts = Counter(t for _, t, _ in rules_deck())
     assert counts == {"Hero": 24, "Power": 22, "Mission": 14, "Marketing": 19}
-    db_counts = Counter(c.type for c in carddb.load(carddb.PROJECT_ROOT / "cards.yaml").xs.decks["common"].cards)
+    db_counts = Counter(c.type for c in carddb.load(carddb.PROJECT_ROOT / "cards.yaml").games["x-statix"].decks["common"].cards)
     assert db_counts == counts
     assert sum(counts.values()) == 79
 

@@ -98,7 +98,7 @@ def test_tts_grid_math():
 
 
 def test_tts_sheet_and_json(db, tmp_path):
-    game = db.xs
+    game = db.games["x-statix"]
     deck = game.decks["common"]
     chosen = [c.name for c in deck.cards[:12]]
     faces = select_faces(db, "x-statix", ["common"], chosen)
@@ -145,7 +145,7 @@ def test_tts_more_than_one_sheet(db, tmp_path, monkeypatch):
     # Sheets of 10 x 2 (19 cards + the hidden one) keep the drawing short; the full
     # 10 x 7 grid is checked in test_tts_grid_math.
     monkeypatch.setattr(tts, "MAX_ROWS", 2)
-    deck = db.xs.decks["common"]
+    deck = db.games["x-statix"].decks["common"]
     names = [c.name for c in deck.cards[:25]]
     faces = select_faces(db, "x-statix", ["common"], names)
     tts.export_tts(db, faces, StandInRenderer(), tmp_path)
@@ -166,7 +166,7 @@ def test_tts_sheets_of_one_deck_share_one_resolution(db, tmp_path, monkeypatch):
     # issue 17 item 5: 409 px cells on sheet 1 and 682 px on sheet 2 made one deck's
     # cards look different in TTS. Every sheet and the back now share one cell size.
     monkeypatch.setattr(tts, "MAX_ROWS", 2)
-    deck = db.xs.decks["common"]
+    deck = db.games["x-statix"].decks["common"]
     faces = select_faces(db, "x-statix", ["common"], [c.name for c in deck.cards[:25]])
     tts.export_tts(db, faces, StandInRenderer(), tmp_path)
     folder = tmp_path / "x-statix"
@@ -194,7 +194,7 @@ def test_export_command_png_with_the_real_renderer(db, tmp_path):
     from PIL import ImageCms
 
     project = make_project(tmp_path / "project")
-    card = db.xs.decks["owners"].cards[0]
+    card = db.games["x-statix"].decks["owners"].cards[0]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-m", "pnp", "export", "png", "--card", card.name],
                          cwd=project, capture_output=True, text=True, timeout=120, env=env)

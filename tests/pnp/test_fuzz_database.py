@@ -131,9 +131,9 @@ def _xo_artefacts(b, db, target, todo) -> list:
     if part in kinds:
         return [a for a in todo if a.kind in kinds[part]]
     if part == "types" and name is not None:
-        decks = {card.deck for card in db.xo.cards() if card.type == name}
+        decks = {card.deck for card in db.games["xo"].cards() if card.type == name}
     elif part == "decks" and name is not None:
-        decks = {name} | {d for d in db.xo.decks if d not in BASE["games"]["xo"]["decks"]}
+        decks = {name} | {d for d in db.games["xo"].decks if d not in BASE["games"]["xo"]["decks"]}
     else:
         decks = {"statuses"}
     return [a for a in todo if a.kind == b.DECK and a.deck in decks][:2]

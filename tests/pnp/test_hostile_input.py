@@ -104,7 +104,7 @@ def test_every_writer_checks_its_paths(tmp_path):
     out = tmp_path / "out"
     with pytest.raises(b.BuildError, match="not a usable file name"):
         b.Artefact("x-statix", "../../escaped", b.DECK, "t", deck="owners").path(out)
-    deck = replace(db.xs.decks["owners"], id="../../escaped")
+    deck = replace(db.games["x-statix"].decks["owners"], id="../../escaped")
     faces = [Face(deck, deck.cards[0]), Face(deck)]
 
     class Refusing:                     # never reached: the path is checked first

@@ -133,7 +133,7 @@ def test_unchanged_build_needs_the_same_options(project):
 def test_changing_one_card_rebuilds_only_its_deck(project):
     cards = project / "cards.yaml"
     text = cards.read_text()
-    owner = carddb.load(cards).xs.decks["owners"].cards[0]
+    owner = carddb.load(cards).games["x-statix"].decks["owners"].cards[0]
     assert owner.text and text.count(owner.text) == 1
     cards.write_text(text.replace(owner.text, owner.text + " Changed."))
     run = pnp("build", "--game", "x-statix", cwd=project)
@@ -167,7 +167,7 @@ def test_template_edit_rebuilds_that_games_artefacts(project):
 def test_warnings_are_replayed_and_strict_still_fails(tmp_path):
     text = (ROOT / "cards.yaml").read_text()
     db = carddb.load(ROOT / "cards.yaml")
-    owner = db.xs.decks["owners"].cards[0]
+    owner = db.games["x-statix"].decks["owners"].cards[0]
     long_text = " ".join(["Far too much text for one small card box."] * 40)
     project = make_project(tmp_path, text.replace(owner.text, long_text, 1))
     first = pnp("build", "--only", "owners", cwd=project)

@@ -78,7 +78,7 @@ def test_build_project_strict_refuses_with_every_warning_and_writes_nothing(proj
     db = carddb.load(cards)
     long = " ".join(["Far too much text for one small card box."] * 40)
     text = cards.read_text()
-    for card in db.xs.decks["owners"].cards[:2]:
+    for card in db.games["x-statix"].decks["owners"].cards[:2]:
         text = text.replace(card.text, long, 1)
     cards.write_text(text)
     out = project / "out"
@@ -86,7 +86,7 @@ def test_build_project_strict_refuses_with_every_warning_and_writes_nothing(proj
         build_project(project, BuildOptions(out=out, game="x-statix", only="owners",
                                             strict=True), Recording())
     assert sorted({w.card for w in refused.value.warnings}) == sorted(
-        c.name for c in db.xs.decks["owners"].cards[:2])
+        c.name for c in db.games["x-statix"].decks["owners"].cards[:2])
     assert refused.value.exit_code == 1
     assert not out.exists() or not any(p.is_file() for p in out.rglob("*.pdf"))
     report = build_project(project, BuildOptions(out=out, game="x-statix", only="owners"))

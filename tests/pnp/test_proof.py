@@ -29,14 +29,14 @@ def db():
 
 
 def few_faces(db):
-    deck = db.xs.decks["owners"]
+    deck = db.games["x-statix"].decks["owners"]
     return select_faces(db, "x-statix", ["owners"], [c.name for c in deck.cards[:2]])
 
 
 def test_proof_writes_faces_contact_sheet_and_gallery(db, tmp_path):
     faces = few_faces(db)
     result = proof_faces(db, faces, StandInRenderer(), tmp_path, dpi=100)
-    deck = db.xs.decks["owners"]
+    deck = db.games["x-statix"].decks["owners"]
     folder = tmp_path / "x-statix" / "owners"
     pngs = sorted(p.name for p in folder.glob("*.png"))
     assert len(pngs) == 3 and "back.png" in pngs
@@ -57,7 +57,7 @@ def test_proof_writes_faces_contact_sheet_and_gallery(db, tmp_path):
 
 def test_proofing_one_card_keeps_the_others_in_the_gallery(db, tmp_path):
     proof_faces(db, few_faces(db), StandInRenderer(), tmp_path, dpi=50)
-    name = db.xs.decks["owners"].cards[2].name
+    name = db.games["x-statix"].decks["owners"].cards[2].name
     proof_faces(db, select_faces(db, "x-statix", ["owners"], [name]), StandInRenderer(),
                 tmp_path, dpi=50)
     record = load_record(tmp_path)
@@ -66,7 +66,7 @@ def test_proofing_one_card_keeps_the_others_in_the_gallery(db, tmp_path):
 
 
 def test_guides_mark_trim_bleed_and_safe_zone(db):
-    deck = db.xs.decks["owners"]
+    deck = db.games["x-statix"].decks["owners"]
     box = page_box(deck, 3.175)
     dpi = 100
     white = Image.new("RGB", (275, 375), "white")
@@ -114,7 +114,7 @@ def checked_project(tmp_path, icon_center: str, art_px: int):
 def real_warnings(db, tmp_path):
     from pnp.cli.support import make_renderer
 
-    card = db.xs.decks["owners"].cards[0]
+    card = db.games["x-statix"].decks["owners"].cards[0]
     faces = select_faces(db, "x-statix", ["owners"], [card.name], backs=False)
     return card, proof_faces(db, faces, make_renderer(db), tmp_path / "proof", dpi=40).warnings
 
@@ -144,13 +144,13 @@ def test_build_reports_the_layout_checks(tmp_path):
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert run.returncode == 0, run.stderr
     lines = [line for line in run.stderr.splitlines() if line.startswith("warning:")]
-    owners = len(carddb.load(tmp_path / "cards.yaml").xs.decks["owners"].cards)
+    owners = len(carddb.load(tmp_path / "cards.yaml").games["x-statix"].decks["owners"].cards)
     assert sum("icon mask" in line for line in lines) == owners   # once per card
     assert sum("image art.png" in line for line in lines) == owners
 
 
 def test_blank_card_is_reported(db, tmp_path):
-    card = db.xs.decks["owners"].cards[1]
+    card = db.games["x-statix"].decks["owners"].cards[1]
     [w] = warnings_for(db, StandInRenderer(blank={card.name}), [card.name], tmp_path)
     assert (w.card, w.element) == (card.name, "template") and "nothing" in w.message
 
@@ -163,7 +163,7 @@ def test_text_outside_safe_zone_found_in_the_pdf(db, tmp_path):
             canvas.drawString(x + 2, y + 20, "Too close")
             return []
 
-    card = db.xs.decks["owners"].cards[0]
+    card = db.games["x-statix"].decks["owners"].cards[0]
     [w] = warnings_for(db, Edgy(), [card.name], tmp_path)
     assert w.element == 'text "Too close"' and w.card == card.name
 
@@ -173,8 +173,8 @@ def test_checked_renderer_passes_the_renderers_own_warnings(db):
 
     from pnp.draw.render import LayoutWarning
 
-    card = db.xs.decks["owners"].cards[0]
-    deck = db.xs.decks["owners"]
+    card = db.games["x-statix"].decks["owners"].cards[0]
+    deck = db.games["x-statix"].decks["owners"]
     mine = LayoutWarning("x-statix", "owners", card.name, "text", "does not fit")
 
     class Overflowing(StandInRenderer):
@@ -219,7 +219,7 @@ def test_gallery_images_all_load_in_headless_chromium(db, tmp_path):
     bad = dom(broken_dir)
     assert 'data-images-broken="1"' in bad
     # The filter box (prefilled from #q=) hides the cards that do not match.
-    name = db.xs.decks["owners"].cards[1].name
+    name = db.games["x-statix"].decks["owners"].cards[1].name
     filtered = dom(tmp_path / "proof", "#q=" + name.replace(" ", "%20"))
     assert filtered.count('class="card hidden"') == 2
     assert '<span id="count">1 shown</span>' in filtered
@@ -242,7 +242,7 @@ def test_proof_pixels_match_the_build_pdf_card_region(db, tmp_path):
     opts = b.options_from_profile(db.print)
     [art] = b.artefacts(db, game="x-statix", only="owners")
     built = b.build_artefact(db, art, opts, renderer, renderer.fonts, tmp_path / "build")
-    deck = db.xs.decks["owners"]
+    deck = db.games["x-statix"].decks["owners"]
     w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
     page_w, page_h = (g.mm(v) for v in built.layout[0]["size_mm"])
     dpi = 144  # the 1/8 in bleed is exactly 18 px: proof and sheet share a pixel grid
@@ -276,7 +276,7 @@ def test_proof_command_with_the_real_renderer(db, tmp_path):
     from exports_support import make_project
 
     project = make_project(tmp_path / "project")
-    card = db.xs.decks["common"].cards[0]
+    card = db.games["x-statix"].decks["common"].cards[0]
     run = subprocess.run([sys.executable, "-m", "pnp", "proof", "--card", card.name,
                           "--guides", "--out", "proofs"], cwd=project, capture_output=True,
                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})

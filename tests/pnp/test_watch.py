@@ -62,7 +62,7 @@ def test_watch_rebuilds_after_a_change_and_survives_a_broken_edit(tmp_path):
     project = make_project(tmp_path)
     cards = project / "cards.yaml"
     good = cards.read_text()
-    owner = carddb.load(cards).xs.decks["owners"].cards[0]
+    owner = carddb.load(cards).games["x-statix"].decks["owners"].cards[0]
     w = Watcher(project, "--interval", "0.1", "--game", "x-statix", "--only", "owners")
     try:
         first = w.wait_for("build done")
@@ -121,7 +121,7 @@ def test_watch_reacts_to_an_edit_through_file_events(tmp_path, monkeypatch):
 
     project = make_project(tmp_path / "p")
     cards = project / "cards.yaml"
-    owner = carddb.load(cards).xs.decks["owners"].cards[0]
+    owner = carddb.load(cards).games["x-statix"].decks["owners"].cards[0]
     batches, reports, lines = [], [], []
     real_watch, real_build = watchfiles.watch, pb.build_project
 

@@ -133,7 +133,7 @@ def test_mt_never_below_zero(tmp_path):
 def test_ft_never_below_zero_and_only_on_heroes_in_play(tmp_path):
     db = tmp_path / "game.db"
     cards = bundled_db()  # ft reads the hero's marketing from the cards: the session's own
-    hero = cards.xs.cards(type="Hero")[2].name
+    hero = cards.games["x-statix"].cards(type="Hero")[2].name
     make_session(db, heroes={"Bob": [(hero, 1)]}, db=cards)
     s = ("--session", str(db))
     data = referee_json(*s, "ft", hero.lower(), "+2")

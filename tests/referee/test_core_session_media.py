@@ -179,7 +179,7 @@ class _FullDisk:
 def test_full_disk_at_the_sqlite_layer_says_disk_full(tmp_path, monkeypatch, fail_at):
     db = tmp_path / "game.db"
     cards = bundled_db()  # ft reads the cards: the session is made with the same ones
-    hero = cards.xs.cards(type="Hero")[0].name
+    hero = cards.games["x-statix"].cards(type="Hero")[0].name
     make_session(db, heroes={"Ann": [(hero, 1)]}, db=cards)
     before = db.read_bytes()
     real = store._connect

@@ -283,7 +283,7 @@ def bundled_state(tmp_path: Path, game: str, *args: str) -> dict:
 def _xs_cards():
     import carddb
 
-    return carddb.load(ROOT / "cards.yaml").xs
+    return carddb.load(ROOT / "cards.yaml").games["x-statix"]
 
 
 def _xs_edit(where: str, state: dict) -> None:
@@ -351,7 +351,7 @@ def _xo_edit(where: str, state: dict) -> str:
     """Edit `state`; returns the name the refusal must show."""
     import carddb
 
-    character = carddb.load(ROOT / "cards.yaml").xo.cards(type="Character")[0].name
+    character = carddb.load(ROOT / "cards.yaml").games["xo"].cards(type="Character")[0].name
     roster = state["roster"]["heroes"]
     if where == "character":
         roster.append({"name": UNKNOWN, "statuses": [], "ko": False})

@@ -22,7 +22,7 @@ DB = carddb.load(ROOT / "cards.yaml")
 
 
 def common_deck() -> Counter:
-    return Counter(c.name for c in DB.xs.decks["common"].cards for _ in range(c.copies))
+    return Counter(c.name for c in DB.games["x-statix"].decks["common"].cards for _ in range(c.copies))
 
 
 @pytest.mark.parametrize("players", [["Ann", "Bob"], ["Ann", "Bob", "Cy"]])
@@ -44,10 +44,10 @@ def test_xstatix_setup_deals_per_xs1(players):
     owners = [state["table"][p]["owner"] for p in players]
     teams = [state["table"][p]["team"] for p in players]
     assert len(set(owners)) == len(players) and set(owners) <= {
-        c.name for c in DB.xs.decks["owners"].cards
+        c.name for c in DB.games["x-statix"].decks["owners"].cards
     }
     assert len(set(teams)) == len(players) and set(teams) <= {
-        c.name for c in DB.xs.decks["team-names"].cards
+        c.name for c in DB.games["x-statix"].decks["team-names"].cards
     }
     assert state["discard"] == [] and state["over"] is False and state["winner"] is None
     assert state["turn"] == {"number": 1, "player": state["turn"]["player"], "phase": "opportunity"}

@@ -133,7 +133,7 @@ def test_pnp_diff_after_an_ink_saver_build_compares_like_with_like(tmp_path):
     an ink-saver build followed by pnp diff lists nothing (not every card)."""
     project = make_project(tmp_path / "p")
     owners = ["x-statix/owners/" + c.name
-              for c in carddb.load(project / "cards.yaml").xs.decks["owners"].cards]
+              for c in carddb.load(project / "cards.yaml").games["x-statix"].decks["owners"].cards]
     build_args = ["build", "--project", str(project), "--out", str(project / "out"),
                   "--game", "x-statix", "--only", "owners"]
     assert CliRunner().invoke(main, [*build_args, "--ink-saver"]).exit_code == 0

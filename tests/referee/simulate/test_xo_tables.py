@@ -77,9 +77,9 @@ def test_moffed_defense_adds_a_die_of_damage(db):
 
 def test_objective_odds_equal_the_odds_command(db):
     rows = xo_tables.objectives(db)
-    assert len(rows) == len(db.xo.cards(type="Objective"))
+    assert len(rows) == len(db.games["xo"].cards(type="Objective"))
     row = rows[0]
-    card = next(c for c in db.xo.cards(type="Character") if c.name == row.feat_by)
+    card = next(c for c in db.games["xo"].cards(type="Character") if c.name == row.feat_by)
     n, _ = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {},
                            {"icon": row.requires.split()[-1]} if row.requires.startswith("icon")
                            else {"keyword": row.requires.split()[-1]})
@@ -92,11 +92,11 @@ def test_objectives_are_flagged_above_90_and_below_10_percent(tmp_path):
     import carddb
 
     db = carddb.load(CARDS)
-    objective = sorted(db.xo.cards(type="Objective"), key=lambda c: c["chapter"])[0]
+    objective = sorted(db.games["xo"].cards(type="Objective"), key=lambda c: c["chapter"])[0]
     line = next(ln for ln in text.splitlines() if f"name: {objective.name}," in ln
                 or f"name: {objective.name}\n" in ln)
     best = xo_tables.objectives(db)[0]
-    card = next(c for c in db.xo.cards(type="Character") if c.name == best.feat_by)
+    card = next(c for c in db.games["xo"].cards(type="Character") if c.name == best.feat_by)
     dice, _ = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {},
                               dict(objective["requires"]))
     assert dice >= 2  # every die showing 3: (1/6)^dice < 10%

@@ -43,7 +43,7 @@ def test_strict_mode_refuses_what_the_engine_refuses(db):
 
     state = new_state(["A", "B"], db, random.Random(1))
     table = Table(state, cat, random.Random(2), strict=True)
-    power = next(c for c in db.xs.cards(type="Power"))
+    power = next(c for c in db.games["x-statix"].cards(type="Power"))
     with pytest.raises(IllegalDecision, match="not a Hero|not in"):
         table.do(turn.recruit, power.name)  # XS-4: only Hero cards are recruited
 
@@ -134,7 +134,7 @@ def test_edited_cards_are_simulated_by_their_data(tmp_path):
     path = tmp_path / "cards.yaml"
     path.write_text(edited, encoding="utf-8")
     db = carddb.load(path)
-    assert db.xs.card("Bush Rangers")["mission"]["payoff"] == 6
+    assert db.games["x-statix"].card("Bush Rangers")["mission"]["payoff"] == 6
     cat = Catalog.from_db(db)
     tally = XsTally()
     for game in range(25):

@@ -26,7 +26,7 @@ def test_seeded_turns_with_the_bundled_cards(db, referee_in_process, tmp_path):
         assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
         return result
 
-    characters = db.xo.cards(type="Character")
+    characters = db.games["xo"].cards(type="Character")
     picks = {lg: [c.name for c in characters if c["league"] == lg][:7] for lg in ("heroes", "villains")}
     run("new", "xo", "--players", "Ann,Bob", "--seed", "21")
     run("xo", "pick", "heroes", *picks["heroes"])
@@ -46,8 +46,8 @@ def test_seeded_turns_with_the_bundled_cards(db, referee_in_process, tmp_path):
         need = objective["requires"]
         able = [
             e["name"] for e in state["roster"][active]
-            if e["ready"] and (db.xo.card(e["name"]).get("powers", {}).get(need.get("icon"))
-                               or db.xo.card(e["name"]).get("keywords", {}).get(need.get("keyword")))
+            if e["ready"] and (db.games["xo"].card(e["name"]).get("powers", {}).get(need.get("icon"))
+                               or db.games["xo"].card(e["name"]).get("keywords", {}).get(need.get("keyword")))
         ]
         if able:
             feat = json.loads(run("xo", "feat", able[0], "--json").stdout)
@@ -75,7 +75,7 @@ def test_a_removal_card_works_only_on_its_own_league_and_only_when_it_removes_so
     def state():
         return json.loads(run("status", "--json").stdout)["state"]
 
-    characters = db.xo.cards(type="Character")
+    characters = db.games["xo"].cards(type="Character")
     picks = {lg: [c.name for c in characters if c["league"] == lg][:7] for lg in ("heroes", "villains")}
     run("new", "xo", "--players", "Ann,Bob", "--seed", "21")
     run("xo", "pick", "heroes", *picks["heroes"])
@@ -105,7 +105,7 @@ def test_next_refuses_two_discard_counts_for_one_league(db, referee_in_process, 
         assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
         return result
 
-    characters = db.xo.cards(type="Character")
+    characters = db.games["xo"].cards(type="Character")
     run("new", "xo", "--players", "Ann,Bob", "--seed", "21")
     for league in ("heroes", "villains"):
         run("xo", "pick", league, *[c.name for c in characters if c["league"] == league][:7])

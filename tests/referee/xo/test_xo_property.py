@@ -109,7 +109,7 @@ def check_invariants(db, cards, before, kind, out):
     for league in LEAGUES:
         assert all(cards.characters[e["name"]]["league"] == league for e in state["roster"][league])
     dealt = Counter()
-    for card in db.xo.cards(type="Resource"):
+    for card in db.games["xo"].cards(type="Resource"):
         dealt[card.name] += card.copies
     held = Counter(n for stack in state["resources"].values() for n in stack) + Counter(state.get("resources_used", []))
     assert held == dealt

@@ -83,7 +83,7 @@ def test_bundled_resource_stacks_are_dealt_with_the_seed(referee_in_process, tmp
     import carddb
 
     expected = {key: Counter() for key in LABELS}
-    for card in carddb.load(BUNDLED).xo.cards(type="Resource"):
+    for card in carddb.load(BUNDLED).games["xo"].cards(type="Resource"):
         expected[card["stack"]][card.name] += card.copies
     dealt = []
     for name, seed in (("a", "21"), ("b", "21"), ("c", "22")):

@@ -79,7 +79,7 @@ def check_invariants(state: dict, cat: Catalog, total: list[str]) -> None:
 def test_random_play_keeps_the_invariants_and_ends(seed):
     db = carddb.load(ROOT / "cards.yaml")
     cat = Catalog.from_db(db)
-    total = sorted(c.name for c in db.xs.decks["common"].cards)
+    total = sorted(c.name for c in db.games["x-statix"].decks["common"].cards)
     rng = random.Random(seed)
     players = ["A", "B", "C"][: 2 + seed % 2]
     state = game.new_state(players, db, rng, seed=seed)

@@ -269,7 +269,7 @@ def world():
     db = carddb.load(ROOT / "cards.yaml")
     cat = Catalog.from_db(db)
     assert cat.counts("Cult of Personality", "marketing") == 2  # the invariant's count (XS-5)
-    return db, cat, sorted(c.name for c in db.xs.decks["common"].cards)
+    return db, cat, sorted(c.name for c in db.games["x-statix"].decks["common"].cards)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -1,0 +1,77 @@
+"""`pnp export tabletopia`: the image files a Tabletopia deck is made from.
+
+Tabletopia's game editor builds a deck from one image file per card front and one for
+the back; front and back of a component must be the same size, and every component of
+one kind exactly the same size in pixels, or stacks and random draws misbehave
+(help.tabletopia.com, "Preparing Graphics": a deck of 52 cards is 53 files). So, per
+deck, under OUT (default output/export/tabletopia):
+
+- `<game>/<deck>/<card>--<k>.png` for k = 1..copies: each physical card's front, cut at
+  the trim (no bleed: the table shows the whole image), at --dpi (300: a poker card
+  63.5 x 88.9 mm is 750 x 1050 px);
+- `<game>/<deck>/back.png`: the deck's back, the same size.
+
+That is all it writes: no project file, no upload. In the editor, create a Deck
+component and add the fronts of one folder and its back.png (docs/PROOFS-AND-EXPORTS.md,
+"Tabletopia"). Copies are files of their own, as the editor counts cards by image.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+from pnp.exports.targets.base import Job, Option, Target
+
+
+def write(job: Job, dpi: int):
+    from pnp.artefacts.single import card_slugs
+    from pnp.exports.cards import Exported, grouped_by_deck, render_faces
+    from pnp.outpaths import inside
+
+    result = Exported()
+    faces = job.faces()
+    renderer = job.renderer()
+    bleed_mm = job.db.print.bleed_mm
+    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
+        deck = deck_faces[0].deck
+        folder = inside(inside(job.out, game), deck_id)
+        folder.mkdir(parents=True, exist_ok=True)
+        slugs = card_slugs(deck)
+        w_mm, h_mm = deck.size_mm
+        size = (round(w_mm / 25.4 * dpi), round(h_mm / 25.4 * dpi))
+        for face, image, warnings in render_faces(deck_faces, renderer, bleed_mm, dpi,
+                                                  f"{game}/{deck_id}"):
+            result.warnings += warnings
+            trimmed = _trim(image, size)
+            if face.card is None:
+                path = inside(folder, "back.png")
+                trimmed.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
+                result.files.append(path)
+                continue
+            first = inside(folder, f"{slugs[face.card.name]}--1.png")
+            trimmed.save(first, "PNG", dpi=(dpi, dpi), compress_level=6)
+            result.files.append(first)
+            for k in range(2, face.card.copies + 1):
+                copy = inside(folder, f"{slugs[face.card.name]}--{k}.png")
+                shutil.copyfile(first, copy)
+                result.files.append(copy)
+    return result
+
+
+def _trim(image, size: tuple[int, int]):
+    """The trim of a face rasterised with its bleed: the centred `size` pixels, cut
+    without resampling (the rasterised page is the trim plus the bleed on every side,
+    to the pixel), so every image of the deck is exactly `size`."""
+    w, h = size
+    left, top = (image.size[0] - w) // 2, (image.size[1] - h) // 2
+    if left < 0 or top < 0:
+        raise ValueError(f"a face of {image.size} px is smaller than its trim {size}")
+    return image.crop((left, top, left + w, top + h)).convert("RGB")
+
+
+TARGET = Target(
+    "tabletopia", "one image per physical card front plus the back, cut at the trim, "
+    "for a Tabletopia deck", write,
+    options=(Option("--dpi", "dpi", "resolution of the images.", kind="int", default=300,
+                    limits=(72, 1200)),),
+)
