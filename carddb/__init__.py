@@ -6,12 +6,12 @@ keyed by the content of every file it read and the version of this code."""
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from carddb import limits
+from carddb.files import read_limited  # noqa: F401  (pnp reads templates with it)
 from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
 
 if TYPE_CHECKING:
@@ -83,32 +83,6 @@ def read_digest(path: str | os.PathLike) -> str | None:
     what a build really read, for its incremental manifest (a save during the build
     must not be taken as built)."""
     return _read.get(str(Path(path).resolve()))
-
-
-def read_limited(path: Path, limit: int, expected: str = "a card database is a .yaml file") -> bytes:
-    """The bytes of the regular file `path`; ValueError for anything else (a folder, a
-    FIFO that would block, a device like /dev/zero that never ends) or a file larger
-    than `limit` bytes. Opened without blocking, checked on the opened file."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-            raise ValueError(f"{kind} ({expected})")
-        if st.st_size > limit:
-            raise ValueError(f"the file is {st.st_size:,} bytes, more than the limit of {limit:,}")
-        chunks, size = [], 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > limit:                       # grew while being read
-                raise ValueError(f"the file is more than the limit of {limit:,} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def load(path: str | os.PathLike | None = None, reserved: Iterable[str] = ()) -> Database:

@@ -326,7 +326,7 @@ def read_sheet(path: Path, source, spath: str, spos: Pos, report: Report) -> She
 
 
 def _read_limited(path: Path) -> bytes:
-    from carddb import read_limited
+    from carddb.files import read_limited
 
     try:
         return read_limited(path, limits.MAX_SHEET_BYTES, "a spreadsheet is a .csv or .xlsx file")

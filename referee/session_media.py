@@ -18,13 +18,11 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-from typing import TYPE_CHECKING
 
 from referee.errors import SessionError
 from referee.inputs import one_line
 
-if TYPE_CHECKING:
-    from referee.session import PathText  # a path as text (no pathlib: start-up)
+PathText = str  # a path as text (no pathlib: start-up); referee.session's name for it
 
 LOW_SPACE_BYTES = 1 << 20  # below this, an I/O error on a write is a full disk
 # what SQLite says when it cannot make or map the -shm / -wal a WAL reader needs

@@ -46,7 +46,8 @@ def test_every_module_of_the_package_is_a_target_with_its_options():
     found = targets.registry()
     assert list(found) == ["cut", "pdf-single", "png", "tabletopia", "tts"]
     owners = {dest: names for dest, (_, names) in target_options().items()}
-    assert owners == {"machine": ["cut"], "corner_radius": ["cut"], "no_backs": ["pdf-single"],
+    assert owners == {"machine": ["cut"], "corner_radius": ["cut"], "cut_bleed": ["cut"],
+                      "no_backs": ["pdf-single"],
                       "dpi": ["png", "tabletopia"], "jpeg": ["tts"]}
 
 

@@ -24,7 +24,8 @@ def test_every_bundled_template_output_parses_like_pyyaml(db, renderer):
         for deck in game.decks.values():
             for card in deck.cards:
                 context = {**renderer.front_context(card, deck), "W": 63.5, "H": 88.9,
-                           "BLEED": 3.175, "SAFE": 3.175, "MIN_PT": 6.0}
+                           "BLEED": 3.175, "SAFE": 3.175, "MIN_PT": 6.0,
+                           "INK_SAVER": False}
                 name = f"{game.id}/{template_slug(card.type)}.j2"
                 text = renderer.templates.get(name).render(context)
                 assert fastyaml.load(text) == pyyaml(text)

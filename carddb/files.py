@@ -1,0 +1,34 @@
+"""Reading a file a stranger's project names, bounded: a leaf of carddb (cards.yaml and
+its spreadsheets are read through it; pnp reads templates with it)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+def read_limited(path: Path, limit: int, expected: str = "a card database is a .yaml file") -> bytes:
+    """The bytes of the regular file `path`; ValueError for anything else (a folder, a
+    FIFO that would block, a device like /dev/zero that never ends) or a file larger
+    than `limit` bytes. Opened without blocking, checked on the opened file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise ValueError(f"{kind} ({expected})")
+        if st.st_size > limit:
+            raise ValueError(f"the file is {st.st_size:,} bytes, more than the limit of {limit:,}")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:                       # grew while being read
+                raise ValueError(f"the file is more than the limit of {limit:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
