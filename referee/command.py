@@ -423,15 +423,19 @@ def session_command(
                 from referee.session import Session
 
                 options = global_options(ctx)
-                with Session.open(options.session, write=write) as session:
-                    tx = Tx(session, options, None, entered, command_name(ctx))
-                    reply = fn(tx, **params)
-                    if reply.refusal is None:  # a refused command needs none of its faces
-                        tx.check_entered_faces_used()
-                    lines, rolled = tx.referee_rolled()
-                    reply.lines[:0] = lines
-                    if rolled:
-                        reply.data["referee_rolled"] = rolled
+                tx = None
+                try:
+                    with Session.open(options.session, write=write) as session:
+                        tx = Tx(session, options, None, entered, command_name(ctx))
+                        reply = fn(tx, **params)
+                        if reply.refusal is None:  # a refused command needs none of its faces
+                            tx.check_entered_faces_used()
+                        lines, rolled = tx.referee_rolled()
+                        reply.lines[:0] = lines
+                        if rolled:
+                            reply.data["referee_rolled"] = rolled
+                except RefereeError as error:
+                    raise with_faces_typed(error, tx) from None
             if reply.refusal is not None:
                 if not as_json:
                     emit(reply, as_json)
@@ -445,6 +449,19 @@ def session_command(
         return json_option(wrapped)
 
     return decorate
+
+
+def with_faces_typed(error: RefereeError, tx: Tx | None) -> RefereeError:
+    """A command refused because the session changed while it waited for the table: the
+    dice already typed are said, so the command can be typed again with them (--roll)."""
+    from referee.dice import table_of
+
+    rng = tx._rng if tx is not None else None
+    table = table_of(rng) if rng is not None else None
+    if table is None or not table.faces or "changed while this command waited" not in error.message:
+        return error
+    faces = ",".join(str(f) for f in table.faces)
+    return RefereeError(f"{error.message}, with the dice rolled: --roll {faces}", error.ruling)
 
 
 def run(as_json: bool, fn: Callable[[], Reply]) -> None:

@@ -518,6 +518,14 @@ def resolve_attack(
     steps.extend(Step(f"{attacker.name}: {s.text}", s.ruling) for s in a_steps)
     a_mod += on_attack.attack_mod
     a_bonuses = (*status_bonuses(attacker.statuses, defs, "attack_mod"), *on_attack.attack_from)
+    from referee.dice import plan
+
+    plan(dice, [("attack", f"{attacker.name}'s attack roll",
+                 max(0, min(attacker.attack + on_attack.attack_dice, DICE_PER_PLAYER)))]
+         + [("defense" if t.name == defender else f"defense:{t.name}", f"{t.name}'s defense roll",
+             max(0, min(t.defense + (on_defense.defense_dice if t.name == defender else 0),
+                        DICE_PER_PLAYER)))
+            for t in targets])
     attack_roll = take_dice(dice, "attack", attacker.attack + on_attack.attack_dice,
                             f"{attacker.name}'s attack roll", steps)
     rounds: list[tuple[str, CombatResult]] = []
