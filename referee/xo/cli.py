@@ -33,15 +33,15 @@ from referee.command import (
 )
 from referee.errors import RefereeError, UsageError
 from referee.inputs import natural
+from referee.xo.rulings import help_text
 
 OUTCOMES = ("miss", "hit", "stunned", "ko")
 ROLL_OUTCOMES = ("success", "fail")
 
 
-@click.group()
+@click.group(help=help_text())
 def xo() -> None:
-    """XO! (Extraordinary): combat, feats, thwarts, statuses and the story line
-    (rulings XO-1..XO-15)."""
+    pass  # the help lists every ruling (referee/xo/rulings.py)
 
 
 # ── shared plumbing ────────────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-"""XO! rules as pure functions (rules/xo-extraordinary-rules.txt read by RULINGS.md XO-1..XO-15).
+"""XO! rules as pure functions (rules/xo-extraordinary-rules.txt read by RULINGS.md; the ids: referee/xo/rulings.py).
 
 Nothing here reads files or picks its own randomness: dice faces come in as arguments or
 from an injected die source (rolled through `referee.dice.roll_mask`, a seeded RNG or
