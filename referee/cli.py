@@ -582,10 +582,12 @@ def new(
             state = module.new_state(names, db, rng, game=kit_game, seed=game_seed)
             rng.check_all_used()
         else:
-            if entered is not None:
-                from referee.dice import TableDice
+            # the setup dice as every command asks for them (issue 23): --roll, else on a
+            # terminal each die by name (Enter: the referee rolls it and says so); no
+            # terminal and no --roll: the referee rolls them, as before
+            from referee.command import table_dice
 
-                rng = TableDice(entered, rng)
+            rng = table_dice(entered, rng, ask=True)
             state = module.new_state(names, db if db is not None else
                                      load_cards(opts.cards, entry.id), rng, seed=game_seed,
                                      **options)
