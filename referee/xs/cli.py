@@ -81,7 +81,8 @@ CHAINED = ("start", "carnage", "casualties", "success", "boost")
 
 
 def record(tx: Tx, result: Any, refusal: RefereeError | None, name: str,
-           args: tuple = (), kwargs: dict | None = None) -> tuple[list[str], dict]:
+           args: tuple = (), kwargs: dict | None = None,
+           chained: bool = False) -> tuple[list[str], dict]:
     """Record `result` as one event; its lines (steps, what was seen) and --json data."""
     steps = [{"text": s.text, "ruling": s.ruling} for s in result.steps]
     story = "; ".join(s.text for s in result.steps)
@@ -93,7 +94,7 @@ def record(tx: Tx, result: Any, refusal: RefereeError | None, name: str,
         payload = {"action": "pay", "args": [], "options": {}, "faces": None, "steps": steps,
                    "refused": {"action": name, "error": refusal.message,
                                "ruling": refusal.ruling}}
-    elif name not in CHAINED and result.kind in ("carnage", "casualties", "success", "payoff"):
+    elif chained:  # made by the chain of the command typed, not typed itself
         payload["chained"] = True
     seq = tx.record(result.kind, summary, payload, result.state)
     lines = [s.text + (f" ({s.ruling})" if s.ruling else "") for s in result.steps]
@@ -195,7 +196,7 @@ def chain(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str], data: dict
                 f" ({', '.join(options)} may change the roll first)" if options else ""))
             return result
         result = steps[following](play, None)
-        more, extra = record(tx, result, None, following)
+        more, extra = record(tx, result, None, following, chained=True)
         lines.append(f"-- then, compulsory: xs {following}")
         lines += more
         data["events"] += extra["events"]

@@ -53,6 +53,8 @@ def test_the_carnage_roll_follows_the_mission_roll_in_one_command(tmp_path):
     # the hand may hold Power cards (XS-16): the chain stops and says what is asked
     assert "-- A may discard Power cards against it (--power CARD)" in out
     assert kinds(xs, 2) == ["mission", "carnage"]
+    events = json.loads(xs("log", "--json", "--last", "2").stdout)["events"]
+    assert events[1]["payload"].get("chained") is True and not events[0]["payload"].get("chained")
     refused = xs("xs", "carnage", "--roll", "3", expect=1)
     assert refused.stderr.startswith("referee: cannot roll carnage: the Carnage roll is done "
                                      "already this mission")
