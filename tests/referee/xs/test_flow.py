@@ -181,3 +181,27 @@ def test_on_a_terminal_the_table_is_asked_once_whether_anyone_changes_the_roll(t
     assert child.exitstatus == 0, child.before
     assert "A may discard Power cards against it" in child.before
     assert kinds(xs, 2) == ["mission", "carnage"]
+
+
+def test_on_a_terminal_an_open_paid_roll_is_asked_about_and_paid_at_once(tmp_path):
+    """XS-2/XS-14: a Recruit roll others could change is asked about once; Enter pays it
+    in the same command (the payment and the hero joining told now, two events)."""
+    import pexpect
+
+    session = str(tmp_path / "pay.db")
+    for args in (["new", "x-statix", "--players", "A,B", "--owner", "A=Coach", "--roll",
+                  "6,6,6,6,6,6,6,6,6,5"], ["xs", "draw"], ["xs", "pass"]):
+        assert referee_inprocess("--session", session, *args).returncode == 0
+    child = spawn(session, "xs", "recruit", "Smoke")
+    child.expect_exact("(Enter: the referee rolls):")
+    child.sendline("2")
+    child.expect_exact("Recruit roll 2: anyone changing this roll? (Enter: no, it is paid now):")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert "A pays 2 MT for recruiting Smoke" in child.before
+    assert "Smoke joins A's team" in child.before
+    state = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)["state"]
+    assert state["turn"]["open"] is None
+    assert [h["name"] for h in state["table"]["A"]["heroes"]] == ["Smoke"]
