@@ -234,6 +234,18 @@ class TableDice(random.Random):
         self.faces.extend(result[by_role:])
         return result
 
+    def mark(self) -> tuple[int, int, int, int, int, int, int]:
+        """Where the faces stand, to go back to with `restore` (a step tried and given up:
+        the X-Statix chain stopping where its dice run out)."""
+        return (self.used, self.handed, len(self.faces), len(self.rolled),
+                len(self.referee_dice), len(self.roles), self.asked)
+
+    def restore(self, mark: tuple[int, int, int, int, int, int, int]) -> None:
+        self.used, self.handed = mark[0], mark[1]
+        del self.faces[mark[2]:], self.rolled[mark[3]:], self.referee_dice[mark[4]:]
+        del self.roles[mark[5]:]
+        self.asked = mark[6]
+
     def referee_rolls(self) -> list[dict[str, Any]]:
         """Every die the referee rolled, for --json: [{"roll": what, "faces": [...]}]."""
         return [{"roll": label, "faces": list(faces)} for label, faces in self.referee_dice]

@@ -173,6 +173,8 @@ def chain(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str], data: dict
     attempted Mission roll, the casualties when the carnage asks nothing of the player
     (none at 0), the Success roll, the Payoff right after a success. Each its own event;
     it stops where the player decides (said in one line) or the roll just made is changed."""
+    from referee.command import at_terminal
+    from referee.dice import table_of
     from referee.xs import mission as rules
     from referee.xs.events import open_roll
     from referee.xs.play import Play
@@ -195,7 +197,20 @@ def chain(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str], data: dict
             lines.append(f"-- next: xs {following}" + (
                 f" ({', '.join(options)} may change the roll first)" if options else ""))
             return result
-        result = steps[following](play, None)
+        if following == "casualties" and rolls_next and play.table_deck and not at_terminal():
+            lines.append("-- next: xs casualties --picked HERO.. (the casualties are picked at "
+                         "the table, XS-16)")
+            return result
+        table = table_of(tx.rng())
+        mark = table.mark() if table is not None else None
+        try:
+            result = steps[following](play, None)
+        except UsageError as error:  # too few faces for it: it waits for its own command
+            if table is None or mark is None:
+                raise
+            table.restore(mark)
+            lines.append(f"-- next: xs {following} ({error.message})")
+            return result
         more, extra = record(tx, result, None, following, chained=True)
         lines.append(f"-- then, compulsory: xs {following}")
         lines += more
@@ -239,10 +254,11 @@ def settle_first(tx: Tx, state: dict, cat: Any, dice: Any, name: str,
     about the state after the payment: a hand over the limit with the card bought). None
     when no roll was open or the command acts on the open roll itself."""
     from referee.xs import turn
-    from referee.xs.play import Play
+    from referee.xs.play import Play, SkipGuard
 
-    if name in ON_THE_ROLL or state.get("over") or not state["turn"].get("open"):
-        return None
+    if (name in ON_THE_ROLL or isinstance(error, SkipGuard) or state.get("over")
+            or not state["turn"].get("open")):
+        return None  # a slip caught by the guard changes nothing, not even the open roll
     paid = turn.pay_now(Play(state, cat, dice, at_table=True), None)
     lines, data = record(tx, paid, error, name)
     lines += turn_lines(paid.state)

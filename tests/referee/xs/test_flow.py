@@ -123,7 +123,8 @@ def test_an_open_roll_settled_by_a_refused_command_is_paid_and_told(tmp_path):
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         return proc
 
-    xs2("new", "x-statix", "--players", "A,B", "--roll", "6,6,6,6,6,6,6,6,6,5")
+    xs2("new", "x-statix", "--players", "A,B", "--owner", "A=Coach", "--roll",
+        "6,6,6,6,6,6,6,6,6,5")
     xs2("xs", "draw")
     out = xs2("xs", "draw", "--extra", "--roll", "2").stdout
     assert "the Opportunity roll is open" in out
@@ -205,3 +206,66 @@ def test_on_a_terminal_an_open_paid_roll_is_asked_about_and_paid_at_once(tmp_pat
     state = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)["state"]
     assert state["turn"]["open"] is None
     assert [h["name"] for h in state["table"]["A"]["heroes"]] == ["Smoke"]
+
+
+def test_the_chain_stops_where_its_dice_or_the_tables_picks_run_out(tmp_path):
+    """A chained step that would be refused for its dice (one face for a 2D6 Payoff) or
+    for picks only the table makes (XS-16) is left to its own command, said; what came
+    before it stands and the faces it did not use are ignored and said."""
+    session = str(tmp_path / "stop.db")
+
+    def xs(*args: str, expect: int = 0):
+        proc = referee_inprocess("--session", session, *args)
+        assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
+        return proc
+
+    # --deal referee: a hand the referee sees; empty it of Power cards is not needed: the
+    # Success roll is what this test reaches, with the casualties chosen by carnage 0
+    xs("new", "x-statix", "--players", "A,B", "--owner", "A=Coach", "--team", "A=X-Force",
+       "--roll", "6,6,6,6,6,6,6,6,6,5")
+    for args in (["draw"], ["pass"], ["recruit", "Smoke", "--roll", "1"],
+                 ["recruit", "Ocelot", "--roll", "1"], ["pass"], ["pass"]):
+        xs("xs", *args)
+    out = xs("xs", "mission", "Zombies", "--roll", "1,1").stdout
+    assert "before the 1 carnage point kill" in out  # the hand may hold Power cards
+    # casualties: picked with --picked; then the Success roll stops for Power cards, so
+    # the 2D6 of a payoff never come into it; the Sendoff face and one more are given
+    out = xs("xs", "casualties", "--picked", "Ocelot", "--roll", "4,6").stdout
+    assert "-- 1 face given not needed, ignored: 6" in out
+
+
+def test_a_chained_step_without_enough_faces_is_given_up_not_refused(tmp_path, cat):
+    """The chain's Payoff with one face of its 2D6: the Success roll stands, the Payoff
+    waits for `xs payoff` (said), and the one face is ignored and said."""
+    session = str(tmp_path / "payoff.db")
+
+    def xs(*args: str, expect: int = 0):
+        proc = referee_inprocess("--session", session, *args)
+        assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
+        return proc
+
+    xs("new", "x-statix", "--players", "A,B", "--owner", "A=Coach", "--team", "A=X-Force",
+       "--deal", "referee", "--seed", "5", "--roll", "6,6,6,6,6,6,6,6,6,5")
+    state = json.loads(xs("status", "--json").stdout)["state"]
+    assert state["table"]["A"]["hand"] == 7
+    from referee.session import Session
+
+    with Session.open(session) as s:  # A holds two heroes, a Mission and no Power card
+        st = s.state
+        st["table"]["A"]["hand"] = ["Smoke", "Ocelot", "Zombies", "Movies", "Movies"]
+        st["table"]["B"]["hand"] = []
+        st["deck"][0] = "Bush Rangers"  # the free draw: no Power card
+        s.record("mt", "test: the hands this test needs", {}, st)
+    for args in (["draw"], ["pass"], ["recruit", "Smoke", "--roll", "1"],
+                 ["recruit", "Ocelot", "--roll", "1"], ["pass"], ["pass"]):
+        xs("xs", *args)
+    hand = [c for c in json.loads(xs("xs", "hand", "--player", "A", "--json").stdout)["hand"]
+            if cat.type(c) == "Power"]
+    if hand:
+        pytest.skip(f"the free draw brought a Power card: {hand}")
+    # Mission 1, Carnage 1, Ocelot's Sendoff 6 (the referee picks: --deal referee),
+    # Success 3: a success; one face of the Payoff's 2D6
+    out = xs("xs", "mission", "Zombies", "--roll", "1,1,6,3,4").stdout
+    assert kinds(xs, 4) == ["mission", "carnage", "casualties", "success"]
+    assert "-- next: xs payoff (" in out, out
+    assert "-- 1 face given not needed, ignored: 4" in out, out
