@@ -208,30 +208,25 @@ def test_on_a_terminal_an_open_paid_roll_is_asked_about_and_paid_at_once(tmp_pat
     assert [h["name"] for h in state["table"]["A"]["heroes"]] == ["Smoke"]
 
 
-def test_the_chain_stops_where_its_dice_or_the_tables_picks_run_out(tmp_path):
-    """A chained step that would be refused for its dice (one face for a 2D6 Payoff) or
-    for picks only the table makes (XS-16) is left to its own command, said; what came
-    before it stands and the faces it did not use are ignored and said."""
-    session = str(tmp_path / "stop.db")
+def test_the_chain_stops_where_the_tables_picks_are_needed(tmp_path):
+    """XS-16: with the table's own deck a random casualty is picked at the table: without
+    a terminal the chain leaves the casualties to `xs casualties --picked`, said; the
+    Mission and Carnage rolls stand and the faces not used are ignored and said."""
+    from referee.session import Session
 
-    def xs(*args: str, expect: int = 0):
-        proc = referee_inprocess("--session", session, *args)
-        assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
-        return proc
-
-    # --deal referee: a hand the referee sees; empty it of Power cards is not needed: the
-    # Success roll is what this test reaches, with the casualties chosen by carnage 0
-    xs("new", "x-statix", "--players", "A,B", "--owner", "A=Coach", "--team", "A=X-Force",
-       "--roll", "6,6,6,6,6,6,6,6,6,5")
-    for args in (["draw"], ["pass"], ["recruit", "Smoke", "--roll", "1"],
-                 ["recruit", "Ocelot", "--roll", "1"], ["pass"], ["pass"]):
-        xs("xs", *args)
-    out = xs("xs", "mission", "Zombies", "--roll", "1,1").stdout
-    assert "before the 1 carnage point kill" in out  # the hand may hold Power cards
-    # casualties: picked with --picked; then the Success roll stops for Power cards, so
-    # the 2D6 of a payoff never come into it; the Sendoff face and one more are given
-    out = xs("xs", "casualties", "--picked", "Ocelot", "--roll", "4,6").stdout
-    assert "-- 1 face given not needed, ignored: 6" in out
+    session, xs = game_at_mission(tmp_path)
+    with Session.open(session) as s:  # A holds only the Mission: no decision to make
+        st = s.state
+        st["table"]["A"]["hand"] = ["Zombies"]
+        s.record("mt", "test: A's hand is the Mission card", {}, st)
+    out = xs("xs", "mission", "Zombies", "--roll", "1,1,4").stdout
+    assert kinds(xs, 2) == ["mission", "carnage"]
+    assert "-- next: xs casualties --picked HERO.. (the casualties are picked at the table, " \
+           "XS-16)" in out
+    assert "-- 1 face given not needed, ignored: 4" in out
+    out = xs("xs", "casualties", "--picked", "Ocelot", "--roll", "4,3,5,6").stdout
+    # the Sendoff, then the Success roll chained (nothing left to decide), then the Payoff
+    assert kinds(xs, 3) == ["casualties", "success", "payoff"]
 
 
 def test_a_chained_step_without_enough_faces_is_given_up_not_refused(tmp_path, cat):
