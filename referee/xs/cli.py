@@ -76,6 +76,8 @@ def may_skip(tx: Tx, guard: RefereeError) -> bool:
 
 # actions on the open roll itself: they never settle it first
 ON_THE_ROLL = ("reroll", "adjust", "play_event", "pay_now")
+# the ruling that makes each chained step compulsory
+CHAIN_RULING = {"carnage": "XS-7", "casualties": "XS-7", "success": "XS-8", "payoff": "XS-8"}
 # mission steps after which the chain runs the compulsory ones that follow
 CHAINED = ("start", "carnage", "casualties", "success", "boost")
 
@@ -212,7 +214,7 @@ def chain(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str], data: dict
             lines.append(f"-- next: xs {following} ({error.message})")
             return result
         more, extra = record(tx, result, None, following, chained=True)
-        lines.append(f"-- then, compulsory: xs {following}")
+        lines.append(f"-- then, compulsory: xs {following} ({CHAIN_RULING[following]})")
         lines += more
         data["events"] += extra["events"]
         data["steps"] += extra["steps"]
