@@ -273,7 +273,10 @@ def xs() -> None:
     """X-Statix: one command per decision of the turn (XS-1..XS-13).
 
     Phases run in order; a command of a later phase ends the phases before it (Fame and
-    Fortune are applied on the way). Rolls are made by the referee, or given with --roll."""
+    Fortune are applied on the way). Rolls are made by the referee, or given with --roll.
+    After a mission command the compulsory steps follow by themselves (Carnage roll,
+    casualties, Success roll, Payoff: XS-7, XS-8) until one needs a decision; in a
+    script, with the dice of what follows given with --roll (faces left are ignored)."""
 
 
 @xs.command()
