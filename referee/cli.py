@@ -53,6 +53,7 @@ for _name, _help in TABLE_COMMANDS.items():
 SHORT_FORMS = {"mt": ("xs", "mt", "X-Statix money tokens: mt PLAYER +5|-3|=10."),
                "ft": ("xs", "ft", "X-Statix fame tokens on a hero: ft HERO +1|-1.")}
 LEAGUE_DICE = {"heroes": "White Mask", "villains": "Black Mask"}  # XO-1
+MASK_DICE_OWNED = 7  # XO-1: each player owns 7 mask dice of the league's set
 
 
 def _module_exists(name: str) -> bool:
@@ -231,6 +232,11 @@ def roll(
             if own is None:
                 raise
             return _roll_own_die(ctx, seed, entered, *own)
+        if expr.mask_dice > MASK_DICE_OWNED:
+            set_name = LEAGUE_DICE[league]
+            raise RefereeError(
+                f"{expr}: {expr.mask_dice} mask dice, but a player owns {MASK_DICE_OWNED} {set_name} "
+                f"dice and rolls as many as they can: roll at most {MASK_DICE_OWNED}", "XO-1")
         rolled = notation.roll(expr, None if entered else _seeded(ctx, seed), entered)
         parts = []
         for group, faces in zip(expr.groups, rolled.faces, strict=True):
@@ -576,10 +582,12 @@ def new(
             state = module.new_state(names, db, rng, game=kit_game, seed=game_seed)
             rng.check_all_used()
         else:
-            if entered is not None:
-                from referee.dice import TableDice
+            # the setup dice as every command asks for them (issue 23): --roll, else on a
+            # terminal each die by name (Enter: the referee rolls it and says so); no
+            # terminal and no --roll: the referee rolls them, as before
+            from referee.command import table_dice
 
-                rng = TableDice(entered, rng)
+            rng = table_dice(entered, rng, ask=True)
             state = module.new_state(names, db if db is not None else
                                      load_cards(opts.cards, entry.id), rng, seed=game_seed,
                                      **options)

@@ -285,6 +285,9 @@ class Tx:
         self._digest: str | None = None  # the state before the command's first event
         self._rng: random.Random | None = None
         self._db: Database | None = None
+        # a command whose later dice depend on its first (the X-Statix mission chain):
+        # faces left when it stopped are ignored, and said in its reply
+        self.faces_may_be_left = False
 
     @property
     def state(self) -> dict:
@@ -329,8 +332,9 @@ class Tx:
         return list(table.rolled), table.referee_rolls()
 
     def check_entered_faces_used(self) -> None:
-        """With --roll, every face given must have been rolled by the command."""
-        if self.entered is not None:
+        """With --roll, every face given must have been rolled by the command (unless
+        `faces_may_be_left`: a chain of steps that stopped early, which says so)."""
+        if self.entered is not None and not self.faces_may_be_left:
             check_faces_used(self.entered, self.rng())
 
     def _start_digest(self) -> str:
@@ -419,15 +423,19 @@ def session_command(
                 from referee.session import Session
 
                 options = global_options(ctx)
-                with Session.open(options.session, write=write) as session:
-                    tx = Tx(session, options, None, entered, command_name(ctx))
-                    reply = fn(tx, **params)
-                    if reply.refusal is None:  # a refused command needs none of its faces
-                        tx.check_entered_faces_used()
-                    lines, rolled = tx.referee_rolled()
-                    reply.lines[:0] = lines
-                    if rolled:
-                        reply.data["referee_rolled"] = rolled
+                tx = None
+                try:
+                    with Session.open(options.session, write=write) as session:
+                        tx = Tx(session, options, None, entered, command_name(ctx))
+                        reply = fn(tx, **params)
+                        if reply.refusal is None:  # a refused command needs none of its faces
+                            tx.check_entered_faces_used()
+                        lines, rolled = tx.referee_rolled()
+                        reply.lines[:0] = lines
+                        if rolled:
+                            reply.data["referee_rolled"] = rolled
+                except RefereeError as error:
+                    raise with_faces_typed(error, tx) from None
             if reply.refusal is not None:
                 if not as_json:
                     emit(reply, as_json)
@@ -441,6 +449,19 @@ def session_command(
         return json_option(wrapped)
 
     return decorate
+
+
+def with_faces_typed(error: RefereeError, tx: Tx | None) -> RefereeError:
+    """A command refused because the session changed while it waited for the table: the
+    dice already typed are said, so the command can be typed again with them (--roll)."""
+    from referee.dice import table_of
+
+    rng = tx._rng if tx is not None else None
+    table = table_of(rng) if rng is not None else None
+    if table is None or not table.faces or "changed while this command waited" not in error.message:
+        return error
+    faces = ",".join(str(f) for f in table.faces)
+    return RefereeError(f"{error.message}, with the dice rolled: --roll {faces}", error.ruling)
 
 
 def run(as_json: bool, fn: Callable[[], Reply]) -> None:

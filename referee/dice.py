@@ -181,6 +181,10 @@ class TableDice(random.Random):
         if not self.tokens and ask is None and not self.given and not roll_missing:
             raise DiceError("--roll: no faces given")
         self.used = 0
+        # the rolls the command is known to make, (role, label, n), in order (`plan`):
+        # a refusal then names every die still needed, not just the next one
+        self.planned: list[tuple[str, str, int]] = []
+        self.faces: list[int] = []  # every face handed out, in order (given, typed, rolled)
 
     def take(self, n: int, faces: tuple[int, ...], label: str | None = None,
              role: str | None = None) -> list[int]:
@@ -193,6 +197,7 @@ class TableDice(random.Random):
             self.roles.append(role)
             if role in self.given:
                 result = self._by_role(role, n, faces, what)
+        by_role = len(result)  # given with the role's own option, not with --roll
         result.extend(self._given(min(n - len(result), self.unused), faces))
         if len(result) < n and self.ask is None and self.roll_missing and not result:
             rest = [self._referee_face(faces) for _ in range(n)]
@@ -226,7 +231,20 @@ class TableDice(random.Random):
                     raise DiceError(f"{prompt}: {face} is impossible on {die_name(faces)}")
                 result.append(int(face))
         self.handed += n
+        self.faces.extend(result[by_role:])
         return result
+
+    def mark(self) -> tuple[int, int, int, int, int, int, int]:
+        """Where the faces stand, to go back to with `restore` (a step tried and given up:
+        the X-Statix chain stopping where its dice run out)."""
+        return (self.used, self.handed, len(self.faces), len(self.rolled),
+                len(self.referee_dice), len(self.roles), self.asked)
+
+    def restore(self, mark: tuple[int, int, int, int, int, int, int]) -> None:
+        self.used, self.handed = mark[0], mark[1]
+        del self.faces[mark[2]:], self.rolled[mark[3]:], self.referee_dice[mark[4]:]
+        del self.roles[mark[5]:]
+        self.asked = mark[6]
 
     def referee_rolls(self) -> list[dict[str, Any]]:
         """Every die the referee rolled, for --json: [{"roll": what, "faces": [...]}]."""
@@ -249,7 +267,16 @@ class TableDice(random.Random):
     def _refusal(self, prompt: str, role: str | None, taken: int) -> str:
         """The one line refusing a die nobody gave, naming it and how to give it."""
         lead = ""
-        if self.tokens:
+        known = [(label, n - min(n, len(self.given.get(role, ()))))
+                 for role, label, n in self.planned]
+        known = [(label, n) for label, n in known if n > 0]
+        needed = sum(n for _, n in known)
+        if self.tokens and needed > self.handed + taken:
+            rolls = ", ".join(f"{label} {n}" for label, n in known)
+            lead = (f"--roll {shown(self.text)}: {counted(len(self.tokens), 'face')} given, but "
+                    f"the command rolls {counted(needed, 'die', 'dice')} with --roll ({rolls}; "
+                    "more only if a roll calls for them); ")
+        elif self.tokens:
             lead = (f"--roll {shown(self.text)}: {counted(len(self.tokens), 'face')} given, but "
                     f"the command rolls at least "
                     f"{counted(self.handed + taken + 1, 'die', 'dice')}; ")
@@ -314,6 +341,15 @@ class TableDice(random.Random):
 
     def seed(self, *args: object, **kwargs: object) -> None:
         pass  # nothing to seed: faces come from the table, the rest from `fallback`
+
+
+def plan(rng: random.Random, rolls: Sequence[tuple[str, str, int]]) -> None:
+    """Tell the command's die source the rolls it is known to make, (role, label, n) in
+    order, before the first: a refusal for dice not given then names all of them (an AOE
+    attack's every defense roll), not only the next die. Nothing for seeded dice."""
+    table = table_of(rng)
+    if table is not None:
+        table.planned = list(rolls)
 
 
 def is_moffed(faces: list[int] | tuple[int, ...]) -> bool:

@@ -33,15 +33,15 @@ from referee.command import (
 )
 from referee.errors import RefereeError, UsageError
 from referee.inputs import natural
+from referee.xo.rulings import help_text
 
 OUTCOMES = ("miss", "hit", "stunned", "ko")
 ROLL_OUTCOMES = ("success", "fail")
 
 
-@click.group()
+@click.group(help=help_text())
 def xo() -> None:
-    """XO! (Extraordinary): combat, feats, thwarts, statuses and the story line
-    (rulings XO-1..XO-15)."""
+    pass  # the help lists every ruling (referee/xo/rulings.py)
 
 
 # ── shared plumbing ────────────────────────────────────────────────────────────
@@ -68,11 +68,17 @@ def _in_session(ctx: click.Context, seed: int | None, as_json: bool, fn: Callabl
     lock first, `Tx.rng`), for the commands that are stateless without positional
     arguments and session commands with them."""
     with guard(as_json):
+        from referee.command import with_faces_typed
         from referee.session import Session
 
         options = global_options(ctx)
-        with Session.open(options.session) as session:
-            reply = fn(Tx(session, options, seed, entered))
+        tx = None
+        try:
+            with Session.open(options.session) as session:
+                tx = Tx(session, options, seed, entered)
+                reply = fn(tx)
+        except RefereeError as error:  # the dice typed are said if the session changed
+            raise with_faces_typed(error, tx) from None
     emit(reply, as_json)
 
 
@@ -96,6 +102,20 @@ def role_option(role: str) -> str:
               "counter-attack": "--counter-attack-roll", "counter-defense": "--counter-defense-roll",
               "counter-extra": "--counter-extra-damage-roll"}.get(kind, "--roll")
     return f"{option} {name}=..." if name else option
+
+
+def stateless_option(role: str, neighbours: tuple[str, ...]) -> str:
+    """`role_option` without a session: a neighbour's faces go in its own --neighbour
+    (DICE:HEALTH:FACES:EXTRA), as typed with the part missing named."""
+    kind, _, name = role.partition(":")
+    if not name.startswith("neighbour ") or kind not in ("defense", "extra"):
+        return role_option(role)
+    number = name.split()[-1]
+    parts = neighbours[int(number) - 1].split(":") if number.isdigit() else ["DICE", "HEALTH"]
+    head = ":".join(parts[:2])
+    if kind == "defense":
+        return f"--neighbour {head}:FACES"
+    return f"--neighbour {head}:{parts[2] if len(parts) > 2 else 'FACES'}:FACE"
 
 
 def _step_lines(steps: Any, indent: str = "  ") -> list[str]:
@@ -235,8 +255,8 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
                 given[role] = _parse(faces[0])
         fighter = rules.Fighter(name, 0, int(parts[0]), int(parts[1]))
         row = [fighter, *row] if i == 1 else [*row, fighter]
-    dice = table_dice(o["roll_text"], _rng(ctx, seed), ask=True, given=given, option_of=role_option,
-                      note_rolls=True)
+    dice = table_dice(o["roll_text"], _rng(ctx, seed), ask=True, given=given,
+                      option_of=lambda role: stateless_option(role, o["neighbours"]), note_rolls=True)
     # a counterattack the numbers were not given for is reported, not resolved
     unresolved = [f.name for f in row if f.name != "defender" or not resolvable]
     result = rules.resolve_attack(

@@ -69,7 +69,9 @@ def first_player(rng: random.Random) -> tuple[str, list[dict[str, int]]]:
     """XO-1: one mask die each (heroes white, villains black); ties are rerolled."""
     rounds: list[dict[str, int]] = []
     while True:
-        heroes, villains = roll_mask(2, rng)
+        again = " again (a tie)" if rounds else ""
+        heroes = roll_mask(1, rng, f"the heroes' first-player roll{again} (White Mask)")[0]
+        villains = roll_mask(1, rng, f"the villains' first-player roll{again} (Black Mask)")[0]
         rounds.append({"heroes": heroes, "villains": villains})
         if heroes != villains:
             return ("heroes" if heroes > villains else "villains"), rounds

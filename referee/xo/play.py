@@ -482,15 +482,22 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
     (XO-14), the Energy pools emptying when the turn ends (rules, Attack phase)."""
     _check_playing(state)
     state = copy.deepcopy(state)
+    ending = _turn_label(state)  # the turn this command is played in
     steps: list[Step] = []
     _step(state, cards, steps, discards)
     passed = _pass_automatic(state, cards, steps, discards)
     if discards and not passed:
         raise RefereeError(f"discards only in the {PHASES[1]} phase, which this command does not reach", "XO-10")
-    summary = f"{_turn_label(state)}: {state['turn']['phase']} phase"
+    now = _turn_label(state)
     notes = _auto_notes(steps)
-    if notes:
-        summary += " - " + "; ".join(notes)
+    if now == ending:
+        summary = f"{now}: {state['turn']['phase']} phase"
+        if notes:
+            summary += " - " + "; ".join(notes)
+    else:  # the `next` that ends a turn is logged under the turn it ends
+        summary = f"{ending}: the turn ends" + (" - " + "; ".join(notes) if notes else "")
+        if not state.get("over"):
+            summary += f"; now {now}: {state['turn']['phase']} phase"
     return _done(cards, state, summary, steps, {"phase": state["turn"]["phase"], "turn": state["turn"]["number"]})
 
 
@@ -574,7 +581,9 @@ def _resolve_turn(state: dict, cards: XoCards) -> list[Step]:
     end = rules.game_end(state["won"])
     if not end.over:
         stuck = rules.stalemate(state["won"], {lg: can_attempt(state, cards, lg) for lg in LEAGUES})
-        end = rules.GameEnd(stuck.over, stuck.winner, (*end.steps, *stuck.steps))
+        # a stalemate ends the game: the score's "the game goes on" is not told before it
+        before = () if stuck.over else end.steps
+        end = rules.GameEnd(stuck.over, stuck.winner, (*before, *stuck.steps))
     if end.over:
         state["over"] = True
         state["winner"] = end.winner

@@ -1,4 +1,4 @@
-"""XO! rules as pure functions (rules/xo-extraordinary-rules.txt read by RULINGS.md XO-1..XO-15).
+"""XO! rules as pure functions (rules/xo-extraordinary-rules.txt read by RULINGS.md; the ids: referee/xo/rulings.py).
 
 Nothing here reads files or picks its own randomness: dice faces come in as arguments or
 from an injected die source (rolled through `referee.dice.roll_mask`, a seeded RNG or
@@ -518,6 +518,14 @@ def resolve_attack(
     steps.extend(Step(f"{attacker.name}: {s.text}", s.ruling) for s in a_steps)
     a_mod += on_attack.attack_mod
     a_bonuses = (*status_bonuses(attacker.statuses, defs, "attack_mod"), *on_attack.attack_from)
+    from referee.dice import plan
+
+    plan(dice, [("attack", f"{attacker.name}'s attack roll",
+                 max(0, min(attacker.attack + on_attack.attack_dice, DICE_PER_PLAYER)))]
+         + [("defense" if t.name == defender else f"defense:{t.name}", f"{t.name}'s defense roll",
+             max(0, min(t.defense + (on_defense.defense_dice if t.name == defender else 0),
+                        DICE_PER_PLAYER)))
+            for t in targets])
     attack_roll = take_dice(dice, "attack", attacker.attack + on_attack.attack_dice,
                             f"{attacker.name}'s attack roll", steps)
     rounds: list[tuple[str, CombatResult]] = []

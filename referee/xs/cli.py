@@ -24,29 +24,80 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, skip: bool = False,
         **kwargs: Any) -> Reply:
     """Run one rules action on the session's state and record it as one event. Dice come
     from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll.
-    The table's guards are on (`Play.at_table`); `skip`: a phase is skipped on purpose."""
+    The table's guards are on (`Play.at_table`); `skip`: a phase is skipped on purpose.
+    Then the chain (`chain`): the compulsory mission steps that follow, each its own
+    event, until one needs a decision. An open roll settled before a refusal stands."""
     from referee.xs.catalog import Catalog
-    from referee.xs.play import Play, Settled
+    from referee.xs.play import Play, Settled, SkipGuard
     from referee.xs.rolls import Dice
 
     state = tx.require_game("x-statix")
-    play = Play(state, Catalog.from_db(tx.db), Dice(tx.rng(ask=True)), at_table=True,
-                skip=skip)
+    cat = Catalog.from_db(tx.db)
+    dice = Dice(tx.rng(ask=True))
+    name = getattr(action, "__name__", str(action))
     refusal: Settled | None = None
     try:
-        result = action(play, *args, **kwargs)
+        try:
+            result = action(Play(state, cat, dice, at_table=True, skip=skip), *args, **kwargs)
+        except SkipGuard as guard:
+            if not may_skip(tx, guard):
+                raise
+            result = action(Play(state, cat, dice, at_table=True, skip=True), *args, **kwargs)
     except Settled as settled:  # the open roll it settled stands; the command is refused
         refusal, result = settled, settled.result
+    except RefereeError as error:
+        paid = settle_first(tx, state, cat, dice, name, error)
+        if paid is None:
+            raise
+        return paid
+    lines, data = record(tx, result, refusal, name, args, kwargs)
+    if refusal is None and name in CHAINED:
+        result = chain(tx, result, cat, dice, lines, data)
+        left_over(tx, lines, data)
+    if refusal is None and not result.state.get("over") and result.state["turn"].get("open"):
+        result = pay_at_once(tx, result, cat, dice, lines, data)
+    lines += turn_lines(result.state)
+    data.update({"over": result.state.get("over", False), "winner": result.state.get("winner"),
+                 "state": tx.public(result.state)})
+    return Reply(lines, data, refusal=refusal)
+
+
+def may_skip(tx: Tx, guard: RefereeError) -> bool:
+    """The "skip a phase" guard on a terminal: asked ("... skip it? [y/N]") instead of
+    refused; without a terminal the refusal stands (`--skip` says it in a script)."""
+    from referee.command import at_terminal
+
+    if not at_terminal():
+        return False
+    reason = guard.message.split(": ", 1)[-1].split("; end it with")[0]
+    tx.session.let_go()  # nobody waits for the lock while the player answers
+    return click.confirm(f"{reason}: skip it?", default=False, err=True)
+
+
+# actions on the open roll itself: they never settle it first
+ON_THE_ROLL = ("reroll", "adjust", "play_event", "pay_now")
+# the ruling that makes each chained step compulsory
+CHAIN_RULING = {"carnage": "XS-7", "casualties": "XS-7", "success": "XS-8", "payoff": "XS-8"}
+# mission steps after which the chain runs the compulsory ones that follow
+CHAINED = ("start", "carnage", "casualties", "success", "boost")
+
+
+def record(tx: Tx, result: Any, refusal: RefereeError | None, name: str,
+           args: tuple = (), kwargs: dict | None = None,
+           chained: bool = False) -> tuple[list[str], dict]:
+    """Record `result` as one event; its lines (steps, what was seen) and --json data."""
     steps = [{"text": s.text, "ruling": s.ruling} for s in result.steps]
     story = "; ".join(s.text for s in result.steps)
     summary = f"{result.summary}: {story}" if story else result.summary
     payload = {"action": result.kind, "args": [a for a in args if a is not None],
-               "options": {k: v for k, v in kwargs.items() if v}, "faces": tx.entered,
-               "steps": steps}
+               "options": {k: v for k, v in (kwargs or {}).items() if v},
+               "faces": tx.entered, "steps": steps}
     if refusal is not None:
         payload = {"action": "pay", "args": [], "options": {}, "faces": None, "steps": steps,
-                   "refused": {"action": getattr(action, "__name__", str(action)),
-                               "error": refusal.message, "ruling": refusal.ruling}}
+                   "refused": {"action": name, "error": refusal.message,
+                               "ruling": refusal.ruling}}
+    elif chained:  # made by the chain of the command typed, not typed itself
+        payload["chained"] = True
     seq = tx.record(result.kind, summary, payload, result.state)
     lines = [s.text + (f" ({s.ruling})" if s.ruling else "") for s in result.steps]
     for player, cards in result.reveal.items():
@@ -54,23 +105,167 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, skip: bool = False,
             lines.append(f"seen by {player} only: {player} takes {', '.join(cards)}")
         else:
             lines.append(f"seen: {player}'s hand: {', '.join(cards) or '(empty)'}")
-    if result.state.get("over"):
+    return lines, {"seq": seq, "summary": result.summary, "steps": steps,
+                   "reveal": result.reveal, "events": [seq]}
+
+
+def left_over(tx: Tx, lines: list[str], data: dict) -> None:
+    """Faces given with --roll for steps the chain did not reach (it stopped for a
+    decision, or the mission ended): ignored, and said, so a script may give the dice of
+    every step that could follow."""
+    from referee.dice import table_of
+
+    table = table_of(tx.rng())
+    if tx.entered is None or table is None or not table.handed or not table.unused:
+        return
+    extra = [raw for _, raw in table.tokens[table.used:]]
+    tx.faces_may_be_left = True
+    lines.append(f"-- {counted(len(extra), 'face')} given not needed, ignored: "
+                 f"{','.join(extra)}")
+    data["ignored_faces"] = extra
+
+
+def turn_lines(state: dict) -> list[str]:
+    if state.get("over"):
         from referee.xs.game import status_lines
 
-        lines += status_lines(result.state)
-    else:
-        now = result.state["turn"]
-        seat = result.state["table"][now["player"]]
-        lines.append(f"-- turn {now['number']}, {now['player']}'s {now['phase']} phase: "
-                     f"{seat['mt']} MT, {counted(len(seat['hand']), 'card')} in hand, deck "
-                     f"{len(result.state['deck'])}")
-        if not now.get("free_drawn"):
-            lines.append(f"-- {now['player']}: draw the turn's free card (xs draw)")
-    return Reply(lines, {"seq": seq, "summary": result.summary, "steps": steps,
-                         "reveal": result.reveal, "over": result.state.get("over", False),
-                         "winner": result.state.get("winner"),
-                         "state": tx.public(result.state)},
-                 refusal=refusal)
+        return status_lines(state)
+    now = state["turn"]
+    seat = state["table"][now["player"]]
+    lines = [f"-- turn {now['number']}, {now['player']}'s {now['phase']} phase: "
+             f"{seat['mt']} MT, {counted(len(seat['hand']), 'card')} in hand, deck "
+             f"{len(state['deck'])}"]
+    if not now.get("free_drawn"):
+        lines.append(f"-- {now['player']}: draw the turn's free card (xs draw)")
+    return lines
+
+
+def go_on(tx: Tx, roll: dict | None, options: list[str], rolls_next: bool,
+          lines: list[str]) -> bool:
+    """Whether the chain goes on past `roll`, which `options` could still change (XS-14):
+    on a terminal the table is asked once ("anyone changing this roll? (Enter: no)");
+    in a script, faces given with --roll for what follows say that nobody did. A next
+    step that rolls dice needs them: typed on a terminal, or given with --roll."""
+    from referee.command import at_terminal
+    from referee.dice import table_of
+    from referee.xs import rolls
+
+    table = table_of(tx.rng())
+    left = table.unused if table is not None else 0
+    terminal = at_terminal()
+    if not terminal and rolls_next and not left:
+        return False
+    if not options or roll is None:
+        return True
+    if not terminal:
+        return left > 0
+    label = rolls.LABEL.get(roll["kind"], roll["kind"])
+    tx.session.let_go()  # nobody waits for the lock while the table answers
+    answer = click.prompt(f"{label} {roll['total']}: {', '.join(options)} may change it; "
+                          "anyone changing this roll? (Enter: no)", default="",
+                          show_default=False, err=True).strip()
+    if answer:
+        lines.append(f"-- the {label} stays open: change it (xs reroll, xs adjust, xs event), "
+                     "then go on")
+    return not answer
+
+
+def chain(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str], data: dict) -> Any:
+    """The compulsory mission steps after a step (XS-7, XS-8): the Carnage roll after an
+    attempted Mission roll, the casualties when the carnage asks nothing of the player
+    (none at 0), the Success roll, the Payoff right after a success. Each its own event;
+    it stops where the player decides (said in one line) or the roll just made is changed."""
+    from referee.command import at_terminal
+    from referee.dice import table_of
+    from referee.xs import mission as rules
+    from referee.xs.events import open_roll
+    from referee.xs.play import Play
+    from referee.xs.turn import roll_options
+
+    steps = {"carnage": rules.carnage, "casualties": rules.casualties,
+             "success": rules.success, "payoff": rules.payoff}
+    while True:
+        play = Play(result.state, cat, dice, at_table=True)
+        following, asked = rules.next_compulsory(play)
+        if not following:
+            if asked:
+                lines.append(f"-- {asked}")
+            return result
+        roll = open_roll(play)
+        options = roll_options(play, play.active, roll) if roll is not None else []
+        mission = play.turn["mission"]
+        rolls_next = following != "casualties" or mission["rolls"]["carnage"]["total"] > 0
+        if not go_on(tx, roll, options, rolls_next, lines):
+            lines.append(f"-- next: xs {following}" + (
+                f" ({', '.join(options)} may change the roll first)" if options else ""))
+            return result
+        if following == "casualties" and rolls_next and play.table_deck and not at_terminal():
+            lines.append("-- next: xs casualties --picked HERO.. (the casualties are picked at "
+                         "the table, XS-16)")
+            return result
+        table = table_of(tx.rng())
+        mark = table.mark() if table is not None else None
+        try:
+            result = steps[following](play, None)
+        except UsageError as error:  # too few faces for it: it waits for its own command
+            if table is None or mark is None:
+                raise
+            table.restore(mark)
+            lines.append(f"-- next: xs {following} ({error.message})")
+            return result
+        more, extra = record(tx, result, None, following, chained=True)
+        lines.append(f"-- then, compulsory: xs {following} ({CHAIN_RULING[following]})")
+        lines += more
+        data["events"] += extra["events"]
+        data["steps"] += extra["steps"]
+        data["seq"] = extra["seq"]
+
+
+def pay_at_once(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str],
+                data: dict) -> Any:
+    """A paid roll left open (someone may change it, XS-14): on a terminal the table is
+    asked once, and paid now when nobody changes it (XS-2), so the payment and the bought
+    card are told by this command."""
+    from referee.command import at_terminal
+    from referee.xs import turn
+    from referee.xs.play import Play
+
+    roll = result.state["turn"]["open"]
+    if not at_terminal():
+        return result
+    tx.session.let_go()
+    from referee.xs import rolls
+
+    answer = click.prompt(f"{rolls.LABEL[roll['kind']]} {roll['total']}: anyone changing "
+                          "this roll? (Enter: no, it is paid now)", default="",
+                          show_default=False, err=True).strip()
+    if answer:
+        return result
+    paid = turn.pay_now(Play(result.state, cat, dice, at_table=True), None)
+    more, extra = record(tx, paid, None, "pay_now")
+    lines += more
+    data["events"] += extra["events"]
+    data["seq"] = extra["seq"]
+    return paid
+
+
+def settle_first(tx: Tx, state: dict, cat: Any, dice: Any, name: str,
+                 error: RefereeError) -> Reply | None:
+    """A command refused with a paid roll open (XS-2): the roll is settled all the same,
+    its payment and the card bought told now and recorded, then the refusal (it may be
+    about the state after the payment: a hand over the limit with the card bought). None
+    when no roll was open or the command acts on the open roll itself."""
+    from referee.xs import turn
+    from referee.xs.play import Play, SkipGuard
+
+    if (name in ON_THE_ROLL or isinstance(error, SkipGuard) or state.get("over")
+            or not state["turn"].get("open")):
+        return None  # a slip caught by the guard changes nothing, not even the open roll
+    paid = turn.pay_now(Play(state, cat, dice, at_table=True), None)
+    lines, data = record(tx, paid, error, name)
+    lines += turn_lines(paid.state)
+    data["state"] = tx.public(paid.state)
+    return Reply(lines, data, refusal=error)
 
 
 @click.group()
@@ -78,7 +273,10 @@ def xs() -> None:
     """X-Statix: one command per decision of the turn (XS-1..XS-13).
 
     Phases run in order; a command of a later phase ends the phases before it (Fame and
-    Fortune are applied on the way). Rolls are made by the referee, or given with --roll."""
+    Fortune are applied on the way). Rolls are made by the referee, or given with --roll.
+    After a mission command the compulsory steps follow by themselves (Carnage roll,
+    casualties, Success roll, Payoff: XS-7, XS-8) until one needs a decision; in a
+    script, with the dice of what follows given with --roll (faces left are ignored)."""
 
 
 @xs.command()

@@ -66,7 +66,7 @@ def new_state(
         for player in players:
             hands[player].append(deck.pop(0))
 
-    mt_rolls = {p: roll_d6(START_MT_DICE, rng) for p in players}
+    mt_rolls = {p: roll_d6(START_MT_DICE, rng, f"{p}'s starting MT") for p in players}
     first, first_rolls = first_player(players, rng)
 
     return {
@@ -115,7 +115,9 @@ def first_player(players: list[str], rng: random.Random) -> tuple[str, list[dict
     rounds: list[dict[str, int]] = []
     contenders = list(players)
     while True:
-        faces = dict(zip(contenders, roll_d6(len(contenders), rng), strict=True))
+        again = " again (a tie)" if rounds else ""
+        # one die each, named when asked for at the table (the same faces as one roll)
+        faces = {p: roll_d6(1, rng, f"{p}'s first-player roll{again}")[0] for p in contenders}
         rounds.append(faces)
         best = max(faces.values())
         contenders = [p for p in contenders if faces[p] == best]

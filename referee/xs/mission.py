@@ -10,11 +10,13 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.words import counted
 from referee.xs import rolls
-from referee.xs.play import Play, Result
+from referee.xs.play import HIDDEN, STAGE_MADE, Play, Result
 from referee.xs.turn import enter_phase, finish_mission, next_mission_step, settle_mission, verdict
 
 
-def current(play: Play, stage: str, what: str) -> dict:
+def current(play: Play, stage: str, what: str, own: bool = True) -> dict:
+    """The mission under way at `stage`, else a refusal saying what comes next (`own`:
+    the command is the step after `stage`; if that step is done, say so)."""
     mission = play.turn.get("mission")
     if not mission or mission["stage"] == "done":
         raise RefereeError(f"cannot {what}: no mission is under way this turn", "XS-6")
@@ -27,8 +29,94 @@ def current(play: Play, stage: str, what: str) -> dict:
                     f"cannot {what}: {mission['card']} needs {counted(needed, 'hero', 'heroes')}"
                     f" and {play.active} has {have}: the mission is not attempted (reroll the "
                     "Mission roll, or pass)", "XS-6")
+        if own and STAGE_MADE.get(mission["stage"], 0) > STAGE_MADE.get(stage, 0):
+            done = DONE_AS.get(stage, stage)
+            raise RefereeError(f"cannot {what}: {done} is done already this mission (made by "
+                               f"the command before, or chained after it); "
+                               f"{next_mission_step(mission)}", "XS-6")
         raise RefereeError(f"cannot {what} now: {next_mission_step(mission)}", "XS-6")
     return mission
+
+
+# the step already made, as a refusal of its command names it (a chained step, XS-7/XS-8)
+DONE_AS = {"mission": "the Carnage roll", "carnage": "the carnage (xs casualties)",
+           "casualties": "the Success roll", "success": "the Payoff roll"}
+
+
+def either(items: list[str]) -> str:
+    """`["a", "b", "c"]` is "a, b or c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def may_hold(play: Play, player: str, kind: str) -> bool:
+    """Whether `player`'s hand may hold a card of `kind` (with the table's own deck any
+    unseen card may be one, XS-16)."""
+    for card in play.seat(player)["hand"]:
+        if card == HIDDEN or (card in play.cat and play.cat.type(card) == kind):
+            return True
+    return False
+
+
+def next_compulsory(play: Play) -> tuple[str, str]:
+    """What the rules make next in the mission under way when the player decides nothing
+    (the chain of the one-shot CLI and of `referee play`): ("carnage" | "casualties" |
+    "success" | "payoff", "") for the compulsory step; ("", what is asked) when a
+    decision of the active player comes first (Power cards against carnage or for
+    success, a sacrifice, the casualties chosen under Ratings Bonanza); ("", "") when the
+    mission is over or not attempted. Whether another player changes the roll just made
+    (XS-14) is asked by the caller (`roll_options`)."""
+    mission = play.turn.get("mission")
+    if not mission or mission["stage"] in ("done", "payoff"):
+        return "", ""
+    actor = play.active
+    stage = mission["stage"]
+    if stage == "mission":
+        needed = mission["rolls"]["mission"]["total"]
+        return ("carnage", "") if len(play.seat(actor)["heroes"]) >= needed else ("", "")
+    if stage == "carnage":
+        if mission["rolls"]["carnage"]["total"] <= 0:
+            return "casualties", ""  # XS-7: nothing to negate, nobody killed
+        asks = []
+        if may_hold(play, actor, "Power"):
+            asks.append("discard Power cards against it (--power CARD)")
+        if any("negate_carnage" in (e.get("sacrifice") or {})
+               for h in play.seat(actor)["heroes"] for e in play.cat.ability(h["name"])
+               if may_kill_off(mission, h["name"])):
+            asks.append("sacrifice a hero against it (--sacrifice HERO)")
+        if play.turn["choose_casualties"]:
+            asks.append("choose the casualties (--choose HERO, Ratings Bonanza)")
+        if [n for n, e, _ in play.with_verb(actor, "take_casualty") if e]:
+            asks.append("name who U-Go Girl stands in for (--swap-for HERO)")
+        if asks:
+            total = mission["rolls"]["carnage"]["total"]
+            return "", (f"{actor} may {either(asks)} before the "
+                        f"{counted(total, 'carnage point')} kill: xs casualties [...]")
+        return "casualties", ""
+    if stage == "casualties":
+        asks = []
+        if may_hold(play, actor, "Power"):
+            asks.append("discard Power cards for +1 each (--power CARD)")
+        if play.seat(actor)["hand"] and [
+                n for n, e, _ in play.with_verb(actor, "discard_any_for")
+                if e.get("modify") == "success"]:
+            asks.append("discard cards for a hero's bonus (--discard CARD)")
+        if len(team_in_play(play, mission)) > 1 and any(
+                (e.get("sacrifice") or {}).get("modify") == "success"
+                for h in play.seat(actor)["heroes"] for e in play.cat.ability(h["name"])
+                if may_kill_off(mission, h["name"])):
+            asks.append("sacrifice a hero for its bonus (--sacrifice HERO)")
+        if asks:
+            return "", f"{actor} may {either(asks)} before the Success roll: xs success [...]"
+        return "success", ""
+    if stage == "success":
+        roll = mission["rolls"]["success"]
+        if roll["total"] > mission["rolls"]["carnage"]["total"]:
+            return "payoff", ""  # XS-8: the Payoff follows a success, compulsory
+        if may_hold(play, actor, "Power"):
+            return "", (f"the Success roll is not higher than the Carnage roll: {actor} may "
+                        "add Power cards (xs boost --power CARD), or the mission fails "
+                        "with the phase (xs pass)")
+    return "", ""
 
 
 def team_in_play(play: Play, mission: dict) -> list[str]:
@@ -198,6 +286,9 @@ def casualties(
             swappers.remove(stand_in)
             victim = stand_in
         play.kill(actor, victim, "mission casualty", sendoff=True)
+    if table_picks:  # a script may give every pick the dice could ask for (XS-17)
+        play.step(f"{counted(len(table_picks), 'pick')} given not needed, ignored: "
+                  f"{', '.join(table_picks)}", "XS-17")
     survivors = team_in_play(play, mission)
     if not survivors:
         play.step("no hero survived: the mission fails", "XS-8")
@@ -282,7 +373,7 @@ def boost(play: Play, player: str | None, powers=(), discards=(), sacrifices=())
     """Add to the Success roll already made (the rules let Power cards be discarded after
     seeing it)."""
     actor = play.check_actor(player, "add to the Success roll")
-    mission = current(play, "success", "add to the Success roll")
+    mission = current(play, "success", "add to the Success roll", own=False)
     if not (powers or discards or sacrifices):
         raise RefereeError("name the Power cards, cards or heroes that add to the roll", "XS-8")
     roll = mission["rolls"]["success"]
@@ -313,4 +404,4 @@ def payoff(play: Play, player: str | None) -> Result:
     return play.result(f"{actor}'s {mission['card']} pays {roll['total']} MT", "payoff")
 
 
-__all__ = ["start", "carnage", "casualties", "success", "boost", "payoff", "settle_mission"]
+__all__ = ["next_compulsory", "start", "carnage", "casualties", "success", "boost", "payoff", "settle_mission"]

@@ -44,6 +44,12 @@ class Settled(RefereeError):
         self.result = result
 
 
+class SkipGuard(RefereeError):
+    """A command refused because it would end a phase in which the player could still act
+    (the Mission phase with a mission to play): on a terminal the CLI asks instead, and
+    runs it again with `skip` when the player says so."""
+
+
 def fresh_turn(number: int, player: str) -> dict:
     return {
         "number": number,

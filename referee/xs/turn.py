@@ -16,6 +16,7 @@ from referee.xs.play import (
     Play,
     Result,
     Settled,
+    SkipGuard,
 )
 
 
@@ -36,7 +37,7 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
         for skipped in PHASES[current:target]:
             reason = could_still_act(play, skipped)
             if reason:
-                raise RefereeError(
+                raise SkipGuard(
                     f"{play.active} cannot {what} yet: that would skip the {skipped} phase, "
                     f"where {reason}; end it with `xs pass`, or add --skip to skip it on "
                     "purpose", PHASE_RULING[skipped])

@@ -219,3 +219,21 @@ def test_helper_is_usable_directly():
     assert {p.name for p in peek.params} >= {"as_json"}
     assert "seed" not in {p.name for p in peek.params}
     assert issubclass(RefereeError, Exception) and issubclass(UsageError, Exception)
+
+
+def test_roll_refuses_more_mask_dice_than_a_player_owns():
+    """XO-1: each player owns 7 mask dice of the league's set: `roll 8` is refused (it
+    used to roll 8 and call them White Mask), 7 of either set are rolled."""
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    runner = CliRunner()
+    refused = runner.invoke(main, ["roll", "8", "--league", "villains"])
+    assert refused.exit_code == 1
+    assert refused.output.strip() == ("referee: 8m: 8 mask dice, but a player owns 7 Black Mask dice and "
+                                      "rolls as many as they can: roll at most 7 (XO-1)")
+    assert runner.invoke(main, ["roll", "3m+5m"]).exit_code == 1
+    done = runner.invoke(main, ["roll", "7", "--league", "villains", "--seed", "1"])
+    assert done.exit_code == 0 and done.output.startswith("7m: Black Mask ")
+    assert runner.invoke(main, ["roll", "8d6", "--seed", "1"]).exit_code == 0

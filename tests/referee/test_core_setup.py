@@ -283,3 +283,52 @@ def test_cli_new_xo_with_table_mask_dice(tmp_path):
         {"heroes": 0, "villains": 3},
     ]
     assert state["turn"]["active"] == "villains"
+
+
+def _new_at_terminal(tmp_path, *args: str):
+    import os
+
+    import pexpect
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env["PYTHONPATH"] = str(ROOT)
+    return pexpect.spawn(sys.executable, ["-m", "referee", "--session", str(tmp_path / "t.db"), "new", *args],
+                         cwd=str(ROOT), env=env, encoding="utf-8", timeout=30)
+
+
+def test_new_asks_for_the_setup_dice_on_a_terminal(tmp_path):
+    """Issue 23: `new` asks for the setup dice like every command (4D6 MT each, then the
+    first-player dice, XS-1); several faces of a roll at one prompt; Enter = the referee
+    rolls that die and says so at once."""
+    import pexpect
+
+    child = _new_at_terminal(tmp_path, "x-statix", "--players", "Ann,Bob")
+    child.expect_exact("Ann's starting MT, die 1 of 4, 1D6 (Enter: the referee rolls):")
+    child.sendline("6 6 5 4")
+    child.expect_exact("Bob's starting MT, die 1 of 4, 1D6 (Enter: the referee rolls):")
+    child.sendline("1 1 1 1")
+    child.expect_exact("Ann's first-player roll, 1D6 (Enter: the referee rolls):")
+    child.sendline("6")
+    child.expect_exact("Bob's first-player roll, 1D6 (Enter: the referee rolls):")
+    child.sendline("")
+    child.expect(r"the referee rolls [1-6] for Bob's first-player roll, 1D6")
+    while child.expect_exact(["(Enter: the referee rolls):", pexpect.EOF]) == 0:  # a tie
+        child.sendline("")
+    child.close()
+    assert child.exitstatus == 0, child.before
+    state = json.loads(cli("--session", str(tmp_path / "t.db"), "status", "--json").stdout)["state"]
+    assert state["table"]["Ann"]["mt"] == 21 and state["table"]["Bob"]["mt"] == 4
+
+
+def test_new_xo_asks_for_the_first_player_dice_on_a_terminal(tmp_path):
+    child = _new_at_terminal(tmp_path, "xo", "--players", "Ann,Bob")
+    child.expect_exact("the heroes' first-player roll (White Mask), mask 0-3 (Enter: the referee rolls):")
+    child.sendline("3")
+    child.expect_exact("the villains' first-player roll (Black Mask), mask 0-3 (Enter: the referee rolls):")
+    child.sendline("0")
+    child.expect("heroes")
+    child.expect(__import__("pexpect").EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    log = json.loads(cli("--session", str(tmp_path / "t.db"), "log", "--json").stdout)["events"]
+    assert log[0]["payload"]["setup"]["first_player_rolls"] == [{"heroes": 3, "villains": 0}]

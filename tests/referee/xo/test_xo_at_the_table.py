@@ -90,7 +90,9 @@ def test_without_a_terminal_too_few_faces_name_the_next_die_and_change_nothing(t
     before = events(table)
     out = table("xo", "attack", "Captain Volt", "Brute", "--roll", "3,2", code=2)
     assert out.stderr.splitlines() == [
-        "referee: --roll '3,2': 2 faces given, but the command rolls at least 3 dice; the next die needed: "
+        # issue 23: every die known to be needed is named, not "at least 3"
+        "referee: --roll '3,2': 2 faces given, but the command rolls 5 dice with --roll (Captain Volt's "
+        "attack roll 3, Brute's defense roll 2; more only if a roll calls for them); the next die needed: "
         "Captain Volt's attack roll, die 3 of 3, mask 0-3 (give it with --roll or --attack-roll, or type it "
         "on a terminal; nothing was changed)"]
     assert events(table) == before
@@ -100,6 +102,32 @@ def test_without_a_terminal_too_few_faces_name_the_next_die_and_change_nothing(t
     assert (done["attack_roll"], done["defense_roll"], done["referee_rolled"]) == ([3, 2, 1], [1, 0], [])
     assert "the next die needed: Captain Volt's feat roll, die 2 of 3, mask 0-3 (give it with --roll," in table(
         "xo", "feat", "Captain Volt", "--roll", "3", code=2).stderr
+
+
+def test_a_stateless_aoe_refusal_names_all_its_dice_and_a_valid_option():
+    """Issue 23: an AOE's --roll refusal names all its dice (not "at least"); the option
+    it suggests for a neighbour's extra die is one the stateless command takes."""
+    import subprocess
+    import sys
+
+    def stateless(*args):
+        return subprocess.run([sys.executable, "-m", "referee", "xo", "attack", "--attack-dice", "3",
+                               "--defense-dice", "2", "--health", "3", "--aoe", *args],
+                              capture_output=True, text=True, cwd=str(ROOT), stdin=subprocess.DEVNULL,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+
+    short = stateless("--neighbour", "2:3", "--neighbour", "2:3", "--roll", "3,3")
+    assert short.returncode == 2
+    assert ("2 faces given, but the command rolls 9 dice with --roll (attacker's attack roll 3, "
+            "neighbour 1's defense roll 2, defender's defense roll 2, neighbour 2's defense roll 2;") in short.stderr
+    moffed = stateless("--neighbour", "2:3:0,0", "--neighbour", "2:3:1,1", "--attack-roll", "3,3,3",
+                    "--defense-roll", "1,1")
+    assert moffed.returncode == 2
+    assert "give it with --roll or --neighbour 2:3:0,0:FACE," in moffed.stderr
+    done = stateless("--neighbour", "2:3:0,0:1", "--neighbour", "2:3:1,1", "--attack-roll", "3,3,3",
+                  "--defense-roll", "1,1")
+    assert done.returncode == 0, done.stderr
+    assert "moffed defense: extra damage die shows 1, damage 10" in done.stdout
 
 
 def test_faces_left_over_are_refused(table):
@@ -187,7 +215,8 @@ def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(table):
     child.expect_exact("Razor's defense roll")
     child.sendline("1")
     child.expect_exact("referee: the session changed while this command waited (now #4: T1 heroes: "
-                       "Iron Ward tagged <Blinded>: now ready); nothing was recorded: type the command again")
+                       "Iron Ward tagged <Blinded>: now ready); nothing was recorded: type the command again, "
+                       "with the dice rolled: --roll 3,2,1")  # issue 23: the faces typed are kept
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1

@@ -127,8 +127,10 @@ def test_the_pool_empties_at_the_end_of_the_turn(table):
     assert state["turn"]["number"] == 2 and state["energy"] == {"heroes": 0, "villains": 0}
     assert "Energy pool 0" in table("status").stdout
     log = table("log").stdout
-    line = next(ln for ln in log.splitlines() if "T2 villains: Attack phase - " in ln)
+    # issue 23: the `next` that ends turn 1 is logged under turn 1
+    line = next(ln for ln in log.splitlines() if "T1 heroes: the turn ends - " in ln)
     assert "the heroes' 2 unspent Energy is gone with the turn" in line
+    assert line.endswith("; now T2 villains: Attack phase")
 
 
 def test_pay_energy_pure_function():

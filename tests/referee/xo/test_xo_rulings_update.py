@@ -229,6 +229,8 @@ def test_xo16_neither_league_can_attempt_the_chapter_ends_the_game_in_a_draw(sta
     out = play.next_phase(state, xo_cards)
     assert out.state["over"] and out.state["winner"] is None
     assert any(s.ruling == "XO-16" and "a draw" in s.text for s in out.steps)
+    # issue 23: the score's "the game goes on" is not told right before the game ends
+    assert not any("the game goes on" in s.text for s in out.steps)
     with pytest.raises(RefereeError, match="a draw") as err:
         play.next_phase(out.state, xo_cards)
     assert err.value.ruling == "XO-16"

@@ -577,6 +577,7 @@ def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(tmp_path):
     assert waited < 10, f"undo waited {waited:.1f} s for the lock"  # busy timeout: 30 s
     child.sendline("6")
     child.expect_exact("the session changed while this command waited")
+    child.expect_exact("with the dice rolled: --roll ")  # issue 23: retyped with --roll
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
