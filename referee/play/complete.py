@@ -22,7 +22,7 @@ def completions(line: str, commands: Iterable[str], names: Iterable[str]) -> lis
         if fragment == "" and start != len(line):
             continue
         if found:
-            quote = bool(head.strip()) and head.split()[0] in commands
+            quote = bool(head.strip()) and head.split()[0] in {c.split()[0] for c in commands}
             return sorted({head + (f'"{p}"' if quote and " " in p else p) for p in found})
     return []
 

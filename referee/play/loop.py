@@ -280,7 +280,9 @@ class Table:
         if text.casefold() in QUIT:
             return False
         try:
-            argv = self.as_command(text)
+            verb = text.split(None, 1)[0].casefold()
+            own = ask is not None and ask.answer is not None and verb in ask.verbs
+            argv = None if own else self.as_command(text)
             if argv == ["help"]:
                 self.help(ask)
                 return True

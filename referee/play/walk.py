@@ -23,17 +23,19 @@ class Question:
     `answer(text)`: a typed answer -> the command, or a follow-up Question; `auto`: a
     compulsory step, run without asking; `names`: what Tab completes here."""
 
-    __slots__ = ("prompt", "enter", "answer", "auto", "once", "names")
+    __slots__ = ("prompt", "enter", "answer", "auto", "once", "names", "verbs")
 
     def __init__(self, prompt: str, enter: Argv | None = None,
                  answer: Callable[[str], Argv | Question] | None = None, auto: bool = False,
-                 once: Any = None, names: tuple[str, ...] = ()) -> None:
+                 once: Any = None, names: tuple[str, ...] = (),
+                 verbs: tuple[str, ...] = ()) -> None:
         self.prompt = prompt
         self.enter = enter
         self.answer = answer
         self.auto = auto
         self.once = once
         self.names = names
+        self.verbs = verbs  # first words this answer takes itself ("attack A D" in XO!)
 
 
 def compulsory(argv: Argv) -> Question:
@@ -111,7 +113,8 @@ def xs_question(state: dict, rules: Any, answered: set) -> Question | None:
                                                              for n in split_names(text)]],
                             names=cards)
         key = ("kill", turn["number"], active)
-        if rules is not None and key not in answered and rules.can_kill(state, active):
+        if (heroes and rules is not None and key not in answered
+                and rules.can_kill(state, active)):
             return Question("Kill a team member for 1D6 MT? [none]", None,
                             lambda text: ["xs", "kill", match(text, heroes)], once=key,
                             names=tuple(heroes))
@@ -224,19 +227,29 @@ def xo_question(state: dict, answered: set) -> Question | None:
     feat = turn.get("feat")
     if feat:  # a successful feat the other league may thwart (XO-14)
         return Question(f"{players[other]}: thwart with? (CHARACTER) [no]", ["xo", "next"],
-                        lambda text: ["xo", "next"] if text.casefold() in NO
-                        else ["xo", "thwart", match(text, theirs)], names=tuple(theirs))
+                        lambda text: ["xo", "next"] if text.casefold() in NO else
+                        ["xo", "thwart", match(_without(text, "thwart"), theirs)],
+                        names=tuple(theirs), verbs=("thwart", "next"))
     if turn["phase"] == "Attack":
         prompt = f"{players[active]} ({active}): attack A D, feat C, or Enter: no more attacks >"
     else:
         prompt = f"{players[active]} ({active}): feat C, or Enter: the turn ends >"
     return Question(prompt, ["xo", "next"], lambda text: _xo_action(text, ours, theirs),
-                    names=(*ours, *theirs))
+                    names=(*ours, *theirs), verbs=("attack", "feat", "next"))
+
+
+def _without(text: str, verb: str) -> str:
+    word, _, rest = text.strip().partition(" ")
+    return rest if word.casefold() == verb else text
 
 
 def _xo_action(text: str, ours: list[str], theirs: list[str]) -> Argv:
     word, _, rest = text.strip().partition(" ")
     verb = word.casefold()
+    if '"' in text or "--" in text:  # quoted names or options: the command as typed
+        import shlex
+
+        return ["xo", *shlex.split(text)]
     if verb in NO or verb in ("next",):
         return ["xo", "next"]
     if verb == "feat":
