@@ -144,6 +144,12 @@ def _mission(state: dict, turn: dict, heroes: list[str], cards: tuple[str, ...],
     stage = mission["stage"]
     rolls = mission.get("rolls", {})
     if stage == "mission":
+        needed = (rolls.get("mission") or {}).get("total", 0)
+        if needed > len(heroes):  # XS-6: not attempted unless the roll changes
+            return Question(f"{counted(needed, 'hero', 'heroes')} needed, "
+                            f"{turn['player']} has {len(heroes)}: the mission is not "
+                            "attempted (a reroll: type it; Enter: pass) [pass]", ["xs", "pass"],
+                            _unknown, names=cards)
         return compulsory(["xs", "carnage"])
     if stage in ("carnage", "success"):
         roll = rolls.get(stage)

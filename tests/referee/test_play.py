@@ -202,3 +202,17 @@ def test_tab_completes_commands_and_names_whole():
     assert completions("dead g", ["xs recruit", "status"], names) == ["Dead Girl"]
     assert completions("xs recruit dead", ["xs recruit"], names) == ['xs recruit "Dead Girl"']
     assert completions("sta", ["status", "xs recruit"], names) == ["status"]
+
+
+def test_a_mission_roll_above_the_team_asks_instead_of_running_the_carnage(tmp_path):
+    """XS-6: with fewer heroes than the Mission roll the mission is not attempted: the walk
+    asks (a reroll may be typed), Enter passes; no Carnage roll is refused on the way."""
+    session = tmp_path / "xs.db"
+    assert referee(session, "new", "x-statix", "--players", "Ann,Bob", "--owner",
+                   "Ann=Spike Freeman", "--roll", "5,4,6,3,2,2,5,1,6,2").returncode == 0
+    fed = referee(session, "play", stdin="\ndead girl\n2\n\n\n\nzombies\n5\n\n")
+    assert fed.returncode == 0, fed.stderr
+    assert "2 heroes needed" not in fed.stdout
+    assert "5 heroes needed, Ann has 1: the mission is not attempted" in fed.stdout, fed.stdout
+    assert "referee:" not in fed.stderr, fed.stderr
+    assert "turn 2, Bob's" in referee(session, "status").stdout
