@@ -216,3 +216,28 @@ def test_a_mission_roll_above_the_team_asks_instead_of_running_the_carnage(tmp_p
     assert "5 heroes needed, Ann has 1: the mission is not attempted" in fed.stdout, fed.stdout
     assert "referee:" not in fed.stderr, fed.stderr
     assert "turn 2, Bob's" in referee(session, "status").stdout
+
+
+def test_a_designers_game_walks_its_declared_phases_by_enter(tmp_path):
+    """The table kit (the `pnp init` starter, Harbour Lights: phases Draw, Sail, Storm and
+    the storm die): Enter is `next` through the phases and the turns; `roll 3` asks each
+    die by name from the same lines."""
+    project = tmp_path / "harbour"
+    made = subprocess.run([sys.executable, "-m", "pnp", "init", str(project)], env=env(),
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+
+    def here(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "referee", *args], cwd=str(project),
+                              env=env(), input=stdin, capture_output=True, text=True,
+                              timeout=120)
+
+    assert here("new", "harbour", "--players", "Ann,Bob").returncode == 0
+    fed = here("play", stdin="\nroll 3\nwind\nwave\ncalm\n\n\n")
+    assert fed.returncode == 0, fed.stderr
+    out = fed.stdout
+    first = re.search(r"turn 1: (\w+), Draw", out).group(1)
+    second = "Bob" if first == "Ann" else "Ann"
+    assert f"{first}'s turn, Sail" in out and f"{first}'s turn, Storm" in out, out
+    assert "3 storm: wind wave calm" in out, out
+    assert f"round 1, turn 2: {second}, Draw" in out, out
