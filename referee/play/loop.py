@@ -72,6 +72,7 @@ class Table:
         self._commands: set[str] | None = None
         self._groups: dict[str, set[str]] = {}
         self.asked = 0  # questions put to the table (Enter or typed), for the tests' counts
+        self.fresh = False  # the state read since the last command or line (no re-read)
         self.input: Callable[[str], str | None] = self._read
 
     # ── lines in and out ───────────────────────────────────────────────────────
@@ -114,6 +115,7 @@ class Table:
         except UsageError as error:
             self.say(f"referee: {error.message}")
             self.state = None
+        self.fresh = self.state is not None
         return self.state
 
     def run(self, argv: list[str]) -> int:
@@ -125,6 +127,7 @@ class Table:
                 *argv]
         import referee.command as command
 
+        self.fresh = False
         command.prompter, before = self.input, command.prompter
         try:
             main.main(args=args, prog_name="referee", standalone_mode=True)
@@ -248,7 +251,8 @@ class Table:
 
     def step(self) -> bool:
         """Ask (or run) the next thing; False at the end of the input or on `quit`."""
-        self.refresh()
+        if not self.fresh:  # a command ran, or a person was asked: read the session again
+            self.refresh()
         self._turn_changed()
         ask = self.next_question()
         if ask is not None and ask.auto and self.stuck != self.seq:
@@ -264,6 +268,7 @@ class Table:
         prompt = f"{ask.prompt} " if ask is not None else "> "
         self.asked += 1
         line = self.input(prompt)
+        self.fresh = False  # another terminal may have written while the table typed
         if line is None:
             return False
         return self.feed(line, ask)
