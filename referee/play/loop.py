@@ -267,7 +267,12 @@ class Table:
             ask = None
         prompt = f"{ask.prompt} " if ask is not None else "> "
         self.asked += 1
-        line = self.input(prompt)
+        try:
+            line = self.input(prompt)
+        except KeyboardInterrupt:  # Ctrl-C at a question: the line is cancelled, asked again
+            self.say("^C")
+            self.fresh = False
+            return True
         self.fresh = False  # another terminal may have written while the table typed
         if line is None:
             return False

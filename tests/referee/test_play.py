@@ -241,3 +241,29 @@ def test_a_designers_game_walks_its_declared_phases_by_enter(tmp_path):
     assert f"{first}'s turn, Sail" in out and f"{first}'s turn, Storm" in out, out
     assert "3 storm: wind wave calm" in out, out
     assert f"round 1, turn 2: {second}, Draw" in out, out
+
+
+def test_tab_completes_a_card_name_and_ctrl_c_cancels_only_the_line(tmp_path):
+    """On a terminal: Tab completes `dead g` to `Dead Girl` (readline); Ctrl-C at a
+    question cancels the line and asks again (no traceback, nothing run)."""
+    pytest.importorskip("readline")
+    session = tmp_path / "xs.db"
+    assert referee(session, "new", "x-statix", "--players", "Ann,Bob", "--owner",
+                   "Ann=Spike Freeman", "--roll", "5,4,6,3,2,2,5,1,6,2").returncode == 0
+    child = spawn(session)
+    child.expect_exact("[pass] ")
+    child.sendintr()
+    child.expect_exact("^C")
+    child.expect_exact("[pass] ")  # asked again: the phase is still the Opportunity's
+    child.sendline("")
+    child.expect_exact("Recruit a hero? [none] ")
+    child.send("dead g\t")
+    child.expect_exact("Dead Girl")
+    child.sendline("")
+    child.expect_exact("Recruit roll, 1D6")
+    child.sendline("3")
+    child.expect_exact("changing this roll? [no] ")
+    child.sendline("quit")
+    child.expect(__import__("pexpect").EOF)
+    assert "Traceback" not in child.before
+    assert "open roll: Recruit roll 3" in referee(session, "status").stdout  # left open
