@@ -46,3 +46,32 @@ def install(names: Callable[[], tuple[list[str], list[str]]]) -> None:
     readline.set_completer_delims("")
     readline.set_completer(complete)
     readline.parse_and_bind("tab: complete")
+    keep_history(readline)
+
+
+def keep_history(readline: object) -> None:
+    """The lines of earlier `play` sessions, for the up arrow: a file beside the
+    sessions' verified marks (PNP_CACHE_DIR=off: this session's lines only)."""
+    import atexit
+    import os
+
+    from referee.session_verified import folder
+
+    where = folder()
+    if where is None:
+        return
+    path = os.path.join(os.path.dirname(where), "play-history")
+    try:
+        readline.read_history_file(path)  # type: ignore[attr-defined]
+    except OSError:
+        pass  # none yet, or unreadable: start empty
+    readline.set_history_length(1000)  # type: ignore[attr-defined]
+
+    def save() -> None:
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            readline.write_history_file(path)  # type: ignore[attr-defined]
+        except OSError:
+            pass  # a cache: never a reason to fail
+
+    atexit.register(save)

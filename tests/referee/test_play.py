@@ -25,9 +25,12 @@ def env() -> dict[str, str]:
     found = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
     found["PYTHONPATH"] = str(ROOT)
     if "dir" not in CACHE:  # the session's verified mark, kept out of the user's cache
+        import atexit
+        import shutil
         import tempfile
 
         CACHE["dir"] = tempfile.mkdtemp(prefix="play-cache-")
+        atexit.register(shutil.rmtree, CACHE["dir"], True)
     found["PNP_CACHE_DIR"] = CACHE["dir"]
     return found
 
