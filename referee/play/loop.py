@@ -188,8 +188,10 @@ class Table:
             argv = shlex.split(text)
         except ValueError as error:
             raise ValueError(f"{text!r}: {error}") from None
-        if in_group and (not known or first in ("next", "draw", "discard", "hand")):
+        if in_group and (not known or first in ("next", "draw", "discard", "hand", "play")):
             argv.insert(0, group)  # `recruit X` is `xs recruit X`; `next` is `xs next`
+        if argv[0] == "play":
+            raise ValueError("this is `play` already: type a command or an answer")
         return argv
 
     # ── the turn ───────────────────────────────────────────────────────────────
