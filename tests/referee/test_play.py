@@ -270,3 +270,54 @@ def test_tab_completes_a_card_name_and_ctrl_c_cancels_only_the_line(tmp_path):
     child.expect(__import__("pexpect").EOF)
     assert "Traceback" not in child.before
     assert "open roll: Recruit roll 3" in referee(session, "status").stdout  # left open
+
+
+def xs_state(**turn) -> dict:
+    seat = {"mt": 10, "owner": "Coach", "team": "X-Force", "hand": ["?"] * 3, "heroes": []}
+    state = {"game": "x-statix", "players": ["Ann", "Bob", "Cy"],
+             "table": {p: {**seat, "hand": list(seat["hand"]), "heroes": []}
+                       for p in ("Ann", "Bob", "Cy")},
+             "deck": ["?"] * 40, "discard": [], "over": False,
+             "turn": {"number": 4, "player": "Bob", "phase": "mission", "free_drawn": True,
+                      **turn}}
+    state["table"]["Bob"]["heroes"] = [{"name": "Orbit", "ft": 1, "marketing": []},
+                                       {"name": "Doop", "ft": 1, "marketing": []}]
+    return state
+
+
+def test_the_walk_names_who_may_change_a_roll_in_turn_order_from_the_active_player():
+    """XS-14: every player holding a card, from the active one on (Bob, Cy, Ann); a
+    player with an empty hand is not named."""
+    from referee.play.walk import xs_question
+
+    state = xs_state(phase="recruitment", open={"kind": "recruit", "faces": [3]})
+    asked = xs_question(state, None, set())
+    assert asked.prompt.startswith("Bob, Cy or Ann changing this roll?"), asked.prompt
+    assert asked.enter == ["xs", "pay"]  # Enter: nobody, paid at once
+    state["table"]["Cy"]["hand"] = []
+    assert xs_question(state, None, set()).prompt.startswith("Bob or Ann changing")
+
+
+def test_the_walk_asks_once_per_carnage_roll_then_the_powers_then_chosen_casualties():
+    """A Carnage roll: "changing this roll?" once (Enter moves on), then powers against it;
+    after Ratings Bonanza (choose_casualties) the casualties chosen, both in one command.
+    A Carnage roll of 0 after modifiers has no casualty step to decide: it runs itself."""
+    from referee.play.walk import Question, xs_question
+
+    roll = {"kind": "carnage", "faces": [4], "total": 3}
+    state = xs_state(choose_casualties=True, mission={
+        "card": "Zombies", "stage": "carnage", "rolls": {"carnage": roll}})
+    answered: set = set()
+    first = xs_question(state, None, answered)
+    assert "changing this roll? (Enter: no)" in first.prompt and first.enter is None
+    answered.add(first.once)
+    powers = xs_question(state, None, answered)
+    assert powers.prompt == "Powers against carnage? [none]"
+    follow = powers.answer("Healing Powers")
+    assert isinstance(follow, Question) and "Casualties chosen" in follow.prompt
+    assert follow.answer("doop, orbit") == ["xs", "casualties", "--power", "Healing Powers",
+                                            "--choose", "Doop", "--choose", "Orbit"]
+    state["turn"]["mission"]["rolls"]["carnage"] = {**roll, "total": 0}
+    answered.add((4, "carnage", (4,), 0))
+    auto = xs_question(state, None, answered)
+    assert auto.auto and auto.enter == ["xs", "casualties"]
