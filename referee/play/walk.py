@@ -85,6 +85,11 @@ def xs_question(state: dict, rules: Any, answered: set) -> Question | None:
     if not turn.get("free_drawn"):
         return compulsory(["xs", "draw"])
     phase = turn["phase"]
+    empty = not seat["hand"]  # nothing to recruit, attach, play or discard for (XS-4..XS-7)
+    if phase == "opportunity" and not state["deck"]:
+        return compulsory(["xs", "pass"])  # no card left to buy (XS-3)
+    if phase in ("recruitment", "publicity") and empty:
+        return compulsory(["xs", "pass"])
     if phase == "opportunity":
         return Question("Extra card for an Opportunity roll 1D6 MT? [pass]", ["xs", "pass"],
                         lambda text: ["xs", "draw", "--extra"] if text.casefold() in YES
@@ -122,6 +127,10 @@ def xs_question(state: dict, rules: Any, answered: set) -> Question | None:
     return None
 
 
+def seat_of(state: dict) -> dict:
+    return state["table"][state["turn"]["player"]]
+
+
 def holders(state: dict) -> list[str]:
     """Who may hold an event for the open roll, in turn order from the active player
     (XS-14): every player with a card in hand (hands are private: any card may be one)."""
@@ -136,7 +145,7 @@ def _mission(state: dict, turn: dict, heroes: list[str], cards: tuple[str, ...],
              answered: set) -> Question:
     mission = turn.get("mission")
     if not mission or mission.get("stage") == "done":
-        if turn.get("missions") or not heroes:
+        if turn.get("missions") or not heroes or not seat_of(state)["hand"]:
             return compulsory(["xs", "pass"])  # one Mission a turn; none without heroes (XS-6)
         return Question("Play a Mission? [none]", ["xs", "pass"],
                         lambda text: ["xs", "pass"] if text.casefold() in NO
@@ -160,7 +169,7 @@ def _mission(state: dict, turn: dict, heroes: list[str], cards: tuple[str, ...],
                                 None, _unknown, once=key, names=cards)
     if stage == "carnage":
         roll = rolls.get("carnage") or {}
-        if roll.get("total", 1) <= 0:
+        if roll.get("total", 1) <= 0 or not seat_of(state)["hand"]:
             return compulsory(["xs", "casualties"])  # no casualty step to choose in
         return Question("Powers against carnage? [none]", ["xs", "casualties"],
                         lambda text: _casualties(turn, text, heroes, cards),
@@ -172,6 +181,8 @@ def _mission(state: dict, turn: dict, heroes: list[str], cards: tuple[str, ...],
         carnage = rolls["carnage"]["total"]
         if success > carnage:
             return compulsory(["xs", "payoff"])
+        if not seat_of(state)["hand"]:
+            return compulsory(["xs", "pass"])  # no Power card to add: the mission fails
         return Question(f"Success {success} is not higher than Carnage {carnage}: powers for "
                         "success (+1 each)? [none]", ["xs", "pass"],
                         lambda text: ["xs", "pass"] if text.casefold() in NO else

@@ -321,3 +321,22 @@ def test_the_walk_asks_once_per_carnage_roll_then_the_powers_then_chosen_casualt
     answered.add((4, "carnage", (4,), 0))
     auto = xs_question(state, None, answered)
     assert auto.auto and auto.enter == ["xs", "casualties"]
+
+
+def test_the_walk_asks_nothing_a_player_with_an_empty_hand_could_answer():
+    """Only what the rules need: with no card in hand there is nothing to recruit, attach,
+    play as a Mission or as a Power against carnage: those steps run by themselves."""
+    from referee.play.walk import xs_question
+
+    for phase in ("recruitment", "publicity", "mission"):
+        state = xs_state(phase=phase)
+        assert not xs_question(state, None, set()).auto, phase
+        state["table"]["Bob"]["hand"] = []
+        asked = xs_question(state, None, set())
+        assert asked.auto and asked.enter == ["xs", "pass"], phase
+    state = xs_state(mission={"card": "Zombies", "stage": "carnage",
+                              "rolls": {"carnage": {"kind": "carnage", "faces": [5], "total": 5}}})
+    state["table"]["Bob"]["hand"] = []
+    answered = {(4, "carnage", (5,), 5)}
+    asked = xs_question(state, None, answered)
+    assert asked.auto and asked.enter == ["xs", "casualties"]
