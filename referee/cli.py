@@ -37,6 +37,8 @@ LAZY_GROUPS = {name: (mod, attr) for name, (mod, attr, _) in games.groups().item
 LAZY_HELP = {name: text for name, (_, _, text) in games.groups().items()}
 LAZY_GROUPS["simulate"] = ("referee.simulate.cli", "simulate")
 LAZY_HELP["simulate"] = "Simulated games and strategy statistics."
+LAZY_GROUPS["play"] = ("referee.play.cli", "play")  # the resident session (referee/play/)
+LAZY_HELP["play"] = "The table's session in one process: the turn walks itself."
 TABLE_COMMANDS = {
     "token": "Tokens of your own game: token PLAYER NAME +N|-N|=N (bank and pools).",
     "draw": "Your own game: PLAYER draws N cards (counted; --deck D).",

@@ -174,11 +174,28 @@ def command_name(ctx: click.Context | None = None) -> str:
     return " ".join(reversed(words))
 
 
+# `referee play` (referee/play/) answers the questions of the commands it runs from its own
+# lines (a terminal with history, or a pipe: one answer a line): `prompter(text) -> line`,
+# None at the end of its input. None here: a one-shot command asks on its terminal.
+prompter: Callable[[str], str | None] | None = None
+
+
 def at_terminal() -> bool:
     """Whether a person types the commands: dice not given are then asked for."""
     import sys
 
-    return sys.stdin.isatty()
+    return prompter is not None or sys.stdin.isatty()
+
+
+def ask_line(prompt: str) -> str:
+    """One answer typed for `prompt` (Enter: ""), on stderr at a terminal, or from
+    `referee play`'s lines; the end of play's input aborts the command (nothing written)."""
+    if prompter is None:
+        return click.prompt(prompt, default="", show_default=False, err=True)
+    text = prompter(f"{prompt}: ")
+    if text is None:
+        raise click.exceptions.Abort()
+    return text
 
 
 def ask_at_terminal(prompt: str, choices: tuple, most: int = 1) -> list[int] | str | None:
@@ -191,8 +208,7 @@ def ask_at_terminal(prompt: str, choices: tuple, most: int = 1) -> list[int] | s
     referee = "picks" if names else "rolls"
     allowed = ", ".join(names) if names else ", ".join(str(f) for f in sorted(set(choices)))
     while True:
-        text = click.prompt(f"{prompt} (Enter: the referee {referee})", default="",
-                            show_default=False, err=True).strip()
+        text = ask_line(f"{prompt} (Enter: the referee {referee})").strip()
         if not text:
             return None
         if names:

@@ -53,11 +53,12 @@ def face_source(tx: Tx) -> Any:
 
 def ask_face(what: str, die: Any) -> Any:
     """One die asked for by name on stderr; Enter: the referee rolls it."""
+    from referee.command import ask_line
     from referee.table.dice import faces_text
 
     while True:
-        text = click.prompt(f"{what}, {die.name} ({faces_text(die)}; Enter: the referee rolls)",
-                            default="", show_default=False, err=True).strip()
+        text = ask_line(f"{what}, {die.name} ({faces_text(die)}; Enter: the referee rolls)"
+                        ).strip()
         if not text:
             return None
         face = die.face(text)
