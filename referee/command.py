@@ -187,6 +187,14 @@ def at_terminal() -> bool:
     return prompter is not None or sys.stdin.isatty()
 
 
+def walked_by_play() -> bool:
+    """Whether `referee play` runs this command: it walks the turn itself
+    (referee/play/walk.py) and asks the table's questions between commands (XS-14's
+    "anyone changing this roll?", whether to skip a Mission), so the command does not ask
+    them again: it behaves there as in a script, and play asks. Dice are still asked."""
+    return prompter is not None
+
+
 def ask_line(prompt: str) -> str:
     """One answer typed for `prompt` (Enter: ""), on stderr at a terminal, or from
     `referee play`'s lines; the end of play's input aborts the command (nothing written)."""

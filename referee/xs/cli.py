@@ -65,13 +65,19 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, skip: bool = False,
 def may_skip(tx: Tx, guard: RefereeError) -> bool:
     """The "skip a phase" guard on a terminal: asked ("... skip it? [y/N]") instead of
     refused; without a terminal the refusal stands (`--skip` says it in a script)."""
-    from referee.command import at_terminal
+    from referee.command import ask_line, at_terminal, walked_by_play
 
-    if not at_terminal():
+    if not at_terminal() or walked_by_play():
         return False
     reason = guard.message.split(": ", 1)[-1].split("; end it with")[0]
     tx.session.let_go()  # nobody waits for the lock while the player answers
-    return click.confirm(f"{reason}: skip it?", default=False, err=True)
+    # through ask_line: `referee play` answers it from its own lines too
+    while True:
+        answer = ask_line(f"{reason}: skip it? [y/N]").strip().casefold()
+        if answer in ("", "n", "no"):
+            return False
+        if answer in ("y", "yes"):
+            return True
 
 
 # actions on the open roll itself: they never settle it first
@@ -146,13 +152,13 @@ def go_on(tx: Tx, roll: dict | None, options: list[str], rolls_next: bool,
     on a terminal the table is asked once ("anyone changing this roll? (Enter: no)");
     in a script, faces given with --roll for what follows say that nobody did. A next
     step that rolls dice needs them: typed on a terminal, or given with --roll."""
-    from referee.command import at_terminal
+    from referee.command import ask_line, at_terminal, walked_by_play
     from referee.dice import table_of
     from referee.xs import rolls
 
     table = table_of(tx.rng())
     left = table.unused if table is not None else 0
-    terminal = at_terminal()
+    terminal = at_terminal() and not walked_by_play()
     if not terminal and rolls_next and not left:
         return False
     if not options or roll is None:
@@ -161,9 +167,8 @@ def go_on(tx: Tx, roll: dict | None, options: list[str], rolls_next: bool,
         return left > 0
     label = rolls.LABEL.get(roll["kind"], roll["kind"])
     tx.session.let_go()  # nobody waits for the lock while the table answers
-    answer = click.prompt(f"{label} {roll['total']}: {', '.join(options)} may change it; "
-                          "anyone changing this roll? (Enter: no)", default="",
-                          show_default=False, err=True).strip()
+    answer = ask_line(f"{label} {roll['total']}: {', '.join(options)} may change it; "
+                      "anyone changing this roll? (Enter: no)").strip()
     if answer:
         lines.append(f"-- the {label} stays open: change it (xs reroll, xs adjust, xs event), "
                      "then go on")
@@ -226,19 +231,18 @@ def pay_at_once(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str],
     """A paid roll left open (someone may change it, XS-14): on a terminal the table is
     asked once, and paid now when nobody changes it (XS-2), so the payment and the bought
     card are told by this command."""
-    from referee.command import at_terminal
+    from referee.command import ask_line, at_terminal, walked_by_play
     from referee.xs import turn
     from referee.xs.play import Play
 
     roll = result.state["turn"]["open"]
-    if not at_terminal():
+    if not at_terminal() or walked_by_play():
         return result
     tx.session.let_go()
     from referee.xs import rolls
 
-    answer = click.prompt(f"{rolls.LABEL[roll['kind']]} {roll['total']}: anyone changing "
-                          "this roll? (Enter: no, it is paid now)", default="",
-                          show_default=False, err=True).strip()
+    answer = ask_line(f"{rolls.LABEL[roll['kind']]} {roll['total']}: anyone changing "
+                      "this roll? (Enter: no, it is paid now)").strip()
     if answer:
         return result
     paid = turn.pay_now(Play(result.state, cat, dice, at_table=True), None)
