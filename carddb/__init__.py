@@ -238,6 +238,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             layout=profile.get("layout", "auto"),
             corner_radius_mm=float(profile.get("corner_radius_mm", 3.175)),
             ink_saver=bool(profile.get("ink_saver", False)),
+            cut_guides=plain(profile.get("cut_guides") or {}),
         ),
         games=games,
         sources=(path, *dict.fromkeys(p.resolve() for p, _ in report.files_read)),

@@ -97,6 +97,7 @@ class PrintProfile:
     layout: str = "auto"
     corner_radius_mm: float = 3.175  # rounding of the cut corners (pnp export cut)
     ink_saver: bool = False  # templates draw light frames and backs (INK_SAVER)
+    cut_guides: dict | None = None  # the cut guides' style (pnp.artefacts.guides)
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,11 @@ PRINT = Struct({}, {
     # light frames and backs for home printing (templates read INK_SAVER; pnp build --ink-saver)
     "ink_saver": BOOL,
     "fonts": Struct({}, {k: STR for k in ("regular", "bold", "italic", "bolditalic")}),
+    # the cut guides' look (pnp.artefacts.guides): core colour and width, white halo, dash
+    "cut_guides": Struct({}, {"color": COLOR,
+                              "width": Range(0.05, 4, "a line width in points"),
+                              "halo": Range(0, 8, "a halo width in points"),
+                              "dash": ListOf(Range(0.1, 36, "a dash length in points"), 0, 4)}),
 })
 # The version stamp templates may print ({{ version }}, {{ build_date }}: pnp.artefacts.drawn).
 RELEASE = Struct({}, {"version": STR,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.artefacts.guides import GuideStyle, guide_code
 from pnp.draw.fonts import inside
 from pnp.draw.glyphs import describe, draw_string
 from pnp.draw.layout_warning import LayoutWarning
@@ -38,10 +39,7 @@ LABEL_GAP = g.mm(3)
 TOKEN_GAP = g.mm(3)
 HEADING_H = g.mm(12)
 HAIRLINE = 0.25  # points: cut and crop lines
-# A guide in the bleed or a gutter: a black core on a white halo, so it shows on any
-# colour (and on white paper, where the halo is invisible).
-GUIDE_CORE = 0.5
-GUIDE_HALO = 1.5
+# A guide in the bleed or a gutter: a core on a white halo (pnp.artefacts.guides)
 TOKEN_BLEED = g.mm(1.5)  # at most: half the gap between tokens
 
 
@@ -91,6 +89,7 @@ class Options:
     printer_margin_mm: float = 5.0
     layout: str = "auto"
     ink_saver: bool = False  # print.ink_saver / --ink-saver: the renderer's INK_SAVER
+    guides: GuideStyle = GuideStyle()  # print.cut_guides: colour, width, halo, dash
 
     @property
     def bleed(self) -> float:
@@ -127,6 +126,7 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         layout=layout or getattr(profile, "layout", "auto"),
         ink_saver=bool(ink_saver if ink_saver is not None
                        else getattr(profile, "ink_saver", False)),
+        guides=GuideStyle.of(getattr(profile, "cut_guides", None)),
     )
     if opts.paper not in g.PAPERS_MM:
         raise BuildError(f"unknown paper {opts.paper!r} (choose {', '.join(g.PAPERS_MM)})", 2)
@@ -373,24 +373,6 @@ def deck_cards(deck: Any) -> Iterator[tuple[int, Any]]:
             yield index, card
 
 
-def _guide_code(guides: list[g.Guide], dash: bool = False) -> str:
-    """PDF operators for cut guides: crop marks as black hairlines; guides in the bleed
-    as a black core on a white halo, which shows on any bleed colour. Written as
-    literal operators (a sheet's guides are the same on every sheet of that layout)."""
-    pattern = "[2 2] 0 d " if dash else ""
-
-    def strokes(segments, width: float, gray: float) -> str:
-        if not segments:
-            return ""
-        path = " ".join(f"{s.x0:.4f} {s.y0:.4f} m {s.x1:.4f} {s.y1:.4f} l" for s in segments)
-        return f"q {width:g} w {gray:g} G 0 J {pattern}{path} S Q\n"
-
-    marks = [gd.segment for gd in guides if gd.kind == "mark"]
-    bleed = [gd.segment for gd in guides if gd.kind != "mark"]
-    return (strokes(marks, HAIRLINE, 0) + strokes(bleed, GUIDE_HALO, 1)
-            + strokes(bleed, GUIDE_CORE, 0))
-
-
 def _scale_form(c, fonts, paper: str, label_pt: float = 6) -> tuple[str, float, float]:
     """The scale bar (2 in on Letter, 50 mm on A4) with its label on a white plate, so
     it shows on any bleed colour: drawn once per document as a form, (name, w, h). A
@@ -398,9 +380,7 @@ def _scale_form(c, fonts, paper: str, label_pt: float = 6) -> tuple[str, float, 
     length, label = g.scale_length(paper)
     w, h = length + g.mm(2), g.scale_plate_height(label_pt)
     name = f"scale-{paper}-{label_pt:g}"
-    made = c.__dict__.setdefault("_pnp_forms", set())
-    if name not in made:
-        made.add(name)
+    if not c.hasForm(name):      # drawn once per document (ReportLab knows its forms)
         c.beginForm(name, 0, 0, w, h)
         c.setFillColorRGB(1, 1, 1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
@@ -561,8 +541,9 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
                 front(pair.front, card)
                 back_at(pair.back)
             if opts.crop_marks:
-                c.addLiteral(_guide_code(g.cut_guides(fold.grid, len(batch))))
-                c.addLiteral(_guide_code(g.fold_guides(fold, len(batch)), dash=True))
+                c.addLiteral(guide_code(g.cut_guides(fold.grid, len(batch)), opts.guides))
+                c.addLiteral(guide_code(g.fold_guides(fold, len(batch)), opts.guides,
+                                         fold=True))
             lines = [pair.fold for pair in fold.pairs[:len(batch)]]
             cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
                                  [f.y0 for f in lines if f.y0 == f.y1])
@@ -581,7 +562,7 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
             key = (choices.index(sheet), len(batch))
             if key not in marks:
                 guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
-                marks[key] = (_guide_code(guides),
+                marks[key] = (guide_code(guides, opts.guides),
                               g.scale_plate(g.free_cells(sheet, len(batch)), length,
                                             opts.min_text_pt))
             code, plate = marks[key]

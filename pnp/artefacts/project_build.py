@@ -179,7 +179,7 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     plan = incremental.Plan(db, opts, out, options.force)
     written: list[Any] = []
     staged: list[Any] = []        # drawn now, put in place only when the whole build succeeds
-    renderer = fonts = recorder = None
+    renderer = fonts = recorder = store = None
     previous = drawn.latest(out)
     built_cards: dict[str, dict] = {}
     progress.begin(sum(b.units(db, a) for a in todo))
@@ -194,7 +194,8 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
             else:
                 if renderer is None:
                     fonts = register_fonts(db.print.fonts, db.root, notify=progress.notice)
-                    renderer = checked_renderer(db, fonts, opts.ink_saver)
+                    store = plan_store(db, options.force)
+                    renderer = checked_renderer(db, fonts, opts.ink_saver, store)
                     recorder = drawn.Recorder(db, renderer)
                 progress.start(art, art.path(out))
                 result = b.build_artefact(db, art, opts, renderer, fonts, out,
@@ -221,6 +222,8 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
         record["ink_saver"] = "flag" if options.ink_saver else "print"
     drawn.save_record(out, record, db)
     plan.save()
+    if store is not None:
+        store.save()
     return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
 
 
@@ -247,14 +250,30 @@ def warning_key(w: Any) -> tuple:
     return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
 
 
-def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False) -> Any:
-    """The card renderer, wrapped in the layout checks (pnp.draw.checks)."""
+def plan_store(db: Any, force: bool = False) -> Any:
+    """The card plans kept across builds (pnp.draw.plan_cache); `force`: none is read,
+    every plan is made and stored anew."""
+    from pnp.artefacts import drawn
+    from pnp.draw import plan_cache
+
+    return plan_cache.PlanStore(plan_cache.folder(), context=drawn.fonts_digest(db),
+                                read=not force)
+
+
+def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False,
+                     store: Any = None) -> Any:
+    """The card renderer, wrapped in the layout checks (pnp.draw.checks), keeping its
+    card plans in `store` (a PlanStore) when given."""
     from pnp.draw.checks import CheckedRenderer
     from pnp.draw.render import CardRenderer
 
     if not ink_saver:      # (the call stand-in renderers of the tests take)
-        return CheckedRenderer(CardRenderer(db, fonts))
-    return CheckedRenderer(CardRenderer(db, fonts, ink_saver=True))
+        renderer = CardRenderer(db, fonts)
+    else:
+        renderer = CardRenderer(db, fonts, ink_saver=True)
+    if store is not None:
+        renderer.plan_store = store
+    return CheckedRenderer(renderer)
 
 
 def load_database(path: Path) -> Any:

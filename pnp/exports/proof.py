@@ -402,10 +402,15 @@ def _figure(e: Proofed, db: Any, change: str | None = None) -> str:
 def gallery_changes(builds: Path, project: Path | None, since: str | None,
                     notify: Any = None) -> Any:
     """What `pnp diff` says for the gallery; None (no marks) when nothing was built yet
-    and no --since was asked for."""
+    and no --since was asked for, or when the build before was recorded in another
+    format (an upgrade: its cards cannot be compared)."""
     from pnp.artefacts import drawn
     from pnp.exports.diff import changes
 
-    if since is None and not drawn.records(builds):
+    found = drawn.records(builds)
+    if since is None and not found:
+        return None
+    if since is None and len(found) > 1 and len({
+            drawn.record_format(drawn.read_record(p)) for p in found[-2:]}) > 1:
         return None
     return changes(builds, project, since, notify)
