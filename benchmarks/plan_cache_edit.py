@@ -59,9 +59,10 @@ def main() -> None:
         forced, edited = [], []
         for i in range(a.pairs):
             forced.append(cpu_of([*build, "--force"], project, env))
-            text = ships.read_text().replace(f"ship number {a.cards // 2}.",
-                                             f"ship number {a.cards // 2} (edit {i}).", 1)
-            ships.write_text(text)
+            k = a.cards // 2 + i                         # a different card each pair
+            text = ships.read_text()
+            assert text.count(f"ship number {k}.\n") == 1
+            ships.write_text(text.replace(f"ship number {k}.\n", f"ship number {k} (edit).\n"))
             edited.append(cpu_of(build, project, env))
             print(f"pair {i + 1}: --force {forced[-1]:6.2f} s CPU, one card edited "
                   f"{edited[-1]:6.2f} s CPU, ratio {edited[-1] / forced[-1]:.3f}", flush=True)

@@ -235,9 +235,10 @@ def _is_image(op: Any) -> bool:
 
 
 def _is_card(target: Any) -> bool:
-    from pnp.draw.checks import _is_card as is_card
-
-    return is_card(target)
+    """Fronts and backs (pnp.draw.checks: mats, tokens, labels and reference cards have
+    decks in parentheses)."""
+    return bool(getattr(target, "safe", False)) and not str(getattr(target, "deck", "(")
+                                                             ).startswith("(")
 
 
 # ── build records ─────────────────────────────────────────────────────────────────

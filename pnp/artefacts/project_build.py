@@ -22,11 +22,11 @@ line).
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.artefacts.workers import job_count
 from pnp.errors import PnpError
 
 
@@ -252,13 +252,6 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
 
 
-def job_count(jobs: int | None) -> int:
-    """Worker processes for `jobs` (None: the machine's cores)."""
-    if jobs is None:
-        return max(1, os.cpu_count() or 1)
-    return max(1, int(jobs))
-
-
 # ── drawing artefacts in worker processes ─────────────────────────────────────────
 # Each worker draws whole artefacts with its own renderer (PDFs are independent: font
 # subsets, forms and replayed code are per document), writes them beside their targets
@@ -299,42 +292,21 @@ def _worker_draw(art: Any) -> tuple[Any, Any] | None:
 
 
 class _Pool:
-    """`jobs` worker processes drawing `arts` (largest first); `result(art)` waits."""
+    """Worker processes drawing `arts` (largest first); `result(art)` waits for one."""
 
     def __init__(self, db: Any, opts: Any, out: Path, force: bool, jobs: int, arts: list):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from pnp.artefacts.workers import Workers
 
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        self.executor = ProcessPoolExecutor(jobs, mp_context=context,
-                                            initializer=_worker_start,
-                                            initargs=(db, opts, out, force))
-        self.futures = {art: self.executor.submit(_worker_draw, art) for art in arts}
-        self.taken: set[Any] = set()
+        self.workers = Workers(jobs, _worker_start, (db, opts, out, force))
+        for art in arts:
+            self.workers.submit(art, _worker_draw, art)
 
     def result(self, art: Any) -> tuple[Any, Any] | None:
-        self.taken.add(art)
-        try:
-            return self.futures[art].result()
-        except Exception:  # a worker died: draw it here
-            return None
+        return self.workers.result(art)
 
     def close(self) -> list[Any]:
-        """Stop the workers; the results drawn but not taken (to discard)."""
-        left = []
-        for art, future in self.futures.items():
-            if art not in self.taken:
-                future.cancel()
-                try:
-                    found = future.result() if not future.cancelled() else None
-                except Exception:
-                    found = None
-                if found is not None:
-                    left.append(found[0])
-                self.taken.add(art)
-        self.executor.shutdown(wait=True)
-        return left
+        """Stop the workers; the Written drawn but not taken (to discard)."""
+        return [found[0] for found in self.workers.close()]
 
 
 class _Warnings:

@@ -15,9 +15,10 @@ Two things are checked when a stored plan is found: each other card the template
 up (`card_named`) still has the context it had, and each file the plan draws (images)
 still has its size and modification time. Anything else: planned afresh.
 
-The plans of one deck's fronts are one file, FOLDER/<digest of game/deck>.pickle,
-written atomically when a build planned anything new in it; it keeps the plans used by
-that build and, up to as many again, older ones (an edit undone is a hit). A file that
+The plans of one deck's fronts are 16 files (by the key's first hex digit: an edit
+rewrites one sixteenth of a big deck's plans), FOLDER/<digest of game/deck/digit>.pickle,
+each written atomically when a build planned anything new in it; it keeps the plans
+used by that build and, up to as many again, older ones (an edit undone is a hit). A file that
 cannot be read is a miss, never an error; an unwritable folder means no cache.
 Folder: `folder()` (the carddb cache's folder, `plans/`; PNP_CACHE_DIR=off: none).
 """
@@ -28,6 +29,7 @@ import hashlib
 import json
 import os
 import pickle
+import re
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +67,24 @@ def digest(value: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def template_digest(templates: Any, name: str) -> str:
-    """The sources of template `name` and of every template it reaches."""
-    from jinja2 import meta
+def quick_digest(value: Any) -> str:
+    """A hash of plain data by its repr (a card's context, per card: json.dumps would be
+    most of a cached card's cost). The same data built the same way has the same repr;
+    an object whose repr shows its address only ever misses."""
+    return hashlib.sha256(repr(value).encode()).hexdigest()
 
+
+# The tags that reach another template, and their first argument (Jinja comments and
+# raw blocks aside, which at worst make a key change more often than it must).
+_REACHES = re.compile(r"\{%-?\s*(?:import|include|extends|from)\s+(.+?)(?:\s+(?:as|import|"
+                      r"with|without|ignore)\b|\s*-?%\})", re.S)
+_LITERAL = re.compile(r"""^(?:"([^"\\]*)"|'([^'\\]*)')$""")
+
+
+def template_digest(templates: Any, name: str) -> str:
+    """The sources of template `name` and of every template it reaches (import, include,
+    extends, from), read without parsing them; a template named by an expression (not a
+    quoted name) may be any: then every template of the folders."""
     env = templates.env
     h = hashlib.sha256()
     todo, seen = [name], set()
@@ -79,13 +95,14 @@ def template_digest(templates: Any, name: str) -> str:
         seen.add(current)
         try:
             source = env.loader.get_source(env, current)[0]
-            found = list(meta.find_referenced_templates(env.parse(source)))
-        except Exception:  # missing or unparsable: planning reports it; key on all files
+        except Exception:  # missing or unreadable: planning reports it; key on all files
             return _all_templates(templates)
-        if None in found:           # a template named at run time: any may be used
-            return _all_templates(templates)
+        for argument in _REACHES.findall(source):
+            literal = _LITERAL.match(argument.strip())
+            if literal is None:
+                return _all_templates(templates)
+            todo.append(literal.group(1) if literal.group(1) is not None else literal.group(2))
         h.update(current.encode() + b"\0" + source.encode() + b"\0")
-        todo.extend(sorted(found, reverse=True))
     return h.hexdigest()
 
 
@@ -140,15 +157,17 @@ class PlanStore:
         return self.where / f"{name}.pickle"
 
     def get(self, bucket: str, key: str) -> Any | None:
-        entry = self._bucket(bucket).get(key)
+        shard = f"{bucket}\0{key[:1]}"
+        entry = self._bucket(shard).get(key)
         if entry is not None:
-            self._used[bucket].add(key)
+            self._used[shard].add(key)
         return entry
 
     def put(self, bucket: str, key: str, entry: Any) -> None:
-        self._bucket(bucket)[key] = entry
-        self._used[bucket].add(key)
-        self._dirty.add(bucket)
+        shard = f"{bucket}\0{key[:1]}"
+        self._bucket(shard)[key] = entry
+        self._used[shard].add(key)
+        self._dirty.add(shard)
 
     def save(self) -> None:
         """Write each deck's file that gained a plan (atomically; errors ignored)."""

@@ -109,7 +109,7 @@ class CardRenderer:
         self.stamp: dict[str, str] | None = None    # read on the first plan
         # card fronts' plans across builds (pnp.draw.plan_cache.PlanStore; None: none)
         self.plan_store: Any = None
-        self._template_digests: dict[str, str] = {}
+        self._key_base: str | None = None
         # called with each PlannedFace when a face is planned (not when its plan is reused)
         self.face_observers: list[Callable[[PlannedFace], None]] = []
         # per document (canvas): the PDF code of each replayable operation (`_replay`)
@@ -313,7 +313,7 @@ class CardRenderer:
 
                 def card_named(name):
                     found = inner(name)
-                    looked[str(name)] = None if found is None else pc.digest(found)
+                    looked[str(name)] = None if found is None else pc.quick_digest(found)
                     return found
 
                 ctx["card_named"] = card_named
@@ -339,24 +339,23 @@ class CardRenderer:
     def _front_key(self, card, deck, game, template, target: _Target) -> str:
         from pnp.draw import plan_cache as pc
 
-        if self.stamp is None:
-            from pnp.draw.stamp import stamp
+        if self._key_base is None:      # what every front of this renderer shares
+            if self.stamp is None:
+                from pnp.draw.stamp import stamp
 
-            self.stamp = stamp(self.db)
-        scope = self._contexts.get(("digest", id(deck)))
+                self.stamp = stamp(self.db)
+            checked = bool(getattr(self.__dict__.get("_plan"), "_pnp_checked", False))
+            self._key_base = pc.digest([pc.code_version(), self.plan_store.context,
+                                        self.min_text_pt, self.ink_saver, self.stamp,
+                                        sorted(self.fonts.items()), checked])
+        scope = self._contexts.get(("digest", id(deck), template))
         if scope is None or scope[0] is not deck:
-            scope = (deck, pc.digest([self._deck_context(deck), self._game_context(game)]))
-            self._contexts[("digest", id(deck))] = scope
-        known = self._template_digests.get(template)
-        if known is None:
-            known = self._template_digests[template] = pc.template_digest(self.templates,
-                                                                          template)
-        checked = bool(getattr(self.__dict__.get("_plan"), "_pnp_checked", False))
-        return pc.digest([pc.code_version(), self.plan_store.context, template, known,
-                          scope[1], _card_context(card),
-                          [repr(v) for v in (target.W, target.H, target.bleed,
-                                             target.safe_mm, self.min_text_pt)],
-                          self.ink_saver, self.stamp, sorted(self.fonts.items()), checked])
+            known = pc.template_digest(self.templates, template)
+            scope = (deck, pc.digest([self._key_base, template, known,
+                                      self._deck_context(deck), self._game_context(game)]))
+            self._contexts[("digest", id(deck), template)] = scope
+        return pc.quick_digest((scope[1], target.W, target.H, target.bleed, target.safe_mm,
+                                _card_context(card)))
 
     @staticmethod
     def _still_true(entry, game) -> bool:
@@ -367,7 +366,7 @@ class CardRenderer:
             lookup = _lookup(game)
             for name, was in looked.items():
                 found = lookup(name)
-                if (None if found is None else pc.digest(found)) != was:
+                if (None if found is None else pc.quick_digest(found)) != was:
                     return False
         return all(pc.file_stamp(path) == was for path, was in files.items())
 
