@@ -110,6 +110,7 @@ class CardRenderer:
         # card fronts' plans across builds (pnp.draw.plan_cache.PlanStore; None: none)
         self.plan_store: Any = None
         self._key_base: str | None = None
+        self._shared_keys: dict[tuple, tuple] = {}   # replay keys as stored (_stored_front)
         # called with each PlannedFace when a face is planned (not when its plan is reused)
         self.face_observers: list[Callable[[PlannedFace], None]] = []
         # per document (canvas): the PDF code of each replayable operation (`_replay`)
@@ -326,8 +327,10 @@ class CardRenderer:
                 if shape and shape[0] == "image" and isinstance(shape[2], str):
                     files[shape[2]] = pc.file_stamp(shape[2])
             memo: dict[str, Any] = {}
-            store.put(bucket, key, (target.design, [None if k is None else k[1:]
-                                                    for k, _ in ops],
+            shared = self._shared_keys       # one object per distinct key: the files
+            store.put(bucket, key, (target.design, [None if k is None else          # keep
+                                                    shared.setdefault(k[1:], k[1:])  # each
+                                                    for k, _ in ops],                # once
                                     [op for _, op in ops], warnings, target.edges,
                                     looked, files, memo))
         if self.face_observers:

@@ -65,3 +65,17 @@ def test_jobs_default_to_the_cores_and_the_option_is_checked(starter):
     run = subprocess.run([sys.executable, "-m", "pnp", "build", "--project", str(starter),
                           "--jobs", "0"], capture_output=True, text=True)
     assert run.returncode == 2 and "--jobs" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_proof_with_one_and_two_jobs_writes_the_same_files(starter, tmp_path):
+    runs = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"proof{jobs}"
+        run = subprocess.run([sys.executable, "-m", "pnp", "proof", "--project", str(starter),
+                              "--out", str(out), "--dpi", "40", "--jobs", str(jobs)],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        runs[jobs] = {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                      for p in sorted(out.rglob("*")) if p.is_file()}
+    assert len([f for f in runs[1] if f.endswith(".png")]) > 10
+    assert runs[1] == runs[2]
