@@ -107,10 +107,24 @@ def template_digest(templates: Any, name: str) -> str:
 
 
 def _all_templates(templates: Any) -> str:
+    """Every template file's bytes; one that is not a regular file (a FIFO would block
+    the read) or is too large to be a template, by its name and stat alone (planning
+    refuses it)."""
+    import stat
+
+    from carddb.limits import MAX_TEMPLATE_BYTES
+
     h = hashlib.sha256(b"all")
     for folder_ in templates.folders:
         for path in sorted(Path(folder_).rglob("*.j2")):
-            h.update(str(path).encode() + b"\0" + path.read_bytes())
+            try:
+                st = path.stat()
+                readable = stat.S_ISREG(st.st_mode) and st.st_size <= MAX_TEMPLATE_BYTES
+                data = path.read_bytes() if readable else (      # refused when planned
+                    f"not read {st.st_mode} {st.st_size} {st.st_mtime_ns}".encode())
+            except OSError as exc:
+                data = f"unreadable {exc.errno}".encode()
+            h.update(str(path).encode() + b"\0" + data + b"\0")
     return h.hexdigest()
 
 

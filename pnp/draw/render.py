@@ -32,7 +32,6 @@ import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,20 +52,24 @@ class RenderError(Exception):
     invalid element, a missing or escaping image path. The message is one line."""
 
 
-@dataclass
 class PlannedFace:
     """One face as the renderer planned it, told to each of `CardRenderer.face_observers`
     (the reprint record hashes it, pnp.artefacts.drawn). `ops`: the (replay key, op)
     pairs the face is drawn from; `memo`: what an observer keeps about this plan (kept
     with the plan while it is cached); `replan(stamp)`: the face's ops planned again with
-    other version-stamp values (pnp.draw.stamp), the face's own plan left as it is."""
+    other version-stamp values (pnp.draw.stamp), the face's own plan left as it is.
+    (A plain class: a dataclass costs a millisecond and a half at every start-up.)"""
 
-    template: str
-    target: Target
-    ops: list
-    stamp: dict[str, str]
-    replan: Callable[[dict[str, str]], list]
-    memo: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("template", "target", "ops", "stamp", "replan", "memo")
+
+    def __init__(self, template: str, target: Target, ops: list, stamp: dict[str, str],
+                 replan: Callable[[dict[str, str]], list], memo: dict | None = None):
+        self.template, self.target, self.ops, self.stamp = template, target, ops, stamp
+        self.replan = replan
+        self.memo: dict[str, Any] = {} if memo is None else memo
+
+    def __repr__(self) -> str:
+        return f"PlannedFace({self.template!r}, {self.target.what!r}, {len(self.ops)} ops)"
 
 
 def template_slug(card_type: str) -> str:
@@ -299,8 +302,12 @@ class CardRenderer:
         entry = store.get(bucket, key) if store.read else None
         if entry is not None and self._still_true(entry, game):
             store.hits += 1
-            design, keys, plain_ops, warnings, edges, _deps, _files, memo = entry
+            design, keys, plain_ops, warnings, edges, _deps, _files, memo, fonts = entry
             target.design, target.edges = design, edges
+            if fonts:                   # fallback fonts are registered when first needed
+                from pnp.draw.glyphs import make_ready
+
+                make_ready(fonts)
             token = self._token
             ops = [((token, *k) if k is not None else None, op)
                    for k, op in zip(keys, plain_ops, strict=True)]
@@ -321,8 +328,9 @@ class CardRenderer:
                 return ctx
 
             ops, warnings = self._plan(template, recording_context, target, missing)
-            files = {}
+            files, fonts = {}, set()
             for _, op in ops:
+                fonts.update(getattr(p, "font", "") for p in getattr(op, "pieces", ()) or ())
                 shape = op.as_tuple() if type(op) is not tuple else op
                 if shape and shape[0] == "image" and isinstance(shape[2], str):
                     files[shape[2]] = pc.file_stamp(shape[2])
@@ -332,7 +340,7 @@ class CardRenderer:
                                                     shared.setdefault(k[1:], k[1:])  # each
                                                     for k, _ in ops],                # once
                                     [op for _, op in ops], warnings, target.edges,
-                                    looked, files, memo))
+                                    looked, files, memo, frozenset(fonts) - {""}))
         if self.face_observers:
             self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                    self._replanner(template, context, target, missing),
@@ -364,6 +372,8 @@ class CardRenderer:
     def _still_true(entry, game) -> bool:
         from pnp.draw import plan_cache as pc
 
+        if len(entry) != 9:             # another shape: a plan of another version
+            return False
         looked, files = entry[5], entry[6]
         if looked:
             lookup = _lookup(game)

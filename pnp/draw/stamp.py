@@ -6,7 +6,6 @@ clock, so two builds of the same input are byte-identical."""
 from __future__ import annotations
 
 import functools
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,8 @@ STAMP_KEYS = ("version", "build_date")
 
 @functools.lru_cache(maxsize=8)
 def _git_stamp(root: str) -> tuple[str, str]:
+    import subprocess  # only when git is asked (a stamp drawn): not at import
+
     def git(*args: str) -> str:
         try:
             done = subprocess.run(["git", "-C", str(root), *args], capture_output=True,
