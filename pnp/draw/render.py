@@ -116,8 +116,17 @@ class CardRenderer:
         self._shared_keys: dict[tuple, tuple] = {}   # replay keys as stored (_stored_front)
         # called with each PlannedFace when a face is planned (not when its plan is reused)
         self.face_observers: list[Callable[[PlannedFace], None]] = []
+        # each planned face's warnings pass through these (add_face_check)
+        self.face_checks: list[Callable[[Target, list, list], list]] = []
         # per document (canvas): the PDF code of each replayable operation (`_replay`)
         self._documents: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def add_face_check(self, check: Callable[[Target, list, list], list]) -> None:
+        """Run `check(target, ops, warnings) -> warnings` on each face planned from now
+        on (pnp.draw.checks: the layout checks); a check added twice runs once."""
+        if check not in self.face_checks:
+            self.face_checks.append(check)
+            self._key_base = None
 
     def observe_faces(self, observer: Callable[[PlannedFace], None]) -> None:
         """Call `observer(face)` with each face planned from now on (a PlannedFace)."""
@@ -355,7 +364,7 @@ class CardRenderer:
                 from pnp.draw.stamp import stamp
 
                 self.stamp = stamp(self.db)
-            checked = bool(getattr(self.__dict__.get("_plan"), "_pnp_checked", False))
+            checked = [f"{c.__module__}.{c.__qualname__}" for c in self.face_checks]
             self._key_base = pc.digest([pc.code_version(), self.plan_store.context,
                                         self.min_text_pt, self.ink_saver, self.stamp,
                                         sorted(self.fonts.items()), checked])
@@ -502,6 +511,8 @@ class CardRenderer:
                        for i, op in enumerate(cached[0]))
             warnings.extend(LayoutWarning(target.game, target.deck, target.card, element,
                                           message) for element, message in cached[1])
+        for check in self.face_checks:
+            warnings = check(target, ops, warnings)
         return ops, warnings
 
     def _compile(self, element, el, name, t: _Target, warnings) -> list:
