@@ -1,7 +1,7 @@
 """What was drawn, card by card: the hashes `pnp build` records and `pnp diff` compares.
 
-A card face's hash is a SHA-256 of the renderer's drawing plan for it (`CardRenderer._plan`:
-every element's kind, position in points from the trim's corner, colours, text as laid
+A card face's hash is a SHA-256 of the renderer's drawing plan for it, as the renderer
+tells it to its observers (`CardRenderer.observe_faces`, a `PlannedFace`): every element's kind, position in points from the trim's corner, colours, text as laid
 out: runs, fonts, sizes and positions), the trim size and bleed, the bytes of every image
 it draws and of the fonts. It does not depend on where the card sits on a sheet or on
 what else is in the PDF (font subsets and image names are per document, so the PDF's
