@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.artefacts.workers import job_count
+from pnp.artefacts.workers import job_count, usable
 from pnp.errors import PnpError
 
 
@@ -194,7 +194,7 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
             result = None               # draw it once to record its cards
         ready.append(result)
     to_draw = [art for art, result in zip(todo, ready, strict=True) if result is None]
-    jobs = min(job_count(options.jobs), len(to_draw))
+    jobs = min(job_count(options.jobs), len(to_draw)) if usable() else 1
     pool = None
     try:
         if jobs > 1:

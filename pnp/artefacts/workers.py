@@ -1,8 +1,8 @@
 """Worker processes for work whose pieces are independent (artefacts of `pnp build`,
 decks of `pnp proof`): `Workers(jobs, initializer, initargs)`, `submit(key, fn, arg)`,
 `result(key)` in any order. A piece whose worker fails gives None: the caller does it
-again in its own process, which raises the error a one-process run raises. Forked where
-the system can (the parent's imports and loaded database come along), else spawned.
+again in its own process, which raises the error a one-process run raises. Workers are
+forked (the parent's imports and loaded database come along), only where `usable()`.
 """
 
 from __future__ import annotations
@@ -19,13 +19,29 @@ def job_count(jobs: int | None) -> int:
     return max(1, int(jobs))
 
 
+def usable() -> bool:
+    """Whether workers can be forked here: a system with fork, and no other thread in
+    this process (forking one may copy a held lock into the child; pnp watch's file
+    events run in a thread). Spawning instead would run `python -m pnp`'s main module
+    again in each worker. Without it the pieces are done in this process."""
+    import multiprocessing
+    import threading
+
+    return "fork" in multiprocessing.get_all_start_methods() and (
+        threading.active_count() == 1)
+
+
 class Workers:
     def __init__(self, jobs: int, initializer: Callable[..., None], initargs: tuple):
         import multiprocessing
+        import threading
         from concurrent.futures import ProcessPoolExecutor
 
         methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        # forking a process with other threads (pnp watch's file events) may copy a held
+        # lock into the child: then the workers start afresh (spawn), which is slower
+        fork = "fork" in methods and threading.active_count() == 1
+        context = multiprocessing.get_context("fork" if fork else "spawn")
         self.executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer,
                                             initargs=initargs)
         self.futures: dict[Any, Any] = {}

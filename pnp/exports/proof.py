@@ -89,14 +89,14 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
     """Rasterise each face from a one-card-per-page PDF, run the layout checks, write the
     PNGs, the deck contact sheets and the gallery. `jobs` > 1: the decks are proofed by
     that many worker processes (each with its own renderer); the files are the same."""
-    from pnp.artefacts.workers import Workers, job_count
+    from pnp.artefacts.workers import Workers, job_count, usable
     from pnp.exports.cards import grouped_by_deck
     from pnp.outpaths import inside
 
     result = ProofResult()
     record = load_record(out)
     groups = list(grouped_by_deck(faces).values())
-    jobs = min(job_count(jobs), len(groups))
+    jobs = min(job_count(jobs), len(groups)) if usable() else 1
     workers = None
     if jobs > 1:
         workers = Workers(jobs, _worker_start, (db, groups, out, dpi, guides))

@@ -79,3 +79,26 @@ def test_proof_with_one_and_two_jobs_writes_the_same_files(starter, tmp_path):
                       for p in sorted(out.rglob("*")) if p.is_file()}
     assert len([f for f in runs[1] if f.endswith(".png")]) > 10
     assert runs[1] == runs[2]
+
+
+def test_with_another_thread_running_the_build_stays_in_this_process(starter, tmp_path,
+                                                                      monkeypatch):
+    """Forking a threaded process (pnp watch listens in a thread) may copy a held lock
+    into a worker: then nothing is forked and the build is the one-process build."""
+    import threading
+
+    from pnp.artefacts import workers
+
+    started = []
+    monkeypatch.setattr(workers.Workers, "__init__",
+                        lambda *a, **k: started.append(a) or pytest.fail("forked"))
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    try:
+        assert not workers.usable()
+        report = build_project(starter, BuildOptions(out=tmp_path / "out", jobs=2))
+    finally:
+        stop.set()
+        thread.join()
+    assert started == [] and len(report.built) >= 4
