@@ -384,9 +384,7 @@ def _scale_form(c, fonts, paper: str, label_pt: float = 6) -> tuple[str, float, 
     length, label = g.scale_length(paper)
     w, h = length + g.mm(2), g.scale_plate_height(label_pt)
     name = f"scale-{paper}-{label_pt:g}"
-    made = c.__dict__.setdefault("_pnp_forms", set())
-    if name not in made:
-        made.add(name)
+    if not c.hasForm(name):      # drawn once per document (ReportLab knows its forms)
         c.beginForm(name, 0, 0, w, h)
         c.setFillColorRGB(1, 1, 1)
         c.rect(0, 0, w, h, stroke=0, fill=1)

@@ -1,7 +1,7 @@
 """What was drawn, card by card: the hashes `pnp build` records and `pnp diff` compares.
 
-A card face's hash is a SHA-256 of the renderer's drawing plan for it (`CardRenderer._plan`:
-every element's kind, position in points from the trim's corner, colours, text as laid
+A card face's hash is a SHA-256 of the renderer's drawing plan for it, as the renderer
+tells it to its observers (`CardRenderer.observe_faces`, a `PlannedFace`): every element's kind, position in points from the trim's corner, colours, text as laid
 out: runs, fonts, sizes and positions), the trim size and bleed, the bytes of every image
 it draws and of the fonts. It does not depend on where the card sits on a sheet or on
 what else is in the PDF (font subsets and image names are per document, so the PDF's
@@ -11,7 +11,7 @@ become a reprint of every stamped card.
 
 Each build that drew or recorded a card differently from the build before it adds one
 record, OUT/.pnp-builds/NNNN.json:
-    {"build": N, "version": ..., "build_date": ...,
+    {"build": N, "format": FORMAT, "version": ..., "build_date": ...,
      "cards": {"game/deck/card": {"front": hash, "back": hash, "copies": n}},
      "ink_saver": "flag" | "print"}      (only when drawn light: --ink-saver or print.ink_saver)
 Decks not built by a run (another --game, --only) keep their entries from the record
@@ -35,6 +35,10 @@ from typing import Any
 from pnp.draw.stamp import STAMP_KEYS, git_stamp, uses_stamp
 
 BUILDS = ".pnp-builds"
+# The record format: how a face's hash is made. Hashes of two formats cannot be
+# compared (`pnp diff` says "record format changed" instead of "every card changed").
+# 1 (no "format" key): the text of the whole plan; 2: the texts of its operations.
+FORMAT = 2
 GIT = "git.json"  # whether the stamp was drawn at the last build, and what git said
 
 
@@ -155,7 +159,8 @@ def face_hash(text: str, target: Any, fonts_digest: str) -> str:
     return hashlib.sha256(f"{size}\0{fonts_digest}\0{text}".encode()).hexdigest()
 
 
-def _fonts_digest(db: Any) -> str:
+def fonts_digest(db: Any) -> str:
+    """A hash of the bytes of the fonts cards.yaml names."""
     from pnp.draw.fonts import font_files
 
     try:
@@ -167,65 +172,73 @@ def _fonts_digest(db: Any) -> str:
     return hashlib.sha256("".join(_file_digest(p, cache) for p in paths).encode()).hexdigest()
 
 
-def _planner(renderer: Any) -> Any:
-    """The object whose `_plan` compiles faces (through CheckedRenderer wrappers)."""
-    seen = 0
-    while renderer is not None and seen < 8:
-        if callable(renderer.__dict__.get("_plan")) or callable(
-                getattr(type(renderer), "_plan", None)):
-            return renderer
-        renderer = renderer.__dict__.get("renderer")
-        seen += 1
-    return None
-
-
 class Recorder:
     """Hashes every card face a renderer plans from now on: `faces[(game, deck, card)]`,
-    card "(back)" for a deck's back. A renderer without a plan records nothing."""
+    card "(back)" for a deck's back. It listens on the renderer's public hook
+    (`CardRenderer.observe_faces`, through wrappers that pass attributes on); a renderer
+    without that hook records nothing.
+
+    The face's text is that of its operations in order (`plan_text`), each replayable
+    operation's text made once: a frame or a label recurs on every card of a type."""
 
     def __init__(self, db: Any, renderer: Any):
         self.faces: dict[tuple[str, str, str], str] = {}
         self._files: dict[str, str] = {}
         self._colours: dict = {}  # a colour's text, for every face (plan_text)
-        self._fonts = _fonts_digest(db)
-        self.planner = _planner(renderer)
-        if self.planner is not None:
-            self._install(self.planner)
+        self._texts: dict = {}    # replay key -> the text of its operation
+        self._fonts = fonts_digest(db)
+        observe = getattr(renderer, "observe_faces", None)
+        self.observing = callable(observe)
+        if self.observing:
+            observe(self.seen)
 
-    def _install(self, planner: Any) -> None:
-        plan = planner._plan
-        recorder = self
+    def seen(self, face: Any) -> None:
+        """A face was planned (`pnp.draw.render.PlannedFace`)."""
+        target = face.target
+        if not _is_card(target):
+            return
+        key = (target.game, target.deck, target.card)
+        if key in self.faces:
+            return
+        memo = face.memo.get(MEMO)
+        if memo is None or memo[0] != self._fonts:
+            memo = face.memo[MEMO] = (self._fonts, self._neutral_hash(face))
+        self.faces[key] = memo[1]
 
-        def recorded_plan(template, context, target, missing=None):
-            result = plan(template, context, target, missing)
-            if _is_card(target):
-                key = (target.game, target.deck, target.card)
-                if key not in recorder.faces:
-                    recorder.faces[key] = recorder._neutral_hash(plan, template, context,
-                                                                 target, missing, result)
-            return result
+    def _neutral_hash(self, face: Any) -> str:
+        """The face's hash with the version stamp left out: when an operation's text
+        shows a stamp value, the face is planned again with the stamp empty."""
+        texts = self._op_texts(face.ops)
+        values = [v for v in face.stamp.values() if v]
+        if values and any(v in t for t in texts for v in values):
+            texts = self._op_texts(face.replan(dict.fromkeys(STAMP_KEYS, "")))
+        return face_hash("\n".join(texts), face.target, self._fonts)
 
-        planner._plan = recorded_plan
+    def _op_texts(self, ops: list) -> list[str]:
+        out = []
+        known = self._texts
+        for key, op in ops:
+            text = known.get(key) if key is not None else None
+            if text is None:
+                text = plan_text([(key, op)], self._files, self._colours)
+                if key is not None and not _is_image(op):
+                    known[key] = text
+            out.append(text)
+        return out
 
-    def _neutral_hash(self, plan, template, context, target, missing, result) -> str:
-        """The face's hash with the version stamp left out: when the planned text shows
-        a stamp value, the face is planned again with the stamp empty."""
-        stamp_values = getattr(self.planner, "stamp", None) or {}
-        text = plan_text(result[0], self._files, self._colours)
-        if any(v and v in text for v in stamp_values.values()):
-            self.planner.stamp = dict.fromkeys(STAMP_KEYS, "")
-            try:
-                text = plan_text(plan(template, context, target, missing)[0], self._files,
-                                 self._colours)
-            finally:
-                self.planner.stamp = stamp_values
-        return face_hash(text, target, self._fonts)
+
+MEMO = "pnp.artefacts.drawn/2"   # the face's hash, kept in PlannedFace.memo
+
+
+def _is_image(op: Any) -> bool:
+    return getattr(op, "kind", None) == "image" or (type(op) is tuple and op[:1] == ("image",))
 
 
 def _is_card(target: Any) -> bool:
-    from pnp.draw.checks import _is_card as is_card
-
-    return is_card(target)
+    """Fronts and backs (pnp.draw.checks: mats, tokens, labels and reference cards have
+    decks in parentheses)."""
+    return bool(getattr(target, "safe", False)) and not str(getattr(target, "deck", "(")
+                                                             ).startswith("(")
 
 
 # ── build records ─────────────────────────────────────────────────────────────────
@@ -248,6 +261,12 @@ def read_record(path: Path) -> dict:
     if not isinstance(data, dict) or not isinstance(data.get("cards"), dict):
         raise ValueError(f"{path}: not a pnp build record")
     return data
+
+
+def record_format(record: dict | None) -> int:
+    """The format of a build record (1: written before records said)."""
+    value = (record or {}).get("format", 1)
+    return value if type(value) is int else 0
 
 
 def latest(out: Path) -> dict | None:
@@ -292,7 +311,7 @@ def next_record(db: Any, previous: dict | None, built: dict[str, dict],
         if entry.get("back") is None and key in before:     # --no-backs drew no back:
             entry = {**entry, "back": before[key].get("back")}  # keep what was printed
         cards[key] = entry
-    return {"version": stamp_values.get("version", ""),
+    return {"format": FORMAT, "version": stamp_values.get("version", ""),
             "build_date": stamp_values.get("build_date", ""),
             "cards": dict(sorted(cards.items()))}
 

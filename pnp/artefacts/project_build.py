@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.artefacts.workers import job_count, usable
 from pnp.errors import PnpError
 
 
@@ -45,7 +46,9 @@ class BuildOptions:
     layout: str | None = None
     ink_saver: bool | None = None
     strict: bool = False                 # warnings refuse the build (StrictRefusal)
-    force: bool = False                  # redraw everything
+    force: bool = False                  # redraw everything (and read no cached plan)
+    jobs: int | None = None              # worker processes (None: the machine's cores;
+                                         # 1: in this process); the output is the same
 
     def run_args(self) -> dict[str, Any]:
         """The options as the manifest keys a run by (pnp.artefacts.incremental): the
@@ -199,40 +202,63 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
     plan = incremental.Plan(db, opts, out, options.force)
     written: list[Any] = []
     staged: list[Any] = []        # drawn now, put in place only when the whole build succeeds
-    renderer = fonts = recorder = None
+    renderer = fonts = recorder = store = None
     previous = drawn.latest(out)
     built_cards: dict[str, dict] = {}
     progress.begin(sum(b.units(db, a) for a in todo))
+    ready: list[Any] = []
+    for art in todo:
+        result = plan.up_to_date(art)
+        if result is not None and art.deck and not drawn.has_deck(
+                previous, db, art.game, art.deck):
+            result = None               # draw it once to record its cards
+        ready.append(result)
+    to_draw = [art for art, result in zip(todo, ready, strict=True) if result is None]
+    jobs = min(job_count(options.jobs), len(to_draw)) if usable() else 1
+    pool = None
     try:
-        for art in todo:
-            result = plan.up_to_date(art)
-            if result is not None and art.deck and not drawn.has_deck(
-                    previous, db, art.game, art.deck):
-                result = None               # draw it once to record its cards
+        listen_art(progress.notice)         # art downsampled for print is told (workers too)
+        if jobs > 1:
+            register_fonts(db.print.fonts, db.root, notify=progress.notice)
+            pool = _Pool(db, opts, out, options.force, jobs,
+                         sorted(to_draw, key=lambda a: -b.units(db, a)))
+        for art, result in zip(todo, ready, strict=True):
             if result is not None:
                 progress.skip(result.path, b.units(db, art))
             else:
-                if renderer is None:
-                    fonts = register_fonts(db.print.fonts, db.root, notify=progress.notice)
-                    listen_art(progress.notice)     # art downsampled for print is told
-                    renderer = checked_renderer(db, fonts, opts.ink_saver)
-                    recorder = drawn.Recorder(db, renderer)
                 progress.start(art, art.path(out))
-                result = b.build_artefact(db, art, opts, renderer, fonts, out,
-                                          progress.advance, commit=False)
+                drawn_now = pool.result(art) if pool is not None else None
+                if drawn_now is not None:
+                    result, entries = drawn_now
+                    progress.advance(b.units(db, art))
+                else:                   # in this process (or again here, to raise)
+                    if renderer is None:
+                        fonts = register_fonts(db.print.fonts, db.root,
+                                               notify=progress.notice)
+                        store = plan_store(db, options.force)
+                        renderer = checked_renderer(db, fonts, opts.ink_saver, store)
+                        recorder = drawn.Recorder(db, renderer)
+                    result = b.build_artefact(db, art, opts, renderer, fonts, out,
+                                              progress.advance, commit=False)
+                    entries = (drawn.deck_entries(db, recorder, art.game, art.deck)
+                               if art.deck else None)
                 staged.append(result)
                 if art.deck:
-                    built_cards.update(
-                        drawn.deck_entries(db, recorder, art.game, art.deck) or {})
+                    built_cards.update(entries or {})
             warnings.add(result)
             written.append(result)
         if options.strict and warnings.all:
             raise StrictRefusal(warnings.all, out)
         b.commit_staged(staged)
     except BaseException:
+        if pool is not None:
+            for result in pool.close():   # drawn by a worker, not yet taken
+                b.discard_staged([result])
         b.discard_staged(staged)          # a refused build changes nothing in OUT
         raise
     finally:
+        if pool is not None:
+            pool.close()
         progress.end()
     for result in staged:
         plan.built(result.artefact, result)
@@ -242,7 +268,66 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
         record["ink_saver"] = "flag" if options.ink_saver else "print"
     drawn.save_record(out, record, db)
     plan.save()
+    if store is not None:
+        store.save()
     return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
+
+
+# ── drawing artefacts in worker processes ─────────────────────────────────────────
+# Each worker draws whole artefacts with its own renderer (PDFs are independent: font
+# subsets, forms and replayed code are per document), writes them beside their targets
+# like the in-process build (commit=False) and returns the Written and the deck's card
+# entries; the parent takes them in the artefacts' order and commits all or nothing. A
+# worker that fails returns nothing: the parent draws that artefact itself, which
+# raises the error as a one-process build would.
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_start(db: Any, opts: Any, out: Path, force: bool) -> None:
+    _WORKER.clear()
+    _WORKER.update(db=db, opts=opts, out=out, force=force)
+
+
+def _worker_draw(art: Any) -> tuple[Any, Any] | None:
+    from pnp.artefacts import build as b
+    from pnp.artefacts import drawn
+    from pnp.draw.fonts import register_fonts
+
+    w = _WORKER
+    db = w["db"]
+    try:
+        if "renderer" not in w:
+            w["fonts"] = register_fonts(db.print.fonts, db.root)
+            w["store"] = plan_store(db, w["force"])
+            w["renderer"] = checked_renderer(db, w["fonts"], w["opts"].ink_saver, w["store"])
+            w["recorder"] = drawn.Recorder(db, w["renderer"])
+        result = b.build_artefact(db, art, w["opts"], w["renderer"], w["fonts"], w["out"],
+                                  None, commit=False)
+        entries = (drawn.deck_entries(db, w["recorder"], art.game, art.deck)
+                   if art.deck else None)
+        w["store"].save()
+        return result, entries
+    except Exception:  # the parent draws it again and raises what it raises
+        return None
+
+
+class _Pool:
+    """Worker processes drawing `arts` (largest first); `result(art)` waits for one."""
+
+    def __init__(self, db: Any, opts: Any, out: Path, force: bool, jobs: int, arts: list):
+        from pnp.artefacts.workers import Workers
+
+        self.workers = Workers(jobs, _worker_start, (db, opts, out, force))
+        for art in arts:
+            self.workers.submit(art, _worker_draw, art)
+
+    def result(self, art: Any) -> tuple[Any, Any] | None:
+        return self.workers.result(art)
+
+    def close(self) -> list[Any]:
+        """Stop the workers; the Written drawn but not taken (to discard)."""
+        return [found[0] for found in self.workers.close()]
 
 
 class _Warnings:
@@ -268,14 +353,30 @@ def warning_key(w: Any) -> tuple:
     return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
 
 
-def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False) -> Any:
-    """The card renderer, wrapped in the layout checks (pnp.draw.checks)."""
+def plan_store(db: Any, force: bool = False) -> Any:
+    """The card plans kept across builds (pnp.draw.plan_cache); `force`: none is read,
+    every plan is made and stored anew."""
+    from pnp.artefacts import drawn
+    from pnp.draw import plan_cache
+
+    return plan_cache.PlanStore(plan_cache.folder(), context=drawn.fonts_digest(db),
+                                read=not force)
+
+
+def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False,
+                     store: Any = None) -> Any:
+    """The card renderer, wrapped in the layout checks (pnp.draw.checks), keeping its
+    card plans in `store` (a PlanStore) when given."""
     from pnp.draw.checks import CheckedRenderer
     from pnp.draw.render import CardRenderer
 
     if not ink_saver:      # (the call stand-in renderers of the tests take)
-        return CheckedRenderer(CardRenderer(db, fonts))
-    return CheckedRenderer(CardRenderer(db, fonts, ink_saver=True))
+        renderer = CardRenderer(db, fonts)
+    else:
+        renderer = CardRenderer(db, fonts, ink_saver=True)
+    if store is not None:
+        renderer.plan_store = store
+    return CheckedRenderer(renderer)
 
 
 def load_database(path: Path) -> Any:

@@ -56,6 +56,9 @@ def _offset(ctx, param, value):
               help="Treat layout warnings (text overflow) as errors: list them all and "
                    "leave every output as it was.")
 @click.option("--force", is_flag=True, help="Rebuild every artefact, even those up to date.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Draw artefacts in N worker processes (default: the machine's cores; "
+                   "1: in this process). The output is the same whatever N.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the layout report (every page, every card's trim box) as one "
                    "JSON object on stdout; the table and progress go to stderr.")
@@ -66,14 +69,14 @@ def _offset(ctx, param, value):
 @click.option("--since", metavar="BUILD|GIT-REF",
               help="--changed-only: compare with this build number or git commit.")
 def build(game, only, paper, out, project, duplex, back_offset, printer_margin, layout, fold,
-          no_backs, strict, force, as_json, changed_only, since, ink_saver) -> None:
+          no_backs, strict, force, as_json, changed_only, since, ink_saver, jobs) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf, each with its layout report
     OUT/<game>/<artefact>.layout.json. The first line names the cards.yaml read."""
     run(dict(game=game, only=only, paper=paper, out=out, project=project, duplex=duplex,
              back_offset=back_offset, printer_margin=printer_margin, layout=layout, fold=fold,
              no_backs=no_backs, strict=strict, force=force, as_json=as_json,
-             changed_only=changed_only, since=since, ink_saver=ink_saver))
+             changed_only=changed_only, since=since, ink_saver=ink_saver, jobs=jobs))
 
 
 def run(params: dict):
@@ -92,7 +95,7 @@ def run(params: dict):
         duplex=params["duplex"], back_offset_mm=params["back_offset"], fold=params["fold"],
         backs=not params["no_backs"], printer_margin_mm=params["printer_margin"],
         layout=params["layout"], ink_saver=params["ink_saver"], strict=params["strict"],
-        force=params["force"])
+        force=params["force"], jobs=params.get("jobs"))
     project = params["project"]
     out = output_folder(project, options)
     quiet = params["as_json"]

@@ -29,7 +29,11 @@ from pnp.project import output
 @click.option("--since", metavar="BUILD|GIT-REF",
               help="Mark the cards changed since this build or commit (default: the build "
                    "before the latest).")
-def proof(game, decks, cards, out, project, dpi, guides, strict, builds, since) -> int:
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Proof the decks in N worker processes (default: the machine's cores; "
+                   "1: in this process). The files are the same whatever N.")
+def proof(game, decks, cards, out, project, dpi, guides, strict, builds, since,
+          jobs) -> int:
     """Render card faces to PNG from the print's own PDF drawing, with the layout checks,
     a contact sheet per deck and a gallery (OUT/index.html)."""
     db = load(project)
@@ -37,7 +41,8 @@ def proof(game, decks, cards, out, project, dpi, guides, strict, builds, since) 
     chosen = choose_faces(db, game, decks, cards)
     changes = gallery_changes(output(builds, project, "output"), project, since, font_notice)
     with one_line_errors():
-        result = proof_faces(db, chosen, make_renderer(db), out, dpi, guides, changes)
+        result = proof_faces(db, chosen, make_renderer(db), out, dpi, guides, changes,
+                             jobs=jobs)
     for w in result.warnings:
         click.echo(warning_line(w), err=True)
     click.echo(f"proofed {len(result.faces)} faces ({len(result.warnings)} warnings): "

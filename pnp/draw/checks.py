@@ -12,7 +12,7 @@ These checks add, each naming game, deck, card and element:
   zone (`text_outside_safe_zone`).
 
 Where the icons and images go is read from the renderer's compiled drawing plan
-(`CardRenderer._plan`, one per card design and trim size), not from the canvas: the
+(each face's plan, one per card design and trim size, through the renderer's face checks), not from the canvas: the
 renderer replays cached PDF code with literal operators, so a canvas wrapper would
 neither see every icon nor know the transformation. The checks run once per design,
 and their warnings are cached and returned with the renderer's own.
@@ -105,26 +105,23 @@ def _is_card(target: Any) -> bool:
                                                              ).startswith("(")
 
 
+def card_checks(target: Any, ops: list, warnings: list[Any]) -> list[Any]:
+    """The plan checks of a card face (a face check of CardRenderer.add_face_check)."""
+    if not _is_card(target):
+        return warnings
+    found = plan_checks([op for _, op in ops], target.game, target.deck, target.card,
+                        target.W, target.H)
+    return _merge(warnings, found)
+
+
 def install(renderer: Any) -> bool:
     """Make `renderer` add the plan checks to the warnings of every card face it
-    compiles from now on. False when it has no plan to read (then only the blank-face
-    check of CheckedRenderer applies)."""
-    plan = getattr(renderer, "_plan", None)
-    if not callable(plan):
+    compiles from now on, through its public hook (`add_face_check`). False when it
+    has none (then only the blank-face check of CheckedRenderer applies)."""
+    add = getattr(renderer, "add_face_check", None)
+    if not callable(add):
         return False
-    if getattr(plan, "_pnp_checked", False):
-        return True
-
-    def checked_plan(template, context, target, missing=None):
-        ops, warnings = plan(template, context, target, missing)
-        if _is_card(target):
-            found = plan_checks([op for _, op in ops], target.game, target.deck, target.card,
-                                target.W, target.H)
-            warnings = _merge(warnings, found)
-        return ops, warnings
-
-    checked_plan._pnp_checked = True
-    renderer._plan = checked_plan
+    add(card_checks)
     return True
 
 

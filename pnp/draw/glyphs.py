@@ -45,6 +45,14 @@ def fallback_of(font: str) -> str | None:
     return name
 
 
+def make_ready(names) -> None:
+    """Register each of `names` that is a fallback font not registered yet (a plan kept
+    across builds draws with the fonts its planning registered: pnp.draw.plan_cache)."""
+    for font, (name, _path) in list(_FALLBACK.items()):
+        if name in names and name not in _READY:
+            fallback_of(font)
+
+
 @lru_cache(maxsize=64)
 def _cmap(font: str) -> frozenset[int] | None:
     """The code points `font` has glyphs for; None for a font without a character map

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import itertools
 import re
+import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,26 @@ _Target = Target           # what is being drawn (pnp.draw.elements.base)
 class RenderError(Exception):
     """Something a designer must fix before a card can be drawn: a template error, an
     invalid element, a missing or escaping image path. The message is one line."""
+
+
+class PlannedFace:
+    """One face as the renderer planned it, told to each of `CardRenderer.face_observers`
+    (the reprint record hashes it, pnp.artefacts.drawn). `ops`: the (replay key, op)
+    pairs the face is drawn from; `memo`: what an observer keeps about this plan (kept
+    with the plan while it is cached); `replan(stamp)`: the face's ops planned again with
+    other version-stamp values (pnp.draw.stamp), the face's own plan left as it is.
+    (A plain class: a dataclass costs a millisecond and a half at every start-up.)"""
+
+    __slots__ = ("template", "target", "ops", "stamp", "replan", "memo")
+
+    def __init__(self, template: str, target: Target, ops: list, stamp: dict[str, str],
+                 replan: Callable[[dict[str, str]], list], memo: dict | None = None):
+        self.template, self.target, self.ops, self.stamp = template, target, ops, stamp
+        self.replan = replan
+        self.memo: dict[str, Any] = {} if memo is None else memo
+
+    def __repr__(self) -> str:
+        return f"PlannedFace({self.template!r}, {self.target.what!r}, {len(self.ops)} ops)"
 
 
 def template_slug(card_type: str) -> str:
@@ -88,6 +110,27 @@ class CardRenderer:
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
         self._token = next(_RENDERERS)      # keys this renderer's code stored on a canvas
         self.stamp: dict[str, str] | None = None    # read on the first plan
+        # card fronts' plans across builds (pnp.draw.plan_cache.PlanStore; None: none)
+        self.plan_store: Any = None
+        self._key_base: str | None = None
+        self._shared_keys: dict[tuple, tuple] = {}   # replay keys as stored (_stored_front)
+        # called with each PlannedFace when a face is planned (not when its plan is reused)
+        self.face_observers: list[Callable[[PlannedFace], None]] = []
+        # each planned face's warnings pass through these (add_face_check)
+        self.face_checks: list[Callable[[Target, list, list], list]] = []
+        # per document (canvas): the PDF code of each replayable operation (`_replay`)
+        self._documents: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def add_face_check(self, check: Callable[[Target, list, list], list]) -> None:
+        """Run `check(target, ops, warnings) -> warnings` on each face planned from now
+        on (pnp.draw.checks: the layout checks); a check added twice runs once."""
+        if check not in self.face_checks:
+            self.face_checks.append(check)
+            self._key_base = None
+
+    def observe_faces(self, observer: Callable[[PlannedFace], None]) -> None:
+        """Call `observer(face)` with each face planned from now on (a PlannedFace)."""
+        self.face_observers.append(observer)
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
@@ -232,16 +275,136 @@ class CardRenderer:
 
     def _planned(self, key, keep, template, context, target: _Target,
                  missing: str | None = None) -> tuple:
-        """(keep, ops, warnings, edge paint) of a face, planned once and cached."""
+        """(keep, ops, warnings, edge paint) of a face, planned once and cached (a card
+        front also across builds, in `plan_store`: pnp.draw.plan_cache)."""
         cached = self._plans.get(key)
         if cached is None:
-            cached = (keep, *self._plan(template, context, target, missing), target.edges)
+            if self.plan_store is not None and key[0] == "front":
+                cached = self._stored_front(keep, template, context, target, missing)
+            else:
+                ops, warnings = self._plan(template, context, target, missing)
+                cached = (keep, ops, warnings, target.edges)
+                if self.face_observers:
+                    self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
+                                           self._replanner(template, context, target,
+                                                           missing)))
             self._plans[key] = cached
             if len(self._plans) > self._cache_size:
                 self._plans.popitem(last=False)
         else:
             self._plans.move_to_end(key)
         return cached
+
+    def _replanner(self, template, context, target, missing):
+        return lambda stamp: self._replan(template, context, target, missing, stamp)
+
+    def _stored_front(self, keep, template, context, target: _Target, missing) -> tuple:
+        """A card front's plan from the plan store if it is still true, else planned
+        and stored (its `card_named` look-ups and drawn files kept to check it by)."""
+        from pnp.draw import plan_cache as pc
+
+        card, deck = keep
+        game = self._game(card.game)
+        store = self.plan_store
+        bucket = f"{game.id}/{deck.id}"
+        key = self._front_key(card, deck, game, template, target)
+        entry = store.get(bucket, key) if store.read else None
+        if entry is not None and self._still_true(entry, game):
+            store.hits += 1
+            design, keys, plain_ops, warnings, edges, _deps, _files, memo, fonts = entry
+            target.design, target.edges = design, edges
+            if fonts:                   # fallback fonts are registered when first needed
+                from pnp.draw.glyphs import make_ready
+
+                make_ready(fonts)
+            token = self._token
+            ops = [((token, *k) if k is not None else None, op)
+                   for k, op in zip(keys, plain_ops, strict=True)]
+        else:
+            store.misses += 1
+            looked: dict[str, str | None] = {}
+
+            def recording_context():
+                ctx = context()
+                inner = ctx["card_named"]
+
+                def card_named(name):
+                    found = inner(name)
+                    looked[str(name)] = None if found is None else pc.quick_digest(found)
+                    return found
+
+                ctx["card_named"] = card_named
+                return ctx
+
+            ops, warnings = self._plan(template, recording_context, target, missing)
+            files, fonts = {}, set()
+            for _, op in ops:
+                fonts.update(getattr(p, "font", "") for p in getattr(op, "pieces", ()) or ())
+                shape = op.as_tuple() if type(op) is not tuple else op
+                if shape and shape[0] == "image" and isinstance(shape[2], str):
+                    files[shape[2]] = pc.file_stamp(shape[2])
+            memo: dict[str, Any] = {}
+            shared = self._shared_keys       # one object per distinct key: the files
+            store.put(bucket, key, (target.design, [None if k is None else          # keep
+                                                    shared.setdefault(k[1:], k[1:])  # each
+                                                    for k, _ in ops],                # once
+                                    [op for _, op in ops], warnings, target.edges,
+                                    looked, files, memo, frozenset(fonts) - {""}))
+        if self.face_observers:
+            self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
+                                   self._replanner(template, context, target, missing),
+                                   memo))
+        return (keep, ops, warnings, target.edges)
+
+    def _front_key(self, card, deck, game, template, target: _Target) -> str:
+        from pnp.draw import plan_cache as pc
+
+        if self._key_base is None:      # what every front of this renderer shares
+            if self.stamp is None:
+                from pnp.draw.stamp import stamp
+
+                self.stamp = stamp(self.db)
+            checked = [f"{c.__module__}.{c.__qualname__}" for c in self.face_checks]
+            self._key_base = pc.digest([pc.code_version(), self.plan_store.context,
+                                        self.min_text_pt, self.ink_saver, self.stamp,
+                                        sorted(self.fonts.items()), checked])
+        scope = self._contexts.get(("digest", id(deck), template))
+        if scope is None or scope[0] is not deck:
+            known = pc.template_digest(self.templates, template)
+            scope = (deck, pc.digest([self._key_base, template, known,
+                                      self._deck_context(deck), self._game_context(game)]))
+            self._contexts[("digest", id(deck), template)] = scope
+        return pc.quick_digest((scope[1], target.W, target.H, target.bleed, target.safe_mm,
+                                _card_context(card)))
+
+    @staticmethod
+    def _still_true(entry, game) -> bool:
+        from pnp.draw import plan_cache as pc
+
+        if len(entry) != 9:             # another shape: a plan of another version
+            return False
+        looked, files = entry[5], entry[6]
+        if looked:
+            lookup = _lookup(game)
+            for name, was in looked.items():
+                found = lookup(name)
+                if (None if found is None else pc.quick_digest(found)) != was:
+                    return False
+        return all(pc.file_stamp(path) == was for path, was in files.items())
+
+    def _tell(self, face: PlannedFace) -> None:
+        for observer in self.face_observers:
+            observer(face)
+
+    def _replan(self, template, context, target: _Target, missing, stamp) -> list:
+        """A face's ops planned with other stamp values; the target's design and edge
+        paint (set by planning) are left as the face's own plan set them."""
+        saved = (self.stamp, target.design, target.edges)
+        self.stamp = stamp
+        try:
+            return self._plan(template, context, target, missing)[0]
+        finally:
+            self.stamp, target.design, target.edges = saved
 
     def _draw(self, canvas, key, keep, template, context, target: _Target, x, y,
               missing: str | None = None) -> list[LayoutWarning]:
@@ -260,8 +423,7 @@ class CardRenderer:
             canvas.restoreState()
         return list(warnings)
 
-    @staticmethod
-    def _replay(canvas, ops) -> None:
+    def _replay(self, canvas, ops) -> None:
         """Draw keyed operations, reusing their PDF code within one document.
 
         Most elements (frames, panels, labels, icons) are the same on every card of a
@@ -269,14 +431,18 @@ class CardRenderer:
         cards add them with `addLiteral`, skipping ReportLab's number formatting and
         text encoding, which is most of the drawing time. This is safe within one
         document only (font subsets and graphics states are named per document), so the
-        code is stored on the canvas itself."""
+        code is kept per canvas (weakly: it goes with the document)."""
         code = getattr(canvas, "_code", None)          # ReportLab's operator list
         if not isinstance(code, list):
             CardRenderer._run(canvas, [op for _, op in ops])
             return
-        store = canvas.__dict__.get("_pnp_code")
+        try:
+            store = self._documents.get(canvas)
+        except TypeError:                              # not weakly referable: no reuse
+            CardRenderer._run(canvas, [op for _, op in ops])
+            return
         if store is None:
-            store = canvas.__dict__["_pnp_code"] = RecentCache(8192)
+            store = self._documents[canvas] = RecentCache(8192)
         for key, op in ops:
             if key is None:
                 CardRenderer._run(canvas, [op])
@@ -345,6 +511,8 @@ class CardRenderer:
                        for i, op in enumerate(cached[0]))
             warnings.extend(LayoutWarning(target.game, target.deck, target.card, element,
                                           message) for element, message in cached[1])
+        for check in self.face_checks:
+            warnings = check(target, ops, warnings)
         return ops, warnings
 
     def _compile(self, element, el, name, t: _Target, warnings) -> list:

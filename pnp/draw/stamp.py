@@ -11,7 +11,6 @@ run programs (fsmonitor, hooks, signature checks, pagers) overridden."""
 from __future__ import annotations
 
 import functools
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,8 @@ _SAFE_GIT = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c
 
 @functools.lru_cache(maxsize=8)
 def _git_stamp(root: str) -> tuple[str, str]:
+    import subprocess  # only when git is asked (a stamp drawn): not at import
+
     def git(*args: str) -> str:
         try:
             done = subprocess.run(["git", *_SAFE_GIT, "-C", str(root), *args], capture_output=True,

@@ -63,6 +63,19 @@ def _stop(message: str, code: int) -> PnpError:
     return PnpError(message, exit_code=code)
 
 
+def _cards(record: dict, label: str) -> dict[str, dict]:
+    """A record's cards, when its hashes compare with today's (pnp.artefacts.drawn.FORMAT);
+    else the comparison is refused: every card would look changed."""
+    from pnp.artefacts import drawn
+
+    found = drawn.record_format(record)
+    if found != drawn.FORMAT:
+        raise _stop(f"record format changed: {label} was recorded in format {found}, this "
+                    f"pnp records format {drawn.FORMAT}, so its cards cannot be compared "
+                    "(pnp build records them anew; compare with that build)", 1)
+    return record["cards"]
+
+
 def changes(out: Path, project: Path | None, since: str | None, notify: Any = None) -> Changes:
     """The changes from `since` (default: the build before the latest) to the latest
     build recorded in `out`; `notify(line)` gets the font notices of a git ref's cards."""
@@ -71,17 +84,18 @@ def changes(out: Path, project: Path | None, since: str | None, notify: Any = No
     found = drawn.records(out)
     if not found:
         raise _stop(f"no build recorded in {out} (run pnp build first)", 1)
-    latest = drawn.read_record(found[-1])
+    latest_record = drawn.read_record(found[-1])
+    latest = _cards(latest_record, f"build {int(found[-1].stem)}")
     by_number = {int(p.stem): p for p in found}
     if since is None:
         if len(found) < 2:                  # the first build: every card is new
-            return compare({}, latest["cards"], "no earlier build")
-        return compare(drawn.read_record(found[-2])["cards"], latest["cards"],
-                       f"build {int(found[-2].stem)}")
+            return compare({}, latest, "no earlier build")
+        label = f"build {int(found[-2].stem)}"
+        return compare(_cards(drawn.read_record(found[-2]), label), latest, label)
     if since.isdigit() and int(since) in by_number:
-        return compare(drawn.read_record(by_number[int(since)])["cards"], latest["cards"],
-                       f"build {int(since)}")
-    return compare(cards_at_ref(project, since, notify), latest["cards"], f"git {since}")
+        label = f"build {int(since)}"
+        return compare(_cards(drawn.read_record(by_number[int(since)]), label), latest, label)
+    return compare(cards_at_ref(project, since, notify), latest, f"git {since}")
 
 
 def pending(out: Path, project: Path | None, since: str | None = None,
@@ -97,10 +111,11 @@ def pending(out: Path, project: Path | None, since: str | None = None,
     by_number = {int(p.stem): p for p in found}
     latest = drawn.read_record(found[-1]) if found else {}
     if since is None:
-        base = latest["cards"] if found else {}
         label = f"build {int(found[-1].stem)}" if found else "no build"
+        base = _cards(latest, label) if found else {}
     elif since.isdigit() and int(since) in by_number:
-        base, label = drawn.read_record(by_number[int(since)])["cards"], f"build {int(since)}"
+        label = f"build {int(since)}"
+        base = _cards(drawn.read_record(by_number[int(since)]), label)
     elif since.isdigit() and not found:
         raise _stop(f"--since {since}: no build recorded in {out}", 2)
     else:

@@ -85,43 +85,37 @@ def draw_guides(image: Any, box: Any, dpi: float) -> Any:
 
 
 def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PROOF_DPI,
-                guides: bool = False, changes: Any = None) -> ProofResult:
+                guides: bool = False, changes: Any = None, jobs: int = 1) -> ProofResult:
     """Rasterise each face from a one-card-per-page PDF, run the layout checks, write the
-    PNGs, the deck contact sheets and the gallery."""
-    from pnp.artefacts.single import card_slugs, rasterise, write_single
-    from pnp.draw.checks import text_outside_safe_zone
+    PNGs, the deck contact sheets and the gallery. `jobs` > 1: the decks are proofed by
+    that many worker processes (each with its own renderer); the files are the same."""
+    from pnp.artefacts.workers import Workers, job_count, usable
     from pnp.exports.cards import grouped_by_deck
     from pnp.outpaths import inside
 
     result = ProofResult()
     record = load_record(out)
-    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
-        deck = deck_faces[0].deck
-        folder = inside(out, game, deck_id)
-        folder.mkdir(parents=True, exist_ok=True)
-        slugs = card_slugs(deck)
-        pdf = io.BytesIO()
-        drawn = write_single(pdf, deck_faces, renderer, db.print.bleed_mm,
-                             f"proof of {game}/{deck_id}")
-        text_found = text_outside_safe_zone(pdf.getvalue(), drawn.faces, drawn.boxes)
-        images = rasterise(pdf.getvalue(), dpi)
-        for face, box, image, found, more in zip(drawn.faces, drawn.boxes, images,
-                                                 drawn.warnings, text_found, strict=True):
-            warnings = _distinct(found + more)
+    groups = list(grouped_by_deck(faces).values())
+    jobs = min(job_count(jobs), len(groups)) if usable() else 1
+    workers = None
+    if jobs > 1:
+        workers = Workers(jobs, _worker_start, (db, groups, out, dpi, guides))
+        for i in sorted(range(len(groups)), key=lambda i: -len(groups[i])):
+            workers.submit(i, _worker_proof, i)
+    try:
+        for i, deck_faces in enumerate(groups):
+            done = workers.result(i) if workers is not None else None
+            if done is None:        # in this process (or again here, to raise)
+                done = _proof_deck(db, deck_faces, renderer, out, dpi, guides)
+            entries, warnings, files = done
             result.warnings += warnings
-            if guides:
-                image = draw_guides(image, box, dpi)
-            name = "back" if face.card is None else slugs[face.card.name]
-            path = inside(folder, f"{name}.png")
-            image.save(path, dpi=(dpi, dpi), compress_level=1)
-            result.files.append(path)
-            entry = Proofed(game, deck_id, None if face.card is None else face.card.name,
-                            "Back" if face.card is None else face.card.type,
-                            deck.count if face.card is None else face.card.copies,
-                            path.relative_to(out).as_posix(),
-                            [f"{w.element}: {w.message}" for w in warnings])
-            record[entry.key] = entry
-            result.faces.append(entry)
+            result.files += files
+            for entry in entries:
+                record[entry.key] = entry
+                result.faces.append(entry)
+    finally:
+        if workers is not None:
+            workers.close()
     record = current_entries(db, record, out)
     save_record(out, record)
     for (game, deck_id) in grouped_by_deck(faces):
@@ -133,6 +127,63 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
     index.write_text(gallery_html(db, record, changes), encoding="utf-8")
     result.files.append(index)
     return result
+
+
+def _proof_deck(db: Any, deck_faces: list, renderer: Any, out: Path, dpi: float,
+                guides: bool) -> tuple[list[Proofed], list[Any], list[Path]]:
+    """One deck's faces proofed: (entries, warnings, PNG files written)."""
+    from pnp.artefacts.single import card_slugs, rasterise, write_single
+    from pnp.draw.checks import text_outside_safe_zone
+    from pnp.outpaths import inside
+
+    deck = deck_faces[0].deck
+    game, deck_id = deck.game, deck.id
+    folder = inside(out, game, deck_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    slugs = card_slugs(deck)
+    pdf = io.BytesIO()
+    drawn = write_single(pdf, deck_faces, renderer, db.print.bleed_mm,
+                         f"proof of {game}/{deck_id}")
+    text_found = text_outside_safe_zone(pdf.getvalue(), drawn.faces, drawn.boxes)
+    images = rasterise(pdf.getvalue(), dpi)
+    entries, all_warnings, files = [], [], []
+    for face, box, image, found, more in zip(drawn.faces, drawn.boxes, images,
+                                             drawn.warnings, text_found, strict=True):
+        warnings = _distinct(found + more)
+        all_warnings += warnings
+        if guides:
+            image = draw_guides(image, box, dpi)
+        name = "back" if face.card is None else slugs[face.card.name]
+        path = inside(folder, f"{name}.png")
+        image.save(path, dpi=(dpi, dpi), compress_level=1)
+        files.append(path)
+        entries.append(Proofed(game, deck_id, None if face.card is None else face.card.name,
+                               "Back" if face.card is None else face.card.type,
+                               deck.count if face.card is None else face.card.copies,
+                               path.relative_to(out).as_posix(),
+                               [f"{w.element}: {w.message}" for w in warnings]))
+    return entries, all_warnings, files
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_start(db: Any, groups: list, out: Path, dpi: float, guides: bool) -> None:
+    _WORKER.clear()
+    _WORKER.update(db=db, groups=groups, out=out, dpi=dpi, guides=guides)
+
+
+def _worker_proof(index: int) -> Any:
+    from pnp.draw.render import card_renderer
+
+    w = _WORKER
+    try:
+        if "renderer" not in w:
+            w["renderer"] = card_renderer(w["db"])
+        return _proof_deck(w["db"], w["groups"][index], w["renderer"], w["out"], w["dpi"],
+                           w["guides"])
+    except Exception:  # the parent proofs this deck again and raises what it raises
+        return None
 
 
 def _distinct(warnings: list[Any]) -> list[Any]:
@@ -402,10 +453,15 @@ def _figure(e: Proofed, db: Any, change: str | None = None) -> str:
 def gallery_changes(builds: Path, project: Path | None, since: str | None,
                     notify: Any = None) -> Any:
     """What `pnp diff` says for the gallery; None (no marks) when nothing was built yet
-    and no --since was asked for."""
+    and no --since was asked for, or when the build before was recorded in another
+    format (an upgrade: its cards cannot be compared)."""
     from pnp.artefacts import drawn
     from pnp.exports.diff import changes
 
-    if since is None and not drawn.records(builds):
+    found = drawn.records(builds)
+    if since is None and not found:
+        return None
+    if since is None and len(found) > 1 and len({
+            drawn.record_format(drawn.read_record(p)) for p in found[-2:]}) > 1:
         return None
     return changes(builds, project, since, notify)

@@ -1,0 +1,211 @@
+"""Card plans kept across builds: a card front planned once is not planned again until
+something it depends on changes (issue 24 item 5).
+
+A front's plan (its operations, warnings and edge paint, pnp.draw.render) is stored under
+a key made of everything planning reads:
+- the code: a hash of pnp's drawing sources (pnp/draw/**.py) and pnp's version;
+- the template: the sources of the card type's template and of every template it
+  imports or includes, transitively (one that names a template at run time: every
+  template of the folders);
+- the card's context (its fields, name, text, copies...), its deck's and game's contexts;
+- the trim size, bleed and safe zone, min_text_pt, INK_SAVER, the version stamp, the
+  font roles, and what the caller adds (`PlanStore(context=...)`: the fonts' bytes,
+  whether the plan checks are installed).
+Two things are checked when a stored plan is found: each other card the template looked
+up (`card_named`) still has the context it had, and each file the plan draws (images)
+still has its size and modification time. Anything else: planned afresh.
+
+The plans of one deck's fronts are 16 files (by the key's first hex digit: an edit
+rewrites one sixteenth of a big deck's plans), FOLDER/<digest of game/deck/digit>.pickle,
+each written atomically when a build planned anything new in it; it keeps the plans
+used by that build and, up to as many again, older ones (an edit undone is a hit). A file that
+cannot be read is a miss, never an error; an unwritable folder means no cache.
+Folder: `folder()` (the carddb cache's folder, `plans/`; PNP_CACHE_DIR=off: none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import re
+from pathlib import Path
+from typing import Any
+
+FORMAT = "pnp-plans-1"
+_code: str | None = None
+
+
+def folder() -> Path | None:
+    """Where plans are kept: beside the carddb cache (None: caching is off)."""
+    from carddb.cache import folder as cache_folder
+
+    base = cache_folder()
+    return None if base is None else base / "plans"
+
+
+def code_version() -> str:
+    """A hash of the drawing code (a change to an element's compile step changes plans)."""
+    global _code
+    if _code is None:
+        import pnp
+
+        h = hashlib.sha256(f"{FORMAT}\0{getattr(pnp, '__version__', '')}".encode())
+        here = Path(__file__).resolve().parent
+        for path in sorted(here.rglob("*.py")):
+            h.update(path.relative_to(here).as_posix().encode() + b"\0")
+            h.update(path.read_bytes())
+        _code = h.hexdigest()
+    return _code
+
+
+def digest(value: Any) -> str:
+    """A stable hash of plain data (what a template context holds)."""
+    text = json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False,
+                      separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def quick_digest(value: Any) -> str:
+    """A hash of plain data by its repr (a card's context, per card: json.dumps would be
+    most of a cached card's cost). The same data built the same way has the same repr;
+    an object whose repr shows its address only ever misses."""
+    return hashlib.sha256(repr(value).encode()).hexdigest()
+
+
+# The tags that reach another template, and their first argument (Jinja comments and
+# raw blocks aside, which at worst make a key change more often than it must).
+_REACHES = re.compile(r"\{%-?\s*(?:import|include|extends|from)\s+(.+?)(?:\s+(?:as|import|"
+                      r"with|without|ignore)\b|\s*-?%\})", re.S)
+_LITERAL = re.compile(r"""^(?:"([^"\\]*)"|'([^'\\]*)')$""")
+
+
+def template_digest(templates: Any, name: str) -> str:
+    """The sources of template `name` and of every template it reaches (import, include,
+    extends, from), read without parsing them; a template named by an expression (not a
+    quoted name) may be any: then every template of the folders."""
+    env = templates.env
+    h = hashlib.sha256()
+    todo, seen = [name], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            source = env.loader.get_source(env, current)[0]
+        except Exception:  # missing or unreadable: planning reports it; key on all files
+            return _all_templates(templates)
+        for argument in _REACHES.findall(source):
+            literal = _LITERAL.match(argument.strip())
+            if literal is None:
+                return _all_templates(templates)
+            todo.append(literal.group(1) if literal.group(1) is not None else literal.group(2))
+        h.update(current.encode() + b"\0" + source.encode() + b"\0")
+    return h.hexdigest()
+
+
+def _all_templates(templates: Any) -> str:
+    """Every template file's bytes; one that is not a regular file (a FIFO would block
+    the read) or is too large to be a template, by its name and stat alone (planning
+    refuses it)."""
+    import stat
+
+    from carddb.limits import MAX_TEMPLATE_BYTES
+
+    h = hashlib.sha256(b"all")
+    for folder_ in templates.folders:
+        for path in sorted(Path(folder_).rglob("*.j2")):
+            try:
+                st = path.stat()
+                readable = stat.S_ISREG(st.st_mode) and st.st_size <= MAX_TEMPLATE_BYTES
+                data = path.read_bytes() if readable else (      # refused when planned
+                    f"not read {st.st_mode} {st.st_size} {st.st_mtime_ns}".encode())
+            except OSError as exc:
+                data = f"unreadable {exc.errno}".encode()
+            h.update(str(path).encode() + b"\0" + data + b"\0")
+    return h.hexdigest()
+
+
+def file_stamp(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+class PlanStore:
+    """The plans of card fronts, by key (`get`, `put`), one file per deck (`save`).
+    `read=False` (pnp build --force): nothing stored is used, everything is stored anew."""
+
+    def __init__(self, where: Path | None, context: str = "", read: bool = True):
+        self.where = None if where is None else Path(where)
+        self.context = context
+        self.read = read
+        self._buckets: dict[str, dict] = {}
+        self._used: dict[str, set] = {}
+        self._dirty: set[str] = set()
+        self.hits = self.misses = 0
+
+    def _bucket(self, bucket: str) -> dict:
+        found = self._buckets.get(bucket)
+        if found is None:
+            found = {}
+            if self.where is not None and self.read:
+                try:
+                    with open(self._path(bucket), "rb") as f:
+                        data = pickle.load(f)
+                    if isinstance(data, dict) and data.get("format") == FORMAT:
+                        found = data["plans"]
+                except Exception:  # missing, unreadable, from another version: none
+                    found = {}
+            self._buckets[bucket] = found
+            self._used[bucket] = set()
+        return found
+
+    def _path(self, bucket: str) -> Path:
+        assert self.where is not None
+        name = hashlib.sha256(bucket.encode()).hexdigest()[:32]
+        return self.where / f"{name}.pickle"
+
+    def get(self, bucket: str, key: str) -> Any | None:
+        shard = f"{bucket}\0{key[:1]}"
+        entry = self._bucket(shard).get(key)
+        if entry is not None:
+            self._used[shard].add(key)
+        return entry
+
+    def put(self, bucket: str, key: str, entry: Any) -> None:
+        shard = f"{bucket}\0{key[:1]}"
+        self._bucket(shard)[key] = entry
+        self._used[shard].add(key)
+        self._dirty.add(shard)
+
+    def save(self) -> None:
+        """Write each deck's file that gained a plan (atomically; errors ignored)."""
+        if self.where is None:
+            return
+        for bucket in sorted(self._dirty):
+            plans = self._buckets[bucket]
+            used = self._used[bucket]
+            kept = {k: plans[k] for k in plans if k in used}
+            for k in plans:                 # older plans, up to as many as are used
+                if len(kept) >= 2 * len(used):
+                    break
+                kept.setdefault(k, plans[k])
+            path = self._path(bucket)
+            part = path.with_name(f"{path.name}.{os.getpid()}.part")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with open(part, "wb") as f:
+                    pickle.dump({"format": FORMAT, "plans": kept}, f,
+                                protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(part, path)
+            except (OSError, pickle.PicklingError, TypeError, AttributeError):
+                try:
+                    part.unlink()
+                except OSError:
+                    pass
+        self._dirty.clear()

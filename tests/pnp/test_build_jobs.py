@@ -1,0 +1,104 @@
+"""Issue 24 item 5: `pnp build --jobs N` draws independent artefacts in N worker
+processes; the output is byte-identical whatever N, and a failure is the one a
+one-process build reports, with nothing written."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnp.artefacts.project_build import BuildOptions, build_project, job_count
+from pnp.cli.init import write_project
+from pnp.draw.render import RenderError
+
+
+@pytest.fixture
+def starter(tmp_path) -> Path:
+    folder = tmp_path / "game"
+    write_project(folder, None)
+    return folder
+
+
+def _files(out: Path) -> dict[str, str]:
+    """PDFs, layout reports and build records (the manifest holds files' mtimes)."""
+    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file() and p.suffix in (".pdf", ".json")
+            and p.name != ".pnp-manifest.json"}
+
+
+def test_one_and_two_jobs_write_the_same_bytes(starter, tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    one = build_project(starter, BuildOptions(out=tmp_path / "one", jobs=1))
+    two = build_project(starter, BuildOptions(out=tmp_path / "two", jobs=2))
+    files = _files(tmp_path / "one")
+    assert len([f for f in files if f.endswith(".pdf")]) >= 4
+    assert _files(tmp_path / "two") == files
+    assert [Path(r.path).name for r in two.results] == [Path(r.path).name
+                                                       for r in one.results]
+    assert [(r.pages, r.cards) for r in two.results] == [(r.pages, r.cards)
+                                                         for r in one.results]
+    assert two.layout() == one.layout()
+
+
+def test_a_failure_in_a_worker_is_the_one_process_error_and_writes_nothing(starter,
+                                                                           tmp_path):
+    storm = starter / "templates" / "harbour" / "storm.j2"
+    storm.write_text(storm.read_text() + "- rect: {box: [1, 1, 2]}\n")
+    errors = []
+    for jobs in (1, 2):
+        with pytest.raises(RenderError) as caught:
+            build_project(starter, BuildOptions(out=tmp_path / f"j{jobs}", jobs=jobs))
+        errors.append(str(caught.value))
+        assert not list((tmp_path / f"j{jobs}").rglob("*.pdf"))
+        assert not list((tmp_path / f"j{jobs}").rglob("*.part"))
+    assert errors[0] == errors[1] and "storm.j2" in errors[0]
+
+
+def test_jobs_default_to_the_cores_and_the_option_is_checked(starter):
+    import os
+
+    assert job_count(None) == max(1, os.cpu_count() or 1) and job_count(1) == 1
+    run = subprocess.run([sys.executable, "-m", "pnp", "build", "--project", str(starter),
+                          "--jobs", "0"], capture_output=True, text=True)
+    assert run.returncode == 2 and "--jobs" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_proof_with_one_and_two_jobs_writes_the_same_files(starter, tmp_path):
+    runs = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"proof{jobs}"
+        run = subprocess.run([sys.executable, "-m", "pnp", "proof", "--project", str(starter),
+                              "--out", str(out), "--dpi", "40", "--jobs", str(jobs)],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        runs[jobs] = {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                      for p in sorted(out.rglob("*")) if p.is_file()}
+    assert len([f for f in runs[1] if f.endswith(".png")]) > 10
+    assert runs[1] == runs[2]
+
+
+def test_with_another_thread_running_the_build_stays_in_this_process(starter, tmp_path,
+                                                                      monkeypatch):
+    """Forking a threaded process (pnp watch listens in a thread) may copy a held lock
+    into a worker: then nothing is forked and the build is the one-process build."""
+    import threading
+
+    from pnp.artefacts import workers
+
+    started = []
+    monkeypatch.setattr(workers.Workers, "__init__",
+                        lambda *a, **k: started.append(a) or pytest.fail("forked"))
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    try:
+        assert not workers.usable()
+        report = build_project(starter, BuildOptions(out=tmp_path / "out", jobs=2))
+    finally:
+        stop.set()
+        thread.join()
+    assert started == [] and len(report.built) >= 4

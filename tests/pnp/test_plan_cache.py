@@ -1,0 +1,143 @@
+"""Issue 24 item 5: card plans kept across builds (pnp.draw.plan_cache), keyed by what
+they depend on: an edited card is planned again, the others are not; an edited template
+(or one it imports) plans all its cards again; the output is the same byte for byte."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+import carddb
+from pnp.artefacts.project_build import BuildOptions, build_project
+from pnp.cli.init import write_project
+from pnp.draw import plan_cache
+from pnp.draw.fonts import register_fonts
+from pnp.draw.render import CardRenderer
+
+
+@pytest.fixture
+def starter(tmp_path) -> Path:
+    folder = tmp_path / "game"
+    write_project(folder, None)
+    return folder
+
+
+def _plan_all(project: Path, where: Path, read: bool = True) -> tuple[plan_cache.PlanStore,
+                                                                     list[str]]:
+    """Plan every front of the starter (as a build does) with a store in `where`; the
+    names of the cards planned afresh."""
+    db = carddb.load(project / "cards.yaml")
+    renderer = CardRenderer(db, register_fonts(db.print.fonts, db.root))
+    store = renderer.plan_store = plan_cache.PlanStore(where, read=read)
+    fresh: list[str] = []
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas("unused.pdf", invariant=1)
+    for deck in db.games["harbour"].decks.values():
+        for card in deck.cards:
+            before = store.misses
+            renderer.draw_front(canvas, card, deck, 0, 0, 180, 252, 9)
+            if store.misses > before:
+                fresh.append(card.name)
+    store.save()
+    return store, fresh
+
+
+def test_only_the_edited_card_is_planned_again(starter, tmp_path):
+    where = tmp_path / "plans"
+    store, fresh = _plan_all(starter, where)
+    total = len(fresh)
+    assert total > 5 and store.hits == 0
+    store, fresh = _plan_all(starter, where)
+    assert fresh == [] and store.hits == total
+    ships = starter / "ships.csv"
+    ships.write_text(ships.read_text().replace("Moves 1 extra in calm weather.",
+                                               "Moves 2 extra in calm weather."))
+    store, fresh = _plan_all(starter, where)
+    assert fresh == ["The Gull"] and store.hits == total - 1
+    store, fresh = _plan_all(starter, where, read=False)       # --force: all planned
+    assert len(fresh) == total
+
+
+def test_an_edited_template_or_one_it_imports_plans_all_its_cards_again(starter, tmp_path):
+    where = tmp_path / "plans"
+    _, every = _plan_all(starter, where)
+    storm = starter / "templates" / "harbour" / "storm.j2"
+    storm.write_text(storm.read_text() + "- rect: {box: [1, 1, 2, 2], fill: '#ff0000'}\n")
+    _, fresh = _plan_all(starter, where)
+    storms = [c.name for c in carddb.load(starter / "cards.yaml").games["harbour"]
+              .decks["storms"].cards]
+    assert fresh == storms
+    look = starter / "templates" / "harbour" / "_look.j2"      # imported by both
+    look.write_text(look.read_text() + "\n{# a comment changes the source #}\n")
+    _, fresh = _plan_all(starter, where)
+    assert fresh == every
+
+
+def test_a_card_named_look_up_and_an_image_are_checked_on_a_hit(starter, tmp_path):
+    """A template that shows another card: editing that card plans this one again."""
+    where = tmp_path / "plans"
+    storm = starter / "templates" / "harbour" / "storm.j2"
+    storm.write_text(storm.read_text() + '{% set g = card_named("The Gull") %}\n'
+                     "- text: {box: [6, 80, 40, 5], text: {{ g.text }}, size: 7, "
+                     "markup: false}\n")
+    _, every = _plan_all(starter, where)
+    ships = starter / "ships.csv"
+    ships.write_text(ships.read_text().replace("Moves 1 extra", "Moves 3 extra"))
+    _, fresh = _plan_all(starter, where)
+    storms = [c.name for c in carddb.load(starter / "cards.yaml").games["harbour"]
+              .decks["storms"].cards]
+    assert fresh == ["The Gull", *storms]
+
+
+def _digests(out: Path) -> dict[str, str]:
+    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*.pdf"))}
+
+
+def test_the_output_is_byte_identical_with_and_without_the_cache(starter, tmp_path,
+                                                                 monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    build_project(starter, BuildOptions(out=tmp_path / "none"))
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    build_project(starter, BuildOptions(out=tmp_path / "cold"))
+    assert list((tmp_path / "cache" / "plans").glob("*.pickle"))
+    build_project(starter, BuildOptions(out=tmp_path / "warm"))       # every plan a hit
+    none = _digests(tmp_path / "none")
+    assert none and _digests(tmp_path / "cold") == none == _digests(tmp_path / "warm")
+    records = [(tmp_path / d / ".pnp-builds" / "0001.json").read_text()
+               for d in ("none", "warm")]
+    assert records[0] == records[1]
+
+
+def test_an_unreadable_plan_file_is_a_miss(starter, tmp_path):
+    where = tmp_path / "plans"
+    _, every = _plan_all(starter, where)
+    for path in where.glob("*.pickle"):
+        path.write_bytes(b"not a pickle")
+    _, fresh = _plan_all(starter, where)
+    assert fresh == every
+
+
+def test_a_stored_plan_drawing_a_fallback_glyph_registers_its_font(starter, tmp_path):
+    """Fallback fonts are registered when planning first needs them; a plan taken from
+    the store (a fresh process that planned nothing) must register them too."""
+    import os
+    import subprocess
+    import sys
+
+    cards = starter / "cards.yaml"
+    cards.write_text(cards.read_text().replace("No ship may move more than 2 this round.",
+                                               "No ship may move \u2192 more than 2 \u2605."))
+    env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    pdfs = []
+    for n in (1, 2):
+        out = tmp_path / f"out{n}"
+        run = subprocess.run([sys.executable, "-m", "pnp", "build", "--project",
+                              str(starter), "--only", "storms", "--out", str(out)],
+                             capture_output=True, text=True, env=env)
+        assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+        pdfs.append((out / "harbour" / "storms.pdf").read_bytes())
+    assert pdfs[0] == pdfs[1]
