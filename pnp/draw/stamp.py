@@ -3,10 +3,10 @@
 the date of the last commit) when the project is in a repository, else empty. Never the
 clock, so two builds of the same input are byte-identical.
 
-git is asked only when a template of the project draws the stamp and cards.yaml gives
-no `release`: building a stranger's project starts no program otherwise
-(docs/ARCHITECTURE.md, "Trust model"); and then with the repository's settings that
-run programs (fsmonitor, hooks, signature checks, pagers) overridden."""
+git's facts are read only when a template of the project draws the stamp and cards.yaml
+gives no `release`, and then from `.git` itself, in pure Python (pnp.draw.gitread): git
+is never started, so a repository's own settings cannot run a program while a
+stranger's project is built (docs/ARCHITECTURE.md, "Trust model")."""
 
 from __future__ import annotations
 
@@ -15,31 +15,18 @@ from pathlib import Path
 from typing import Any
 
 STAMP_KEYS = ("version", "build_date")
-# A project's .git/config may name programs git would run: none of them for the stamp.
-_SAFE_GIT = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c",
-             "log.showSignature=false", "-c", "gpg.program=false", "-c", "core.pager=cat",
-             "--no-pager")
 
 
 @functools.lru_cache(maxsize=8)
 def _git_stamp(root: str) -> tuple[str, str]:
-    import subprocess  # only when git is asked (a stamp drawn): not at import
+    from pnp.draw.gitread import describe  # only when a stamp is drawn: not at import
 
-    def git(*args: str) -> str:
-        try:
-            done = subprocess.run(["git", *_SAFE_GIT, "-C", str(root), *args], capture_output=True,
-                                  text=True, timeout=10, check=False)
-        except (OSError, subprocess.SubprocessError):
-            return ""
-        return done.stdout.strip() if done.returncode == 0 else ""
-
-    version = git("describe", "--tags", "--always")     # fails outside a repository
-    return (version, git("log", "-1", "--format=%cs") if version else "")
+    return describe(Path(root))
 
 
 def git_stamp(root: Path) -> dict[str, str]:
     """{"version", "build_date"} from the git repository holding `root` ("" outside one,
-    or without git). Asked once per process and folder."""
+    or where it cannot be read). Read once per process and folder."""
     version, date = _git_stamp(str(Path(root).resolve()))
     return {"version": version, "build_date": date}
 
