@@ -457,7 +457,7 @@ def _odds_own_die(game: Any, die: Any, n: int, at_least: int | None, rest: list[
 
 
 # ── sessions ───────────────────────────────────────────────────────────────────
-def _game_to_start(game: str, cards: str | None) -> tuple[games.Game, str | None, Any]:
+def game_to_start(game: str, cards: str | None) -> tuple[games.Game, str | None, Any]:
     """The registered game `game` names, else a game of the card database (--cards, else
     ./cards.yaml) without a rules plug-in, played with the table kit: (entry, that game's
     id or None, the database when it was loaded)."""
@@ -545,7 +545,7 @@ def new(
         from referee.words import counted
 
         opts = global_options(ctx)
-        entry, kit_game, db = _game_to_start(game, opts.cards)
+        entry, kit_game, db = game_to_start(game, opts.cards)
         names = [p.strip() for p in players.split(",")]
         for name in names:  # a name is printed in status lines and the log: one line each
             if not name.isprintable():

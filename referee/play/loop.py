@@ -239,17 +239,26 @@ class Table:
             game = self.input("Game (x-statix, xo, or one of your cards.yaml) > ")
             if game is None:
                 return False
+            if not self._known_game(game):  # said at once, asked again
+                continue
             players = self.input("Players, in seat order (comma-separated) > ")
             if players is None:
                 return False
-            dice = self.input("Setup dice as they fall, in order (Enter: the referee rolls) > ")
-            if dice is None:
-                return False
-            argv = ["new", game.strip(), "--players", players.strip()]
-            if dice.strip():
-                argv += ["--roll", dice.strip()]
-            self.run(argv)
+            # `new` asks for each setup die by name itself (Enter: the referee rolls it)
+            self.run(["new", game.strip(), "--players", players.strip()])
         return self.refresh() is not None
+
+    def _known_game(self, game: str) -> bool:
+        """Whether `referee new` would take `game`; its one line said when not."""
+        from referee.cli import game_to_start
+        from referee.errors import RefereeError, UsageError
+
+        try:
+            game_to_start(game.strip(), self.cards)
+        except (RefereeError, UsageError) as error:
+            self.say(f"referee: {error.message}")
+            return False
+        return True
 
     def step(self) -> bool:
         """Ask (or run) the next thing; False at the end of the input or on `quit`."""
