@@ -124,6 +124,18 @@ class Op:
         return repr(self.as_tuple())
 
 
+class AlphaOp(Op):
+    """An op with an `alpha` field: replayable only when opaque (a transparency state is
+    a resource of its page)."""
+
+    __slots__ = ()
+    alpha: float
+
+    @property
+    def replayable(self) -> bool:
+        return self.alpha == 1.0
+
+
 # ── what is being drawn ────────────────────────────────────────────────────────────
 
 @dataclass

@@ -7,6 +7,7 @@ from typing import Any
 
 from pnp.draw.elements.base import (
     REQUIRED,
+    AlphaOp,
     Element,
     Key,
     Op,
@@ -19,7 +20,7 @@ from pnp.draw.elements.base import (
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Ellipse(Op):
+class Ellipse(AlphaOp):
     box: tuple[float, float, float, float]
     fill: Any
     stroke: Any
@@ -27,10 +28,6 @@ class Ellipse(Op):
     alpha: float
 
     kind = "ellipse"
-
-    @property
-    def replayable(self) -> bool:
-        return self.alpha == 1.0
 
     def paint(self, c) -> None:
         x, y, w, h = self.box

@@ -7,6 +7,7 @@ from typing import Any
 
 from pnp.draw.elements.base import (
     REQUIRED,
+    AlphaOp,
     Element,
     Key,
     Op,
@@ -20,7 +21,7 @@ from pnp.draw.elements.base import (
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Line(Op):
+class Line(AlphaOp):
     points: tuple[tuple[float, float], ...]
     color: Any
     width: float
@@ -28,10 +29,6 @@ class Line(Op):
     alpha: float
 
     kind = "line"
-
-    @property
-    def replayable(self) -> bool:
-        return self.alpha == 1.0
 
     def paint(self, c) -> None:
         set_paint(c, None, self.color, self.width, self.alpha, self.dash)

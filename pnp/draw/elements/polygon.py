@@ -7,6 +7,7 @@ from typing import Any
 
 from pnp.draw.elements.base import (
     REQUIRED,
+    AlphaOp,
     Element,
     Key,
     Op,
@@ -20,7 +21,7 @@ from pnp.draw.elements.base import (
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Polygon(Op):
+class Polygon(AlphaOp):
     points: tuple[tuple[float, float], ...]
     fill: Any
     stroke: Any
@@ -28,10 +29,6 @@ class Polygon(Op):
     alpha: float
 
     kind = "polygon"
-
-    @property
-    def replayable(self) -> bool:
-        return self.alpha == 1.0
 
     def paint(self, c) -> None:
         set_paint(c, self.fill, self.stroke, self.width, self.alpha, None)

@@ -9,6 +9,7 @@ from typing import Any
 from pnp.draw.elements.base import (
     MM,
     REQUIRED,
+    AlphaOp,
     Element,
     Key,
     Op,
@@ -21,7 +22,7 @@ from pnp.draw.elements.base import (
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class Rect(Op):
+class Rect(AlphaOp):
     box: tuple[float, float, float, float]     # points: x, y (lower left), w, h
     fill: Any
     stroke: Any
@@ -31,10 +32,6 @@ class Rect(Op):
     dash: Any
 
     kind = "rect"
-
-    @property
-    def replayable(self) -> bool:
-        return self.alpha == 1.0
 
     def paint(self, c) -> None:
         x, y, w, h = self.box
