@@ -292,3 +292,12 @@ def reset_paint(c, alpha, dash) -> None:
         c.setStrokeAlpha(1.0)
     if dash:
         c.setDash()
+
+
+# The paint keys of a filled and/or outlined shape (ellipse, polygon), declared once.
+PAINT_KEYS = (
+    Key("fill", "colour", None, "fill colour"),
+    Key("stroke", "colour", None, "outline colour"),
+    Key("width", "pt", 0.5, "outline width"),
+    Key("alpha", "0..1", 1.0, "opacity"),
+)

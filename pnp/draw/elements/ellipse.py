@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnp.draw.elements.base import (
+    PAINT_KEYS,
     REQUIRED,
     AlphaOp,
     Element,
@@ -49,10 +50,7 @@ ELEMENT = Element(
     "ellipse", __doc__,
     keys=(
         Key("box", "[x, y, w, h] mm", REQUIRED, "the box the ellipse fills"),
-        Key("fill", "colour", None, "fill colour"),
-        Key("stroke", "colour", None, "outline colour"),
-        Key("width", "pt", 0.5, "outline width"),
-        Key("alpha", "0..1", 1.0, "opacity"),
+        *PAINT_KEYS,
     ),
     compile=compile,
     example='- ellipse: {box: [10, 10, 20, 20], stroke: "#000000", width: 1}',

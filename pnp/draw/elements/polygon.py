@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnp.draw.elements.base import (
+    PAINT_KEYS,
     REQUIRED,
     AlphaOp,
     Element,
@@ -51,10 +52,7 @@ ELEMENT = Element(
     "polygon", __doc__,
     keys=(
         Key("points", "[[x, y], ...] mm", REQUIRED, "the corners, two or more"),
-        Key("fill", "colour", None, "fill colour"),
-        Key("stroke", "colour", None, "outline colour"),
-        Key("width", "pt", 0.5, "outline width"),
-        Key("alpha", "0..1", 1.0, "opacity"),
+        *PAINT_KEYS,
     ),
     compile=compile,
     example='- polygon: {points: [[5, 5], [15, 5], [10, 14]], fill: "#c62828"}',
