@@ -81,7 +81,7 @@ _SELECT_LAST = _SELECT + " ORDER BY seq DESC LIMIT 1"
 _SELECT_RANGE = _SELECT + " WHERE seq BETWEEN ? AND ? ORDER BY seq"
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
 Row = tuple[int, str, str, str, str, str]
-PathText = str  # a session's path as text: pathlib costs more to import than a command may spend
+PathText = session_media.PathText  # a path as text: pathlib costs more to import than a command may spend
 
 
 def _normal(path: str | os.PathLike) -> PathText:

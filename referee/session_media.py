@@ -22,7 +22,7 @@ import sqlite3
 from referee.errors import SessionError
 from referee.inputs import one_line
 
-PathText = str  # a path as text (no pathlib: start-up); referee.session's name for it
+PathText = str  # a session's path as text (no pathlib at start-up); referee.session uses it too
 
 LOW_SPACE_BYTES = 1 << 20  # below this, an I/O error on a write is a full disk
 # what SQLite says when it cannot make or map the -shm / -wal a WAL reader needs
