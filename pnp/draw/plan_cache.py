@@ -183,6 +183,11 @@ class PlanStore:
         self._used[shard].add(key)
         self._dirty.add(shard)
 
+    def changed(self, bucket: str, key: str) -> None:
+        """The entry under `key` was changed in place (what its memo keeps grew): write
+        its file on `save`."""
+        self._dirty.add(f"{bucket}\0{key[:1]}")
+
     def save(self) -> None:
         """Write each deck's file that gained a plan (atomically; errors ignored)."""
         if self.where is None:
