@@ -30,10 +30,11 @@ import json
 import os
 import pickle
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-FORMAT = "pnp-plans-1"
+FORMAT = "pnp-plans-2"         # 2: a plan's operations pickled apart (StoredOps)
 _code: str | None = None
 
 
@@ -134,6 +135,42 @@ def file_stamp(path: str) -> tuple | None:
     except OSError:
         return None
     return (st.st_size, st.st_mtime_ns)
+
+
+def pack_ops(ops: list) -> bytes:
+    """A plan's operations as stored: pickled apart from the rest of its entry, so that
+    loading a deck's plans costs little and a card's operations are unpickled only when
+    one is drawn (`StoredOps`)."""
+    return pickle.dumps(ops, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+class StoredOps(Sequence):
+    """A stored plan's (replay key, operation) pairs: the keys at once, the operations
+    unpickled when one is first needed. Most cards of a rebuild need none: their code
+    is kept in the document or with the plan (pnp.draw.render._replay)."""
+
+    __slots__ = ("keys", "_packed", "_ops")
+
+    def __init__(self, keys: list, packed: bytes):
+        self.keys = keys
+        self._packed = packed
+        self._ops: list | None = None
+
+    def ops(self) -> list:
+        if self._ops is None:
+            self._ops = pickle.loads(self._packed)
+        return self._ops
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(zip(self.keys[index], self.ops()[index], strict=True))
+        return (self.keys[index], self.ops()[index])
+
+    def __iter__(self):
+        return zip(self.keys, self.ops(), strict=True)
 
 
 class PlanStore:

@@ -312,15 +312,15 @@ class CardRenderer:
         entry = store.get(bucket, key) if store.read else None
         if entry is not None and self._still_true(entry, game):
             store.hits += 1
-            design, keys, plain_ops, warnings, edges, _deps, _files, memo, fonts = entry
+            design, keys, packed, warnings, edges, _deps, _files, memo, fonts = entry
             target.design, target.edges = design, edges
             if fonts:                   # fallback fonts are registered when first needed
                 from pnp.draw.glyphs import make_ready
 
                 make_ready(fonts)
             token = self._token
-            ops = [((token, *k) if k is not None else None, op)
-                   for k, op in zip(keys, plain_ops, strict=True)]
+            ops = pc.StoredOps([(token, *k) if k is not None else None for k in keys],
+                               packed)
         else:
             store.misses += 1
             looked: dict[str, str | None] = {}
@@ -349,7 +349,8 @@ class CardRenderer:
             store.put(bucket, key, (target.design, [None if k is None else          # keep
                                                     shared.setdefault(k[1:], k[1:])  # each
                                                     for k, _ in ops],                # once
-                                    [op for _, op in ops], warnings, target.edges,
+                                    pc.pack_ops([op for _, op in ops]), warnings,
+                                    target.edges,
                                     looked, files, memo, frozenset(fonts) - {""}))
         if self.face_observers:
             self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
@@ -454,26 +455,31 @@ class CardRenderer:
             return
         if store is None:
             from pnp.draw.elements.text import Text
+            from pnp.draw.plan_cache import StoredOps
             from pnp.draw.textcode import TextCode
 
-            store = self._documents[canvas] = (RecentCache(8192), TextCode(), Text)
-        codes, texts, text_op = store
-        for index, (key, op) in enumerate(ops):
+            store = self._documents[canvas] = (RecentCache(8192), TextCode(), Text,
+                                               StoredOps)
+        codes, texts, text_op, stored = store
+        # a stored plan's operations are unpickled only if one must be drawn
+        keys = ops.keys if type(ops) is stored else [k for k, _ in ops]
+        for index, key in enumerate(keys):
             if key is None:
-                CardRenderer._run(canvas, [op])
+                CardRenderer._run(canvas, [ops[index][1]])
                 continue
             known = codes.get(key)
             if known is not None:
                 canvas.addLiteral(known)
                 continue
-            where = None
-            if kept is not None and type(op) is text_op:
-                known = texts.replay(canvas, kept.codes.get(index))
+            if kept is not None and index in kept.codes:
+                known = texts.replay(canvas, kept.codes[index])
                 if known is not None:
                     canvas.addLiteral(known)
                     codes.put(key, known)
                     continue
-                where = texts.before(canvas, op)
+            op = ops[index][1]
+            where = texts.before(canvas, op) if kept is not None and type(op) is text_op \
+                else None
             code = canvas._code                        # beginForm swaps the list
             start = len(code)
             CardRenderer._run(canvas, [op])
