@@ -11,6 +11,9 @@ a key made of everything planning reads:
 - the trim size, bleed and safe zone, min_text_pt, INK_SAVER, the version stamp, the
   font roles, and what the caller adds (`PlanStore(context=...)`: the fonts' bytes,
   whether the plan checks are installed).
+A plan's operations are pickled apart from the rest of its entry (`StoredOps`: unpickled
+only when one must be drawn), and its memo keeps the PDF code of its text once drawn
+(pnp.draw.textcode), reused while the fonts stand as they stood.
 Two things are checked when a stored plan is found: each other card the template looked
 up (`card_named`) still has the context it had, and each file the plan draws (images)
 still has its size and modification time. Anything else: planned afresh.
@@ -30,10 +33,11 @@ import json
 import os
 import pickle
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-FORMAT = "pnp-plans-1"
+FORMAT = "pnp-plans-2"         # 2: a plan's operations pickled apart (StoredOps)
 _code: str | None = None
 
 
@@ -136,6 +140,42 @@ def file_stamp(path: str) -> tuple | None:
     return (st.st_size, st.st_mtime_ns)
 
 
+def pack_ops(ops: list) -> bytes:
+    """A plan's operations as stored: pickled apart from the rest of its entry, so that
+    loading a deck's plans costs little and a card's operations are unpickled only when
+    one is drawn (`StoredOps`)."""
+    return pickle.dumps(ops, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+class StoredOps(Sequence):
+    """A stored plan's (replay key, operation) pairs: the keys at once, the operations
+    unpickled when one is first needed. Most cards of a rebuild need none: their code
+    is kept in the document or with the plan (pnp.draw.render._replay)."""
+
+    __slots__ = ("keys", "_packed", "_ops")
+
+    def __init__(self, keys: list, packed: bytes):
+        self.keys = keys
+        self._packed = packed
+        self._ops: list | None = None
+
+    def ops(self) -> list:
+        if self._ops is None:
+            self._ops = pickle.loads(self._packed)
+        return self._ops
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(zip(self.keys[index], self.ops()[index], strict=True))
+        return (self.keys[index], self.ops()[index])
+
+    def __iter__(self):
+        return zip(self.keys, self.ops(), strict=True)
+
+
 class PlanStore:
     """The plans of card fronts, by key (`get`, `put`), one file per deck (`save`).
     `read=False` (pnp build --force): nothing stored is used, everything is stored anew."""
@@ -182,6 +222,11 @@ class PlanStore:
         self._bucket(shard)[key] = entry
         self._used[shard].add(key)
         self._dirty.add(shard)
+
+    def changed(self, bucket: str, key: str) -> None:
+        """The entry under `key` was changed in place (what its memo keeps grew): write
+        its file on `save`."""
+        self._dirty.add(f"{bucket}\0{key[:1]}")
 
     def save(self) -> None:
         """Write each deck's file that gained a plan (atomically; errors ignored)."""

@@ -275,15 +275,16 @@ class CardRenderer:
 
     def _planned(self, key, keep, template, context, target: _Target,
                  missing: str | None = None) -> tuple:
-        """(keep, ops, warnings, edge paint) of a face, planned once and cached (a card
-        front also across builds, in `plan_store`: pnp.draw.plan_cache)."""
+        """(keep, ops, warnings, edge paint, text code kept) of a face, planned once and
+        cached (a card front also across builds, in `plan_store`: pnp.draw.plan_cache;
+        with the code of its text there, `_KeptText`)."""
         cached = self._plans.get(key)
         if cached is None:
             if self.plan_store is not None and key[0] == "front":
                 cached = self._stored_front(keep, template, context, target, missing)
             else:
                 ops, warnings = self._plan(template, context, target, missing)
-                cached = (keep, ops, warnings, target.edges)
+                cached = (keep, ops, warnings, target.edges, None)
                 if self.face_observers:
                     self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                            self._replanner(template, context, target,
@@ -311,15 +312,15 @@ class CardRenderer:
         entry = store.get(bucket, key) if store.read else None
         if entry is not None and self._still_true(entry, game):
             store.hits += 1
-            design, keys, plain_ops, warnings, edges, _deps, _files, memo, fonts = entry
+            design, keys, packed, warnings, edges, _deps, _files, memo, fonts = entry
             target.design, target.edges = design, edges
             if fonts:                   # fallback fonts are registered when first needed
                 from pnp.draw.glyphs import make_ready
 
                 make_ready(fonts)
             token = self._token
-            ops = [((token, *k) if k is not None else None, op)
-                   for k, op in zip(keys, plain_ops, strict=True)]
+            ops = pc.StoredOps([(token, *k) if k is not None else None for k in keys],
+                               packed)
         else:
             store.misses += 1
             looked: dict[str, str | None] = {}
@@ -348,13 +349,18 @@ class CardRenderer:
             store.put(bucket, key, (target.design, [None if k is None else          # keep
                                                     shared.setdefault(k[1:], k[1:])  # each
                                                     for k, _ in ops],                # once
-                                    [op for _, op in ops], warnings, target.edges,
+                                    pc.pack_ops([op for _, op in ops]), warnings,
+                                    target.edges,
                                     looked, files, memo, frozenset(fonts) - {""}))
         if self.face_observers:
             self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                    self._replanner(template, context, target, missing),
                                    memo))
-        return (keep, ops, warnings, target.edges)
+        kept = memo.get(_KeptText.MEMO)
+        if kept is None:
+            kept = memo[_KeptText.MEMO] = {}
+        return (keep, ops, warnings, target.edges,
+                _KeptText(kept, lambda: store.changed(bucket, key)))
 
     def _front_key(self, card, deck, game, template, target: _Target) -> str:
         from pnp.draw import plan_cache as pc
@@ -408,7 +414,8 @@ class CardRenderer:
 
     def _draw(self, canvas, key, keep, template, context, target: _Target, x, y,
               missing: str | None = None) -> list[LayoutWarning]:
-        _, ops, warnings, _ = self._planned(key, keep, template, context, target, missing)
+        _, ops, warnings, _, kept = self._planned(key, keep, template, context, target,
+                                                  missing)
         canvas.saveState()
         # origin: top-left of the trim box (written directly: this runs per card)
         canvas.addLiteral(f"1 0 0 1 {x:.4f} {y + target.H * MM:.4f} cm")
@@ -418,12 +425,12 @@ class CardRenderer:
             b, w, h = target.bleed * MM, target.W * MM, target.H * MM
             canvas.addLiteral(f"{-b:.4f} {-(h + b):.4f} {w + 2 * b:.4f} {h + 2 * b:.4f} re W n")
         try:
-            self._replay(canvas, ops)
+            self._replay(canvas, ops, kept)
         finally:
             canvas.restoreState()
         return list(warnings)
 
-    def _replay(self, canvas, ops) -> None:
+    def _replay(self, canvas, ops, kept: _KeptText | None = None) -> None:
         """Draw keyed operations, reusing their PDF code within one document.
 
         Most elements (frames, panels, labels, icons) are the same on every card of a
@@ -431,7 +438,12 @@ class CardRenderer:
         cards add them with `addLiteral`, skipping ReportLab's number formatting and
         text encoding, which is most of the drawing time. This is safe within one
         document only (font subsets and graphics states are named per document), so the
-        code is kept per canvas (weakly: it goes with the document)."""
+        code is kept per canvas (weakly: it goes with the document).
+
+        A text operation met for the first time in this document may still have been
+        drawn by an earlier build: a card front's plan from the plan store keeps the code
+        of its text (`kept`), reused when the fonts stand as they stood then
+        (pnp.draw.textcode)."""
         code = getattr(canvas, "_code", None)          # ReportLab's operator list
         if not isinstance(code, list):
             CardRenderer._run(canvas, [op for _, op in ops])
@@ -442,19 +454,39 @@ class CardRenderer:
             CardRenderer._run(canvas, [op for _, op in ops])
             return
         if store is None:
-            store = self._documents[canvas] = RecentCache(8192)
-        for key, op in ops:
+            from pnp.draw.elements.text import Text
+            from pnp.draw.plan_cache import StoredOps
+            from pnp.draw.textcode import TextCode
+
+            store = self._documents[canvas] = (RecentCache(8192), TextCode(), Text,
+                                               StoredOps)
+        codes, texts, text_op, stored = store
+        # a stored plan's operations are unpickled only if one must be drawn
+        keys = ops.keys if type(ops) is stored else [k for k, _ in ops]
+        for index, key in enumerate(keys):
             if key is None:
-                CardRenderer._run(canvas, [op])
+                CardRenderer._run(canvas, [ops[index][1]])
                 continue
-            known = store.get(key)
+            known = codes.get(key)
             if known is not None:
                 canvas.addLiteral(known)
                 continue
+            if kept is not None and index in kept.codes:
+                known = texts.replay(canvas, kept.codes[index])
+                if known is not None:
+                    canvas.addLiteral(known)
+                    codes.put(key, known)
+                    continue
+            op = ops[index][1]
+            where = texts.before(canvas, op) if kept is not None and type(op) is text_op \
+                else None
             code = canvas._code                        # beginForm swaps the list
             start = len(code)
             CardRenderer._run(canvas, [op])
-            store.put(key, "\n".join(code[start:]))
+            known = "\n".join(code[start:])
+            codes.put(key, known)
+            if where is not None:
+                kept.keep(index, texts.after(canvas, op, where, known))
 
     def _plan(self, template: str, context, target: _Target, missing: str | None):
         if missing and not self.templates.exists(template):
@@ -582,6 +614,26 @@ class CardRenderer:
     def _run(c, ops) -> None:
         for op in ops:
             op.paint(c)
+
+
+class _KeptText:
+    """The text code a stored front plan keeps (by operation index), and how to tell the
+    plan store it grew (pnp.draw.textcode)."""
+
+    MEMO = "pnp.draw.textcode/1"        # its key in the plan's memo
+    __slots__ = ("codes", "_changed")
+
+    def __init__(self, codes: dict, changed: Callable[[], None]):
+        self.codes = codes
+        self._changed = changed
+
+    def keep(self, index: int, code: tuple | None) -> None:
+        if code is None:
+            if self.codes.pop(index, None) is not None:
+                self._changed()
+        elif self.codes.get(index) != code:
+            self.codes[index] = code
+            self._changed()
 
 
 def card_renderer(db: Any, notify: Any = None) -> CardRenderer:
