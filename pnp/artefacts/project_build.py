@@ -383,10 +383,10 @@ def load_database(path: Path) -> Any:
     """The validated database; a PnpError (exit 1) naming the first problem, and the
     card's name when the problem is located at one."""
     import carddb
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     try:
-        return carddb.load(path, reserved=RESERVED_DECK_IDS)
+        return carddb.load(path, reserved=reserved_deck_ids())
     except carddb.DatabaseError as exc:
         raise PnpError(_with_card_name(str(exc), path), exit_code=1) from None
 
