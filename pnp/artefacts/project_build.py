@@ -61,6 +61,10 @@ class BuildOptions:
             args.update(printer_margin=self.printer_margin_mm, layout=self.layout)
         if self.ink_saver:
             args.update(ink_saver=True)
+        from pnp.artefacts.kinds import registered
+
+        if registered():    # a kind from elsewhere adds artefacts: not the run without it
+            args.update(kinds=list(registered()))
         return args
 
     def overrides(self) -> dict[str, Any]:

@@ -23,8 +23,8 @@ from typing import Any
 from pnp.artefacts.artefact import Artefact
 from pnp.artefacts.kinds.base import Kind
 
-__all__ = ["Kind", "artefacts_of", "kind", "register", "registry", "reserved_deck_ids",
-           "unregister"]
+__all__ = ["Kind", "artefacts_of", "kind", "register", "registered", "registry",
+           "reserved_deck_ids", "unregister"]
 
 _SHARED = {"base"}      # modules of this package that are not kinds
 _REGISTRY: dict[str, Kind] = {}
@@ -73,6 +73,13 @@ def unregister(name: str) -> None:
     """Drop a kind `register` added."""
     _EXTRA.pop(name, None)
     _REGISTRY.clear()
+
+
+def registered() -> tuple[str, ...]:
+    """The names of the kinds `register` added (sorted): what a build's run key holds
+    beside its options, so that a build with another set of kinds is not taken for an
+    unchanged one (pnp.artefacts.incremental)."""
+    return tuple(sorted(_EXTRA))
 
 
 def kind(name: str) -> Kind:
