@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pnp.artefacts.guides import GuideStyle
+if TYPE_CHECKING:
+    from pnp.artefacts.guides import GuideStyle
 
 Progress = Callable[[int], None]
 
@@ -48,6 +49,13 @@ class Artefact:
         return out / self.game / f"{self.name}.layout.json"
 
 
+def _default_guides() -> GuideStyle:
+    """Today's look (pnp.artefacts.guides), imported when an Options is made."""
+    from pnp.artefacts.guides import GuideStyle
+
+    return GuideStyle()
+
+
 @dataclass(frozen=True)
 class Options:
     paper: str = "letter"
@@ -62,7 +70,8 @@ class Options:
     printer_margin_mm: float = 5.0
     layout: str = "auto"
     ink_saver: bool = False  # print.ink_saver / --ink-saver: the renderer's INK_SAVER
-    guides: GuideStyle = GuideStyle()   # print.cut_guides: the guides' colour, widths, dash
+    # print.cut_guides: the guides' colour, widths, dash
+    guides: GuideStyle = field(default_factory=_default_guides)
 
     @property
     def bleed(self) -> float:

@@ -182,7 +182,7 @@ class _NullSink(io.RawIOBase):
 
 def check_artefact(db: Any, art: Artefact, opts: Options, renderer: Any,
                    fonts: dict[str, str], progress: Progress | None = None) -> Written:
-    """Everything `build_artefact` does except writing: the images checked and every page
+    """Everything `build_artefact` does except writing: the kind's checks run and every page
     drawn, through the same renderer and checks, into a sink that keeps nothing. Raises
     what the build would raise; the result's warnings are the build's (`pnp validate`)."""
     check_images(db, art)
