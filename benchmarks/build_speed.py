@@ -52,7 +52,7 @@ def full_build(out: Path) -> tuple[tuple[float, float], int]:
     for art in b.artefacts(db):
         result = b.build_artefact(db, art, opts, renderer, fonts, out)
         # a deck draws each card twice (front and back); the rest one item each
-        frames += result.cards * (2 if art.kind == b.DECK and opts.backs else 1)
+        frames += result.cards * (2 if art.kind == "deck" and opts.backs else 1)
     return (time.perf_counter() - start, time.process_time() - cpu), frames
 
 
@@ -158,7 +158,7 @@ def synthetic(n: int, out: Path) -> dict:
     deck = dataclasses.replace(source, id="synthetic", title="Synthetic", cards=cards)
     synth_game = dataclasses.replace(game, decks={"synthetic": deck})
     db = dataclasses.replace(db, games={**db.games, "x-statix": synth_game})
-    art = b.Artefact("x-statix", "synthetic", b.DECK, "Synthetic deck", deck="synthetic")
+    art = b.Artefact("x-statix", "synthetic", "deck", "Synthetic deck", deck="synthetic")
     opts = b.options_from_profile(db.print)
     start, cpu = time.perf_counter(), time.process_time()
     result = b.build_artefact(db, art, opts, CardRenderer(db, fonts), fonts, out)

@@ -88,9 +88,10 @@ def read_digest(path: str | os.PathLike) -> str | None:
 def load(path: str | os.PathLike | None = None, reserved: Iterable[str] = ()) -> Database:
     """Load and validate the card database (cached per file content in this process).
     `reserved`: ids no deck may take, the caller's own names for what it writes beside
-    a game's decks (pnp passes its artefact names: pnp.artefacts.names). They are checked
-    on the validated database, so the database is validated, and cached, the same way
-    whoever loads it; a deck holding one is a located DatabaseError like any problem."""
+    a game's decks (pnp passes the stems its artefact kinds reserve: pnp.artefacts.kinds).
+    They are checked on the validated database, so the database is validated, and
+    cached, the same way whoever loads it; a deck holding one is a located
+    DatabaseError like any problem."""
     db = _load(path)
     names = frozenset(reserved)
     clash = [deck for game in db.games.values() for deck in game.decks.values()

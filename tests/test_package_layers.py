@@ -108,11 +108,11 @@ def _strings(path: Path) -> set[str]:
 
 
 def test_carddb_holds_no_pnp_artefact_name_and_its_model_no_game_name():
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     # mats, tokens and reference are also cards.yaml keys of a game; these are pnp's only
     own = {"mats-tiled", "dice-labels", "calibration"}
-    assert own <= set(RESERVED_DECK_IDS)
+    assert own <= set(reserved_deck_ids())
     for path in sorted((ROOT / "carddb").rglob("*.py")):
         assert not own & _strings(path), path
     generic = ("__init__.py", "model.py", "schema.py", "validate.py", "fields.py",
@@ -123,7 +123,7 @@ def test_carddb_holds_no_pnp_artefact_name_and_its_model_no_game_name():
 
 def test_reserved_deck_ids_are_the_callers_and_refused_where_written(tmp_path):
     import carddb
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     base = (ROOT / "tests" / "data" / "minimal-cards.yaml").read_text(encoding="utf-8")
     text = base.replace("      common:", "      calibration:", 1)
@@ -131,7 +131,7 @@ def test_reserved_deck_ids_are_the_callers_and_refused_where_written(tmp_path):
     path.write_text(text, encoding="utf-8")
     assert "calibration" in carddb.load(path).games["x-statix"].decks    # carddb: any id
     with pytest.raises(carddb.DatabaseError) as refused:
-        carddb.load(path, reserved=RESERVED_DECK_IDS)
+        carddb.load(path, reserved=reserved_deck_ids())
     at = text.index("      calibration:") + 6
     line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
     assert str(refused.value.problems[0]).endswith(

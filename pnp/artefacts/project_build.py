@@ -61,6 +61,10 @@ class BuildOptions:
             args.update(printer_margin=self.printer_margin_mm, layout=self.layout)
         if self.ink_saver:
             args.update(ink_saver=True)
+        from pnp.artefacts.kinds import registered
+
+        if registered():    # a kind from elsewhere adds artefacts: not the run without it
+            args.update(kinds=list(registered()))
         return args
 
     def overrides(self) -> dict[str, Any]:
@@ -383,10 +387,10 @@ def load_database(path: Path) -> Any:
     """The validated database; a PnpError (exit 1) naming the first problem, and the
     card's name when the problem is located at one."""
     import carddb
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     try:
-        return carddb.load(path, reserved=RESERVED_DECK_IDS)
+        return carddb.load(path, reserved=reserved_deck_ids())
     except carddb.DatabaseError as exc:
         raise PnpError(_with_card_name(str(exc), path), exit_code=1) from None
 

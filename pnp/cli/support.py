@@ -25,12 +25,12 @@ def load(project: Path | None, path: Path | None = None):
     """The validated database of the project (or at PATH), or a one-line error naming the
     first problem."""
     import carddb
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     path = require_database(project, path)
     announce(path)
     try:
-        return carddb.load(path, reserved=RESERVED_DECK_IDS)
+        return carddb.load(path, reserved=reserved_deck_ids())
     except carddb.DatabaseError as exc:
         raise PnpError(str(exc)) from None
 

@@ -31,7 +31,7 @@ def validate(path: Path | None, project: Path | None, game: str | None, strict: 
 
     Prints every problem as one located line; exits 1 when the build would refuse."""
     import carddb
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
     from pnp.cli.support import announce
     from pnp.project import require_database
 
@@ -40,7 +40,7 @@ def validate(path: Path | None, project: Path | None, game: str | None, strict: 
     if path.is_file():
         announce(path)
     try:
-        db = carddb.load(path, reserved=RESERVED_DECK_IDS)
+        db = carddb.load(path, reserved=reserved_deck_ids())
     except carddb.DatabaseError as exc:
         for problem in exc.problems:
             click.echo(str(problem), err=True)

@@ -181,13 +181,13 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
     `interval` seconds); `restart()` (which does not return) is called instead when a
     font file changed."""
     import carddb
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     def load():
         if not db_path.is_file():
             return None  # the build says so (no cards.yaml: a folder, a FIFO, deleted)
         try:
-            return carddb.load(db_path, reserved=RESERVED_DECK_IDS)
+            return carddb.load(db_path, reserved=reserved_deck_ids())
         except carddb.DatabaseError:
             return None  # the build reports it
 

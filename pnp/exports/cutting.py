@@ -309,7 +309,7 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
 
     opts = b.options_from_profile(db.print, paper=paper, backs=False)
     paper_mm = g.PAPERS_MM[opts.paper]
-    chosen = [a for a in b.artefacts(db, game=game) if a.kind == b.DECK
+    chosen = [a for a in b.artefacts(db, game=game) if a.deck is not None
               and (not decks or a.deck in decks)]
     unknown = set(decks) - {a.deck for a in chosen}
     if unknown:

@@ -121,10 +121,10 @@ def pending(out: Path, project: Path | None, since: str | None = None,
     else:
         base, label = cards_at_ref(project, since, notify), f"git {since}"
     import carddb
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     try:
-        db = carddb.load(require_database(project), reserved=RESERVED_DECK_IDS)
+        db = carddb.load(require_database(project), reserved=reserved_deck_ids())
     except carddb.DatabaseError as exc:
         raise _stop(str(exc).splitlines()[0], 1) from None
     # the latest build drew with --ink-saver: plan as a build with it would (as
@@ -192,10 +192,10 @@ def cards_at_ref(project: Path | None, ref: str, notify: Any = None) -> dict[str
 
 def _load(path: Path, what: str):
     import carddb
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     try:
-        return carddb.load(path, reserved=RESERVED_DECK_IDS)
+        return carddb.load(path, reserved=reserved_deck_ids())
     except carddb.DatabaseError as exc:
         raise _stop(f"{what}: {str(exc).splitlines()[0]}", 1) from None
 
@@ -250,6 +250,7 @@ def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any =
     from pypdf import PdfReader, PdfWriter
 
     from pnp.artefacts import build as b
+    from pnp.artefacts.kinds.deck import artefact as deck_artefact
 
     target = Path(out) / CHANGED_PDF
     layout = target.with_name("changed.layout.json")
@@ -268,8 +269,7 @@ def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any =
                 cards = tuple(c for c in deck.cards if f"{gid}/{did}/{c.name}" in wanted)
                 if not cards:
                     continue
-                art = b.Artefact(gid, did, b.DECK, f"{game.title}: {deck.title}, reprint",
-                                 deck=did)
+                art = deck_artefact(gid, did, f"{game.title}: {deck.title}, reprint")
                 result = b.Written(art, target)
                 part = Path(tmp) / f"{len(pages):05d}.pdf"
                 b.draw_deck(dataclasses.replace(deck, cards=cards), opts, renderer, fonts,

@@ -23,10 +23,10 @@ def _problems(tmp_path: Path, text: str) -> list[str]:
 
     path = tmp_path / "cards.yaml"
     path.write_text(text, encoding="utf-8")
-    from pnp.artefacts.names import RESERVED_DECK_IDS
+    from pnp.artefacts.kinds import reserved_deck_ids
 
     try:
-        carddb.load(path, reserved=RESERVED_DECK_IDS)   # as pnp loads it
+        carddb.load(path, reserved=reserved_deck_ids())   # as pnp loads it
     except carddb.DatabaseError as exc:
         return [str(p) for p in exc.problems]
     return []

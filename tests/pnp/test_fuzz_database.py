@@ -114,8 +114,8 @@ def _build(db, out: Path, game: str = "x-statix", target=()) -> None:
     if game == "xo":
         chosen = _xo_artefacts(b, db, target, todo)
     else:
-        decks = [a for a in todo if a.kind == b.DECK and a.deck in SMALL_DECKS][:1]
-        others = [a for a in todo if a.kind in (b.TOKENS, b.REFERENCE)][:1]
+        decks = [a for a in todo if a.kind == "deck" and a.deck in SMALL_DECKS][:1]
+        others = [a for a in todo if a.kind in ("tokens", "reference")][:1]
         chosen = decks + others
     for art in chosen or todo[:1]:
         written = b.build_artefact(db, art, opts, renderer, fonts, out)
@@ -127,7 +127,7 @@ def _xo_artefacts(b, db, target, todo) -> list:
     too), the decks of its card type, the dice labels, the mats (full size and tiled),
     the reference; for the colours, the Status cards."""
     part, name = target[2], target[3] if len(target) > 3 else None
-    kinds = {"dice": (b.DICE,), "mats": (b.MATS, b.MATS_TILED), "reference": (b.REFERENCE,)}
+    kinds = {"dice": ("dice-labels",), "mats": ("mats", "mats-tiled"), "reference": ("reference",)}
     if part in kinds:
         return [a for a in todo if a.kind in kinds[part]]
     if part == "types" and name is not None:
@@ -136,7 +136,7 @@ def _xo_artefacts(b, db, target, todo) -> list:
         decks = {name} | {d for d in db.games["xo"].decks if d not in BASE["games"]["xo"]["decks"]}
     else:
         decks = {"statuses"}
-    return [a for a in todo if a.kind == b.DECK and a.deck in decks][:2]
+    return [a for a in todo if a.kind == "deck" and a.deck in decks][:2]
 
 
 def _validate_then_build(data, game: str = "x-statix", target=()) -> None:

@@ -103,7 +103,7 @@ def test_every_writer_checks_its_paths(tmp_path):
     db = carddb.load(FIXTURE)
     out = tmp_path / "out"
     with pytest.raises(b.BuildError, match="not a usable file name"):
-        b.Artefact("x-statix", "../../escaped", b.DECK, "t", deck="owners").path(out)
+        b.Artefact("x-statix", "../../escaped", "deck", "t", deck="owners").path(out)
     deck = replace(db.games["x-statix"].decks["owners"], id="../../escaped")
     faces = [Face(deck, deck.cards[0]), Face(deck)]
 

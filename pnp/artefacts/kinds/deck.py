@@ -1,0 +1,253 @@
+"""Decks: one artefact per deck of a game, its cards imposed on sheets of the paper
+(cut guides, bleed, scale bar) with duplex backs or as fold-and-glue sheets. The look
+of a card is the renderer's (`pnp.draw.render`); this module only places it. Cards come
+from a generator, one sheet at a time. `draw_deck` is also what reprints (pnp.exports.
+diff) and cutting-machine sheets (pnp.exports.cutting, `deck_cards`) impose with."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from pnp.artefacts.artefact import Artefact, BuildError, Options, Progress, Written
+from pnp.artefacts.kinds.base import Kind
+
+if TYPE_CHECKING:
+    from pnp.layout import geometry as g
+
+NAME = "deck"
+
+
+def artefact(game_id: str, deck_id: str, title: str) -> Artefact:
+    """The artefact of one deck (its file stem is the deck id)."""
+    return Artefact(game_id, deck_id, NAME, title, deck=deck_id)
+
+
+def _artefacts(game_id: str, game: Any) -> list[Artefact]:
+    return [artefact(game_id, deck_id, f"{game.title}: {deck.title}")
+            for deck_id, deck in game.decks.items()]
+
+
+def _units(db: Any, art: Artefact) -> int:
+    return db.games[art.game].decks[art.deck].count
+
+
+def _check_images(db: Any, art: Artefact) -> None:
+    """Every image the deck uses exists inside the project folder (BuildError naming
+    the card and the path otherwise)."""
+    from pnp.draw.fonts import inside
+
+    deck = db.games[art.game].decks[art.deck]
+    wanted = [(c.source, f"card {c.name!r}", c.image) for c in deck.cards if c.image]
+    back_image = (deck.back or {}).get("image")
+    if back_image:
+        wanted.append((deck.source, f"back of deck {deck.id!r}", back_image))
+    for source, what, rel in wanted:
+        try:
+            path = inside(db.root, rel)
+        except ValueError:
+            raise BuildError(f"{source}: {what}: image path {rel!r} escapes the project "
+                             f"folder {db.root.resolve()}") from None
+        if not path.is_file():
+            raise BuildError(f"{source}: {what}: image not found: {path}")
+
+
+def deck_cards(deck: Any) -> Iterator[tuple[int, Any]]:
+    """(design index, card) for the physical cards of a deck in order, copies repeated
+    (lazily)."""
+    for index, card in enumerate(deck.cards):
+        for _ in range(card.copies):
+            yield index, card
+
+
+def _sheet_choices(deck, opts: Options, w: float, h: float) -> list[g.Sheet]:
+    from pnp.layout import geometry as g
+
+    try:
+        return g.sheet_choices(*g.paper_size(opts.paper), w, h, opts.bleed,
+                               opts.printer_margin, opts.layout)
+    except ValueError as exc:
+        raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
+
+
+class _Batches:
+    """The deck's cards sheet by sheet. With several impositions to choose from (layout
+    auto), each sheet takes the first whose shared cut lines join cards with the same
+    bleed paint; the last sheet takes full bleed when that still holds its cards."""
+
+    def __init__(self, deck, choices: list[g.Sheet], renderer, w, h, bleed):
+        self.cards = deck_cards(deck)
+        self.pending: deque = deque()
+        self.choices = choices
+        self.deck = deck
+        self.paint = getattr(renderer, "bleed_colors", None)
+        self.size = (w, h, bleed)
+        self.known: dict[int, tuple] = {}
+
+    def _edges(self, design: tuple[int, Any]) -> tuple:
+        index, card = design
+        if index not in self.known:
+            if self.paint is None:  # unknown bleed: never shared
+                self.known[index] = tuple(("unknown", index),) * 4
+            else:
+                self.known[index] = tuple(self.paint(card, self.deck, *self.size))
+        return self.known[index]
+
+    def _fits(self, sheet: g.Sheet, batch: list) -> bool:
+        from pnp.layout.geometry import abutting
+
+        for i, j, axis in abutting(sheet, len(batch)):
+            a, b = self._edges(batch[i]), self._edges(batch[j])
+            if (a[2] != b[0]) if axis == "x" else (a[1] != b[3]):
+                return False
+        return True
+
+    def __iter__(self):
+        most = self.choices[0].per_sheet
+        exhausted = False
+        while True:
+            while not exhausted and len(self.pending) < most:
+                nxt = next(self.cards, None)
+                if nxt is None:
+                    exhausted = True
+                else:
+                    self.pending.append(nxt)
+            if not self.pending:
+                return
+            order = self.choices
+            if len(order) > 1 and exhausted:
+                order = [s for s in reversed(order) if s.per_sheet >= len(self.pending)] + order
+            for sheet in order:
+                batch = [self.pending[i] for i in range(min(sheet.per_sheet, len(self.pending)))]
+                if len(self.choices) == 1 or self._fits(sheet, batch):
+                    break
+            for _ in batch:
+                self.pending.popleft()
+            yield sheet, batch
+
+
+def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
+    draw_deck(db.games[art.game].decks[art.deck], opts, renderer, fonts, target, result, step,
+              art.title)
+
+
+def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
+              step: Progress | None = None, title: str | None = None) -> None:
+    """Impose `deck` (every copy of its cards) on sheets of `opts.paper` into the PDF
+    `target`: cut guides, bleed, scale bar and duplex backs (or fold sheets) as `pnp
+    build` prints it. A reprint passes a deck of some of its cards (pnp.exports.diff)."""
+    from pnp.artefacts.sheet import Pages, clipped, draw_scale, guide_code, warning_list
+    from pnp.draw.pdf import end_form, open_canvas
+    from pnp.layout import geometry as g
+
+    step = step or (lambda n: None)
+    w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
+    bleed = opts.bleed
+    if opts.fold:
+        try:
+            fold = g.fold_sheet(opts.paper, w, h, bleed, opts.printer_margin)
+        except ValueError as exc:
+            raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
+        page = (fold.grid.page_w, fold.grid.page_h)
+    else:
+        choices = _sheet_choices(deck, opts, w, h)
+        page = (choices[0].page_w, choices[0].page_h)
+    layout = "fold-and-glue" if opts.fold else (
+        f"{opts.duplex} duplex" if opts.backs else "fronts only")
+    c = open_canvas(target, font=fonts["regular"], page_size=page, title=title or deck.title,
+                    subject=f"{deck.count} cards, {opts.paper} paper, {layout}")
+    pages = Pages(c, result)
+    back = _back_form(c, renderer, deck, w, h, bleed, result) if opts.backs else None
+
+    forms: dict[int, str] = {}
+
+    def front(slot: g.Slot, design: tuple[int, Any]) -> None:
+        index, card = design
+        if card.copies > 1 and index not in forms:
+            # A card with copies is drawn once, as a form XObject every copy reuses.
+            forms[index] = f"front-{deck.game}-{deck.id}-{index}"
+            c.beginForm(forms[index], -bleed, -bleed, w + bleed, h + bleed)
+            result.warnings += warning_list(renderer.draw_front(c, card, deck, 0, 0, w, h,
+                                                                bleed))
+            end_form(c)
+        clipped(c, slot.area)
+        t = slot.trim
+        if index in forms:
+            c.translate(t.x, t.y)
+            c.doForm(forms[index])
+        else:
+            result.warnings += warning_list(
+                renderer.draw_front(c, card, deck, t.x, t.y, t.w, t.h, bleed))
+        c.restoreState()
+        result.cards += 1
+        step(1)
+
+    def back_at(slot: g.Slot) -> None:
+        clipped(c, slot.area)
+        c.translate(slot.trim.x, slot.trim.y)
+        if slot.rotate == 180:
+            c.translate(w, h)
+            c.rotate(180)
+        c.doForm(back)
+        c.restoreState()
+
+    if opts.fold:
+        units = fold.grid.slots
+        for batch in g.chunks(deck_cards(deck), fold.per_sheet):
+            for pair, card in zip(fold.pairs, batch, strict=False):
+                front(pair.front, card)
+                back_at(pair.back)
+            if opts.crop_marks:
+                c.addLiteral(guide_code(g.cut_guides(fold.grid, len(batch)), opts.guides))
+                c.addLiteral(guide_code(g.fold_guides(fold, len(batch)), opts.guides,
+                                        dash=True))
+            lines = [pair.fold for pair in fold.pairs[:len(batch)]]
+            cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
+                                 [f.y0 for f in lines if f.y0 == f.y1])
+            draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0],
+                                               opts.min_text_pt),
+                       opts.paper, opts.min_text_pt)
+            # a fold sheet lists what is cut out: each front with its back
+            pages.show("other", [(card.name, unit.trim)
+                                 for unit, (_, card) in zip(units, batch, strict=False)])
+    else:
+        length = g.scale_length(opts.paper)[0]
+        marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
+        for sheet, batch in _Batches(deck, choices, renderer, w, h, bleed):
+            for slot, card in zip(sheet.slots, batch, strict=False):
+                front(slot, card)
+            key = (choices.index(sheet), len(batch))
+            if key not in marks:
+                guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
+                marks[key] = (guide_code(guides, opts.guides),
+                              g.scale_plate(g.free_cells(sheet, len(batch)), length,
+                                            opts.min_text_pt))
+            code, plate = marks[key]
+            c.addLiteral(code)
+            draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt)
+            names = [card.name for _, card in batch]
+            pages.show("front", list(zip(names, (s.trim for s in sheet.slots), strict=False)))
+            if back is not None:
+                backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
+                for slot in backs:
+                    back_at(slot)
+                pages.show("back", list(zip(names, (s.trim for s in backs), strict=True)))
+    c.save()
+    result.pages = pages.count
+
+
+def _back_form(c, renderer, deck, w, h, bleed, result: Written) -> str:
+    """Draw the deck's back once as a form XObject; every back on every page reuses it."""
+    from pnp.artefacts.sheet import warning_list
+    from pnp.draw.pdf import end_form
+
+    name = f"back-{deck.game}-{deck.id}"
+    c.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
+    result.warnings += warning_list(renderer.draw_back(c, deck, 0, 0, w, h, bleed))
+    end_form(c)
+    return name
+
+
+KIND = Kind(NAME, order=10, artefacts=_artefacts, draw=_draw_deck, units=_units,
+            check=_check_images)
