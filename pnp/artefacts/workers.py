@@ -1,6 +1,7 @@
 """Worker processes for work whose pieces are independent (artefacts of `pnp build`,
 decks of `pnp proof` and `pnp export png`; issue 24): `Workers(jobs, initializer,
-initargs)`, `submit(key, fn, arg)`, `result(key)` in any order, `close()`.
+initargs)`, `submit(key, fn, arg)`, `result(key)` in any order, `close()`; and
+`in_order(work, shared, pieces, jobs)`, the results of `work(shared, piece)` in order.
 
 A piece whose worker fails gives None: the caller does it again in its own process,
 which raises the error a one-process run raises (one line, no traceback from a worker).
@@ -18,7 +19,7 @@ process.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -51,6 +52,47 @@ def pool_size(jobs: int | None, pieces: int) -> int:
     this process) when one would do, or workers cannot start here."""
     n = min(job_count(jobs), pieces)
     return n if n > 1 and usable() else 0
+
+
+def in_order(work: Callable[[Any, Any], Any], shared: Any, pieces: list, jobs: int | None,
+             cost: Callable[[Any], float] | None = None,
+             spawned: Any = None) -> Iterator[Any]:
+    """`work(shared, piece)` for each piece, the results in the pieces' order, the work
+    shared by up to `jobs` workers (None: the machine's cores) which start with `shared`
+    (forked: nothing is copied; spawned: pickled, and `spawned` instead when given: what
+    can be pickled) and take the costliest pieces first. `work` is a module's function
+    returning something other than None; a piece whose worker fails is done again
+    here, raising what it raises."""
+    n = pool_size(jobs, len(pieces))
+    if not n:
+        for piece in pieces:
+            yield work(shared, piece)
+        return
+    order = list(range(len(pieces)))
+    if cost is not None:
+        order.sort(key=lambda i: -cost(pieces[i]))
+    method = start_method()
+    sent = spawned if method == "spawn" and spawned is not None else shared
+    with Workers(n, _keep, (work, sent), method) as workers:
+        for i in order:
+            workers.submit(i, _work, pieces[i])
+        for i, piece in enumerate(pieces):
+            done = workers.result(i)
+            yield work(shared, piece) if done is None else done
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _keep(work: Callable[[Any, Any], Any], shared: Any) -> None:
+    _WORKER.update(work=work, shared=shared)
+
+
+def _work(piece: Any) -> Any:
+    try:
+        return _WORKER["work"](_WORKER["shared"], piece)
+    except Exception:  # the parent does it again and raises what it raises
+        return None
 
 
 def _start(initializer: Callable[..., None], initargs: tuple) -> None:

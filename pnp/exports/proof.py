@@ -90,33 +90,21 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
     PNGs, the deck contact sheets and the gallery. `jobs` > 1 (None: the machine's
     cores): the decks, each with its contact sheet, are proofed by that many worker
     processes (pnp.artefacts.workers); the files are the same whatever `jobs`."""
-    from pnp.artefacts.workers import Workers, pool_size
+    from pnp.artefacts.workers import in_order
 
     result = ProofResult()
     record = load_record(out)
-    groups = list(grouped_by_deck_faces(faces))
-    jobs = pool_size(jobs, len(groups))
-    workers = None
-    if jobs:
-        workers = Workers(jobs, _worker_start, (db, groups, renderer, record, out, dpi,
-                                                guides))
-        for i in sorted(range(len(groups)), key=lambda i: -_cost(groups[i])):
-            workers.submit(i, _worker_proof, i)
+    groups = grouped_by_deck_faces(faces)
+    shared = (db, renderer, record, out, dpi, guides)
     sheets = []
-    try:
-        for i, deck_faces in enumerate(groups):
-            done = workers.result(i) if workers is not None else None
-            if done is None:        # in this process (or again here, to raise)
-                done = proof_deck(db, deck_faces, renderer, record, out, dpi, guides)
-            entries, warnings, files, sheet = done
-            result.warnings += warnings
-            result.files += files
-            sheets.append(sheet)
-            for entry in entries:
-                result.faces.append(entry)
-    finally:
-        if workers is not None:
-            workers.close()
+    # a forked worker draws with this very renderer, a spawned one makes its own
+    for entries, warnings, files, sheet in in_order(
+            _deck_task, shared, groups, jobs, cost=len,
+            spawned=(db, None, record, out, dpi, guides)):
+        result.warnings += warnings
+        result.files += files
+        sheets.append(sheet)
+        result.faces += entries
     for entry in result.faces:
         record[entry.key] = entry
     record = current_entries(db, record, out)
@@ -132,11 +120,6 @@ def grouped_by_deck_faces(faces: list) -> list[list]:
     from pnp.exports.cards import grouped_by_deck
 
     return list(grouped_by_deck(faces).values())
-
-
-def _cost(deck_faces: list) -> int:
-    """A deck's share of a proof: its faces (each drawn, rasterised, written, shown)."""
-    return len(deck_faces)
 
 
 def proof_deck(db: Any, deck_faces: list, renderer: Any, record: dict[str, Proofed],
@@ -194,27 +177,15 @@ def _proof_deck(db: Any, deck_faces: list, renderer: Any, out: Path, dpi: float,
     return entries, all_warnings, files
 
 
-_WORKER: dict[str, Any] = {}
+def _deck_task(shared: tuple, deck_faces: list) -> tuple:
+    """`proof_deck` as a piece of pnp.artefacts.workers.in_order (the cost of a deck:
+    its faces, each drawn, rasterised, written and shown)."""
+    db, renderer, record, out, dpi, guides = shared
+    if renderer is None:                # a spawned worker
+        from pnp.draw.render import card_renderer
 
-
-def _worker_start(db: Any, groups: list, renderer: Any, record: dict, out: Path,
-                  dpi: float, guides: bool) -> None:
-    _WORKER.clear()
-    _WORKER.update(db=db, groups=groups, renderer=renderer, record=record, out=out,
-                   dpi=dpi, guides=guides)
-
-
-def _worker_proof(index: int) -> Any:
-    w = _WORKER
-    try:
-        if w["renderer"] is None:     # a spawned worker (pnp.artefacts.workers)
-            from pnp.draw.render import card_renderer
-
-            w["renderer"] = card_renderer(w["db"])
-        return proof_deck(w["db"], w["groups"][index], w["renderer"], w["record"], w["out"],
-                          w["dpi"], w["guides"])
-    except Exception:  # the parent proofs this deck again and raises what it raises
-        return None
+        renderer = card_renderer(db)
+    return proof_deck(db, deck_faces, renderer, record, out, dpi, guides)
 
 
 def _distinct(warnings: list[Any]) -> list[Any]:
