@@ -4,7 +4,7 @@ the decks drawn by N worker processes (pnp.artefacts.workers)."""
 
 from __future__ import annotations
 
-from pnp.exports.targets.base import Job, Option, Target
+from pnp.exports.targets.base import JOBS, Job, Option, Target
 
 DPI = 300
 
@@ -20,7 +20,5 @@ TARGET = Target(
     "png", "one 300 dpi PNG per card face with bleed, copies expanded", write,
     options=(Option("--dpi", "dpi", "resolution of the images.", kind="int", default=DPI,
                     limits=(72, 1200)),
-             Option("--jobs", "jobs", "draw the decks in N worker processes (default: the "
-                    "machine's cores; 1: in this process); the files are the same whatever N.",
-                    kind="int", limits=(1, 64), metavar="N")),
+             JOBS),
 )
