@@ -15,7 +15,8 @@ times (CPU) its phases and every piece of work (an artefact, a proofed deck), in
 process or in a worker, and prints: the serial part, the longest piece (the critical
 path), the workers' start-up and the results they send back, and the predicted 2-job
 wall time: the parent's CPU before and after the workers, plus the workers' pieces
-dealt out in the order they were taken to two idle workers (each to the first free).
+dealt out in the order they were taken to two idle workers (each to the first free),
+or the CPU of the workers and the parent while they work shared by two cores if more.
 """
 
 from __future__ import annotations
@@ -341,7 +342,8 @@ def report(name: str, one: dict, two: dict) -> float:
     before = two["pool_start"] if two["pool_start"] is not None else two["total"]
     after = two["total"] - (two["pool_end"] if two["pool_end"] is not None else before)
     during = (two["pool_end"] or before) - before
-    t2 = before + max(span, during) + after
+    # the parent's CPU while the workers draw takes a core from them (2 cores, 3 processes)
+    t2 = before + max(span, (sum(busy) + during) / 2) + after
     done_by = {pid: sum(p["cpu"] for p in ps) + ps[0]["cpu_at_start"]
                for pid, ps in by_pid.items()}
     extra = sum(costs) - pieces
