@@ -1,5 +1,5 @@
 """Worker processes for work whose pieces are independent (artefacts of `pnp build`,
-decks of `pnp proof` and `pnp export png`; issue 24): `Workers(jobs, initializer,
+decks of `pnp proof` and `pnp export png|tts|tabletopia`; issue 24): `Workers(jobs, initializer,
 initargs)`, `submit(key, fn, arg)`, `result(key)` in any order, `close()`; and
 `in_order(work, shared, pieces, jobs)`, the results of `work(shared, piece)` in order.
 
