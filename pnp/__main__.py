@@ -1,3 +1,4 @@
 from pnp.cli.main import main
 
-main()
+if __name__ == "__main__":      # not when a spawned worker imports it (pnp.artefacts.workers)
+    main()

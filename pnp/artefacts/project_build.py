@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.artefacts.workers import job_count, usable
+from pnp.artefacts.workers import job_count, pool_size  # noqa: F401 (job_count: the tests')
 from pnp.errors import PnpError
 
 
@@ -218,14 +218,13 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
             result = None               # draw it once to record its cards
         ready.append(result)
     to_draw = [art for art, result in zip(todo, ready, strict=True) if result is None]
-    jobs = min(job_count(options.jobs), len(to_draw)) if usable() else 1
+    jobs = pool_size(options.jobs, len(to_draw))
     pool = None
     try:
         listen_art(progress.notice)         # art downsampled for print is told (workers too)
-        if jobs > 1:
+        if jobs:
             register_fonts(db.print.fonts, db.root, notify=progress.notice)
-            pool = _Pool(db, opts, out, options.force, jobs,
-                         sorted(to_draw, key=lambda a: -b.units(db, a)))
+            pool = _Pool(db, opts, out, options.force, jobs, by_cost(db, to_draw))
         for art, result in zip(todo, ready, strict=True):
             if result is not None:
                 progress.skip(result.path, b.units(db, art))
@@ -316,10 +315,27 @@ def _worker_draw(art: Any) -> tuple[Any, Any] | None:
         return None
 
 
+def by_cost(db: Any, arts: list) -> list:
+    """`arts` costliest first, for the workers: the last artefact to finish decides the
+    wall time. A deck costs by its designs (each is planned), far more than by its copies
+    (placed) or its sheets; tokens, labels, mats and the one-page sheets cost a few
+    designs each (benchmarks/jobs_speed.py --analyse measures it)."""
+    def cost(art: Any) -> float:
+        if not art.deck:
+            return 2.0
+        cards = db.games[art.game].decks[art.deck].cards
+        return 1 + len(cards) + sum(c.copies for c in cards) / 8
+
+    return sorted(arts, key=lambda a: -cost(a))     # stable: equal costs keep their order
+
+
 class _Pool:
-    """Worker processes drawing `arts` (largest first); `result(art)` waits for one."""
+    """Worker processes drawing `arts` (in that order); `result(art)` waits for one."""
 
     def __init__(self, db: Any, opts: Any, out: Path, force: bool, jobs: int, arts: list):
+        # imported before the fork, so each worker starts with them (issue 24)
+        import pnp.draw.checks  # noqa: F401
+        import pnp.draw.render  # noqa: F401
         from pnp.artefacts.workers import Workers
 
         self.workers = Workers(jobs, _worker_start, (db, opts, out, force))

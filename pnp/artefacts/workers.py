@@ -1,14 +1,25 @@
 """Worker processes for work whose pieces are independent (artefacts of `pnp build`,
-decks of `pnp proof`): `Workers(jobs, initializer, initargs)`, `submit(key, fn, arg)`,
-`result(key)` in any order. A piece whose worker fails gives None: the caller does it
-again in its own process, which raises the error a one-process run raises. Workers are
-forked (the parent's imports and loaded database come along), only where `usable()`.
+decks of `pnp proof` and `pnp export png|tts|tabletopia`; issue 24): `Workers(jobs, initializer,
+initargs)`, `submit(key, fn, arg)`, `result(key)` in any order, `close()`; and
+`in_order(work, shared, pieces, jobs)`, the results of `work(shared, piece)` in order.
+
+A piece whose worker fails gives None: the caller does it again in its own process,
+which raises the error a one-process run raises (one line, no traceback from a worker).
+Workers ignore Ctrl-C: the parent hears it, cancels what has not started and waits for
+the pieces being drawn, whose files it can then discard (`close()` returns them).
+
+Start-up: forked where the system has fork and this process runs no other thread, so a
+worker starts with the parent's imports, database, fonts and renderer (nothing is
+pickled to it); spawned where there is no fork (Windows): each worker imports pnp
+afresh and is sent its initargs pickled. With other threads (pnp watch) nothing is
+forked (a thread may hold a lock the child would copy) and the pieces are done in this
+process.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -19,33 +30,101 @@ def job_count(jobs: int | None) -> int:
     return max(1, int(jobs))
 
 
-def usable() -> bool:
-    """Whether workers can be forked here: a system with fork, and no other thread in
-    this process (forking one may copy a held lock into the child; pnp watch's file
-    events run in a thread). Spawning instead would run `python -m pnp`'s main module
-    again in each worker. Without it the pieces are done in this process."""
+def start_method() -> str | None:
+    """How workers start here: "fork", "spawn" (a system without fork), or None (other
+    threads run in this process: the pieces are done in it)."""
     import multiprocessing
     import threading
 
-    return "fork" in multiprocessing.get_all_start_methods() and (
-        threading.active_count() == 1)
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods:
+        return "fork" if threading.active_count() == 1 else None
+    return "spawn" if "spawn" in methods else None
+
+
+def usable() -> bool:
+    """Whether worker processes can be started here (see `start_method`)."""
+    return start_method() is not None
+
+
+def pool_size(jobs: int | None, pieces: int) -> int:
+    """Worker processes worth starting for `pieces` independent pieces: 0 (do them in
+    this process) when one would do, or workers cannot start here."""
+    n = min(job_count(jobs), pieces)
+    return n if n > 1 and usable() else 0
+
+
+def in_order(work: Callable[[Any, Any], Any], shared: Any, pieces: list, jobs: int | None,
+             cost: Callable[[Any], float] | None = None,
+             spawned: Any = None) -> Iterator[Any]:
+    """`work(shared, piece)` for each piece, the results in the pieces' order, the work
+    shared by up to `jobs` workers (None: the machine's cores) which start with `shared`
+    (forked: nothing is copied; spawned: pickled, and `spawned` instead when given: what
+    can be pickled) and take the costliest pieces first. `work` is a module's function
+    returning something other than None; a piece whose worker fails is done again
+    here, raising what it raises."""
+    n = pool_size(jobs, len(pieces))
+    if not n:
+        for piece in pieces:
+            yield work(shared, piece)
+        return
+    order = list(range(len(pieces)))
+    if cost is not None:
+        order.sort(key=lambda i: -cost(pieces[i]))
+    method = start_method()
+    sent = spawned if method == "spawn" and spawned is not None else shared
+    with Workers(n, _keep, (work, sent), method) as workers:
+        for i in order:
+            workers.submit(i, _work, pieces[i])
+        for i, piece in enumerate(pieces):
+            done = workers.result(i)
+            yield work(shared, piece) if done is None else done
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _keep(work: Callable[[Any, Any], Any], shared: Any) -> None:
+    _WORKER.update(work=work, shared=shared)
+
+
+def _work(piece: Any) -> Any:
+    try:
+        return _WORKER["work"](_WORKER["shared"], piece)
+    except Exception:  # the parent does it again and raises what it raises
+        return None
+
+
+def _start(initializer: Callable[..., None], initargs: tuple) -> None:
+    import signal
+
+    # Ctrl-C is the parent's to handle: a worker finishes the piece it draws
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    initializer(*initargs)
 
 
 class Workers:
-    def __init__(self, jobs: int, initializer: Callable[..., None], initargs: tuple):
+    """`jobs` processes, each started by `initializer(*initargs)`. Pieces are taken in
+    the order submitted (submit the costliest first: the last piece to finish decides
+    the wall time)."""
+
+    def __init__(self, jobs: int, initializer: Callable[..., None], initargs: tuple,
+                 method: str | None = None):
         import multiprocessing
-        import threading
         from concurrent.futures import ProcessPoolExecutor
 
-        methods = multiprocessing.get_all_start_methods()
-        # forking a process with other threads (pnp watch's file events) may copy a held
-        # lock into the child: then the workers start afresh (spawn), which is slower
-        fork = "fork" in methods and threading.active_count() == 1
-        context = multiprocessing.get_context("fork" if fork else "spawn")
-        self.executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer,
-                                            initargs=initargs)
+        self.method = method or start_method() or "spawn"
+        context = multiprocessing.get_context(self.method)
+        self.executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start,
+                                            initargs=(initializer, initargs))
         self.futures: dict[Any, Any] = {}
         self.taken: set[Any] = set()
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
     def submit(self, key: Any, fn: Callable[[Any], Any], arg: Any) -> None:
         self.futures[key] = self.executor.submit(fn, arg)
@@ -58,17 +137,19 @@ class Workers:
             return None
 
     def close(self) -> list[Any]:
-        """Stop the workers; the results done but not taken (for the caller to undo)."""
+        """Stop the workers; the results done but not taken (for the caller to undo).
+        Pieces not started are cancelled, those being done are waited for."""
+        for key, future in self.futures.items():
+            if key not in self.taken:
+                future.cancel()
         left = []
         for key, future in self.futures.items():
-            if key in self.taken:
+            if key in self.taken or future.cancelled():
                 continue
             self.taken.add(key)
-            if future.cancel():
-                continue
             try:
                 found = future.result()
-            except Exception:
+            except Exception:  # a piece that failed left nothing behind
                 found = None
             if found is not None:
                 left.append(found)

@@ -68,34 +68,57 @@ def render_faces(faces: list, renderer: Any, bleed_mm: float, dpi: float,
     yield from zip(drawn.faces, images, drawn.warnings, strict=True)
 
 
-def export_png(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PNG_DPI) -> Exported:
+def export_png(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PNG_DPI,
+               jobs: int | None = 1) -> Exported:
     """One PNG per physical card face at `dpi`, bleed included; copies are files of their
-    own (`--1`, `--2`...), the deck's back once."""
+    own (`--1`, `--2`...), the deck's back once. `jobs` > 1 (None: the machine's cores):
+    the decks are drawn by that many worker processes (pnp.artefacts.workers); the
+    files are the same whatever `jobs`."""
+    from pnp.artefacts.workers import in_order
+
+    result = Exported()
+    groups = list(grouped_by_deck(faces).values())
+    # a forked worker draws with this very renderer, a spawned one makes its own
+    for files, warnings in in_order(_png_deck, (db, renderer, out, dpi), groups, jobs,
+                                    cost=len, spawned=(db, None, out, dpi)):
+        result.files += files
+        result.warnings += warnings
+    return result
+
+
+def _png_deck(shared: tuple, deck_faces: list) -> tuple[list[Path], list[Any]]:
+    """One deck's PNGs (a piece of pnp.artefacts.workers.in_order): (files, warnings)."""
     from pnp.artefacts.single import card_slugs
     from pnp.outpaths import inside
 
-    result = Exported()
-    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
-        folder = inside(out, game)
-        folder.mkdir(parents=True, exist_ok=True)
-        slugs = card_slugs(deck_faces[0].deck)
-        inside(folder, f"{deck_id}--back.png")     # checked before anything is drawn
-        for face, image, warnings in render_faces(deck_faces, renderer, db.print.bleed_mm, dpi,
-                                                  f"{game}/{deck_id}"):
-            result.warnings += warnings
-            if face.card is None:
-                path = inside(folder, f"{deck_id}--back.png")
-                image.save(path, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
-                result.files.append(path)
-                continue
-            first = inside(folder, f"{deck_id}--{slugs[face.card.name]}--1.png")
-            image.save(first, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
-            result.files.append(first)
-            for k in range(2, face.card.copies + 1):
-                copy = inside(folder, f"{deck_id}--{slugs[face.card.name]}--{k}.png")
-                shutil.copyfile(first, copy)
-                result.files.append(copy)
-    return result
+    db, renderer, out, dpi = shared
+    if renderer is None:                # a spawned worker
+        from pnp.draw.render import card_renderer
+
+        renderer = card_renderer(db)
+    files: list[Path] = []
+    found: list[Any] = []
+    game, deck_id = deck_faces[0].deck.game, deck_faces[0].deck.id
+    folder = inside(out, game)
+    folder.mkdir(parents=True, exist_ok=True)
+    slugs = card_slugs(deck_faces[0].deck)
+    inside(folder, f"{deck_id}--back.png")     # checked before anything is drawn
+    for face, image, warnings in render_faces(deck_faces, renderer, db.print.bleed_mm, dpi,
+                                              f"{game}/{deck_id}"):
+        found += warnings
+        if face.card is None:
+            path = inside(folder, f"{deck_id}--back.png")
+            image.save(path, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
+            files.append(path)
+            continue
+        first = inside(folder, f"{deck_id}--{slugs[face.card.name]}--1.png")
+        image.save(first, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
+        files.append(first)
+        for k in range(2, face.card.copies + 1):
+            copy = inside(folder, f"{deck_id}--{slugs[face.card.name]}--{k}.png")
+            shutil.copyfile(first, copy)
+            files.append(copy)
+    return files, found
 
 
 def export_pdf_single(db: Any, faces: list, renderer: Any, out: Path,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import io
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -85,48 +85,60 @@ def draw_guides(image: Any, box: Any, dpi: float) -> Any:
 
 
 def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PROOF_DPI,
-                guides: bool = False, changes: Any = None, jobs: int = 1) -> ProofResult:
+                guides: bool = False, changes: Any = None, jobs: int | None = 1) -> ProofResult:
     """Rasterise each face from a one-card-per-page PDF, run the layout checks, write the
-    PNGs, the deck contact sheets and the gallery. `jobs` > 1: the decks are proofed by
-    that many worker processes (each with its own renderer); the files are the same."""
-    from pnp.artefacts.workers import Workers, job_count, usable
-    from pnp.exports.cards import grouped_by_deck
-    from pnp.outpaths import inside
+    PNGs, the deck contact sheets and the gallery. `jobs` > 1 (None: the machine's
+    cores): the decks, each with its contact sheet, are proofed by that many worker
+    processes (pnp.artefacts.workers); the files are the same whatever `jobs`."""
+    from pnp.artefacts.workers import in_order
 
     result = ProofResult()
     record = load_record(out)
-    groups = list(grouped_by_deck(faces).values())
-    jobs = min(job_count(jobs), len(groups)) if usable() else 1
-    workers = None
-    if jobs > 1:
-        workers = Workers(jobs, _worker_start, (db, groups, out, dpi, guides))
-        for i in sorted(range(len(groups)), key=lambda i: -len(groups[i])):
-            workers.submit(i, _worker_proof, i)
-    try:
-        for i, deck_faces in enumerate(groups):
-            done = workers.result(i) if workers is not None else None
-            if done is None:        # in this process (or again here, to raise)
-                done = _proof_deck(db, deck_faces, renderer, out, dpi, guides)
-            entries, warnings, files = done
-            result.warnings += warnings
-            result.files += files
-            for entry in entries:
-                record[entry.key] = entry
-                result.faces.append(entry)
-    finally:
-        if workers is not None:
-            workers.close()
+    groups = grouped_by_deck_faces(faces)
+    shared = (db, renderer, record, out, dpi, guides)
+    sheets = []
+    # a forked worker draws with this very renderer, a spawned one makes its own
+    for entries, warnings, files, sheet in in_order(
+            _deck_task, shared, groups, jobs, cost=len,
+            spawned=(db, None, record, out, dpi, guides)):
+        result.warnings += warnings
+        result.files += files
+        sheets.append(sheet)
+        result.faces += entries
+    for entry in result.faces:
+        record[entry.key] = entry
     record = current_entries(db, record, out)
     save_record(out, record)
-    for (game, deck_id) in grouped_by_deck(faces):
-        entries = [e for e in record.values() if (e.game, e.deck) == (game, deck_id)]
-        path = inside(out, game, f"{deck_id}-contact.png")
-        contact_sheet(entries, out, db.games[game].decks[deck_id].title).save(path)
-        result.files.append(path)
+    result.files += sheets
     index = out / INDEX
     index.write_text(gallery_html(db, record, changes), encoding="utf-8")
     result.files.append(index)
     return result
+
+
+def grouped_by_deck_faces(faces: list) -> list[list]:
+    from pnp.exports.cards import grouped_by_deck
+
+    return list(grouped_by_deck(faces).values())
+
+
+def proof_deck(db: Any, deck_faces: list, renderer: Any, record: dict[str, Proofed],
+               out: Path, dpi: float, guides: bool
+               ) -> tuple[list[Proofed], list[Any], list[Path], Path]:
+    """One deck's faces proofed and its contact sheet drawn: (entries, warnings, PNG
+    files written, the contact sheet). `record`: what was proofed before (the sheet
+    shows the deck's other faces proofed earlier too); it is not changed."""
+    from pnp.outpaths import inside
+
+    entries, warnings, files = _proof_deck(db, deck_faces, renderer, out, dpi, guides)
+    deck = deck_faces[0].deck
+    mine = {k: replace(e) for k, e in record.items()    # copies: refreshed below
+            if (e.game, e.deck) == (deck.game, deck.id)}
+    mine.update((e.key, e) for e in entries)
+    shown = current_entries(db, mine, out, only=(deck.game, deck.id))
+    path = inside(out, deck.game, f"{deck.id}-contact.png")
+    contact_sheet(list(shown.values()), out, deck.title).save(path)
+    return entries, warnings, files, path
 
 
 def _proof_deck(db: Any, deck_faces: list, renderer: Any, out: Path, dpi: float,
@@ -165,25 +177,15 @@ def _proof_deck(db: Any, deck_faces: list, renderer: Any, out: Path, dpi: float,
     return entries, all_warnings, files
 
 
-_WORKER: dict[str, Any] = {}
+def _deck_task(shared: tuple, deck_faces: list) -> tuple:
+    """`proof_deck` as a piece of pnp.artefacts.workers.in_order (the cost of a deck:
+    its faces, each drawn, rasterised, written and shown)."""
+    db, renderer, record, out, dpi, guides = shared
+    if renderer is None:                # a spawned worker
+        from pnp.draw.render import card_renderer
 
-
-def _worker_start(db: Any, groups: list, out: Path, dpi: float, guides: bool) -> None:
-    _WORKER.clear()
-    _WORKER.update(db=db, groups=groups, out=out, dpi=dpi, guides=guides)
-
-
-def _worker_proof(index: int) -> Any:
-    from pnp.draw.render import card_renderer
-
-    w = _WORKER
-    try:
-        if "renderer" not in w:
-            w["renderer"] = card_renderer(w["db"])
-        return _proof_deck(w["db"], w["groups"][index], w["renderer"], w["out"], w["dpi"],
-                           w["guides"])
-    except Exception:  # the parent proofs this deck again and raises what it raises
-        return None
+        renderer = card_renderer(db)
+    return proof_deck(db, deck_faces, renderer, record, out, dpi, guides)
 
 
 def _distinct(warnings: list[Any]) -> list[Any]:
@@ -213,12 +215,16 @@ def save_record(out: Path, record: dict[str, Proofed]) -> None:
     (out / RECORD).write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
-def current_entries(db: Any, record: dict[str, Proofed], out: Path) -> dict[str, Proofed]:
+def current_entries(db: Any, record: dict[str, Proofed], out: Path,
+                    only: tuple[str, str] | None = None) -> dict[str, Proofed]:
     """The record in database order, without cards that no longer exist or lost their
-    PNG; types and copies refreshed from the database."""
+    PNG; types and copies refreshed from the database. `only` (game, deck id): that
+    deck's alone."""
     ordered: dict[str, Proofed] = {}
     for gid, game in db.games.items():
         for did, deck in game.decks.items():
+            if only is not None and only != (gid, did):
+                continue
             for card in [*deck.cards, None]:
                 key = f"{gid}/{did}/{card.name if card is not None else ''}"
                 entry = record.get(key)

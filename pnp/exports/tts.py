@@ -122,67 +122,90 @@ def crop_trim(image: Any, bleed_px: float, size: tuple[int, int]) -> Any:
     return trimmed
 
 
-def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True):
-    """Sheets, back and saved-object JSON for every deck among `faces`."""
+def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True,
+               jobs: int | None = 1):
+    """Sheets, back and saved-object JSON for every deck among `faces`; `jobs` > 1 (None:
+    the machine's cores): the decks drawn by that many worker processes
+    (pnp.artefacts.workers), the files the same whatever `jobs`."""
+    from pnp.artefacts.workers import in_order
+    from pnp.exports.cards import Exported, grouped_by_deck
+
+    result = Exported()
+    groups = [g for g in grouped_by_deck(faces).values()
+              if any(f.card is not None for f in g)]
+    # a forked worker draws with this very renderer, a spawned one makes its own
+    for files, warnings in in_order(_deck, (db, renderer, out, jpeg), groups, jobs,
+                                    cost=len, spawned=(db, None, out, jpeg)):
+        result.files += files
+        result.warnings += warnings
+    return result
+
+
+def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
+    """One deck's sheets, back and JSON (a piece of pnp.artefacts.workers.in_order):
+    (files, warnings)."""
     from PIL import Image
 
     from pnp.artefacts.single import Face
-    from pnp.exports.cards import Exported, grouped_by_deck, render_faces
+    from pnp.exports.cards import Exported, render_faces
     from pnp.outpaths import inside
 
+    db, renderer, out, jpeg = shared
+    if renderer is None:                # a spawned worker
+        from pnp.draw.render import card_renderer
+
+        renderer = card_renderer(db)
     result = Exported()
     ext = "jpg" if jpeg else "png"
-    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
-        deck = deck_faces[0].deck
-        fronts = [f for f in deck_faces if f.card is not None]
-        if not fronts:
-            continue
-        folder = inside(out, game)
-        folder.mkdir(parents=True, exist_ok=True)
-        w_mm, h_mm = deck.size_mm
-        bleed_mm = db.print.bleed_mm
-        sheets = [fronts[i:i + per_sheet()] for i in range(0, len(fronts), per_sheet())]
-        cell_px = deck_cell([len(s) for s in sheets], w_mm, h_mm)
+    deck = deck_faces[0].deck
+    game, deck_id = deck.game, deck.id
+    fronts = [f for f in deck_faces if f.card is not None]
+    folder = inside(out, game)
+    folder.mkdir(parents=True, exist_ok=True)
+    w_mm, h_mm = deck.size_mm
+    bleed_mm = db.print.bleed_mm
+    sheets = [fronts[i:i + per_sheet()] for i in range(0, len(fronts), per_sheet())]
+    cell_px = deck_cell([len(s) for s in sheets], w_mm, h_mm)
 
-        back_path = inside(folder, f"{deck_id}-back.{ext}")   # checked before drawing
-        back_size = cell_px
-        dpi = cell_px[0] / (w_mm / 25.4)
-        [(_, back_raw, back_warnings)] = render_faces([Face(deck)], renderer, bleed_mm, dpi)
-        result.warnings += back_warnings
-        back = crop_trim(back_raw, bleed_mm / 25.4 * dpi, back_size)
-        _save(back, back_path, jpeg)
-        result.files.append(back_path)
+    back_path = inside(folder, f"{deck_id}-back.{ext}")   # checked before drawing
+    back_size = cell_px
+    dpi = cell_px[0] / (w_mm / 25.4)
+    [(_, back_raw, back_warnings)] = render_faces([Face(deck)], renderer, bleed_mm, dpi)
+    result.warnings += back_warnings
+    back = crop_trim(back_raw, bleed_mm / 25.4 * dpi, back_size)
+    _save(back, back_path, jpeg)
+    result.files.append(back_path)
 
-        custom_decks: dict[str, dict] = {}
-        card_ids: dict[str, int] = {}
-        for number, designs in enumerate(sheets, start=1):
-            grid = sheet_grid(len(designs), w_mm, h_mm, cell_px)
-            sheet = Image.new("RGB", grid.size, "white")
-            for index, (face, raw, warnings) in enumerate(
-                    render_faces(designs, renderer, bleed_mm, dpi, f"{game}/{deck_id}")):
-                result.warnings += warnings
-                cell = crop_trim(raw, bleed_mm / 25.4 * dpi, (grid.cell_w, grid.cell_h))
-                sheet.paste(cell, _slot_xy(grid, index))
-                card_ids[face.card.name] = number * 100 + index
-            sheet.paste(back, _slot_xy(grid, grid.hidden))
-            sheet_path = inside(folder, f"{deck_id}-sheet-{number}.{ext}")
-            _save(sheet, sheet_path, jpeg)
-            result.files.append(sheet_path)
-            custom_decks[str(number)] = {
-                "FaceURL": sheet_path.resolve().as_uri(),
-                "BackURL": back_path.resolve().as_uri(),
-                "NumWidth": grid.cols,
-                "NumHeight": grid.rows,
-                "BackIsHidden": False,  # the hidden card is the sheet's last slot
-                "UniqueBack": False,
-                "Type": 0,
-            }
+    custom_decks: dict[str, dict] = {}
+    card_ids: dict[str, int] = {}
+    for number, designs in enumerate(sheets, start=1):
+        grid = sheet_grid(len(designs), w_mm, h_mm, cell_px)
+        sheet = Image.new("RGB", grid.size, "white")
+        for index, (face, raw, warnings) in enumerate(
+                render_faces(designs, renderer, bleed_mm, dpi, f"{game}/{deck_id}")):
+            result.warnings += warnings
+            cell = crop_trim(raw, bleed_mm / 25.4 * dpi, (grid.cell_w, grid.cell_h))
+            sheet.paste(cell, _slot_xy(grid, index))
+            card_ids[face.card.name] = number * 100 + index
+        sheet.paste(back, _slot_xy(grid, grid.hidden))
+        sheet_path = inside(folder, f"{deck_id}-sheet-{number}.{ext}")
+        _save(sheet, sheet_path, jpeg)
+        result.files.append(sheet_path)
+        custom_decks[str(number)] = {
+            "FaceURL": sheet_path.resolve().as_uri(),
+            "BackURL": back_path.resolve().as_uri(),
+            "NumWidth": grid.cols,
+            "NumHeight": grid.rows,
+            "BackIsHidden": False,  # the hidden card is the sheet's last slot
+            "UniqueBack": False,
+            "Type": 0,
+        }
 
-        saved = saved_object(game, deck, [f.card for f in fronts], card_ids, custom_decks)
-        json_path = inside(folder, f"{deck_id}.json")
-        json_path.write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
-        result.files.append(json_path)
-    return result
+    saved = saved_object(game, deck, [f.card for f in fronts], card_ids, custom_decks)
+    json_path = inside(folder, f"{deck_id}.json")
+    json_path.write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
+    result.files.append(json_path)
+    return result.files, result.warnings
 
 
 def _slot_xy(grid: SheetGrid, index: int) -> tuple[int, int]:

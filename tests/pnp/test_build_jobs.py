@@ -102,3 +102,95 @@ def test_with_another_thread_running_the_build_stays_in_this_process(starter, tm
         stop.set()
         thread.join()
     assert started == [] and len(report.built) >= 4
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pnp", *args], capture_output=True, text=True)
+
+
+def _tree(out: Path) -> dict[str, str]:
+    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_a_build_error_in_the_workers_is_the_same_one_line_and_writes_nothing(starter,
+                                                                              tmp_path):
+    runs = []
+    for jobs in (1, 2):
+        out = tmp_path / f"j{jobs}"
+        out.mkdir()
+        (out / "harbour").write_text("a file where the game's folder goes")
+        run = _cli("build", "--project", str(starter), "--out", str(out), "--jobs", str(jobs))
+        runs.append((run.returncode, run.stderr.strip().splitlines()[-1].replace(
+            f"j{jobs}", "OUT")))
+        assert "Traceback" not in run.stderr
+        assert not list(out.rglob("*.pdf")) and not list(out.rglob("*.part"))
+    assert runs[0] == runs[1]
+    assert runs[0][0] == 2 and "cannot write to output folder" in runs[0][1]
+
+
+def test_ctrl_c_in_a_two_job_build_leaves_out_as_it_was_and_no_workers(starter, tmp_path):
+    import multiprocessing
+
+    from pnp.artefacts.project_build import Progress
+
+    class Interrupted(Progress):
+        started = 0
+
+        def start(self, art, path):
+            self.started += 1
+            if self.started == 3:
+                raise KeyboardInterrupt
+
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        build_project(starter, BuildOptions(out=out, jobs=2), Interrupted())
+    assert not [p for p in out.rglob("*") if p.is_file() and not p.name.startswith(".pnp")]
+    assert multiprocessing.active_children() == []
+
+
+def test_spawned_workers_write_the_same_bytes(starter, tmp_path, monkeypatch):
+    """Where there is no fork (Windows) the workers are spawned and sent the database."""
+    from pnp.artefacts import workers
+
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    build_project(starter, BuildOptions(out=tmp_path / "one", jobs=1))
+    monkeypatch.setattr(workers, "start_method", lambda: "spawn")
+    build_project(starter, BuildOptions(out=tmp_path / "two", jobs=2))
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+def test_proof_error_in_the_workers_is_the_one_process_line(starter, tmp_path):
+    storm = starter / "templates" / "harbour" / "storm.j2"
+    storm.write_text(storm.read_text() + "- rect: {box: [1, 1, 2]}\n")
+    runs = []
+    for jobs in (1, 2):
+        run = _cli("proof", "--project", str(starter), "--out", str(tmp_path / f"p{jobs}"),
+                   "--dpi", "40", "--jobs", str(jobs))
+        assert "Traceback" not in run.stderr
+        runs.append((run.returncode, run.stderr.strip().splitlines()[-1].replace(
+            f"p{jobs}", "OUT")))
+    assert runs[0] == runs[1] and runs[0][0] != 0 and "storm.j2" in runs[0][1]
+
+
+@pytest.mark.parametrize("target", ["png", "tabletopia", "tts"])
+def test_exports_with_one_and_two_jobs_write_the_same_files(starter, tmp_path, target):
+    trees = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"{target}{jobs}"
+        dpi = ["--dpi", "72"] if target != "tts" else []
+        run = _cli("export", target, "--project", str(starter), "--out", str(out), *dpi,
+                   "--jobs", str(jobs))
+        assert run.returncode == 0, run.stderr
+        for saved in out.rglob("*.json"):      # tts: the sheets' absolute file URIs
+            saved.write_text(saved.read_text().replace(out.resolve().as_uri(), "OUT"))
+        trees[jobs] = _tree(out)
+    assert len(trees[1]) > 3 and trees[1] == trees[2]
+
+
+def test_export_jobs_must_be_positive(starter, tmp_path):
+    for bad in ("0", "-2"):
+        run = _cli("export", "png", "--project", str(starter), "--out", str(tmp_path / "x"),
+                   "--jobs", bad)
+        assert run.returncode == 2 and "Traceback" not in run.stderr
+        assert run.stderr.strip().count("\n") == 0 and "--jobs" in run.stderr

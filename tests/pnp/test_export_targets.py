@@ -48,7 +48,8 @@ def test_every_module_of_the_package_is_a_target_with_its_options():
     owners = {dest: names for dest, (_, names) in target_options().items()}
     assert owners == {"machine": ["cut"], "corner_radius": ["cut"], "cut_bleed": ["cut"],
                       "no_backs": ["pdf-single"],
-                      "dpi": ["png", "tabletopia"], "jpeg": ["tts"]}
+                      "dpi": ["png", "tabletopia"], "jpeg": ["tts"],
+                      "jobs": ["png", "tabletopia", "tts"]}
 
 
 def test_two_targets_declaring_one_option_differently_are_refused():

@@ -88,3 +88,10 @@ class Target:
     summary: str
     write: Callable[..., Any]
     options: tuple[Option, ...] = ()
+
+
+# What every target that rasterises deck by deck takes (png, tabletopia, tts; issue 24):
+# the decks drawn by N worker processes (pnp.artefacts.workers.in_order).
+JOBS = Option("--jobs", "jobs", "draw the decks in N worker processes (default: the "
+              "machine's cores; 1: in this process); the files are the same whatever N.",
+              kind="int", limits=(1, 64), metavar="N")

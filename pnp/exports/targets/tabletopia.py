@@ -20,42 +20,59 @@ from __future__ import annotations
 
 import shutil
 
-from pnp.exports.targets.base import Job, Option, Target
+from pnp.exports.targets.base import JOBS, Job, Option, Target
 
 
-def write(job: Job, dpi: int):
-    from pnp.artefacts.single import card_slugs
-    from pnp.exports.cards import Exported, grouped_by_deck, render_faces
-    from pnp.outpaths import inside
+def write(job: Job, dpi: int, jobs: int | None = None):
+    from pnp.artefacts.workers import in_order
+    from pnp.exports.cards import Exported, grouped_by_deck
 
     result = Exported()
-    faces = job.faces()
-    renderer = job.renderer()
-    bleed_mm = job.db.print.bleed_mm
-    for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
-        deck = deck_faces[0].deck
-        folder = inside(inside(job.out, game), deck_id)
-        folder.mkdir(parents=True, exist_ok=True)
-        slugs = card_slugs(deck)
-        w_mm, h_mm = deck.size_mm
-        size = (round(w_mm / 25.4 * dpi), round(h_mm / 25.4 * dpi))
-        for face, image, warnings in render_faces(deck_faces, renderer, bleed_mm, dpi,
-                                                  f"{game}/{deck_id}"):
-            result.warnings += warnings
-            trimmed = _trim(image, size)
-            if face.card is None:
-                path = inside(folder, "back.png")
-                trimmed.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
-                result.files.append(path)
-                continue
-            first = inside(folder, f"{slugs[face.card.name]}--1.png")
-            trimmed.save(first, "PNG", dpi=(dpi, dpi), compress_level=6)
-            result.files.append(first)
-            for k in range(2, face.card.copies + 1):
-                copy = inside(folder, f"{slugs[face.card.name]}--{k}.png")
-                shutil.copyfile(first, copy)
-                result.files.append(copy)
+    groups = list(grouped_by_deck(job.faces()).values())
+    # a forked worker draws with this very renderer, a spawned one makes its own
+    for files, warnings in in_order(_deck, (job.db, job.renderer(), job.out, dpi), groups,
+                                    jobs, cost=len, spawned=(job.db, None, job.out, dpi)):
+        result.files += files
+        result.warnings += warnings
     return result
+
+
+def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
+    """One deck's images (a piece of pnp.artefacts.workers.in_order): (files, warnings)."""
+    from pnp.artefacts.single import card_slugs
+    from pnp.exports.cards import render_faces
+    from pnp.outpaths import inside
+
+    db, renderer, out, dpi = shared
+    if renderer is None:                # a spawned worker
+        from pnp.draw.render import card_renderer
+
+        renderer = card_renderer(db)
+    files, found = [], []
+    deck = deck_faces[0].deck
+    game, deck_id = deck.game, deck.id
+    folder = inside(inside(out, game), deck_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    slugs = card_slugs(deck)
+    w_mm, h_mm = deck.size_mm
+    size = (round(w_mm / 25.4 * dpi), round(h_mm / 25.4 * dpi))
+    for face, image, warnings in render_faces(deck_faces, renderer, db.print.bleed_mm, dpi,
+                                              f"{game}/{deck_id}"):
+        found += warnings
+        trimmed = _trim(image, size)
+        if face.card is None:
+            path = inside(folder, "back.png")
+            trimmed.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
+            files.append(path)
+            continue
+        first = inside(folder, f"{slugs[face.card.name]}--1.png")
+        trimmed.save(first, "PNG", dpi=(dpi, dpi), compress_level=6)
+        files.append(first)
+        for k in range(2, face.card.copies + 1):
+            copy = inside(folder, f"{slugs[face.card.name]}--{k}.png")
+            shutil.copyfile(first, copy)
+            files.append(copy)
+    return files, found
 
 
 def _trim(image, size: tuple[int, int]):
@@ -73,5 +90,6 @@ TARGET = Target(
     "tabletopia", "one image per physical card front plus the back, cut at the trim, "
     "for a Tabletopia deck", write,
     options=(Option("--dpi", "dpi", "resolution of the images.", kind="int", default=300,
-                    limits=(72, 1200)),),
+                    limits=(72, 1200)),
+             JOBS),
 )
