@@ -214,7 +214,9 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
             result = None               # draw it once to record its cards
         ready.append(result)
     to_draw = [art for art, result in zip(todo, ready, strict=True) if result is None]
-    jobs = min(job_count(options.jobs), len(to_draw)) if usable() else 1
+    jobs = min(job_count(options.jobs), len(to_draw))
+    if jobs > 1 and not usable():       # (asked only then: it imports multiprocessing)
+        jobs = 1
     pool = None
     try:
         listen_art(progress.notice)         # art downsampled for print is told (workers too)
