@@ -63,7 +63,7 @@ def install() -> None:
                                f"{importlib.util.MAGIC_NUMBER.hex()}.marshal")
     try:
         with open(_path, "rb") as f:
-            kept = marshal.load(f)
+            kept = marshal.loads(f.read())      # (marshal.load reads a file piece by piece)
         if type(kept) is dict and len(kept) <= _MAX_ENTRIES:
             _codes.update(kept)
     except (OSError, EOFError, ValueError, TypeError):
