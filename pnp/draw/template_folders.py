@@ -31,19 +31,28 @@ def template_files(db: Any, game: str) -> list[Path]:
     for folder in template_folders(db):
         if not folder.is_dir():
             continue
+        real_dirs: dict[Path, Path] = {}
         for path in folder.rglob("*"):
             if not path.is_file():
                 continue
             top = path.relative_to(folder).parts[0]
-            if (top == game or top not in games) and _stays_in(path, folder):
+            if (top == game or top not in games) and _stays_in(path, folder, real_dirs):
                 files.append(path)
     return files
 
 
-def _stays_in(path: Path, folder: Path) -> bool:
-    """A symlink out of the templates folder is refused by the loader: not read here."""
+def _stays_in(path: Path, folder: Path, real_dirs: dict[Path, Path]) -> bool:
+    """A symlink out of the templates folder is refused by the loader: not read here.
+    `real_dirs` keeps each folder's resolved path: a file that is no symlink is then
+    resolved with one lstat, not one per part of its path (issue 24)."""
     try:
-        real = path.resolve()
+        if path.is_symlink():
+            real = path.resolve()
+        else:
+            parent = real_dirs.get(path.parent)
+            if parent is None:
+                parent = real_dirs[path.parent] = path.parent.resolve()
+            real = parent / path.name
     except (OSError, RuntimeError):
         return False
     return real == folder or folder in real.parents

@@ -9,11 +9,16 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# the libraries a build of cards without art never needs (issue 24): PIL.Image (which
+# ReportLab imports) stays a lazy module, never loaded
+LIBRARIES = ("PIL.Image", "rich", "pypdf", "pypdfium2", "numpy", "openpyxl", "ezdxf",
+             "watchfiles", "multiprocessing")
 UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", "pnp.cli.diff",
-            "pnp.exports", "yaml", "openpyxl", "rich", "pypdfium2", "carddb.validate", "ezdxf")
+            "pnp.exports", "yaml", "carddb.validate", *LIBRARIES)
+LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
+          "type(sys.modules[m]).__name__ != '_LazyModule')")
 PROBE = ("import atexit, runpy, sys\n"
-         f"atexit.register(lambda: print(sorted(m for m in {UNNEEDED!r} if m in sys.modules), "
-         "file=sys.stderr))\n"
+         f"atexit.register(lambda: print(({LOADED})({UNNEEDED!r}), file=sys.stderr))\n"
          "sys.argv = ['pnp', *sys.argv[1:]]\n"
          "runpy.run_module('pnp', run_name='__main__')\n")
 
@@ -28,6 +33,27 @@ def test_a_warm_build_imports_no_other_command_nor_what_it_does_not_use(cli, tmp
     assert cold.returncode == warm.returncode == 0, warm.stderr
     assert "'yaml'" in cold.stderr.splitlines()[-1]          # the probe sees a cold load
     assert warm.stderr.splitlines()[-1] == "[]", warm.stderr
+
+
+def test_the_command_imports_no_library_before_a_command_needs_it():
+    probe = f"import sys, pnp.cli.main\nprint(({LOADED})({(*LIBRARIES, 'jinja2', 'reportlab')!r}))"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_art_still_loads_pillow_when_drawn():
+    """A lazy PIL.Image is the real one at its first use (pnp.lazy_pillow)."""
+    probe = ("import sys, pnp, reportlab.lib.utils\n"
+             "from PIL import Image\n"
+             "lazy = type(sys.modules['PIL.Image']).__name__\n"
+             "print(lazy, Image.new('RGB', (2, 1)).size, type(sys.modules['PIL.Image']).__name__)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True)
+    assert result.stdout.split() == ["_LazyModule", "(2,", "1)", "module"], result.stderr
 
 
 def test_help_still_lists_every_command(cli):
