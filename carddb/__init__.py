@@ -208,8 +208,9 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
     for gid, game in data["games"].items():
         decks = {}
         types = report.types.get(gid, {})
+        defaults = {t: tuple(ct.defaults().items()) for t, ct in types.items()}
         for did, deck in game["decks"].items():
-            cards = tuple(_card(card, gid, did, deck["cards"].at(i), name, types)
+            cards = tuple(_card(card, gid, did, deck["cards"].at(i), name, defaults)
                           for i, card in enumerate(deck["cards"]))
             size = deck["size"]
             decks[did] = Deck(
@@ -254,12 +255,15 @@ def _pos(pos: Pos) -> tuple[int, int]:
     return pos.line, pos.col
 
 
-def _card(card: LocatedDict, gid: str, did: str, pos: Pos, name: str, types: dict) -> Card:
-    fields = {k: plain(v) for k, v in card.items() if k not in COMMON_KEYS}
-    ctype = types.get(card["type"])
-    if ctype is not None:
-        for key, default in ctype.defaults().items():
-            fields.setdefault(key, plain(default))
+_COMMON = frozenset(COMMON_KEYS)
+
+
+def _card(card: LocatedDict, gid: str, did: str, pos: Pos, name: str, defaults: dict) -> Card:
+    fields = {k: plain(v) if isinstance(v, dict | list) else v
+              for k, v in card.items() if k not in _COMMON}
+    for key, default in defaults.get(card["type"], ()):
+        if key not in fields:
+            fields[key] = plain(default)
     file = pos.where.split(":")[0].split("[")[0] if pos.where else name
     return Card(
         name=card["name"], type=card["type"], text=card.get("text", ""),
