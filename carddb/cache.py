@@ -138,10 +138,15 @@ def _write(where: Path, name: str, data: bytes) -> None:
 class Rows:
     """The remembered rows of one sheet in one context, and this load's use of them:
     `reused` card index -> the paths its validation checked (to check again), `pending`
-    card index -> (row key, what reading the row made of it) until the card validates."""
+    card index -> (row key, what reading the row made of it) until the card validates.
 
-    def __init__(self, name: str | None, known: dict):
-        self.name, self.known = name, known
+    On disk: the rows of a load (`.rows.pickle`), and beside it the few rows new since
+    (`.rows-new.pickle`), so an edit writes one row, not 8,000; the two are merged once
+    the new or unused rows pass an eighth. Any mix of the two files is right: every
+    entry is a fact about its row's cells in this context."""
+
+    def __init__(self, where: Path, name: str, base: dict, added: dict):
+        self.where, self.name, self.base, self.added = where, name, base, added
         self.kept: dict = {}
         self.reused: dict[int, tuple] = {}
         self.pending: dict[int, tuple] = {}
@@ -152,7 +157,7 @@ class Rows:
         """(shape, values) remembered for a row's cells, or None. The shape, (field names,
         whether the type is a cell's, fields exempt from "missing", YAML values spent,
         the type the cells were read as, image paths checked), is shared by most rows."""
-        entry = self.known.get(row_key)
+        entry = self.base.get(row_key) or self.added.get(row_key)
         if entry is not None:
             self.kept[row_key] = entry
             self.reused[index] = entry[0][5]
@@ -169,33 +174,50 @@ class Rows:
 
     def save(self) -> None:
         """Keeps the rows of this load only (an edited row's old cells are dropped)."""
-        where = folder()
-        if where is not None and self.name is not None and (
-                self.new or len(self.kept) != len(self.known)):
-            payload = pickle.dumps(self.kept, protocol=pickle.HIGHEST_PROTOCOL)
-            _write(where, self.name, _ROWS + hashlib.sha256(payload).digest() + payload)
+        base = self.base
+        added = {k: v for k, v in self.kept.items() if k not in base}
+        unused = len(base) - (len(self.kept) - len(added))
+        if not self.new and not unused and len(added) == len(self.added):
+            return
+        if len(added) + unused <= max(64, len(self.kept) // 8):
+            _write(self.where, self.name + "-new.pickle", _rows_file(added))
+            return
+        _write(self.where, self.name + ".pickle", _rows_file(self.kept))
+        try:
+            (self.where / (self.name + "-new.pickle")).unlink()
+        except OSError:
+            pass
+
+
+def _rows_file(rows: dict) -> bytes:
+    payload = pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
+    return _ROWS + hashlib.sha256(payload).digest() + payload
+
+
+def _read_rows(path: Path) -> dict:
+    """The rows a file holds; a missing, damaged or foreign file holds none."""
+    try:
+        data = path.read_bytes()
+        n = len(_ROWS)
+        head, digest, payload = data[:n], data[n:n + 32], data[n + 32:]
+        # The digest: a damaged file that still unpickles must not give a wrong card.
+        if head == _ROWS and hashlib.sha256(payload).digest() == digest:
+            rows = pickle.loads(payload)
+            return rows if isinstance(rows, dict) else {}
+    except Exception:
+        pass
+    return {}
 
 
 def rows(sheet: Path, sheet_name: str | None, context: Any) -> Rows | None:
     """The validated rows remembered for `sheet` in `context`, or None when there is no
-    cache. A damaged or foreign file is no rows."""
+    cache."""
     where = folder()
     if where is None:
         return None
     h = hashlib.sha256(code_version().encode() + b"\0rows")
     for part in (str(sheet), repr(sheet_name), repr(context)):
         h.update(len(part).to_bytes(8, "little") + part.encode("utf-8", "surrogatepass"))
-    name = h.hexdigest() + ".rows.pickle"
-    known: Any = {}
-    try:
-        data = (where / name).read_bytes()
-        head, digest, payload = data[:len(_ROWS)], data[len(_ROWS):len(_ROWS) + 32], \
-            data[len(_ROWS) + 32:]
-        # The digest: a damaged file that still unpickles must not give a wrong card.
-        if head == _ROWS and hashlib.sha256(payload).digest() == digest:
-            known = pickle.loads(payload)
-    except Exception:  # missing, damaged or from another version: no rows
-        known = {}
-    if not isinstance(known, dict):
-        known = {}
-    return Rows(name, known)
+    name = h.hexdigest() + ".rows"
+    return Rows(where, name, _read_rows(where / (name + ".pickle")),
+                _read_rows(where / (name + "-new.pickle")))
