@@ -6,7 +6,8 @@ no cache (PNP_CACHE_DIR=off), alternating pairs in one run, with the ratio per p
 
 The project is the `pnp init` starter with its Ships deck read from N rows. Each pair
 edits a different row, then loads with the cache and without it. The CPU is measured
-inside the child (import carddb + load), so interpreter start-up is left out of both.
+inside the child: of `carddb.load` (the validation modules and YAML it imports
+included), and of the whole child (interpreter start-up and `import carddb` as well).
 Target (issue 24): the edited load at least 5x cheaper than the uncached one.
 """
 
@@ -22,16 +23,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 5.0
-CHILD = ("import time; t = time.process_time(); import carddb; db = carddb.load('cards.yaml'); "
-         "print(time.process_time() - t)")
+CHILD = ("import time; import carddb; t = time.process_time(); db = carddb.load('cards.yaml'); "
+         "print(time.process_time() - t, time.process_time())")
 
 
-def cpu_of(cwd: Path, env: dict) -> float:
+def cpu_of(cwd: Path, env: dict) -> tuple[float, float]:
+    """CPU seconds of carddb.load and of the whole child process."""
     run = subprocess.run([sys.executable, "-c", CHILD], cwd=cwd, env=env, capture_output=True,
                          text=True)
     if run.returncode != 0:
         sys.exit(f"load failed: {run.stderr.strip()[-400:]}")
-    return float(run.stdout.split()[-1])
+    load, whole = run.stdout.split()[-2:]
+    return float(load), float(whole)
 
 
 def ship(i: int, note: str = "") -> list:
@@ -81,13 +84,18 @@ def main() -> None:
             write(project, rows, a.xlsx)
             edited.append(cpu_of(project, env))
             cold.append(cpu_of(project, cold_env))
-            print(f"pair {i + 1}: one row edited {edited[-1]:6.3f} s CPU, no cache "
-                  f"{cold[-1]:6.3f} s CPU, {cold[-1] / edited[-1]:.1f}x", flush=True)
-    ratios = [c / e for c, e in zip(cold, edited, strict=True)]
-    med = statistics.median(ratios)
-    print(f"{a.rows}-row {'XLSX' if a.xlsx else 'CSV'}, {a.pairs} alternating pairs: no cache / "
-          f"one row edited CPU = {med:.1f}x median (range {min(ratios):.1f}-{max(ratios):.1f}x); "
-          f"target >= {TARGET:g}x: {'met' if med >= TARGET else 'NOT met'}")
+            print(f"pair {i + 1}: carddb.load one row edited {edited[-1][0]:6.3f} s CPU, "
+                  f"no cache {cold[-1][0]:6.3f} s CPU, {cold[-1][0] / edited[-1][0]:.1f}x "
+                  f"(whole process {edited[-1][1]:.3f} / {cold[-1][1]:.3f} s, "
+                  f"{cold[-1][1] / edited[-1][1]:.1f}x)", flush=True)
+    kind = "XLSX" if a.xlsx else "CSV"
+    for what, k in (("carddb.load", 0), ("whole process", 1)):
+        ratios = [c[k] / e[k] for c, e in zip(cold, edited, strict=True)]
+        med = statistics.median(ratios)
+        print(f"{a.rows}-row {kind}, {a.pairs} alternating pairs, {what}: no cache / one row "
+              f"edited CPU = {med:.1f}x median (range {min(ratios):.1f}-{max(ratios):.1f}x)"
+              + (f"; target >= {TARGET:g}x: {'met' if med >= TARGET else 'NOT met'}"
+                 if k == 0 else ""))
 
 
 if __name__ == "__main__":

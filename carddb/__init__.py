@@ -266,18 +266,15 @@ def _pos(pos: Pos) -> tuple[int, int]:
 
 
 _COMMON = frozenset(COMMON_KEYS)
+_CONTAINERS = (dict, list)
 
 
 def _card(card: LocatedDict, gid: str, did: str, pos: Pos, name: str, defaults: dict) -> Card:
-    fields = {k: plain(v) if isinstance(v, dict | list) else v
+    fields = {k: plain(v) if isinstance(v, _CONTAINERS) else v
               for k, v in card.items() if k not in _COMMON}
     for key, default in defaults.get(card["type"], ()):
         if key not in fields:
             fields[key] = plain(default)
     file = pos.where.split(":")[0].split("[")[0] if pos.where else name
-    return Card(
-        name=card["name"], type=card["type"], text=card.get("text", ""),
-        copies=card.get("copies", 1), game=gid, deck=did, fields=fields,
-        source=Source(file, *_pos(pos)), image=card.get("image"),
-    )
-
+    return Card(card["name"], card["type"], card.get("text", ""), card.get("copies", 1), gid, did,
+                fields, Source(file, pos.line, pos.col), card.get("image"))

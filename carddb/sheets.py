@@ -542,6 +542,7 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
     # Per card type, its required fields no column gives (reported once, at the header).
     no_column = {t: tuple(f for f, d in ct.fields.items() if d.required and f not in seen)
                  for t, ct in types.items()}
+    lacking = any(no_column.values())
     missing_reported: set[tuple[str, str]] = set()
     memo = None
     if declared is not None:
@@ -581,12 +582,13 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         own = fixed if fixed is not None and not type_cell else None
         card.value_pos = _CellsAt(card, sheet, r, seen, own)
         card.key_pos = _HeadsAt(card, heads, own)
-        for fname in no_column.get(type_name, ()) if isinstance(type_name, str) else ():
+        for fname in no_column.get(type_name, ()) if lacking and isinstance(type_name, str) else ():
             if (type_name, fname) not in missing_reported:
                 missing_reported.add((type_name, fname))
                 report.add(sheet.pos(1, len(rows[0]) + 1), spath,
                            f"missing column '{fname}' (a required field of {type_name})")
-        exempt[index] = empty
+        if empty:
+            exempt[index] = empty
         cards.append(card)
         cards.item_pos.append(card.pos)
     return cards, exempt, memo

@@ -333,12 +333,11 @@ def _declared(game, types) -> tuple:
     """What the validation of a spreadsheet's row reads of its game besides the row: the
     card type declarations as written, as parsed (a field whose default names a missing
     image is left out) and the rules plug-in (the key of remembered rows: carddb.cache)."""
-    from carddb import plain
-
     written = game.get("types") if isinstance(game, dict) else None
     parsed = tuple((t, tuple((f.name, f.kind, f.required) for f in ct.fields.values()))
                    for t, ct in types.items())
-    return repr(plain(written)), repr(game.get("rules")), parsed
+    # A located mapping's repr is a dict's: the values as written, without positions.
+    return repr(written), repr(game.get("rules")), parsed
 
 
 def _checked_card(gid, types, card, path, pos, report, root, exempt, rows, i) -> bool:
