@@ -538,7 +538,7 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
     spent = Spent()
     exempt: dict[int, frozenset] = {}
     fixed = source.at("type") if fixed_type is not None else None
-    heads = {name: sheet.pos(1, c) for name, c in seen.items()}
+    where = (sheet, seen, {name: sheet.pos(1, c) for name, c in seen.items()})
     # Per card type, its required fields no column gives (reported once, at the header).
     no_column = {t: tuple(f for f, d in ct.fields.items() if d.required and f not in seen)
                  for t, ct in types.items()}
@@ -563,7 +563,7 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         if entry is not None:
             (names, type_cell, empty, used, type_name, _), values = entry
             spent.values += used
-            card = LocatedDict(zip(names, values, strict=True))
+            card = _SheetCard(zip(names, values, strict=True))
         else:
             before, spent_before = report.added, spent.values
             try:
@@ -579,9 +579,8 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
                 memo.pending[index] = (row_key, tuple(card), tuple(card.values()),
                                        (type_cell, empty, spent.values - spent_before, type_name))
         card.pos = sheet.pos(r, 1)
-        own = fixed if fixed is not None and not type_cell else None
-        card.value_pos = _CellsAt(card, sheet, r, seen, own)
-        card.key_pos = _HeadsAt(card, heads, own)
+        card._row, card._sheet = r, where
+        card._own = fixed if fixed is not None and not type_cell else None
         for fname in no_column.get(type_name, ()) if lacking and isinstance(type_name, str) else ():
             if (type_name, fname) not in missing_reported:
                 missing_reported.add((type_name, fname))
@@ -603,7 +602,7 @@ def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dic
     if all(_blank(v) for v in row):
         report.add(sheet.pos(r, 1), spath, "an empty row: delete it (one row a card)")
         return None
-    card = LocatedDict()
+    card = _SheetCard()
     if fixed_type is not None:
         card["type"] = fixed_type
     type_name = card.get("type")
@@ -643,35 +642,47 @@ def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dic
     return card, frozenset(empty), type_cell, type_name
 
 
-class _CellsAt:
-    """Where the values of a card read from row `row` are: each a `Pos` made only when
-    asked, for a message (issue 24: 8,000 rows of them cost more than reading the rows).
-    `own`: the position of a type the deck's source gives, not a cell."""
+class _SheetCard(LocatedDict):
+    """A card read from a row. Where its values are (their cells) and its keys (their
+    header cells) is worked out only when asked, for a message (issue 24: 8,000 rows of
+    positions cost more than reading the rows). `_own`: the position of a type the
+    deck's source gives, not a cell; `_sheet`: (Sheet, column of each field, header
+    cells), shared by the rows of the sheet."""
 
-    __slots__ = ("card", "cols", "own", "row", "sheet")
+    pos: Pos
+    _row: int
+    _own: Pos | None
+    _sheet: tuple
 
-    def __init__(self, card: dict, sheet: Sheet, row: int, cols: dict[str, int], own: Pos | None):
-        self.card, self.sheet, self.row, self.cols, self.own = card, sheet, row, cols, own
+    def at(self, key) -> Pos:
+        if key not in self:
+            return self.pos
+        if self._own is not None and key == "type":
+            return self._own
+        sheet, cols, _ = self._sheet
+        return sheet.pos(self._row, cols[key])
+
+    def key_at(self, key) -> Pos:
+        if key not in self:
+            return self.pos
+        if self._own is not None and key == "type":
+            return self._own
+        return self._sheet[2][key]
+
+    @property
+    def value_pos(self):
+        return _Positions(self, self.at)
+
+    @property
+    def key_pos(self):
+        return _Positions(self, self.key_at)
+
+
+class _Positions:
+    """`value_pos` / `key_pos` of a _SheetCard, for code that reads them as a mapping."""
+
+    def __init__(self, card: dict, where):
+        self.card, self.where = card, where
 
     def get(self, key, default=None):
-        if key not in self.card:
-            return default
-        if self.own is not None and key == "type":
-            return self.own
-        return self.sheet.pos(self.row, self.cols[key])
-
-
-class _HeadsAt:
-    """Where the keys of a card read from a row are: its columns' header cells."""
-
-    __slots__ = ("card", "heads", "own")
-
-    def __init__(self, card: dict, heads: dict[str, Pos], own: Pos | None):
-        self.card, self.heads, self.own = card, heads, own
-
-    def get(self, key, default=None):
-        if key not in self.card:
-            return default
-        if self.own is not None and key == "type":
-            return self.own
-        return self.heads[key]
+        return self.where(key) if key in self.card else default
