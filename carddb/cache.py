@@ -7,7 +7,20 @@ its folder), the name messages call it, and the version of carddb's code (a hash
 sources). It holds the pickled `Database` and what else validation depended on: the
 digest of each spreadsheet read and each file checked to exist (images, fonts). An entry
 whose spreadsheet changed or whose file vanished is not used. Only valid databases are
-cached; problems are always found afresh.
+cached; problems are always found afresh. The entry's facts are pickled apart from its
+database, so a stale entry is told without unpickling thousands of cards.
+
+A second kind of entry, `rows`, holds the validated rows of one spreadsheet (issue 24):
+one file per sheet (its resolved path and sheet name) and context (the game's card type
+declarations as written and as parsed, its rules plug-in, the sheet's header and the
+deck's fixed type: all a row's validation reads besides its own cells), mapping each
+row's raw cells to what validation made of them (the card's converted values in order,
+the fields exempt from "missing", the YAML values its cells spent, the image paths it
+checked). A load after a one-row edit then converts and validates one row; the others'
+positions (row number: inserting a row moves them) are applied on reuse, their paths
+checked again, and checks across cards (duplicate names, deck totals, the rules
+plug-in's) run over all cards as always. Only rows that validated without a problem
+are kept: a row with a problem is validated afresh each time.
 
 Folder: $PNP_CACHE_DIR, else $XDG_CACHE_HOME/pnp-referee, else ~/.cache/pnp-referee;
 PNP_CACHE_DIR=off disables it. An unwritable folder just means no cache.
@@ -22,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent
-FORMAT = b"carddb-cache-1"
+FORMAT = b"carddb-cache-2"
+_ROWS = FORMAT + b" rows\n"
 # Validation facts of each loaded database (by id): ([(sheet, digest)], [checked paths]).
 _facts: dict[int, tuple[list, list]] = {}
 _code: str | None = None
@@ -79,12 +93,13 @@ def load(raw: bytes, path: Path, name: str) -> Any | None:
         return None
     try:
         data = (where / (_key(raw, path, name) + ".pickle")).read_bytes()
-        db, sheets, checked = pickle.loads(data)
+        sheets, checked, pickled = pickle.loads(data)
+        if any(_digest(p) != d for p, d in sheets) or not all(Path(p).is_file() for p in checked):
+            return None
+        db = pickle.loads(pickled)
     except Exception:  # missing, unreadable or from another version: validate afresh
         return None
     _facts[id(db)] = (sheets, checked)
-    if stale(db):
-        return None
     return db
 
 
@@ -100,14 +115,109 @@ def save(raw: bytes, path: Path, name: str, db: Any, report: Any) -> None:
     where = folder()
     if where is None:
         return
-    target = where / (_key(raw, path, name) + ".pickle")
+    pickled = pickle.dumps(db, protocol=pickle.HIGHEST_PROTOCOL)
+    _write(where, _key(raw, path, name) + ".pickle",
+           pickle.dumps((sheets, checked, pickled), protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _write(where: Path, name: str, data: bytes) -> None:
+    """Written whole or not at all (a reader never sees half a file); errors ignored."""
+    target = where / name
     part = target.with_name(f"{target.name}.{os.getpid()}.part")
     try:
         where.mkdir(parents=True, exist_ok=True)
-        part.write_bytes(pickle.dumps((db, sheets, checked), protocol=pickle.HIGHEST_PROTOCOL))
+        part.write_bytes(data)
         os.replace(part, target)
     except OSError:
         try:
             part.unlink()
         except OSError:
             pass
+
+
+class Rows:
+    """The remembered rows of one sheet in one context, and this load's use of them:
+    `reused` card index -> the paths its validation checked (to check again), `pending`
+    card index -> (row key, what reading the row made of it) until the card validates.
+
+    On disk: the rows of a load (`.rows.pickle`), and beside it the few rows new since
+    (`.rows-new.pickle`), so an edit writes one row, not 8,000; the two are merged once
+    the new or unused rows pass an eighth. Any mix of the two files is right: every
+    entry is a fact about its row's cells in this context."""
+
+    def __init__(self, where: Path, name: str, base: dict, added: dict):
+        self.where, self.name, self.base, self.added = where, name, base, added
+        self.kept: dict = {}
+        self.reused: dict[int, tuple] = {}
+        self.pending: dict[int, tuple] = {}
+        self.shapes: dict[tuple, tuple] = {}
+        self.new = False
+
+    def get(self, row_key, index: int):
+        """(shape, values) remembered for a row's cells, or None. The shape, (field names,
+        whether the type is a cell's, fields exempt from "missing", YAML values spent,
+        the type the cells were read as, image paths checked), is shared by most rows."""
+        entry = self.base.get(row_key) or self.added.get(row_key)
+        if entry is not None:
+            self.kept[row_key] = entry
+            self.reused[index] = entry[0][5]
+        return entry
+
+    def validated(self, index: int, paths: tuple) -> None:
+        """Card `index`, read afresh, validated without a problem: remember its row."""
+        waiting = self.pending.pop(index, None)
+        if waiting is not None:
+            row_key, names, values, rest = waiting
+            shape = (names, *rest, paths)
+            self.kept[row_key] = (self.shapes.setdefault(shape, shape), values)
+            self.new = True
+
+    def save(self) -> None:
+        """Keeps the rows of this load only (an edited row's old cells are dropped)."""
+        base = self.base
+        added = {k: v for k, v in self.kept.items() if k not in base}
+        unused = len(base) - (len(self.kept) - len(added))
+        if not self.new and not unused and len(added) == len(self.added):
+            return
+        if len(added) + unused <= max(64, len(self.kept) // 8):
+            _write(self.where, self.name + "-new.pickle", _rows_file(added))
+            return
+        _write(self.where, self.name + ".pickle", _rows_file(self.kept))
+        try:
+            (self.where / (self.name + "-new.pickle")).unlink()
+        except OSError:
+            pass
+
+
+def _rows_file(rows: dict) -> bytes:
+    payload = pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
+    return _ROWS + hashlib.sha256(payload).digest() + payload
+
+
+def _read_rows(path: Path) -> dict:
+    """The rows a file holds; a missing, damaged or foreign file holds none."""
+    try:
+        data = path.read_bytes()
+        n = len(_ROWS)
+        head, digest, payload = data[:n], data[n:n + 32], data[n + 32:]
+        # The digest: a damaged file that still unpickles must not give a wrong card.
+        if head == _ROWS and hashlib.sha256(payload).digest() == digest:
+            rows = pickle.loads(payload)
+            return rows if isinstance(rows, dict) else {}
+    except Exception:
+        pass
+    return {}
+
+
+def rows(sheet: Path, sheet_name: str | None, context: Any) -> Rows | None:
+    """The validated rows remembered for `sheet` in `context`, or None when there is no
+    cache."""
+    where = folder()
+    if where is None:
+        return None
+    h = hashlib.sha256(code_version().encode() + b"\0rows")
+    for part in (str(sheet), repr(sheet_name), repr(context)):
+        h.update(len(part).to_bytes(8, "little") + part.encode("utf-8", "surrogatepass"))
+    name = h.hexdigest() + ".rows"
+    return Rows(where, name, _read_rows(where / (name + ".pickle")),
+                _read_rows(where / (name + "-new.pickle")))

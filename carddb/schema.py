@@ -62,12 +62,14 @@ class Report:
     types: dict = field(default_factory=dict)
     files_read: list = field(default_factory=list)
     paths_checked: list = field(default_factory=list)
+    added: int = 0                  # problems reported, kept or not (a row's memo: carddb.cache)
 
     # Problems of each spreadsheet past limits.MAX_SHEET_PROBLEMS: counted, not kept.
     skipped: dict = field(default_factory=dict)
     _per_sheet: dict = field(default_factory=dict)
 
     def add(self, pos: Pos, path: str, message: str) -> None:
+        self.added += 1
         if pos.where is not None:                   # a cell: `heroes.csv:3:B`, `b.xlsx[S]!B3`
             sheet = _SHEET_OF.match(pos.where).group()
             seen = self._per_sheet[sheet] = self._per_sheet.get(sheet, 0) + 1

@@ -42,11 +42,15 @@ class Sheet:
 
     def __init__(self, display: str, sheet: str | None, rows: list[list[Any]]):
         self.display, self.sheet, self.rows = display, sheet, rows
+        self._letters: dict[int, str] = {}
 
     def pos(self, row: int, col: int) -> Pos:
+        name = self._letters.get(col)
+        if name is None:
+            name = self._letters[col] = letter(col)
         if self.sheet is None:
-            return Pos(row, col, f"{self.display}:{row}:{letter(col)}")
-        return Pos(row, col, f"{self.display}[{self.sheet}]!{letter(col)}{row}")
+            return Pos(row, col, f"{self.display}:{row}:{name}")
+        return Pos(row, col, f"{self.display}[{self.sheet}]!{name}{row}")
 
 
 class SheetError(Exception):
@@ -72,7 +76,10 @@ def _read_csv(raw: bytes) -> list[list[Any]]:
         raise SheetError("not UTF-8 text: save the spreadsheet as CSV UTF-8", row, col) from None
     if not text.strip():
         raise SheetError("the file is empty: it needs a header row naming the fields, then one row a card")
-    first = text.splitlines()[0]
+    head = text[:4096]                          # not the whole file split into lines
+    first = head.splitlines()[0]
+    if len(first) == len(head) < len(text):
+        first = text.splitlines()[0]
     # The delimiter a spreadsheet program wrote: `;` where the decimal mark is a comma.
     delimiter = max((",", ";", "\t"), key=first.count) if any(d in first for d in ",;\t") else ","
     rows: list[list[Any]] = []
@@ -473,24 +480,27 @@ _CellLoader = _LazyLoader()
 
 
 def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
-               types: dict[str, CardType]) -> tuple[LocatedList | None, dict[int, frozenset]]:
-    """The cards of a sheet as located mappings (positions are cells), and per card the
-    required fields already reported as empty cells (so not again as missing)."""
+               types: dict[str, CardType], declared: Any = None):
+    """The cards of a sheet as located mappings (positions are cells), per card the
+    required fields already reported as empty cells (so not again as missing), and the
+    sheet's remembered rows (carddb.cache.Rows) or None. `declared`: what of the game
+    the validation of a row reads besides the sheet (its card types as written and as
+    parsed, its rules), or None for no remembered rows."""
     sheet = read_sheet(path, source, spath, spos, report)
     if sheet is None:
-        return None, {}
+        return None, {}, None
     rows = sheet.rows
     while rows and all(_blank(v) for v in rows[-1]):
         rows.pop()                              # trailing empty rows are no cards
     if not rows:
         report.add(sheet.pos(1, 1), spath, "the sheet is empty: it needs a header row naming the "
                                            "fields, then one row a card")
-        return None, {}
+        return None, {}, None
     fixed_type = source.get("type")
     if fixed_type is not None and fixed_type not in types:
         report.add(source.at("type"), join(spath, "type"),
                    f"'{fixed_type}' is not a card type of this game{did_you_mean(fixed_type, types)}")
-        return None, {}
+        return None, {}, None
     header: dict[int, str] = {}
     seen: dict[str, int] = {}
     all_fields = {k for t in types.values() for k in t.fields} | set(COMMON_KINDS)
@@ -522,65 +532,157 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
                    "missing column 'type' (or give the deck's source a type: {from: ..., type: T})")
         ok = False
     if not ok:
-        return None, {}
+        return None, {}, None
     cards = LocatedList()
     cards.pos, cards.item_pos = spos, []
     spent = Spent()
     exempt: dict[int, frozenset] = {}
+    fixed = source.at("type") if fixed_type is not None else None
+    where = (sheet, seen, {name: sheet.pos(1, c) for name, c in seen.items()})
+    # Per card type, its required fields no column gives (reported once, at the header).
+    no_column = {t: tuple(f for f, d in ct.fields.items() if d.required and f not in seen)
+                 for t, ct in types.items()}
+    lacking = any(no_column.values())
     missing_reported: set[tuple[str, str]] = set()
+    memo = None
+    if declared is not None:
+        from carddb import cache
+
+        memo = cache.rows(path.resolve(), sheet.sheet, (declared, tuple(header.items()), fixed_type))
+    typed = sheet.sheet is not None             # XLSX cells are typed values, CSV's text
     for r, row in enumerate(rows[1:], start=2):
-        if all(_blank(v) for v in row):
-            report.add(sheet.pos(r, 1), spath, "an empty row: delete it (one row a card)")
-            continue
-        card = LocatedDict()
-        card.pos, card.value_pos, card.key_pos = sheet.pos(r, 1), {}, {}
-        if fixed_type is not None:
-            card["type"] = fixed_type
-            card.value_pos["type"] = card.key_pos["type"] = source.at("type")
-        type_name = card.get("type")
-        if "type" in seen and seen["type"] <= len(row) and not _blank(row[seen["type"] - 1]):
-            type_name = str(row[seen["type"] - 1]).strip()
-        ctype = types.get(type_name) if isinstance(type_name, str) else None
-        empty: set[str] = set()
-        for c, name in header.items():
-            value = row[c - 1] if c <= len(row) else None
-            decl = ctype.fields.get(name) if ctype is not None else None
-            if _blank(value):
-                if decl is not None and decl.required:
-                    empty.add(name)
-                    if name in {f for f in seen}:
-                        report.add(sheet.pos(r, c), join(join(spath, len(cards.item_pos)), name),
-                                   f"missing value: '{name}' is required for a {type_name}")
-                continue
-            if ctype is not None and decl is None and name not in COMMON_KINDS:
-                report.add(sheet.pos(r, c), join(join(spath, len(cards.item_pos)), name),
-                           f"'{name}' is not a field of {type_name}{did_you_mean(name, ctype.fields)}")
-                continue
-            kind = COMMON_KINDS.get(name) or (decl.kind if decl is not None else "text")
+        index = len(cards.item_pos)
+        entry = None
+        if memo is not None:
+            row_key = tuple(row) if not typed else tuple(
+                v if type(v) is str else (type(v).__name__, repr(v)) for v in row)
+            entry = memo.get(row_key, index)
+            if entry is not None and spent.values + entry[0][3] > limits.MAX_YAML_VALUES:
+                del memo.reused[index]          # read afresh: the limit's message names the cell
+                entry = None
+        if entry is not None:
+            (names, type_cell, empty, used, type_name, _), values = entry
+            spent.values += used
+            card = _SheetCard(zip(names, values, strict=True))
+        else:
+            before, spent_before = report.added, spent.values
             try:
-                converted = convert(value, decl, kind, spent)
-            except CellProblem as exc:
-                report.add(sheet.pos(r, c), join(join(spath, len(cards.item_pos)), name),
-                           str(exc))
-                empty.add(name)                 # reported: not "missing" again
-                continue
+                read = _read_row(sheet, r, row, header, seen, types, fixed_type, spath,
+                                 index, spent, report)
             except SheetFull as exc:
-                report.add(sheet.pos(r, c), spath, str(exc))
-                return None, {}
-            if isinstance(converted, str) and kind in ("int", "number", "bool"):
-                converted = CellText(converted)     # not read: its message shows the cell
-            card[name] = converted
-            card.value_pos[name] = sheet.pos(r, c)
-            card.key_pos[name] = sheet.pos(1, c)
-        if ctype is not None:
-            for fname, decl in ctype.fields.items():
-                if decl.required and fname not in seen:
-                    empty.add(fname)
-                    if (type_name, fname) not in missing_reported:
-                        missing_reported.add((type_name, fname))
-                        report.add(sheet.pos(1, len(rows[0]) + 1), spath,
-                                   f"missing column '{fname}' (a required field of {type_name})")
-        exempt[len(cards.item_pos)] = frozenset(empty)
+                report.add(exc.args[1], spath, exc.args[0])
+                return None, {}, None
+            if read is None:
+                continue
+            card, empty, type_cell, type_name = read
+            if memo is not None and report.added == before:
+                memo.pending[index] = (row_key, tuple(card), tuple(card.values()),
+                                       (type_cell, empty, spent.values - spent_before, type_name))
+        card.pos = sheet.pos(r, 1)
+        card._row, card._sheet = r, where
+        card._own = fixed if fixed is not None and not type_cell else None
+        for fname in no_column.get(type_name, ()) if lacking and isinstance(type_name, str) else ():
+            if (type_name, fname) not in missing_reported:
+                missing_reported.add((type_name, fname))
+                report.add(sheet.pos(1, len(rows[0]) + 1), spath,
+                           f"missing column '{fname}' (a required field of {type_name})")
+        if empty:
+            exempt[index] = empty
         cards.append(card)
         cards.item_pos.append(card.pos)
-    return cards, exempt
+    return cards, exempt, memo
+
+
+def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dict[str, int],
+              types: dict[str, CardType], fixed_type, spath: str, index: int, spent: Spent,
+              report: Report):
+    """One row read afresh: (the card's values, the fields exempt from "missing", whether
+    its type is its cell's, the type its fields were read as), or None for an empty row (reported). SheetFull(message, pos)
+    when the sheet's values pass their limit."""
+    if all(_blank(v) for v in row):
+        report.add(sheet.pos(r, 1), spath, "an empty row: delete it (one row a card)")
+        return None
+    card = _SheetCard()
+    if fixed_type is not None:
+        card["type"] = fixed_type
+    type_name = card.get("type")
+    if "type" in seen and seen["type"] <= len(row) and not _blank(row[seen["type"] - 1]):
+        type_name = str(row[seen["type"] - 1]).strip()
+    ctype = types.get(type_name) if isinstance(type_name, str) else None
+    empty: set[str] = set()
+    type_cell = False
+    for c, name in header.items():
+        value = row[c - 1] if c <= len(row) else None
+        decl = ctype.fields.get(name) if ctype is not None else None
+        if _blank(value):
+            if decl is not None and decl.required:
+                empty.add(name)
+                report.add(sheet.pos(r, c), join(join(spath, index), name),
+                           f"missing value: '{name}' is required for a {type_name}")
+            continue
+        if ctype is not None and decl is None and name not in COMMON_KINDS:
+            report.add(sheet.pos(r, c), join(join(spath, index), name),
+                       f"'{name}' is not a field of {type_name}{did_you_mean(name, ctype.fields)}")
+            continue
+        kind = COMMON_KINDS.get(name) or (decl.kind if decl is not None else "text")
+        try:
+            converted = convert(value, decl, kind, spent)
+        except CellProblem as exc:
+            report.add(sheet.pos(r, c), join(join(spath, index), name), str(exc))
+            empty.add(name)                     # reported: not "missing" again
+            continue
+        except SheetFull as exc:
+            raise SheetFull(str(exc), sheet.pos(r, c)) from None
+        if isinstance(converted, str) and kind in ("int", "number", "bool"):
+            converted = CellText(converted)     # not read: its message shows the cell
+        card[name] = converted
+        type_cell = type_cell or name == "type"
+    if ctype is not None:
+        empty.update(f for f, d in ctype.fields.items() if d.required and f not in seen)
+    return card, frozenset(empty), type_cell, type_name
+
+
+class _SheetCard(LocatedDict):
+    """A card read from a row. Where its values are (their cells) and its keys (their
+    header cells) is worked out only when asked, for a message (issue 24: 8,000 rows of
+    positions cost more than reading the rows). `_own`: the position of a type the
+    deck's source gives, not a cell; `_sheet`: (Sheet, column of each field, header
+    cells), shared by the rows of the sheet."""
+
+    pos: Pos
+    _row: int
+    _own: Pos | None
+    _sheet: tuple
+
+    def at(self, key) -> Pos:
+        if key not in self:
+            return self.pos
+        if self._own is not None and key == "type":
+            return self._own
+        sheet, cols, _ = self._sheet
+        return sheet.pos(self._row, cols[key])
+
+    def key_at(self, key) -> Pos:
+        if key not in self:
+            return self.pos
+        if self._own is not None and key == "type":
+            return self._own
+        return self._sheet[2][key]
+
+    @property
+    def value_pos(self):
+        return _Positions(self, self.at)
+
+    @property
+    def key_pos(self):
+        return _Positions(self, self.key_at)
+
+
+class _Positions:
+    """`value_pos` / `key_pos` of a _SheetCard, for code that reads them as a mapping."""
+
+    def __init__(self, card: dict, where):
+        self.card, self.where = card, where
+
+    def get(self, key, default=None):
+        return self.where(key) if key in self.card else default

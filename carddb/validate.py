@@ -252,7 +252,8 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             report.add(_at(game, "decks"), join(path, "decks"),
                        f"expected a mapping of deck ids to decks, got {kind_of(decks)}")
         return
-    names: dict[str, Pos] = {}
+    declared = _declared(game, types)
+    names: dict[str, dict] = {}
     cards = []  # (card mapping, path, pos, deck id)
     for did, deck in decks.items():
         dpath, dpos = join(join(path, "decks"), did), _at(decks, did)
@@ -274,9 +275,11 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
                                _at(deck["back"], "image"), report, root, "image")
         deck_cards = deck.get("cards")
         exempt: dict[int, frozenset] = {}
+        rows = None
         if isinstance(deck_cards, dict):
-            deck_cards, exempt = _from_sheet(deck_cards, join(dpath, "cards"), _at(deck, "cards"),
-                                             report, root, types)
+            deck_cards, exempt, rows = _from_sheet(deck_cards, join(dpath, "cards"),
+                                                   _at(deck, "cards"), report, root, types,
+                                                   declared)
             if deck_cards is None:
                 continue
             deck["cards"] = deck_cards        # the cards read, for the rest of loading
@@ -301,16 +304,23 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             report.add(_at(deck, "cards"), join(dpath, "cards"),
                        f"{count:,} cards print on {pages:,} pages, more than the limit of "
                        f"{limits.MAX_PAGES:,} for one deck")
+        cards_path = join(dpath, "cards")
+        reused = rows.reused if rows is not None else {}
         for i, card in enumerate(deck_cards):
-            cpath, cpos = join(join(dpath, "cards"), i), value_pos(deck_cards, i, dpos)
-            if _validate_card(gid, types, card, cpath, cpos, report, root, exempt.get(i, frozenset())):
+            cpath, cpos = f"{cards_path}[{i}]", value_pos(deck_cards, i, dpos)
+            # A remembered row that checked no path is valid as it is (carddb.cache.Rows).
+            if reused.get(i) == () or _checked_card(gid, types, card, cpath, cpos, report, root,
+                                                    exempt.get(i, frozenset()), rows, i):
                 cards.append((card, cpath, cpos, did))
                 name = card["name"]
                 if name in names:
                     report.add(_at(card, "name"), join(cpath, "name"),
-                               f"duplicate card name '{shown(name)}' (first at {_where(names[name])})")
+                               f"duplicate card name '{shown(name)}' (first at "
+                               f"{_where(_at(names[name], 'name'))})")
                 else:
-                    names[name] = _at(card, "name")
+                    names[name] = card          # its position made only for a message
+        if rows is not None:
+            rows.save()
     if plugin is not None:
         plugin.check_cards(game, cards, path, report)
 
@@ -319,17 +329,51 @@ def _where(pos: Pos) -> str:
     return pos.where or f"line {pos.line}"
 
 
-def _from_sheet(source, path, pos, report, root, types):
-    """A deck's cards read from a spreadsheet (`cards: {from: heroes.csv}`)."""
+def _declared(game, types) -> tuple:
+    """What the validation of a spreadsheet's row reads of its game besides the row: the
+    card type declarations as written, as parsed (a field whose default names a missing
+    image is left out) and the rules plug-in (the key of remembered rows: carddb.cache)."""
+    written = game.get("types") if isinstance(game, dict) else None
+    parsed = tuple((t, tuple((f.name, f.kind, f.required) for f in ct.fields.values()))
+                   for t, ct in types.items())
+    # A located mapping's repr is a dict's: the values as written, without positions.
+    return repr(written), repr(game.get("rules")), parsed
+
+
+def _checked_card(gid, types, card, path, pos, report, root, exempt, rows, i) -> bool:
+    """`_validate_card`, or for a card whose sheet row validated in an earlier load
+    (carddb.cache.Rows) only its image paths checked again; a row that validates
+    without a problem is remembered."""
+    if rows is None:
+        return _validate_card(gid, types, card, path, pos, report, root, exempt)
+    paths = rows.reused.get(i)
+    if paths is not None:
+        scratch = Report(report.file)
+        for rel in paths:
+            check_path(rel, path, pos, scratch, root, "image")
+        if not scratch.added:
+            report.paths_checked.extend(scratch.paths_checked)
+            return True
+    before, checked = report.added, len(report.paths_checked)
+    ok = _validate_card(gid, types, card, path, pos, report, root, exempt)
+    if ok and report.added == before:
+        rows.validated(i, tuple(str(Path(p).relative_to(root))
+                                for p in report.paths_checked[checked:]))
+    return ok
+
+
+def _from_sheet(source, path, pos, report, root, types, declared=None):
+    """A deck's cards read from a spreadsheet (`cards: {from: heroes.csv}`), and its
+    remembered rows (carddb.cache.Rows) or None."""
     from carddb import sheets
 
     if not SHEET_SOURCE.check(source, path, pos, report):
-        return None, {}
+        return None, {}, None
     before = len(report.problems)
     check_path(source["from"], join(path, "from"), _at(source, "from"), report, root, "spreadsheet")
     if len(report.problems) > before:
-        return None, {}
-    return sheets.read_cards(root / source["from"], source, path, pos, report, types)
+        return None, {}, None
+    return sheets.read_cards(root / source["from"], source, path, pos, report, types, declared)
 
 
 def _validate_mat(mat, path, pos, report) -> None:
