@@ -16,39 +16,14 @@ Light at import, as are the kinds' modules: their drawing imports happen when th
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from typing import Any
 
 from pnp.artefacts.artefact import Artefact
 from pnp.artefacts.kinds.base import Kind
+from pnp.plugins import ModuleRegistry
 
 __all__ = ["Kind", "artefacts_of", "kind", "register", "registered", "registry",
            "reserved_deck_ids", "unregister"]
-
-_SHARED = {"base"}      # modules of this package that are not kinds
-_REGISTRY: dict[str, Kind] = {}
-_EXTRA: dict[str, Kind] = {}
-
-
-def registry() -> dict[str, Kind]:
-    """Every kind by name, in build order (`order`, then name): this package's modules,
-    then registered ones."""
-    if not _REGISTRY:
-        found: dict[str, Kind] = {}
-        for info in pkgutil.iter_modules(__path__):
-            if info.name in _SHARED or info.name.startswith("_"):
-                continue
-            module = importlib.import_module(f"{__name__}.{info.name}")
-            found_kind = getattr(module, "KIND", None)
-            name = info.name.replace("_", "-")
-            if not isinstance(found_kind, Kind) or found_kind.name != name:
-                raise ImportError(f"{module.__name__} must define KIND = Kind({name!r}, ...)")
-            found[name] = found_kind
-        found.update(_EXTRA)
-        _check_reserves(found.values())
-        _REGISTRY.update(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
-    return _REGISTRY
 
 
 def _check_reserves(kinds) -> None:
@@ -61,25 +36,31 @@ def _check_reserves(kinds) -> None:
                                  f"{stem!r}")
 
 
+_KINDS = ModuleRegistry(__name__, __path__, "KIND", Kind,
+                        order=lambda name, k: (k.order, name), check=_check_reserves)
+
+
+def registry() -> dict[str, Kind]:
+    """Every kind by name, in build order (`order`, then name): this package's modules,
+    then registered ones."""
+    return _KINDS.entries()
+
+
 def register(new: Kind) -> None:
     """Add a kind defined outside this package (replacing one of the same name)."""
-    if not isinstance(new, Kind):
-        raise TypeError(f"not a Kind: {new!r}")
-    _EXTRA[new.name] = new
-    _REGISTRY.clear()
+    _KINDS.register(new)
 
 
 def unregister(name: str) -> None:
     """Drop a kind `register` added."""
-    _EXTRA.pop(name, None)
-    _REGISTRY.clear()
+    _KINDS.unregister(name)
 
 
 def registered() -> tuple[str, ...]:
     """The names of the kinds `register` added (sorted): what a build's run key holds
     beside its options, so that a build with another set of kinds is not taken for an
     unchanged one (pnp.artefacts.incremental)."""
-    return tuple(sorted(_EXTRA))
+    return _KINDS.registered()
 
 
 def kind(name: str) -> Kind:

@@ -12,47 +12,29 @@ from this registry (and the table of docs/CARDS.md): `python -m pnp.draw.element
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from typing import Any
 
 from pnp.draw.elements.base import Element, ElementError
+from pnp.plugins import ModuleRegistry
 
-_SHARED = {"base", "reference"}     # modules of this package that are not elements
-_REGISTRY: dict[str, Element] = {}
-_EXTRA: dict[str, Element] = {}
+# modules of this package that are not elements: the shared base, the reference writer
+_ELEMENTS = ModuleRegistry(__name__, __path__, "ELEMENT", Element,
+                           shared=("base", "reference"), dashes=False)
 
 
 def registry() -> dict[str, Element]:
     """Every element by name (sorted): this package's modules, then registered ones."""
-    if not _REGISTRY:
-        found: dict[str, Element] = {}
-        for info in pkgutil.iter_modules(__path__):
-            if info.name in _SHARED or info.name.startswith("_"):
-                continue
-            module = importlib.import_module(f"{__name__}.{info.name}")
-            element = getattr(module, "ELEMENT", None)
-            if not isinstance(element, Element) or element.name != info.name:
-                raise ImportError(f"{module.__name__} must define ELEMENT = "
-                                  f"Element({info.name!r}, ...)")
-            found[element.name] = element
-        found.update(_EXTRA)
-        _REGISTRY.update(sorted(found.items()))
-    return _REGISTRY
+    return _ELEMENTS.entries()
 
 
 def register(element: Element) -> None:
     """Add an element defined outside this package (replacing one of the same name)."""
-    if not isinstance(element, Element):
-        raise TypeError(f"not an Element: {element!r}")
-    _EXTRA[element.name] = element
-    _REGISTRY.clear()
+    _ELEMENTS.register(element)
 
 
 def unregister(name: str) -> None:
     """Drop an element `register` added."""
-    _EXTRA.pop(name, None)
-    _REGISTRY.clear()
+    _ELEMENTS.unregister(name)
 
 
 def normalise(raw: Any, known: dict[str, Element] | None = None

@@ -12,45 +12,24 @@ through one.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 from pnp.exports.targets.base import Job, Option, Target
+from pnp.plugins import ModuleRegistry
 
 __all__ = ["Job", "Option", "Target", "register", "registry", "unregister"]
 
-_SHARED = {"base"}      # modules of this package that are not targets
-_REGISTRY: dict[str, Target] = {}
-_EXTRA: dict[str, Target] = {}
+_TARGETS = ModuleRegistry(__name__, __path__, "TARGET", Target)
 
 
 def registry() -> dict[str, Target]:
     """Every target by name (sorted): this package's modules, then registered ones."""
-    if not _REGISTRY:
-        found: dict[str, Target] = {}
-        for info in pkgutil.iter_modules(__path__):
-            if info.name in _SHARED or info.name.startswith("_"):
-                continue
-            module = importlib.import_module(f"{__name__}.{info.name}")
-            target = getattr(module, "TARGET", None)
-            name = info.name.replace("_", "-")
-            if not isinstance(target, Target) or target.name != name:
-                raise ImportError(f"{module.__name__} must define TARGET = Target({name!r}, ...)")
-            found[name] = target
-        found.update(_EXTRA)
-        _REGISTRY.update(sorted(found.items()))
-    return _REGISTRY
+    return _TARGETS.entries()
 
 
 def register(target: Target) -> None:
     """Add a target defined outside this package (replacing one of the same name)."""
-    if not isinstance(target, Target):
-        raise TypeError(f"not a Target: {target!r}")
-    _EXTRA[target.name] = target
-    _REGISTRY.clear()
+    _TARGETS.register(target)
 
 
 def unregister(name: str) -> None:
     """Drop a target `register` added."""
-    _EXTRA.pop(name, None)
-    _REGISTRY.clear()
+    _TARGETS.unregister(name)

@@ -1,0 +1,69 @@
+"""One registry of the kind pnp's extension points share: drawing elements
+(pnp.draw.elements), artefact kinds (pnp.artefacts.kinds) and export targets
+(pnp.exports.targets). Each entry is one module of the package, defining an attribute
+(`ELEMENT`, `KIND`, `TARGET`) named after the module (a `-` in the entry's name is a
+`_` in the module's); `register()` adds one defined elsewhere (a plug-in, a test).
+Modules are imported when the registry is first asked, not before."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable
+from typing import Any
+
+
+class ModuleRegistry:
+    """The entries of one package, by name, in `order` (default: by name)."""
+
+    def __init__(self, package: str, path: Iterable[str], attribute: str, entry_type: type,
+                 shared: Iterable[str] = ("base",), dashes: bool = True,
+                 order: Callable[[str, Any], Any] | None = None,
+                 check: Callable[[Iterable[Any]], None] | None = None):
+        self.package = package
+        self.path = list(path)
+        self.attribute = attribute
+        self.entry_type = entry_type
+        self.shared = frozenset(shared)   # modules of the package that are not entries
+        self.dashes = dashes              # module some_name holds the entry some-name
+        self.order = order or (lambda name, entry: name)
+        self.check = check                # called with every entry: raises if they clash
+        self._found: dict[str, Any] = {}
+        self._extra: dict[str, Any] = {}
+
+    def entries(self) -> dict[str, Any]:
+        """Every entry by name: the package's modules, then the registered ones."""
+        if not self._found:
+            found: dict[str, Any] = {}
+            for info in pkgutil.iter_modules(self.path):
+                if info.name in self.shared or info.name.startswith("_"):
+                    continue
+                module = importlib.import_module(f"{self.package}.{info.name}")
+                entry = getattr(module, self.attribute, None)
+                name = info.name.replace("_", "-") if self.dashes else info.name
+                if not isinstance(entry, self.entry_type) or entry.name != name:
+                    raise ImportError(f"{module.__name__} must define {self.attribute} = "
+                                      f"{self.entry_type.__name__}({name!r}, ...)")
+                found[name] = entry
+            found.update(self._extra)
+            if self.check is not None:
+                self.check(found.values())
+            self._found.update(sorted(found.items(),
+                                      key=lambda item: self.order(item[0], item[1])))
+        return self._found
+
+    def register(self, entry: Any) -> None:
+        """Add an entry defined outside the package (replacing one of the same name)."""
+        if not isinstance(entry, self.entry_type):
+            raise TypeError(f"not a {self.entry_type.__name__}: {entry!r}")
+        self._extra[entry.name] = entry
+        self._found.clear()
+
+    def unregister(self, name: str) -> None:
+        """Drop an entry `register` added."""
+        self._extra.pop(name, None)
+        self._found.clear()
+
+    def registered(self) -> tuple[str, ...]:
+        """The names `register` added, sorted."""
+        return tuple(sorted(self._extra))
