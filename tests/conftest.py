@@ -32,3 +32,12 @@ def _private_load_cache(tmp_path_factory):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+# Started first: the longest test (a wheel built and installed, ~45 s), mostly waiting on
+# pip; under `-n auto --dist loadfile` it then runs beside the other files, not alone last.
+FIRST = ("test_wheel.py",)
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.path.name not in FIRST)

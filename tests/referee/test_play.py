@@ -48,6 +48,25 @@ def spawn(session: Path):
                          dimensions=(50, 200))
 
 
+def asleep_in_read(child, timeout: float = 30) -> None:
+    """Wait until the child sleeps (state S in /proc), as it does in readline's select()
+    once a prompt is out. CPython's readline checks for a SIGINT only when that select()
+    returns: a Ctrl-C sent between the prompt and the select() waits for the next key, so
+    on a loaded machine the test saw nothing."""
+    import time
+
+    stat = Path(f"/proc/{child.pid}/stat")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] == "S":
+                return
+        except OSError:  # no /proc: a pause instead
+            time.sleep(0.5)
+            return
+        time.sleep(0.01)
+
+
 DIE = r"\(Enter: the referee (?:rolls|picks)\): "
 
 
@@ -255,6 +274,7 @@ def test_tab_completes_a_card_name_and_ctrl_c_cancels_only_the_line(tmp_path):
                    "Ann=Spike Freeman", "--roll", "5,4,6,3,2,2,5,1,6,2").returncode == 0
     child = spawn(session)
     child.expect_exact("[pass] ")
+    asleep_in_read(child)
     child.sendintr()
     child.expect_exact("^C")
     child.expect_exact("[pass] ")  # asked again: the phase is still the Opportunity's
