@@ -41,7 +41,7 @@ def test_a_ci_run_that_collects_no_test_fails(tmp_path):
     pytest.importorskip("xdist")
     _, tests = readme_commands()
     options = tests.split("python3 -m pytest", 1)[1].split()
-    # xdist alone of the installed plugins: a second the run, not ten
+    # only xdist of the installed plugins: a second instead of ten
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     empty = subprocess.run([sys.executable, "-m", "pytest", "-p", "xdist", *options,
                             "-p", "no:cacheprovider"],
