@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,7 +23,9 @@ def readme_commands() -> list[str]:
 def test_readme_opens_with_two_commands():
     build, tests = readme_commands()
     assert build == "python3 -m pip install -e . && python3 -m pnp build"
-    assert "pip install -e '.[test]'" in tests and tests.endswith("python3 -m pytest")
+    assert "pip install -e '.[test]'" in tests
+    # on every core, a file's tests together (its module fixtures are made once)
+    assert tests.endswith("python3 -m pytest -n auto --dist loadfile")
 
 
 def test_ci_runs_the_readme_test_command():
@@ -26,3 +33,21 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     # CI activates its venv first, so `python3` and `python` are the same interpreter.
     assert tests.replace("python3 ", "python ") in ci.replace("python3 ", "python ")
+
+
+def test_a_ci_run_that_collects_no_test_fails(tmp_path):
+    """pytest exits 5 when it collects nothing, with the README's -n auto too, and .ci/run
+    stops on any non-zero exit: a run that tests nothing does not pass."""
+    pytest.importorskip("xdist")
+    _, tests = readme_commands()
+    options = tests.split("python3 -m pytest", 1)[1].split()
+    # only xdist of the installed plugins: a second instead of ten
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    empty = subprocess.run([sys.executable, "-m", "pytest", "-p", "xdist", *options,
+                            "-p", "no:cacheprovider"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert empty.returncode == 5 and "workers [0 items]" in empty.stdout, empty.stdout[-2000:]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in ci
+    run = next(ln for ln in ci.splitlines() if "-m pytest" in ln)
+    assert run.rstrip().endswith("python -m pytest" + tests.split("python3 -m pytest", 1)[1])

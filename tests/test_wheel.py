@@ -50,10 +50,11 @@ def test_wheel_installs_working_pnp_and_referee(tmp_path):
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = wheels.glob("pnp_referee-*.whl")
     venv = tmp_path / "venv"
-    made = run(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
+    # No pip of its own (bootstrapping one is seconds of the test): this pip installs into it.
+    made = run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path, env=env)
     assert made.returncode == 0, made.stderr
     bin_dir = venv / "bin"
-    installed = run(bin_dir / "python", "-m", "pip", "install", "-q",
+    installed = run(sys.executable, "-m", "pip", "--python", bin_dir / "python", "install", "-q",
                     "--disable-pip-version-check", wheel, cwd=tmp_path, env=env, timeout=900)
     if installed.returncode != 0 and any(s in installed.stderr for s in OFFLINE):
         pytest.skip("pip reaches no package index and has not cached the wheel's "

@@ -41,11 +41,38 @@ def referee(session: Path, *args: str, stdin: str | None = None) -> subprocess.C
                           text=True, timeout=120)
 
 
+def _default_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(session: Path):
+    """`referee play` on a pseudo-terminal. Ctrl-C is a KeyboardInterrupt there even when
+    the test run was started with SIGINT ignored (as a shell's background job is): an
+    ignored signal is inherited across exec, and Python then installs no handler."""
     pexpect = pytest.importorskip("pexpect")
     return pexpect.spawn(sys.executable, ["-m", "referee", "--session", str(session), "play"],
                          cwd=str(ROOT), env=env(), encoding="utf-8", timeout=30,
-                         dimensions=(50, 200))
+                         dimensions=(50, 200), preexec_fn=_default_sigint)
+
+
+def asleep_in_read(child, timeout: float = 30) -> None:
+    """Wait until the child sleeps (state S in /proc), as it does in readline's select()
+    once a prompt is out. CPython's readline checks for a SIGINT only when that select()
+    returns: a Ctrl-C sent between the prompt and the select() would wait for a key."""
+    import time
+
+    stat = Path(f"/proc/{child.pid}/stat")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] == "S":
+                return
+        except OSError:  # no /proc: a pause instead
+            time.sleep(0.5)
+            return
+        time.sleep(0.01)
 
 
 DIE = r"\(Enter: the referee (?:rolls|picks)\): "
@@ -255,6 +282,7 @@ def test_tab_completes_a_card_name_and_ctrl_c_cancels_only_the_line(tmp_path):
                    "Ann=Spike Freeman", "--roll", "5,4,6,3,2,2,5,1,6,2").returncode == 0
     child = spawn(session)
     child.expect_exact("[pass] ")
+    asleep_in_read(child)
     child.sendintr()
     child.expect_exact("^C")
     child.expect_exact("[pass] ")  # asked again: the phase is still the Opportunity's
