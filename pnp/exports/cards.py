@@ -111,14 +111,27 @@ def _png_deck(shared: tuple, deck_faces: list) -> tuple[list[Path], list[Any]]:
             image.save(path, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
             files.append(path)
             continue
-        first = inside(folder, f"{deck_id}--{slugs[face.card.name]}--1.png")
-        image.save(first, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
-        files.append(first)
-        for k in range(2, face.card.copies + 1):
-            copy = inside(folder, f"{deck_id}--{slugs[face.card.name]}--{k}.png")
-            shutil.copyfile(first, copy)
-            files.append(copy)
+        files += save_copies(image, folder, f"{deck_id}--{slugs[face.card.name]}",
+                             face.card.copies, dpi=(dpi, dpi), compress_level=3,
+                             icc_profile=srgb_icc())
     return files, found
+
+
+def save_copies(image: Any, folder: Path, stem: str, copies: int,
+                **save_options: Any) -> list[Path]:
+    """One file per physical copy of a card: the image saved as STEM--1.png in `folder`
+    (PIL's `save` with `save_options`), STEM--2.png ... STEM--N.png copies of it
+    (pnp.outpaths.inside checks each)."""
+    from pnp.outpaths import inside
+
+    first = inside(folder, f"{stem}--1.png")
+    image.save(first, **save_options)
+    files = [first]
+    for k in range(2, copies + 1):
+        copy = inside(folder, f"{stem}--{k}.png")
+        shutil.copyfile(first, copy)
+        files.append(copy)
+    return files
 
 
 def export_pdf_single(db: Any, faces: list, renderer: Any, out: Path,

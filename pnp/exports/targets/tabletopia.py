@@ -18,8 +18,6 @@ component and add the fronts of one folder and its back.png (docs/PROOFS-AND-EXP
 
 from __future__ import annotations
 
-import shutil
-
 from pnp.exports.targets.base import JOBS, Job, Option, Target
 
 
@@ -40,7 +38,7 @@ def write(job: Job, dpi: int, jobs: int | None = None):
 def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     """One deck's images (a piece of pnp.artefacts.workers.in_order): (files, warnings)."""
     from pnp.artefacts.single import card_slugs
-    from pnp.exports.cards import render_faces
+    from pnp.exports.cards import render_faces, save_copies
     from pnp.outpaths import inside
 
     db, renderer, out, dpi = shared
@@ -65,13 +63,8 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
             trimmed.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
             files.append(path)
             continue
-        first = inside(folder, f"{slugs[face.card.name]}--1.png")
-        trimmed.save(first, "PNG", dpi=(dpi, dpi), compress_level=6)
-        files.append(first)
-        for k in range(2, face.card.copies + 1):
-            copy = inside(folder, f"{slugs[face.card.name]}--{k}.png")
-            shutil.copyfile(first, copy)
-            files.append(copy)
+        files += save_copies(trimmed, folder, slugs[face.card.name], face.card.copies,
+                             format="PNG", dpi=(dpi, dpi), compress_level=6)
     return files, found
 
 
