@@ -33,7 +33,10 @@ def names(state: dict, ctx: Any) -> list[str]:
     if ctx is not None:
         found += list(ctx.cards)
         for kind in ctx.tokens.values():
-            found += [kind.id, kind.name]
+            found += [kind.name, kind.id]
         found += list(ctx.dice)
         found += list(ctx.decks)
-    return found
+    once: dict[str, str] = {}
+    for name in found:  # `cargo` and `Cargo` are one word to type
+        once.setdefault(name.casefold(), name)
+    return list(once.values())

@@ -160,3 +160,25 @@ def test_a_toy_game_registered_in_one_place_plays_new_status_undo(toy, tmp_path)
     err = CliRunner().invoke(main, ["--session", str(tmp_path / "b.db"), "new", "toy",
                                     "--players", "A,B", "--owner", "A=Coach"])
     assert err.exit_code == 2 and "--owner is an option of X-Statix" in err.stderr
+
+
+def test_a_toy_game_without_a_walk_or_a_turn_plays_in_referee_play(toy, tmp_path, capsys):
+    """`referee play` assumes nothing of a game's state (this toy has no `turn`, no walk):
+    it shows the table and takes the game's commands at its free prompt."""
+    from referee.cli import main
+    from referee.play.loop import Table
+
+    session = str(tmp_path / "toy.db")
+    assert main.main(["--session", session, "new", "toy", "--players", "Ann,Bob"],
+                     standalone_mode=False) in (0, None)
+    capsys.readouterr()
+    lines = iter(["push Ann\n", "toy push Bob\n", "undo\n", "help\n", "log --all\n"])
+    assert Table(session, None, lines).play() == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and out.err == "", out.err
+    assert out.out.startswith("Ann: 0\nBob: 0\n> push Ann\nAnn: 1\n> toy push Bob\nBob: 1\n")
+    assert "undone #3" in out.out
+    helped = out.out.split("commands: ", 1)[1].splitlines()[0].split(", ")
+    assert "push" in helped and "xs" not in helped and "token" not in helped
+    assert [line.split()[2] for line in out.out.split("> log --all\n")[1].splitlines()
+            if line[:4].strip().isdigit()] == ["new", "push", "push", "undo"]
