@@ -86,8 +86,9 @@ class ModuleRegistry:
                 def check(name: str, entry: Any) -> None:
                     if not isinstance(entry, self.entry_type):
                         raise TypeError(f"not a {self.entry_type.__name__}: {entry!r}"[:200])
-                    if entry.name != name:
-                        raise ValueError(f"it defines {entry.name!r}, not {name!r}")
+                    defined = getattr(entry, "name", None)
+                    if defined != name:
+                        raise ValueError(f"it defines {defined!r}, not {name!r}")
 
                 self._plugins = dict(load(self.group, check, _notice))
         return self._plugins

@@ -251,7 +251,7 @@ class Table:
             raise ValueError(f"{text!r}: {error}") from None
         # the game's group takes its bare words (`recruit X` is `xs recruit X`, `next` is
         # `xs next`), but for the core commands every game shares (`status`, `undo`)
-        if in_group and first not in main.commands and first != "help":
+        if group is not None and in_group and first not in main.commands and first != "help":
             argv.insert(0, group)
         if argv[0] == "play":
             raise ValueError("this is `play` already: type a command or an answer")
@@ -318,8 +318,8 @@ class Table:
             # `new` asks for each setup die by name itself (Enter: the referee rolls it)
             self.run(["new", game.strip(), "--players", players.strip()])
             if self.pending is not None:  # a command typed at a setup die's prompt
-                line, self.pending = self.pending, None
-                if not self.feed(line):
+                typed, self.pending = self.pending, None
+                if not self.feed(typed):
                     return False
         return self.refresh() is not None
 
@@ -357,8 +357,8 @@ class Table:
         if not self.fresh:  # a command ran, or a person was asked: read the session again
             self.refresh()
         if self.pending is not None:  # typed at a command's prompt: taken now
-            line, self.pending = self.pending, None
-            return self.feed(line)
+            typed, self.pending = self.pending, None
+            return self.feed(typed)
         self._turn_changed()
         ask = self.next_question()
         if ask is not None and ask.auto and self.stuck != self.seq:
