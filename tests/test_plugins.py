@@ -269,3 +269,70 @@ def test_the_toy_game_of_the_docs_satisfies_the_contract(toy):
     assert all(isinstance(o, click.Option) for o in game.new_options())
     for target in (game.walk, game.names, game.turn, game.schema, game.card_names):
         assert callable(games.resolve(target))
+
+
+BOOKLET = '''
+"""A rules booklet: one page with the game's title (an artefact kind plug-in)."""
+from pnp.artefacts.artefact import Artefact
+from pnp.artefacts.kinds.base import Kind
+
+
+def artefacts(game_id, game):
+    return [Artefact(game_id, "rules", "booklet", f"{game.title}: rules booklet")]
+
+
+def draw(db, art, opts, renderer, fonts, target, result, step):
+    from pnp.artefacts.sheet import PAGE_MARGIN, Pages, text
+    from pnp.draw.pdf import open_canvas
+    from pnp.layout.geometry import paper_size
+
+    w, h = paper_size(opts.paper)
+    c = open_canvas(target, font=fonts["regular"], page_size=(w, h), title=art.title,
+                    subject="rules booklet")
+    pages = Pages(c, result)
+    text(c, fonts, opts, "bold", 24, PAGE_MARGIN, h - PAGE_MARGIN - 24,
+         f"{db.games[art.game].title} rules", result=result, element="title")
+    pages.show()
+    c.save()
+    result.pages = pages.count
+    step(1)
+
+
+KIND = Kind("booklet", order=65, artefacts=artefacts, draw=draw, reserves=("rules",))
+CLASH = Kind("clash", order=66, artefacts=artefacts, draw=draw, reserves=("reference",))
+'''
+
+
+def test_an_installed_artefact_kind_and_export_target_work_through_pnp(tmp_path):
+    from pypdf import PdfReader
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "booklet_kind.py").write_text(BOOKLET)
+    shutil.copy(ROOT / "tests" / "pnp" / "export_target_plugin.py", site)
+    info = site / "pnp_extras-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: pnp-extras\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[pnp_referee.artefact_kinds]\nbooklet = booklet_kind:KIND\nclash = booklet_kind:CLASH\n"
+        "[pnp_referee.exports]\ncard-list = export_target_plugin:TARGET\n")
+    project = tmp_path / "game"
+
+    def pnp(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pnp", *args], env=env(site),
+                              capture_output=True, text=True, timeout=300)
+
+    assert pnp("init", str(project)).returncode == 0
+    built = pnp("build", "--project", str(project), "--out", str(tmp_path / "out"),
+                "--only", "rules")
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert PdfReader(tmp_path / "out" / "harbour" / "rules.pdf").pages[0].extract_text() \
+        .startswith("Harbour Lights rules")
+    # a kind reserving a stem another kind holds is left out, in one line
+    assert ("notice: plug-in 'clash' (pnp_referee.artefact_kinds) left out: artefact kinds "
+            "reference and clash both reserve 'reference'\n") in built.stderr, built.stderr
+    assert "Traceback" not in built.stderr
+    exported = pnp("export", "card-list", "--deck", "ships", "--upper", "--project",
+                   str(project), "--out", str(tmp_path / "list"))
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    assert "IRON MAIDEN" in (tmp_path / "list" / "harbour" / "ships.txt").read_text()

@@ -289,6 +289,10 @@ class Table:
         public table (once: `new` has shown it when it started the game here). False when
         no game could be started."""
         if self.refresh() is None:
+            import os
+
+            if os.path.exists(self.session):  # there, but not a session: said in one line
+                return False
             if not self._new_game():
                 return False
         else:
