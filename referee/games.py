@@ -258,8 +258,8 @@ TABLE_KIT = Game(
     group=None, schema="referee.table.game:check_state",
     card_names="referee.table.game:card_names", rules=None, players="A,B[,C...]",
     commands=("token", "draw", "discard", "show", "shuffle", "next", "hand"),
-    walk="referee.table.walk:question", context="referee.table.walk:context",
-    names="referee.table.walk:names",
+    walk="referee.table.walk:question", context="referee.table.entry:context",
+    names="referee.table.entry:names",
 )
 KIT = "table"
 

@@ -235,7 +235,6 @@ class Table:
 
     def as_command(self, text: str) -> list[str] | None:
         """The command a typed line names (quoted like a shell's), or None: an answer."""
-
         from referee.cli import main
 
         first = text.split(None, 1)[0]
