@@ -80,16 +80,16 @@ class RefereeGroup(click.Group):
     """A click group that also lists/loads the lazy game groups."""
 
     @staticmethod
-    def lazy() -> dict[str, tuple[str, str]]:
-        """LAZY_GROUPS and the group of every game registered since (referee.games)."""
-        found = {name: (mod, attr) for name, (mod, attr, _) in games.groups().items()}
+    def lazy(plugins: bool = True) -> dict[str, tuple[str, str]]:
+        """LAZY_GROUPS and the group of every registered game (referee.games)."""
+        found = {name: (mod, attr) for name, (mod, attr, _) in games.groups(plugins).items()}
         return {**LAZY_GROUPS, **found}
 
     @staticmethod
-    def short_forms() -> dict[str, tuple[str, str]]:
+    def short_forms(plugins: bool = True) -> dict[str, tuple[str, str]]:
         """A game's `commands` that are commands of its group, kept at the top level:
         `referee mt ...` is `referee xs mt ...` (name -> (group, command))."""
-        return {name: (g.group[0], name) for g in games.REGISTRY.values() if g.group
+        return {name: (g.group[0], name) for g in games.known(plugins) if g.group
                 for name in g.commands}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -100,12 +100,14 @@ class RefereeGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.commands:  # a core command: no game registry asked
             return self.commands[cmd_name]
-        short = self.short_forms()
+        # a bundled game's command is found without looking for installed plug-ins
+        plugins = cmd_name not in {**self.lazy(False), **self.short_forms(False)}
+        short = self.short_forms(plugins)
         if cmd_name in short and cmd_name not in LAZY_GROUPS:
             group_name, sub = short[cmd_name]
             group = self.get_command(ctx, group_name)
             return group.get_command(ctx, sub) if isinstance(group, click.Group) else None
-        lazy = self.lazy()
+        lazy = self.lazy(plugins)
         if cmd_name in lazy:
             mod, attr = lazy[cmd_name]
             if not _module_exists(mod):

@@ -299,7 +299,13 @@ def title(game_id: str) -> str:
     return game.title if game is not None else game_id
 
 
-def groups() -> dict[str, tuple[str, str, str]]:
+def known(plugins: bool = True) -> list[Game]:
+    """Every registered game; `plugins=False`: without looking for installed ones (a
+    bundled game's command is found without importing anything more)."""
+    return list(REGISTRY.values() if plugins else dict.values(REGISTRY))
+
+
+def groups(plugins: bool = True) -> dict[str, tuple[str, str, str]]:
     """Command name -> (module, attribute, help) of every registered game's group."""
     return {g.group[0]: (*g.group[1].partition(":")[::2], g.group[2])
-            for g in REGISTRY.values() if g.group is not None}
+            for g in known(plugins) if g.group is not None}

@@ -336,3 +336,22 @@ def test_an_installed_artefact_kind_and_export_target_work_through_pnp(tmp_path)
                    str(project), "--out", str(tmp_path / "list"))
     assert exported.returncode == 0, exported.stdout + exported.stderr
     assert "IRON MAIDEN" in (tmp_path / "list" / "harbour" / "ships.txt").read_text()
+
+
+def test_a_bundled_games_command_looks_for_no_plug_in(tmp_path):
+    """`referee xs ...`, `referee mt ...` on an X-Statix session: found among the bundled
+    games, without the plug-in scan (nor carddb's package it lives in)."""
+    made = subprocess.run([sys.executable, "-m", "referee", "--session", "x.db", "new",
+                           "x-statix", "--players", "A,B"], cwd=tmp_path,
+                          env=env(tmp_path / "nothing"), capture_output=True, timeout=60)
+    assert made.returncode == 0
+    probe = ("import sys\nfrom referee.cli import main\n"
+             "for args in (['mt', 'A', '+1'], ['xs', 'mt', 'B', '+1']):\n"
+             "    try:\n        main(['--session', 'x.db', *args])\n"
+             "    except SystemExit as done:\n        assert done.code in (0, None), done\n"
+             "print('carddb.entry_points' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path,
+                          env=env(tmp_path / "nothing"), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "False", done.stdout
