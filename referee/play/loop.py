@@ -32,6 +32,15 @@ class Typed(Exception):
         self.line = line
 
 
+def offered(text: str, prompt: str) -> bool:
+    """Whether the prompt names `text` as one of its answers (a die's face `draw`, a
+    choice `next`): then it is that answer, not the command of the same name."""
+    import re
+
+    return re.search(rf"(?<![\w-]){re.escape(text)}(?![\w-])", prompt, re.IGNORECASE) \
+        is not None
+
+
 class Table:
     """`referee play` on the session `session` (cards: `--cards` or None)."""
 
@@ -147,7 +156,8 @@ class Table:
             if text.casefold() == "help":  # said, and the same prompt asked again
                 self.help(None)
                 continue
-            if text and (text.casefold() in QUIT or self._is_command(text)):
+            if text and not offered(text, prompt) and (
+                    text.casefold() in QUIT or self._is_command(text)):
                 raise Typed(text)
             return line
 

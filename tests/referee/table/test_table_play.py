@@ -128,3 +128,18 @@ def test_tab_completes_a_token_name_on_a_terminal(harbour, capsys):
     child.expect(pexpect.EOF)
     assert "Traceback" not in child.before
     assert state()["tokens"]["Ann"]["cargo"] == 5
+
+
+def test_a_face_named_like_a_command_is_the_face_at_its_die(harbour, capsys):
+    """A word the die's prompt offers is its answer: a storm face `next` is rolled at the
+    die, where `status` (offered nowhere) is still the command."""
+    from referee.play.loop import offered
+
+    cards = harbour / "cards.yaml"
+    cards.write_text(cards.read_text().replace("faces: [wind, wind, wave, wave, calm, 2]",
+                                               "faces: [wind, wind, wave, next, calm, 2]"))
+    out, _ = play([*SETUP, "roll 2", "next", "status", "roll 1", "next"], capsys)
+    assert "play: roll 2 stopped, nothing written" in out
+    assert "1 storm: next" in out and state()["last_roll"]["faces"] == ["next"]
+    assert offered("next", "die 1 of 1, storm (wind, wave, next, calm, 2; Enter: ...)")
+    assert not offered("nex", "storm (wind, wave, next)") and not offered("status", "storm")
