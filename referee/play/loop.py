@@ -27,7 +27,8 @@ NOTE = "  · "  # the referee runs a compulsory step: said on one line
 
 class XsRules:
     """What X-Statix questions read from the cards: names (Tab, abbreviations), hand
-    limits (XS-11) and an Owner's End-phase kill (Coach), loaded once per process."""
+    limits (XS-11) and an Owner's End-phase kill (Coach), loaded once per game: the cards
+    the game began with when the session keeps them (referee/kept.py)."""
 
     def __init__(self, db: Any) -> None:
         from referee.xs.catalog import Catalog
@@ -144,15 +145,16 @@ class Table:
         """The X-Statix cards helper, loaded once (None for the other games)."""
         if state.get("game") != "x-statix" or state.get("kit"):
             return None
-        if "xs" not in self._rules:
-            from referee.command import load_cards
+        key = f"xs/{state.get('seed')}"  # per game: the cards it began with (referee/kept.py)
+        if key not in self._rules:
+            from referee.command import game_cards
             from referee.errors import RefereeError, UsageError
 
             try:
-                self._rules["xs"] = XsRules(load_cards(self.cards, "x-statix"))
+                self._rules[key] = XsRules(game_cards(self.session, self.cards, "x-statix"))
             except (RefereeError, UsageError):
-                self._rules["xs"] = None
-        return self._rules["xs"]
+                self._rules[key] = None
+        return self._rules[key]
 
     def commands(self) -> set[str]:
         if self._commands is None:
