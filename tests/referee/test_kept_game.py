@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import sys
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Literal
@@ -457,3 +458,30 @@ def _loaded(path: Path):
     import carddb
 
     return carddb.load(path)
+
+
+class Outcome(Enum):
+    COUNT = "count"
+
+
+@dataclass(frozen=True)
+class Odd:
+    by_face: dict[int, Outcome]
+    handler: type
+
+
+def test_every_field_of_table_game_round_trips_through_plain_data():
+    """A field added to TableGame (the rules as data) with a type referee/plain.py cannot
+    build would fail at `referee new`: found here first."""
+    from referee.plain import unsupported
+    from referee.table.kit import TableGame
+
+    assert unsupported(TableGame) == []
+    assert unsupported(Rules) == []
+    assert unsupported(Odd, "Odd") == ["Odd.handler (type)"]
+    assert from_data(dict[int, Outcome], {"2": "count"}) == {2: Outcome.COUNT}
+    assert to_data({2: Outcome.COUNT}) == {"2": "count"}
+    with pytest.raises(SchemaError, match=r"data key: expected a whole number, found text 'x'"):
+        from_data(dict[int, Outcome], {"x": "count"})
+    with pytest.raises(SchemaError, match=r"data.2: expected 'count', found text 'sum'"):
+        from_data(dict[int, Outcome], {"2": "sum"})
