@@ -31,8 +31,11 @@ on and says so once, in one line (`notice`): what changed since the game began (
 removed or added cards, changed dice, tokens, rules) and that `referee new` starts a game
 with the new cards. Once per change: the line is remembered, per session and game, keyed
 by the digest of the database's definition as found (beside the session's verified marks,
-referee/session_verified.py, and in the process for `referee play`); an edit that changes
-the definition again is said again, with everything that differs from the game's start."""
+referee/session_verified.py, and in the process for `referee play`; with
+PNP_CACHE_DIR=off only in the process); an edit that changes the definition again is said
+again, with everything that differs from the game's start. Commands that read no cards
+(`status`, `log`, `undo`, `redo`, `mt`, `hand`) load no database (as before) and say
+nothing; the next one that does says it."""
 
 from __future__ import annotations
 
@@ -184,6 +187,8 @@ def build(state: dict, db: Any) -> KeptGame:
 def payload(state: dict, db: Any) -> dict:
     """What `referee new` adds to its event's payload: {"definition": ...}; nothing for a
     definition too large or too deep to keep (the game then reads cards.yaml, as before)."""
+    if state.get("game") not in db.games:  # a plug-in game without cards: none to keep
+        return {}
     kept = build(state, db)
     stored = {"format": FORMAT, "kind": kept.kind, "game": kept.game_id, "cards": kept.cards,
               "data": kept.data()}
