@@ -601,16 +601,18 @@ def new(
             from referee.command import table_dice
 
             rng = table_dice(entered, rng, ask=True)
-            state = module.new_state(names, db if db is not None else
-                                     load_cards(opts.cards, entry.id), rng, seed=game_seed,
-                                     **options)
+            db = db if db is not None else load_cards(opts.cards, entry.id)
+            state = module.new_state(names, db, rng, seed=game_seed, **options)
             if entered is not None and rng.unused:
                 raise UsageError(
                     f"--roll {entered!r}: setup rolled {counted(rng.used, 'die', 'dice')}, "
                     f"{counted(rng.unused, 'face')} left over"
                 )
         summary = module.setup_summary(state)
-        Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)
+        from referee import kept  # the session keeps the game as it begins (its cards)
+
+        Session.create(opts.session, state, summary,
+                       {"setup": state.get("setup"), **kept.payload(state, db)}, replace=force)
         lines = [summary, *module.status_lines(state), f"session: {opts.session}"]
         return Reply(
             lines, {"session": opts.session, "summary": summary, "state": public_state(state)}
@@ -660,7 +662,10 @@ def log(tx: Tx, last: int | None, limit: int | None, everything: bool) -> Reply:
     if earlier:
         lines.insert(0, f"({earlier} earlier {'event' if earlier == 1 else 'events'}: "
                         "log --last N or --all)")
-    return Reply(lines, {"events": [e.as_json() for e in events], "earlier": earlier})
+    from referee.kept import public_event
+
+    return Reply(lines, {"events": [public_event(e.as_json()) for e in events],
+                         "earlier": earlier})
 
 
 @main.command()

@@ -175,14 +175,14 @@ class Table:
         entry = self.entry(state)
         if entry is None or not entry.context:
             return None
-        key = (entry.id, str(state.get("game")))
+        game = str(state.get("game"))
+        key = (entry.id, game, state.get("seed"))  # per game: the cards it began with
         if key not in self._rules:
-            from referee.command import load_cards
+            from referee.command import game_context
             from referee.errors import RefereeError, UsageError
 
             try:
-                self._rules[key] = entry.load_context(
-                    load_cards(self.cards, str(state.get("game"))), state)
+                self._rules[key] = game_context(self.session, self.cards, state, entry)
             except (RefereeError, UsageError):
                 self._rules[key] = None
         return self._rules[key]

@@ -27,8 +27,14 @@ def require_kit(tx: Tx) -> dict:
 
 
 def table_game(tx: Tx, state: dict) -> Any:
+    """The game as the session keeps it since `new` (referee/kept.py: dice, tokens, decks,
+    cards as they were, whatever cards.yaml says now); a session made before games were
+    kept: as cards.yaml declares it now."""
     from referee.table.kit import TableGame
 
+    kept = tx.kept
+    if kept is not None:
+        return kept.table_game()
     return TableGame.from_db(tx.db, state["game"])
 
 

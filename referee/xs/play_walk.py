@@ -35,7 +35,8 @@ NEW_OPTIONS = [
 
 class XsRules:
     """What X-Statix questions read from the cards: names (Tab, abbreviations), hand
-    limits (XS-11) and an Owner's End-phase kill (Coach), loaded once per process."""
+    limits (XS-11) and an Owner's End-phase kill (Coach), loaded once per game: the cards
+    the game began with when the session keeps them (referee/kept.py)."""
 
     def __init__(self, db: Any) -> None:
         from referee.xs.catalog import Catalog
