@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 
 import click
@@ -21,14 +20,14 @@ class PnpError(click.ClickException):
         click.echo(f"pnp: {_one_line(self.format_message())}", err=True)
 
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
 def one_line(text: str) -> str:
-    """Control characters escaped (`\\n`, `\\x07`): a value in a message cannot start a
-    line of its own (as carddb.schema.one_line; this one keeps carddb unimported, so a
+    """Every character `str.isprintable` refuses escaped (`\\n`, `\\x07`, `\\u200f`): a
+    value in a message cannot start a line of its own nor reorder or hide what follows it
+    (carddb.names.escaped, the rule of names; this copy keeps carddb unimported, so a
     no-op build stays fast)."""
-    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 _one_line = one_line
