@@ -33,6 +33,54 @@ def one_line(text: str) -> str:
 _one_line = one_line
 
 
+class _ClosedStdoutIsNoFailure:
+    """sys.stdout for a `pnp` process: once its reader has gone (`pnp build | head -1`),
+    what the command says is dropped and the command goes on. A closed stdout is not a
+    failure of the build, which finishes (and answers with its own exit status); without
+    this the first line printed after `head` exits raised EPIPE, which abandoned the build
+    as "cannot write out: Broken pipe". The file descriptor is pointed at /dev/null, so
+    the interpreter's last flush at exit says nothing either."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.closed_by_reader = False
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+    def write(self, text: str) -> int:
+        if not self.closed_by_reader:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._reader_gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_by_reader:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        import os
+
+        self.closed_by_reader = True
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
+def keep_going_when_stdout_closes() -> None:
+    """Install `_ClosedStdoutIsNoFailure` as sys.stdout (a `pnp` process, once)."""
+    if sys.stdout is not None and not isinstance(sys.stdout, _ClosedStdoutIsNoFailure):
+        sys.stdout = _ClosedStdoutIsNoFailure(sys.stdout)  # type: ignore[assignment]
+
+
 class OneLineGroup(click.Group):
     """A click group whose every error, usage errors included, is one line on stderr."""
 
