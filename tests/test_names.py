@@ -158,3 +158,11 @@ def test_a_refusal_names_the_character_it_cannot_see():
     assert names.first_refused("Cargo") is None
     assert names.escaped("a\u200fb\x1b[31m") == "a\\u200fb\\x1b[31m"
     assert unicodedata.category("\u200f") == "Cf"
+
+
+def test_pnp_list_escapes_a_type_name_it_prints():
+    from pnp.cli.listing import render_table
+
+    table = render_table([("harbour", "storms", "Sto\u202erm", 5, 6)])
+    assert all(line.isprintable() for line in table.splitlines()), table
+    assert "Sto\\u202erm" in table
