@@ -133,12 +133,12 @@ def _unmake(made: list[Path], out: Path) -> None:
         return
     from pnp.outpaths import LOCK_NAME
 
-    for folder, dirs, names in os.walk(out, topdown=False):
-        if names == [LOCK_NAME] and folder == str(out):
-            _unlink(os.path.join(folder, LOCK_NAME))
+    for where, dirs, names in os.walk(out, topdown=False):
+        if names == [LOCK_NAME] and where == str(out):
+            _unlink(os.path.join(where, LOCK_NAME))
         for name in dirs:
             try:
-                os.rmdir(os.path.join(folder, name))
+                os.rmdir(os.path.join(where, name))
             except OSError:
                 pass
     for folder in made:
