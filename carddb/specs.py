@@ -9,11 +9,11 @@ from pathlib import Path, PurePosixPath
 
 from carddb import limits
 from carddb.dice import TOKEN_START
-from carddb.schema import COLOR, STR, Choice, Range, Report, Struct, Type, shown
+from carddb.schema import COLOR, NAME, STR, Choice, Range, Report, Struct, Type, shown
 from carddb.yamlsource import Pos
 
 # a token kind (`tokens:`); `start` and `per` are read by the referee's table kit
-TOKEN = Struct({"label": STR, "name": STR,
+TOKEN = Struct({"label": STR, "name": NAME,
                 "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS),
                 "diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm")},
                {"color": COLOR, "start": TOKEN_START, "per": Choice(("player", "shared"))})

@@ -215,7 +215,7 @@ def _durable(conn: sqlite3.Connection, path: PathText) -> None:
     A checkpoint that could not copy everything (another connection reads an older
     snapshot, or checkpoints itself) leaves the rest to that connection; the folder is
     synced too then, as the WAL may be new and must survive until it is copied."""
-    _fsync(f"{path}-wal")
+    _fsync(session_media.wal_of(path))  # beside the link's target, for a linked session
     busy, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     conn.execute("PRAGMA synchronous = NORMAL")  # for the checkpoint on close, if any
     if busy or copied < logged:
