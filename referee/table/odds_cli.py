@@ -4,6 +4,7 @@ text and `--json` (each probability `{"fraction": "num/den", "value": float}`)."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -46,16 +47,26 @@ def _table_games(db: Any) -> list[TableGame]:
     return with_dice
 
 
-def dice_answer(db: Any, text: str, at_least: int | None) -> Reply:
-    """A question about a game's dice: the first game of `db` (without `rules:`) it
-    reads against, the games declaring its first die tried first."""
+def dice_answer(db: Any, text: str, at_least: int | None,
+                rolls_of: Callable[[str], pools.Rolls] | None = None) -> Reply:
+    """A question about a game's dice (`pools.parse_question`): the first game of `db`
+    (without `rules:`) it reads against, the games declaring its first die (or roll)
+    tried first. `rolls_of(game id)`: that game's named rolls, when the caller knows them."""
     games = _table_games(db)
-    named = text.split()[1].casefold()
-    games.sort(key=lambda g: named not in {d.casefold() for d in g.dice})
+    words = text.split()
+    first_name = (words[1] if natural(words[0]) is not None and len(words) > 1
+                  else words[0]).casefold()
+
+    def declares(game: TableGame) -> bool:
+        names = [*game.dice, *(rolls_of(game.id) if rolls_of else {})]
+        return first_name in {n.casefold() for n in names}
+
+    games.sort(key=lambda g: not declares(g))
     first: UsageError | None = None
     for game in games:
         try:
-            question = pools.parse_question(text, game.dice, game.title)
+            question = pools.parse_question(text, game.dice, game.title,
+                                            rolls_of(game.id) if rolls_of else None)
         except UsageError as error:
             first = first or error
             continue
@@ -65,6 +76,7 @@ def dice_answer(db: Any, text: str, at_least: int | None) -> Reply:
 
 
 def question_reply(game_id: str, question: pools.Question, at_least: int | None) -> Reply:
+    """The answer to a question read by `pools.parse_question`."""
     if len(question.pools) == 2:
         left, right = question.pools
         outcome = question.outcome
@@ -74,14 +86,14 @@ def question_reply(game_id: str, question: pools.Question, at_least: int | None)
                 raise UsageError(f"odds \"{left} vs {right}\": name what the sides compare "
                                  f"after the pools: {_examples(left)} or sum")
             outcome = pools.Outcome(((1, pools.SUM),))
-        return opposed_reply(game_id, left, right, outcome, at_least)
+        return opposed_reply(game_id, left, right, outcome, at_least, question.roll)
     pool = question.pools[0]
     if question.outcome is None:
         if at_least is not None:
             raise UsageError(f"--at-least {at_least}: name what is counted, e.g. --at-least "
                              f"{at_least} {(pool.symbols or pool.keys)[0]}")
         return counts_reply(game_id, pool)
-    return outcome_reply(game_id, pool, question.outcome, at_least)
+    return outcome_reply(game_id, pool, question.outcome, at_least, question.roll)
 
 
 def _examples(pool: pools.Pool) -> str:
@@ -151,11 +163,12 @@ def outcome_reply(game_id: str, pool: pools.Pool, outcome: pools.Outcome,
 
 
 def opposed_reply(game_id: str, left: pools.Pool, right: pools.Pool, outcome: pools.Outcome,
-                  at_least: int | None) -> Reply:
+                  at_least: int | None, name: str | None = None) -> Reply:
     """`left` vs `right` scored by `outcome`: win (left strictly greater), tie, loss, the
     margin; with `at_least`, P(left - right >= at_least)."""
     result = pools.opposed(left, right, outcome)
-    lines = [f"{left} vs {right}, by {outcome}: left wins when its {outcome} is greater",
+    by = f"{name} ({outcome})" if name else str(outcome)
+    lines = [f"{left} vs {right}, by {by}: left wins when its {outcome} is greater",
              f"  win   {result.win}  = {percent(result.win)}",
              f"  tie   {result.tie}  = {percent(result.tie)}",
              f"  loss  {result.loss}  = {percent(result.loss)}"]
@@ -163,6 +176,8 @@ def opposed_reply(game_id: str, left: pools.Pool, right: pools.Pool, outcome: po
                             "outcome": str(outcome), "win": fraction_json(result.win),
                             "tie": fraction_json(result.tie), "loss": fraction_json(result.loss),
                             "margin": {str(m): fraction_json(p) for m, p in result.margin.items()}}
+    if name:
+        data["roll"] = name
     if at_least is not None:
         p = sum((q for m, q in result.margin.items() if m >= at_least), Fraction(0))
         lines.append(f"  P(left - right >= {at_least}) = {p} = {percent(p)}")

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 from carddb.dice import Die, Face
 from referee.errors import DiceError, UsageError
 from referee.inputs import natural, shown
-from referee.odds import Comparison, Distribution, compare_distributions, convolve
+from referee.odds import (
+    MAX_SPREAD,
+    Comparison,
+    Distribution,
+    compare_distributions,
+    convolve,
+)
 from referee.table.dice import MAX_DICE
 
 SUM = "sum"  # the outcome word for the numeric sum of the faces' values
@@ -247,30 +253,73 @@ def _term(word: str, column: int, text: str, pool: Pool) -> str:
                     f"(faces {', '.join(pool.keys)})")
 
 
+# a game's named rolls: name -> (its dice, its outcome), as cards.yaml writes them
+# (`rolls: {weather: {dice: 3 storm, outcome: wind - wave}}`: {"weather": ("3 storm",
+# "wind - wave")}); read by the rules-as-data loader, never here
+Rolls = Mapping[str, tuple[str, str]]
+
+
 @dataclass(frozen=True)
 class Question:
-    """What `referee odds` asks of a game's dice: one pool or two (LEFT vs RIGHT), and
-    the outcome (None: each face's count and the sum, for one pool)."""
+    """What `referee odds` asks of a game's dice: one pool or two (LEFT vs RIGHT), the
+    outcome (None: each face's count and the sum, for one pool) and the named roll it
+    comes from (`roll`, or None)."""
 
     pools: tuple[Pool, ...]
     outcome: Outcome | None
+    roll: str | None = None
 
 
-def parse_question(text: str, dice: Mapping[str, Die], owner: str = "the game") -> Question:
+def parse_question(text: str, dice: Mapping[str, Die], owner: str = "the game",
+                   rolls: Rolls | None = None) -> Question:
     """`3 battle + 1 fate`, `3 storm wind - wave`, `3 battle vs 2 battle sword`: a pool,
-    optionally `vs` a second pool, then the outcome (the rest of the text)."""
+    optionally `vs` a second pool, then the outcome (the rest of the text). With the
+    game's `rolls`, a side may be a named roll (`weather`, `weather vs 2 storm`: its dice,
+    compared by its outcome) and the outcome a roll's name (`3 storm vs 2 storm weather`)."""
+    by_name = {name.casefold(): (name, spec) for name, spec in (rolls or {}).items()}
     tokens = _tokens(text, "dice question")
-    left, rest = _pool(tokens, text, dice, owner)
+    named: list[str] = []
+    left, rest = _side(tokens, text, dice, owner, by_name, named)
     pools = [left]
     if rest and rest[0][0] == "word" and rest[0][1].casefold() == "vs":
         if len(rest) == 1:
             raise UsageError("odds LEFT vs RIGHT needs a pool on each side")
-        right, rest = _pool(rest[1:], text, dice, owner)
+        right, rest = _side(rest[1:], text, dice, owner, by_name, named)
         pools.append(right)
-    if not rest:
-        return Question(tuple(pools), None)
     both = Pool(tuple(g for p in pools for g in p.groups))
-    return Question(tuple(pools), _outcome(rest, text, both))
+    if len(rest) == 1 and rest[0][0] == "word" and rest[0][1].casefold() in by_name \
+            and rest[0][1].casefold() not in {k.casefold() for k in both.keys} | {SUM}:
+        named = [by_name[rest[0][1].casefold()][0]]
+        rest = []
+    if rest:
+        return Question(tuple(pools), _outcome(rest, text, both))
+    if not named:
+        return Question(tuple(pools), None)
+    outcomes = {by_name[n.casefold()][1][1] for n in named}
+    if len(outcomes) > 1:
+        raise UsageError(f"{' and '.join(named)} have different outcomes: name the one the "
+                         f"sides compare after the pools ({' or '.join(sorted(outcomes))})")
+    name = named[-1]
+    outcome_text = by_name[name.casefold()][1][1]
+    try:
+        return Question(tuple(pools), parse_outcome(outcome_text, both), name)
+    except UsageError as error:
+        raise UsageError(f"roll {name}: {error}") from None
+
+
+def _side(tokens: list[tuple[str, str, int]], text: str, dice: Mapping[str, Die], owner: str,
+          rolls: dict[str, tuple[str, tuple[str, str]]],
+          named: list[str]) -> tuple[Pool, list[tuple[str, str, int]]]:
+    """One side of a question: a named roll's dice (its name added to `named`) or a pool."""
+    if tokens and tokens[0][0] == "word" and tokens[0][1].casefold() in rolls:
+        name, (pool_text, _) = rolls[tokens[0][1].casefold()]
+        try:
+            pool = parse_pool(pool_text, dice, owner)
+        except UsageError as error:
+            raise UsageError(f"roll {name}: {error}") from None
+        named.append(name)
+        return pool, tokens[1:]
+    return _pool(tokens, text, dice, owner)
 
 
 def named_roll(dice: Mapping[str, Die], pool_text: str, outcome_text: str,
@@ -283,7 +332,13 @@ def named_roll(dice: Mapping[str, Die], pool_text: str, outcome_text: str,
 
 # ── exact odds ──────────────────────────────────────────────────────────────────
 def distribution(pool: Pool, outcome: Outcome) -> Distribution:
-    """The exact distribution of `outcome` over every equally likely roll of `pool`."""
+    """The exact distribution of `outcome` over every equally likely roll of `pool`;
+    a DiceError when its values would span more than MAX_SPREAD (as dice notation's)."""
+    spread = sum(n * (max(outcome.of_face(f) for f in die.faces)
+                      - min(outcome.of_face(f) for f in die.faces)) for n, die in pool.groups)
+    if spread > MAX_SPREAD:
+        raise DiceError(f"{pool}, outcome {outcome}: values span {spread}; exact odds stop at "
+                        f"{MAX_SPREAD}")
     weights = {outcome.constant: 1}
     denominator = 1
     for n, die in pool.groups:

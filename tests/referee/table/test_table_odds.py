@@ -165,6 +165,14 @@ def test_opposed_pools_match_an_enumeration(dice, left, right, outcome):
     assert result.margin == {m: Fraction(c, n) for m, c in sorted(margin.items())}
 
 
+def test_an_outcome_too_wide_to_be_instant_is_refused(dice):
+    pool, outcome = pools.named_roll(dice, "30 battle", "40*sword + sum")
+    with pytest.raises(UsageError, match="values span 1200; exact odds stop at 1000"):
+        pools.distribution(pool, outcome)
+    pool, outcome = pools.named_roll(dice, "20 battle + 10 fate", "sword - shield + sum")
+    assert sum(pools.distribution(pool, outcome).fractions().values()) == 1  # 30 dice: quick
+
+
 def test_one_roll_at_the_table_gives_its_outcome(dice):
     pool, outcome = pools.named_roll(dice, "2 battle + 1 fate", "sword - shield + sum")
     battle, fate = dice["battle"], dice["fate"]
@@ -199,6 +207,47 @@ def test_a_bad_pool_or_outcome_is_one_line_naming_it(dice, pool, outcome, says):
     with pytest.raises(UsageError) as err:
         pools.named_roll(dice, pool, outcome, "Duel")
     assert says in str(err.value) and "\n" not in str(err.value)
+
+
+# ── named rolls (cards.yaml `rolls:`, read by the rules-as-data loader; given here) ──
+ROLLS = {"attack": ("3 battle + 1 fate", "sword - shield"), "guard": ("2 battle", "shield"),
+         "luck": ("2 fate", "sum")}
+
+
+def test_a_named_roll_by_name_alone(dice):
+    q = pools.parse_question("attack", dice, "Duel", ROLLS)
+    assert q.roll == "attack" and [str(p) for p in q.pools] == ["3 battle + 1 fate"]
+    brute = brute_distribution(dice, [(3, "battle"), (1, "fate")], "sword - shield")
+    assert pools.distribution(q.pools[0], q.outcome).fractions() == brute
+
+
+def test_opposed_named_rolls_and_pools_compared_by_a_rolls_outcome(dice):
+    q = pools.parse_question("attack vs 2 battle", dice, "Duel", ROLLS)
+    assert q.roll == "attack" and str(q.outcome) == "sword - shield"
+    q = pools.parse_question("3 battle vs 2 battle attack", dice, "Duel", ROLLS)
+    assert q.roll == "attack" and [str(p) for p in q.pools] == ["3 battle", "2 battle"]
+    a = [outcome_by_hand(r, "sword - shield") for r in enumerate_pool(dice, [(3, "battle")])]
+    b = [outcome_by_hand(r, "sword - shield") for r in enumerate_pool(dice, [(2, "battle")])]
+    win = Fraction(sum(x > y for x, y in itertools.product(a, b)), len(a) * len(b))
+    assert pools.opposed(*q.pools, q.outcome).win == win
+    with pytest.raises(UsageError, match="attack and guard have different outcomes"):
+        pools.parse_question("attack vs guard", dice, "Duel", ROLLS)
+    # a face of the pool is the face, not a roll of the same name
+    assert pools.parse_question("2 battle sword", dice, "Duel",
+                                {"sword": ("1 fate", "sum")}).roll is None
+
+
+def test_a_named_roll_through_the_answer_the_cli_gives(db, dice):
+    from referee.table import odds_cli
+
+    reply = odds_cli.dice_answer(db, "luck", 4, lambda game: ROLLS if game == "duel" else {})
+    assert reply.data["roll"] == "luck" and reply.data["at_least"]["fraction"] == "3/16"
+    assert reply.lines[0].startswith("luck: 2 fate (sword, shield, 3, blank), outcome sum")
+    reply = odds_cli.dice_answer(db, "attack vs attack", None, lambda game: ROLLS)
+    assert reply.data["win"] == reply.data["loss"]  # the same roll each side
+    assert reply.lines[0].startswith("3 battle + 1 fate vs 3 battle + 1 fate, by attack ")
+    with pytest.raises(UsageError, match="roll bad: .*no die 'storm'"):
+        odds_cli.dice_answer(db, "bad", None, lambda game: {"bad": ("3 storm", "wind")})
 
 
 # ── decks ───────────────────────────────────────────────────────────────────────
