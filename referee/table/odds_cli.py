@@ -54,6 +54,8 @@ def dice_answer(db: Any, text: str, at_least: int | None,
     tried first. `rolls_of(game id)`: that game's named rolls, when the caller knows them."""
     games = _table_games(db)
     words = text.split()
+    if not words:
+        raise UsageError("odds: name a pool of the game's dice (3 storm) or a draw")
     first_name = (words[1] if natural(words[0]) is not None and len(words) > 1
                   else words[0]).casefold()
 
@@ -62,17 +64,17 @@ def dice_answer(db: Any, text: str, at_least: int | None,
         return first_name in {n.casefold() for n in names}
 
     games.sort(key=lambda g: not declares(g))
-    first: UsageError | None = None
+    problem: UsageError | None = None
     for game in games:
         try:
             question = pools.parse_question(text, game.dice, game.title,
                                             rolls_of(game.id) if rolls_of else None)
         except UsageError as error:
-            first = first or error
+            problem = problem or error  # the first game's, the one that declares the die
             continue
         return question_reply(game.id, question, at_least)
-    assert first is not None
-    raise first
+    assert problem is not None
+    raise problem
 
 
 def question_reply(game_id: str, question: pools.Question, at_least: int | None) -> Reply:

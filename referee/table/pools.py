@@ -177,7 +177,8 @@ def _pool(tokens: list[tuple[str, str, int]], text: str, dice: Mapping[str, Die]
 
 def parse_outcome(text: str, pool: Pool) -> Outcome:
     """`sword`, `sword - shield`, `sum`, `2*sword + sum - 1`: each word a face of a die of
-    `pool` (case-insensitive) or `sum`; a number on its own is a constant."""
+    `pool` (case-insensitive) or `sum`; a number is a constant, except a number face of
+    the pool written alone (`6`: how many dice show 6)."""
     return _outcome(_tokens(text, "outcome"), text, pool)
 
 
@@ -185,6 +186,8 @@ def _outcome(tokens: list[tuple[str, str, int]], text: str, pool: Pool) -> Outco
     if not tokens:
         raise DiceError(f"bad outcome {shown(text)}: name a face ({', '.join(pool.keys)}) "
                         "or sum")
+    if len(tokens) == 1 and tokens[0][0] == "number" and tokens[0][1] in pool.keys:
+        return count(tokens[0][1])  # `--at-least 2 6`: how many dice show the face 6
     terms: dict[str, int] = {}
     constant = 0
     i = 0

@@ -368,6 +368,18 @@ def test_cli_a_sum_threshold(referee_odds, dice):
     assert p == Fraction(3, 16)  # 3+1, 1+3, 3+3 of 16
 
 
+def test_cli_a_number_face_alone_is_counted(referee_odds, dice):
+    """As before (`"3 storm" --at-least 1 2`): a number face written alone is counted; in
+    a sum of terms a number is a constant."""
+    rolls = enumerate_pool(dice, [(2, "battle")])
+    p = Fraction(sum(any(f.key == "2" for f in r) for r in rolls), len(rolls))
+    data = json.loads(referee_odds("2 battle", "--at-least", "1", "2", "--json").stdout)
+    assert data["at_least"]["fraction"] == str(p) and data["at_least"]["symbol"] == "2"
+    data = json.loads(referee_odds("2 battle", "sword + 2", "--json").stdout)
+    assert fractions_of(data["distribution"]) == brute_distribution(dice, [(2, "battle")],
+                                                                    "sword + 2")
+
+
 def test_cli_a_mixed_pool_alone_gives_each_count_and_the_sum(referee_odds, dice):
     data = json.loads(referee_odds("2 battle + 1 fate", "--json").stdout)
     groups = [(2, "battle"), (1, "fate")]
