@@ -461,3 +461,40 @@ def test_the_docs_example_reads_the_starter(tmp_path, monkeypatch):
     # ships.csv: speeds 4, 2 (x2), 5, 1, 6, 3: three of seven cards have speed >= 4
     assert "  P(at least 1 card with speed >= 4) = 31/35 = 88.57%" in result.stdout
     assert textwrap.dedent(result.stdout).startswith("draw 3 of ships (7 cards, 3 with")
+
+
+# ── properties: random dice, pools and outcomes against the enumeration ──────────
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from carddb.dice import Die, Face  # noqa: E402
+
+faces = st.one_of(st.builds(lambda s: Face(s, None, None), st.sampled_from(["a", "b", "c"])),
+                  st.builds(lambda v: Face(None, None, v), st.integers(0, 4)),
+                  st.builds(lambda s, v: Face(s, None, v), st.sampled_from(["a", "b"]),
+                            st.integers(1, 3)))
+random_dice = st.lists(st.lists(faces, min_size=2, max_size=4), min_size=1, max_size=2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_dice, st.lists(st.integers(1, 2), min_size=2, max_size=2),
+       st.lists(st.integers(-2, 2), min_size=4, max_size=4), st.integers(-3, 3))
+def test_any_linear_outcome_matches_the_enumeration(dice_faces, counts, coefficients, constant):
+    """outcome = x*a + y*b + z*c + w*sum + constant, over a pool of one or two dice kinds."""
+    dice = {f"d{i}": Die(f"d{i}", tuple(fs), 1, ()) for i, fs in enumerate(dice_faces)}
+    pool = pools.Pool(tuple((counts[i], die) for i, die in enumerate(dice.values())))
+    terms = tuple((c, t) for c, t in zip(coefficients, ["a", "b", "c", pools.SUM], strict=True) if c)
+    outcome = pools.Outcome(terms, constant)
+    rolled = [die.faces for n, die in pool.groups for _ in range(n)]
+    rolls = list(itertools.product(*rolled))
+    brute: Counter = Counter()
+    for roll in rolls:
+        keys = Counter(f.key for f in roll)
+        by_term = {"a": keys["a"], "b": keys["b"], "c": keys["c"],
+                   pools.SUM: sum(f.value or 0 for f in roll)}
+        brute[constant + sum(c * by_term[t] for c, t in terms)] += 1
+    assert pools.distribution(pool, outcome).fractions() == {
+        v: Fraction(n, len(rolls)) for v, n in sorted(brute.items())}
+    assert pools.value(outcome, rolls[0]) == constant + sum(
+        c * (sum(f.value or 0 for f in rolls[0]) if t == pools.SUM
+             else sum(f.key == t for f in rolls[0])) for c, t in terms)
