@@ -79,23 +79,23 @@ def dice_answer(db: Any, text: str, at_least: int | None,
 
 def question_reply(game_id: str, question: pools.Question, at_least: int | None) -> Reply:
     """The answer to a question read by `pools.parse_question`."""
-    if len(question.pools) == 2:
-        left, right = question.pools
-        outcome = question.outcome
-        if outcome is None:
-            if not all(f.value is not None for p in question.pools for _, d in p.groups
-                       for f in d.faces):
-                raise UsageError(f"odds \"{left} vs {right}\": name what the sides compare "
-                                 f"after the pools: {_examples(left)} or sum")
-            outcome = pools.Outcome(((1, pools.SUM),))
-        return opposed_reply(game_id, left, right, outcome, at_least, question.roll)
-    pool = question.pools[0]
-    if question.outcome is None:
+    if len(question.sides) == 2:
+        left, right = question.sides
+        if left.outcome is None or right.outcome is None:  # neither side named one
+            if not all(f.value is not None for side in question.sides
+                       for _, d in side.pool.groups for f in d.faces):
+                raise UsageError(f"odds \"{left.pool} vs {right.pool}\": name what the sides "
+                                 f"compare after the pools: {_examples(left.pool)} or sum")
+            total = pools.Outcome(((1, pools.SUM),))
+            left, right = pools.Side(left.pool, total), pools.Side(right.pool, total)
+        return opposed_reply(game_id, left, right, at_least)
+    side = question.sides[0]
+    if side.outcome is None:
         if at_least is not None:
             raise UsageError(f"--at-least {at_least}: name what is counted, e.g. --at-least "
-                             f"{at_least} {(pool.symbols or pool.keys)[0]}")
-        return counts_reply(game_id, pool)
-    return outcome_reply(game_id, pool, question.outcome, at_least, question.roll)
+                             f"{at_least} {(side.pool.symbols or side.pool.keys)[0]}")
+        return counts_reply(game_id, side.pool)
+    return outcome_reply(game_id, side.pool, side.outcome, at_least, side.roll)
 
 
 def _examples(pool: pools.Pool) -> str:
@@ -164,22 +164,25 @@ def outcome_reply(game_id: str, pool: pools.Pool, outcome: pools.Outcome,
     return reply
 
 
-def opposed_reply(game_id: str, left: pools.Pool, right: pools.Pool, outcome: pools.Outcome,
-                  at_least: int | None, name: str | None = None) -> Reply:
-    """`left` vs `right` scored by `outcome`: win (left strictly greater), tie, loss, the
-    margin; with `at_least`, P(left - right >= at_least)."""
-    result = pools.opposed(left, right, outcome)
-    by = f"{name} ({outcome})" if name else str(outcome)
-    lines = [f"{left} vs {right}, by {by}: left wins when its {outcome} is greater",
+def opposed_reply(game_id: str, left: pools.Side, right: pools.Side,
+                  at_least: int | None) -> Reply:
+    """`left` vs `right`, each scored by its outcome: win (left strictly greater), tie,
+    loss, the margin; with `at_least`, P(left - right >= at_least)."""
+    assert left.outcome is not None and right.outcome is not None
+    result = pools.opposed(left.pool, right.pool, left.outcome, right.outcome)
+    lines = [f"{_scored(left)} vs {_scored(right)}: left wins when its "
+             f"{left.outcome} is greater" + (f" than right's {right.outcome}"
+                                             if right.outcome != left.outcome else ""),
              f"  win   {result.win}  = {percent(result.win)}",
              f"  tie   {result.tie}  = {percent(result.tie)}",
              f"  loss  {result.loss}  = {percent(result.loss)}"]
-    data: dict[str, Any] = {"game": game_id, "left": str(left), "right": str(right),
-                            "outcome": str(outcome), "win": fraction_json(result.win),
-                            "tie": fraction_json(result.tie), "loss": fraction_json(result.loss),
+    data: dict[str, Any] = {"game": game_id,
+                            **{k: {"pool": str(side.pool), "outcome": str(side.outcome),
+                                   "roll": side.roll} for k, side in (("left", left),
+                                                                     ("right", right))},
+                            "win": fraction_json(result.win), "tie": fraction_json(result.tie),
+                            "loss": fraction_json(result.loss),
                             "margin": {str(m): fraction_json(p) for m, p in result.margin.items()}}
-    if name:
-        data["roll"] = name
     if at_least is not None:
         p = sum((q for m, q in result.margin.items() if m >= at_least), Fraction(0))
         lines.append(f"  P(left - right >= {at_least}) = {p} = {percent(p)}")
@@ -187,6 +190,11 @@ def opposed_reply(game_id: str, left: pools.Pool, right: pools.Pool, outcome: po
     lines.append("  margin (left - right):")
     lines += [f"    {m:>+4d}  {percent(p):>8}  {p}" for m, p in result.margin.items()]
     return Reply(lines, data)
+
+
+def _scored(side: pools.Side) -> str:
+    """`3 battle (sword)`, `3 storm (weather: wind - wave)`."""
+    return f"{side.pool} ({side.roll + ': ' if side.roll else ''}{side.outcome})"
 
 
 # ── decks ───────────────────────────────────────────────────────────────────────

@@ -263,66 +263,82 @@ Rolls = Mapping[str, tuple[str, str]]
 
 
 @dataclass(frozen=True)
-class Question:
-    """What `referee odds` asks of a game's dice: one pool or two (LEFT vs RIGHT), the
-    outcome (None: each face's count and the sum, for one pool) and the named roll it
-    comes from (`roll`, or None)."""
+class Side:
+    """One pool of a question, scored by `outcome` (None: none named), and the named roll
+    its dice or its outcome come from (`roll`, or None)."""
 
-    pools: tuple[Pool, ...]
-    outcome: Outcome | None
+    pool: Pool
+    outcome: Outcome | None = None
     roll: str | None = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """What `referee odds` asks of a game's dice: one side, or two (LEFT vs RIGHT)."""
+
+    sides: tuple[Side, ...]
 
 
 def parse_question(text: str, dice: Mapping[str, Die], owner: str = "the game",
                    rolls: Rolls | None = None) -> Question:
-    """`3 battle + 1 fate`, `3 storm wind - wave`, `3 battle vs 2 battle sword`: a pool,
-    optionally `vs` a second pool, then the outcome (the rest of the text). With the
-    game's `rolls`, a side may be a named roll (`weather`, `weather vs 2 storm`: its dice,
-    compared by its outcome) and the outcome a roll's name (`3 storm vs 2 storm weather`)."""
+    """`3 battle + 1 fate`, `3 storm wind - wave`, `3 battle vs 2 battle sword`, `3 battle
+    sword vs 2 battle shield`: a pool and its outcome (the words after it), optionally
+    `vs` a second. A side without an outcome is scored by the other side's. With the
+    game's `rolls`, a side may be a named roll (`weather`: its dice and outcome) and an
+    outcome a roll's name (`3 storm vs 2 storm weather`)."""
     by_name = {name.casefold(): (name, spec) for name, spec in (rolls or {}).items()}
     tokens = _tokens(text, "dice question")
-    named: list[str] = []
-    left, rest = _side(tokens, text, dice, owner, by_name, named)
-    pools = [left]
-    if rest and rest[0][0] == "word" and rest[0][1].casefold() == "vs":
-        if len(rest) == 1:
-            raise UsageError("odds LEFT vs RIGHT needs a pool on each side")
-        right, rest = _side(rest[1:], text, dice, owner, by_name, named)
-        pools.append(right)
-    both = Pool(tuple(g for p in pools for g in p.groups))
-    if len(rest) == 1 and rest[0][0] == "word" and rest[0][1].casefold() in by_name \
-            and rest[0][1].casefold() not in {k.casefold() for k in both.keys} | {SUM}:
-        named = [by_name[rest[0][1].casefold()][0]]
-        rest = []
-    if rest:
-        return Question(tuple(pools), _outcome(rest, text, both))
-    if not named:
-        return Question(tuple(pools), None)
-    outcomes = {by_name[n.casefold()][1][1] for n in named}
-    if len(outcomes) > 1:
-        raise UsageError(f"{' and '.join(named)} have different outcomes: name the one the "
-                         f"sides compare after the pools ({' or '.join(sorted(outcomes))})")
-    name = named[-1]
-    outcome_text = by_name[name.casefold()][1][1]
-    try:
-        return Question(tuple(pools), parse_outcome(outcome_text, both), name)
-    except UsageError as error:
-        raise UsageError(f"roll {name}: {error}") from None
+    cuts = [i for i, t in enumerate(tokens) if t[0] == "word" and t[1].casefold() == "vs"]
+    if len(cuts) > 1:
+        raise UsageError("odds compares two sides: LEFT vs RIGHT")
+    parts = [tokens[:cuts[0]], tokens[cuts[0] + 1:]] if cuts else [tokens]
+    if any(not part for part in parts):
+        raise UsageError("odds LEFT vs RIGHT needs a pool on each side")
+    sides = [_side(part, text, dice, owner, by_name) for part in parts]
+    if len(sides) == 2 and (sides[0].outcome is None) != (sides[1].outcome is None):
+        given, other = (sides[0], 1) if sides[0].outcome is not None else (sides[1], 0)
+        assert given.outcome is not None
+        _fits(given.outcome, sides[other].pool, given.roll)
+        sides[other] = Side(sides[other].pool, given.outcome, sides[other].roll or given.roll)
+    return Question(tuple(sides))
 
 
 def _side(tokens: list[tuple[str, str, int]], text: str, dice: Mapping[str, Die], owner: str,
-          rolls: dict[str, tuple[str, tuple[str, str]]],
-          named: list[str]) -> tuple[Pool, list[tuple[str, str, int]]]:
-    """One side of a question: a named roll's dice (its name added to `named`) or a pool."""
-    if tokens and tokens[0][0] == "word" and tokens[0][1].casefold() in rolls:
-        name, (pool_text, _) = rolls[tokens[0][1].casefold()]
+          rolls: dict[str, tuple[str, tuple[str, str]]]) -> Side:
+    """A named roll (its dice and outcome), or a pool and the outcome written after it
+    (a face sum of terms, or a roll's name: its outcome)."""
+    if tokens[0][0] == "word" and tokens[0][1].casefold() in rolls:
+        name, (pool_text, outcome_text) = rolls[tokens[0][1].casefold()]
+        if len(tokens) > 1:
+            raise DiceError(f"bad dice question {shown(text)} at column {tokens[1][2]}: "
+                            f"expected vs or the end after the roll {name}")
         try:
-            pool = parse_pool(pool_text, dice, owner)
+            pool, outcome = named_roll(dice, pool_text, outcome_text, owner)
         except UsageError as error:
             raise UsageError(f"roll {name}: {error}") from None
-        named.append(name)
-        return pool, tokens[1:]
-    return _pool(tokens, text, dice, owner)
+        return Side(pool, outcome, name)
+    pool, rest = _pool(tokens, text, dice, owner)
+    if not rest:
+        return Side(pool)
+    word = rest[0][1].casefold()
+    if len(rest) == 1 and word in rolls and word not in {k.casefold() for k in pool.keys} | {SUM}:
+        name, (_, outcome_text) = rolls[word]
+        try:
+            return Side(pool, parse_outcome(outcome_text, pool), name)
+        except UsageError as error:
+            raise UsageError(f"roll {name}: {error}") from None
+    return Side(pool, _outcome(rest, text, pool))
+
+
+def _fits(outcome: Outcome, pool: Pool, roll: str | None) -> None:
+    """A side scored by the other side's outcome: each face it counts is one of its own."""
+    keys = {k.casefold() for k in pool.keys}
+    for _, term in outcome.terms:
+        if term == SUM and not pool.numeric or term != SUM and term.casefold() not in keys:
+            by = f"the roll {roll}'s outcome" if roll else f"{outcome}"
+            raise DiceError(f"{pool} cannot be scored by {by}: it has no "
+                            f"{'number face' if term == SUM else f'face {shown(term)}'}; write "
+                            f"its own outcome after it (faces {', '.join(pool.keys)})")
 
 
 def named_roll(dice: Mapping[str, Die], pool_text: str, outcome_text: str,
@@ -355,9 +371,12 @@ def distribution(pool: Pool, outcome: Outcome) -> Distribution:
     return Distribution({v: w for v, w in weights.items() if w}, denominator)
 
 
-def opposed(left: Pool, right: Pool, outcome: Outcome) -> Comparison:
-    """`left` vs `right`, each scored by `outcome`: win = left's strictly greater."""
-    return compare_distributions(distribution(left, outcome), distribution(right, outcome))
+def opposed(left: Pool, right: Pool, outcome: Outcome,
+            right_outcome: Outcome | None = None) -> Comparison:
+    """`left` scored by `outcome` vs `right` scored by `right_outcome` (default: the
+    same): win = left's strictly greater."""
+    return compare_distributions(distribution(left, outcome),
+                                 distribution(right, right_outcome or outcome))
 
 
 def value(outcome: Outcome, faces: Sequence[Face]) -> int:

@@ -184,29 +184,36 @@ def test_one_roll_at_the_table_gives_its_outcome(dice):
 
 def test_a_question_reads_pools_vs_and_the_outcome(dice):
     q = pools.parse_question("3 battle + 1 fate vs 2 battle sword - shield", dice)
-    assert [str(p) for p in q.pools] == ["3 battle + 1 fate", "2 battle"]
-    assert str(q.outcome) == "sword - shield"
-    assert pools.parse_question("2 Fate", dice).outcome is None
+    assert [str(side.pool) for side in q.sides] == ["3 battle + 1 fate", "2 battle"]
+    assert [str(side.outcome) for side in q.sides] == ["sword - shield"] * 2  # shared
+    q = pools.parse_question("3 battle sword vs 2 battle shield", dice)
+    assert [str(side.outcome) for side in q.sides] == ["sword", "shield"]  # each its own
+    assert pools.parse_question("2 Fate", dice).sides[0].outcome is None
 
 
-@pytest.mark.parametrize("pool, outcome, says", [
-    ("3 batle", "sword", "Duel has no die 'batle'; did you mean 'battle'? (its dice: battle, fate)"),
-    ("31 battle", "sword", "a number of dice from 1 to 30, not '31'"),
-    ("20 battle + 11 fate", "sword", "at most 30 dice in one roll, not 31"),
-    ("3 battle +", "sword", "expected N DIE"),
-    ("3 battle", "swrod", "the battle die has no face 'swrod'; did you mean 'sword'? (faces "
-                          "sword, shield, blank, 1, 2)"),
-    ("1 battle + 1 fate", "shild", "no die of 1 battle + 1 fate has a face 'shild'; did you "
-                                   "mean 'shield'?"),
-    ("3 battle", "sword-shield", "write spaces around the sign: 'sword - shield'"),
-    ("3 battle", "sword shield", "expected '+', '-' or the end, found 'shield'"),
-    ("3 battle", "sword -", "expected a face, sum or a number after '-'"),
-    ("3 battle", "sword / 2", "'/' is not a number, a word, + or -"),
+def test_a_side_scored_by_its_own_outcome_matches_an_enumeration(dice):
+    q = pools.parse_question("3 battle sword vs 1 fate + 1 battle shield + 1", dice)
+    a = [outcome_by_hand(r, "sword") for r in enumerate_pool(dice, [(3, "battle")])]
+    b = [outcome_by_hand(r, "shield + 1")
+         for r in enumerate_pool(dice, [(1, "fate"), (1, "battle")])]
+    n = len(a) * len(b)
+    margin = Counter(x - y for x, y in itertools.product(a, b))
+    left, right = q.sides
+    result = pools.opposed(left.pool, right.pool, left.outcome, right.outcome)
+    assert result.margin == {m: Fraction(c, n) for m, c in sorted(margin.items())}
+    assert result.win == Fraction(sum(c for m, c in margin.items() if m > 0), n)
+
+
+@pytest.mark.parametrize("text, says", [
+    ("3 battle sword vs 2 fate + 1 battle vs 1 fate", "odds compares two sides: LEFT vs RIGHT"),
+    ("vs 2 battle", "needs a pool on each side"),
+    ("3 battle 2 vs 2 fate", "2 fate cannot be scored by 2: it has no face '2'; write its "
+                             "own outcome after it (faces sword, shield, 3, blank)"),
 ])
-def test_a_bad_pool_or_outcome_is_one_line_naming_it(dice, pool, outcome, says):
+def test_a_bad_opposed_question_is_one_line(dice, text, says):
     with pytest.raises(UsageError) as err:
-        pools.named_roll(dice, pool, outcome, "Duel")
-    assert says in str(err.value) and "\n" not in str(err.value)
+        pools.parse_question(text, dice, "Duel")
+    assert says in str(err.value)
 
 
 # ── named rolls (cards.yaml `rolls:`, read by the rules-as-data loader; given here) ──
@@ -215,26 +222,27 @@ ROLLS = {"attack": ("3 battle + 1 fate", "sword - shield"), "guard": ("2 battle"
 
 
 def test_a_named_roll_by_name_alone(dice):
-    q = pools.parse_question("attack", dice, "Duel", ROLLS)
-    assert q.roll == "attack" and [str(p) for p in q.pools] == ["3 battle + 1 fate"]
+    (side,) = pools.parse_question("attack", dice, "Duel", ROLLS).sides
+    assert side.roll == "attack" and str(side.pool) == "3 battle + 1 fate"
     brute = brute_distribution(dice, [(3, "battle"), (1, "fate")], "sword - shield")
-    assert pools.distribution(q.pools[0], q.outcome).fractions() == brute
+    assert pools.distribution(side.pool, side.outcome).fractions() == brute
 
 
 def test_opposed_named_rolls_and_pools_compared_by_a_rolls_outcome(dice):
-    q = pools.parse_question("attack vs 2 battle", dice, "Duel", ROLLS)
-    assert q.roll == "attack" and str(q.outcome) == "sword - shield"
-    q = pools.parse_question("3 battle vs 2 battle attack", dice, "Duel", ROLLS)
-    assert q.roll == "attack" and [str(p) for p in q.pools] == ["3 battle", "2 battle"]
+    left, right = pools.parse_question("attack vs 2 battle", dice, "Duel", ROLLS).sides
+    assert (left.roll, str(right.outcome)) == ("attack", "sword - shield")
+    left, right = pools.parse_question("3 battle vs 2 battle attack", dice, "Duel", ROLLS).sides
+    assert right.roll == "attack" and [str(left.pool), str(right.pool)] == ["3 battle",
+                                                                             "2 battle"]
     a = [outcome_by_hand(r, "sword - shield") for r in enumerate_pool(dice, [(3, "battle")])]
     b = [outcome_by_hand(r, "sword - shield") for r in enumerate_pool(dice, [(2, "battle")])]
     win = Fraction(sum(x > y for x, y in itertools.product(a, b)), len(a) * len(b))
-    assert pools.opposed(*q.pools, q.outcome).win == win
-    with pytest.raises(UsageError, match="attack and guard have different outcomes"):
-        pools.parse_question("attack vs guard", dice, "Duel", ROLLS)
+    assert pools.opposed(left.pool, right.pool, left.outcome, right.outcome).win == win
+    left, right = pools.parse_question("attack vs guard", dice, "Duel", ROLLS).sides
+    assert (str(left.outcome), str(right.outcome)) == ("sword - shield", "shield")
     # a face of the pool is the face, not a roll of the same name
     assert pools.parse_question("2 battle sword", dice, "Duel",
-                                {"sword": ("1 fate", "sum")}).roll is None
+                                {"sword": ("1 fate", "sum")}).sides[0].roll is None
 
 
 def test_a_named_roll_through_the_answer_the_cli_gives(db, dice):
@@ -245,7 +253,8 @@ def test_a_named_roll_through_the_answer_the_cli_gives(db, dice):
     assert reply.lines[0].startswith("luck: 2 fate (sword, shield, 3, blank), outcome sum")
     reply = odds_cli.dice_answer(db, "attack vs attack", None, lambda game: ROLLS)
     assert reply.data["win"] == reply.data["loss"]  # the same roll each side
-    assert reply.lines[0].startswith("3 battle + 1 fate vs 3 battle + 1 fate, by attack ")
+    assert reply.lines[0].startswith("3 battle + 1 fate (attack: sword - shield) vs 3 battle + "
+                                     "1 fate (attack: sword - shield): left wins")
     with pytest.raises(UsageError, match="roll bad: .*no die 'storm'"):
         odds_cli.dice_answer(db, "bad", None, lambda game: {"bad": ("3 storm", "wind")})
 
@@ -394,7 +403,8 @@ def test_cli_opposed_pools(referee_odds, dice):
     b = [outcome_by_hand(r, "sword") for r in enumerate_pool(dice, [(2, "battle")])]
     win = Fraction(sum(x > y for x, y in itertools.product(a, b)), len(a) * len(b))
     data = json.loads(referee_odds("3 battle", "vs", "2 battle", "sword", "--json").stdout)
-    assert Fraction(data["win"]["fraction"]) == win and data["outcome"] == "sword"
+    assert Fraction(data["win"]["fraction"]) == win
+    assert data["left"] == {"pool": "3 battle", "outcome": "sword", "roll": None}
     out = referee_odds("3 battle", "vs", "2 battle", "sword").stdout
     assert out.splitlines()[1] == f"  win   {win}  = {float(win) * 100:.2f}%"
     line = referee_odds("3 battle", "vs", "2 battle", code=2).stderr.strip()
