@@ -369,8 +369,9 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
     """Exact odds: `3m vs 2m` (hit = left strictly greater, XO-3), `4m --at-least 6`,
     `1d6`, `2d6+2`. Your game's dice (cards.yaml): `"3 storm"` (each face's count and the
     numeric sum), `"3 battle + 1 fate" "sword - shield"` (an outcome: a face's count, a
-    net count, sum), `"2 fate" --at-least 9 sum`, `"3 battle" vs "2 battle" sword`. Its
-    decks: `draw 5 storms --at-least 1 Squall` (a card, a type, `"speed >= 4"`)."""
+    net count, sum), `"2 fate" --at-least 9 sum`, `"3 battle" vs "2 battle" sword`,
+    `"3 battle sword" vs "2 battle shield"`. Its decks: `draw 5 storms --at-least 1
+    Squall` (a card, a type, `"speed >= 4"`)."""
 
     def answer() -> Reply:
         from referee import notation
