@@ -115,8 +115,9 @@ def _comparison(field: str, op: str, raw: str, cards: Sequence[Card], deck: str)
     if key in ("name", "type"):
         known = {str(v).casefold(): str(v) for v in values}
         if str(want).casefold() not in known:
+            listed = f" (types: {', '.join(sorted(known.values()))})" if key == "type" else ""
             raise UsageError(f"{deck} has no card of {key} {shown(raw)}"
-                             f"{closest(raw, list(known.values()))}")
+                             f"{closest(raw, list(known.values()))}{listed}")
         want = known[str(want).casefold()]
     if key in ("name", "type") and op in ("=", "=="):
         return Condition(key, op, want, str(want))
