@@ -360,20 +360,32 @@ def _fraction_json(p: Any) -> dict:
 
 @main.command(context_settings=_EXPRESSION_CONTEXT)
 @click.argument("expression", nargs=-1, required=True)
-@click.option("--at-least", "at_least", type=WHOLE, help="P(total >= N), e.g. for a feat (XO-13).")
+@click.option("--at-least", "at_least", type=WHOLE,
+              help="P(total >= N), e.g. for a feat (XO-13); of your game: P(outcome >= N).")
 @json_option
 @click.pass_context
 def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
          as_json: bool) -> None:
     """Exact odds: `3m vs 2m` (hit = left strictly greater, XO-3), `4m --at-least 6`,
-    `1d6`, `2d6+2`; a die of your cards.yaml: `"3 storm"` (each symbol's count and the
-    numeric sum), `"3 storm" --at-least 2 wind`."""
+    `1d6`, `2d6+2`. Your game's dice (cards.yaml): `"3 storm"` (each face's count and the
+    numeric sum), `"3 battle + 1 fate" "sword - shield"` (an outcome: a face's count, a
+    net count, sum), `"2 fate" --at-least 9 sum`, `"3 battle" vs "2 battle" sword`,
+    `"3 battle sword" vs "2 battle shield"`. Its decks: `draw 5 storms --at-least 1
+    Squall` (a card, a type, `"speed >= 4"`)."""
 
     def answer() -> Reply:
         from referee import notation
         from referee import odds as exact
 
         words = " ".join(expression).split()
+        if words and words[0].casefold() == "draw" or _looks_like_pool(words):
+            from referee.command import load_cards
+            from referee.table import odds_cli
+
+            db = load_cards(global_options(ctx).cards)
+            if words[0].casefold() == "draw":
+                return odds_cli.deck_answer(db, words, at_least)
+            return odds_cli.dice_answer(db, " ".join(words), at_least)
         splits = [i for i, w in enumerate(words) if w.lower() == "vs"]
         if len(splits) > 1:
             raise UsageError("odds compares two sides: LEFT vs RIGHT")
@@ -411,13 +423,7 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
                 "margin": {str(m): _fraction_json(p) for m, p in result.margin.items()},
             }
             return Reply(lines, data)
-        try:
-            expr = notation.parse(" ".join(words))
-        except UsageError:
-            own = _own_die(ctx, words[:2])
-            if own is None:
-                raise
-            return _odds_own_die(*own, at_least, words[2:])
+        expr = notation.parse(" ".join(words))
         dist = exact.distribution(expr)
         moffed = exact.moffed_probability(expr)
         lines = [f"{expr}: mean {float(dist.mean()):.3f}"]
@@ -441,32 +447,10 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
     run(as_json, answer)
 
 
-def _odds_own_die(game: Any, die: Any, n: int, at_least: int | None, rest: list[str]) -> Reply:
-    from referee.table import dice as own
-
-    if len(rest) > 1 or (rest and at_least is None):
-        raise UsageError(f"odds \"{n} {die.name}\": write --at-least K SYMBOL after it")
-    lines = [f"{n} {die.name} ({own.faces_text(die)}):"]
-    counts = own.symbol_counts(n, die)
-    total = own.numeric_sum(n, die)
-    data: dict[str, Any] = {"game": game.id, "die": die.name, "n": n,
-                            "counts": {sym: {str(k): _fraction_json(p) for k, p in d.items()}
-                                       for sym, d in counts.items()},
-                            "sum": None if total is None else
-                            {str(k): _fraction_json(p) for k, p in total.items()}}
-    if at_least is not None:
-        if not rest:
-            raise UsageError(f"--at-least {at_least}: name the symbol, e.g. --at-least "
-                             f"{at_least} {die.symbols[0]}")
-        p = own.at_least(n, die, at_least, rest[0])
-        symbol = die.face(rest[0]).key  # type: ignore[union-attr]
-        lines.append(f"  P(at least {at_least} {symbol}) = {p} = {percent(p)}")
-        data["at_least"] = {"k": at_least, "symbol": symbol, **_fraction_json(p)}
-    for symbol, dist in counts.items():
-        lines.append(f"  {symbol}: " + ", ".join(f"{k}: {p}" for k, p in dist.items()))
-    if total is not None:
-        lines.append("  sum: " + ", ".join(f"{k}: {p}" for k, p in total.items()))
-    return Reply(lines, data)
+def _looks_like_pool(words: list[str]) -> bool:
+    """`N DIE ...`: a count then a word that is no dice notation (not `3m`, `2d6`, `3 vs 2`)."""
+    return (len(words) >= 2 and words[0].isascii() and words[0].isdigit()
+            and words[1][:1].isalpha() and words[1].casefold() != "vs")
 
 
 # ── sessions ───────────────────────────────────────────────────────────────────
