@@ -291,35 +291,37 @@ def xo_question(state: dict, answered: set) -> Question | None:
     theirs = [c["name"] for c in roster.get(other, []) if not c.get("ko")]
     hands = state.get("hands") or {}
     feat = turn.get("feat")
+    if turn["phase"] != "Attack" and ("ends", turn["number"]) in answered and any(hands.values()):
+        return Question("Discards before the next draw (e.g. heroes 2, villains 1; up to 2 each, "
+                        "XO-10)? [none]", ["xo", "next"], _discards, names=("heroes", "villains"))
     if feat and feat.get("pending"):  # a successful feat the other league may thwart (XO-14)
         if not feat.get("thwarters", theirs):
             return compulsory(["xo", "next"])  # no ready character of theirs can thwart
-        ending = _ending(turn, answered)
+        ending = _ending(turn, answered, hands)
         return Question(f"{players[other]}: thwart with? (CHARACTER) [no]", ending,
                         lambda text: ["xo", "next"] if text.casefold() in NO else
                         _as_typed(text, "thwart") or
                         ["xo", "thwart", match(_without(text, "thwart"), theirs)],
                         once=("ends", turn["number"]) if ending is None else None,
                         names=tuple(feat.get("thwarters", theirs)), verbs=("thwart", "next"))
-    if turn["phase"] != "Attack" and ("ends", turn["number"]) in answered and any(hands.values()):
-        return Question("Discards before the next draw (e.g. heroes 2, villains 1; up to 2 each, "
-                        "XO-10)? [none]", ["xo", "next"], _discards, names=("heroes", "villains"))
     if turn["phase"] == "Attack":
         prompt = f"{players[active]} ({active}): attack A D, feat C, or Enter: no more attacks >"
         enter: Argv | None = ["xo", "next"]
     else:
         prompt = f"{players[active]} ({active}): feat C, or Enter: the turn ends >"
-        enter = _ending(turn, answered)
+        enter = _ending(turn, answered, hands)
     return Question(prompt, enter,
                     lambda text: _xo_action(text, ours, theirs, players[other], hands.get(other)),
                     once=("ends", turn["number"]) if enter is None else None,
                     names=(*ours, *theirs), verbs=("attack", "feat", "next"))
 
 
-def _ending(turn: dict, answered: set) -> Argv | None:
-    """Enter that ends the turn: asks the discards first (XO-10), once (None: Enter only
-    marks the question answered)."""
-    return None if ("ends", turn["number"]) not in answered else ["xo", "next"]
+def _ending(turn: dict, answered: set, hands: dict) -> Argv | None:
+    """Enter that ends the turn: the discards asked first (XO-10) while a league holds a
+    card (None: Enter only marks the question answered, the discards are asked next)."""
+    if ("ends", turn["number"]) in answered or not any(hands.values()):
+        return ["xo", "next"]
+    return None
 
 
 def _discards(text: str) -> Argv:

@@ -441,6 +441,9 @@ def _stateless_roll(ctx: click.Context, seed: int | None, kind: str, o: dict[str
     _not_here({"play": o["plays"]}, "stateless")
     if o["dice"] is None or o["target"] is None:
         raise UsageError(f"missing --dice or --{label.lower()} (or give CHARACTER to play in the session)")
+    if o["bonus"] not in (0, rules.THWART_BONUS):
+        raise UsageError(f"--bonus {o['bonus']}: the thwart bonus is +{rules.THWART_BONUS} (XO-14); "
+                         f"give {rules.THWART_BONUS}, or leave it out")
     roll = _faces(o["roll"], o["dice"], "--roll", _rng(ctx, seed))
     if kind == "feat":
         result = rules.feat(roll, o["target"], mod=o["mod"], bonus=o["bonus"])

@@ -486,7 +486,7 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
     steps: list[Step] = []
     _step(state, cards, steps, discards)
     passed = _pass_automatic(state, cards, steps, discards)
-    if discards and not passed:
+    if discards and not passed and not state.get("over"):  # a game that ended draws no more
         raise RefereeError(f"discards only in the {PHASES[1]} phase, which this command does not reach", "XO-10")
     now = _turn_label(state)
     notes = _auto_notes(steps)
@@ -878,6 +878,8 @@ def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mo
         "pending": result.success,
         "thwarted": False,
     }
+    if result.success:  # who could thwart it (XO-14): ready, with the objective's icon or keyword
+        turn["feat"]["thwarters"] = thwarters(state, cards, other_league(league), objective)
     bonuses = (*rules.status_bonuses(entry["statuses"], cards.statuses, "feat_mod"), *_sources(played, "feat_mod", mod),
                *([("thwart bonus", bonus)] if bonus else []))
     text = (f"{_turn_label(state)}: {entry['name']} attempts {objective.name!r}{_cards_text(played.names, ())}: "
@@ -890,6 +892,17 @@ def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mo
         steps.extend(ended)
         text += "".join(f"; {note}" for note in _auto_notes(ended[1:]))
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
+
+
+def thwarters(state: dict, cards: XoCards, league: str, objective: Any) -> list[str]:
+    """The `league`'s characters that could thwart a feat on `objective` now (XO-14)."""
+    found = []
+    for entry in state["roster"][league]:
+        card = cards.characters[entry["name"]]
+        n, _ = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, objective["requires"])
+        if n is not None and _entry_ready(state, cards, entry):
+            found.append(entry["name"])
+    return found
 
 
 def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
