@@ -187,3 +187,13 @@ def test_no_refusal_pays_an_open_roll(tmp_path, command):
     done = referee_inprocess("--session", session, *command)
     assert done.returncode in (1, 2) and done.stdout == "" and done.stderr.count("\n") == 1
     assert open(session, "rb").read() == before
+
+
+def test_xs19_the_card_bloke_drew_is_played_on_the_mission_roll_at_the_walk(tmp_path, capsys):
+    """Bloke's card, drawn before the Mission roll, may be played on it: the walk asks
+    before the Carnage roll (XS-14) and the card shown is Flight."""
+    session = at_the_mission(tmp_path, "Bloke", "Ocelot")
+    out = walk(session, ["zombies", "2", "event flight", "1", "quit"], capsys)
+    in_order(out, "Bloke at the start of the mission: Ann draws 1 card",
+             "Mission roll 2: 2 heroes needed, Ann has 2", "changing this roll? (Enter: no) "
+             "event flight", "Flight rerolls the Mission roll (2 -> 1)")
