@@ -292,16 +292,15 @@ def xo_question(state: dict, answered: set) -> Question | None:
     hands = state.get("hands") or {}
     feat = turn.get("feat")
     if turn["phase"] != "Attack" and ("ends", turn["number"]) in answered and any(hands.values()):
-        return Question("Discards before the next draw (e.g. heroes 2, villains 1; up to 2 each, "
-                        "XO-10)? [none]", ["xo", "next"], _discards, names=("heroes", "villains"))
+        return _discards_question(["xo", "next"])
     if feat and feat.get("pending"):  # a successful feat the other league may thwart (XO-14)
         if not feat.get("thwarters", theirs):
             return compulsory(["xo", "next"])  # no ready character of theirs can thwart
         ending = _ending(turn, answered, hands)
         return Question(f"{players[other]}: thwart with? (CHARACTER) [no]", ending,
                         lambda text: ["xo", "next"] if text.casefold() in NO else
-                        _as_typed(text, "thwart") or
-                        ["xo", "thwart", match(_without(text, "thwart"), theirs)],
+                        _as_typed(text, "thwart") or _then_discards(
+                            ["xo", "thwart", match(_without(text, "thwart"), theirs)], hands),
                         once=("ends", turn["number"]) if ending is None else None,
                         names=tuple(feat.get("thwarters", theirs)), verbs=("thwart", "next"))
     if turn["phase"] == "Attack":
@@ -324,11 +323,23 @@ def _ending(turn: dict, answered: set, hands: dict) -> Argv | None:
     return None
 
 
-def _discards(text: str) -> Argv:
-    """"heroes 2, villains 1" -> `xo next --discard heroes=2 --discard villains=1`."""
+def _then_discards(argv: Argv, hands: dict) -> Argv | Question:
+    """The command that ends the turn (`xo next`, a thwart), with the next turn's discards
+    asked first (XO-10) while a league holds a card."""
+    return _discards_question(argv) if any(hands.values()) else argv
+
+
+def _discards_question(argv: Argv) -> Question:
+    return Question("Discards before the next draw (e.g. heroes 2, villains 1; up to 2 each, "
+                    "XO-10)? [none]", argv, lambda text: _discards(argv, text),
+                    names=("heroes", "villains"))
+
+
+def _discards(argv: Argv, text: str) -> Argv:
+    """"heroes 2, villains 1" -> `--discard heroes=2 --discard villains=1` after `argv`."""
     if text.casefold() in NO:
-        return ["xo", "next"]
-    argv: Argv = ["xo", "next"]
+        return argv
+    argv = list(argv)
     for part in split_names(text):
         league, _, n = part.replace("=", " ").partition(" ")
         argv += ["--discard", f"{league.strip()}={n.strip()}"]

@@ -611,12 +611,12 @@ def _win_chapter(state: dict, league: str) -> list[Step]:
     return list(result.steps)
 
 
-def _end_feat_phase(state: dict, cards: XoCards) -> list[Step]:
+def _end_feat_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None = None) -> list[Step]:
     """The Feat/Thwart phase is over (failed feat XO-13, or thwart resolved XO-14): on to
-    Turn Resolution."""
+    Turn Resolution, and the next turn's discards (XO-10) as told with the command."""
     state["turn"]["phase"] = PHASES[4]
     steps = [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state, cards)]
-    _pass_automatic(state, cards, steps, None)
+    _pass_automatic(state, cards, steps, discards)
     return steps
 
 
@@ -837,7 +837,8 @@ def _round_text(r: rules.CombatResult) -> str:
 # --------------------------------------------------------------------------- feat and thwart
 
 
-def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
+def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = (),
+         discards: Mapping[str, int] | None = None) -> Outcome:
     """XO-13: the active league's one feat attempt of the turn on its current objective."""
     if state["turn"]["phase"] != PHASES[2]:  # a feat in the Attack phase ends it (XO-11)
         _check_phase(state, PHASES[3], "feats are attempted")
@@ -886,9 +887,12 @@ def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mo
             f"{_faces_text(roll)}{_bonus_text(bonuses)} = {result.total} vs FCV {objective['fcv']}")
     if result.success:
         text += f": success; the {other_league(league)} may thwart"
+        if discards:  # XO-10: the turn goes on; told again with the thwart or `next`
+            steps.append(Step("the discards wait for the end of the turn (the thwart or next "
+                              "--discard)", "XO-10"))
     else:
         text += ": fails"
-        ended = _end_feat_phase(state, cards)
+        ended = _end_feat_phase(state, cards, discards)
         steps.extend(ended)
         text += "".join(f"; {note}" for note in _auto_notes(ended[1:]))
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
@@ -905,7 +909,8 @@ def thwarters(state: dict, cards: XoCards, league: str, objective: Any) -> list[
     return found
 
 
-def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
+def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = (),
+           discards: Mapping[str, int] | None = None) -> Outcome:
     """XO-14: the responding league's thwart of a successful feat."""
     _check_phase(state, PHASES[3], "thwarts")
     state = copy.deepcopy(state)
@@ -942,7 +947,7 @@ def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, 
         chapter_steps = _win_chapter(state, turn["active"])
         steps.extend(chapter_steps)
         text += f": fails; {chapter_steps[0].text}"
-    ended = _end_feat_phase(state, cards)
+    ended = _end_feat_phase(state, cards, discards)
     steps.extend(ended)
     if state.get("over"):
         text += f"; game over, {state['winner']} win" if state.get("winner") else "; game over, a draw"

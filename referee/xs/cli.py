@@ -242,7 +242,6 @@ def pay_at_once(tx: Tx, result: Any, cat: Any, dice: Any) -> Any:
     if answer:
         return result
     paid = turn.pay_now(Play(result.state, cat, dice, at_table=True), None)
-    paid.state["turn"].pop("paid_alone", None)  # paid by this very command
     return replace(result, state=paid.state, steps=[*result.steps, *paid.steps],
                    reveal={**result.reveal, **paid.reveal})
 
@@ -368,9 +367,22 @@ def pass_(tx: Tx, player: str | None) -> Reply:
 @session_command(rolls=False)
 def pay(tx: Tx, player: str | None) -> Reply:
     """Pay the open Opportunity/Recruit/Marketing roll now (XS-2)."""
+    from referee.command import walked_by_play
     from referee.xs import turn
 
-    return act(tx, turn.pay_now, player)
+    return act(tx, pay_on_enter if walked_by_play() else turn.pay_now, player)
+
+
+def pay_on_enter(play: Any, player: str | None) -> Any:
+    """`xs pay` run by Enter at `referee play`'s "changing this roll?": the payment belongs
+    to the command that made the roll, and the walk's next `undo` takes back both
+    (`paid_alone`, dropped by the next action: one command, one undo, issue 31). Only
+    there: a script's `xs pay` leaves the state, and so the seeded dice, as they were."""
+    from referee.xs import turn
+
+    result = turn.pay_now(play, player)
+    result.state["turn"]["paid_alone"] = True
+    return result
 
 
 @xs.command()
@@ -637,6 +649,7 @@ def mt(tx: Tx, player: str, amount: str) -> Reply:
             f"{seat} has {before} MT; taking {value} would go below zero, nothing changed", "XS-2"
         )
     state["table"][seat]["mt"] = after
+    state["turn"].pop("paid_alone", None)  # an undo after this one is this one's alone
     summary = f"{seat} MT {amount}: {before} -> {after}"
     tx.record(
         "mt",
@@ -676,6 +689,7 @@ def ft(tx: Tx, hero: str, amount: str) -> Reply:
             f"{card['name']} has {before} FT; taking {value} would go below zero, nothing changed"
         )
     card["ft"] = after
+    state["turn"].pop("paid_alone", None)
     summary = f"{card['name']} ({player}) FT {amount}: {before} -> {after}"
     tx.record(
         "ft",

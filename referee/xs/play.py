@@ -92,7 +92,7 @@ class Play:
             )
         base = fresh_turn(self.s["turn"]["number"], self.s["turn"]["player"])
         self.s["turn"] = {**base, **self.s["turn"]}
-        self.s["turn"].pop("paid_alone", None)  # true only right after `xs pay` (turn.pay_now)
+        self.s["turn"].pop("paid_alone", None)  # true only right after `play`'s `xs pay`
         self._follow_turn()
 
     @staticmethod

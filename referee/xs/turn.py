@@ -287,9 +287,6 @@ def pay_now(play: Play, player: str | None) -> Result:
         raise RefereeError("there is no open roll to pay", "XS-2")
     kind = play.turn["open"]["kind"]
     settle_open(play)
-    # paid by a command of its own (`xs pay`, Enter at `play`'s "changing this roll?"): its
-    # command is the one before; `play` takes both back with one `undo` (issue 31)
-    play.turn["paid_alone"] = True
     return play.result(f"{actor} pays the {rolls.LABEL[kind]}", "pay")
 
 

@@ -196,3 +196,24 @@ def test_xo_status_json_carries_over_and_the_winners_names(run, tmp_path):
     shown = public_state(dict(state, over=True, winner="villains"))
     assert shown["winner"] == ["Bob"] and shown["winning_league"] == "villains"
     assert public_state(dict(state, over=True, winner=None))["winner"] == []  # a draw
+
+
+def test_a_thwart_ends_the_turn_with_the_discards_asked_first(run, capsys):
+    """The thwart ends the turn in its own command (XO-14): the walk asks the discards
+    before it, and the thwart takes them (`--discard`, XO-10)."""
+    picked(run)
+    walk(run.session, ["feat captain volt", "3 3 3", "quit"], capsys)
+    who = status(run)["turn"]["feat"]["thwarters"][0]
+    out = walk(run.session, [who, "heroes 2, villains 1", "0 0 0", "quit"], capsys)
+    assert "Discards before the next draw" in out
+    log = run("log", "--all").stdout
+    assert f"{who} tries to thwart" in log
+    assert "heroes discard 2" in log and "villains discard 1" in log, log
+
+
+def test_a_failed_feat_takes_the_discards_of_the_turn_it_ends(run):
+    picked(run)
+    done = run("xo", "feat", "Captain Volt", "--roll", "0,0,0", "--discard", "heroes=1")
+    assert done.returncode == 0, done.stderr
+    assert "heroes discard 1" in run("log", "--all").stdout
+    assert status(run)["turn"]["number"] == 2
