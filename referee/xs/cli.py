@@ -663,11 +663,12 @@ def mt(tx: Tx, player: str, amount: str) -> Reply:
 
 
 @xs.command(context_settings=_TOKEN_CONTEXT)
-@click.argument("hero")
+@click.argument("words", nargs=-1, required=True, metavar="HERO")
 @click.argument("amount")
 @session_command(rolls=False)
-def ft(tx: Tx, hero: str, amount: str) -> Reply:
+def ft(tx: Tx, words: tuple[str, ...], amount: str) -> Reply:
     """X-Statix fame tokens on a hero in play: `ft HERO +1`, `ft HERO -1`."""
+    hero = one_name(words)
     op, value = _delta(amount)
     state = tx.require_game("x-statix")
     found = [

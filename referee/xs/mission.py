@@ -283,7 +283,8 @@ def casualties(
                 play.step(f"random casualty: {victim}", "XS-17")
         stand_in = next((s for s in swappers if s in alive and s != victim), None)
         if stand_in and not chosen_now and victim not in swap and play.dice.offer is not None:
-            answer = play.dice.offer(f"{stand_in} takes {victim}'s place as the casualty? [no]")
+            answer = play.dice.offer(f"{stand_in} takes {victim}'s place as the casualty? "
+                                     "(y, or Enter: no)")
             if answer.strip().casefold() in ("y", "yes", stand_in.casefold()):
                 swap.append(victim)  # U-Go Girl's switch, offered once the pick is known (XS-7)
         if victim in swap and stand_in:

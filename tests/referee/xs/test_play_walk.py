@@ -88,7 +88,7 @@ def test_u_go_girl_switch_is_offered_once_the_casualty_is_picked(tmp_path, capsy
     session = at_the_mission(tmp_path, "U-Go Girl", "Dead Girl", "Orbit")
     out = walk(session, ["zombies", "1", "", "2", "", "", "orbit", "y", "4", "quit"], capsys)
     in_order(out, "Carnage casualty, one of", "U-Go Girl takes Orbit's place as the casualty? "
-             "[no]: y", "U-Go Girl takes Orbit's place as the casualty (XS-7)")
+             "(y, or Enter: no): y", "U-Go Girl takes Orbit's place as the casualty (XS-7)")
     heroes = [h["name"] for h in state(session)["table"]["Ann"]["heroes"]]
     assert heroes == ["Dead Girl", "Orbit"]
 
@@ -197,3 +197,14 @@ def test_xs19_the_card_bloke_drew_is_played_on_the_mission_roll_at_the_walk(tmp_
     in_order(out, "Bloke at the start of the mission: Ann draws 1 card",
              "Mission roll 2: 2 heroes needed, Ann has 2", "changing this roll? (Enter: no) "
              "event flight", "Flight rerolls the Mission roll (2 -> 1)")
+
+
+def test_an_event_and_fame_tokens_take_names_of_several_words_too(tmp_path):
+    session = at_the_mission(tmp_path, "Dead Girl")
+    done = referee_inprocess("--session", session, "xs", "event", "popularity", "ratings",
+                             "--hero", "dead", "girl")
+    assert done.returncode == 0, done.stderr
+    assert "Popularity Ratings: Dead Girl (Ann) gains 1 FT (now 2)" in done.stdout
+    done = referee_inprocess("--session", session, "ft", "Dead", "Girl", "-1")
+    assert done.returncode == 0, done.stderr
+    assert "Dead Girl (Ann) FT -1: 2 -> 1" in done.stdout
