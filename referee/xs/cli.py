@@ -249,30 +249,39 @@ def pay_at_once(tx: Tx, result: Any, cat: Any, dice: Any) -> Any:
 class Names(click.Command):
     """An `xs` command whose card and hero names may be typed without quotes, as a table
     types them (issue 31): `xs recruit Dead Girl`, `xs casualties --power Healing Powers`.
-    The words after an option that takes a value, up to the next option, are that value;
-    the words before the first option are the command's names."""
+    The words after an option that names a card or hero, up to the next option, are its
+    value once the command's own names are given (or it takes none); the other words are
+    the command's names. Quoted names read as before."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, rejoined(self, args))
+
+
+# the options whose value is a card or a hero (the others: a player, a number, faces)
+NAME_OPTIONS = {"--power", "--sacrifice", "--choose", "--swap-for", "--picked", "--discard",
+                "--hero", "--pick", "--sendoff"}
 
 
 def rejoined(command: click.Command, args: list[str]) -> list[str]:
     """`["--power", "Healing", "Powers"]` -> `["--power", "Healing Powers"]`."""
     valued = {opt for p in command.params if isinstance(p, click.Option) and not p.is_flag
               for opt in p.opts}
+    named = not any(isinstance(p, click.Argument) for p in command.params)  # names given
     out: list[str] = []
-    state = "names"  # "value": the next word is an option's value; "more": it may go on
+    joins = False  # the word before was a name option's value: this one may go on with it
+    taking = ""  # the option whose value the next word is
     for arg in args:
-        if state == "value":
+        if taking:
             out.append(arg)
-            state = "more"
+            joins, taking = taking in NAME_OPTIONS and named, ""
         elif arg.startswith("-") and len(arg) > 1:
             out.append(arg)
-            state = "value" if arg in valued else "flag"
-        elif state == "more":
+            joins, taking = False, arg if arg in valued else ""
+        elif joins:
             out[-1] += f" {arg}"
         else:
             out.append(arg)
+            named = True
     return out
 
 

@@ -208,3 +208,13 @@ def test_an_event_and_fame_tokens_take_names_of_several_words_too(tmp_path):
     done = referee_inprocess("--session", session, "ft", "Dead", "Girl", "-1")
     assert done.returncode == 0, done.stderr
     assert "Dead Girl (Ann) FT -1: 2 -> 1" in done.stdout
+
+
+def test_quoted_names_after_an_option_read_as_before(tmp_path):
+    """The words after `--hero` join it only once the command's own name is given: a
+    quoted card after the option is still the card; `--player` never takes more words."""
+    session = at_the_mission(tmp_path, "Dead Girl")
+    done = referee_inprocess("--session", session, "xs", "event", "--player", "Ann", "--hero",
+                             "Dead Girl", "Popularity Ratings")
+    assert done.returncode == 0, done.stderr
+    assert "Popularity Ratings: Dead Girl (Ann) gains 1 FT (now 2)" in done.stdout
