@@ -215,6 +215,7 @@ _XS_TURN = record(
         "coach_kills": whole(),
         "fame": seq,
         "free_drawn": flag,
+        "paid_alone": flag,
     },
 )
 _XS_STATE = record(
