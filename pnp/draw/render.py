@@ -574,6 +574,51 @@ class CardRenderer:
     def image_path(self, value: Any, t: _Target) -> Path:
         return self._image_path(value, t)
 
+    def own_icons(self, t: _Target) -> dict[str, str]:
+        """The own icons (cards.yaml `icons:`) of the game being drawn: name -> the name
+        `pnp.draw.icons.draw_icon` draws it by (its file's checked path)."""
+        game = self._game(t.game)
+        found = self._contexts.get(("icons", game.id))
+        if found is None or found[0] is not game:
+            refs: dict[str, str] = {}
+            if game.extras.get("icons"):     # (carddb.icons only then: it loads the schema)
+                from carddb.icons import declared
+                from pnp.draw.icons import file_ref
+
+                refs = {name: file_ref(str(self._checked_icon(icon.file, t)))
+                        for name, icon in declared(game.extras).items()}
+            found = (game, refs)
+            self._contexts[("icons", game.id)] = found
+        return found[1]
+
+    def _checked_icon(self, file: str, t: _Target) -> Path:
+        """An own icon's file, found inside the project and drawable (an SVG parsed, a
+        picture's header read by the allow-listed decoders): RenderError if not."""
+        from pnp.draw.icons import IconFileError, svg_drawing
+
+        path = self._image_path(file, t)
+        try:
+            if path.suffix.lower() == ".svg":
+                svg_drawing(str(path))
+            else:
+                self._image_size(path, t)
+        except IconFileError as exc:
+            raise RenderError(f"{t.what}: {exc}") from None
+        return path
+
+    def icon_name(self, name: Any, t: _Target, what: str = "icon") -> str:
+        """A built-in icon's name, or the reference of the game's own icon `name`;
+        ElementError for neither."""
+        from pnp.draw.icons import ICON_NAMES
+
+        if isinstance(name, str) and name in ICON_NAMES:
+            return name
+        own = self.own_icons(t)
+        if isinstance(name, str) and name in own:
+            return own[name]
+        known = ", ".join(sorted((*ICON_NAMES, *own)))
+        raise ElementError(f"{what}: unknown icon {name!r} (known: {known})")
+
     def image_size(self, path: Path, t: _Target) -> tuple[int, int]:
         return self._image_size(path, t)
 

@@ -13,7 +13,6 @@ from pnp.draw.elements.base import (
     REQUIRED,
     SAFE_MM,
     Element,
-    ElementError,
     Key,
     Op,
     color,
@@ -58,9 +57,7 @@ def compile(el: dict[str, Any], t, r, warn) -> list[Op]:
                            color(el["stroke"], "stroke"), number(el["width"], "width"))]
     fw, fh, fdy = icons.SHAPE_TEXT_BOX[shape]
     if el["icon"] is not None:
-        if el["icon"] not in icons.ICON_NAMES:
-            raise ElementError(f"badge: unknown icon {el['icon']!r}")
-        ops.append(Icon(el["icon"], cx * MM, -(cy - fdy * size) * MM,
+        ops.append(Icon(r.icon_name(el["icon"], t, "badge"), cx * MM, -(cy - fdy * size) * MM,
                         size * MM * max(fw, fh) * 1.05, None, None))
     if el["value"] is not None:
         font_size = (number(el["font_size"], "font_size") * t.scale
