@@ -97,7 +97,11 @@ PROFILE = Struct({}, {
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
 COLORS = Struct({}, {"primary": COLOR, "secondary": COLOR, "paper": COLOR})
 BACK = Struct({"title": STR}, {"subtitle": STR, "image": STR})
-REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)})
+# the turn summary: `copies` (default: players.max, one per player), `size` a card size
+# name or [width, height] mm (default: half the page's printable area)
+REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)},
+                   {"copies": Type((int,), "a whole number from 1 to 20", minimum=1, maximum=20),
+                    "size": ANY})
 
 # A deck id becomes a file name. The names a deck may not take (what a program writes
 # beside the decks: pnp's artefacts) are the caller's, passed to carddb.load(reserved=).
@@ -238,6 +242,14 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         for mat_id, mat in mats.items():
             _validate_mat(mat, join(path, f"mats.{mat_id}"), _at(mats, mat_id), report)
     own = _own_icons(game, path, report, root)
+    reference = game.get("reference")
+    if isinstance(reference, dict) and "size" in reference:
+        rpath = join(path, "reference.size")
+        if Size(sizes).check(reference["size"], rpath, _at(reference, "size"), report):
+            size = sizes[reference["size"]] if isinstance(reference["size"], str) \
+                else reference["size"]
+            if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
+                _check_fits(size, rpath, _at(reference, "size"), report, data)
     if plugin is not None:
         plugin.check_game(game, path, pos, report)
     types = {}
