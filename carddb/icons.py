@@ -192,4 +192,7 @@ def svg_problem(data: bytes) -> str | None:
         return f"its root element is <{shown(root.tag)}>, not <svg>"
     if root.get("viewBox") is None and not (root.get("width") and root.get("height")):
         return "an <svg> without a viewBox or width and height (its size is unknown)"
+    if any(el.tag.rsplit("}", 1)[-1] in ("text", "tspan", "textPath") for el in root.iter()):
+        return "an SVG with text in it: convert the text to paths (its font would not be " \
+               "embedded in the print)"
     return None

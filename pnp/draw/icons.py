@@ -381,6 +381,9 @@ def _draw_svg(canvas, path: str, cx: float, cy: float, size: float) -> None:
     from reportlab.graphics import renderPDF
 
     drawing = svg_drawing(path)
+    # ReportLab's drawing renderer starts from Helvetica, a font the PDF would name but
+    # not embed: start it from the canvas's own (embedded) font instead
+    drawing.initialFontName, drawing.initialFontSize = canvas._fontname, canvas._fontsize
     scale = size / max(drawing.width, drawing.height)
     canvas.saveState()
     canvas.translate(cx - drawing.width * scale / 2, cy - drawing.height * scale / 2)

@@ -117,3 +117,28 @@ def test_an_svg_with_entities_is_refused(tmp_path):
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">&x;</svg>')
     result = CliRunner().invoke(main, ["validate", str(db)])
     assert result.exit_code != 0 and "DOCTYPE or entities (refused" in result.output
+
+
+def test_an_svg_icon_leaves_no_font_unembedded(built):
+    """ReportLab's drawing renderer would name Helvetica without embedding it."""
+    for pdf in ("dice-labels.pdf", "storms.pdf", "tokens.pdf"):
+        for page in PdfReader(built / pdf).pages:
+            code, _ = drawn(page)
+            fonts = _fonts(page.get("/Resources"))
+            assert fonts and all("/FontFile2" in f or "/DescendantFonts" in f for f in fonts), \
+                (pdf, fonts)
+            assert b"Helvetica" not in code
+
+
+def _fonts(resources, depth=0) -> list[str]:
+    """Each font of the page and its forms, as the keys of its descriptor (or itself)."""
+    found = []
+    for font in ((resources or {}).get("/Font") or {}).values():
+        font = font.get_object()
+        descriptor = font.get("/FontDescriptor")
+        found.append(" ".join(descriptor.get_object()) if descriptor else " ".join(font))
+    for ref in ((resources or {}).get("/XObject") or {}).values():
+        obj = ref.get_object()
+        if obj.get("/Subtype") == "/Form" and depth < 8:
+            found += _fonts(obj.get("/Resources"), depth + 1)
+    return found
