@@ -142,3 +142,39 @@ def _fonts(resources, depth=0) -> list[str]:
         if obj.get("/Subtype") == "/Form" and depth < 8:
             found += _fonts(obj.get("/Resources"), depth + 1)
     return found
+
+
+def test_a_jpeg_icon_is_read_and_sized_without_decoding(tmp_path):
+    from PIL import Image
+
+    from carddb.icons import pixels, sniff
+
+    path = tmp_path / "coin.jpg"
+    Image.new("RGB", (120, 90), "gold").save(path, "JPEG")
+    data = path.read_bytes()
+    assert sniff(data) == "jpeg" and pixels(data, "jpeg") == (120, 90)
+    db = own_pieces(tmp_path)
+    (tmp_path / "icons" / "coin.jpg").write_bytes(data)
+    db.write_text(db.read_text().replace("      sword: icons/sword.svg",
+                                         "      sword: icons/sword.svg\n"
+                                         "      coin: {file: icons/coin.jpg, size_mm: 10}"))
+    result = CliRunner().invoke(main, ["validate", str(db)])
+    assert result.exit_code == 0, result.output          # 90 px over 10 mm: 228 dpi
+
+
+def test_a_changed_icon_file_rebuilds_what_shows_it(tmp_path):
+    own_pieces(tmp_path)
+    build(tmp_path)
+    labels = tmp_path / "output" / "harbour" / "dice-labels.pdf"
+    before = labels.read_bytes()
+    build(tmp_path)
+    assert labels.read_bytes() == before                 # unchanged: not rebuilt alike
+    svg = tmp_path / "icons" / "sword.svg"
+    svg.write_text(svg.read_text().replace("#3060c0", "#c03030"))
+    build(tmp_path)
+    assert labels.read_bytes() != before
+    assert not SWORD_FILL.search(drawn_form(PdfReader(labels).pages[0]["/Resources"]["/XObject"]
+                                            ["/FormXob.die-harbour-battle-sword"]
+                                            .get_object())[0])
+    storms = PdfReader(tmp_path / "output" / "harbour" / "storms.pdf").pages[0]
+    assert not SWORD_FILL.search(drawn(storms)[0]), "no card keeps the old drawing"
