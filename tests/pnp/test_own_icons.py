@@ -178,3 +178,13 @@ def test_a_changed_icon_file_rebuilds_what_shows_it(tmp_path):
                                             .get_object())[0])
     storms = PdfReader(tmp_path / "output" / "harbour" / "storms.pdf").pages[0]
     assert not SWORD_FILL.search(drawn(storms)[0]), "no card keeps the old drawing"
+
+
+def test_watch_watches_the_icon_files(tmp_path):
+    import carddb
+    from pnp.cli.watch import relevant, watched_paths
+
+    db_path = own_pieces(tmp_path)
+    paths = watched_paths(db_path, carddb.load(db_path))
+    icon = (tmp_path / "icons" / "sword.svg").resolve()
+    assert icon in paths and relevant([(2, str(icon))], paths) == [icon]

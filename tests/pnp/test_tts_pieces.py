@@ -128,3 +128,12 @@ def test_tabletopia_gets_the_face_and_token_images(tmp_path):
         assert Image.open(game / "dice" / die / "face-1.png").size == (94, 94)   # 16 mm
     assert sorted(p.name for p in (game / "tokens").iterdir()) == ["cargo.png", "lantern.png"]
     assert Image.open(game / "tokens" / "cargo.png").mode == "RGBA"
+
+
+def test_a_deck_or_card_selection_exports_no_pieces(tmp_path):
+    own_pieces(tmp_path)
+    result = _export(tmp_path, "--deck", "ships")
+    assert result.exit_code == 0, result.output
+    game = tmp_path / "tts" / "harbour"
+    assert (game / "ships.json").is_file()
+    assert not (game / "pieces.json").exists() and not (game / "dice").exists()
