@@ -44,6 +44,7 @@ from pnp.draw.recent import RecentCache
 from pnp.draw.templates import TemplateError, Templates
 
 DEFAULT_MIN_TEXT_PT = 6.0  # print.min_text_pt: no smaller text is printed
+DIE_SAFE_MM = 1.0          # a die's rounded edge: no label text box nearer the edge
 _Target = Target           # what is being drawn (pnp.draw.elements.base)
 
 
@@ -233,8 +234,9 @@ class CardRenderer:
         face_data = None if face is None else {"symbol": face.symbol, "icon": face.icon,
                                                "value": face.value, "label": face.label}
         key = ("die", game.id, set_id, value, round(size, 3))
+        # text and badges keep DIE_SAFE_MM from the label's edge: the die's rounding
         target = _Target(game.id, "(dice)", f"{set_id} {value}", f"die face {set_id} {value}",
-                         size / MM, size / MM, 0.0, False)
+                         size / MM, size / MM, 0.0, True, safe_mm=DIE_SAFE_MM)
         return self._draw(canvas, key, (game,), f"{game.id}/die-face.j2",
                           lambda: {"set": die_set, "value": value, "face": face_data,
                                    "dice": dict(dice), "game": self._game_context(game)},
@@ -518,7 +520,7 @@ class CardRenderer:
         if not elements:
             warnings.append(LayoutWarning(target.game, target.deck, target.card, "template",
                                           f"templates/{template} produced no elements"))
-        dims = (target.W, target.H, target.bleed, target.safe, target.design)
+        dims = (target.W, target.H, target.bleed, target.safe, target.safe_mm, target.design)
         for index, (line, raw) in enumerate(elements):
             # the same element line (a frame, a label) recurs on every card of a type:
             # compile it once per trim size

@@ -92,3 +92,19 @@ def test_nothing_is_painted_within_5_mm_of_the_paper_edge(built, tmp_path):
         assert inner.getextrema()[0] < 128, "the page holds something"
         for box in ((0, 0, w, band), (0, h - band, w, h), (0, 0, band, h), (w - band, 0, w, h)):
             assert image.crop(box).getextrema()[0] == 255, (name, box)
+
+
+def test_label_text_reaching_the_rounded_edge_is_moved_in_and_reported(tmp_path):
+    from click.testing import CliRunner
+
+    from pnp.cli.main import main
+
+    starter(tmp_path)
+    j2 = tmp_path / "templates" / "harbour" / "die-face.j2"
+    j2.write_text(j2.read_text().replace("box: [{{ 2.5 * k }}, {{ 3 * k }}, {{ W - 5 * k }}",
+                                         "box: [0, {{ 3 * k }}, {{ W }}"))
+    result = CliRunner().invoke(main, ["build", "--project", str(tmp_path), "--only",
+                                       "dice-labels"])
+    assert result.exit_code == 0, result.output
+    assert "text box reaches outside the safe zone (1 mm inside the edge); moved inside" \
+        in result.output

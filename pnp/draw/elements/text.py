@@ -97,14 +97,23 @@ def text_ops(r, text: Any, box_mm, role, size, min_size, align, valign, leading,
 
 
 def inside_safe_zone(box, t, warn):
+    """The box moved inside the target's safe zone (`t.safe_mm` inside the trim: 1/8 in
+    on a card, less on a die face), with a warning when it had to move."""
     x, y, w, h = box
-    left, top = max(x, SAFE_MM), max(y, SAFE_MM)
-    right, bottom = min(x + w, t.W - SAFE_MM), min(y + h, t.H - SAFE_MM)
+    safe = t.safe_mm
+    left, top = max(x, safe), max(y, safe)
+    right, bottom = min(x + w, t.W - safe), min(y + h, t.H - safe)
     if (left, top, right, bottom) != (x, y, x + w, y + h):
         if left - x > EPS or top - y > EPS or x + w - right > EPS or y + h - bottom > EPS:
-            warn("text box reaches outside the safe zone (1/8 in inside the trim); "
-                 "moved inside")
+            warn(f"text box reaches outside the safe zone ({safe_zone(t)}); moved inside")
     return left, top, max(right - left, 0.1), max(bottom - top, 0.1)
+
+
+def safe_zone(t) -> str:
+    """How a warning names the target's safe zone."""
+    if abs(t.safe_mm - SAFE_MM) < EPS:
+        return "1/8 in inside the trim"
+    return f"{t.safe_mm:g} mm inside the edge"
 
 
 def compile(el: dict[str, Any], t, r, warn) -> list[Op]:
