@@ -192,7 +192,15 @@ def svg_problem(data: bytes) -> str | None:
         return f"its root element is <{shown(root.tag)}>, not <svg>"
     if root.get("viewBox") is None and not (root.get("width") and root.get("height")):
         return "an <svg> without a viewBox or width and height (its size is unknown)"
-    if any(el.tag.rsplit("}", 1)[-1] in ("text", "tspan", "textPath") for el in root.iter()):
-        return "an SVG with text in it: convert the text to paths (its font would not be " \
-               "embedded in the print)"
+    for el in root.iter():
+        tag = el.tag.rsplit("}", 1)[-1] if isinstance(el.tag, str) else ""
+        if tag in ("text", "tspan", "textPath"):
+            return "an SVG with text in it: convert the text to paths (its font would not " \
+                   "be embedded in the print)"
+        if tag in ("image", "foreignObject", "script"):
+            return f"an SVG with <{tag}> in it (refused: an icon is drawn from its own " \
+                   "paths; a picture is declared as a PNG or JPEG icon)"
+        href = el.get("href") or el.get("{http://www.w3.org/1999/xlink}href")
+        if tag == "use" and href is not None and not href.startswith("#"):
+            return "an SVG whose <use> names another file (refused: keep the icon in one file)"
     return None

@@ -331,7 +331,7 @@ def file_ref(path: str) -> str:
     return FILE_PREFIX + path
 
 
-_SVG: dict[tuple[str, int, int], object] = {}     # (path, mtime, size) -> Drawing
+_SVG: dict[tuple[str, str], object] = {}     # (path, content digest) -> Drawing
 
 
 def draw_file(canvas, path: str, cx: float, cy: float, size: float) -> None:
@@ -352,21 +352,33 @@ def draw_file(canvas, path: str, cx: float, cy: float, size: float) -> None:
 
 
 def svg_drawing(path: str):
-    """The SVG at `path` as a ReportLab Drawing (cached while the file is unchanged);
-    references outside its folder are refused (svglib's external_reference_root)."""
+    """The SVG at `path` as a ReportLab Drawing (cached by the file's content), checked
+    first as validation checks it (carddb.icons.svg_problem: no DOCTYPE, no text, no
+    embedded pictures or other files), at most MAX_ICON_BYTES."""
+    import hashlib
+    import io
     import os
 
-    st = os.stat(path)
-    key = (path, st.st_mtime_ns, st.st_size)
+    from carddb.files import read_limited
+    from carddb.icons import MAX_ICON_BYTES, svg_problem
+
+    try:            # the file as it is now: it may have changed since validation
+        data = read_limited(path, MAX_ICON_BYTES, "an icon is a .svg file")
+    except (OSError, ValueError) as exc:
+        raise IconFileError(f"icon {path}: {exc}") from None
+    key = (path, hashlib.sha256(data).hexdigest())
     drawing = _SVG.get(key)
     if drawing is None:
         import logging
 
+        problem = svg_problem(data)
+        if problem:
+            raise IconFileError(f"icon {path}: {problem}")
         from svglib.svglib import svg2rlg
 
         logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
         try:
-            drawing = svg2rlg(path, external_reference_root=os.path.dirname(path))
+            drawing = svg2rlg(io.BytesIO(data), external_reference_root=os.path.dirname(path))
         except Exception as exc:  # noqa: BLE001  (svglib raises many kinds)
             raise IconFileError(f"icon {path}: not a drawable SVG ({exc})") from None
         if drawing is None or not drawing.width or not drawing.height:

@@ -373,9 +373,12 @@ class CardRenderer:
 
                 self.stamp = stamp(self.db)
             checked = [f"{c.__module__}.{c.__qualname__}" for c in self.face_checks]
+            # the project's folder too: a plan holds the absolute paths of the images and
+            # own icons it draws, which another project's identical card must not reuse
             self._key_base = pc.digest([pc.code_version(), self.plan_store.context,
                                         self.min_text_pt, self.ink_saver, self.stamp,
-                                        sorted(self.fonts.items()), checked])
+                                        sorted(self.fonts.items()), checked,
+                                        str(Path(self.db.root).resolve())])
         scope = self._contexts.get(("digest", id(deck), template))
         if scope is None or scope[0] is not deck:
             known = pc.template_digest(self.templates, template)

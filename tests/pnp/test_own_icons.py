@@ -188,3 +188,41 @@ def test_watch_watches_the_icon_files(tmp_path):
     paths = watched_paths(db_path, carddb.load(db_path))
     icon = (tmp_path / "icons" / "sword.svg").resolve()
     assert icon in paths and relevant([(2, str(icon))], paths) == [icon]
+
+
+@pytest.mark.parametrize("inside, says", [
+    ('<image href="data:image/png;base64,AAAA" width="1" height="1"/>', "with <image> in it"),
+    ('<use href="other.svg#x"/>', "<use> names another file"),
+    ('<text x="1" y="1">Hi</text>', "convert the text to paths"),
+])
+def test_an_svg_that_draws_outside_its_paths_is_refused(tmp_path, inside, says):
+    db = own_pieces(tmp_path)
+    (tmp_path / "icons" / "sword.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">{inside}</svg>')
+    result = CliRunner().invoke(main, ["validate", str(db)])
+    assert result.exit_code != 0 and says in result.output, result.output
+
+
+def test_an_svg_changed_after_validation_is_refused_where_it_is_drawn(tmp_path):
+    from pnp.draw.icons import IconFileError, svg_drawing
+
+    bad = tmp_path / "bad.svg"
+    bad.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                   '<image href="x.png"/></svg>')
+    with pytest.raises(IconFileError, match="with <image> in it"):
+        svg_drawing(str(bad))
+
+
+def test_two_projects_alike_but_for_an_icon_each_print_their_own(tmp_path):
+    """A stored card plan holds the icon's absolute path: another project's identical
+    card must not reuse it (the plan key holds the project's folder)."""
+    pdfs = []
+    for name, colour in (("first", "#3060c0"), ("second", "#c03030")):
+        root = tmp_path / name
+        root.mkdir()
+        own_pieces(root)
+        svg = root / "icons" / "sword.svg"
+        svg.write_text(svg.read_text().replace("#3060c0", colour))
+        build(root)
+        pdfs.append(drawn(PdfReader(root / "output" / "harbour" / "storms.pdf").pages[0])[0])
+    assert SWORD_FILL.search(pdfs[0]) and not SWORD_FILL.search(pdfs[1])
