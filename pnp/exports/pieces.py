@@ -6,7 +6,8 @@ token.j2 (so they look as printed), rasterised at `dpi`:
     tokens(db, renderer, game, dpi)  -> [TokenImage]    one per kind: a round RGBA picture
 
 A face is the label's square, trim only; a token is its circle (the fill's bleed cut
-off, transparent outside), the shape TTS cuts a custom token from and Tabletopia shows.
+off, transparent outside, with a thin transparent border), the shape TTS cuts a custom
+token from and Tabletopia shows.
 pnp.exports.tts and pnp.exports.targets.tabletopia lay these out as each table wants.
 """
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PIECE_DPI = 300
+TOKEN_BORDER = 0.02     # of the diameter, transparent, each side of a token's picture
 
 
 @dataclass
@@ -83,8 +85,14 @@ def tokens(db: Any, renderer: Any, game_id: str, dpi: float = PIECE_DPI) -> list
         [image] = _rasterise([(d, d, draw)], renderer, dpi, f"{game.title}: tokens")
         mask = Image.new("L", image.size, 0)
         ImageDraw.Draw(mask).ellipse((0, 0, image.size[0] - 1, image.size[1] - 1), fill=255)
-        round_image = image.convert("RGBA")
-        round_image.putalpha(mask)
+        disc = image.convert("RGBA")
+        disc.putalpha(mask)
+        # a transparent border round the disc: TTS cuts a token's shape out cleaner so
+        # (its knowledge base, custom-content/custom-token)
+        border = max(2, round(image.size[0] * TOKEN_BORDER))
+        round_image = Image.new("RGBA", (image.size[0] + 2 * border,
+                                         image.size[1] + 2 * border), (0, 0, 0, 0))
+        round_image.paste(disc, (border, border))
         found.append(TokenImage(game_id, token_id, dict(spec), round_image, warnings))
     return found
 

@@ -15,7 +15,7 @@ Saved Objects).
 
 A game's dice and tokens (issue 33), when whole games are exported: <game>/dice/<set>-
 <n>.png, one image per face as die-face.j2 draws it, <game>/dice/<set>.png the six laid
-out as the texture of a TTS custom d6 (D6_LAYOUT), <game>/tokens/<token>.png each token
+out as the texture of a TTS custom d6 (D6_CELLS), <game>/tokens/<token>.png each token
 round and transparent outside, and <game>/pieces.json: a saved object with each die of
 each set as a `Custom_Dice` (its RotationValues naming the faces, so TTS tells what was
 rolled) and each token kind as a `Bag` of its `count` `Custom_Token`s.
@@ -171,10 +171,14 @@ def image_url(path: Path, out: Path, base_url: str | None) -> str:
 
 # ── dice and tokens ─────────────────────────────────────────────────────────────────
 
-# A TTS custom d6 texture: the faces, in the order declared, on a grid of 3 x 2 cells
-# (face i at column i % 3, row i // 3), read with the RotationValues below, face i
-# uppermost at D6_ROTATIONS[i] (the rotations TTS saves for its custom d6).
-D6_LAYOUT = (3, 2)
+# A TTS custom d6 texture, laid out as TTS's own d6 template (Modding/Dice Templates; the
+# picture in TTS's knowledge base, custom-content/custom-dice): a square of 3 x 3 cells,
+# the top row unused, faces 2, 4, 5 in the middle row, 1 (upside down), 3 and 6 (upside
+# down) in the bottom row. The faces as declared are TTS's values 1..6 in order:
+# face n -> (column, row, degrees turned). D6_ROTATIONS: the rotation TTS saves for a d6
+# lying with value n uppermost (its RotationValues).
+D6_CELLS = {1: (0, 2, 180), 2: (0, 1, 0), 3: (1, 2, 0), 4: (1, 1, 0), 5: (2, 1, 0),
+            6: (2, 2, 180)}
 D6_ROTATIONS = ((-90.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, -90.0), (0.0, 0.0, 90.0),
                 (0.0, 0.0, -180.0), (90.0, 0.0, 0.0))
 DICE_TYPE = {4: 0, 6: 1, 8: 2, 10: 3, 12: 4, 20: 5}   # CustomDice.Type by number of faces
@@ -231,14 +235,15 @@ def export_pieces(db: Any, renderer: Any, game: str, out: Path,
 
 
 def d6_texture(faces: list) -> Any:
-    """The six face images on D6_LAYOUT's grid, one texture."""
+    """The six face images placed as D6_CELLS says, one square texture (the unused top
+    row in the colour of the first face's corner: the die's own colour)."""
     from PIL import Image
 
-    cols, rows = D6_LAYOUT
     w, h = faces[0].size
-    sheet = Image.new("RGB", (cols * w, rows * h), "white")
-    for i, face in enumerate(faces):
-        sheet.paste(face.convert("RGB"), ((i % cols) * w, (i // cols) * h))
+    sheet = Image.new("RGB", (3 * w, 3 * h), faces[0].convert("RGB").getpixel((0, 0)))
+    for n, face in enumerate(faces, start=1):
+        col, row, turned = D6_CELLS[n]
+        sheet.paste(face.convert("RGB").rotate(turned), (col * w, row * h))
     return sheet
 
 

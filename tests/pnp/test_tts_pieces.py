@@ -57,10 +57,28 @@ def test_the_dice_are_tts_custom_dice_with_their_faces(shared):
         assert len(die["RotationValues"]) == 6
         assert all(set(v["Rotation"]) == {"x", "y", "z"} for v in die["RotationValues"])
         texture = Image.open(_local(image["ImageURL"], shared))
-        assert texture.size[0] == 3 * texture.size[1] // 2 > 0     # six square faces, 3 x 2
+        assert texture.size[0] == texture.size[1] > 0             # TTS's d6 template: square
     battle = [v["Value"] for v in dice[0]["RotationValues"]]
     assert battle == ["sword", "sword", "shield", "skull", "blank", 1]   # a number counts
     assert len({d["GUID"] for d in save["ObjectStates"]}) == len(save["ObjectStates"])
+
+
+def test_the_texture_is_laid_out_as_the_tts_d6_template(shared):
+    """3 x 3 cells, top row unused; faces 2 4 5 in the middle row, 1 3 6 below, 1 and 6
+    upside down: each cell is the face's own image."""
+    from PIL import ImageChops
+
+    folder = shared / "harbour" / "dice"
+    texture = Image.open(folder / "battle.png").convert("RGB")
+    cell = texture.size[0] // 3
+    where = {1: (0, 2, 180), 2: (0, 1, 0), 3: (1, 2, 0), 4: (1, 1, 0), 5: (2, 1, 0),
+             6: (2, 2, 180)}
+    for n, (col, row, turned) in where.items():
+        face = Image.open(folder / f"battle-{n}.png").convert("RGB").rotate(turned)
+        placed = texture.crop((col * cell, row * cell, (col + 1) * cell, (row + 1) * cell))
+        assert ImageChops.difference(face, placed).getbbox() is None, n
+    top = texture.crop((0, 0, texture.size[0], cell)).convert("L")
+    assert top.getextrema() == (255, 255)                 # unused: the die's white
 
 
 def test_one_image_per_face_beside_the_texture(shared):

@@ -52,7 +52,9 @@ def test_a_card_sized_summary_packs_many_to_a_page(tmp_path):
     pdf = _pdf(tmp_path)
     # 2 x 2 poker cards inside the sheets' 12.7 mm margin and heading
     assert len(pdf.pages) == 2
-    assert [p.extract_text().count("Your turn") for p in pdf.pages] == [4, 1]
+    texts = [p.extract_text() for p in pdf.pages]
+    assert [t.count("Your turn") for t in texts] == [4, 1]
+    assert "Turn summary x 4 (1-4 of 5)" in texts[0]       # `copies`: not one per player
 
 
 @pytest.mark.parametrize("reference, message", [

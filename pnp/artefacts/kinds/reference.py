@@ -58,13 +58,13 @@ def _draw_reference(db, art, opts, renderer, fonts, target, result: Written,
         grid = g.item_grid(area, w, h, gap)
     except ValueError as exc:
         raise BuildError(f"reference.size: {exc}") from None
-    left = copies(game)
-    total = left
+    left = total = copies(game)
+    why = "" if game.extras["reference"].get("copies") else ", one per player"
     while left:
         n = min(left, grid.per_page)
         done = total - left
         part = "" if n == total else f" ({done + 1}-{done + n} of {total})"
-        heading(c, fonts, opts, *page, f"Turn summary x {n}, one per player{part}",
+        heading(c, fonts, opts, *page, f"Turn summary x {n}{why}{part}",
                 f"{g.to_mm(w):.0f} x {g.to_mm(h):.0f}"
                 " mm; cut on the grey lines", result)
         heading_scale(c, fonts, page, opts.paper, opts.min_text_pt)
