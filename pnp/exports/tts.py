@@ -288,8 +288,7 @@ def token_object(game: str, token_id: str, spec: dict, url: str, n: int) -> dict
         "CustomImage": {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
                         "WidthScale": 0.0,
                         "CustomToken": {"Thickness": TOKEN_THICKNESS,
-                                        "MergeDistancePixels": 15.0, "StandUp": False,
-                                        "Stackable": True}},
+                                        "MergeDistancePixels": 15.0, "Stackable": True}},
         "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
     }
 

@@ -20,11 +20,38 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pieces_support import own_pieces  # noqa: E402
 
 BASE = "https://example.org/harbour-play/"
-# The shapes of TTS's saved objects (a Custom_Dice and a Custom_Token as TTS saves them)
+# TTS's save format (its knowledge base, custom-content/save-file-format: ObjectState,
+# TransformState, CustomImageState, CustomDiceState, CustomTokenState, RotationValueState;
+# GMNotes and ImageScalar as TTS writes them today)
+OBJECT_KEYS = {"GUID", "Name", "Transform", "Nickname", "Description", "GMNotes",
+               "ColorDiffuse", "Locked", "Grid", "Snap", "Autoraise", "Sticky", "Tooltip",
+               "GridProjection", "HideWhenFaceDown", "Hands", "CustomImage", "RotationValues",
+               "ContainedObjects", "LuaScript", "LuaScriptState", "XmlUI"}
 DIE_KEYS = {"GUID", "Name", "Transform", "Nickname", "Description", "CustomImage",
             "RotationValues", "ColorDiffuse"}
 TRANSFORM = {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
 IMAGE_KEYS = {"ImageURL", "ImageSecondaryURL", "ImageScalar", "WidthScale"}
+
+
+def _objects(states):
+    for state in states:
+        yield state
+        yield from _objects(state.get("ContainedObjects", ()))
+
+
+def test_every_object_has_only_keys_of_the_save_format(shared):
+    save = json.loads((shared / "harbour" / "pieces.json").read_text())
+    for state in _objects(save["ObjectStates"]):
+        assert set(state) <= OBJECT_KEYS, set(state) - OBJECT_KEYS
+        assert set(state["Transform"]) == TRANSFORM
+        assert set(state["ColorDiffuse"]) == {"r", "g", "b"}
+        image = state.get("CustomImage")
+        if image is not None:
+            assert IMAGE_KEYS <= set(image) <= IMAGE_KEYS | {"CustomDice", "CustomToken"}
+            assert set(image.get("CustomDice", {"Type": 1})) == {"Type"}
+            assert set(image.get("CustomToken", {"Thickness": 0, "MergeDistancePixels": 0,
+                                                 "Stackable": 0})) == \
+                {"Thickness", "MergeDistancePixels", "Stackable"}
 
 
 def _export(root: Path, *args: str):
