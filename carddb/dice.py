@@ -131,7 +131,22 @@ def _symbol_ok(text: str, path: str, pos: Pos, report: Report) -> bool:
     return False
 
 
-FACES = ListOf(FaceSpec(), 2)
+class FacesSpec(ListOf):
+    """A die's faces: 2 to limits.MAX_DIE_FACES (each face is a label `pnp build` draws
+    for every die of every player: a 10,000-face die took minutes to label)."""
+
+    def __init__(self) -> None:
+        super().__init__(FaceSpec(), 2)
+
+    def check(self, value, path, pos, report):
+        if isinstance(value, list) and len(value) > limits.MAX_DIE_FACES:
+            report.add(pos, path, f"a die of {len(value):,} faces; a die has at most "
+                                  f"{limits.MAX_DIE_FACES}")
+            return False
+        return super().check(value, path, pos, report)
+
+
+FACES = FacesSpec()
 PER_PLAYER = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_DICE)
 DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": Type((str,), "a text")})
 ONE_DIE = Struct({"faces": FACES, "per_player": PER_PLAYER},
@@ -151,8 +166,9 @@ class DiceSpec(Spec):
             report.add(pos, path, f"expected {self.expected}, got {kind_of(value)}")
             return False
         if any(key in value for key in ONE_DIE_KEYS):
-            return _faces_distinct(value, path, pos, report) if ONE_DIE.check(value, path, pos, report) \
-                else False
+            return (_faces_distinct(value, path, pos, report)
+                    and _labels_bounded(value, path, pos, report)) \
+                if ONE_DIE.check(value, path, pos, report) else False
         ok = True
         for name, die in value.items():
             kpos, vpos = key_pos(value, name, pos), value_pos(value, name, pos)
@@ -162,10 +178,24 @@ class DiceSpec(Spec):
                 ok = False
                 continue
             if NAMED_DIE.check(die, join(path, name), vpos, report):
-                ok = _faces_distinct(die, join(path, name), vpos, report) and ok
+                ok = (_faces_distinct(die, join(path, name), vpos, report)
+                      and _labels_bounded(die, join(path, name), vpos, report) and ok)
             else:
                 ok = False
         return ok
+
+
+def _labels_bounded(die: dict, path: str, pos: Pos, report: Report) -> bool:
+    """The labels `pnp build` prints for one die: faces x per_player x sets, at most
+    limits.MAX_DIE_LABELS."""
+    sets = max(1, len(die.get("sets") or {}))
+    labels = len(die["faces"]) * die["per_player"] * sets
+    if labels <= limits.MAX_DIE_LABELS:
+        return True
+    report.add(pos, path, f"{len(die['faces'])} faces x {die['per_player']} per player"
+                          + (f" x {sets} sets" if sets > 1 else "")
+                          + f" = {labels:,} labels to print; at most {limits.MAX_DIE_LABELS:,}")
+    return False
 
 
 def _faces_distinct(die: dict, path: str, pos: Pos, report: Report) -> bool:

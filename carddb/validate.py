@@ -15,6 +15,7 @@ from carddb.fields import ANY
 from carddb.schema import (
     BOOL,
     COLOR,
+    NAME,
     NUMBER,
     POS_INT,
     STR,
@@ -107,13 +108,13 @@ REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)},
 # beside the decks: pnp's artefacts) are the caller's, passed to carddb.load(reserved=).
 DECK_ID = Id("deck")
 # A game: what every game has, then the components pnp prints for any game that has them.
-GAME_REQUIRED = {"title": STR, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
+GAME_REQUIRED = {"title": NAME, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
-                 "tokens": MapOf(STR, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
-                 "phases": ListOf(STR, 1), "icons": ANY}
+                 "tokens": MapOf(NAME, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
+                 "phases": ListOf(NAME, 1), "icons": ANY}
 MAT = Struct({"title": STR, "size_mm": ListOf(Range(*limits.MAT_MM, "a size in mm"), 2, 2),
               "areas": ListOf(Struct({"label": STR, "rect_mm": ListOf(NUMBER, 4, 4)}))})
-DECK = Struct({"title": STR, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})
+DECK = Struct({"title": NAME, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})
 SHEET_SOURCE = Struct({"from": STR}, {"sheet": STR, "type": STR})
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 

@@ -350,7 +350,9 @@ def check_state(state: Any, version: int = FORMAT_VERSION, where: str = "state")
         TABLE_KIT.schema_check()(state, where)
         return state
     if not isinstance(game, str) or game not in games:
-        raise _fail(f"{where}.game", f"expected one of {', '.join(games)}, found {_found(game)}")
+        hint = " (a game no installed plug-in provides?)" if isinstance(game, str) else ""
+        raise _fail(f"{where}.game",
+                    f"expected one of {', '.join(games)}, found {_found(game)}{hint}")
     games[game](state, where)
     return state
 

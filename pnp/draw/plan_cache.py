@@ -50,7 +50,30 @@ def folder() -> Path | None:
 
 
 def code_version() -> str:
-    """A hash of the drawing code (a change to an element's compile step changes plans)."""
+    """A hash of the drawing code (a change to an element's compile step changes plans),
+    the elements from outside pnp included (a plug-in installed, removed or changed: its
+    plans, pickled with its classes, are not those of the build without it)."""
+    return digest([_own_code(), _outside_elements()])
+
+
+def _outside_elements() -> list:
+    """(name, a hash of its module's source) of each element from outside pnp."""
+    import sys
+
+    from pnp.draw.elements import registered, registry
+
+    found = []
+    for name in registered():
+        module = sys.modules.get(getattr(registry()[name].compile, "__module__", ""))
+        try:
+            source = hashlib.sha256(Path(module.__file__).read_bytes()).hexdigest()  # type: ignore[union-attr, arg-type]
+        except (AttributeError, TypeError, OSError):
+            source = None
+        found.append((name, source))
+    return found
+
+
+def _own_code() -> str:
     global _code
     if _code is None:
         import pnp

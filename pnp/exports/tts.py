@@ -325,6 +325,7 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     from PIL import Image
 
     from pnp.artefacts.single import Face
+    from pnp.exports import staging
     from pnp.exports.cards import Exported, render_faces
     from pnp.outpaths import inside
 
@@ -351,7 +352,7 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     [(_, back_raw, back_warnings)] = render_faces([Face(deck)], renderer, bleed_mm, dpi)
     result.warnings += back_warnings
     back = crop_trim(back_raw, bleed_mm / 25.4 * dpi, back_size)
-    _save(back, back_path, jpeg)
+    _save(back, staging.target(back_path), jpeg)
     result.files.append(back_path)
 
     custom_decks: dict[str, dict] = {}
@@ -367,7 +368,7 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
             card_ids[face.card.name] = number * 100 + index
         sheet.paste(back, _slot_xy(grid, grid.hidden))
         sheet_path = inside(folder, f"{deck_id}-sheet-{number}.{ext}")
-        _save(sheet, sheet_path, jpeg)
+        _save(sheet, staging.target(sheet_path), jpeg)
         result.files.append(sheet_path)
         custom_decks[str(number)] = {
             "FaceURL": image_url(sheet_path, out, base_url),
@@ -381,7 +382,7 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
 
     saved = saved_object(game, deck, [f.card for f in fronts], card_ids, custom_decks)
     json_path = inside(folder, f"{deck_id}.json")
-    json_path.write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
+    staging.target(json_path).write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
     result.files.append(json_path)
     return result.files, result.warnings
 

@@ -290,21 +290,10 @@ def _two(text: str, ours: list[str], theirs: list[str]) -> list[str]:
                      f"theirs: {', '.join(theirs)})")
 
 
-# ── a designer's game (the table kit) ──────────────────────────────────────────
-def kit_question(state: dict) -> Question | None:
-    if state.get("over"):
-        return None
-    turn = state["turn"]
-    phase = f", {turn['phase']}" if turn.get("phase") else ""
-    return Question(f"{turn['player']}'s turn{phase} (roll, token, draw, ...; Enter: next) >",
-                    ["next"], None)
+# ── any game: its entry's walk (referee/games.py) ────────────────────────────────
+def question(state: dict, ctx: Any, answered: set) -> Question | None:
+    """What the game of `state` asks next, from its entry in the game contract."""
+    from referee.games import of_state
 
-
-def question(state: dict, rules: Any, answered: set) -> Question | None:
-    if state.get("kit") == "table":
-        return kit_question(state)
-    if state.get("game") == "x-statix":
-        return xs_question(state, rules, answered)
-    if state.get("game") == "xo":
-        return xo_question(state, answered)
-    return None
+    result = of_state(state).question(state, ctx, answered)
+    return result if isinstance(result, Question) else None

@@ -79,6 +79,7 @@ def _pieces(job: Job, game: str, dpi: int) -> tuple[list, list]:
 def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     """One deck's images (a piece of pnp.artefacts.workers.in_order): (files, warnings)."""
     from pnp.artefacts.single import card_slugs
+    from pnp.exports import staging
     from pnp.exports.cards import render_faces, save_copies
     from pnp.outpaths import inside
 
@@ -101,7 +102,7 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
         trimmed = _trim(image, size)
         if face.card is None:
             path = inside(folder, "back.png")
-            trimmed.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
+            trimmed.save(staging.target(path), "PNG", dpi=(dpi, dpi), compress_level=6)
             files.append(path)
             continue
         files += save_copies(trimmed, folder, slugs[face.card.name], face.card.copies,
