@@ -12,11 +12,14 @@ from carddb.dice import TOKEN_START
 from carddb.schema import COLOR, NAME, STR, Choice, Range, Report, Struct, Type, shown
 from carddb.yamlsource import Pos
 
-# a token kind (`tokens:`); `start` and `per` are read by the referee's table kit
+# a token kind (`tokens:`); `start` and `per` are read by the referee's table kit; `icon`
+# (a built-in or own icon, checked with the game's `icons:`) is what token.j2 may draw,
+# `plural` the name's plural where the English rule fails (sheet headings)
 TOKEN = Struct({"label": STR, "name": NAME,
                 "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS),
                 "diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm")},
-               {"color": COLOR, "start": TOKEN_START, "per": Choice(("player", "shared"))})
+               {"color": COLOR, "start": TOKEN_START, "per": Choice(("player", "shared")),
+                "icon": STR, "plural": NAME})
 
 
 def check_path(value, path: str, pos: Pos, report: Report, root: Path, what: str) -> None:
