@@ -137,32 +137,59 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
     """Impose `deck` (every copy of its cards) on sheets of `opts.paper` into the PDF
     `target`: cut guides, bleed, scale bar and duplex backs (or fold sheets) as `pnp
     build` prints it. A reprint passes a deck of some of its cards (pnp.exports.diff)."""
-    from pnp.artefacts.sheet import Pages, clipped, draw_scale, guide_code, warning_list
-    from pnp.draw.pdf import end_form, open_canvas
+    from pnp.artefacts.sheet import Pages
+    from pnp.draw.pdf import open_canvas
     from pnp.layout import geometry as g
 
-    step = step or (lambda n: None)
     w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
-    bleed = opts.bleed
-    if opts.fold:
-        try:
-            fold = g.fold_sheet(opts.paper, w, h, bleed, opts.printer_margin)
-        except ValueError as exc:
-            raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
-        page = (fold.grid.page_w, fold.grid.page_h)
-    else:
-        choices = _sheet_choices(deck, opts, w, h)
-        page = (choices[0].page_w, choices[0].page_h)
+    fold, choices, page = _sheets(deck, opts, w, h)
     layout = "fold-and-glue" if opts.fold else (
         f"{opts.duplex} duplex" if opts.backs else "fronts only")
     c = open_canvas(target, font=fonts["regular"], page_size=page, title=title or deck.title,
                     subject=f"{deck.count} cards, {opts.paper} paper, {layout}")
     pages = Pages(c, result)
-    back = _back_form(c, renderer, deck, w, h, bleed, result) if opts.backs else None
+    back = _back_form(c, renderer, deck, w, h, opts.bleed, result) if opts.backs else None
+    cards = _CardDrawer(c, deck, renderer, w, h, opts.bleed, result, step or (lambda n: None), back)
+    if fold is not None:
+        _draw_fold_sheets(cards, fold, opts, fonts, pages)
+    else:
+        _draw_sheets(cards, choices, opts, fonts, pages)
+    c.save()
+    result.pages = pages.count
 
-    forms: dict[int, str] = {}
 
-    def front(slot: g.Slot, design: tuple[int, Any]) -> None:
+def _sheets(deck, opts: Options, w: float, h: float) -> tuple[Any, list, tuple[float, float]]:
+    """The fold sheet (fold-and-glue) or the sheet layouts to choose from, and the page size."""
+    from pnp.layout import geometry as g
+
+    if opts.fold:
+        try:
+            fold = g.fold_sheet(opts.paper, w, h, opts.bleed, opts.printer_margin)
+        except ValueError as exc:
+            raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
+        return fold, [], (fold.grid.page_w, fold.grid.page_h)
+    choices = _sheet_choices(deck, opts, w, h)
+    return None, choices, (choices[0].page_w, choices[0].page_h)
+
+
+class _CardDrawer:
+    """Draws a deck's fronts and backs into slots of the canvas `c`; a card with copies is
+    drawn once, as a form XObject every copy reuses."""
+
+    def __init__(self, c, deck, renderer, w: float, h: float, bleed: float, result: Written,
+                 step: Progress, back: str | None) -> None:
+        self.c, self.deck, self.renderer, self.w, self.h, self.bleed = c, deck, renderer, w, h, bleed
+        self.result, self.step, self.back = result, step, back
+        self.forms: dict[int, str] = {}
+        from pnp.artefacts.sheet import clipped, warning_list
+        from pnp.draw.pdf import end_form
+
+        self.clipped, self.warning_list, self.end_form = clipped, warning_list, end_form
+
+    def front(self, slot: g.Slot, design: tuple[int, Any]) -> None:
+        clipped, warning_list, end_form = self.clipped, self.warning_list, self.end_form
+        c, deck, renderer, w, h, bleed = self.c, self.deck, self.renderer, self.w, self.h, self.bleed
+        result, forms = self.result, self.forms
         index, card = design
         if card.copies > 1 and index not in forms:
             # A card with copies is drawn once, as a form XObject every copy reuses.
@@ -181,60 +208,75 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
                 renderer.draw_front(c, card, deck, t.x, t.y, t.w, t.h, bleed))
         c.restoreState()
         result.cards += 1
-        step(1)
+        self.step(1)
 
-    def back_at(slot: g.Slot) -> None:
+    def back_at(self, slot: g.Slot) -> None:
+        clipped = self.clipped
+        c, w, h = self.c, self.w, self.h
         clipped(c, slot.area)
         c.translate(slot.trim.x, slot.trim.y)
         if slot.rotate == 180:
             c.translate(w, h)
             c.rotate(180)
-        c.doForm(back)
+        c.doForm(self.back)
         c.restoreState()
 
-    if opts.fold:
-        units = fold.grid.slots
-        for batch in g.chunks(deck_cards(deck), fold.per_sheet):
-            for pair, card in zip(fold.pairs, batch, strict=False):
-                front(pair.front, card)
-                back_at(pair.back)
-            if opts.crop_marks:
-                c.addLiteral(guide_code(g.cut_guides(fold.grid, len(batch)), opts.guides))
-                c.addLiteral(guide_code(g.fold_guides(fold, len(batch)), opts.guides,
-                                        dash=True))
-            lines = [pair.fold for pair in fold.pairs[:len(batch)]]
-            cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
-                                 [f.y0 for f in lines if f.y0 == f.y1])
-            draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0],
-                                               opts.min_text_pt),
-                       opts.paper, opts.min_text_pt)
-            # a fold sheet lists what is cut out: each front with its back
-            pages.show("other", [(card.name, unit.trim)
-                                 for unit, (_, card) in zip(units, batch, strict=False)])
-    else:
-        length = g.scale_length(opts.paper)[0]
-        marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
-        for sheet, batch in _Batches(deck, choices, renderer, w, h, bleed):
-            for slot, card in zip(sheet.slots, batch, strict=False):
-                front(slot, card)
-            key = (choices.index(sheet), len(batch))
-            if key not in marks:
-                guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
-                marks[key] = (guide_code(guides, opts.guides),
-                              g.scale_plate(g.free_cells(sheet, len(batch)), length,
-                                            opts.min_text_pt))
-            code, plate = marks[key]
-            c.addLiteral(code)
-            draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt)
-            names = [card.name for _, card in batch]
-            pages.show("front", list(zip(names, (s.trim for s in sheet.slots), strict=False)))
-            if back is not None:
-                backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
-                for slot in backs:
-                    back_at(slot)
-                pages.show("back", list(zip(names, (s.trim for s in backs), strict=True)))
-    c.save()
-    result.pages = pages.count
+
+def _draw_fold_sheets(cards: _CardDrawer, fold, opts: Options, fonts, pages) -> None:
+    """Fold-and-glue sheets: each front beside its back, cut and fold guides, the scale bar
+    in a free cell; each sheet lists what is cut out."""
+    from pnp.artefacts.sheet import draw_scale, guide_code
+    from pnp.layout import geometry as g
+
+    c, deck = cards.c, cards.deck
+    units = fold.grid.slots
+    for batch in g.chunks(deck_cards(deck), fold.per_sheet):
+        for pair, card in zip(fold.pairs, batch, strict=False):
+            cards.front(pair.front, card)
+            cards.back_at(pair.back)
+        if opts.crop_marks:
+            c.addLiteral(guide_code(g.cut_guides(fold.grid, len(batch)), opts.guides))
+            c.addLiteral(guide_code(g.fold_guides(fold, len(batch)), opts.guides,
+                                    dash=True))
+        lines = [pair.fold for pair in fold.pairs[:len(batch)]]
+        cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
+                             [f.y0 for f in lines if f.y0 == f.y1])
+        draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0],
+                                           opts.min_text_pt),
+                   opts.paper, opts.min_text_pt)
+        # a fold sheet lists what is cut out: each front with its back
+        pages.show("other", [(card.name, unit.trim)
+                             for unit, (_, card) in zip(units, batch, strict=False)])
+
+
+def _draw_sheets(cards: _CardDrawer, choices: list, opts: Options, fonts, pages) -> None:
+    """Sheets of fronts with cut guides and the scale bar, each followed by its sheet of
+    backs placed for `opts.duplex` (when backs are printed)."""
+    from pnp.artefacts.sheet import draw_scale, guide_code
+    from pnp.layout import geometry as g
+
+    c = cards.c
+    length = g.scale_length(opts.paper)[0]
+    marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
+    for sheet, batch in _Batches(cards.deck, choices, cards.renderer, cards.w, cards.h, cards.bleed):
+        for slot, card in zip(sheet.slots, batch, strict=False):
+            cards.front(slot, card)
+        key = (choices.index(sheet), len(batch))
+        if key not in marks:
+            guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
+            marks[key] = (guide_code(guides, opts.guides),
+                          g.scale_plate(g.free_cells(sheet, len(batch)), length,
+                                        opts.min_text_pt))
+        code, plate = marks[key]
+        c.addLiteral(code)
+        draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt)
+        names = [card.name for _, card in batch]
+        pages.show("front", list(zip(names, (s.trim for s in sheet.slots), strict=False)))
+        if cards.back is not None:
+            backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
+            for slot in backs:
+                cards.back_at(slot)
+            pages.show("back", list(zip(names, (s.trim for s in backs), strict=True)))
 
 
 def _back_form(c, renderer, deck, w, h, bleed, result: Written) -> str:
