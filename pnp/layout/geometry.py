@@ -258,6 +258,26 @@ def sheet_choices(page_w: float, page_h: float, card_w: float, card_h: float, bl
     return sorted(out, key=lambda s: -s.per_sheet)  # stable: abutting first on ties
 
 
+def filled(sheet: Sheet, count: int | None = None) -> Sheet:
+    """The sheet as printed with its first `count` slots filled: those slots only, and
+    every edge that would share a cut line with an empty slot gets full bleed, since
+    nothing is cut against it (a card beside an empty slot of a partly filled last
+    sheet would otherwise stop its paint on the trim: a cut a little off leaves a white
+    hairline). Reading order fills rows top first, left to right, so only a card's right
+    and bottom neighbours can be empty."""
+    n = len(sheet.slots) if count is None else min(count, len(sheet.slots))
+    out = []
+    for s in sheet.slots[:n]:
+        right_empty = sheet.gutter_x == 0 and s.col + 1 < sheet.cols and s.index + 1 >= n
+        below_empty = sheet.gutter_y == 0 and s.row + 1 < sheet.rows and s.index + sheet.cols >= n
+        if right_empty or below_empty:
+            s = replace(s, bleed=replace(
+                s.bleed, right=sheet.bleed if right_empty else s.bleed.right,
+                bottom=sheet.bleed if below_empty else s.bleed.bottom))
+        out.append(s)
+    return replace(sheet, slots=tuple(out))
+
+
 def abutting(sheet: Sheet, count: int) -> list[tuple[int, int, str]]:
     """Neighbours among the first `count` slots that share a cut line: (i, j, "x") when
     slot i's right edge is slot j's left edge, (i, j, "y") when i's bottom is j's top."""
@@ -421,11 +441,20 @@ def free_cells(sheet: Sheet, count: int | None = None, more_xs=(), more_ys=()) -
     return cells
 
 
-def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0) -> ScalePlate | None:
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return (a.x < b.right - _EPS and b.x < a.right - _EPS
+            and a.y < b.top - _EPS and b.y < a.top - _EPS)
+
+
+def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0,
+                avoid: tuple[Rect, ...] | list[Rect] = ()) -> ScalePlate | None:
     """The first cell that holds a plate for a bar of `length` with a `label_pt` label
-    (lying, else standing)."""
+    (lying, else standing), preferring one whose plate covers none of `avoid` (the
+    cards' painted bleed: a white plate on a bleed narrows it); failing that, the
+    first that holds it (a full sheet's gutter)."""
     long = length + 2 * mm(1)
     high = scale_plate_height(label_pt)
+    fits: list[ScalePlate] = []
     for vertical in (False, True):
         for cell in cells:
             w, h = cell.w - 2 * SCALE_PAD, cell.h - 2 * SCALE_PAD
@@ -433,8 +462,9 @@ def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0) -> Scal
             if w >= pw - _EPS and h >= ph - _EPS:
                 x = cell.x + (cell.w - pw) / 2
                 y = cell.y + (cell.h - ph) / 2
-                return ScalePlate(Rect(x, y, pw, ph), vertical)
-    return None
+                fits.append(ScalePlate(Rect(x, y, pw, ph), vertical))
+    clear = [p for p in fits if not any(_overlaps(p.rect, a) for a in avoid)]
+    return (clear or fits or [None])[0]
 
 
 # ── duplex ────────────────────────────────────────────────────────────────────────
@@ -563,6 +593,15 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float,
             f"a {to_mm(card_w):.1f} x {to_mm(card_h):.1f} mm card and its back do not fit "
             f"side by side on {paper} paper")
     return best
+
+
+def fold_filled(fold: FoldSheet, count: int | None = None) -> FoldSheet:
+    """The fold sheet as printed with its first `count` pairs: a pair beside an empty
+    unit gets full bleed on that edge (`filled`)."""
+    grid = filled(fold.grid, count)
+    card_w, card_h = fold.pairs[0].front.trim.w, fold.pairs[0].front.trim.h
+    return FoldSheet(grid, fold.axis, tuple(_split_pair(s, card_w, card_h, fold.axis)
+                                            for s in grid.slots))
 
 
 def fold_guides(fold: FoldSheet, count: int | None = None) -> list[Guide]:

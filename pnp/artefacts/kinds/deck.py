@@ -193,20 +193,23 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
         c.restoreState()
 
     if opts.fold:
-        units = fold.grid.slots
         for batch in g.chunks(deck_cards(deck), fold.per_sheet):
-            for pair, card in zip(fold.pairs, batch, strict=False):
+            # a pair beside an empty unit of a partly filled sheet keeps full bleed there
+            sheet_fold = g.fold_filled(fold, len(batch))
+            units = sheet_fold.grid.slots
+            for pair, card in zip(sheet_fold.pairs, batch, strict=True):
                 front(pair.front, card)
                 back_at(pair.back)
             if opts.crop_marks:
-                c.addLiteral(guide_code(g.cut_guides(fold.grid, len(batch)), opts.guides))
-                c.addLiteral(guide_code(g.fold_guides(fold, len(batch)), opts.guides,
-                                        dash=True))
-            lines = [pair.fold for pair in fold.pairs[:len(batch)]]
-            cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
+                c.addLiteral(guide_code(g.cut_guides(sheet_fold.grid), opts.guides))
+                c.addLiteral(guide_code(g.fold_guides(sheet_fold), opts.guides, dash=True))
+            lines = [pair.fold for pair in sheet_fold.pairs]
+            cells = g.free_cells(sheet_fold.grid, None, [f.x0 for f in lines if f.x0 == f.x1],
                                  [f.y0 for f in lines if f.y0 == f.y1])
+            painted = [p.front.area for p in sheet_fold.pairs] + [
+                p.back.area for p in sheet_fold.pairs]
             draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0],
-                                               opts.min_text_pt),
+                                               opts.min_text_pt, painted),
                        opts.paper, opts.min_text_pt)
             # a fold sheet lists what is cut out: each front with its back
             pages.show("other", [(card.name, unit.trim)
@@ -214,15 +217,17 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
     else:
         length = g.scale_length(opts.paper)[0]
         marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
-        for sheet, batch in _Batches(deck, choices, renderer, w, h, bleed):
-            for slot, card in zip(sheet.slots, batch, strict=False):
+        for full, batch in _Batches(deck, choices, renderer, w, h, bleed):
+            # a card beside an empty slot of a partly filled sheet keeps full bleed there
+            sheet = g.filled(full, len(batch))
+            for slot, card in zip(sheet.slots, batch, strict=True):
                 front(slot, card)
-            key = (choices.index(sheet), len(batch))
+            key = (choices.index(full), len(batch))
             if key not in marks:
-                guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
+                guides = g.cut_guides(sheet) if opts.crop_marks else []
                 marks[key] = (guide_code(guides, opts.guides),
-                              g.scale_plate(g.free_cells(sheet, len(batch)), length,
-                                            opts.min_text_pt))
+                              g.scale_plate(g.free_cells(sheet), length, opts.min_text_pt,
+                                            [slot.area for slot in sheet.slots]))
             code, plate = marks[key]
             c.addLiteral(code)
             draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt)
