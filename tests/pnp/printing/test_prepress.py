@@ -97,3 +97,118 @@ def test_partly_filled_fold_sheet_bleeds_on_every_edge(tmp_path, build, cards, p
     result = build(tmp_path, decks={"main": cards(count)}, paper=paper, fold=True, size=size)
     assert sum(len(p["cards"]) for p in result.layout) == count
     assert unpainted_edges(result) == []
+
+
+# ── the bundled XO! templates and the paint-at-trim check, built by the CLI ──────────
+
+
+def cli_build(project, out, *args):
+    from click.testing import CliRunner
+
+    from pnp.cli.main import main
+
+    result = CliRunner().invoke(main, ["build", "--project", str(project), "--out",
+                                       str(project / out), *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def xo_project(tmp_path_factory):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from exports_support import make_project
+
+    project = make_project(tmp_path_factory.mktemp("xo"))
+    for deck in ("heroes-core", "statuses"):
+        cli_build(project, "out", "--game", "xo", "--only", deck)
+    return project
+
+
+def layout_pages(project, artefact):
+    import json
+
+    path = project / "out" / "xo" / f"{artefact}.layout.json"
+    return json.loads(path.read_text())["artefacts"][0]["pages"]
+
+
+def test_xo_title_band_wedge_runs_into_the_bleed(xo_project):
+    """Issue 33: the light wedge of the title band stopped at the top and right trims."""
+    image = render(xo_project / "out" / "xo" / "heroes-core.pdf")[0]
+    page = layout_pages(xo_project, "heroes-core")[0]
+    px = PT * SCALE
+    top_row = [c for c in page["cards"] if c["trim_mm"][1] == page["cards"][0]["trim_mm"][1]]
+    assert len(top_row) == 3
+    for card in top_row:
+        x, y, w, _ = card["trim_mm"]
+        above = image.getpixel((round((x + 0.9 * w) * px), round((y - 1.5) * px)))
+        beside = image.getpixel((round((x + w + 1.5) * px), round((y + 3) * px)))
+        inside = image.getpixel((round((x + 0.9 * w) * px), round((y + 3) * px)))
+        band = image.getpixel((round((x + 0.1 * w) * px), round((y + 3) * px)))
+        assert sum(inside) > sum(band) + 30         # the lighter wedge on the card
+        assert above == inside and beside == inside  # ... and on in the bleed
+
+
+def test_xo_not_ready_tag_leaves_the_art_word_clear(xo_project):
+    """Issue 33: the NOT READY tag covered the big word of four status designs."""
+    import pypdfium2 as pdfium
+
+    pages = layout_pages(xo_project, "statuses")
+    doc = pdfium.PdfDocument(str(xo_project / "out" / "xo" / "statuses.pdf"))
+    images = render(xo_project / "out" / "xo" / "statuses.pdf")
+    checked = set()
+    try:
+        for page in pages:
+            if page["side"] != "front":
+                continue
+            pdf_page = doc[page["page"] - 1]
+            text = pdf_page.get_textpage()
+            image = images[page["page"] - 1]
+            height = pdf_page.get_height()
+            for word in ("FROZEN", "STUNNED", "INCAPACITATED", "TRAPPED", "KOD"):
+                search = text.search(word, match_case=True, match_whole_word=True)
+                while (hit := search.get_next()) is not None:
+                    start, count = hit
+                    for i in range(start, start + count):
+                        left, bottom, right, top = text.get_charbox(i)
+                        box = (round(left * SCALE), round((height - top) * SCALE),
+                               round(right * SCALE), round((height - bottom) * SCALE))
+                        red = [p for p in image.crop(box).getdata()
+                               if p[0] > 150 and p[1] < 90 and p[2] < 90]
+                        assert red == [], (word, page["page"])
+                    checked.add(word)
+                search.close()
+            text.close()
+    finally:
+        doc.close()
+    assert checked == {"FROZEN", "STUNNED", "INCAPACITATED", "TRAPPED", "KOD"}
+
+
+BAND_TEMPLATE = """\
+{#- design: 63.5 x 88.9 -#}
+- rect: {box: [0, 0, {{ W }}, {{ H }}], fill: "#f4f4f4", bleed: true}
+- rect: {box: [0, 0, {{ W }}, 12], fill: "#c62828"%s}
+- text: {id: name, box: [6, 14, 50, 8], text: {{ card.name }}, size: 10}
+"""
+
+
+@pytest.mark.parametrize(("extra", "flagged"), [("", True), (", bleed: true", False)])
+def test_paint_stopping_at_the_trim_is_flagged(tmp_path, extra, flagged):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from exports_support import make_project
+
+    project = make_project(tmp_path)
+    (project / "templates" / "x-statix" / "owner.j2").write_text(BAND_TEMPLATE % extra)
+    result = cli_build(project, "out", "--game", "x-statix", "--only", "owners")
+    found = [line for line in result.output.splitlines() if "stops exactly" in line]
+    if flagged:
+        assert found and all("rect paint stops exactly at the left and right and top trim"
+                             in line for line in found)
+        assert len(found) == 3  # once per owner design
+    else:
+        assert found == []
