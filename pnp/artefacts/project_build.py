@@ -184,6 +184,8 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     db = load_database(db_path)
     opts = b.options_from_profile(db.print, **options.overrides())
     todo = b.artefacts(db, game=options.game, only=options.only)
+    if opts.ink_saver:
+        _ink_saver_notices(db, todo, bool(options.ink_saver), progress)
     # taken once the database is known good: a refused database makes no OUT
     release = lock_output(out, notify=progress.notice)
     try:
@@ -191,6 +193,18 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
                                 warnings)
     finally:
         release()
+
+
+def _ink_saver_notices(db: Any, todo: list, flag: bool, progress: Progress) -> None:
+    """A notice for each game the ink saver cannot lighten: none of its templates reads
+    INK_SAVER, so the build draws exactly what it draws without it (issue 33)."""
+    from pnp.draw.template_folders import reads_variable
+
+    asked = "--ink-saver" if flag else "print.ink_saver"
+    for game in dict.fromkeys(art.game for art in todo):
+        if not reads_variable(db, game, "INK_SAVER"):
+            progress.notice(f"{asked} changes nothing for {game}: none of its templates "
+                            f"(templates/{game}/) reads INK_SAVER (templates/README.md)")
 
 
 def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, todo: list,

@@ -212,3 +212,56 @@ def test_paint_stopping_at_the_trim_is_flagged(tmp_path, extra, flagged):
         assert len(found) == 3  # once per owner design
     else:
         assert found == []
+
+
+# ── the ink saver on the `pnp init` starter ────────────────────────────────────────
+
+
+def dark_share(path, index: int) -> float:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        image = doc[index].render(scale=1, grayscale=True).to_pil().convert("L")
+    finally:
+        doc.close()
+    histogram = image.histogram()
+    return sum(histogram[:128]) / sum(histogram)
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory):
+    from click.testing import CliRunner
+
+    from pnp.cli.main import main
+
+    project = tmp_path_factory.mktemp("starter") / "game"
+    assert CliRunner().invoke(main, ["init", str(project)]).exit_code == 0
+    return project
+
+
+def test_starter_templates_read_the_ink_saver(starter):
+    """Issue 33: `--ink-saver` gave byte-identical starter PDFs and said nothing."""
+    plain = cli_build(starter, "plain", "--only", "ships")
+    light = cli_build(starter, "light", "--only", "ships", "--ink-saver")
+    assert "INK_SAVER" not in plain.output + light.output      # no notice
+    before, after = (starter / d / "harbour" / "ships.pdf" for d in ("plain", "light"))
+    for page in (0, 1):                                           # a sheet of fronts, its backs
+        assert dark_share(before, page) > 0.15
+        assert dark_share(after, page) < 0.03
+
+
+def test_ink_saver_that_changes_nothing_says_so(starter, tmp_path):
+    import shutil
+
+    project = tmp_path / "game"
+    shutil.copytree(starter, project, ignore=shutil.ignore_patterns("plain", "light"))
+    for template in (project / "templates" / "harbour").glob("*.j2"):
+        template.write_text(template.read_text().replace("INK_SAVER", "false"))
+    plain = cli_build(project, "plain", "--only", "ships")
+    light = cli_build(project, "light", "--only", "ships", "--ink-saver")
+    assert "INK_SAVER" not in plain.output
+    assert ("notice: --ink-saver changes nothing for harbour: none of its templates "
+            "(templates/harbour/) reads INK_SAVER") in light.output
+    assert ((project / "plain" / "harbour" / "ships.pdf").read_bytes()
+            == (project / "light" / "harbour" / "ships.pdf").read_bytes())
