@@ -265,3 +265,82 @@ def test_ink_saver_that_changes_nothing_says_so(starter, tmp_path):
             "(templates/harbour/) reads INK_SAVER") in light.output
     assert ((project / "plain" / "harbour" / "ships.pdf").read_bytes()
             == (project / "light" / "harbour" / "ships.pdf").read_bytes())
+
+
+# ── shop presets cover every size the shop prints ─────────────────────────────────
+
+
+def cli_export(project, out, *args):
+    from click.testing import CliRunner
+
+    from pnp.cli.main import main
+
+    return CliRunner().invoke(main, ["export", "--project", str(project), "--out",
+                                     str(out), "--game", "xo", *args])
+
+
+@pytest.fixture(scope="module")
+def xo_yaml(tmp_path_factory):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from exports_support import make_project
+
+    return make_project(tmp_path_factory.mktemp("shops"))
+
+
+@pytest.mark.parametrize(("shop", "bridge", "mini"), [("tgc", (750, 1125), (600, 825)),
+                                                      ("mpc", (747, 1122), (597, 822))])
+def test_image_presets_print_the_xo_bridge_and_mini_decks(xo_yaml, tmp_path, shop, bridge,
+                                                          mini):
+    """Issue 33: tgc, mpc and dtc refused the whole XO! export for four decks."""
+    from PIL import Image
+
+    done = cli_export(xo_yaml, tmp_path / shop, "--profile", shop, "--deck",
+                      "heroes-characters", "--deck", "resources", "--deck", "issue")
+    assert done.exit_code == 0, done.output
+    assert "left out" not in done.output
+    sizes = {}
+    for path in (tmp_path / shop / "xo").glob("*.png"):
+        with Image.open(path) as image:
+            sizes.setdefault(path.name.split("--")[0], set()).add(image.size)
+    poker = {"tgc": (825, 1125), "mpc": (822, 1122)}[shop]
+    assert sizes == {"heroes-characters": {bridge}, "resources": {mini}, "issue": {poker}}
+
+
+def test_dtc_prints_bridge_and_mini_pdfs(xo_yaml, tmp_path):
+    from pypdf import PdfReader
+
+    done = cli_export(xo_yaml, tmp_path, "--profile", "dtc", "--deck", "heroes-characters",
+                      "--deck", "statuses")
+    assert done.exit_code == 0, done.output
+    for deck, inches in (("heroes-characters", [2.5, 3.75]), ("statuses", [2.0, 2.75])):
+        page = PdfReader(tmp_path / "xo" / f"{deck}.pdf").pages[0]
+        assert [round(float(v) / 72, 3) for v in page.mediabox[2:]] == inches
+
+
+def test_a_shop_leaves_out_only_the_decks_it_does_not_print(xo_yaml, tmp_path):
+    import shutil
+
+    project = tmp_path / "proj"
+    shutil.copytree(xo_yaml, project, ignore=shutil.ignore_patterns("out*"))
+    yaml = project / "cards.yaml"
+    yaml.write_text(yaml.read_text().replace("card_sizes:", (
+        "profiles:\n  pokeronly: {like: tgc, sizes: {poker: [63.5, 88.9]}}\n"
+        "card_sizes:"), 1))
+    done = cli_export(project, tmp_path / "some", "--profile", "pokeronly", "--deck",
+                      "heroes-characters", "--deck", "resources", "--deck", "issue")
+    assert done.exit_code == 0, done.output
+    left = [line for line in done.output.splitlines() if "left out" in line]
+    assert len(left) == 2
+    assert "xo/heroes-characters" in left[0] and "57.15 x 88.9 mm" in left[0]
+    assert "xo/resources" in left[1] and "44.45 x 63.5 mm" in left[1]
+    written = {p.name.split("--")[0] for p in (tmp_path / "some" / "xo").glob("*.png")}
+    assert written == {"issue"}
+    refused = cli_export(project, tmp_path / "none", "--profile", "pokeronly", "--deck",
+                         "heroes-characters", "--deck", "resources")
+    assert refused.exit_code == 1
+    errors = [line for line in refused.output.splitlines() if line.startswith("pnp:")]
+    assert len(errors) == 1 and "no deck of this export" in errors[0]
+    assert not (tmp_path / "none").exists()
