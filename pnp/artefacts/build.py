@@ -6,7 +6,7 @@ validate`), with its layout report. What each kind contributes and how it is dra
 its own module's (pnp/artefacts/kinds/); the sheets they share, pnp.artefacts.sheet.
 
 `Artefact`, `Options`, `Written` and `BuildError` are pnp.artefacts.artefact's, and
-`draw_deck` and `deck_cards` the deck kind's, importable from here too.
+`draw_deck`, `draw_decks` and `deck_cards` the deck kind's, importable from here too.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from typing import Any
 from pnp.artefacts import kinds
 from pnp.artefacts.artefact import Artefact, BuildError, Options, Progress, Written
 from pnp.artefacts.guides import from_profile as guides_from_profile
-from pnp.artefacts.kinds.deck import deck_cards, draw_deck
+from pnp.artefacts.kinds.deck import deck_cards, draw_deck, draw_decks
 from pnp.layout import geometry as g
 from pnp.outpaths import part_of
 
 __all__ = ["Artefact", "BuildError", "Options", "Progress", "Written", "artefacts",
            "build_artefact", "check_artefact", "check_images", "check_output",
-           "commit_staged", "deck_cards", "discard_staged", "draw_deck", "layout_report",
+           "commit_staged", "deck_cards", "discard_staged", "draw_deck", "draw_decks",
+           "layout_report",
            "options_from_profile", "units"]
 
 

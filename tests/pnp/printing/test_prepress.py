@@ -344,3 +344,44 @@ def test_a_shop_leaves_out_only_the_decks_it_does_not_print(xo_yaml, tmp_path):
     errors = [line for line in refused.output.splitlines() if line.startswith("pnp:")]
     assert len(errors) == 1 and "no deck of this export" in errors[0]
     assert not (tmp_path / "none").exists()
+
+
+# ── a reprint packs the changed cards of every deck of one size ───────────────────
+
+
+def test_changed_cards_of_two_decks_share_one_sheet(starter, tmp_path):
+    """Issue 33: two changed cards of two poker decks took two sheets."""
+    import json
+    import shutil
+
+    import pypdfium2 as pdfium
+
+    project = tmp_path / "game"
+    shutil.copytree(starter, project, ignore=shutil.ignore_patterns("plain", "light"))
+    cli_build(project, "out")
+    ships = project / "ships.csv"
+    ships.write_text(ships.read_text().replace("Ignores the first Squall.", "Ignores all."))
+    yaml = project / "cards.yaml"
+    yaml.write_text(yaml.read_text().replace("loses 1 cargo.", "loses 2 cargo."))
+    cli_build(project, "out", "--changed-only")
+    pages = json.loads((project / "out" / "changed.layout.json").read_text()
+                       )["artefacts"][0]["pages"]
+    assert [p["side"] for p in pages] == ["front", "back"]       # one sheet, not two
+    assert all(p["decks"] == ["harbour/ships", "harbour/storms"] for p in pages)
+    fronts = [(c["name"], c["deck"]) for c in pages[0]["cards"]]
+    assert fronts == [("Iron Maiden", "harbour/ships"), ("Iron Maiden", "harbour/ships"),
+                      ("Squall", "harbour/storms")]
+    # each back behind its own front: the deck's subtitle read back inside its trim
+    doc = pdfium.PdfDocument(str(project / "out" / "changed.pdf"))
+    try:
+        text = doc[1].get_textpage()
+        height = doc[1].get_height()
+        for card in pages[1]["cards"]:
+            x, y, w, h = (v * PT for v in card["trim_mm"])
+            inside = text.get_text_bounded(x, height - y - h, x + w, height - y)
+            subtitle = "STORMS" if card["deck"].endswith("storms") else "SHIPS"
+            assert subtitle in inside and {"SHIPS", "STORMS"} - {subtitle} - set(
+                inside.split()) == {"SHIPS", "STORMS"} - {subtitle}
+        text.close()
+    finally:
+        doc.close()
