@@ -254,6 +254,8 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             corner_radius_mm=float(profile.get("corner_radius_mm", 3.175)),
             ink_saver=bool(profile.get("ink_saver", False)),
             cut_guides=plain(profile.get("cut_guides") or {}),
+            back_scale_pct=tuple(float(v) for v in profile.get("back_scale_pct", (100, 100))),
+            back_rotate_deg=float(profile.get("back_rotate_deg", 0)),
         ),
         games=games,
         sources=(path, *dict.fromkeys(p.resolve() for p, _ in report.files_read)),

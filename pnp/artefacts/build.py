@@ -35,7 +35,9 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
                          back_offset_mm: tuple[float, float] | None = None,
                          fold: bool = False, backs: bool = True,
                          printer_margin_mm: float | None = None,
-                         layout: str | None = None, ink_saver: bool | None = None) -> Options:
+                         layout: str | None = None, ink_saver: bool | None = None,
+                         back_scale_pct: tuple[float, float] | None = None,
+                         back_rotate_deg: float | None = None) -> Options:
     """The print profile of cards.yaml with the command-line overrides applied."""
     opts = Options(
         paper=(paper or profile.paper).lower(),
@@ -43,6 +45,11 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         duplex=duplex or profile.duplex,
         back_offset_mm=tuple(back_offset_mm if back_offset_mm is not None
                              else profile.back_offset_mm),
+        back_scale_pct=tuple(float(v) for v in (
+            back_scale_pct if back_scale_pct is not None
+            else getattr(profile, "back_scale_pct", (100.0, 100.0)))),
+        back_rotate_deg=float(back_rotate_deg if back_rotate_deg is not None
+                              else getattr(profile, "back_rotate_deg", 0.0)),
         fold=fold,
         backs=backs,
         crop_marks=bool(profile.crop_marks),

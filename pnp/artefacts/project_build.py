@@ -40,6 +40,8 @@ class BuildOptions:
     paper: str | None = None
     duplex: str | None = None
     back_offset_mm: tuple[float, float] | None = None
+    back_scale_pct: tuple[float, float] | None = None
+    back_rotate_deg: float | None = None
     fold: bool = False
     backs: bool = True
     printer_margin_mm: float | None = None
@@ -61,6 +63,8 @@ class BuildOptions:
             args.update(printer_margin=self.printer_margin_mm, layout=self.layout)
         if self.ink_saver:
             args.update(ink_saver=True)
+        if self.back_scale_pct is not None or self.back_rotate_deg is not None:
+            args.update(back_scale=self.back_scale_pct, back_rotate=self.back_rotate_deg)
         from pnp.artefacts.kinds import registered
 
         if registered():    # a kind from elsewhere adds artefacts: not the run without it
@@ -72,7 +76,8 @@ class BuildOptions:
         return {"paper": self.paper, "duplex": self.duplex,
                 "back_offset_mm": self.back_offset_mm, "fold": self.fold,
                 "backs": self.backs, "printer_margin_mm": self.printer_margin_mm,
-                "layout": self.layout, "ink_saver": self.ink_saver}
+                "layout": self.layout, "ink_saver": self.ink_saver,
+                "back_scale_pct": self.back_scale_pct, "back_rotate_deg": self.back_rotate_deg}
 
 
 class Progress:

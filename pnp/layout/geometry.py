@@ -528,6 +528,48 @@ def parse_offset(text: str) -> tuple[float, float]:
     return x, y
 
 
+def parse_scale(text: str) -> tuple[float, float]:
+    """`"SX,SY"` in percent -> (sx, sy); ValueError if malformed or outside the limits."""
+    from carddb.limits import BACK_SCALE_PCT
+
+    low, high = BACK_SCALE_PCT
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        sx, sy = (float(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"back scale {text!r} must be SX,SY in percent, e.g. 100.4,99.8"
+                         ) from None
+    if not all(math.isfinite(v) and low <= v <= high for v in (sx, sy)):
+        raise ValueError(f"back scale {text!r} must be within {low:g} and {high:g} percent "
+                         "on each axis")
+    return sx, sy
+
+
+def back_matrix(page_w: float, page_h: float, scale_pct: tuple[float, float] = (100.0, 100.0),
+                rotate_deg: float = 0.0) -> tuple[float, ...] | None:
+    """The PDF matrix (a, b, c, d, e, f) that scales a back page by `scale_pct` and turns
+    it `rotate_deg` anticlockwise about the page centre (a printer that prints the back
+    side a little larger, smaller or turned: measured by calibration.pdf); None when it
+    changes nothing. A point p lands at centre + R(S(p - centre))."""
+    sx, sy = scale_pct[0] / 100, scale_pct[1] / 100
+    if abs(sx - 1) < 1e-9 and abs(sy - 1) < 1e-9 and abs(rotate_deg) < 1e-9:
+        return None
+    t = math.radians(rotate_deg)
+    cos, sin = math.cos(t), math.sin(t)
+    a, b, c, d = sx * cos, sx * sin, -sy * sin, sy * cos
+    cx, cy = page_w / 2, page_h / 2
+    return (a, b, c, d, cx - (a * cx + c * cy), cy - (b * cx + d * cy))
+
+
+def apply_matrix(m: tuple[float, ...] | None, x: float, y: float) -> tuple[float, float]:
+    """Where `back_matrix` `m` takes the point (x, y)."""
+    if m is None:
+        return x, y
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
 # ── fold-and-glue ─────────────────────────────────────────────────────────────────
 
 

@@ -246,6 +246,7 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
             show("other", batch, [unit.trim for unit in units])
     else:
         length = g.scale_length(opts.paper)[0]
+        turn = g.back_matrix(*page, opts.back_scale_pct, opts.back_rotate_deg)
         marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
         for full, batch in _Batches(decks, choices, renderer, w, h, bleed):
             # a card beside an empty slot of a partly filled sheet keeps full bleed there
@@ -264,8 +265,13 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
             show("front", batch, [s.trim for s in sheet.slots])
             if backs_drawn is not None:
                 backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
+                if turn is not None:        # print.back_scale_pct / back_rotate_deg
+                    c.saveState()
+                    c.transform(*turn)
                 for slot, design in zip(backs, batch, strict=True):
                     back_at(slot, design)
+                if turn is not None:
+                    c.restoreState()
                 show("back", batch, [s.trim for s in backs])
     c.save()
     result.pages = pages.count

@@ -385,3 +385,141 @@ def test_changed_cards_of_two_decks_share_one_sheet(starter, tmp_path):
         text.close()
     finally:
         doc.close()
+
+
+# ── calibration: the printer's margin, and the backs' scale and turn ───────────────
+
+
+def test_calibration_front_has_margin_ladders_on_every_edge(tmp_path, build, make_db,
+                                                            fonts, standin):
+    """Issue 33: nothing printed within 12 mm of an edge, so the margin could not be read."""
+    from pnp.artefacts.kinds.calibration import LADDER_MM
+
+    for paper in ("letter", "a4"):
+        db = make_db(tmp_path / paper, paper=paper)
+        art = [a for a in b.artefacts(db) if a.name == "calibration"][0]
+        result = b.build_artefact(db, art, b.options_from_profile(db.print), standin(db, fonts),
+                                  fonts, tmp_path / paper / "out")
+        image = render(result.path)[0].convert("L")
+        width, height = image.size
+        px = PT * SCALE
+        for d in range(1, LADDER_MM + 1):
+            # a dark line d mm from each edge, at the edge's middle (within 0.2 mm)
+            near = [round((d + k) * px) for k in (-0.2, -0.1, 0.0, 0.1, 0.2)]
+            left = min(image.getpixel((x, height // 2)) for x in near)
+            right = min(image.getpixel((width - 1 - x, height // 2)) for x in near)
+            top = min(image.getpixel((width // 2, y)) for y in near)
+            bottom = min(image.getpixel((width // 2, height - 1 - y)) for y in near)
+            assert max(left, right, top, bottom) < 160, (paper, d)
+            # ... and blank paper half-way between two lines
+            between = round((d + 0.5) * px)
+            assert image.getpixel((between, height // 2)) > 240
+
+
+def painted_columns(image, y: int) -> tuple[int, int]:
+    """The first and last dark pixel of row `y` (the backs' paint)."""
+    row = [image.getpixel((x, y)) for x in range(image.size[0])]
+    dark = [x for x, v in enumerate(row) if v < 100]
+    return dark[0], dark[-1]
+
+
+def test_backs_take_the_scale_and_turn_correction(tmp_path, build, cards):
+    import math
+
+    plain = build(tmp_path / "a", decks={"main": cards(9)})
+    wider = build(tmp_path / "b", decks={"main": cards(9)}, back_scale_pct=(102.0, 100.0))
+    turned = build(tmp_path / "c", decks={"main": cards(9)}, back_rotate_deg=1.0)
+    px = PT * SCALE
+    images = [render(r.path)[1].convert("L") for r in (plain, wider, turned)]
+    mid = images[0].size[1] // 2
+    x0, x1 = painted_columns(images[0], mid)
+    w0, w1 = painted_columns(images[1], mid)
+    centre = images[0].size[0] / 2
+    assert (w1 - w0) / (x1 - x0) == pytest.approx(1.02, abs=0.002)   # 2 % wider
+    assert (w0 + w1) / 2 == pytest.approx(centre, abs=2)               # about the centre
+    # turned 1 degree anticlockwise: the left edge leans, 50 mm apart in height
+    low, high = mid + round(25 * px), mid - round(25 * px)
+    lean = painted_columns(images[2], high)[0] - painted_columns(images[2], low)[0]
+    assert lean / (50 * px) == pytest.approx(-math.tan(math.radians(1)), abs=0.002)
+    # the fronts do not move
+    assert render(wider.path)[0] == render(plain.path)[0]
+
+
+def test_calibration_readings_give_the_correction_that_cancels_them():
+    """A printer that prints the back 0.8 % wider, 0.5 % shorter, turned 0.3 degrees and
+    shifted: the five readings on calibration.pdf give settings whose backs land on the
+    fronts within 0.05 mm at every cross."""
+    import math
+
+    from pnp.artefacts.kinds.calibration import CROSSES, calibration_points, correction
+    from pnp.layout import geometry as g
+
+    pw, ph = g.paper_size("letter")
+    printer = g.back_matrix(pw, ph, (100.8, 99.5), 0.3)
+    shift = (g.mm(0.7), g.mm(-0.4))
+
+    def printed(point, offset, scale, turn):
+        """Where the back drawn for `point` lands on paper (points, back's frame)."""
+        x, y = point[0] + g.mm(offset[0]), point[1] + g.mm(offset[1])
+        x, y = g.apply_matrix(g.back_matrix(pw, ph, scale, turn), x, y)
+        x, y = g.apply_matrix(printer, x, y)
+        return x + shift[0], y + shift[1]
+
+    def readings(offset, scale, turn):
+        # the scales as seen on the back, named by where they are on the back (the
+        # front's crosses mirrored: the same five places)
+        out = {}
+        for name, p in zip(CROSSES, calibration_points(pw, ph), strict=True):
+            q = printed(p, offset, scale, turn)
+            out[name] = (g.to_mm(p[0] - q[0]), g.to_mm(p[1] - q[1]))
+        return out
+
+    first = readings((0, 0), (100, 100), 0)
+    assert max(abs(v) for r in first.values() for v in r) > 0.5   # visibly off
+    offset, scale, turn = correction(first, (215.9, 279.4))
+    for _ in range(2):    # applied, and read again: settled
+        offset, scale, turn = correction(readings(offset, scale, turn), (215.9, 279.4),
+                                         offset, scale, turn)
+    left = readings(offset, scale, turn)
+    assert max(math.hypot(*r) for r in left.values()) < 0.05
+    once = correction(first, (215.9, 279.4))
+    assert max(math.hypot(*r) for r in readings(*once).values()) < 0.1  # one round suffices
+
+
+def test_pnp_calibrate_prints_the_settings(starter):
+    from click.testing import CliRunner
+
+    from pnp.cli.main import main
+
+    run = CliRunner().invoke(main, ["calibrate", "--project", str(starter), "--centre",
+                                    "0.5,-1", "--top-left", "1,-1.5", "--top-right", "0,-0.5",
+                                    "--bottom-left", "1,-1.5", "--bottom-right", "0,-0.5"])
+    assert run.exit_code == 0, run.output
+    assert "  back_offset_mm: [0.5, -1]" in run.output
+    assert "  back_scale_pct: [99.27, 100]" in run.output     # 1 mm over 135.9 mm
+    assert "--back-offset 0.5,-1 --back-scale 99.27,100 --back-rotate" in run.output
+    half = CliRunner().invoke(main, ["calibrate", "--project", str(starter), "--centre", "0,0",
+                                     "--top-left", "1,1"])
+    assert half.exit_code == 2 and "all four corners" in half.output
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("back_scale_pct: [120, 100]", "back_scale_pct"),
+    ("back_rotate_deg: 5", "back_rotate_deg")])
+def test_back_corrections_beyond_their_limits_are_refused_where_written(starter, tmp_path,
+                                                                       line, message):
+    import re
+    import shutil
+
+    from click.testing import CliRunner
+
+    from pnp.cli.main import main
+
+    project = tmp_path / "game"
+    shutil.copytree(starter, project, ignore=shutil.ignore_patterns("plain", "light"))
+    yaml = project / "cards.yaml"
+    yaml.write_text(yaml.read_text().replace("  crop_marks: true", f"  crop_marks: true\n  {line}"))
+    run = CliRunner().invoke(main, ["validate", "--project", str(project)])
+    assert run.exit_code == 1
+    errors = [x for x in run.output.splitlines() if re.match(r"cards\.yaml:\d+:\d+: ", x)]
+    assert len(errors) == 1 and f"print.{message}: expected" in errors[0]
