@@ -387,6 +387,86 @@ def cut_guides(sheet: Sheet, count: int | None = None) -> list[Guide]:
     return guides
 
 
+# Pointers: small arrowheads beside a card, inside the strip a first cut leaves, whose
+# tip stops GUIDE_GAP short of the trim line they point at: a strip cut off the sheet
+# still shows where its remaining lines run (the stubs beyond the outer cards go with
+# the first cuts). POINTER_AT from the end of the card's edge (clear of the corner
+# guides and of a scale plate centred in a gutter).
+POINTER_LENGTH = 1.5 * PT_PER_MM
+POINTER_WIDTH = 1.2 * PT_PER_MM
+MIN_POINTER = 0.8 * PT_PER_MM
+POINTER_AT = 3.0 * PT_PER_MM
+
+
+def cut_order(sheet: Sheet) -> str | None:
+    """Which cuts must come first so that every strip keeps marks for the lines left
+    in it: "rows" when rows share cut lines (no room beside a card above or below to
+    mark the vertical lines once the rows are cut), "columns" when columns do (and rows
+    have gutters), None when gutters on both axes let any order do."""
+    rows = len({s.row for s in sheet.slots})
+    cols = len({s.col for s in sheet.slots})
+    if sheet.gutter_y == 0 and rows > 1:
+        return "rows"
+    if sheet.gutter_x == 0 and cols > 1:
+        return "columns"
+    return None
+
+
+def _room(sheet: Sheet, slot: Slot, edge: str) -> tuple[float, bool]:
+    """How far the paper runs beyond one edge of `slot`, inside its own strip (its row
+    for left and right, its column for top and bottom), up to the next card's trim or
+    the printable edge; and whether a card lies there (the room is then shared)."""
+    t, p = slot.trim, sheet.printable
+    horizontal = edge in ("left", "right")
+    others = [s.trim for s in sheet.slots if s is not slot and (
+        (s.trim.y < t.top - _EPS and t.y < s.trim.top - _EPS) if horizontal
+        else (s.trim.x < t.right - _EPS and t.x < s.trim.right - _EPS))]
+    if edge == "right":
+        ends = [o.x - t.right for o in others if o.x >= t.right - _EPS]
+        limit = p.right - t.right
+    elif edge == "left":
+        ends = [t.x - o.right for o in others if o.right <= t.x + _EPS]
+        limit = t.x - p.x
+    elif edge == "top":
+        ends = [o.y - t.top for o in others if o.y >= t.top - _EPS]
+        limit = p.top - t.top
+    else:
+        ends = [t.y - o.top for o in others if o.top <= t.y + _EPS]
+        limit = t.y - p.y
+    if ends and min(ends) <= limit:
+        return min(ends), True
+    return limit, False
+
+
+def strip_pointers(sheet: Sheet) -> list[Guide]:
+    """Pointers ("pointer" guides, base to tip) at the card edges whose cut line would
+    otherwise have no mark in the strip a first cut leaves: the left and right edges
+    when the rows come first (`cut_order`), top and bottom when the columns do, all four
+    when any order will do. Only where the paper beside the card has room for one."""
+    order = cut_order(sheet)
+    edges = {"rows": ("left", "right"), "columns": ("top", "bottom")}.get(
+        order or "", ("left", "right", "top", "bottom"))
+    out: list[Guide] = []
+    for slot in sheet.slots:
+        t = slot.trim
+        for edge in edges:
+            room, shared = _room(sheet, slot, edge)
+            length = min(POINTER_LENGTH, (room / 2 if shared else room) - GUIDE_GAP)
+            if length < MIN_POINTER - _EPS:
+                continue
+            if edge in ("left", "right"):
+                y = t.top - POINTER_AT
+                tip = t.right + GUIDE_GAP if edge == "right" else t.x - GUIDE_GAP
+                way = 1 if edge == "right" else -1
+                out.append(Guide(Segment(tip + way * length, y, tip, y), "pointer"))
+            else:
+                x = t.x + POINTER_AT
+                tip = t.top + GUIDE_GAP if edge == "top" else t.y - GUIDE_GAP
+                way = 1 if edge == "top" else -1
+                out.append(Guide(Segment(x, tip + way * length, x, tip), "pointer"))
+    return out
+
+
 def crop_marks(sheet: Sheet, count: int | None = None) -> list[Segment]:
     """The segments of `cut_guides` (every kind)."""
     return [g.segment for g in cut_guides(sheet, count)]
@@ -447,11 +527,13 @@ def _overlaps(a: Rect, b: Rect) -> bool:
 
 
 def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0,
-                avoid: tuple[Rect, ...] | list[Rect] = ()) -> ScalePlate | None:
+                avoid: tuple[Rect, ...] | list[Rect] = (),
+                keep: tuple[Rect, ...] | list[Rect] = ()) -> ScalePlate | None:
     """The first cell that holds a plate for a bar of `length` with a `label_pt` label
     (lying, else standing), preferring one whose plate covers none of `avoid` (the
-    cards' painted bleed: a white plate on a bleed narrows it); failing that, the
-    first that holds it (a full sheet's gutter)."""
+    cards' painted bleed: a white plate on a bleed narrows it) nor of `keep` (marks it
+    must not hide); failing that, one clear of `keep`; failing that, the first that
+    holds it (a full sheet's gutter)."""
     long = length + 2 * mm(1)
     high = scale_plate_height(label_pt)
     fits: list[ScalePlate] = []
@@ -463,8 +545,18 @@ def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0,
                 x = cell.x + (cell.w - pw) / 2
                 y = cell.y + (cell.h - ph) / 2
                 fits.append(ScalePlate(Rect(x, y, pw, ph), vertical))
-    clear = [p for p in fits if not any(_overlaps(p.rect, a) for a in avoid)]
-    return (clear or fits or [None])[0]
+    kept = [p for p in fits if not any(_overlaps(p.rect, k) for k in keep)]
+    clear = [p for p in kept if not any(_overlaps(p.rect, a) for a in avoid)]
+    return (clear or kept or fits or [None])[0]
+
+
+def guide_box(guide: Guide, half_width: float = POINTER_WIDTH / 2) -> Rect:
+    """The box a guide covers (a pointer's arrowhead, a line's width)."""
+    s = guide.segment
+    x0, x1 = sorted((s.x0, s.x1))
+    y0, y1 = sorted((s.y0, s.y1))
+    return Rect(x0 - half_width, y0 - half_width, x1 - x0 + 2 * half_width,
+                y1 - y0 + 2 * half_width)
 
 
 # ── duplex ────────────────────────────────────────────────────────────────────────

@@ -142,13 +142,16 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
         f"Print both pages on one sheet, duplex, {opts.duplex} flip, at 100 % (no fit-to-page).",
         "Hold the sheet against a light. On the back, read where each cross of this side falls",
         "on the scales, X and Y (mm, as seen from the back); pnp calibrate --centre X,Y --top-left",
-        "X,Y ... --bottom-right X,Y prints the back offset, scale and turn to set (the offset now "
-        f"{opts.back_offset_mm[0]:g},{opts.back_offset_mm[1]:g}).",
+        "X,Y ... --bottom-right X,Y prints the back offset, scale and turn to set.",
     ]
     margin = [
         "Printer margin: at the middle of each paper edge, a line every mm, 1 to 12 mm from",
         "the edge. The number of the first line that printed is your printer's margin on that",
         "edge: set print.printer_margin_mm (or --printer-margin) to the largest of the four.",
+        "",
+        "Read the centre cross only? Add its reading to the current offset "
+        f"({opts.back_offset_mm[0]:g},{opts.back_offset_mm[1]:g}) and build",
+        "with --back-offset X,Y (or set print.back_offset_mm).",
     ]
     for i, line in enumerate(margin):
         _text(c, fonts, opts, "regular", 9, PAGE_MARGIN, g.mm(75) - 11 * i, line)

@@ -154,7 +154,14 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
     shared sheets deck after deck, each back behind its own front (a reprint of a few
     cards from several decks: pnp.exports.diff). With more than one deck, each card of
     the layout report names its `deck` (game/deck)."""
-    from pnp.artefacts.sheet import Pages, clipped, draw_scale, guide_code, warning_list
+    from pnp.artefacts.sheet import (
+        Pages,
+        clipped,
+        draw_scale,
+        guide_code,
+        scale_plate_length,
+        warning_list,
+    )
     from pnp.draw.pdf import end_form, open_canvas
     from pnp.layout import geometry as g
 
@@ -231,21 +238,23 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
             for pair, card in zip(sheet_fold.pairs, batch, strict=True):
                 front(pair.front, card)
                 back_at(pair.back, card)
+            pointers = g.strip_pointers(sheet_fold.grid) if opts.crop_marks else []
+            order = g.cut_order(sheet_fold.grid) if opts.crop_marks else None
             if opts.crop_marks:
-                c.addLiteral(guide_code(g.cut_guides(sheet_fold.grid), opts.guides))
+                c.addLiteral(guide_code(g.cut_guides(sheet_fold.grid) + pointers, opts.guides))
                 c.addLiteral(guide_code(g.fold_guides(sheet_fold), opts.guides, dash=True))
             lines = [pair.fold for pair in sheet_fold.pairs]
             cells = g.free_cells(sheet_fold.grid, None, [f.x0 for f in lines if f.x0 == f.x1],
                                  [f.y0 for f in lines if f.y0 == f.y1])
             painted = [p.front.area for p in sheet_fold.pairs] + [
                 p.back.area for p in sheet_fold.pairs]
-            draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0],
-                                               opts.min_text_pt, painted),
-                       opts.paper, opts.min_text_pt)
+            need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
+            draw_scale(c, fonts, g.scale_plate(cells, need, opts.min_text_pt, painted,
+                                               [g.guide_box(p) for p in pointers]),
+                       opts.paper, opts.min_text_pt, order)
             # a fold sheet lists what is cut out: each front with its back
             show("other", batch, [unit.trim for unit in units])
     else:
-        length = g.scale_length(opts.paper)[0]
         turn = g.back_matrix(*page, opts.back_scale_pct, opts.back_rotate_deg)
         marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
         for full, batch in _Batches(decks, choices, renderer, w, h, bleed):
@@ -255,13 +264,19 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
                 front(slot, card)
             key = (choices.index(full), len(batch))
             if key not in marks:
+                # cut guides, and pointers that survive the cutting order printed on
+                # the scale plate (geometry.cut_order)
                 guides = g.cut_guides(sheet) if opts.crop_marks else []
-                marks[key] = (guide_code(guides, opts.guides),
-                              g.scale_plate(g.free_cells(sheet), length, opts.min_text_pt,
-                                            [slot.area for slot in sheet.slots]))
-            code, plate = marks[key]
+                pointers = g.strip_pointers(sheet) if opts.crop_marks else []
+                order = g.cut_order(sheet) if opts.crop_marks else None
+                need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
+                marks[key] = (guide_code(guides + pointers, opts.guides), order,
+                              g.scale_plate(g.free_cells(sheet), need, opts.min_text_pt,
+                                            [slot.area for slot in sheet.slots],
+                                            [g.guide_box(p) for p in pointers]))
+            code, order, plate = marks[key]
             c.addLiteral(code)
-            draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt)
+            draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt, order)
             show("front", batch, [s.trim for s in sheet.slots])
             if backs_drawn is not None:
                 backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)

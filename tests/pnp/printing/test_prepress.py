@@ -144,9 +144,9 @@ def test_xo_title_band_wedge_runs_into_the_bleed(xo_project):
     for card in top_row:
         x, y, w, _ = card["trim_mm"]
         above = image.getpixel((round((x + 0.9 * w) * px), round((y - 1.5) * px)))
-        beside = image.getpixel((round((x + w + 1.5) * px), round((y + 3) * px)))
-        inside = image.getpixel((round((x + 0.9 * w) * px), round((y + 3) * px)))
-        band = image.getpixel((round((x + 0.1 * w) * px), round((y + 3) * px)))
+        beside = image.getpixel((round((x + w + 1.5) * px), round((y + 5) * px)))
+        inside = image.getpixel((round((x + 0.9 * w) * px), round((y + 5) * px)))
+        band = image.getpixel((round((x + 0.1 * w) * px), round((y + 5) * px)))
         assert sum(inside) > sum(band) + 30         # the lighter wedge on the card
         assert above == inside and beside == inside  # ... and on in the bleed
 
@@ -523,3 +523,69 @@ def test_back_corrections_beyond_their_limits_are_refused_where_written(starter,
     assert run.exit_code == 1
     errors = [x for x in run.output.splitlines() if re.search(r"cards\.yaml:\d+:\d+: ", x)]
     assert len(errors) == 1 and f"print.{message}: expected" in errors[0]
+
+
+# ── cut guides that survive the cutting order ─────────────────────────────────────
+
+
+def marked_beside(image, trim_mm, edge: str) -> bool:
+    """A dark mark in the paper just beyond one edge of a card (0.3 to 1 mm from its
+    trim line), inside the card's own strip and clear of its ends (0.6 mm): what is
+    left to cut by once the strip is cut off the sheet."""
+    x, y, w, h = trim_mm
+    px = PT * SCALE
+    if edge in ("left", "right"):
+        x0 = x - 1.0 if edge == "left" else x + w + 0.3
+        box = (x0, y + 0.6, x0 + 0.7, y + h - 0.6)
+    else:
+        y0 = y - 1.0 if edge == "top" else y + h + 0.3
+        box = (x + 0.6, y0, x + w - 0.6, y0 + 0.7)
+    crop = image.crop(tuple(round(v * px) for v in box)).convert("L")
+    return min(crop.getdata()) < 80
+
+
+def page_text(path, index: int) -> str:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        text = doc[index].get_textpage()
+        found = text.get_text_range()
+        text.close()
+        return found
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_row_strip_keeps_marks_for_its_vertical_cuts(tmp_path, build, cards, paper):
+    """Issue 33: on a Letter poker sheet (gutters across, rows sharing cut lines) the
+    vertical lines were marked by 1 mm stubs above and below the grid only: cut the
+    rows apart and the middle row had no mark. Now each card's left and right edge has
+    a pointer in its row, and the sheet says to cut the rows first."""
+    result = build(tmp_path, decks={"main": cards(9)}, paper=paper)
+    image = render(result.path)[0]
+    front = result.layout[0]
+    trims = [c["trim_mm"] for c in front["cards"]]
+    rows = sorted({t[1] for t in trims})
+    cols = sorted({t[0] for t in trims})
+    text = page_text(result.path, 0)
+    if len(rows) == 3 and paper == "letter":     # rows abut: the rows are cut first
+        assert "cut the rows apart first" in text
+        edges = ("left", "right")
+    else:                                        # A4: columns abut, rows have gutters
+        assert len(cols) == 3 and "cut the columns apart first" in text
+        edges = ("top", "bottom")
+    missing = [(t, e) for t in trims for e in edges if not marked_beside(image, t, e)]
+    assert missing == []
+
+
+def test_gutters_both_ways_need_no_order_and_mark_all_four_edges(tmp_path, build, cards):
+    result = build(tmp_path, decks={"main": cards(6)}, layout="gutters")
+    image = render(result.path)[0]
+    assert "first" not in page_text(result.path, 0)
+    trims = [c["trim_mm"] for c in result.layout[0]["cards"]]
+    assert len(trims) == 6
+    missing = [(t, e) for t in trims for e in ("left", "right", "top", "bottom")
+               if not marked_beside(image, t, e)]
+    assert missing == []
