@@ -31,6 +31,11 @@ __all__ = ["Artefact", "BuildError", "Options", "Progress", "Written", "artefact
            "options_from_profile", "units"]
 
 
+def _pair(values: Any) -> tuple[float, float]:
+    first, second = values
+    return float(first), float(second)
+
+
 def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str | None = None,
                          back_offset_mm: tuple[float, float] | None = None,
                          fold: bool = False, backs: bool = True,
@@ -45,9 +50,8 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         duplex=duplex or profile.duplex,
         back_offset_mm=tuple(back_offset_mm if back_offset_mm is not None
                              else profile.back_offset_mm),
-        back_scale_pct=tuple(float(v) for v in (
-            back_scale_pct if back_scale_pct is not None
-            else getattr(profile, "back_scale_pct", (100.0, 100.0)))),
+        back_scale_pct=_pair(back_scale_pct if back_scale_pct is not None
+                             else getattr(profile, "back_scale_pct", (100.0, 100.0))),
         back_rotate_deg=float(back_rotate_deg if back_rotate_deg is not None
                               else getattr(profile, "back_rotate_deg", 0.0)),
         fold=fold,

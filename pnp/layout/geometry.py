@@ -547,7 +547,8 @@ def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0,
                 fits.append(ScalePlate(Rect(x, y, pw, ph), vertical))
     kept = [p for p in fits if not any(_overlaps(p.rect, k) for k in keep)]
     clear = [p for p in kept if not any(_overlaps(p.rect, a) for a in avoid)]
-    return (clear or kept or fits or [None])[0]
+    found = clear or kept or fits
+    return found[0] if found else None
 
 
 def guide_box(guide: Guide, half_width: float = POINTER_WIDTH / 2) -> Rect:
