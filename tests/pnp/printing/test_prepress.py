@@ -589,3 +589,42 @@ def test_gutters_both_ways_need_no_order_and_mark_all_four_edges(tmp_path, build
     missing = [(t, e) for t in trims for e in ("left", "right", "top", "bottom")
                if not marked_beside(image, t, e)]
     assert missing == []
+
+
+# ── the bundled decks the finding named, on their partly filled last sheets ───────
+
+
+def last_sheet_unpainted(project, out, game, deck, *args):
+    """Build one deck with the real renderer; the unpainted card edges of the pages of
+    its last sheet (fronts and backs, or its last fold sheet), which the decks named
+    here fill only in part (25 cards, 64, 79, 7 on sheets of 9 or 16)."""
+    import json
+
+    cli_build(project, out, "--game", game, "--only", deck, *args)
+    pages = json.loads((project / out / game / f"{deck}.layout.json").read_text()
+                       )["artefacts"][0]["pages"]
+    last = [p for p in pages if p["side"] != "back"][-1]["page"]
+    images = render(project / out / game / f"{deck}.pdf")
+    found = []
+    for page in pages:
+        if page["page"] < last:
+            continue
+        for card in page["cards"]:
+            for edge in ("left", "right", "top", "bottom"):
+                if white_beyond(images[page["page"] - 1], card["trim_mm"], edge) > 0.02:
+                    found.append((page["page"], card["name"], edge))
+    return found
+
+
+@pytest.mark.parametrize(("game", "deck", "args"), [
+    ("xo", "heroes-core", ()), ("xo", "villains-core", ("--paper", "a4")),
+    ("x-statix", "common", ()), ("xo", "heroes-core", ("--fold",)),
+    ("xo", "statuses", ("--paper", "a4", "--fold"))])
+def test_bundled_decks_bleed_beside_the_empty_slots(xo_yaml, game, deck, args):
+    out = "bleed-" + "-".join((deck, *args)).replace("--", "")
+    assert last_sheet_unpainted(xo_yaml, out, game, deck, *args) == []
+
+
+def test_the_starters_ships_bleed_beside_the_empty_slots(starter):
+    assert last_sheet_unpainted(starter, "bleed", "harbour", "ships") == []
+    assert last_sheet_unpainted(starter, "bleed-a4", "harbour", "ships", "--paper", "a4") == []
