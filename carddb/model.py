@@ -114,6 +114,10 @@ class PrintProfile:
     ink_saver: bool = False  # templates draw light frames and backs (INK_SAVER)
     # print.cut_guides as validated: the style of the sheets' cut guides (pnp reads it)
     cut_guides: dict[str, Any] = field(default_factory=dict)
+    # the backs' scale (percent, x and y) and turn (degrees, anticlockwise as seen from
+    # the back) about the page centre: duplex corrections beside back_offset_mm
+    back_scale_pct: tuple[float, float] = (100.0, 100.0)
+    back_rotate_deg: float = 0.0
 
 
 @dataclass(frozen=True)

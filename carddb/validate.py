@@ -63,6 +63,10 @@ PRINT = Struct({}, {
     "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
     "duplex": Choice(("long-edge", "short-edge")),
     "back_offset_mm": ListOf(BACK_OFFSET, 2, 2),
+    # the backs' scale and turn about the page centre, as calibration.pdf measures them
+    "back_scale_pct": ListOf(Range(*limits.BACK_SCALE_PCT, "a percentage"), 2, 2),
+    "back_rotate_deg": Range(-limits.BACK_ROTATE_DEG, limits.BACK_ROTATE_DEG,
+                             "an angle in degrees"),
     "crop_marks": BOOL,
     "die_label_mm": Range(*limits.DIE_LABEL_MM, "a label size in mm"),
     # the smallest printed text, after every scaling (issue 12: below 6 pt few can read it)

@@ -40,6 +40,8 @@ class BuildOptions:
     paper: str | None = None
     duplex: str | None = None
     back_offset_mm: tuple[float, float] | None = None
+    back_scale_pct: tuple[float, float] | None = None
+    back_rotate_deg: float | None = None
     fold: bool = False
     backs: bool = True
     printer_margin_mm: float | None = None
@@ -61,6 +63,8 @@ class BuildOptions:
             args.update(printer_margin=self.printer_margin_mm, layout=self.layout)
         if self.ink_saver:
             args.update(ink_saver=True)
+        if self.back_scale_pct is not None or self.back_rotate_deg is not None:
+            args.update(back_scale=self.back_scale_pct, back_rotate=self.back_rotate_deg)
         from pnp.artefacts.kinds import registered
 
         if registered():    # a kind from elsewhere adds artefacts: not the run without it
@@ -76,7 +80,8 @@ class BuildOptions:
         return {"paper": self.paper, "duplex": self.duplex,
                 "back_offset_mm": self.back_offset_mm, "fold": self.fold,
                 "backs": self.backs, "printer_margin_mm": self.printer_margin_mm,
-                "layout": self.layout, "ink_saver": self.ink_saver}
+                "layout": self.layout, "ink_saver": self.ink_saver,
+                "back_scale_pct": self.back_scale_pct, "back_rotate_deg": self.back_rotate_deg}
 
 
 class Progress:
@@ -188,6 +193,8 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     db = load_database(db_path)
     opts = b.options_from_profile(db.print, **options.overrides())
     todo = b.artefacts(db, game=options.game, only=options.only)
+    if opts.ink_saver:
+        _ink_saver_notices(db, todo, bool(options.ink_saver), progress)
     # taken once the database is known good: a refused database makes no OUT
     release = lock_output(out, notify=progress.notice)
     try:
@@ -195,6 +202,18 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
                                 warnings)
     finally:
         release()
+
+
+def _ink_saver_notices(db: Any, todo: list, flag: bool, progress: Progress) -> None:
+    """A notice for each game the ink saver cannot lighten: none of its templates reads
+    INK_SAVER, so the build draws exactly what it draws without it (issue 33)."""
+    from pnp.draw.template_folders import reads_variable
+
+    asked = "--ink-saver" if flag else "print.ink_saver"
+    for game in dict.fromkeys(art.game for art in todo):
+        if not reads_variable(db, game, "INK_SAVER"):
+            progress.notice(f"{asked} changes nothing for {game}: none of its templates "
+                            f"(templates/{game}/) reads INK_SAVER (templates/README.md)")
 
 
 def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, todo: list,

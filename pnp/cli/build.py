@@ -25,6 +25,17 @@ def _offset(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
+def _scale(ctx, param, value):
+    if value is None:
+        return None
+    from pnp.layout.geometry import parse_scale
+
+    try:
+        return parse_scale(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @click.command("build")
 @click.option("--game", help="Only this game (x-statix, xo).")
 @click.option("--only", "only", metavar="ARTEFACT",
@@ -40,6 +51,12 @@ def _offset(ctx, param, value):
 @click.option("--back-offset", callback=_offset, metavar="X,Y",
               help="Shift the backs by X,Y mm to correct the printer (default: "
                    "print.back_offset_mm; measure it with the calibration page).")
+@click.option("--back-scale", "back_scale", callback=_scale, metavar="SX,SY",
+              help="Scale the backs by SX,SY percent about the page centre (default: "
+                   "print.back_scale_pct, 100,100; pnp calibrate works it out).")
+@click.option("--back-rotate", "back_rotate", type=click.FloatRange(-2, 2), metavar="DEG",
+              help="Turn the backs DEG degrees anticlockwise (as seen on the back) about the "
+                   "page centre (default: print.back_rotate_deg, 0; pnp calibrate).")
 @click.option("--printer-margin", "printer_margin", type=float, metavar="MM",
               help="The band along each paper edge your printer leaves unprinted, mm "
                    "(default: print.printer_margin_mm, 5); cards and cut guides stay inside.")
@@ -69,14 +86,16 @@ def _offset(ctx, param, value):
 @click.option("--since", metavar="BUILD|GIT-REF",
               help="--changed-only: compare with this build number or git commit.")
 def build(game, only, paper, out, project, duplex, back_offset, printer_margin, layout, fold,
-          no_backs, strict, force, as_json, changed_only, since, ink_saver, jobs) -> None:
+          no_backs, strict, force, as_json, changed_only, since, ink_saver, jobs,
+          back_scale=None, back_rotate=None) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf, each with its layout report
     OUT/<game>/<artefact>.layout.json. The first line names the cards.yaml read."""
     run(dict(game=game, only=only, paper=paper, out=out, project=project, duplex=duplex,
              back_offset=back_offset, printer_margin=printer_margin, layout=layout, fold=fold,
              no_backs=no_backs, strict=strict, force=force, as_json=as_json,
-             changed_only=changed_only, since=since, ink_saver=ink_saver, jobs=jobs))
+             changed_only=changed_only, since=since, ink_saver=ink_saver, jobs=jobs,
+             back_scale=back_scale, back_rotate=back_rotate))
 
 
 def run(params: dict):
@@ -95,7 +114,8 @@ def run(params: dict):
         duplex=params["duplex"], back_offset_mm=params["back_offset"], fold=params["fold"],
         backs=not params["no_backs"], printer_margin_mm=params["printer_margin"],
         layout=params["layout"], ink_saver=params["ink_saver"], strict=params["strict"],
-        force=params["force"], jobs=params.get("jobs"))
+        force=params["force"], jobs=params.get("jobs"),
+        back_scale_pct=params.get("back_scale"), back_rotate_deg=params.get("back_rotate"))
     project = params["project"]
     out = output_folder(project, options)
     quiet = params["as_json"]

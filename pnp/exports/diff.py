@@ -238,11 +238,12 @@ def changes_text(ch: Changes) -> list[str]:
 def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any = None,
                   fonts: dict[str, str] | None = None) -> tuple[Path, int] | None:
     """OUT/changed.pdf and its page count: every copy of each added or changed card of
-    `found`, laid out deck by deck on sheets of the deck's paper exactly as `pnp build`
-    prints the deck (`opts`: pnp.artefacts.build.Options, the build's; cut guides, bleed,
-    duplex backs or fold sheets), with its layout report OUT/changed.layout.json. None
-    (and both files removed) when nothing changed; `db`, `renderer` and `fonts` are only
-    used when something did."""
+    `found`, on sheets of the build's paper exactly as `pnp build` prints a deck (`opts`:
+    pnp.artefacts.build.Options, the build's; cut guides, bleed, duplex backs, each
+    behind its own front, or fold sheets), the cards of every deck of one card size
+    packed together (two changed cards of two poker decks share one sheet), with its
+    layout report OUT/changed.layout.json. None (and both files removed) when nothing
+    changed; `db`, `renderer` and `fonts` are only used when something did."""
     import dataclasses
     import json
     import os
@@ -264,21 +265,30 @@ def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any =
     fonts = fonts if fonts is not None else renderer.fonts
     writer = PdfWriter()
     pages: list[dict] = []
+    by_size: dict[tuple[float, float], list] = {}     # decks in order, grouped by size
+    for gid, game in db.games.items():
+        for did, deck in game.decks.items():
+            cards = tuple(c for c in deck.cards if f"{gid}/{did}/{c.name}" in wanted)
+            if cards:
+                by_size.setdefault(tuple(deck.size_mm), []).append(
+                    dataclasses.replace(deck, cards=cards))
     with tempfile.TemporaryDirectory(prefix="pnp-changed-", dir=out) as tmp:
-        for gid, game in db.games.items():
-            for did, deck in game.decks.items():
-                cards = tuple(c for c in deck.cards if f"{gid}/{did}/{c.name}" in wanted)
-                if not cards:
-                    continue
-                art = deck_artefact(gid, did, f"{game.title}: {deck.title}, reprint")
-                result = b.Written(art, target)
-                part = Path(tmp) / f"{len(pages):05d}.pdf"
-                b.draw_deck(dataclasses.replace(deck, cards=cards), opts, renderer, fonts,
-                            part, result, title=f"{art.title} (changed since {found.since})")
-                writer.append(PdfReader(part))
-                for page in result.layout:
-                    pages.append({**page, "page": len(pages) + 1,
-                                  "deck": f"{gid}/{did}"})
+        for decks in by_size.values():
+            first = decks[0]
+            names = ", ".join(f"{db.games[d.game].title}: {d.title}" for d in decks)
+            art = deck_artefact(first.game, first.id, f"{names}, reprint")
+            result = b.Written(art, target)
+            part = Path(tmp) / f"{len(pages):05d}.pdf"
+            b.draw_decks(decks, opts, renderer, fonts, part, result,
+                         title=f"{art.title} (changed since {found.since})")
+            writer.append(PdfReader(part))
+            for page in result.layout:
+                # each page names its deck; a page packed from several, each card its own
+                owners = list(dict.fromkeys(card.get("deck", f"{first.game}/{first.id}")
+                                            for card in page["cards"]))
+                pages.append({**page, "page": len(pages) + 1,
+                              **({"deck": owners[0]} if len(owners) == 1 else
+                                 {"decks": owners})})
         writer.add_metadata({"/Title": f"cards changed since {found.since}"})
         part = part_of(target)          # unique: two at once never share one
         with open(part, "wb") as fh:
