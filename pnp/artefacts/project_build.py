@@ -49,6 +49,8 @@ class BuildOptions:
     force: bool = False                  # redraw everything (and read no cached plan)
     jobs: int | None = None              # worker processes (None: the machine's cores;
                                          # 1: in this process); the output is the same
+    lang: str | None = None              # a declared language: printed into OUT/<lang>
+                                         # (carddb.languages); None: the default, into OUT
 
     def run_args(self) -> dict[str, Any]:
         """The options as the manifest keys a run by (pnp.artefacts.incremental): the
@@ -61,6 +63,8 @@ class BuildOptions:
             args.update(printer_margin=self.printer_margin_mm, layout=self.layout)
         if self.ink_saver:
             args.update(ink_saver=True)
+        if self.lang is not None:
+            args.update(lang=self.lang)
         from pnp.artefacts.kinds import registered
 
         if registered():    # a kind from elsewhere adds artefacts: not the run without it
@@ -150,9 +154,48 @@ def _layout_beside(pdf: Path) -> list | None:
 
 
 def output_folder(project: Path | None, options: BuildOptions) -> Path:
+    """OUT: --out or the project's output/; a language's build goes into OUT/<lang>."""
     from pnp.project import output
 
-    return output(options.out, project, "output")
+    return language_folder(output(options.out, project, "output"), options.lang)
+
+
+def language_folder(out: Path, lang: str | None) -> Path:
+    """Where a language's files go: OUT/<lang> (the default language without --lang:
+    OUT itself). A name that is no language code is refused (exit 2), never a path."""
+    if lang is None:
+        return out
+    from carddb.languages import CODE
+
+    if lang != "all" and not CODE.match(lang):
+        raise PnpError(f"--lang {lang}: not a language code (en, de, pt-BR...)", exit_code=2)
+    return out / lang
+
+
+def languages_of(project: Path | None) -> list[str]:
+    """Every language the project's cards.yaml declares (`--lang all`); a PnpError (exit
+    2) when it declares none."""
+    from carddb import languages
+    from pnp.project import require_database
+
+    try:
+        return languages.chosen(load_database(require_database(project)), "all")
+    except ValueError as exc:
+        raise PnpError(str(exc), exit_code=2) from None
+
+
+def in_language(db: Any, lang: str | None) -> Any:
+    """The database as printed in `lang` (carddb.languages.localised); `db` itself when
+    no language is named. A language it does not declare: PnpError, exit 2."""
+    if lang is None:
+        return db
+    from carddb import languages
+
+    try:
+        languages.chosen(db, lang)
+    except ValueError as exc:
+        raise PnpError(str(exc), exit_code=2) from None
+    return languages.localised(db, lang)
 
 
 def build_project(project: Path | None, options: BuildOptions | None = None,
@@ -185,7 +228,7 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     from pnp.artefacts import build as b
     from pnp.outpaths import lock_output
 
-    db = load_database(db_path)
+    db = in_language(load_database(db_path), options.lang)
     opts = b.options_from_profile(db.print, **options.overrides())
     todo = b.artefacts(db, game=options.game, only=options.only)
     # taken once the database is known good: a refused database makes no OUT
@@ -273,6 +316,8 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
     record = drawn.next_record(db, previous, built_cards, stamp(db))
     if opts.ink_saver:          # so that pnp diff plans the cards as this build drew them
         record["ink_saver"] = "flag" if options.ink_saver else "print"
+    if options.lang is not None:    # ... and in this language
+        record["lang"] = options.lang
     drawn.save_record(out, record, db)
     plan.save()
     if store is not None:
