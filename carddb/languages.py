@@ -43,6 +43,8 @@ class Missing:
     where: str              # FILE:LINE:COL or a spreadsheet cell
     path: str               # games.harbour.decks.storms.cards[2].text
     card: str | None = None
+    game: str = ""
+    deck: str | None = None
 
     def __str__(self) -> str:
         from carddb.schema import one_line
@@ -187,6 +189,7 @@ def declared(value: Any, pos: Any, report: Any, root: Path) -> Collector | None:
     from carddb.specs import check_path
     from carddb.yamlsource import Pos, key_pos, value_pos
 
+    entries: list[tuple[Any, Any, Pos]]
     if isinstance(value, list):
         entries = [(code, {}, value_pos(value, i, pos)) for i, code in enumerate(value)]
     elif isinstance(value, dict):
@@ -270,7 +273,9 @@ class Collector:
             if kind not in self.translated:
                 continue
             for p in places:
-                missing += [Missing(lang, p.cells.get(lang, p.where), p.path, p.card)
+                deck = p.place[1] if p.place[0] in ("card", "decks") else None
+                missing += [Missing(lang, p.cells.get(lang, p.where), p.path, p.card, p.gid,
+                                    deck)
                             for lang in self.codes[1:] if lang not in p.has]
         return Languages(self.codes, self.fonts, self.values, tuple(missing), self.names)
 

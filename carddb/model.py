@@ -98,10 +98,15 @@ class Game:
         return [c for d in self.decks.values() for c in d.cards if type is None or c.type == type]
 
     def card(self, name: str) -> Card:
-        """The card called `name`; KeyError if there is none."""
+        """The card called `name` (in a database printed in another language, its name
+        there or its identity: carddb.languages); KeyError if there is none."""
         for deck in self.decks.values():
             for card in deck.cards:
                 if card.name == name:
+                    return card
+        for deck in self.decks.values():
+            for card, ident in zip(deck.cards, deck.identities, strict=False):
+                if ident == name:
                     return card
         raise KeyError(name)
 

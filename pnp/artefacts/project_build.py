@@ -184,6 +184,30 @@ def languages_of(project: Path | None) -> list[str]:
         raise PnpError(str(exc), exit_code=2) from None
 
 
+def untranslated(db: Any, options: BuildOptions) -> list[Any]:
+    """The texts of a build in a language (`--lang de`) that have no translation into
+    it, each a warning (printed in the default language; `strict` refuses them, as pnp
+    validate --strict does). The games and artefacts not built are left out."""
+    lang = getattr(db, "language", None)
+    langs = getattr(db, "languages", None)
+    if lang is None or langs is None or lang == langs.default:
+        return []
+    from pnp.draw.layout_warning import LayoutWarning
+
+    decks = {(a.game, a.deck) for a in _chosen(db, options)}
+    return [LayoutWarning(m.game, m.deck or "(game)", m.card or "-", m.path.rsplit(".", 1)[-1],
+                          f"no '{lang}' translation: printed in '{langs.default}' ({m.where})")
+            for m in langs.missing
+            if m.lang == lang and options.game in (None, m.game) and (
+                options.only is None or (m.game, m.deck) in decks)]
+
+
+def _chosen(db: Any, options: BuildOptions) -> list[Any]:
+    from pnp.artefacts import build as b
+
+    return [a for a in b.artefacts(db, game=options.game, only=options.only) if a.deck]
+
+
 def in_language(db: Any, lang: str | None) -> Any:
     """The database as printed in `lang` (carddb.languages.localised); `db` itself when
     no language is named. A language it does not declare: PnpError, exit 2."""
@@ -221,6 +245,9 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
         for result in quick:
             progress.skip(result.path, 0)
             warnings.add(result)
+        if options.lang is not None:
+            warnings.extend(untranslated(in_language(load_database(db_path), options.lang),
+                                         options))
         if options.strict and warnings.all:
             raise StrictRefusal(warnings.all, out)
         return BuildReport(out, db_path, list(quick), [], warnings.all, nothing_to_do=True)
@@ -231,6 +258,7 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     db = in_language(load_database(db_path), options.lang)
     opts = b.options_from_profile(db.print, **options.overrides())
     todo = b.artefacts(db, game=options.game, only=options.only)
+    warnings.extend(untranslated(db, options))
     # taken once the database is known good: a refused database makes no OUT
     release = lock_output(out, notify=progress.notice)
     try:
@@ -408,7 +436,10 @@ class _Warnings:
         self.all: list[Any] = []
 
     def add(self, result: Any) -> None:
-        for w in result.warnings:
+        self.extend(result.warnings)
+
+    def extend(self, found: list[Any]) -> None:
+        for w in found:
             key = warning_key(w)
             if key not in self.seen:
                 self.seen.add(key)

@@ -196,3 +196,11 @@ def test_without_languages_a_mapping_is_no_text_and_nothing_is_kept(tmp_path):
     assert languages.chosen(db, None) == []
     with pytest.raises(ValueError, match="declares no languages"):
         languages.chosen(db, "de")
+
+
+def test_a_localised_game_finds_a_card_by_its_name_there_or_its_identity(tmp_path):
+    game = languages.localised(carddb.load(project(tmp_path)), "de").games["orbit"]
+    assert game.card("Vesper Eins").text == "Schwere Welt."
+    assert game.card("Vesper Prime").name == "Vesper Eins"   # a reference written in en
+    with pytest.raises(KeyError):
+        game.card("Nowhere")

@@ -170,3 +170,16 @@ def test_exports_and_diff_work_per_language(game):
     assert found["since"] == "build 1" and found["changed"] == []
     done = pnp("diff", "--out", "out", "--lang", "../x", code=2)
     assert "--lang ../x: not a language code" in done.output
+
+
+def test_a_build_in_a_language_warns_of_its_missing_translations(game):
+    edit(game / "ships.csv", ",Eiserne Jungfrau,Ignoriert den ersten Squall.", ",Eiserne Jungfrau,")
+    done = pnp("build", "--lang", "de", "--out", "out", "--jobs", "1")
+    said = [line for line in done.output.splitlines() if "translation" in line]
+    assert said == ["warning: harbour/ships: Iron Maiden: text: no 'de' translation: printed "
+                    "in 'en' (ships.csv:3:I)"]
+    assert "Ignores the first Squall." in text_of(game / "out" / "de" / "harbour" / "ships.pdf")
+    # the default language misses nothing; --strict refuses the German, even up to date
+    assert "translation" not in pnp("build", "--out", "out", "--jobs", "1").output
+    refused = pnp("build", "--lang", "de", "--out", "out", "--strict", code=1)
+    assert "a warning above with --strict" in refused.output
