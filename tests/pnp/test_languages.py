@@ -7,6 +7,7 @@ its identity across languages in the build record, `pnp diff` and `--changed-onl
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -95,11 +96,13 @@ def test_a_language_not_declared_is_refused_in_one_line(game):
     done = pnp("build", "--lang", "fr", "--out", "out", code=2)
     assert done.output.strip().splitlines()[-1].endswith(
         "--lang fr: not a language of cards.yaml (it declares en, de; or all)")
+    # a game in one language: no `languages`, no German columns
     edit(game / "cards.yaml", "languages: [en, de]", "")
-    edit(game / "ships.csv", ",name@de,text@de", ",x,y")     # (columns no field has)
-    (game / "ships.csv").write_text("\n".join(
-        ",".join(row.split(",")[:7]) if not row.count('"') else row.rsplit(",", 2)[0]
-        for row in (game / "ships.csv").read_text().splitlines()) + "\n")
+    with (game / "ships.csv").open(newline="", encoding="utf-8") as fh:
+        rows = [row[:-2] for row in csv.reader(fh)]
+    with (game / "ships.csv").open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    pnp("validate")
     done = pnp("build", "--lang", "all", "--out", "out", code=2)
     assert "cards.yaml declares no languages" in done.output
     assert not (game / "out").exists()
@@ -183,3 +186,21 @@ def test_a_build_in_a_language_warns_of_its_missing_translations(game):
     assert "translation" not in pnp("build", "--out", "out", "--jobs", "1").output
     refused = pnp("build", "--lang", "de", "--out", "out", "--strict", code=1)
     assert "a warning above with --strict" in refused.output
+
+
+def test_a_language_prints_with_its_own_fonts(game):
+    fonts = ROOT / "pnp" / "draw" / "fallback-fonts"
+    (game / "fonts").mkdir()
+    shutil.copy(fonts / "DejaVuSans.ttf", game / "fonts" / "own.ttf")
+    edit(game / "cards.yaml", "languages: [en, de]",
+         "languages: {en: {}, de: {fonts: {regular: fonts/own.ttf}}}")
+    pnp("build", "--lang", "all", "--out", "out", "--only", "ships", "--jobs", "1")
+
+    def fonts_of(pdf: Path) -> set[str]:
+        page = PdfReader(pdf).pages[0]
+        return {str(f.get_object()["/BaseFont"]) for f in page["/Resources"]["/Font"].values()}
+
+    german = fonts_of(game / "out" / "de" / "harbour" / "ships.pdf")
+    english = fonts_of(game / "out" / "en" / "harbour" / "ships.pdf")
+    assert any("DejaVuSans" in f and "Bold" not in f for f in german), german
+    assert not any("DejaVuSans" in f and "Bold" not in f for f in english), english
