@@ -264,6 +264,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
         sources=(path, *dict.fromkeys(p.resolve() for p, _ in report.files_read)),
         release={k: str(v) for k, v in (data.get("release") or {}).items()},
         profiles=plain(data.get("profiles") or {}),
+        languages=report.languages.result() if report.languages is not None else None,
     )
 
 

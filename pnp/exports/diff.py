@@ -95,7 +95,8 @@ def changes(out: Path, project: Path | None, since: str | None, notify: Any = No
     if since.isdigit() and int(since) in by_number:
         label = f"build {int(since)}"
         return compare(_cards(drawn.read_record(by_number[int(since)]), label), latest, label)
-    return compare(cards_at_ref(project, since, notify), latest, f"git {since}")
+    return compare(cards_at_ref(project, since, notify, _lang(latest_record)), latest,
+                   f"git {since}")
 
 
 def pending(out: Path, project: Path | None, since: str | None = None,
@@ -119,7 +120,7 @@ def pending(out: Path, project: Path | None, since: str | None = None,
     elif since.isdigit() and not found:
         raise _stop(f"--since {since}: no build recorded in {out}", 2)
     else:
-        base, label = cards_at_ref(project, since, notify), f"git {since}"
+        base, label = cards_at_ref(project, since, notify, _lang(latest)), f"git {since}"
     import carddb
     from pnp.artefacts.kinds import reserved_deck_ids
 
@@ -129,6 +130,8 @@ def pending(out: Path, project: Path | None, since: str | None = None,
         raise _stop(str(exc).splitlines()[0], 1) from None
     # the latest build drew with --ink-saver: plan as a build with it would (as
     # print.ink_saver says otherwise)
+    # ... and in the language it printed (OUT/<lang>: carddb.languages)
+    db = _in_language(db, _lang(latest))
     now = plan_cards(db, notify, ink_saver=True if latest.get("ink_saver") == "flag" else None)
     out_changes = compare(base, now, label)
     out_changes.builds = len(found)
@@ -155,8 +158,23 @@ def pending_text(ch: Changes, out: Path) -> list[str]:
     return [head] + changes_text(ch)[1:]
 
 
-def cards_at_ref(project: Path | None, ref: str, notify: Any = None) -> dict[str, dict]:
-    """The card entries (pnp.artefacts.drawn) of the project as committed at `ref`."""
+def _lang(record: dict | None) -> str | None:
+    """The language a build record's cards were printed in (None: the default)."""
+    value = (record or {}).get("lang")
+    return value if isinstance(value, str) else None
+
+
+def _in_language(db: Any, lang: str | None) -> Any:
+    """`db` in `lang` when it declares it; else as it is (a commit before the language)."""
+    from carddb import languages
+
+    return languages.localised(db, lang) if lang in languages.codes_of(db) else db
+
+
+def cards_at_ref(project: Path | None, ref: str, notify: Any = None,
+                 lang: str | None = None) -> dict[str, dict]:
+    """The card entries (pnp.artefacts.drawn) of the project as committed at `ref` (in
+    `lang`, when that commit declares it)."""
     from pnp.project import require_database
 
     db_path = require_database(project).resolve()
@@ -187,7 +205,7 @@ def cards_at_ref(project: Path | None, ref: str, notify: Any = None) -> dict[str
         if not old_db.is_file():
             raise _stop(f"--since {ref}: {db_path.relative_to(top_dir)} is not in that "
                         "commit", 1)
-        return plan_cards(_load(old_db, f"--since {ref}"), notify)
+        return plan_cards(_in_language(_load(old_db, f"--since {ref}"), lang), notify)
 
 
 def _load(path: Path, what: str):
@@ -268,10 +286,13 @@ def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any =
     by_size: dict[tuple[float, float], list] = {}     # decks in order, grouped by size
     for gid, game in db.games.items():
         for did, deck in game.decks.items():
-            cards = tuple(c for c in deck.cards if f"{gid}/{did}/{c.name}" in wanted)
-            if cards:
-                by_size.setdefault(tuple(deck.size_mm), []).append(
-                    dataclasses.replace(deck, cards=cards))
+            picked = [(card, ident) for card, ident in zip(deck.cards, deck.card_ids(),
+                                                           strict=True)
+                      if f"{gid}/{did}/{ident}" in wanted]   # a card's identity (`lang`)
+            if picked:
+                ids = tuple(ident for _, ident in picked) if deck.identities else ()
+                by_size.setdefault(tuple(deck.size_mm), []).append(dataclasses.replace(
+                    deck, cards=tuple(card for card, _ in picked), identities=ids))
     with tempfile.TemporaryDirectory(prefix="pnp-changed-", dir=out) as tmp:
         for decks in by_size.values():
             first = decks[0]

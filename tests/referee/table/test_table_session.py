@@ -293,3 +293,18 @@ def test_the_playtest_walkthrough_is_what_the_referee_prints(project, monkeypatc
             assert got == want, line
             checked += 1
     assert checked >= 15
+
+
+def test_a_card_is_named_in_any_language_of_the_game(started):
+    """Issue 35: the starter prints its ships in German too (`name@de` in ships.csv); a
+    table playing the German print types the German names, and the referee answers with
+    the card's identity, its default-language name, as the session keeps it."""
+    run = started
+    run("draw", "Ann", "3", "--deck", "ships")
+    assert "Ann shows The Gull" in run("show", "Ann", "die möwe").out
+    assert "Ann discards Iron Maiden: 2 in hand" in run("discard", "Ann", "Eiserne Jungfrau").out
+    s = state(run)
+    assert s["decks"]["ships"]["seen"] == ["Iron Maiden"]
+    refused(run, "discard", "Ann", "Möwe", code=2, says="not a card of Harbour Lights")
+    stored = json.loads(run("status", "--json").out)
+    assert "Die Möwe" not in json.dumps(stored["state"])
