@@ -8,8 +8,13 @@ import click
 
 
 @click.command("play")
+@click.option("--board", "with_board", is_flag=True,
+              help="Also serve the table's board (`referee board`) while playing.")
+@click.option("--board-host", default="127.0.0.1", show_default=True, help="The board's address.")
+@click.option("--board-port", default=8040, show_default=True, type=click.IntRange(0, 65535),
+              help="The board's port (busy: any free one).")
 @click.pass_context
-def play(ctx: click.Context) -> None:
+def play(ctx: click.Context, with_board: bool, board_host: str, board_port: int) -> None:
     """The table's session in one process: shows the table, then asks for what the rules
     need next (Enter takes the default in brackets) and takes any command without
     `referee` (`xs recruit "Dead Girl"`, `status`, `undo`). From a pipe: one line a
@@ -18,10 +23,23 @@ def play(ctx: click.Context) -> None:
     from referee.play.loop import Table
 
     options = global_options(ctx)
-    terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    table = Table(options.session, options.cards, terminal=terminal)
-    if terminal:
-        from referee.play.complete import install
+    board = None
+    if with_board:  # beside the table's session, in this process (referee/board/)
+        from referee.board.cli import open_board
+        from referee.command import guard
 
-        install(table.names)
-    sys.exit(table.play())
+        with guard(False):
+            board = open_board(options.session, board_host, board_port, fallback=True,
+                               check=False).start()
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    try:
+        table = Table(options.session, options.cards, terminal=terminal)
+        if terminal:
+            from referee.play.complete import install
+
+            install(table.names)
+        code = table.play()
+    finally:
+        if board is not None:
+            board.close()
+    sys.exit(code)
