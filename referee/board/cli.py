@@ -34,9 +34,9 @@ def board(ctx: click.Context, host: str, port: int) -> None:
     terminal typed it. Ctrl-C ends it."""
     from referee.command import guard
 
-    path = global_options(ctx).session
+    options = global_options(ctx)
     with guard(False):
-        server = open_board(path, host, port)
+        server = open_board(options.session, host, port, cards=options.cards)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -47,7 +47,7 @@ def board(ctx: click.Context, host: str, port: int) -> None:
 
 
 def open_board(path: str, host: str, port: int, fallback: bool = False,  # type: ignore[no-untyped-def]
-               check: bool = True):
+               check: bool = True, cards: str | None = None):
     """A board server on `path` (with `check`, the session checked first: exit 2 if it is
     not one; without, the page says so until a game starts there), announced on stdout;
     `fallback`: a busy port gives way to a free one."""
@@ -58,11 +58,11 @@ def open_board(path: str, host: str, port: int, fallback: bool = False,  # type:
     if check:
         Session.check(path)
     try:
-        server = BoardServer(path, host, port)
+        server = BoardServer(path, host, port, cards)
     except OSError as error:
         if not fallback:
             raise UsageError(f"board: cannot listen on {host}:{port} ({error.strerror})") from None
-        server = BoardServer(path, host, 0)
+        server = BoardServer(path, host, 0, cards)
     announce(server)
     return server
 

@@ -26,7 +26,7 @@ h1 { margin:0; font-size:2.1em; }
 #link { margin-left:auto; color:var(--dim); font-size:.8em; }
 #link.lost { color:var(--bad); }
 #players { grid-area:players; display:grid; gap:1vw; align-content:start;
-           grid-template-columns: repeat(auto-fit, minmax(min(100%, 17em), 1fr)); }
+           grid-template-columns: repeat(auto-fit, minmax(min(100%, 13em), 1fr)); }
 .player { background:var(--card); border-radius:.5em; padding:.7em .9em; border:.18em solid transparent; }
 .player.turn { border-color:var(--turn); }
 .top { display:flex; justify-content:space-between; align-items:baseline; gap:.5em; }
@@ -55,9 +55,14 @@ dt { color:var(--dim); } dd { margin:0; overflow-wrap:anywhere; }
 .die svg { width:100%; height:100%; }
 .die.symbol { width:auto; min-width:2.6em; padding:0 .4em; font-size:.95em; }
 .die.mask { background:#222; color:#fafafa; border:.12em solid #fafafa; }
+.die.mask.white { background:#fafafa; border-color:#222; }
+.die.mask.white path { fill:#222; } .die.mask.white ellipse { fill:#fafafa; }
+.die.symbol { flex-direction:column; line-height:1.1; }
+.die .icon { font-size:.55em; font-weight:400; opacity:.85; }
 #total { font-size:1.5em; font-weight:700; margin-left:.3em; }
 #log { list-style:none; margin:0; padding:0; font-size:.9em; }
-#log li { padding:.2em 0; border-top:1px solid #333a47; overflow-wrap:anywhere; }
+#log li { padding:.2em 0 0; margin-bottom:.2em; border-top:1px solid #333a47; overflow-wrap:anywhere;
+          display:-webkit-box; -webkit-box-orient:vertical; -webkit-line-clamp:3; overflow:hidden; }
 #log .seq { color:var(--dim); margin-right:.4em; }
 #log .undone { text-decoration:line-through; color:var(--dim); }
 @media (max-width: 700px) {
@@ -128,10 +133,20 @@ function mask(face) {
   if (face === 0) s.appendChild(svg("circle", {cx:50, cy:78, r:8, fill:"none", stroke:"#9aa3b2", "stroke-width":3}));
   box.appendChild(s); return box;
 }
-function die(kind, face) {
-  if (kind === "d6") return d6(face);
-  if (kind === "mask") return mask(face);
-  return el("div", "die symbol", face);
+function die(group, face) {
+  if (group.die === "d6") return d6(face);
+  if (group.die === "mask") {
+    const box = mask(face);
+    if (group.league === "heroes") box.classList.add("white");  // XO-1: White Mask
+    return box;
+  }
+  // a declared die: its label's colours; a face with an icon names it under the symbol
+  const box = el("div", "die symbol", face);
+  if (group.color) box.style.background = group.color;
+  if (group.ink) box.style.color = group.ink;
+  const icon = (group.icons || {})[face];
+  if (icon) { box.title = icon; box.appendChild(el("small", "icon", icon)); }
+  return box;
 }
 function drawPlayers(b) {
   const root = $("players"); root.replaceChildren();
@@ -172,7 +187,7 @@ function drawRoll(r) {
   for (const g of r.groups) {
     const group = el("div", "group");
     if (r.groups.length > 1 && g.name) group.appendChild(el("div", "what", g.name));
-    for (const f of g.faces) group.appendChild(die(g.die, f));
+    for (const f of g.faces) group.appendChild(die(g, f));
     dice.appendChild(group);
   }
   if (r.total !== null && r.total !== undefined) {

@@ -23,8 +23,9 @@ KEEPALIVE_S = 15.0
 RECENT = 20  # events read for the log lines and the last roll
 
 
-def read_board(path: str) -> dict:
-    """The board of the session at `path` now (view.board), read as `status` reads."""
+def read_board(path: str, looks: dict | None = None) -> dict:
+    """The board of the session at `path` now (view.board), read as `status` reads;
+    `looks`: a declared game's dice looks (`dice_looks_of`)."""
     from referee import clock
     from referee.board.view import board
     from referee.command import public_state
@@ -39,7 +40,28 @@ def read_board(path: str) -> dict:
         seq = session.last_seq
     events = [event for event, _ in recent]  # type: ignore[misc]
     states = [public_state(s) for _, s in recent]  # type: ignore[misc]
-    return board(seq, public_state(state), lines, stand, events, states)
+    return board(seq, public_state(state), lines, stand, events, states, looks)
+
+
+def dice_looks_of(path: str, cards: str | None) -> dict:
+    """The dice of the session's game as cards.yaml declares them (a declared game only:
+    X-Statix rolls d6, XO! mask dice); {} when the database cannot be read (the faces are
+    then drawn with their symbols alone)."""
+    from referee.session import Session
+
+    try:
+        with Session.open(path, write=False) as session:
+            state = session.state
+        if state.get("kit") != "table":
+            return {}
+        from referee.board.view import dice_looks
+        from referee.command import load_cards
+        from referee.table.kit import TableGame
+
+        db = load_cards(cards, None)
+        return dice_looks(TableGame.from_db(db, str(state["game"])).dice)
+    except Exception:  # a look is decoration: never a reason to refuse the board
+        return {}
 
 
 def identity(path: str) -> tuple:
@@ -57,8 +79,10 @@ def identity(path: str) -> tuple:
 class Board:
     """The session watched, the latest board, and the open event streams."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, cards: str | None = None) -> None:
         self.path = path
+        self.cards = cards
+        self.looks: dict | None = None  # read once a game is there
         self.stopped = threading.Event()
         self._lock = threading.Lock()
         self._streams: list[queue.Queue] = []
@@ -68,7 +92,9 @@ class Board:
 
     def _read(self) -> dict:
         try:
-            return {**read_board(self.path), "read_at": time.time()}
+            if self.looks is None and os.path.isfile(self.path):
+                self.looks = dice_looks_of(self.path, self.cards)
+            return {**read_board(self.path, self.looks), "read_at": time.time()}
         except Exception as error:  # a session refused: the page says why, in one line
             from referee.inputs import one_line
 
@@ -192,8 +218,9 @@ class Handler(BaseHTTPRequestHandler):
 class BoardServer:
     """A running board: `url`, and `close()` (ends the streams, the watcher, the server)."""
 
-    def __init__(self, path: str, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.board = Board(path)
+    def __init__(self, path: str, host: str = "127.0.0.1", port: int = 0,
+                 cards: str | None = None) -> None:
+        self.board = Board(path, cards)
         handler = type("BoardHandler", (Handler,), {"board": self.board})
         self.httpd = ThreadingHTTPServer((host, port), handler)
         self.httpd.daemon_threads = True

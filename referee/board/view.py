@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-LOG_LINES = 8
+LOG_LINES = 6  # the log's last lines: a TV shows them without scrolling
 MASK_FACES = (0, 1, 1, 2, 2, 3)  # XO-1 (referee/dice.py, not imported: kept light)
 
 
 def board(seq: int, public: dict, lines: list[str], stand: dict, events: list[Any],
-          states: list[dict]) -> dict:
+          states: list[dict], looks: dict | None = None) -> dict:
     """The board of the session at event `seq`: `public` its public state, `lines` what
     `status` prints, `stand` the clock (`clock.standing`), `events` the last events
-    (session.Event, oldest first) and `states` their public states."""
+    (session.Event, oldest first) and `states` their public states; `looks`: a declared
+    game's dice as its labels print them (`dice_looks`)."""
     players = [p for p in public.get("players", []) if isinstance(p, str)]
     kind = _kind(public)
     seats = {"x-statix": _xs_seats, "xo": _xo_seats}.get(kind, _kit_seats)(public, players)
@@ -39,7 +40,7 @@ def board(seq: int, public: dict, lines: list[str], stand: dict, events: list[An
                      "seconds": stand.get("used", {}).get(p, 0), **seats.get(p, {})}
                     for p in players],
         "facts": {"x-statix": _xs_facts, "xo": _xo_facts}.get(kind, _kit_facts)(public),
-        "roll": last_roll(events, states),
+        "roll": last_roll(events, states, looks or {}),
         "log": [{"seq": e.seq, "kind": e.kind, "text": e.summary, "undone": e.undone}
                 for e in events[-LOG_LINES:]],
         "winner": _winner(public, kind),
@@ -90,6 +91,10 @@ def _xs_facts(state: dict) -> list[list[Any]]:
     mission = turn.get("mission")
     if isinstance(mission, dict):
         facts.append(["mission", f"{mission.get('card')} ({mission.get('stage')})"])
+    for place in state.get("ranking") or []:  # a finished game (XS-13)
+        if isinstance(place, dict):
+            facts.append([f"#{place.get('place')}", f"{place.get('player')}: "
+                          f"{place.get('mt')} MT, {place.get('ft')} FT"])
     return facts
 
 
@@ -203,20 +208,32 @@ def _winner(state: dict, kind: str) -> str | None:
 
 
 # ── the last roll, as the dice the table holds ────────────────────────────────
-def last_roll(events: list[Any], states: list[dict]) -> dict | None:
+def dice_looks(dice: dict[str, Any]) -> dict[str, dict]:
+    """A declared game's dice (carddb.dice.Die by name) as their labels print them: the
+    set's colour and ink, and the icon a face prints instead of its symbol."""
+    looks = {}
+    for name, die in dice.items():
+        first = die.sets[0] if die.sets else None
+        looks[name] = {"color": getattr(first, "color", None), "ink": getattr(first, "ink", None),
+                       "icons": {f.key: f.icon for f in die.faces if f.icon}}
+    return looks
+
+
+def last_roll(events: list[Any], states: list[dict], looks: dict | None = None
+              ) -> dict | None:
     """The newest roll among the last events: the table kit's `last_roll`, X-Statix's
     open roll or mission rolls, XO!'s attack, defense, feat and thwart rolls (the event's
     result). {"who", "label", "groups": [{"name", "die", "faces"}], "total"}."""
     for event, state in zip(reversed(events), reversed(states), strict=False):
         if event.undone or event.kind in ("undo", "redo", "clock"):
             continue
-        found = _roll_of(event, state)
+        found = _roll_of(event, state, looks or {})
         if found is not None:
             return found
     return None
 
 
-def _roll_of(event: Any, state: dict) -> dict | None:
+def _roll_of(event: Any, state: dict, looks: dict) -> dict | None:
     kind = _kind(state)
     who = _on_turn(state)
     if kind == "kit":
@@ -224,8 +241,10 @@ def _roll_of(event: Any, state: dict) -> dict | None:
         if isinstance(roll, dict) and event.kind == "roll":
             faces = [str(f) for f in roll.get("faces", [])]
             total = roll.get("sum", roll.get("total"))
+            look = looks.get(str(roll.get("die")), {})
             return {"who": roll.get("who"), "label": f"{len(faces)} {roll.get('die')}",
-                    "groups": [{"name": roll.get("die"), "die": "symbol", "faces": faces}],
+                    "groups": [{"name": roll.get("die"), "die": "symbol", "faces": faces,
+                                **look}],
                     "total": total}
         return None
     if kind == "x-statix":
@@ -244,6 +263,10 @@ def _roll_of(event: Any, state: dict) -> dict | None:
     if kind == "xo":
         result = event.payload.get("result") if isinstance(event.payload, dict) else None
         groups = list(_mask_rolls(result, ""))
+        active = state.get("turn", {}).get("active")
+        for group in groups:  # XO-1: the heroes' White Mask dice, the villains' Black Mask
+            other = "villains" if active == "heroes" else "heroes"
+            group["league"] = other if "defense" in group["name"] else active
         if groups:
             return {"who": who, "label": event.kind, "groups": groups, "total": None}
     return None

@@ -30,7 +30,7 @@ def play(ctx: click.Context, with_board: bool, board_host: str, board_port: int)
 
         with guard(False):
             board = open_board(options.session, board_host, board_port, fallback=True,
-                               check=False).start()
+                               check=False, cards=options.cards).start()
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     try:
         table = Table(options.session, options.cards, terminal=terminal)

@@ -140,8 +140,9 @@ def test_xo_board_shows_leagues_chapters_and_mask_dice(tmp_path, served):
     ann, bob = shown["players"]
     assert ["chapters won", 1] in ann["stats"] and bob["turn"] and not ann["turn"]
     assert ann["items"] == [{"name": "Swift", "detail": "", "tags": ["Stunned"]}]
-    assert shown["roll"]["groups"] == [{"name": "attack roll", "die": "mask", "faces": [3, 0, 2]},
-                                       {"name": "defense roll", "die": "mask", "faces": [1]}]
+    assert shown["roll"]["groups"] == [  # XO-1: the villains attack with Black Mask dice
+        {"name": "attack roll", "die": "mask", "faces": [3, 0, 2], "league": "villains"},
+        {"name": "defense roll", "die": "mask", "faces": [1], "league": "heroes"}]
     over = {**state, "over": True, "winner": "heroes"}
     assert view.board(6, over, [], stand, [], [])["winner"] == "Ann (heroes: Dawn) wins"
 
@@ -162,6 +163,30 @@ def test_a_declared_games_new_public_keys_show_generically():
     assert ["cargo", 3] in ann["stats"] and ["score", 7] in ann["stats"]
     assert {"name": "zones: harbour", "detail": "Kestrel", "tags": []} in ann["items"]
     assert ["weather", "calm"] in shown["facts"] and ["shared cargo", 20] in shown["facts"]
+
+
+def test_a_declared_games_roll_is_drawn_as_its_label_prints_it(tmp_path, monkeypatch):
+    from pnp.cli.init import write_project
+    from referee.board.server import dice_looks_of, read_board
+
+    project = tmp_path / "game"
+    write_project(project, None)
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "faces: [wind, wind, wave, wave, calm, 2]",
+        "faces: [wind, wind, wave, wave, {symbol: calm, icon: defense}, 2]"))
+    monkeypatch.chdir(project)
+    path = str(project / "k.db")
+    cli("--session", path, "new", "harbour", "--players", "Ann,Bob", "--seed", "1", check=0)
+    cli("--session", path, "roll", "3", "--roll", "calm,wind,2", check=0)
+    cli("--session", path, "token", "Ann", "cargo", "+2", check=0)
+    shown = read_board(path, dice_looks_of(path, None))
+    group = shown["roll"]["groups"][0]
+    assert shown["roll"]["who"] == shown["turn"] and group["faces"] == ["calm", "wind", "2"]
+    assert group["color"] == "#1d5c8c" and group["ink"] == "#ffffff"
+    assert group["icons"] == {"calm": "defense"}
+    assert ["Cargo", 5] in shown["players"][0]["stats"] or ["cargo", 5] in shown["players"][0][
+        "stats"]
 
 
 # ── the turn clock ───────────────────────────────────────────────────────────────
