@@ -128,6 +128,10 @@ def _xo_facts(state: dict) -> list[list[Any]]:
         if isinstance(objective, dict):
             facts.append([f"{league}' objective", f"{objective.get('name')} "
                           f"(FCV {objective.get('fcv')}, TCV {objective.get('tcv')})"])
+    for stack, cards in (state.get("resources") or {}).items():  # XO-20: the face-up top
+        if isinstance(cards, list):
+            facts.append([f"{stack} resources", f"{cards[0]} face up, {len(cards)} in all"
+                          if cards else "(empty)"])
     bonus = state.get("thwart_bonus")
     if isinstance(bonus, dict):
         facts.append(["thwart bonus", bonus.get("league")])

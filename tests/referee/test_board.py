@@ -98,6 +98,23 @@ def test_state_page_and_stream_hold_no_hand_no_deck_no_seed(tmp_path, served):
     assert len([name for name in secret if name in hand]) >= 5
 
 
+def test_xo_resource_stacks_show_their_face_up_cards_only(tmp_path, served):
+    from referee.session import Session
+
+    path = tmp_path / "xo.db"
+    cli("--session", str(path), "new", "xo", "--players", "Ann,Bob", "--seed", "4", check=0)
+    with Session.open(str(path), write=False) as session:
+        stacks = session.state["resources"]
+    tops = {cards[0] for cards in stacks.values() if cards}
+    below = {card for cards in stacks.values() for card in cards[1:]} - tops
+    assert below  # the shuffled order under the tops: the referee's alone
+    server = served(path)
+    state = get(server.url + "state").decode()
+    events = json.dumps(first_events(server.url + "events", 1))
+    assert not [name for name in below if name in state or name in events]
+    assert all(top in state for top in tops)
+
+
 def test_hidden_cards_of_the_tables_own_deck_and_a_kit_hand_stay_hidden(tmp_path, served):
     path = xs_session(tmp_path / "t.db", deal="table")
     server = served(path)
