@@ -2,12 +2,17 @@
 only the card faces whose drawing inputs changed are proofed again, and their PNGs named
 for the open page to swap.
 
-A face's inputs, digested (pnp.draw.plan_cache's digests): what its template sees
-(`front_context`: the card's fields, its deck's and game's contexts), the sources of its
-template and of every template that one reaches, and the size and time of each file the
-card names (its image). A back: its deck's `back`, the deck's context and `back.j2`.
-Not seen: what a template reads of another card (`card_named`) - an edit of that other
-card re-proofs only it; the `pnp build` that follows redraws the print as ever."""
+A face's inputs, digested (pnp.draw.plan_cache's digests): the card's own data (what
+`front_context` builds its `card` from: fields, name, type, text, copies, image), its
+deck's and game's contexts, the sources of its template and of every template that one
+reaches, and the size and time of the image file the card names. A back: its deck's
+`back`, the deck's context and `back.j2`. Not seen: what a template reads of another card
+(`card_named`) - an edit of that other card re-proofs only it; the `pnp build` that
+follows redraws the print as ever.
+
+Fast on a big deck: the record of what is proofed (proof.json) and the file-name slugs
+are kept in memory between saves, so an edit costs the load of the database, one digest
+per face and the drawing of the changed faces."""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from typing import Any
 from pnp.exports.proof import (
     INDEX,
     PROOF_DPI,
+    Proofed,
     _proof_deck,
     current_entries,
     gallery_html,
@@ -37,6 +43,7 @@ class FaceDigests:
     def __init__(self, db: Any, renderer: Any) -> None:
         self.db, self.renderer = db, renderer
         self._templates: dict[str, str] = {}
+        self._decks: dict[int, tuple[Any, str]] = {}
 
     def _template(self, name: str) -> str:
         from pnp.draw.plan_cache import template_digest
@@ -45,56 +52,129 @@ class FaceDigests:
             self._templates[name] = template_digest(self.renderer.templates, name)
         return self._templates[name]
 
+    def _deck(self, deck: Any) -> str:
+        """What every face of `deck` shares: the deck's and the game's contexts."""
+        from pnp.draw.plan_cache import quick_digest
+
+        found = self._decks.get(id(deck))
+        if found is None or found[0] is not deck:
+            game = self.renderer._game(deck.game)
+            found = (deck, quick_digest((self.renderer._deck_context(deck),
+                                         self.renderer._game_context(game))))
+            self._decks[id(deck)] = found
+        return found[1]
+
     def of(self, face: Any) -> str:
         from pnp.draw.plan_cache import file_stamp, quick_digest
         from pnp.draw.render import template_slug
 
         deck, card = face.deck, face.card
         if card is None:
-            return quick_digest(("back", deck.back, self.renderer._deck_context(deck),
+            return quick_digest(("back", deck.back, self._deck(deck),
                                  self._template(f"{deck.game}/back.j2")))
-        context = {k: v for k, v in self.renderer.front_context(card, deck).items()
-                   if k != "card_named"}
-        image = None
-        if card.image:
-            image = file_stamp(str(Path(self.db.root) / card.image))
-        return quick_digest((context, image,
+        image = file_stamp(str(Path(self.db.root) / card.image)) if card.image else None
+        return quick_digest((self._deck(deck), card.name, card.type, card.text, card.copies,
+                             card.image, card.fields, image,
                              self._template(f"{deck.game}/{template_slug(card.type)}.j2")))
 
 
 class LiveProof:
     """The proof folder `out` kept current: `update(db, renderer)` proofs the faces that
-    changed since the last update (every face the first time, and any whose PNG is gone)
-    and returns their PNGs (relative to `out`); `index_changed` tells whether the gallery
-    page itself was written again (faces added, removed or their warnings changed)."""
+    changed since the last update (the first time: those proof.json does not hold with
+    their PNG) and returns their PNGs (relative to `out`); `index_changed` tells whether
+    the gallery page itself was written again (faces added, removed or their warnings
+    changed)."""
 
     def __init__(self, out: Path, dpi: float = PROOF_DPI) -> None:
         self.out, self.dpi = out, dpi
         self.digests: dict[str, str] = {}
         self.index_changed = False
+        self._record: dict[str, Proofed] | None = None
+        self._slugs: dict[tuple, dict[str, str]] = {}
+
+    def _slugs_of(self, deck: Any) -> dict[str, str]:
+        from pnp.artefacts.single import card_slugs
+
+        names = (deck.game, deck.id, tuple(c.name for c in deck.cards))
+        if names not in self._slugs:
+            self._slugs = {k: v for k, v in self._slugs.items() if k[:2] != names[:2]}
+            self._slugs[names] = card_slugs(deck)
+        return self._slugs[names]
 
     def update(self, db: Any, renderer: Any) -> list[str]:
-        from pnp.artefacts.single import select_faces
-        faces = select_faces(db)
+        from pnp.artefacts.single import Face
+
         digest = FaceDigests(db, renderer)
-        now = {face_key(f): digest.of(f) for f in faces}
-        record = load_record(self.out)
-        changed = [f for f in faces if self.digests.get(face_key(f)) != now[face_key(f)]
-                   or face_key(f) not in record]
+        now: dict[str, str] = {}
+        kept: dict[str, tuple[Any, Any]] = {}  # key -> (deck, card or None)
+        for game in db.games.values():
+            for deck in game.decks.values():
+                for card in [*deck.cards, None]:
+                    face = _Side(deck, card)
+                    key = face_key(face)
+                    now[key] = digest.of(face)
+                    kept[key] = (deck, card)
+        if self._record is None:  # the first time: what an earlier proof left, checked
+            self._record = current_entries(db, load_record(self.out), self.out)
+            self.digests = self.digests or _load_digests(self.out)
+        record = self._record
+        changed = [Face(*kept[key]) for key in now
+                   if self.digests.get(key) != now[key] or key not in record]
         entries = []
         for group in grouped_by_deck_faces(changed):
             found, _warnings, _files = _proof_deck(db, group, renderer, self.out, self.dpi,
-                                                   False)
+                                                   False, self._slugs_of(group[0].deck))
             entries += found
-        before = {k: (e.png, e.warnings) for k, e in record.items()}
+        before = [(k, e.png, e.warnings) for k, e in record.items()]
         for entry in entries:
             record[entry.key] = entry
-        record = current_entries(db, record, self.out)
-        after = {k: (e.png, e.warnings) for k, e in record.items()}
+        ordered = {key: record[key] for key in now if key in record}  # database order
+        for key, entry in ordered.items():
+            deck, card = kept[key]
+            entry.type = card.type if card is not None else "Back"
+            entry.copies = card.copies if card is not None else deck.count
+        self._record = ordered
+        after = [(k, e.png, e.warnings) for k, e in ordered.items()]
         index = self.out / INDEX
         self.index_changed = after != before or not index.exists()
         if self.index_changed:
-            save_record(self.out, record)
-            index.write_text(gallery_html(db, record), encoding="utf-8")
+            save_record(self.out, ordered)
+            index.write_text(gallery_html(db, ordered), encoding="utf-8")
         self.digests = now
+        if entries:
+            _save_digests(self.out, now)
         return [e.png for e in entries]
+
+
+class _Side:
+    """A face as `face_key` and `FaceDigests.of` read it (pnp.artefacts.single.Face
+    without the dataclass: one per face of a big deck on every save)."""
+
+    __slots__ = ("deck", "card")
+
+    def __init__(self, deck: Any, card: Any) -> None:
+        self.deck, self.card = deck, card
+
+
+DIGESTS = "live.json"  # beside proof.json: a restarted watch proofs only what changed
+
+
+def _load_digests(out: Path) -> dict[str, str]:
+    import json
+
+    try:
+        found = json.loads((out / DIGESTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _save_digests(out: Path, digests: dict[str, str]) -> None:
+    import json
+    import os
+
+    temp = out / f".{DIGESTS}.{os.getpid()}"
+    temp.write_text(json.dumps(digests), encoding="utf-8")
+    os.replace(temp, out / DIGESTS)

@@ -123,3 +123,32 @@ def test_the_open_page_swaps_the_image_after_a_template_edit(tmp_path):
     finally:
         browser.close()
         watch.stop()
+
+
+def test_live_proof_redraws_only_what_changed_and_a_restart_nothing(tmp_path):
+    import carddb
+    from pnp.cli.support import make_renderer
+    from pnp.exports.live_proof import LiveProof
+
+    project = starter(tmp_path)
+    out = tmp_path / "proof"
+
+    def update(live: LiveProof) -> list[str]:
+        db = carddb.load(project / "cards.yaml")
+        return live.update(db, make_renderer(db))
+
+    live = LiveProof(out)
+    first = update(live)
+    assert len(first) == 13 and (out / "index.html").exists()  # every face: 11 cards, 2 backs
+    assert update(live) == [] and not live.index_changed
+    assert update(LiveProof(out)) == []  # a restarted watch: nothing to proof again
+    storm = project / "templates/harbour/storm.j2"
+    storm.write_text(storm.read_text() + "\n")  # every Storm front, nothing else
+    assert sorted(update(live)) == sorted(p for p in first if "/storms/" in p and
+                                          not p.endswith("back.png"))
+    ships = project / "ships.csv"
+    ships.write_text(ships.read_text().replace("The Gull,", "The Seagull,"))
+    renamed = update(live)
+    assert renamed == ["harbour/ships/the-seagull.png"] and live.index_changed
+    index = (out / "index.html").read_text()
+    assert "the-seagull.png" in index and "the-gull.png" not in index
