@@ -48,7 +48,7 @@ def read(payload: Any) -> dict | None:
     if not isinstance(clock, dict):
         return None
     at, used = clock.get("at"), clock.get("used")
-    if not _seconds(at) or not isinstance(used, dict):
+    if not isinstance(at, (int, float)) or not _seconds(at) or not isinstance(used, dict):
         return None
     if not all(isinstance(p, str) and _seconds(s) for p, s in used.items()):
         return None

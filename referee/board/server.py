@@ -66,7 +66,7 @@ def dice_looks_of(path: str, cards: str | None) -> dict:
 
 def identity(path: str) -> tuple:
     """What changes whenever a command commits (the file and its WAL)."""
-    found = []
+    found: list[tuple[int, int, int, int] | None] = []
     for name in (path, f"{path}-wal"):
         try:
             st = os.stat(name)

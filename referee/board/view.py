@@ -60,7 +60,8 @@ def _title(state: dict, kind: str) -> str:
 
 
 def _on_turn(state: dict) -> str | None:
-    turn = state.get("turn") if isinstance(state.get("turn"), dict) else {}
+    found = state.get("turn")
+    turn: dict = found if isinstance(found, dict) else {}
     player = turn.get("player")
     players = state.get("players", [])
     if player is None and turn.get("active") in ("heroes", "villains") and len(players) == 2:

@@ -351,8 +351,18 @@ def test_board_of_no_session_is_one_line_exit_2(tmp_path):
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
-def test_every_network_prints_the_address_and_a_qr_code():
+def test_every_network_prints_the_address_and_a_qr_code(capsys, monkeypatch):
+    from types import SimpleNamespace
+
+    from referee.board import cli as board_cli
+    from referee.board import server as board_server
     from referee.board.cli import qr_text
+
+    monkeypatch.setattr(board_server, "lan_address", lambda: "192.168.1.20")
+    board_cli.announce(SimpleNamespace(host="0.0.0.0", port=8040, url="http://127.0.0.1:8040/"))
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("board: http://192.168.1.20:8040/ (open it on a phone")
+    assert "\n".join(printed[1:]) == qr_text("http://192.168.1.20:8040/")
 
     code = qr_text("http://192.168.1.20:8040/")
     lines = code.splitlines()
