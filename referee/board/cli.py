@@ -47,7 +47,7 @@ def board(ctx: click.Context, host: str, port: int) -> None:
 
 
 def open_board(path: str, host: str, port: int, fallback: bool = False,  # type: ignore[no-untyped-def]
-               check: bool = True, cards: str | None = None):
+               check: bool = True, cards: str | None = None, ends: str = "Ctrl-C ends it"):
     """A board server on `path` (with `check`, the session checked first: exit 2 if it is
     not one; without, the page says so until a game starts there), announced on stdout;
     `fallback`: a busy port gives way to a free one."""
@@ -63,20 +63,20 @@ def open_board(path: str, host: str, port: int, fallback: bool = False,  # type:
         if not fallback:
             raise UsageError(f"board: cannot listen on {host}:{port} ({error.strerror})") from None
         server = BoardServer(path, host, 0, cards)
-    announce(server)
+    announce(server, ends)
     return server
 
 
-def announce(server) -> None:  # type: ignore[no-untyped-def]
+def announce(server, ends: str = "Ctrl-C ends it") -> None:  # type: ignore[no-untyped-def]
     """The address to open: on every network, this machine's and a QR code of it."""
     if server.host in ("0.0.0.0", "", "::"):
         from referee.board.server import lan_address
 
         url = f"http://{lan_address()}:{server.port}/"
-        click.echo(f"board: {url} (open it on a phone or a TV on this network; Ctrl-C ends it)")
+        click.echo(f"board: {url} (open it on a phone or a TV on this network; {ends})")
         click.echo(qr_text(url))
     else:
-        click.echo(f"board: {server.url} (Ctrl-C ends it)")
+        click.echo(f"board: {server.url} ({ends})")
     sys.stdout.flush()
 
 

@@ -6,12 +6,14 @@ import sys
 
 import click
 
+from referee.command import WholeNumber
+
 
 @click.command("play")
 @click.option("--board", "with_board", is_flag=True,
               help="Also serve the table's board (`referee board`) while playing.")
 @click.option("--board-host", default="127.0.0.1", show_default=True, help="The board's address.")
-@click.option("--board-port", default=8040, show_default=True, type=click.IntRange(0, 65535),
+@click.option("--board-port", default=8040, show_default=True, type=WholeNumber(0, 65535),
               help="The board's port (busy: any free one).")
 @click.pass_context
 def play(ctx: click.Context, with_board: bool, board_host: str, board_port: int) -> None:
@@ -30,7 +32,8 @@ def play(ctx: click.Context, with_board: bool, board_host: str, board_port: int)
 
         with guard(False):
             board = open_board(options.session, board_host, board_port, fallback=True,
-                               check=False, cards=options.cards).start()
+                               check=False, cards=options.cards,
+                               ends="it ends with play").start()
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     try:
         table = Table(options.session, options.cards, terminal=terminal)
