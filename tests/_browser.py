@@ -26,8 +26,13 @@ class Browser:
         self._r, from_child_w = os.pipe()
 
         def fds() -> None:  # in the child: its fd 3 reads our commands, fd 4 answers
-            os.dup2(to_child_r, 3)
-            os.dup2(from_child_w, 4)
+            import fcntl
+
+            # moved above 10 first: a pipe may already be fd 3 or 4 (then dup2 onto
+            # itself would keep it close-on-exec) or be where the other one goes
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_child_r, from_child_w)]
+            os.dup2(high[0], 3)  # dup2 makes them inheritable
+            os.dup2(high[1], 4)
 
         self.proc = subprocess.Popen(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",

@@ -44,6 +44,7 @@ class FaceDigests:
         self.db, self.renderer = db, renderer
         self._templates: dict[str, str] = {}
         self._decks: dict[int, tuple[Any, str]] = {}
+        self._types: dict[tuple[str, str], str] = {}  # (game, card type) -> template digest
 
     def _template(self, name: str) -> str:
         from pnp.draw.plan_cache import template_digest
@@ -73,9 +74,13 @@ class FaceDigests:
             return quick_digest(("back", deck.back, self._deck(deck),
                                  self._template(f"{deck.game}/back.j2")))
         image = file_stamp(str(Path(self.db.root) / card.image)) if card.image else None
+        kind = (deck.game, card.type)
+        template = self._types.get(kind)
+        if template is None:
+            template = self._types[kind] = self._template(
+                f"{deck.game}/{template_slug(card.type)}.j2")
         return quick_digest((self._deck(deck), card.name, card.type, card.text, card.copies,
-                             card.image, card.fields, image,
-                             self._template(f"{deck.game}/{template_slug(card.type)}.j2")))
+                             card.image, card.fields, image, template))
 
 
 class LiveProof:
