@@ -65,9 +65,12 @@ def dice_looks_of(path: str, cards: str | None) -> dict:
 
 
 def identity(path: str) -> tuple:
-    """What changes whenever a command commits (the file and its WAL)."""
+    """What changes whenever a command commits (the file and its WAL, which SQLite keeps
+    beside the real file of a session reached through a symbolic link)."""
+    from referee.session_media import wal_of
+
     found: list[tuple[int, int, int, int] | None] = []
-    for name in (path, f"{path}-wal"):
+    for name in (path, wal_of(path)):
         try:
             st = os.stat(name)
             found.append((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))

@@ -295,6 +295,35 @@ def test_the_stream_follows_commands_of_other_processes_within_200ms(tmp_path, s
         assert seen - done < 0.2, seen - done
 
 
+def test_a_session_reached_through_a_link_is_followed(tmp_path, served):
+    real = xs_session(tmp_path / "real.db")
+    link = tmp_path / "elsewhere" / "table.db"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    server = served(link)
+    events = queue_of(server.url + "events")
+    assert events.get(timeout=10)["seq"] == 1
+    cli("--session", str(link), "xs", "draw", check=0)
+    assert events.get(timeout=10)["seq"] == 2
+
+
+def queue_of(url: str):
+    """The stream's boards on a queue, read by a thread (each wait bounded by the caller)."""
+    import queue
+
+    found: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        with urllib.request.urlopen(url, timeout=20) as stream:
+            for raw in stream:
+                line = raw.decode()
+                if line.startswith("data: "):
+                    found.put(json.loads(line[6:]))
+
+    threading.Thread(target=read, daemon=True).start()
+    return found
+
+
 def test_play_and_one_shot_commands_at_once(tmp_path, served):
     """`referee play --board` walking the turn while another terminal runs commands: the
     board follows both, and ends cleanly when play ends."""
