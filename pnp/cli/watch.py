@@ -187,8 +187,10 @@ def live_proof(db_path: Path, live: Any, serve: Any, echo: Callable[[str], None]
     started = time.perf_counter()
     first = not live.digests
     try:
+        from pnp.exports.staging import staged
+
         db = carddb.load(db_path, reserved=reserved_deck_ids())
-        with one_line_errors():
+        with one_line_errors(), staged(live.out):  # as `pnp proof` writes: whole files
             changed = live.update(db, make_renderer(db))
     except carddb.DatabaseError as exc:
         problems = getattr(exc, "problems", None) or [exc]

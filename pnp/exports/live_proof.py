@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pnp.exports import staging
 from pnp.exports.proof import (
     INDEX,
     PROOF_DPI,
@@ -84,7 +85,9 @@ class FaceDigests:
 
 
 class LiveProof:
-    """The proof folder `out` kept current: `update(db, renderer)` proofs the faces that
+    """The proof folder `out` kept current (call `update` inside `staging.staged(out)`, as
+    `pnp proof` writes: under the output folder's lock, each file swapped in whole, so
+    the served page never reads half a PNG): `update(db, renderer)` proofs the faces that
     changed since the last update (the first time: those proof.json does not hold with
     their PNG) and returns their PNGs (relative to `out`); `index_changed` tells whether
     the gallery page itself was written again (faces added, removed or their warnings
@@ -144,7 +147,7 @@ class LiveProof:
         self.index_changed = after != before or not index.exists()
         if self.index_changed:
             save_record(self.out, ordered)
-            index.write_text(gallery_html(db, ordered), encoding="utf-8")
+            staging.target(index).write_text(gallery_html(db, ordered), encoding="utf-8")
         self.digests = now
         if entries:
             _save_digests(self.out, now)
@@ -178,8 +181,5 @@ def _load_digests(out: Path) -> dict[str, str]:
 
 def _save_digests(out: Path, digests: dict[str, str]) -> None:
     import json
-    import os
 
-    temp = out / f".{DIGESTS}.{os.getpid()}"
-    temp.write_text(json.dumps(digests), encoding="utf-8")
-    os.replace(temp, out / DIGESTS)
+    staging.target(out / DIGESTS).write_text(json.dumps(digests), encoding="utf-8")
