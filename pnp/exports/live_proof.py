@@ -67,21 +67,27 @@ class FaceDigests:
         return found[1]
 
     def of(self, face: Any) -> str:
-        from pnp.draw.plan_cache import file_stamp, quick_digest
+        from pnp.draw.plan_cache import quick_digest
+
+        return quick_digest(self.inputs(face))
+
+    def inputs(self, face: Any) -> tuple:
+        """What the face's digest is made of (compared as it is between two saves: a
+        tuple compares faster than it hashes)."""
+        from pnp.draw.plan_cache import file_stamp
         from pnp.draw.render import template_slug
 
         deck, card = face.deck, face.card
         if card is None:
-            return quick_digest(("back", deck.back, self._deck(deck),
-                                 self._template(f"{deck.game}/back.j2")))
+            return ("back", deck.back, self._deck(deck), self._template(f"{deck.game}/back.j2"))
         image = file_stamp(str(Path(self.db.root) / card.image)) if card.image else None
         kind = (deck.game, card.type)
         template = self._types.get(kind)
         if template is None:
             template = self._types[kind] = self._template(
                 f"{deck.game}/{template_slug(card.type)}.j2")
-        return quick_digest((self._deck(deck), card.name, card.type, card.text, card.copies,
-                             card.image, card.fields, image, template))
+        return (self._deck(deck), card.name, card.type, card.text, card.copies, card.image,
+                card.fields, image, template)
 
 
 class LiveProof:
@@ -99,6 +105,7 @@ class LiveProof:
         self.index_changed = False
         self._record: dict[str, Proofed] | None = None
         self._slugs: dict[tuple, dict[str, str]] = {}
+        self._inputs: dict[str, tuple] = {}  # the faces' inputs at the last update
 
     def _slugs_of(self, deck: Any) -> dict[str, str]:
         from pnp.artefacts.single import card_slugs
@@ -111,17 +118,22 @@ class LiveProof:
 
     def update(self, db: Any, renderer: Any) -> list[str]:
         from pnp.artefacts.single import Face
+        from pnp.draw.plan_cache import quick_digest
 
         digest = FaceDigests(db, renderer)
         now: dict[str, str] = {}
+        inputs: dict[str, tuple] = {}
         kept: dict[str, tuple[Any, Any]] = {}  # key -> (deck, card or None)
         for game in db.games.values():
             for deck in game.decks.values():
                 for card in [*deck.cards, None]:
                     face = _Side(deck, card)
                     key = face_key(face)
-                    now[key] = digest.of(face)
+                    inputs[key] = found = digest.inputs(face)
+                    same = self._inputs.get(key) == found and key in self.digests
+                    now[key] = self.digests[key] if same else quick_digest(found)
                     kept[key] = (deck, card)
+        self._inputs = inputs
         if self._record is None:  # the first time: what an earlier proof left, checked
             self._record = current_entries(db, load_record(self.out), self.out)
             self.digests = self.digests or _load_digests(self.out)
