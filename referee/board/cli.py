@@ -26,8 +26,11 @@ def port_option(fn):  # type: ignore[no-untyped-def]
 @click.command("board")
 @host_option
 @port_option
+@click.option("--for-play", is_flag=True, hidden=True,
+              help="Started by `referee play --board`: a busy port gives way to a free one, "
+                   "and a session not made yet is waited for.")
 @click.pass_context
-def board(ctx: click.Context, host: str, port: int) -> None:
+def board(ctx: click.Context, host: str, port: int, for_play: bool) -> None:
     """A read-only web page of the table (/: the page, /state: JSON, /events: a stream):
     players, turn and phase, tokens and scores, the last roll, the log, the clocks, the
     winner; never a hand, the deck order or the seed. It follows every command, whichever
@@ -36,7 +39,9 @@ def board(ctx: click.Context, host: str, port: int) -> None:
 
     options = global_options(ctx)
     with guard(False):
-        server = open_board(options.session, host, port, cards=options.cards)
+        server = open_board(options.session, host, port, fallback=for_play,
+                            check=not for_play, cards=options.cards,
+                            ends="it ends with play" if for_play else "Ctrl-C ends it")
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -75,6 +80,7 @@ def announce(server, ends: str = "Ctrl-C ends it") -> None:  # type: ignore[no-u
         url = f"http://{lan_address()}:{server.port}/"
         click.echo(f"board: {url} (open it on a phone or a TV on this network; {ends})")
         click.echo(qr_text(url))
+        click.echo("")
     else:
         click.echo(f"board: {server.url} ({ends})")
     sys.stdout.flush()
@@ -148,3 +154,42 @@ def resume(tx: Tx) -> Reply:
 def show(tx: Tx) -> Reply:
     """Every player's time, and whose is running."""
     return _reply(tx)
+
+
+class PlayBoard:
+    """`referee play --board`: the board in a process of its own beside play's. Not a
+    thread of play's process: reading the session's header there (a plain open and
+    close of the file, session.check_header) would drop the SQLite locks play holds on
+    it (POSIX locks belong to the process), and another process could then take play's
+    WAL away under its commit."""
+
+    def __init__(self, session: str, cards: str | None, host: str, port: int) -> None:
+        import subprocess
+
+        args = [sys.executable, "-m", "referee", "--session", session]
+        args += ["--cards", cards] if cards else []
+        args += ["board", "--host", host, "--port", str(port), "--for-play"]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        first = self.proc.stdout.readline()  # its address (or nothing: it said why)
+        if first:
+            click.echo(first.rstrip("\n"))
+            if host in ("0.0.0.0", "", "::"):  # and the QR code
+                for _ in range(200):
+                    line = self.proc.stdout.readline()
+                    if not line.rstrip("\n"):  # the blank line after the code
+                        break
+                    click.echo(line.rstrip("\n"))
+        sys.stdout.flush()
+
+    def close(self) -> None:
+        import signal
+        import subprocess
+
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)  # it ends as at Ctrl-C
+            try:
+                self.proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.communicate()

@@ -26,14 +26,10 @@ def play(ctx: click.Context, with_board: bool, board_host: str, board_port: int)
 
     options = global_options(ctx)
     board = None
-    if with_board:  # beside the table's session, in this process (referee/board/)
-        from referee.board.cli import open_board
-        from referee.command import guard
+    if with_board:  # beside the table's session, in a process of its own (referee/board/)
+        from referee.board.cli import PlayBoard
 
-        with guard(False):
-            board = open_board(options.session, board_host, board_port, fallback=True,
-                               check=False, cards=options.cards,
-                               ends="it ends with play").start()
+        board = PlayBoard(options.session, options.cards, board_host, board_port)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     try:
         table = Table(options.session, options.cards, terminal=terminal)
