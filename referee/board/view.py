@@ -202,10 +202,13 @@ def _winner(state: dict, kind: str) -> str | None:
     if state.get("over") is not True:
         return None
     winner = state.get("winner")
-    if kind == "xo" and winner in LEAGUES:
+    league = state.get("winning_league", winner)  # XO!'s public state names both
+    if kind == "xo" and league in LEAGUES:
         players = state.get("players", [])
-        who = players[LEAGUES.index(winner)] if len(players) == 2 else ""
-        return f"{who} ({winner}: {state.get('leagues', {}).get(winner, '')}) wins"
+        who = players[LEAGUES.index(league)] if len(players) == 2 else ""
+        return f"{who} ({league}: {state.get('leagues', {}).get(league, '')}) wins"
+    if kind == "xo" and winner == []:
+        return "a draw (XO-16)"
     if isinstance(winner, list):
         return (" and ".join(map(str, winner)) + (" win" if len(winner) > 1 else " wins")
                 if winner else "no winner")

@@ -160,8 +160,12 @@ def test_xo_board_shows_leagues_chapters_and_mask_dice(tmp_path, served):
     assert shown["roll"]["groups"] == [  # XO-1: the villains attack with Black Mask dice
         {"name": "attack roll", "die": "mask", "faces": [3, 0, 2], "league": "villains"},
         {"name": "defense roll", "die": "mask", "faces": [1], "league": "heroes"}]
-    over = {**state, "over": True, "winner": "heroes"}
+    from referee.xo.game import public_state
+
+    over = public_state({**state, "over": True, "winner": "heroes"})
     assert view.board(6, over, [], stand, [], [])["winner"] == "Ann (heroes: Dawn) wins"
+    drawn = public_state({**state, "over": True, "winner": None})
+    assert view.board(6, drawn, [], stand, [], [])["winner"] == "a draw (XO-16)"
 
 
 def test_a_declared_games_new_public_keys_show_generically():
