@@ -140,11 +140,11 @@ class LiveProof:
         record = self._record
         changed = [Face(*kept[key]) for key in now
                    if self.digests.get(key) != now[key] or key not in record]
-        entries = []
+        entries: list[Proofed] = []
         for group in grouped_by_deck_faces(changed):
-            found, _warnings, _files = _proof_deck(db, group, renderer, self.out, self.dpi,
-                                                   False, self._slugs_of(group[0].deck))
-            entries += found
+            proofed, _warnings, _files = _proof_deck(db, group, renderer, self.out, self.dpi,
+                                                     False, self._slugs_of(group[0].deck))
+            entries += proofed
         before = [(k, e.png, e.warnings) for k, e in record.items()]
         for entry in entries:
             record[entry.key] = entry
