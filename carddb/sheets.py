@@ -544,10 +544,10 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         report.add(source.at("type"), join(spath, "type"),
                    f"'{fixed_type}' is not a card type of this game{did_you_mean(fixed_type, types)}")
         return None, {}, None
-    columns = _header(sheet, rows, types, fixed_type, spath, report)
-    if columns is None:
+    found = _header(sheet, rows, types, fixed_type, spath, report)
+    if found is None:
         return None, {}, None
-    header, seen = columns
+    header, seen = found
     cards = LocatedList()
     cards.pos, cards.item_pos = spos, []
     spent = Spent()
@@ -560,6 +560,8 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         from carddb import cache
 
         memo = cache.rows(path.resolve(), sheet.sheet, (declared, tuple(header.items()), fixed_type))
+    # each column's field: `text@de` holds a translation of `text` (carddb.languages)
+    columns = tuple((c, name, name.partition("@")[0]) for c, name in header.items())
     for r, row in enumerate(rows[1:], start=2):
         index = len(cards.item_pos)
         row_key = _row_key(row, sheet.sheet is not None) if memo is not None else None
@@ -571,7 +573,7 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         else:
             before, spent_before = report.added, spent.values
             try:
-                read = _read_row(sheet, r, row, header, seen, types, fixed_type, spath,
+                read = _read_row(sheet, r, row, columns, seen, types, fixed_type, spath,
                                  index, spent, report)
             except SheetFull as exc:
                 report.add(exc.args[1], spath, exc.args[0])
@@ -626,7 +628,7 @@ def _header(sheet: Sheet, rows: list, types: dict[str, CardType], fixed_type: An
                                                f"{letter(seen[name])})")
             ok = False
             continue
-        if name not in all_fields:
+        if name.partition("@")[0] not in all_fields:    # `text@de`: carddb.languages
             report.add(sheet.pos(1, c), spath, f"unknown field '{name}'{did_you_mean(name, all_fields)} "
                                                f"(not a field of any card type)")
             ok = False
@@ -683,7 +685,7 @@ class _MissingColumns:
                                  f"missing column '{fname}' (a required field of {type_name})")
 
 
-def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dict[str, int],
+def _read_row(sheet: Sheet, r: int, row: list, columns: tuple, seen: dict[str, int],
               types: dict[str, CardType], fixed_type, spath: str, index: int, spent: Spent,
               report: Report):
     """One row read afresh: (the card's values, the fields exempt from "missing", whether
@@ -701,11 +703,11 @@ def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dic
     ctype = types.get(type_name) if isinstance(type_name, str) else None
     empty: set[str] = set()
     type_cell = False
-    for c, name in header.items():
+    for c, column, name in columns:             # name: the field (`text` of `text@de`)
         value = row[c - 1] if c <= len(row) else None
         decl = ctype.fields.get(name) if ctype is not None else None
         if _blank(value):
-            if decl is not None and decl.required:
+            if decl is not None and decl.required and name == column:
                 empty.add(name)
                 report.add(sheet.pos(r, c), join(join(spath, index), name),
                            f"missing value: '{name}' is required for a {type_name}")
@@ -719,14 +721,15 @@ def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dic
             converted = convert(value, decl, kind, spent)
         except CellProblem as exc:
             report.add(sheet.pos(r, c), join(join(spath, index), name), str(exc))
-            empty.add(name)                     # reported: not "missing" again
+            if name == column:
+                empty.add(name)                 # reported: not "missing" again
             continue
         except SheetFull as exc:
             raise SheetFull(str(exc), sheet.pos(r, c)) from None
         if isinstance(converted, str) and kind in ("int", "number", "bool"):
             converted = CellText(converted)     # not read: its message shows the cell
-        card[name] = converted
-        type_cell = type_cell or name == "type"
+        card[column] = converted
+        type_cell = type_cell or column == "type"
     if ctype is not None:
         empty.update(f for f, d in ctype.fields.items() if d.required and f not in seen)
     return card, frozenset(empty), type_cell, type_name

@@ -63,6 +63,10 @@ PRINT = Struct({}, {
     "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
     "duplex": Choice(("long-edge", "short-edge")),
     "back_offset_mm": ListOf(BACK_OFFSET, 2, 2),
+    # the backs' scale and turn about the page centre, as calibration.pdf measures them
+    "back_scale_pct": ListOf(Range(*limits.BACK_SCALE_PCT, "a percentage"), 2, 2),
+    "back_rotate_deg": Range(-limits.BACK_ROTATE_DEG, limits.BACK_ROTATE_DEG,
+                             "an angle in degrees"),
     "crop_marks": BOOL,
     "die_label_mm": Range(*limits.DIE_LABEL_MM, "a label size in mm"),
     # the smallest printed text, after every scaling (issue 12: below 6 pt few can read it)
@@ -134,8 +138,13 @@ def validate(data, report: Report, root: Path) -> None:
         return
     top = Struct({"version": Choice((1,)), "games": Struct({})},
                  {"print": PRINT, "card_sizes": MapOf(STR, CARD_SIZE), "release": RELEASE,
-                  "profiles": MapOf(Id("profile"), PROFILE)})
+                  "profiles": MapOf(Id("profile"), PROFILE), "languages": ANY})
     top.check(data, "", Pos(1, 1), report, ignore=("games",))
+    if "languages" in data:             # carddb/languages.py: nothing of it runs otherwise
+        from carddb import languages
+
+        report.languages = languages.declared(data["languages"], _at(data, "languages"),
+                                              report, root)
     sizes = data.get("card_sizes") if isinstance(data.get("card_sizes"), dict) else {}
     fonts = (data.get("print") or {}).get("fonts") if isinstance(data.get("print"), dict) else None
     if isinstance(fonts, dict):
@@ -222,7 +231,7 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
     """One game: its fields (the rules plug-in's too), players, mats, icons, reference
     card, declared types, then each deck and its cards; the plug-in's own checks."""
     plugin = _rules_of(game, path, report)
-    if not _check_game_fields(game, path, pos, report, plugin):
+    if not _check_game_fields(gid, game, path, pos, report, plugin):
         return
     _check_players(game, path, report)
     _check_mats(game, path, report)
@@ -247,7 +256,7 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         plugin.check_cards(game, cards, path, report)
 
 
-def _check_game_fields(game, path, pos, report, plugin) -> bool:
+def _check_game_fields(gid, game, path, pos, report, plugin) -> bool:
     """The game's own fields and those its rules plug-in adds (required or optional);
     False when the game is not even a mapping."""
     required, optional = dict(GAME_REQUIRED), dict(GAME_OPTIONAL)
@@ -258,6 +267,8 @@ def _check_game_fields(game, path, pos, report, plugin) -> bool:
         required.update(extra_required)
         optional.update(extra_optional)
     spec = Struct(required, optional)
+    if report.languages is not None:    # translations out: the rest sees default values
+        report.languages.game(gid, game, path)
     if not spec.check(game, path, pos, report, ignore=("decks", "types")):
         if not isinstance(game, dict):
             return False
@@ -384,6 +395,8 @@ def _checked_cards(gid, did, deck_cards, dpath, dpos, report, root, types, exemp
     """Each card of the deck checked; a name used twice in the game reported at the second."""
     cards = []
     cards_path = join(dpath, "cards")
+    if report.languages is not None:
+        report.languages.cards(gid, did, deck_cards, cards_path, types)
     reused = rows.reused if rows is not None else {}
     for i, card in enumerate(deck_cards):
         cpath, cpos = f"{cards_path}[{i}]", value_pos(deck_cards, i, dpos)

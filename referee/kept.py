@@ -267,11 +267,20 @@ NOUNS = {"dice": "die", "tokens": "token", "decks": "deck", "cards": "card",
 def _table_changes(before: dict, after: dict) -> list[str]:
     said: list[str] = []
     said += _renamed_cards(_by_deck(before["cards"]), _by_deck(after["cards"]))
-    for key in before:
+    for key in dict.fromkeys([*before, *after]):
         if key in ("cards", "id") or before.get(key) == after.get(key):
+            continue
+        if key == "aliases":            # a card's other names (carddb.languages): a name
+            said += _aliases_changed(before.get(key) or {}, after.get(key) or {})  # or gone
             continue
         said += _keyed(NOUNS.get(key, key.replace("_", " ")), before.get(key), after.get(key))
     return said
+
+
+def _aliases_changed(before: dict, after: dict) -> list[str]:
+    """The translated names gone or new (one naming a renamed card: the rename said)."""
+    return ([f"translated name {shown(k)} removed" for k in before if k not in after] +
+            [f"translated name {shown(k)} added" for k in after if k not in before])
 
 
 def _by_deck(cards: dict[str, str]) -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ State: `{"game": ID, "kit": "table", "seed", "players": [seat order], "title",
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from carddb.dice import Die, dice_of
@@ -50,6 +50,9 @@ class TableGame:
     deck_titles: dict[str, str]
     cards: dict[str, str]  # card name -> deck id
     phases: tuple[str, ...]
+    # a card's name in another declared language, case-folded -> its name (its identity:
+    # carddb.languages), so a table playing a German print types the German names
+    aliases: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_db(cls, db: Any, game_id: str) -> TableGame:
@@ -66,14 +69,18 @@ class TableGame:
                    dice_of(game.extras, game.title, game.colors), tokens,
                    {d: deck.count for d, deck in game.decks.items()},
                    {d: deck.title for d, deck in game.decks.items()}, cards,
-                   tuple(game.extras.get("phases") or ()))
+                   tuple(game.extras.get("phases") or ()), _aliases(db, game_id, cards))
 
     def to_data(self) -> dict[str, Any]:
         """Plain JSON-able data, every field (nested dataclasses, tuples): what a session
-        keeps of the game at `new` (referee/kept.py); `from_data` builds it again."""
+        keeps of the game at `new` (referee/kept.py); `from_data` builds it again. A game
+        in one language keeps no `aliases` (its sessions as they always were)."""
         from referee.plain import to_data
 
-        return to_data(self)  # type: ignore[no-any-return]
+        data: dict[str, Any] = to_data(self)
+        if not self.aliases:
+            data.pop("aliases", None)
+        return data
 
     @classmethod
     def from_data(cls, data: Any, where: str = "data") -> TableGame:
@@ -297,8 +304,19 @@ def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Result:
                                     "left": pile["deck"]})
 
 
+def _aliases(db: Any, game_id: str, cards: dict[str, str]) -> dict[str, str]:
+    """Each card's names in the other declared languages -> its name (carddb.languages)."""
+    langs = getattr(db, "languages", None)
+    if langs is None:
+        return {}
+    return {typed: name for typed, name in langs.names.get(game_id, {}).items()
+            if name in cards and typed != name.casefold()}
+
+
 def card_named(game: TableGame, text: str) -> str:
-    found = {c.casefold(): c for c in game.cards}.get(text.strip().casefold())
+    """The card `text` names, in any language of the game (case aside): its name."""
+    typed = text.strip().casefold()
+    found = {c.casefold(): c for c in game.cards}.get(typed) or game.aliases.get(typed)
     if found is None:
         raise UsageError(f"{shown(text)} is not a card of {game.title} in cards.yaml")
     return found

@@ -104,3 +104,14 @@ def referee_inprocess(*args: str):
         raise result.exception
     return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout,
                            stderr=result.stderr)
+
+
+def without_clock(status_json: str) -> dict:
+    """`status --json` less the turn clock, which runs on between two reads (issue 32): what
+    a refused command must leave unchanged."""
+    import json
+
+    found = json.loads(status_json)
+    found.pop("clock", None)
+    found["lines"] = [line for line in found.get("lines", []) if not line.startswith("clock: ")]
+    return found
