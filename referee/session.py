@@ -86,9 +86,11 @@ _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
 _BULK_LONGEST = 10_000  # ts, kind, summary: longer is checked row by row (at most MAX_TEXT_CHARS)
 _PLAIN_PAYLOAD = (  # a JSON object that Python's json reads the same way: no NUL (SQLite's
     # text functions stop there), short (no 4,301-digit number), at most MAX_DEPTH brackets
+    # (counted only when there is a bracket after the first)
     "instr(CAST(payload_json AS BLOB), x'00') = 0 AND length(payload_json) <= 4000 "
-    "AND length(payload_json) - length(replace(replace(payload_json, '[', ''), '{', '')) "
-    f"<= {state_schema.MAX_DEPTH} "
+    "AND CASE WHEN instr(payload_json, '[') = 0 AND instr(substr(payload_json, 2), '{') = 0 "
+    "THEN 1 ELSE length(payload_json) - length(replace(replace(payload_json, '[', ''), '{', "
+    f"'')) <= {state_schema.MAX_DEPTH} END "
     "AND substr(payload_json, 1, 1) = '{' AND json_valid(payload_json)")  # valid, so an object
 _BULK = (
     "SELECT count(*), min(seq), max(seq), "
