@@ -2,10 +2,11 @@
 simulator): the same code, compiled to C, plays a game with about 1.8x fewer instructions
 (issue 8's speed target needs it). Everything else is in pyproject.toml.
 
-- `pip install .` and `pip install -e .` compile them when mypy (from [build-system]
-  requires) and a C compiler work; otherwise they print one line (shown with `pip -v`) and
-  install pure Python. Never a failed install.
-- REFEREE_MYPYC=0 never compiles (a quicker install for a designer who only builds PDFs).
+- `pip install .` and `pip install -e .` install pure Python: printing never runs these
+  modules, and the compile was nearly all of a first install's time (issue 36, item 7).
+- `REFEREE_MYPYC=1 pip install -e .` (or `python setup.py build_ext --inplace`) compiles
+  them (build_backend.py then asks pip for mypy) when mypy and a C compiler work; otherwise it prints one line (shown with `pip -v`)
+  and installs pure Python. Never a failed install.
 
 A compiled build writes referee/_mypyc_manifest.txt (the sources' stamps and hashes); `referee`
 checks it at import and runs pure Python, with a one-line notice, once a compiled
@@ -28,6 +29,9 @@ HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("referee_mypyc", HERE / "referee/_mypyc.py")
 guard = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(guard)
+sys.path.insert(0, str(HERE))
+from build_backend import compiling  # noqa: E402 (the one reading of REFEREE_MYPYC)
+
 BUILDS = {"bdist_wheel", "build", "build_ext", "editable_wheel", "install", "develop"}
 
 
@@ -37,9 +41,10 @@ def notice(why: str) -> None:
 
 
 def wanted() -> bool:
-    if os.environ.get("REFEREE_MYPYC", "") == "0" or not BUILDS & set(sys.argv[1:]):
-        return False  # metadata-only runs of setup.py need no compiling
-    return True
+    """Asked for: REFEREE_MYPYC=1 on a run that builds (metadata-only runs compile nothing),
+    or `python setup.py build_ext --inplace` (a compiled tree rebuilt after an edit)."""
+    commands = set(sys.argv[1:])
+    return "build_ext" in commands or (compiling() and bool(BUILDS & commands))
 
 
 def extensions() -> list:

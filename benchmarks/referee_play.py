@@ -13,7 +13,15 @@ through `Table.play()` from scripted lines (every turn passed, discards named: t
 compulsory steps, free draws, phase passes and `xs next` included), its CPU divided by the
 lines fed. `import click` is a child process, measured as
 in benchmarks/referee_startup.py. The goal (issue 23, item 1): a line <= 20 ms of CPU on
-average, whatever the length of the log."""
+average, whatever the length of the log.
+
+`--base REF` (issue 36, item 5) compares this tree with `git archive REF` in one run: each
+tree measures in a child process of its own, on copies of the same sessions, the trees
+taking turns (`--rounds`): a writing line (`mt Ann +0`) and `status` at each size (CPU per
+line, the mean of `--lines`), and the first open of each session without its verified
+mark (`Session.check` on a fresh copy: CPU, the least of 3; and the peak memory,
+VmHWM, of a process that does only that). Goals: a writing line at 50,000 events at
+most 1.2x the line at 10; the first open of 50,000 events at most 200 ms of CPU."""
 
 from __future__ import annotations
 
@@ -52,7 +60,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=30, help="lines of each kind per size")
     parser.add_argument("--events", default="10,1000,50000")
+    parser.add_argument("--base", help="compare with this git ref (e.g. main), in turns")
+    parser.add_argument("--rounds", type=int, default=2, help="turns of each tree (--base)")
+    parser.add_argument("--child", nargs=2, metavar=("TREE", "SESSIONS"), help=argparse.SUPPRESS)
+    parser.add_argument("--peak", nargs=2, metavar=("TREE", "SESSION"), help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.child:
+        return child(*options.child, options.lines)
+    if options.peak:
+        return peak(*options.peak)
+    if options.base:
+        return compare(options)
     from referee_startup import child_cpu, make_session
 
     work = tempfile.mkdtemp(prefix="referee-play-bench-")
@@ -80,6 +98,124 @@ def main() -> None:
     per = cpu / fed
     print(f"a whole game: {fed} lines, {events} events, {cpu:.2f} s CPU: "
           f"{per * 1000:.1f} ms a line = {per / click_cpu:.2f}x import click")
+
+
+def _fresh_copy(source: Path, folder: Path) -> Path:
+    import shutil
+
+    target = folder / f"copy-{len(list(folder.iterdir()))}-{source.name}"
+    shutil.copyfile(source, target)
+    return target
+
+
+def _use_tree(tree: str) -> None:
+    sys.path[:] = [tree, *[p for p in sys.path if p not in (str(ROOT), tree)]]
+
+
+def child(tree: str, sessions: str, lines: int) -> None:
+    """In a process of its own, with `tree`'s referee: print the figures as JSON."""
+    import json
+    import shutil
+
+    _use_tree(tree)
+    work = Path(tempfile.mkdtemp(prefix="referee-play-child-"))
+    os.environ["PNP_CACHE_DIR"] = str(work / "cache")  # this tree's own marks
+    from referee.play.loop import Table
+    from referee.session import Session
+
+    assert Path(sys.modules["referee"].__file__ or "").is_relative_to(tree)
+    figures: dict[str, float] = {}
+    for source in sorted(Path(sessions).glob("session-*.db")):
+        size = int(source.stem.split("-")[1])
+        opens = []
+        for _ in range(3):
+            fresh = _fresh_copy(source, work)
+            start = time.process_time()
+            Session.check(str(fresh))
+            opens.append(time.process_time() - start)
+        figures[f"first open @{size}"] = min(opens)
+        path = work / source.name
+        shutil.copyfile(source, path)
+        table = Table(str(path), None, iter(()), io.StringIO())
+        table.refresh()
+        for line in ("status", "mt Ann +0"):
+            line_cpu(table, line)  # warm
+        for line in ("mt Ann +0", "status"):
+            figures[f"{line} @{size}"] = statistics.mean(line_cpu(table, line)
+                                                         for _ in range(lines))
+    print(json.dumps(figures))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def peak(tree: str, session: str) -> None:
+    """Peak memory (KiB) of a process that imports the referee and opens `session` (a
+    fresh copy: no mark): VmHWM, the high-water mark of this process's own memory
+    (ru_maxrss keeps the parent's across fork and exec: it made the sessions)."""
+    import resource
+
+    _use_tree(tree)
+    os.environ["PNP_CACHE_DIR"] = "off"
+    from referee.session import Session
+
+    Session.check(session)
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            print(next(line.split()[1] for line in status if line.startswith("VmHWM:")))
+    except OSError:
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def compare(options: argparse.Namespace) -> None:
+    import json
+    import shutil
+    import subprocess
+
+    from referee_startup import make_session
+
+    work = Path(tempfile.mkdtemp(prefix="referee-play-compare-"))
+    sessions = work / "sessions"
+    sessions.mkdir()
+    sizes = [int(n) for n in options.events.split(",") if n.strip()]
+    for size in sizes:
+        make_session(sessions / f"session-{size}.db", size)
+    base = work / "base"
+    base.mkdir()
+    archive = subprocess.run(["git", "archive", options.base], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+    trees = {options.base: str(base), "this tree": str(ROOT)}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PNP_CACHE_DIR")}
+    results: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+    me = str(Path(__file__).resolve())
+    largest = sessions / f"session-{max(sizes)}.db"
+    for _ in range(options.rounds):
+        for name, tree in trees.items():
+            out = subprocess.run([sys.executable, me, "--child", tree, str(sessions),
+                                  "--lines", str(options.lines)], env=env, check=True,
+                                 capture_output=True, text=True).stdout
+            figures = json.loads(out.strip().splitlines()[-1])
+            fresh = _fresh_copy(largest, work)
+            kib = subprocess.run([sys.executable, me, "--peak", tree, str(fresh)], env=env,
+                                 check=True, capture_output=True, text=True).stdout
+            figures[f"peak MiB, first open @{max(sizes)}"] = int(kib.split()[-1]) * 1024
+            fresh.unlink()
+            results[name].append(figures)
+    least = {name: {key: min(r[key] for r in runs) for key in runs[0]}
+             for name, runs in results.items()}
+    this, before = least["this tree"], least[options.base]
+    print(f"least over {options.rounds} rounds (the trees in turns): CPU ms; peak MiB")
+    print(f"  {'':<34}{options.base:>10}{'this tree':>11}{'ratio':>8}")
+    for key in before:
+        scale = 1 / 2**20 if key.startswith("peak") else 1000
+        print(f"  {key:<34}{before[key] * scale:>10.1f}{this[key] * scale:>11.1f}"
+              f"{this[key] / before[key]:>7.2f}x")
+    small, big = min(sizes), max(sizes)
+    for name, figures in least.items():
+        write = figures[f"mt Ann +0 @{big}"] / figures[f"mt Ann +0 @{small}"]
+        read = figures[f"status @{big}"] / figures[f"status @{small}"]
+        print(f"  {name}: at {big} events a writing line costs {write:.2f}x the line at "
+              f"{small}, status {read:.2f}x")
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def whole_game(work: str) -> tuple[float, int, int]:

@@ -16,7 +16,11 @@ A session of N events is made through the library (`Session.create`, then N-1 `m
 events recorded in one transaction), not by N processes. `mt Ann +0` adds an event per
 run (a few, against thousands). Bytecode is cached (in a temporary PYTHONPYCACHEPREFIX,
 for every command) as it is for an installed package; `--no-bytecode` compiles every
-project module on each start instead."""
+project module on each start instead.
+
+`--instructions` counts instead of timing: each command once under valgrind's callgrind
+(deterministic, whatever else the machine runs; a few seconds a command), as a ratio to
+`import click`'s count."""
 
 from __future__ import annotations
 
@@ -51,6 +55,16 @@ def child_cpu(cmd: list[str], env: dict[str, str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def child_instructions(cmd: list[str], env: dict[str, str]) -> int:
+    """Instructions the command's process executed (valgrind --tool=callgrind)."""
+    import re
+
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           *cmd], env=env, check=True, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    return int(re.findall(r"Collected : (\d+)", done.stderr)[-1])
+
+
 def make_session(path: Path, events: int) -> None:
     """A 3-player X-Statix session (the table's deck) of `events` events, via the library."""
     sys.path.insert(0, str(ROOT))
@@ -80,6 +94,8 @@ def main() -> None:
     parser.add_argument("--events", default="10,1000,50000",
                         help="session sizes, comma-separated (default 10,1000,50000)")
     parser.add_argument("--no-bytecode", action="store_true", help="compile on every start")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions (valgrind) instead of CPU time")
     options = parser.parse_args()
     sizes = [int(n) for n in options.events.split(",") if n.strip()]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -105,6 +121,13 @@ def main() -> None:
             commands[f"{' '.join(words)} @{size}"] = [*referee, "--session", str(path), *words]
     for cmd in commands.values():  # warm the OS file cache and the bytecode
         child_cpu(cmd, env)
+    if options.instructions:
+        counts = {name: child_instructions(cmd, env) for name, cmd in commands.items()}
+        print("instructions per command (valgrind callgrind); ratio to `import click`")
+        for name, count in counts.items():
+            print(f"  {name:<22} {count / 1e6:8.1f} M  {count / counts['import click']:6.3f}x")
+        work.cleanup()
+        return
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(options.runs):
         for name, cmd in commands.items():

@@ -6,8 +6,8 @@ Target (issue 8): under 20 s on a 2-core machine. Run from the project root:
 
 Prints the wall time, games per second and the CPU time per game of one worker, so a
 busy machine (other processes on the cores) shows up in the figures. It runs the engine
-the tree holds: compiled with mypyc after `pip install -e .` (or `python setup.py
-build_ext --inplace`), pure Python otherwise (REFEREE_MYPYC=0, no C compiler, or a
+the tree holds: compiled with mypyc after `REFEREE_MYPYC=1 pip install -e .` (or `python
+setup.py build_ext --inplace`), pure Python otherwise (a plain install, no C compiler, or a
 source edited since the build); the second line says which."""
 
 from __future__ import annotations

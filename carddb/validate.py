@@ -116,6 +116,9 @@ GAME_REQUIRED = {"title": NAME, "players": PLAYERS, "types": ANY, "decks": MapOf
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
                  "tokens": MapOf(NAME, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
                  "phases": ListOf(NAME, 1), "icons": ANY}
+# Colours that tell kinds apart (card types, suits, leagues...): set name -> kind -> colour,
+# for templates to read (game.extras.kind_colors) and pnp to check for colour vision.
+GAME_OPTIONAL["kind_colors"] = MapOf(STR, MapOf(STR, COLOR))
 MAT = Struct({"title": STR, "size_mm": ListOf(Range(*limits.MAT_MM, "a size in mm"), 2, 2),
               "areas": ListOf(Struct({"label": STR, "rect_mm": ListOf(NUMBER, 4, 4)}))})
 DECK = Struct({"title": NAME, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})

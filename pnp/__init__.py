@@ -1,8 +1,5 @@
-"""pnp: print-and-play production pipeline for the card database."""
+"""pnp: print-and-play production pipeline for the card database.
 
-from pnp.dataclass_code import install as _kept_dataclass_code
-from pnp.lazy_pillow import install as _lazy_pillow
-
-# before carddb's and pnp's classes are made, and before anything imports ReportLab
-_kept_dataclass_code()
-_lazy_pillow()
+Importing pnp (or calling the library: pnp.artefacts.project_build.build_project) changes
+nothing in the caller's process. The speed-ups the `pnp` command uses (dataclass methods
+kept compiled, a lazy PIL.Image) are installed by the command itself (pnp.cli.main)."""

@@ -382,9 +382,11 @@ class Tx:
     def referee_rolled(self) -> tuple[list[str], list[dict[str, Any]]]:
         """The dice the referee rolled: the lines the reply begins with (those not told
         under their prompt already) and, for --json, every one as {"roll", "faces"}."""
+        if self._rng is None:  # nothing rolled (and referee.dice not imported: `status`)
+            return [], []
         from referee.dice import table_of
 
-        table = table_of(self._rng) if self._rng is not None else None
+        table = table_of(self._rng)
         if table is None:
             return [], []
         return list(table.rolled), table.referee_rolls()

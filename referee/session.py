@@ -21,7 +21,8 @@ undo/redo are ordinary events that restore an earlier state. Safety:
 - a busy timeout makes concurrent commands wait their turn instead of failing;
 - the file's header (SQLite magic + our application_id) is checked by reading bytes
   *before* SQLite opens it. The first command to open a file checks it whole (`PRAGMA
-  quick_check`, every event row: seq order, CRC-32, content by state_schema), and records
+  quick_check`, every event row: seq order, CRC-32, content by state_schema; in one pass
+  of SQLite's C code, `_verify_bulk`, row by row when that doubts anything), and records
   what it verified (`session_verified`: a mark kept with the file's identity, outside the
   file); the next commands find the file unchanged since and read only what they use:
   the current state row (CRC and schema checked on every command), the rows written
@@ -48,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from referee import clock, session_media, session_verified, state_schema
 from referee.errors import RefereeError, SessionError, UsageError
 from referee.inputs import one_line, shown
+from referee.seq_runs import Seqs
 from referee.words import counted
 
 if TYPE_CHECKING:
@@ -80,6 +82,35 @@ _SELECT_ALL = _SELECT + " ORDER BY seq"
 _SELECT_LAST = _SELECT + " ORDER BY seq DESC LIMIT 1"
 _SELECT_RANGE = _SELECT + " WHERE seq BETWEEN ? AND ? ORDER BY seq"
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
+# Session._verify_bulk: a whole check in one pass of SQLite's C code over the rows.
+_BULK_LONGEST = 10_000  # ts, kind, summary: longer is checked row by row (at most MAX_TEXT_CHARS)
+_PLAIN_PAYLOAD = (  # a JSON object that Python's json reads the same way: no NUL (SQLite's
+    # text functions stop there), short (no 4,301-digit number), at most MAX_DEPTH brackets
+    # (counted only when there is a bracket after the first)
+    "instr(CAST(payload_json AS BLOB), x'00') = 0 AND length(payload_json) <= 4000 "
+    "AND CASE WHEN instr(payload_json, '[') = 0 AND instr(substr(payload_json, 2), '{') = 0 "
+    "THEN 1 ELSE length(payload_json) - length(replace(replace(payload_json, '[', ''), '{', "
+    f"'')) <= {state_schema.MAX_DEPTH} END "
+    "AND substr(payload_json, 1, 1) = '{' AND json_valid(payload_json)")  # valid, so an object
+_BULK = (
+    "SELECT count(*), min(seq), max(seq), "
+    # any column not text (or a CRC not a number)
+    "total(typeof(ts) != 'text' OR typeof(kind) != 'text' OR typeof(summary) != 'text' "
+    "OR typeof(payload_json) != 'text' OR typeof(state_json) != 'text' "
+    "OR typeof(crc) != 'integer'), "
+    "max(max(length(CAST(ts AS BLOB))), max(length(CAST(kind AS BLOB))), "
+    "max(length(CAST(summary AS BLOB)))), "
+    # row_crc: the columns as text joined by \x1f, as UTF-8, crc32: the first that differs
+    "min(CASE WHEN referee_crc32(CAST(state_json AS BLOB), referee_crc32(CAST(seq || char(31) "
+    "|| ts || char(31) || kind || char(31) || summary || char(31) || payload_json || char(31) "
+    "AS BLOB), 0)) != crc THEN seq END), "
+    "group_concat(ts || kind || summary, ''), "  # one `isprintable` for them all
+    # the rows Python reads: new, undo, redo, and a payload that is not plainly an object
+    f"json_group_array(seq) FILTER (WHERE kind IN ('new', 'undo', 'redo') "
+    f"OR NOT ({_PLAIN_PAYLOAD})) "
+    "FROM events")
+_BULK_OTHERS = ("SELECT seq, ts, kind, summary, payload_json, '' FROM events "
+                "WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq")
 Row = tuple[int, str, str, str, str, str]
 PathText = session_media.PathText  # a path as text: pathlib costs more to import than a command may spend
 
@@ -230,21 +261,23 @@ def _durable(conn: sqlite3.Connection, path: PathText) -> None:
         _fsync(os.fspath(path))
 
 
-Stacks = tuple[int, list[int], list[int], set[int]]
+Stacks = tuple[int, Seqs, list[int], set[int]]
 
 
 def _undo_stacks(rows: list[tuple[int, str, str]], start: Stacks | None = None) -> Stacks:
     """Replay kinds/payloads: (seq of the latest `new`, done seqs, undone seqs as a stack
     whose last element is the next to redo, every seq currently reverted), from `start`
     (the stacks before `rows`; default: an empty log). A `new` event is a barrier; a
-    regular event after undo makes the undone ones final."""
+    regular event after undo makes the undone ones final. `done` is kept as runs (Seqs:
+    a long log's history costs what a short one's does)."""
     if start is None:
-        base, done, undone, reverted = 0, [], [], set()
+        base, done, undone, reverted = 0, Seqs(), [], set()
     else:
-        base, done, undone, reverted = start[0], list(start[1]), list(start[2]), set(start[3])
+        base, done, undone = start[0], Seqs.of(start[1]), list(start[2])
+        reverted = set(start[3])
     for seq, kind, payload_json in rows:
         if kind == "new":
-            base, done, undone = seq, [], []
+            base, done, undone = seq, Seqs(), []
         elif kind == "undo":
             for moved in json.loads(payload_json)["undone"]:
                 done.remove(moved)
@@ -298,7 +331,7 @@ class Session:
         self._last: Row = (0, "", "", "", "", "")  # the current row when the command began
         self._new: list[Row] = []  # this command's rows (not yet checked on leaving `with`)
         self._read: dict[int, Row] = {}  # earlier rows read (and their CRC checked)
-        self._history: Stacks = (0, [], [], set())  # _undo_stacks up to `_last`
+        self._history: Stacks = (0, Seqs(), [], set())  # _undo_stacks up to `_last`
         self._seen: list | None = None  # the file's identity as the command found it
         self._marked = False  # a mark for `_last` is recorded already (session_verified)
         self._wal = False  # writing a WAL-mode file: `_durable` after COMMIT
@@ -466,7 +499,11 @@ class Session:
             raise SessionError(f"{self.path}: damaged session file ({report})")
 
     def _verify_whole(self) -> None:
-        """Every row: seq order, CRC, content (state_schema.check_rows); then the mark."""
+        """Every row: seq order, CRC, content (state_schema.check_rows); then the mark.
+        In bulk first (`_verify_bulk`); row by row when that finds anything unusual, so a
+        refusal says what it always said."""
+        if self._verify_bulk():
+            return
         rows: list[Row] = []
         for *fields, crc in self._db().execute(_SELECT_ALL):
             row: Row = tuple(fields)  # type: ignore[assignment]
@@ -480,6 +517,54 @@ class Session:
         self._history = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
         self._last = rows[-1]
         self._marked = False
+
+    def _verify_bulk(self) -> bool:
+        """The checks of `_verify_whole`, in SQLite's C code for the rows that are ordinary
+        (issue 36, item 5: a 50,000-event session, 65 MB of states, is checked whole the
+        first time a command opens it; a Python loop over its rows was most of the time):
+        seqs 1..N (count, min and max), every column text, each row's CRC computed by zlib
+        inside the query (the same bytes `row_crc` hashes: the columns' UTF-8 joined by
+        \x1f), the short texts one line (one `isprintable` over them all), each ordinary
+        event's payload a JSON object SQLite's parser accepts, short and shallow (JSON that
+        Python's `json` reads the same way). Only the other rows (new, undo, redo, a payload
+        SQLite doubts) come to Python, through state_schema.LogCheck as on a row-by-row
+        check, with the runs of ordinary events between them; and the current row, whose
+        state is checked. False at the first doubt (nothing is concluded from it: the
+        row-by-row check then decides and says where), and when SQLite lacks JSON."""
+        conn = self._db()
+        try:
+            conn.create_function("referee_crc32", 2, zlib.crc32, deterministic=True)
+            count, first, top, odd, longest, damaged, lines, read = conn.execute(
+                _BULK).fetchone()
+            if (not count or first != 1 or top != count or odd or longest > _BULK_LONGEST
+                    or damaged is not None or not isinstance(lines, str)
+                    or not lines.isprintable()):
+                return False
+            others = conn.execute(_BULK_OTHERS, (read,)).fetchall()
+            last = conn.execute(_SELECT_LAST).fetchone()
+        except sqlite3.Error:
+            return False
+        if not others or others[0][0] != 1:  # the first event is not a new game
+            return False
+        log = state_schema.LogCheck()
+        seen = 0
+        try:
+            for row in others:
+                if row[0] > seen + 1:
+                    log.regular(seen + 1, row[0] - seen - 1)
+                log.row(row)
+                seen = row[0]
+            if count > seen:
+                log.regular(seen + 1, count - seen)
+        except state_schema.SchemaError:
+            return False
+        current: Row = tuple(last[:6])  # type: ignore[assignment]
+        with _refusing_bad_rows(self.path):  # as `check_rows` ends: the current state
+            state_schema.load_state(current[5], self._version, f"event #{count}: state")
+        self._history = (log.base, log.done, log.undone, log.reverted)
+        self._last = current
+        self._marked = False
+        return True
 
     def _verify_since(self, mark: session_verified.Mark) -> bool:
         """With a mark for this very file: check the current row (CRC, state) and the rows
@@ -584,7 +669,7 @@ class Session:
                     if os.path.lexists(leftover):
                         os.unlink(leftover)
         session_verified.save(path, SCHEMA_VERSION, session_verified.Mark(
-            1, row_crc(row), 1, [], [], set()))  # after the unlink: it changes the ctime
+            1, row_crc(row), 1, Seqs(), [], set()))  # after the unlink: it changes the ctime
         return 1
 
     # ── reading ────────────────────────────────────────────────────────────────
@@ -784,8 +869,8 @@ class Session:
                 if done
                 else "nothing to undo since the game started"
             )
-        reverted = list(reversed(done[-n:]))
-        target = done[-n - 1] if n < len(done) else base
+        reverted = list(reversed(done.last(n)))
+        target = done.at(-n - 1) if n < len(done) else base
         names = "; ".join(f"#{s} {self._summary_of(s)}" for s in reverted)
         seq = self._append(
             "undo",

@@ -34,6 +34,8 @@ from __future__ import annotations
 import json
 import os
 
+from referee.seq_runs import Seqs
+
 FORMAT = 1
 _CHECKERS = ("session.py", "state_schema.py", "session_verified.py")
 
@@ -90,11 +92,13 @@ def _where(path: str | os.PathLike) -> tuple[str, str] | None:
 
 class Mark:
     """A verified prefix of a session's log: rows 1..seq, the last with CRC `crc`, and the
-    undo/redo history there (`session._undo_stacks`), as run-length lists."""
+    undo/redo history there (`session._undo_stacks`), kept as run-length lists. `done`
+    stays runs in memory too (Seqs): a mark is read and written on every command, at the
+    same cost whatever the length of the log."""
 
     __slots__ = ("seq", "crc", "base", "done", "undone", "reverted")
 
-    def __init__(self, seq: int, crc: int, base: int, done: list[int], undone: list[int],
+    def __init__(self, seq: int, crc: int, base: int, done: Seqs, undone: list[int],
                  reverted: set[int]) -> None:
         self.seq, self.crc, self.base = seq, crc, base
         self.done, self.undone, self.reverted = done, undone, reverted
@@ -139,7 +143,7 @@ def load(path: str | os.PathLike, seen: list | None, version: int) -> Mark | Non
         seq, crc, base = data["seq"], data["crc"], data["base"]
         if not all(type(v) is int for v in (seq, crc, base)) or not 1 <= base <= seq:
             return None
-        return Mark(seq, crc, base, _unruns(data["done"]), _unruns(data["undone"]),
+        return Mark(seq, crc, base, Seqs.from_runs(data["done"]), _unruns(data["undone"]),
                     set(_unruns(data["reverted"])))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # no mark, or a damaged one: the session is checked whole
@@ -153,7 +157,7 @@ def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
         return
     real, where = found
     data = {"format": FORMAT, "path": real, "checks": _checks(), "file": seen, "version": version,
-            "seq": mark.seq, "crc": mark.crc, "base": mark.base, "done": _runs(mark.done),
+            "seq": mark.seq, "crc": mark.crc, "base": mark.base, "done": mark.done.runs(),
             "undone": _runs(mark.undone), "reverted": _runs(sorted(mark.reverted))}
     temp = f"{where}.{os.getpid()}.tmp"
     try:

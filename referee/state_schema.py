@@ -17,10 +17,11 @@ No sqlite3 here: checks on plain values, so the schema is testable on its own.""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from referee.inputs import shown
+from referee.seq_runs import Seqs  # `done` as runs: a long history costs what a short one does
 
 FORMAT_VERSION = 1  # what new sessions are written as (session.py: PRAGMA user_version)
 MAX_TEXT_CHARS = 1_000_000  # one column of one row; a real state is 2-10 KB
@@ -364,15 +365,36 @@ def load_state(text: Any, version: int = FORMAT_VERSION, where: str = "state") -
 
 
 def check_rows(rows: list[tuple], version: int = FORMAT_VERSION,
-               history: tuple[int, list[int], list[int]] | None = None) -> None:
+               history: tuple[int, Iterable[int], list[int]] | None = None) -> None:
     """Every row `(seq, ts, kind, summary, payload_json, state_json)` of a log: columns of
     the right types, payloads JSON objects, every undo and redo naming exactly the events
     the history lets it move, and the current (last) state matching its game's schema.
     Earlier states are checked when read back (`load_state`). `history`: the rows follow
     rows already checked, whose (base, done, undone) stacks these are (session_verified)."""
-    base, done, undone = (0, [], []) if history is None else (
-        history[0], list(history[1]), list(history[2]))  # as session._undo_stacks replays them
+    log = LogCheck(history)
     for row in rows:
+        log.row(row)
+    if rows:
+        last = rows[-1]
+        load_state(last[5], version, f"event #{last[0]}: state")
+
+
+class LogCheck:
+    """`check_rows` a row at a time, keeping the undo history as it goes (base, done,
+    undone, reverted: as session._undo_stacks replays them). `regular(first, count)` takes
+    a run of ordinary events whose columns and payloads were checked already (a whole
+    session checked in bulk, session._verify_bulk): they only extend what undo may revert."""
+
+    def __init__(self, history: tuple[int, Iterable[int], list[int]] | None = None) -> None:
+        self.base, self.done, self.undone = (0, Seqs(), []) if history is None else (
+            history[0], Seqs.of(history[1]), list(history[2]))
+        self.reverted: set[int] = set()  # seqs these rows revert (and do not redo)
+
+    def regular(self, first: int, count: int) -> None:
+        self.done.add_run(first, count)
+        self.undone = []
+
+    def row(self, row: tuple) -> None:
         number, ts, kind, summary, payload_json, state_json = row
         at = f"event #{number}"
         for column, value in (("ts", ts), ("kind", kind), ("summary", summary)):
@@ -386,24 +408,26 @@ def check_rows(rows: list[tuple], version: int = FORMAT_VERSION,
         obj(payload, f"{at}: payload")
         if number == 1 and kind != "new":
             raise _fail(at, "the first event is not a new game")
+        done, undone = self.done, self.undone
         if kind == "new":
-            base, done, undone = number, [], []  # a new game: undo stops here
+            self.base, self.done, self.undone = number, Seqs(), []  # a new game: undo stops here
         elif kind == "undo":
             n = len(done)
             record({"n": whole(1), "undone": list_of(whole(1)), "restores": whole(1)})(
                 payload, f"{at}: payload"
             )
             count = payload["n"]
-            expected = list(reversed(done[-count:])) if count <= n else None
-            restores = (done[-count - 1] if count < n else base) if count <= n else None
+            expected = list(reversed(done.last(count))) if count <= n else None
+            restores = (done.at(-count - 1) if count < n else self.base) if count <= n else None
             if payload["undone"] != expected or payload["restores"] != restores:
                 raise _fail(
                     f"{at}: payload",
                     f"undo names events {_cut(json.dumps(payload['undone']))}; the history "
-                    f"lets it undo {_cut(json.dumps(list(reversed(done))[:count]))}",
+                    f"lets it undo {_cut(json.dumps(list(reversed(done.last(count)))))}",
                 )
-            del done[-count:]
+            done.drop_last(count)
             undone.extend(payload["undone"])
+            self.reverted.update(payload["undone"])
         elif kind == "redo":
             record({"n": whole(1), "redone": list_of(whole(1))})(payload, f"{at}: payload")
             count = payload["n"]
@@ -416,9 +440,7 @@ def check_rows(rows: list[tuple], version: int = FORMAT_VERSION,
                 )
             del undone[-count:]
             done.extend(payload["redone"])
+            self.reverted.difference_update(payload["redone"])
         else:
             done.append(number)
-            undone = []
-    if rows:
-        last = rows[-1]
-        load_state(last[5], version, f"event #{last[0]}: state")
+            self.undone = []

@@ -73,6 +73,8 @@ class Options:
     printer_margin_mm: float = 5.0
     layout: str = "auto"
     ink_saver: bool = False  # print.ink_saver / --ink-saver: the renderer's INK_SAVER
+    contrast: bool = False   # --contrast: text contrast measured on each face (pnp.draw.contrast)
+    large_print: bool = False  # --large-print: text as large as its box allows (LARGE_PRINT_PT)
     # print.cut_guides: the guides' colour, widths, dash
     guides: GuideStyle = field(default_factory=_default_guides)
 

@@ -42,7 +42,8 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
                          printer_margin_mm: float | None = None,
                          layout: str | None = None, ink_saver: bool | None = None,
                          back_scale_pct: tuple[float, float] | None = None,
-                         back_rotate_deg: float | None = None) -> Options:
+                         back_rotate_deg: float | None = None,
+                         contrast: bool = False, large_print: bool = False) -> Options:
     """The print profile of cards.yaml with the command-line overrides applied."""
     opts = Options(
         paper=(paper or profile.paper).lower(),
@@ -65,6 +66,7 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         ink_saver=bool(ink_saver if ink_saver is not None
                        else getattr(profile, "ink_saver", False)),
         guides=guides_from_profile(getattr(profile, "cut_guides", None)),
+        contrast=contrast, large_print=large_print,
     )
     if opts.paper not in g.PAPERS_MM:
         raise BuildError(f"unknown paper {opts.paper!r} (choose {', '.join(g.PAPERS_MM)})", 2)
@@ -168,6 +170,7 @@ def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: 
     step = progress or (lambda n: None)
     try:
         kinds.kind(art.kind).draw(db, art, opts, renderer, fonts, part, result, step)
+        game_checks(db, art, result)
         report = layout_report(out, [result])
         # compact: the indenting encoder is pure Python, slow on a 10,000-card deck
         layout_part.write_text(json.dumps(report, separators=(",", ":")) + "\n",
@@ -201,7 +204,19 @@ def check_artefact(db: Any, art: Artefact, opts: Options, renderer: Any,
     result = Written(art, Path(art.game) / f"{art.name}.pdf")
     kinds.kind(art.kind).draw(db, art, opts, renderer, fonts, _NullSink(), result,
                               progress or (lambda n: None))
+    game_checks(db, art, result)
     return result
+
+
+def game_checks(db: Any, art: Artefact, result: Written) -> None:
+    """The checks of the artefact's game as a whole, carried by each of its artefacts (a
+    build of one of them warns too; the build and validate list each warning once):
+    kind colours that collapse under a colour vision deficiency (pnp.draw.vision)."""
+    from pnp.draw.vision import kind_colour_warnings
+
+    game = db.games.get(art.game)
+    if game is not None:
+        result.warnings.extend(kind_colour_warnings(game))
 
 
 def commit_staged(results: list[Written]) -> None:

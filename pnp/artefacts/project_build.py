@@ -47,6 +47,8 @@ class BuildOptions:
     printer_margin_mm: float | None = None
     layout: str | None = None
     ink_saver: bool | None = None
+    contrast: bool = False               # measure text contrast (pnp.draw.contrast)
+    large_print: bool = False            # text as large as each box allows
     strict: bool = False                 # warnings refuse the build (StrictRefusal)
     force: bool = False                  # redraw everything (and read no cached plan)
     jobs: int | None = None              # worker processes (None: the machine's cores;
@@ -69,6 +71,10 @@ class BuildOptions:
             args.update(back_scale=self.back_scale_pct, back_rotate=self.back_rotate_deg)
         if self.lang is not None:
             args.update(lang=self.lang)
+        if self.contrast:
+            args.update(contrast=True)
+        if self.large_print:
+            args.update(large_print=True)
         from pnp.artefacts.kinds import registered
 
         if registered():    # a kind from elsewhere adds artefacts: not the run without it
@@ -85,7 +91,8 @@ class BuildOptions:
                 "back_offset_mm": self.back_offset_mm, "fold": self.fold,
                 "backs": self.backs, "printer_margin_mm": self.printer_margin_mm,
                 "layout": self.layout, "ink_saver": self.ink_saver,
-                "back_scale_pct": self.back_scale_pct, "back_rotate_deg": self.back_rotate_deg}
+                "back_scale_pct": self.back_scale_pct, "back_rotate_deg": self.back_rotate_deg,
+                "contrast": self.contrast, "large_print": self.large_print}
 
 
 class Progress:
@@ -378,7 +385,8 @@ class _InProcess:
             self.fonts = register_fonts(db.print.fonts, db.root,
                                         notify=progress.notice)
             self.store = plan_store(db, self.options.force)
-            self.renderer = checked_renderer(db, self.fonts, opts.ink_saver, self.store)
+            self.renderer = checked_renderer(db, self.fonts, opts.ink_saver, self.store,
+                                             opts)
             self.recorder = drawn.Recorder(db, self.renderer)
         result = b.build_artefact(db, art, opts, self.renderer, self.fonts, out,
                                   progress.advance, commit=False)
@@ -445,7 +453,8 @@ def _worker_draw(art: Any) -> tuple[Any, Any] | None:
         if "renderer" not in w:
             w["fonts"] = register_fonts(db.print.fonts, db.root)
             w["store"] = plan_store(db, w["force"])
-            w["renderer"] = checked_renderer(db, w["fonts"], w["opts"].ink_saver, w["store"])
+            w["renderer"] = checked_renderer(db, w["fonts"], w["opts"].ink_saver, w["store"],
+                                             w["opts"])
             w["recorder"] = drawn.Recorder(db, w["renderer"])
         result = b.build_artefact(db, art, w["opts"], w["renderer"], w["fonts"], w["out"],
                                   None, commit=False)
@@ -529,9 +538,10 @@ def plan_store(db: Any, force: bool = False) -> Any:
 
 
 def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False,
-                     store: Any = None) -> Any:
+                     store: Any = None, opts: Any = None) -> Any:
     """The card renderer, wrapped in the layout checks (pnp.draw.checks), keeping its
-    card plans in `store` (a PlanStore) when given."""
+    card plans in `store` (a PlanStore) when given; `opts` (Options): --contrast adds the
+    contrast check, --large-print sets text as large as its box allows."""
     from pnp.draw.checks import CheckedRenderer
     from pnp.draw.render import CardRenderer
 
@@ -541,7 +551,20 @@ def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False,
         renderer = CardRenderer(db, fonts, ink_saver=True)
     if store is not None:
         renderer.plan_store = store
+    accessible(renderer, opts)
     return CheckedRenderer(renderer)
+
+
+def accessible(renderer: Any, opts: Any) -> Any:
+    """`renderer` set up for the accessibility options of `opts` (before the checks are
+    installed): --contrast, --large-print."""
+    if opts is not None and getattr(opts, "contrast", False):
+        renderer.check_contrast = True
+    if opts is not None and getattr(opts, "large_print", False):
+        from pnp.draw.render import LARGE_PRINT_PT
+
+        renderer.large_print = LARGE_PRINT_PT
+    return renderer
 
 
 def load_database(path: Path) -> Any:

@@ -68,6 +68,13 @@ def _scale(ctx, param, value):
 @click.option("--ink-saver", "ink_saver", is_flag=True, default=None,
               help="Light frames and backs for a home printer: outlines instead of solid "
                    "fills (default: print.ink_saver; templates read INK_SAVER).")
+@click.option("--contrast", is_flag=True,
+              help="Measure each text's contrast against what is painted behind it "
+                   "(WCAG 4.5:1, 3:1 for large text) and warn below it, as pnp validate "
+                   "always does (it adds about the drawing time again).")
+@click.option("--large-print", "large_print", is_flag=True,
+              help="Set every text as large as its box allows, up to 18 pt; report the "
+                   "boxes that cannot hold 18 pt.")
 @click.option("--no-backs", is_flag=True, help="Fronts only.")
 @click.option("--strict", is_flag=True,
               help="Treat layout warnings (text overflow) as errors: list them all and "
@@ -90,7 +97,8 @@ def _scale(ctx, param, value):
                    "(all: each into its own folder); default: the first, into OUT.")
 def build(game, only, paper, out, project, duplex, back_offset, printer_margin, layout, fold,
           no_backs, strict, force, as_json, changed_only, since, ink_saver, jobs,
-          lang=None, back_scale=None, back_rotate=None) -> None:
+          lang=None, back_scale=None, back_rotate=None, contrast=False,
+          large_print=False) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf, each with its layout report
     OUT/<game>/<artefact>.layout.json. The first line names the cards.yaml read."""
@@ -98,7 +106,8 @@ def build(game, only, paper, out, project, duplex, back_offset, printer_margin, 
              back_offset=back_offset, printer_margin=printer_margin, layout=layout, fold=fold,
              no_backs=no_backs, strict=strict, force=force, as_json=as_json,
              changed_only=changed_only, since=since, ink_saver=ink_saver, jobs=jobs,
-             back_scale=back_scale, back_rotate=back_rotate, lang=lang))
+             back_scale=back_scale, back_rotate=back_rotate, lang=lang, contrast=contrast,
+             large_print=large_print))
 
 
 def run(params: dict):
@@ -134,7 +143,8 @@ def _run_one(params: dict, lang: str | None, quiet_json: bool = False):
         backs=not params["no_backs"], printer_margin_mm=params["printer_margin"],
         layout=params["layout"], ink_saver=params["ink_saver"], strict=params["strict"],
         force=params["force"], jobs=params.get("jobs"), lang=lang,
-        back_scale_pct=params.get("back_scale"), back_rotate_deg=params.get("back_rotate"))
+        back_scale_pct=params.get("back_scale"), back_rotate_deg=params.get("back_rotate"),
+        contrast=bool(params.get("contrast")), large_print=bool(params.get("large_print")))
     project = params["project"]
     out = output_folder(project, options)
     quiet = params["as_json"]

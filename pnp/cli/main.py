@@ -11,6 +11,18 @@ from pnp.cli.options import DATABASE_ARG, project_option
 from pnp.errors import OneLineGroup, PnpError, keep_going_when_stdout_closes
 
 
+def speed_ups() -> None:
+    """What only the `pnp` command does to its own process, before any of carddb's and
+    pnp's classes are made and before anything imports ReportLab (issue 24; issue 36: never
+    on `import pnp`, which a program calling the library does): dataclass methods compiled
+    once and kept in the cache folder (pnp.dataclass_code, which hooks `dataclasses`), and
+    PIL.Image loaded at its first use (pnp.lazy_pillow, a lazy module in sys.modules)."""
+    from pnp import dataclass_code, lazy_pillow
+
+    dataclass_code.install()
+    lazy_pillow.install()
+
+
 class Commands(OneLineGroup):
     """The commands written in modules of their own are imported when one is run (or
     help lists them): `pnp build` does not pay for importing proof, export and watch."""
@@ -25,6 +37,7 @@ class Commands(OneLineGroup):
     def main(self, args=None, *rest, **kwargs):
         if args is not None:            # called in a program of its own (tests' CliRunner)
             return super().main(args, *rest, **kwargs)
+        speed_ups()
         import gc
 
         # The command is the process (issue 24). It allocates far more than it frees, so

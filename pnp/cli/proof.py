@@ -23,6 +23,10 @@ from pnp.project import output
 @click.option("--dpi", type=click.IntRange(36, 600), default=PROOF_DPI, show_default=True)
 @click.option("--guides", is_flag=True,
               help="Draw the trim line, tint the bleed and dash the safe zone on each PNG.")
+@click.option("--vision", "visions", multiple=True,
+              type=click.Choice(("all", "deuteranopia", "protanopia", "tritanopia")),
+              help="Also write each face and contact sheet as seen with this colour vision "
+                   "deficiency (all: the three), under OUT/vision/<vision>/.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any layout check warns.")
 @click.option("--builds", type=click.Path(file_okay=False, path_type=Path),
               help="The build output whose records mark changed cards (default: output in "
@@ -34,7 +38,7 @@ from pnp.project import output
               help="Proof the decks in N worker processes (default: the machine's cores; "
                    "1: in this process). The files are the same whatever N.")
 @lang_option
-def proof(game, decks, cards, out, project, dpi, guides, strict, builds, since,
+def proof(game, decks, cards, out, project, dpi, guides, visions, strict, builds, since,
           jobs, lang) -> int:
     """Render card faces to PNG from the print's own PDF drawing, with the layout checks,
     a contact sheet per deck and a gallery (OUT/index.html)."""
@@ -47,9 +51,17 @@ def proof(game, decks, cards, out, project, dpi, guides, strict, builds, since,
                               project, since, font_notice)
     with one_line_errors(), staged(out, notify=font_notice):  # as pnp build: whole or not
         result = proof_faces(db, chosen, make_renderer(db), out, dpi, guides, changes,
-                             jobs=jobs)
+                             jobs=jobs, visions=_visions(visions))
     for w in result.warnings:
         click.echo(warning_line(w), err=True)
     click.echo(f"proofed {len(result.faces)} faces ({len(result.warnings)} warnings): "
                f"{out / INDEX}")
+    if visions:
+        click.echo(f"colour vision proofs: {out / 'vision'}")
     return 1 if strict and result.warnings else 0
+
+
+def _visions(chosen: tuple[str, ...]) -> tuple[str, ...]:
+    from pnp.draw.colour import VISIONS
+
+    return VISIONS if "all" in chosen else tuple(v for v in VISIONS if v in chosen)

@@ -6,7 +6,9 @@ sink that keeps nothing (`pnp.artefacts.build.check_artefact`), so that the two 
 disagree: template syntax errors and misspelt fields (with the nearest declared field),
 card types without a template, dice or tokens without theirs, art that is missing, not
 an image, too small or needlessly large, text that does not fit, characters no font
-has. Refusals are one line each on stderr (exit 1); warnings are listed in full.
+has, text without enough contrast against what is behind it (measured on each face:
+`pnp build` measures it only with --contrast) and kind colours that collapse for
+colour-blind players (docs/CARDS.md, Accessibility). Refusals are one line each on stderr (exit 1); warnings are listed in full.
 """
 
 from __future__ import annotations
@@ -126,7 +128,9 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[tuple[str, tuple]]]:
         if getattr(exc, "exit_code", 1) == 2:           # --game names no game: usage
             raise PnpError(first_line(exc), exit_code=2) from None
         return [first_line(exc)], []
-    renderer = CheckedRenderer(CardRenderer(db, fonts))
+    plain = CardRenderer(db, fonts)
+    plain.check_contrast = True     # text contrast, measured (pnp.draw.contrast)
+    renderer = CheckedRenderer(plain)
     listen_art(font_notice)     # art far above print resolution: embedded at 300 dpi, told
     warnings: list[tuple[str, tuple]] = []
     seen: set = set()

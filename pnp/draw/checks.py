@@ -179,6 +179,10 @@ def install(renderer: Any) -> bool:
     if not callable(add):
         return False
     add(card_checks)
+    if getattr(renderer, "check_contrast", False):     # pnp validate; build --contrast
+        from pnp.draw.contrast import checker
+
+        add(checker(renderer))
     return True
 
 

@@ -45,6 +45,10 @@ from pnp.draw.templates import TemplateError, Templates
 
 DEFAULT_MIN_TEXT_PT = 6.0  # print.min_text_pt: no smaller text is printed
 DIE_SAFE_MM = 1.0          # a die's rounded edge: no label text box nearer the edge
+# pnp build --large-print: every text is set as large as its box allows, up to this size
+# (the large print of a designer's draft standard, issue 35); a box that cannot hold it
+# is reported
+LARGE_PRINT_PT = 18.0
 _Target = Target           # what is being drawn (pnp.draw.elements.base)
 
 
@@ -117,6 +121,10 @@ class CardRenderer:
         self.stamp: dict[str, str] | None = None    # read on the first plan
         # card fronts' plans across builds (pnp.draw.plan_cache.PlanStore; None: none)
         self.plan_store: Any = None
+        # accessibility (pnp build --contrast, --large-print; pnp validate measures
+        # contrast): set before the checks are installed (pnp.draw.checks.install)
+        self.check_contrast = False
+        self.large_print: float | None = None
         self._key_base: str | None = None
         self._shared_keys: dict[tuple, tuple] = {}   # replay keys as stored (_stored_front)
         # called with each PlannedFace when a face is planned (not when its plan is reused)
@@ -380,8 +388,8 @@ class CardRenderer:
             # the project's folder too: a plan holds the absolute paths of the images and
             # own icons it draws, which another project's identical card must not reuse
             base = [pc.code_version(), self.plan_store.context, self.min_text_pt,
-                    self.ink_saver, self.stamp, sorted(self.fonts.items()), checked,
-                    str(Path(self.db.root).resolve())]
+                    self.ink_saver, self.stamp, *([self.large_print] if self.large_print else []),
+                    sorted(self.fonts.items()), checked, str(Path(self.db.root).resolve())]
             if self.language is not None:   # a game in several languages (`lang`)
                 base.append(self.language)
             self._key_base = pc.digest(base)

@@ -6,6 +6,9 @@ Files under OUT (default output/proof):
   <game>/<deck>/<card>.png, <game>/<deck>/back.png   the faces, bleed included
   <game>/<deck>-contact.png                          the deck's contact sheet
   index.html                                         the gallery (works offline)
+  vision/<vision>/<game>/<deck>/<card>.png, vision/<vision>/<game>/<deck>-contact.png
+      with --vision: each face and contact sheet as seen with deuteranopia, protanopia
+      or tritanopia (pnp.draw.vision: Machado et al. 2009, severity 1.0)
   proof.json                                         what has been proofed so far
 
 `proof.json` lets a proof of a few cards (`--card`) update the gallery without losing
@@ -87,22 +90,25 @@ def draw_guides(image: Any, box: Any, dpi: float) -> Any:
 
 
 def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PROOF_DPI,
-                guides: bool = False, changes: Any = None, jobs: int | None = 1) -> ProofResult:
+                guides: bool = False, changes: Any = None, jobs: int | None = 1,
+                visions: tuple[str, ...] = ()) -> ProofResult:
     """Rasterise each face from a one-card-per-page PDF, run the layout checks, write the
     PNGs, the deck contact sheets and the gallery. `jobs` > 1 (None: the machine's
     cores): the decks, each with its contact sheet, are proofed by that many worker
-    processes (pnp.artefacts.workers); the files are the same whatever `jobs`."""
+    processes (pnp.artefacts.workers); the files are the same whatever `jobs`.
+    `visions` (names of pnp.draw.colour.VISION): each face and contact sheet also as
+    seen with that colour vision deficiency, under OUT/vision/<vision>/."""
     from pnp.artefacts.workers import in_order
 
     result = ProofResult()
     record = load_record(out)
     groups = grouped_by_deck_faces(faces)
-    shared = (db, renderer, record, out, dpi, guides)
+    shared = (db, renderer, record, out, dpi, guides, visions)
     sheets = []
     # a forked worker draws with this very renderer, a spawned one makes its own
     for entries, warnings, files, sheet in in_order(
             _deck_task, shared, groups, jobs, cost=len,
-            spawned=(db, None, record, out, dpi, guides)):
+            spawned=(db, None, record, out, dpi, guides, visions)):
         result.warnings += warnings
         result.files += files
         sheets.append(sheet)
@@ -125,7 +131,7 @@ def grouped_by_deck_faces(faces: list) -> list[list]:
 
 
 def proof_deck(db: Any, deck_faces: list, renderer: Any, record: dict[str, Proofed],
-               out: Path, dpi: float, guides: bool
+               out: Path, dpi: float, guides: bool, visions: tuple[str, ...] = ()
                ) -> tuple[list[Proofed], list[Any], list[Path], Path]:
     """One deck's faces proofed and its contact sheet drawn: (entries, warnings, PNG
     files written, the contact sheet). `record`: what was proofed before (the sheet
@@ -134,6 +140,8 @@ def proof_deck(db: Any, deck_faces: list, renderer: Any, record: dict[str, Proof
 
     entries, warnings, files = _proof_deck(db, deck_faces, renderer, out, dpi, guides)
     deck = deck_faces[0].deck
+    for vision in visions:
+        files += _vision_proofs(entries, out, vision, deck.title)
     mine = {k: replace(e) for k, e in record.items()    # copies: refreshed below
             if (e.game, e.deck) == (deck.game, deck.id)}
     mine.update((e.key, e) for e in entries)
@@ -181,15 +189,42 @@ def _proof_deck(db: Any, deck_faces: list, renderer: Any, out: Path, dpi: float,
     return entries, all_warnings, files
 
 
+def _vision_proofs(entries: list[Proofed], out: Path, vision: str, title: str) -> list[Path]:
+    """The deck's proofs as seen with `vision`: each face and a contact sheet of them,
+    under OUT/vision/<vision>/ (the same paths as the proofs' own)."""
+    from PIL import Image
+
+    from pnp.draw.vision import simulate_image
+    from pnp.outpaths import inside
+
+    files: list[Path] = []
+    seen: list[Proofed] = []
+    for e in entries:
+        png = f"vision/{vision}/{e.png}"
+        path = inside(out, *png.split("/"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with Image.open(staging.current(inside(out, *e.png.split("/")))) as im:
+            simulate_image(im, vision).save(staging.target(path), "PNG", compress_level=1)
+        files.append(path)
+        seen.append(replace(e, png=png))
+    if seen:
+        first = seen[0].png.split("/")
+        sheet = inside(out, *first[:-2], f"{first[-2]}-contact.png")
+        contact_sheet(seen, out, f"{title} ({vision})").save(
+            staging.target(sheet), "PNG")
+        files.append(sheet)
+    return files
+
+
 def _deck_task(shared: tuple, deck_faces: list) -> tuple:
     """`proof_deck` as a piece of pnp.artefacts.workers.in_order (the cost of a deck:
     its faces, each drawn, rasterised, written and shown)."""
-    db, renderer, record, out, dpi, guides = shared
+    db, renderer, record, out, dpi, guides, visions = shared
     if renderer is None:                # a spawned worker
         from pnp.draw.render import card_renderer
 
         renderer = card_renderer(db)
-    return proof_deck(db, deck_faces, renderer, record, out, dpi, guides)
+    return proof_deck(db, deck_faces, renderer, record, out, dpi, guides, visions)
 
 
 def _distinct(warnings: list[Any]) -> list[Any]:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
-from referee.dice import roll_d6
 from referee.errors import RefereeError, UsageError
 from referee.words import listed
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the dice are imported by what rolls them: `status` rolls none (issue 36)
+    import random
+
     from carddb.model import Database
 
 GAME_ID = "x-statix"
@@ -66,6 +66,8 @@ def new_state(
         for player in players:
             hands[player].append(deck.pop(0))
 
+    from referee.dice import roll_d6
+
     mt_rolls = {p: roll_d6(START_MT_DICE, rng, f"{p}'s starting MT") for p in players}
     first, first_rolls = first_player(players, rng)
 
@@ -112,6 +114,8 @@ def check_players(players: list[str], low: int, high: int) -> list[str]:
 def first_player(players: list[str], rng: random.Random) -> tuple[str, list[dict[str, int]]]:
     """XS-1: highest 1D6 goes first; ties reroll among the tied. Returns the first player
     and every round of rolls."""
+    from referee.dice import roll_d6
+
     rounds: list[dict[str, int]] = []
     contenders = list(players)
     while True:
@@ -231,12 +235,17 @@ STAGE_TEXT = {
 }
 
 
+def _described(roll: dict) -> str:
+    """A roll's text (referee.xs.rolls, and the dice it imports, only when a roll is shown)."""
+    from referee.xs.rolls import describe
+
+    return describe(roll)
+
+
 def status_lines(state: dict) -> list[str]:
     """The table (issue item 6): each player's MT, Owner and Team Name, heroes in play with
     FT and marketing, hand size; deck count, whose turn and which phase; the open roll and
     the mission under way."""
-    from referee.xs.rolls import describe
-
     turn = state["turn"]
     if state.get("over"):
         head = f"{TITLE}: game over after turn {turn['number']}"
@@ -254,10 +263,10 @@ def status_lines(state: dict) -> list[str]:
             marketing = f", marketing: {', '.join(hero['marketing'])}" if hero["marketing"] else ""
             lines.append(f"    {hero['name']}: {hero['ft']} FT{marketing}")
     if turn.get("open"):
-        lines.append(f"open roll: {describe(turn['open'])} (not yet paid)")
+        lines.append(f"open roll: {_described(turn['open'])} (not yet paid)")
     mission = turn.get("mission")
     if mission and not state.get("over"):
-        made = ", ".join(describe(r) for r in mission["rolls"].values())
+        made = ", ".join(_described(r) for r in mission["rolls"].values())
         lines.append(f"mission {mission['card']}: {STAGE_TEXT[mission['stage']]}"
                      + (f" ({made})" if made else ""))
     if turn.get("another_turn") and not state.get("over"):

@@ -15,7 +15,9 @@ import carddb.cache
 from pnp import dataclass_code
 
 ROOT = Path(__file__).resolve().parents[2]
-PROBE = ("import pnp, pnp.layout.geometry, carddb, pnp.dataclass_code as d\n"
+PROBE = ("import pnp.cli.main, pnp.dataclass_code as d\n"
+         "pnp.cli.main.speed_ups()  # as the `pnp` command does (not `import pnp`: issue 36)\n"
+         "import pnp.layout.geometry, carddb\n"
          "print(d._new, len(d._codes))")
 
 

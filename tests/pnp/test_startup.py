@@ -46,7 +46,8 @@ def test_the_command_imports_no_library_before_a_command_needs_it():
 
 def test_art_still_loads_pillow_when_drawn():
     """A lazy PIL.Image is the real one at its first use (pnp.lazy_pillow)."""
-    probe = ("import sys, pnp, reportlab.lib.utils\n"
+    probe = ("import sys, pnp.lazy_pillow\npnp.lazy_pillow.install()\n"
+             "import reportlab.lib.utils\n"
              "from PIL import Image\n"
              "lazy = type(sys.modules['PIL.Image']).__name__\n"
              "print(lazy, Image.new('RGB', (2, 1)).size, type(sys.modules['PIL.Image']).__name__)")
@@ -63,3 +64,60 @@ def test_help_still_lists_every_command(cli):
                  "watch"):
         assert name in commands
     assert cli("pnp", "proof", "--help").stdout.startswith("Usage: pnp proof")
+
+
+# ── issue 36, item 6: the library changes nothing in its caller's process ───────────
+# A program of its own: sys.modules and `dataclasses` as they were, then `import pnp` and a
+# whole build through the library; every module it found stays the same object, none is
+# a lazy stand-in, and `dataclasses` gained and lost nothing.
+LIBRARY_CALLER = """import dataclasses, sys
+from pathlib import Path
+before = dict(sys.modules)
+hooks = dict(vars(dataclasses))
+import pnp
+from pnp.artefacts.project_build import BuildOptions, build_project
+from pnp.cli.init import write_project
+project = Path(sys.argv[1])
+write_project(project, None)
+report = build_project(project, BuildOptions(out=project / "out"))
+replaced = sorted(m for m, module in before.items() if sys.modules.get(m) is not module)
+lazy = sorted(m for m, module in sys.modules.items()
+              if type(module).__name__ == "_LazyModule")
+changed = sorted(k for k in {*hooks, *vars(dataclasses)}
+                 if vars(dataclasses).get(k) is not hooks.get(k))
+print(len(report.built) > 0, replaced, lazy, changed, "PIL.Image" in sys.modules)
+"""
+
+
+def test_importing_pnp_and_building_through_the_library_patches_nothing(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-c", LIBRARY_CALLER, str(tmp_path / "game")],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    # ReportLab imports PIL.Image, the real module, as it does in any program
+    assert result.stdout.split() == ["True", "[]", "[]", "[]", "True"], result.stdout
+    assert not list((tmp_path / "cache").glob("dataclass-code-*"))  # nothing kept either
+
+
+# The `pnp` command, run as its console script and `python -m pnp` run it (Commands.main):
+# at exit, whether `dataclasses` compiles through the kept code and PIL.Image is lazy.
+SPEED_UPS = ("import atexit, dataclasses, runpy, sys\n"
+             "def seen():\n"
+             "    from pnp import dataclass_code\n"
+             "    image = sys.modules.get('PIL.Image')\n"
+             "    print(getattr(dataclasses, 'exec', None) is dataclass_code._exec,\n"
+             "          type(image).__name__, file=sys.stderr)\n"
+             "atexit.register(seen)\n"
+             "sys.argv = ['pnp', *sys.argv[1:]]\n"
+             "runpy.run_module('pnp', run_name='__main__')\n")
+
+
+def test_the_pnp_command_still_installs_its_speed_ups(cli, tmp_path):
+    assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-c", SPEED_UPS, "build", "--game", "harbour",
+                             "--only", "storms"], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == "True _LazyModule", result.stderr
+    assert list((tmp_path / "cache").glob("dataclass-code-*"))  # kept for the next run

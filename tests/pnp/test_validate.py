@@ -120,7 +120,8 @@ def test_declared_dice_or_tokens_without_their_template(cli, game, template):
 
 
 def _art(game: Path, content: bytes | tuple[int, int]) -> None:
-    """Squall draws `art.png` (bytes as given, or a red PNG of that many pixels)."""
+    """Squall draws `art.png` (bytes as given, or a navy PNG of that many pixels:
+    dark enough for the white text it covers to keep its contrast)."""
     storm = game / "templates" / "harbour" / "storm.j2"
     storm.write_text(storm.read_text() + "{% if card.image %}\n- image: {path: "
                      "{{ card.image }}, box: [6, 17, 51.5, 30], fit: cover}\n{% endif %}\n")
@@ -131,7 +132,7 @@ def _art(game: Path, content: bytes | tuple[int, int]) -> None:
     else:
         from PIL import Image
 
-        Image.new("RGB", content, "red").save(game / "art.png")
+        Image.new("RGB", content, "navy").save(game / "art.png")
 
 
 def test_art_that_is_not_an_image(cli, game):

@@ -54,6 +54,33 @@ def test_roll_path_imports_nothing_heavy():
     assert not [m for m in HEAVY if m in loaded]
 
 
+def test_status_imports_no_dice(tmp_path):
+    """A one-shot `status` rolls nothing, so it imports no dice (issue 36: its start-up is
+    measured against `import click`): random, referee.dice and the X-Statix rolls come
+    with a roll made or shown."""
+    db = tmp_path / "s.db"
+    make_session(db)
+    code = textwrap.dedent(
+        f"""
+        import sys
+        from referee.cli import main
+        try:
+            main(["--session", {str(db)!r}, "status"])
+        except SystemExit as exit:
+            assert exit.code in (0, None), exit.code
+        print("\\n" + " ".join(sorted(sys.modules)))
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env(), cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "X-Statix: turn 1" in proc.stdout
+    loaded = set(proc.stdout.strip().splitlines()[-1].split())
+    assert "referee.xs.game" in loaded  # the state was read and shown
+    assert not {"random", "referee.dice", "referee.xs.rolls"} & loaded
+
+
 def test_every_command_has_json():
     import click
 

@@ -98,10 +98,14 @@ def test_the_first_open_checks_the_whole_file_once(long_session, tmp_path, monke
     shutil.copyfile(long_session, path)  # a copy: a new file the referee has not checked
     traced = Traced(monkeypatch)
     cli("--session", str(path), "status", check=0)
-    assert "PRAGMA quick_check(3)" in traced.sql and store._SELECT_ALL in traced.sql
+    # whole, in one pass of SQLite over the rows (issue 36): the row-by-row check only
+    # when that pass doubts something
+    assert "PRAGMA quick_check(3)" in traced.sql and store._BULK in traced.sql
+    assert store._SELECT_ALL not in traced.sql
     traced.sql.clear()
     cli("--session", str(path), "status", check=0)
-    assert "PRAGMA quick_check(3)" not in traced.sql and store._SELECT_ALL not in traced.sql
+    assert "PRAGMA quick_check(3)" not in traced.sql and store._BULK not in traced.sql
+    assert store._SELECT_ALL not in traced.sql
 
 
 def test_undo_reads_the_rows_it_restores_and_names(tmp_path, monkeypatch):
@@ -299,3 +303,85 @@ def test_log_at_a_terminal_shows_a_screenful(tmp_path):
     lines = b"".join(chunks).decode().splitlines()
     assert lines[0] == "(21 earlier events: log --last N or --all)"
     assert [int(line.split()[0]) for line in lines[1:]] == list(range(22, 32))
+
+
+# ── issue 36, item 5: a write costs the same at event 10 and 20,000 ────────────────
+def _write_peak(path: Path) -> int:
+    """Bytes allocated at the peak of one write through the library (the mark read and
+    recorded, the undo history replayed): 20,000 seqs as ints would be ~700 KB."""
+    import tracemalloc
+
+    Session.check(path)  # the mark
+    tracemalloc.start()
+    with Session.open(path) as session:
+        state = session.state
+        state["table"]["Ann"]["mt"] += 1
+        session.record("mt", "Ann MT +1", {}, state)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def test_a_write_allocates_no_more_at_20000_events_than_at_10(long_session, tmp_path):
+    short = tmp_path / "short.db"
+    make_session(short)
+    grow(short, 9)
+    long = copy_of(long_session, tmp_path, "long-write.db")
+    peaks = {name: _write_peak(path) for name, path in (("short", short), ("long", long))}
+    assert peaks["long"] < peaks["short"] + 64 * 1024, peaks
+    real, where = session_verified._where(long)
+    assert json.loads(Path(where).read_text())["done"] == [[2, LONG]]  # runs, not seqs
+
+
+def _history_row_by_row(path: Path, monkeypatch) -> tuple:
+    with monkeypatch.context() as patched:
+        patched.setattr(Session, "_verify_bulk", lambda self: False)
+        patched.setenv("PNP_CACHE_DIR", "off")
+        with Session.open(path, write=False) as session:
+            return session._history, session._last
+
+
+def test_the_bulk_check_finds_the_history_the_row_by_row_check_finds(tmp_path, monkeypatch):
+    """Undo, redo and a second game among ordinary events: the one-pass check (SQLite)
+    and the row-by-row check (Python) agree on what undo and redo may do next."""
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 6)
+    for args in (["undo", "2"], ["redo"], ["mt", "Ann", "+2"], ["undo", "3"], ["redo", "1"],
+                 ["new", "x-statix", "--players", "Ann,Bob", "--force"], ["mt", "Ann", "+1"],
+                 ["undo"]):
+        cli("--session", str(path), *args, check=0)
+    grow(path, 3)
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")  # no mark: checked whole
+    traced = Traced(monkeypatch)
+    with Session.open(path, write=False) as session:
+        bulk = (session._history, session._last)
+    assert store._BULK in traced.sql and store._SELECT_ALL not in traced.sql
+    monkeypatch.undo()
+    assert bulk == _history_row_by_row(path, monkeypatch)
+    # #13 began the second game; #14 undone by #15; #16-#18 done. Reverted for good: #7
+    # (undo 2, redo 1), #10 and #6 (undo 3, redo 1), #14
+    assert bulk[0][:3] == (13, [16, 17, 18], []) and bulk[0][3] == {6, 7, 10, 14}, bulk
+
+
+def test_a_payload_sqlite_doubts_is_read_by_python(tmp_path, monkeypatch):
+    """A payload that is JSON to Python but not plainly an object to SQLite's check (NaN,
+    a leading line break) is parsed by Python, row by row: accepted as before."""
+    path = tmp_path / "s.db"
+    make_session(path)
+    with Session.open(path) as session:
+        for payload in ({"x": float("nan")}, {"y": 1}):
+            state = session.state
+            session.record("mt", "odd", payload, state)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TRIGGER events_append_only_update")
+    old = conn.execute("SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
+                       "WHERE seq = 3").fetchone()
+    new = (*old[:4], "\n" + old[4], old[5])
+    conn.execute("UPDATE events SET payload_json = ?, crc = ? WHERE seq = 3",
+                 (new[4], store.row_crc(new)))
+    conn.close()
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    traced = Traced(monkeypatch)
+    cli("--session", str(path), "log", check=0)
+    assert store._BULK in traced.sql and store._SELECT_ALL not in traced.sql

@@ -74,3 +74,32 @@ def test_this_install_runs_no_stale_compiled_code():
         assert not hasattr(play.Play.roll, "__code__")  # the compiled module is in use
     else:
         assert hasattr(play.Play.roll, "__code__")  # pure Python
+
+
+# ── issue 36, item 7: an install compiles only when asked ──────────────────────────
+def _backend():
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("build_backend", root / "build_backend.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return root, module
+
+
+@pytest.mark.parametrize("value, compiles", [(None, False), ("0", False), ("1", True),
+                                             ("yes", False)])
+def test_the_install_fetches_mypy_only_when_asked_to_compile(monkeypatch, value, compiles):
+    import tomllib
+
+    root, backend = _backend()
+    if value is None:
+        monkeypatch.delenv("REFEREE_MYPYC", raising=False)
+    else:
+        monkeypatch.setenv("REFEREE_MYPYC", value)
+    assert backend.compiling() is compiles
+    asked = backend._with_mypy(["setuptools>=68"])
+    assert asked == (["setuptools>=68", backend.MYPY] if compiles else ["setuptools>=68"])
+    system = tomllib.loads((root / "pyproject.toml").read_text())["build-system"]
+    assert system["build-backend"] == "build_backend" and system["backend-path"] == ["."]
+    assert not any(r.startswith("mypy") for r in system["requires"])  # never for printing

@@ -83,8 +83,14 @@ def text_ops(r, text: Any, box_mm, role, size, min_size, align, valign, leading,
         raise ElementError(f"{what}: {exc}") from None
     floor = r.min_text_pt
     size, min_size = max(size, floor), max(min(min_size, size), floor)
+    large = getattr(r, "large_print", None)
+    if large:                           # --large-print: as large as the box allows
+        size = max(size, large)
     fitted = textbox.fit(paragraphs, r.fonts, role, size, min_size, bw * MM, bh * MM,
                          align, valign, leading)
+    if large and not fitted.overflow and fitted.size < large - 1e-6:
+        warn(f"large print: set at {fitted.size:.3g} pt, its {bw:.4g} x {bh:.4g} mm box "
+             f"cannot hold it at {large:g} pt")
     if fitted.overflow:
         at = f"{min_size:.3g} pt" + (" (print.min_text_pt)" if min_size <= floor else "")
         warn(f"text does not fit its {bw:.4g} x {bh:.4g} mm box even at {at}; "
