@@ -131,11 +131,12 @@ def _symbol_ok(text: str, path: str, pos: Pos, report: Report) -> bool:
 FACES = ListOf(FaceSpec(), 2)
 PER_PLAYER = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_DICE)
 DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": Type((str,), "a text")})
-ONE_DIE = Struct({"faces": FACES, "per_player": PER_PLAYER},
-                 {"sets": MapOf(Type((str,), "a set id"), DIE_SET), "color": COLOR, "ink": COLOR,
-                  "label": Type((str,), "a text")})
-NAMED_DIE = Struct({"faces": FACES, "per_player": PER_PLAYER},
-                   {"color": COLOR, "ink": COLOR, "label": Type((str,), "a text")})
+ONE_DIE = Struct({"faces": FACES},
+                 {"per_player": PER_PLAYER, "sets": MapOf(Type((str,), "a set id"), DIE_SET),
+                  "color": COLOR, "ink": COLOR, "label": Type((str,), "a text")})
+NAMED_DIE = Struct({"faces": FACES},
+                   {"per_player": PER_PLAYER, "color": COLOR, "ink": COLOR,
+                    "label": Type((str,), "a text")})
 
 
 class DiceSpec(Spec):
@@ -231,7 +232,8 @@ def dice_of(extras: dict[str, Any], title: str = "", colors: dict | None = None)
         sets = tuple(DieSet(sid, str(s.get("color", paper)), str(s.get("ink", primary)),
                             str(s.get("label", sid)))
                      for sid, s in sets_of[name].items())
-        result[name] = Die(name, tuple(face_of(f) for f in die["faces"]), int(die["per_player"]), sets)
+        result[name] = Die(name, tuple(face_of(f) for f in die["faces"]), int(die.get("per_player", 1)),
+                           sets)
     return result
 
 

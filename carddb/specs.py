@@ -12,11 +12,14 @@ from carddb.dice import TOKEN_START
 from carddb.schema import COLOR, STR, Choice, Range, Report, Struct, Type, shown
 from carddb.yamlsource import Pos
 
-# a token kind (`tokens:`); `start` and `per` are read by the referee's table kit
+# a token kind (`tokens:`); `start`, `per`, `min` and `max` are read by the referee's table
+# kit; `diameter_mm` and `color` have defaults (carddb.TOKEN_DEFAULTS)
+_HOLDING = Type((int,), "a whole number >= 0", minimum=0, maximum=limits.MAX_TOKENS)
 TOKEN = Struct({"label": STR, "name": STR,
-                "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS),
-                "diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm")},
-               {"color": COLOR, "start": TOKEN_START, "per": Choice(("player", "shared"))})
+                "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS)},
+               {"diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm"), "color": COLOR,
+                "start": TOKEN_START, "per": Choice(("player", "shared")), "min": _HOLDING,
+                "max": _HOLDING})
 
 
 def check_path(value, path: str, pos: Pos, report: Report, root: Path, what: str) -> None:

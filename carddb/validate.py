@@ -106,7 +106,10 @@ DECK_ID = Id("deck")
 GAME_REQUIRED = {"title": STR, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
                  "tokens": MapOf(STR, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
-                 "phases": ListOf(STR, 1)}
+                 "phases": ListOf(ANY, 1)}
+# Rules declared as data (carddb.gamerules), for a game without a rules plug-in.
+RULES_AS_DATA = {key: ANY for key in ("zones", "hand_limit", "rolls", "effects", "end", "score",
+                                      "tie_break")}
 MAT = Struct({"title": STR, "size_mm": ListOf(Range(*limits.MAT_MM, "a size in mm"), 2, 2),
               "areas": ListOf(Struct({"label": STR, "rect_mm": ListOf(NUMBER, 4, 4)}))})
 DECK = Struct({"title": STR, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})
@@ -225,6 +228,11 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             optional.pop(key, None)
         required.update(extra_required)
         optional.update(extra_optional)
+        optional.setdefault("phases", ListOf(STR, 1))
+        if isinstance(optional.get("phases"), ListOf) and optional["phases"].item is ANY:
+            optional["phases"] = ListOf(STR, 1)  # steps are rules as data: not with a plug-in
+    else:
+        optional.update(RULES_AS_DATA)
     spec = Struct(required, optional)
     if not spec.check(game, path, pos, report, ignore=("decks", "types")):
         if not isinstance(game, dict):
@@ -323,6 +331,11 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             rows.save()
     if plugin is not None:
         plugin.check_cards(game, cards, path, report)
+    else:
+        from carddb import gamerules
+
+        gamerules.check(game, path, pos, report, types,
+                        tuple(str(c["name"]) for c, _, _, _ in cards))
 
 
 def _where(pos: Pos) -> str:

@@ -47,6 +47,10 @@ TABLE_COMMANDS = {
     "shuffle": "Your own game: a discard pile shuffled back into its deck.",
     "next": "Your own game: the next phase or the next player's turn.",
     "hand": "Your own game: a hand as the referee knows it (private).",
+    "step": "Your own game: the step of the phase, run or answered (rules as data).",
+    "put": "Your own game: PLAYER puts CARD into play (--to ZONE); its effects apply.",
+    "reveal": "Your own game: PLAYER reveals a deck's top card; its effects apply.",
+    "give": "Your own game: GIVER gives TAKER N tokens (give Ann Bob cargo 2).",
 }
 for _name, _help in TABLE_COMMANDS.items():
     LAZY_GROUPS[_name] = ("referee.table.cli", "next_" if _name == "next" else _name)

@@ -68,7 +68,7 @@ class Table:
         self.state: dict | None = None
         self.turn_seen: Any = None
         self.stuck: int | None = None  # a compulsory step refused at this seq: ask instead
-        self._rules: dict[str, Any] = {}
+        self._rules: dict[Any, Any] = {}
         self._commands: set[str] | None = None
         self._groups: dict[str, set[str]] = {}
         self.asked = 0  # questions put to the table (Enter or typed), for the tests' counts
@@ -141,7 +141,10 @@ class Table:
         return 0
 
     def rules(self, state: dict) -> Any:
-        """The X-Statix cards helper, loaded once (None for the other games)."""
+        """The X-Statix cards helper, loaded once; the table kit's `TableGame` (its
+        declared rules: referee/table/walk.py); None for the other games."""
+        if state.get("kit") == "table":
+            return self._table_game(state)
         if state.get("game") != "x-statix" or state.get("kit"):
             return None
         if "xs" not in self._rules:
@@ -153,6 +156,20 @@ class Table:
             except (RefereeError, UsageError):
                 self._rules["xs"] = None
         return self._rules["xs"]
+
+    def _table_game(self, state: dict) -> Any:
+        key = ("table", state.get("game"))
+        if key not in self._rules:
+            from referee.command import load_cards
+            from referee.errors import RefereeError, UsageError
+            from referee.table.kit import TableGame
+
+            try:
+                self._rules[key] = TableGame.from_db(load_cards(self.cards, state["game"]),
+                                                     state["game"])
+            except (RefereeError, UsageError, KeyError):
+                self._rules[key] = None
+        return self._rules[key]
 
     def commands(self) -> set[str]:
         if self._commands is None:

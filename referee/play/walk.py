@@ -301,8 +301,10 @@ def kit_question(state: dict) -> Question | None:
 
 
 def question(state: dict, rules: Any, answered: set) -> Question | None:
-    if state.get("kit") == "table":
-        return kit_question(state)
+    if state.get("kit") == "table":  # its walk comes from its game module (issue 29)
+        from referee.games import module_of_state
+
+        return module_of_state(state).walk_question(state, rules, answered)
     if state.get("game") == "x-statix":
         return xs_question(state, rules, answered)
     if state.get("game") == "xo":
