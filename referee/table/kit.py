@@ -330,6 +330,10 @@ def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
     if after < 0:
         raise RefereeError(f"{name} has {before} {kind.name}; taking {amount} away would go below "
                            "zero, nothing changed")
+    if after < kind.min or (kind.max is not None and after > kind.max):
+        most = f" to {kind.max}" if kind.max is not None else " or more"
+        raise RefereeError(f"{name} would hold {after} {kind.name}: tokens.{kind.id} allows "
+                           f"{kind.min}{most}, nothing changed")
     free = bank(state, kind)
     if after - before > free:
         raise RefereeError(f"the bank holds {free} {kind.name} (of {kind.count}); {name} cannot "

@@ -305,6 +305,10 @@ def test_one_shot_moves_of_the_vocabulary(folder):
     refused(run, session, "token", "all", "gold", "+8", code=1, says="leaves the limits")
     refused(run, session, "token", "all", "favor", "+1", code=2,
             says="no token 'favor' (did you mean favour?)")
+    refused(run, session, "token", "Ann", "gold", "+8", code=1,
+            says="Ann would hold 13 Gold: tokens.gold allows 0 to 12")
+    refused(run, session, "draw", "Ann", "1", "--deck", "stals", code=2,
+            says="no deck 'stals' (did you mean stalls?)")
     # player to player
     assert "Bob gives Cy 2 Gold (Bob 3, Cy 7)" in run("give", "bob", "CY", "gold", "2").out
     refused(run, session, "give", "Bob", "Cy", "gold", "9", code=1, says="Bob has 3 Gold")
@@ -526,3 +530,40 @@ def test_the_playtest_whole_game_is_what_the_referee_prints(folder):
     assert "the gull" in answers and "status" in answers
     assert play(project, session, answers) == block[3]
     assert state(run)["over"] is True and state(run)["winner"] == ["Ann"]
+
+
+def test_the_hand_limit_asks_for_the_cards_discarded(folder):
+    project = bazaar(folder)
+    session = folder / "s.db"
+    run = referee(project, session)
+    run("--seed", "3", "new", "bazaar", "--players", "Ann,Bob")
+    who = state(run)["turn"]["player"]
+    run("next")
+    run("next")  # the Raid phase, at its first step
+    run("draw", who, "5", "--deck", "stalls")
+    run("show", who, "Spice Stall")
+    for answer in (["blank", "blank", "1"], [], ["1", "1"], [], ["Windfall"]):
+        run("step", *answer)  # the rolls, their steps, a card revealed (1 drawn, 1 discarded)
+    assert state(run)["hands"][who]["stalls"] == 5
+    transcript = play(project, session, ["spice stall"])
+    assert f"{who} holds 5 cards (limit 3): discard 2 [face down] spice stall" in transcript
+    assert f"{who} discards Spice Stall" in transcript
+    assert f"{who} discards 1 card face down: 3 in hand" in transcript
+    now = state(run)
+    assert now["hands"][who]["stalls"] == 3 and "Spice Stall" in now["decks"]["stalls"]["seen"]
+
+
+def test_bazaar_to_its_end_on_enter_alone(folder):
+    """Every default: feast (each other player +1 fame, self +2), the referee's rolls and
+    draws; the game ends by one of its conditions, its winner announced."""
+    project = bazaar(folder)
+    session = folder / "s.db"
+    run = referee(project, session)
+    run("--seed", "8", "new", "bazaar", "--players", "Ann,Bob,Cy")
+    transcript = play(project, session, [""] * 600)
+    assert "feast: " in transcript and "+1 Fame" in transcript and "+2 Fame" in transcript
+    assert "the game ends" in transcript
+    end = state(run)
+    assert end["over"] is True and end["winner"]
+    assert end["scores"] == {p: end["tokens"][p]["fame"] + 2 * len(end["zones"][p]["stalls"])
+                             for p in end["players"]}
