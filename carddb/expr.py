@@ -25,6 +25,7 @@ from typing import Any
 Tree = tuple[Any, ...]
 _TOKEN = re.compile(r"\s*(?:(\d{1,9})|([A-Za-z_][A-Za-z0-9_-]*)|(<=|>=|==|!=|[-+*()<>.]))")
 COMPARISONS = ("<=", ">=", "==", "!=", "<", ">")
+MAX_NESTING = 16  # parentheses inside parentheses: what a rule never needs, a stack never meets
 FUNCTIONS = ("sum", "count")
 MAX_LENGTH = 400
 
@@ -60,6 +61,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.items = _tokens(text)
         self.at = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str, int]:
         return self.items[self.at]
@@ -110,8 +112,12 @@ class _Parser:
         if kind == "num":
             return ("num", int(text))
         if text == "(":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise ExprError(f"more than {MAX_NESTING} parentheses inside each other", col)
             tree = self.value()
             self.expect(")")
+            self.depth -= 1
             return tree
         if kind != "name" or text == "if":
             raise ExprError(f"expected a number or a name, got {_said(kind, text)}", col)

@@ -519,9 +519,10 @@ class _Checker:
 
 def check(game: dict, path: str, pos: Pos, report: Report, types: dict, cards: tuple) -> None:
     """Report every mistaken rules declaration of `game` (validated shape aside)."""
-    tokens = game.get("tokens") if isinstance(game.get("tokens"), dict) else {}
     from carddb.dice import dice_of
 
+    raw = game.get("tokens")
+    tokens: dict = raw if isinstance(raw, dict) else {}
     try:
         dice = {n: d.symbols for n, d in dice_of(game).items()}
     except (KeyError, TypeError, ValueError):
@@ -531,7 +532,10 @@ def check(game: dict, path: str, pos: Pos, report: Report, types: dict, cards: t
                    tuple(str(d) for d in (game.get("decks") or {})),
                    {str(t): tuple(ct.fields) for t, ct in types.items()}, cards)
     ch = _Checker(names, report)
-    at = lambda key: value_pos(game, key, pos)  # noqa: E731
+
+    def at(key: str) -> Pos:
+        return value_pos(game, key, pos)
+
     _check_tokens(ch, tokens, join(path, "tokens"), at("tokens"))
     if "zones" in game:
         names.zones = _check_zones(ch, game["zones"], join(path, "zones"), at("zones"))

@@ -280,11 +280,14 @@ def roll(
 
 
 def _kit_roll(ctx: click.Context, words: list[str]) -> bool:
-    """`roll N [DIE]` in a session of the table kit: the session file exists (a cheap
+    """`roll N [DIE]` (or `roll NAME`, a roll cards.yaml names) in a session of the table
+    kit: the session file exists (a cheap
     test first: `referee roll 3` with no session opens nothing) and holds such a game."""
     from pathlib import Path
 
-    if not words or not words[0].isascii() or not words[0].isdigit() or len(words) > 2:
+    named = len(words) == 1 and words[0].isascii() and words[0].isalpha()  # a named roll
+    if not named and (not words or not words[0].isascii() or not words[0].isdigit()
+                      or len(words) > 2):
         return False
     path = Path(global_options(ctx).session)
     if not path.is_file():

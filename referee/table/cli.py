@@ -86,6 +86,8 @@ def session_roll(tx: Tx, words: tuple[str, ...]) -> Reply:
 
     state = playing(tx)
     game = table_game(tx, state)
+    if len(words) == 1 and not words[0].isdigit() and game.rules.rolls:
+        return _named_roll(tx, state, game, words[0])
     if len(words) > 2:
         raise UsageError(f"roll {' '.join(words)!r}: write roll N [DIE]")
     n = dice.count_of(words[0])
@@ -99,6 +101,23 @@ def session_roll(tx: Tx, words: tuple[str, ...]) -> Reply:
     if source.referee and source.ask is not None:
         reply.data["referee_rolled"] = [{"roll": w, "faces": [f]} for w, f in source.referee]
     return reply
+
+
+def _named_roll(tx: Tx, state: dict, game: Any, text: str) -> Reply:
+    """`roll NAME`: a roll cards.yaml names (`rolls:`), its outcome worked out and kept for
+    the turn (a step may read it: `if weather > 0`)."""
+    import copy
+
+    from referee.table import kit, rules
+
+    name = kit.named(text, list(game.rules.rolls), "roll", "the rolls are")
+    source = face_source(tx)
+    new = copy.deepcopy(state)
+    line, data = rules.roll(new, game, game.rules.rolls[name], new["turn"]["player"], source)
+    source.check_all_used()
+    tx.entered = None
+    result = kit._result(new, line, [line], data, game)
+    return done(tx, "roll", result, {"roll": name, **data})
 
 
 def _amount(text: str) -> tuple[str, int]:

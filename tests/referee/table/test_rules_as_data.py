@@ -325,6 +325,10 @@ def test_one_shot_moves_of_the_vocabulary(folder):
     out = run("reveal", "Bob", "--deck", "events").out
     assert "(drawn by the referee)" in out
     refused(run, session, "roll", "2", "coins", code=2, says="(did you mean coin?)")
+    out = run("roll", "raid", "--roll", "sword,shield,2").out  # a named roll, one-shot
+    assert out.strip() == "Raid roll, 2 coin + 1 d4: sword shield 2  1 sword - 1 shield = 0 hit"
+    assert state(run)["turn"]["rolls"]["raid"] == 0
+    refused(run, session, "roll", "raide", code=2, says="no roll 'raide' (did you mean raid?)")
     refused(run, session, "reveal", "Bob", "Well", "--deck", "events", code=2,
             says="Well is a card of the stalls deck")
 
