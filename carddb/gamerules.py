@@ -608,6 +608,10 @@ def _check_rolls(ch: _Checker, raw: Any, path: str, pos: Pos) -> tuple[str, ...]
             ch.add(key_pos(raw, name, pos), rpath, f"a roll's name is a lower-case word, got "
                                                    f"'{shown(name)}'")
             continue
+        if name in ch.n.tokens:
+            ch.add(key_pos(raw, name, pos), rpath, f"'{name}' names a token already: an "
+                                                   "expression could not tell them apart")
+            continue
         found.append(name)
         if not ch.mapping(roll, rpath, rpos, "{dice: 3 storm, outcome: wind - wave, say: TEXT}"):
             continue
@@ -640,8 +644,15 @@ def _check_rolls(ch: _Checker, raw: Any, path: str, pos: Pos) -> tuple[str, ...]
 
 
 def _check_phases(ch: _Checker, phases: list, path: str, pos: Pos) -> None:
+    seen: set[str] = set()
     for i, phase in enumerate(phases):
         ppath, ppos = join(path, i), value_pos(phases, i, pos)
+        name = phase if isinstance(phase, str) else (
+            phase.get("name") if isinstance(phase, dict) else None)
+        if isinstance(name, str):
+            if name in seen:
+                ch.add(ppos, ppath, f"phase '{shown(name)}' is declared twice")
+            seen.add(name)
         if isinstance(phase, str):
             continue
         if not ch.mapping(phase, ppath, ppos, "a phase name or {name, steps}"):

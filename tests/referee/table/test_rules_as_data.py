@@ -461,6 +461,11 @@ MISTAKES = [
      "gold: {label: G, name: Gold, count: 60, start: 2, per: player, min: 5, max: 2}", "2}",
      "max 2 is below min 5"),
     ("{self: {fame: +2}}]}", "{self: {fam: +2}}]}", "fam", "'fam' is not a token (did you mean 'fame'?)"),
+    ("luck: {dice: 2 d4, outcome: sum >= 5}", "gold: {dice: 2 d4, outcome: sum >= 5}", "gold:",
+     "'gold' names a token already"),
+    ("      - Rest\n", "      - Raid\n", "Raid\n", "phase 'Raid' is declared twice"),
+    ("    hand_limit: 4\n", "    sore: fame\n    hand_limit: 4\n", "sore",
+     "unknown field 'sore' (did you mean 'score'?)"),
 ]
 
 
