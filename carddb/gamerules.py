@@ -724,3 +724,43 @@ def _check_end(ch: _Checker, raw: Any, path: str, pos: Pos) -> None:
             ch.deck(value, vpath, vpos)
         else:
             ch.count(value, vpath, vpos)
+
+
+# ── plain data, both ways (a session keeps the rules a game began with) ────────────
+def to_plain(rules: Rules) -> dict[str, Any]:
+    """`rules` as JSON-ready data (lists for tuples); `from_plain` reads it back equal."""
+    from dataclasses import asdict
+
+    return asdict(rules)
+
+
+def _effect_of(data: dict) -> Effect:
+    return Effect(data["verb"], tuple((str(k), str(a)) for k, a in data["tokens"]),
+                  data["source"], data["target"], int(data["count"]), data["deck"], data["when"])
+
+
+def _effects_of(items: list) -> tuple[Effect, ...]:
+    return tuple(_effect_of(e) for e in items)
+
+
+def _step_of(data: dict) -> Step:
+    return Step(data["kind"], _effect_of(data["effect"]) if data["effect"] else None,
+                data["roll"], data["zone"], data["deck"], int(data["count"]),
+                tuple((str(k), str(a)) for k, a in data["cost"]),
+                tuple(Option(o["name"], _effects_of(o["effects"])) for o in data["options"]),
+                data["default"], data["prompt"])
+
+
+def from_plain(data: dict[str, Any]) -> Rules:
+    """The `Rules` that `to_plain` wrote."""
+    return Rules(
+        zones=tuple(Zone(z["name"], bool(z["shared"])) for z in data["zones"]),
+        hand_limit=data["hand_limit"],
+        rolls={n: Roll(r["name"], tuple((str(d), int(k)) for d, k in r["pool"]), r["outcome"],
+                       r["say"]) for n, r in data["rolls"].items()},
+        phases=tuple(Phase(p["name"], tuple(_step_of(s) for s in p["steps"]))
+                     for p in data["phases"]),
+        card_effects={k: _effects_of(v) for k, v in data["card_effects"].items()},
+        type_effects={k: _effects_of(v) for k, v in data["type_effects"].items()},
+        end=tuple(End(e["kind"], e["test"], e["deck"], int(e["count"])) for e in data["end"]),
+        score=data["score"], tie_break=tuple(data["tie_break"]))

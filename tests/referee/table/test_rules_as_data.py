@@ -229,12 +229,23 @@ def test_the_starters_rules_read_back_as_declared():
     assert len(r.card_effects) + len(r.type_effects) >= 3
     assert {e.kind for e in r.end} == {"token", "pool", "deck_empty", "rounds"}
     assert r.score == "cargo + sum(harbour.cargo)" and r.tie_break == ("count(harbour)",)
-    from dataclasses import asdict
+    from carddb.gamerules import from_plain, to_plain
 
-    json.dumps(asdict(r))  # plain data: a session may keep it
+    assert from_plain(json.loads(json.dumps(to_plain(r)))) == r  # plain data, both ways
 
 
 # ── Bazaar: every other key of the vocabulary ────────────────────────────────────
+def test_bazaars_rules_round_trip_through_json(folder):
+    import carddb
+    from carddb.gamerules import from_plain, to_plain
+    from referee.table.kit import TableGame
+
+    rules = TableGame.from_db(carddb.load(bazaar(folder) / "cards.yaml"), "bazaar").rules
+    assert rules.zone("market") is not None and rules.zone("market").shared
+    assert set(rules.type_effects) == {"Stall"} and "Festival" in rules.card_effects
+    assert from_plain(json.loads(json.dumps(to_plain(rules)))) == rules
+
+
 def test_a_turn_of_steps_answered_one_by_one(folder):
     project = bazaar(folder)
     session = folder / "s.db"
