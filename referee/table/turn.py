@@ -12,7 +12,7 @@ import random
 
 from carddb.gamerules import Effect, Phase
 from carddb.gamerules import Step as RuleStep
-from referee.errors import RefereeError, UsageError
+from referee.errors import DiceError, RefereeError, UsageError
 from referee.outcome import Result
 from referee.table import rules
 from referee.table.dice import FaceSource
@@ -332,8 +332,12 @@ def _run(state: dict, game: TableGame, now: RuleStep, active: str, words: list[s
         lines, _ = rules.apply_effects(state, game, (now.effect,), active, phase, chosen)
         return lines + advance(state, game)
     if now.kind == "roll":
-        line, _ = rules.roll(state, game, game.rules.rolls[now.roll], active,
-                             _faces(source, words))
+        faces = _faces(source, words)
+        try:
+            line, _ = rules.roll(state, game, game.rules.rolls[now.roll], active, faces)
+            faces.check_all_used()
+        except DiceError as error:  # typed at the roll's question, not with --roll
+            raise DiceError(error.message.replace("--roll ", "faces ", 1)) from None
         return [line, *advance(state, game)]
     if now.kind == "choose":
         names = [o.name for o in now.options]

@@ -269,6 +269,9 @@ def test_a_turn_of_steps_answered_one_by_one(folder):
     refused(run, session, "step", "Cyd", code=2, says="no player 'Cyd'")
     out = run("step", other.lower()).out
     assert f"tax: {other} -1 Gold -> 1" in out
+    refused(run, session, "step", "sword", "sheild", "4", code=2,
+            says="faces 'sword sheild 4': face 'sheild' at column 7 is not a face of the coin")
+    refused(run, session, "step", "sword", "shield", "4", "1", code=2, says="1 face left over")
     out = run("step", "sword", "shield", "4").out  # a mixed pool typed
     assert "Raid roll, 2 coin + 1 d4: sword shield 4  1 sword - 1 shield = 0 hit" in out
     assert "Raid: no change" in run("step").out  # raid if raid > 0
