@@ -233,6 +233,9 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             )
         extras = _with_defaults({k: plain(v) for k, v in game.items() if k not in GAME_KEYS},
                                 game.get("colors") or {})
+        reference = extras.get("reference")
+        if isinstance(reference, dict) and isinstance(reference.get("size"), str):
+            reference["size"] = list(sizes[reference["size"]])    # in mm, like a deck's
         games[gid] = Game(
             id=gid, title=game["title"], min_players=game["players"]["min"],
             max_players=game["players"]["max"], colors=plain(game.get("colors") or {}),

@@ -10,7 +10,9 @@ Two forms:
 
 A face is a number (`2`), a symbol (`wind`) or `{symbol, icon, value}` (`icon` is what
 the label prints, `value` what the face adds to a numeric sum). A symbol is a word typed
-at the table (`--roll wind,calm,2`): letters, digits, `-` and `_`, not only digits.
+at the table (`--roll wind,calm,2`): letters, digits, `-` and `_`, not only digits. A
+symbol named like one of the game's own icons (`icons:`, carddb.icons), or `blank`,
+prints that icon (blank: nothing) unless the face names another.
 """
 
 from __future__ import annotations
@@ -22,24 +24,24 @@ from typing import Any
 from carddb import limits
 from carddb.schema import (
     COLOR,
-    Choice,
     ListOf,
     MapOf,
     Report,
     Spec,
     Struct,
     Type,
+    did_you_mean,
     join,
     kind_of,
     shown,
 )
-from carddb.vocab import MARKUP_ICONS  # the icons the printer draws
 from carddb.yamlsource import Pos, key_pos, value_pos
 
 SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,31}\Z")
 DIE_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
 ONE_DIE_KEYS = ("faces", "per_player", "sets", "color", "ink", "label")
 DEFAULT_SET = "dice"  # the set id of a one-die declaration without `sets`
+BLANK = "blank"       # the built-in icon that draws nothing (carddb.vocab.MARKUP_ICONS)
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,8 @@ class FaceSpec(Spec):
 
     expected = "a number, a symbol word or {symbol, icon, value}"
     _MAPPING = Struct({"symbol": Type((str,), "a symbol word")},
-                      {"icon": Choice(MARKUP_ICONS), "value": Type((int,), "a whole number")})
+                      {"icon": Type((str,), "an icon name"),
+                       "value": Type((int,), "a whole number")})
 
     def check(self, value, path, pos, report):
         if isinstance(value, bool):
@@ -128,7 +131,22 @@ def _symbol_ok(text: str, path: str, pos: Pos, report: Report) -> bool:
     return False
 
 
-FACES = ListOf(FaceSpec(), 2)
+class FacesSpec(ListOf):
+    """A die's faces: 2 to limits.MAX_DIE_FACES (each face is a label `pnp build` draws
+    for every die of every player: a 10,000-face die took minutes to label)."""
+
+    def __init__(self) -> None:
+        super().__init__(FaceSpec(), 2)
+
+    def check(self, value, path, pos, report):
+        if isinstance(value, list) and len(value) > limits.MAX_DIE_FACES:
+            report.add(pos, path, f"a die of {len(value):,} faces; a die has at most "
+                                  f"{limits.MAX_DIE_FACES}")
+            return False
+        return super().check(value, path, pos, report)
+
+
+FACES = FacesSpec()
 PER_PLAYER = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_DICE)
 DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": Type((str,), "a text")})
 ONE_DIE = Struct({"faces": FACES},
@@ -149,8 +167,9 @@ class DiceSpec(Spec):
             report.add(pos, path, f"expected {self.expected}, got {kind_of(value)}")
             return False
         if any(key in value for key in ONE_DIE_KEYS):
-            return _faces_distinct(value, path, pos, report) if ONE_DIE.check(value, path, pos, report) \
-                else False
+            return (_faces_distinct(value, path, pos, report)
+                    and _labels_bounded(value, path, pos, report)) \
+                if ONE_DIE.check(value, path, pos, report) else False
         ok = True
         for name, die in value.items():
             kpos, vpos = key_pos(value, name, pos), value_pos(value, name, pos)
@@ -160,10 +179,25 @@ class DiceSpec(Spec):
                 ok = False
                 continue
             if NAMED_DIE.check(die, join(path, name), vpos, report):
-                ok = _faces_distinct(die, join(path, name), vpos, report) and ok
+                ok = (_faces_distinct(die, join(path, name), vpos, report)
+                      and _labels_bounded(die, join(path, name), vpos, report) and ok)
             else:
                 ok = False
         return ok
+
+
+def _labels_bounded(die: dict, path: str, pos: Pos, report: Report) -> bool:
+    """The labels `pnp build` prints for one die: faces x per_player x sets, at most
+    limits.MAX_DIE_LABELS."""
+    sets = max(1, len(die.get("sets") or {}))
+    per_player = die.get("per_player", 1)  # one a player when not said
+    labels = len(die["faces"]) * per_player * sets
+    if labels <= limits.MAX_DIE_LABELS:
+        return True
+    report.add(pos, path, f"{len(die['faces'])} faces x {per_player} per player"
+                          + (f" x {sets} sets" if sets > 1 else "")
+                          + f" = {labels:,} labels to print; at most {limits.MAX_DIE_LABELS:,}")
+    return False
 
 
 def _faces_distinct(die: dict, path: str, pos: Pos, report: Report) -> bool:
@@ -201,12 +235,42 @@ class StartSpec(Spec):
 TOKEN_START = StartSpec()
 
 
-def face_of(raw: Any) -> Face:
+def face_of(raw: Any, own_icons: tuple[str, ...] = ()) -> Face:
+    """A face as declared; a symbol that names an icon (`own_icons`, or `blank`) and
+    declares none prints that icon."""
     if isinstance(raw, dict):
-        return Face(str(raw["symbol"]), raw.get("icon"), raw.get("value"))
+        symbol = str(raw["symbol"])
+        icon = raw.get("icon") or (symbol if symbol in (*own_icons, BLANK) else None)
+        return Face(symbol, icon, raw.get("value"))
     if isinstance(raw, str):
-        return Face(raw, None, None)
+        return Face(raw, raw if raw in (*own_icons, BLANK) else None, None)
     return Face(None, None, int(raw))
+
+
+def unknown_icon(name: str, known: tuple[str, ...]) -> str:
+    """The message for an icon name that is neither built in nor the game's own."""
+    return f"unknown icon '{shown(name)}'{did_you_mean(name, known)} (icons: built in, " \
+           "or the game's own under `icons:`)"
+
+
+def check_face_icons(value: Any, path: str, pos: Pos, report: Report,
+                     known: tuple[str, ...]) -> None:
+    """Each face's `icon:` names a built-in icon or one of the game's own (`known`)."""
+    if not isinstance(value, dict):
+        return
+    groups = {"": value} if any(key in value for key in ONE_DIE_KEYS) else value
+    for name, die in groups.items():
+        dpath = join(path, name) if name else path
+        dpos = value_pos(value, name, pos) if name else pos
+        faces = die.get("faces") if isinstance(die, dict) else None
+        if not isinstance(faces, list):
+            continue
+        fpos = value_pos(die, "faces", dpos)
+        for index, raw in enumerate(faces):
+            icon = raw.get("icon") if isinstance(raw, dict) else None
+            if isinstance(icon, str) and icon not in known:
+                at = value_pos(raw, "icon", value_pos(faces, index, fpos))
+                report.add(at, join(dpath, f"faces[{index}].icon"), unknown_icon(icon, known))
 
 
 def dice_of(extras: dict[str, Any], title: str = "", colors: dict | None = None) -> dict[str, Die]:
@@ -216,6 +280,7 @@ def dice_of(extras: dict[str, Any], title: str = "", colors: dict | None = None)
     if not isinstance(declared, dict) or not declared:
         return {}
     colors = colors or {}
+    own = tuple(extras["icons"]) if isinstance(extras.get("icons"), dict) else ()
     paper, primary = colors.get("paper", "#ffffff"), colors.get("primary", "#000000")
     if any(key in declared for key in ONE_DIE_KEYS):
         groups = {"dice": declared}
@@ -232,8 +297,8 @@ def dice_of(extras: dict[str, Any], title: str = "", colors: dict | None = None)
         sets = tuple(DieSet(sid, str(s.get("color", paper)), str(s.get("ink", primary)),
                             str(s.get("label", sid)))
                      for sid, s in sets_of[name].items())
-        result[name] = Die(name, tuple(face_of(f) for f in die["faces"]), int(die.get("per_player", 1)),
-                           sets)
+        result[name] = Die(name, tuple(face_of(f, own) for f in die["faces"]),
+                           int(die.get("per_player", 1)), sets)
     return result
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from carddb import limits
 from carddb.schema import (
     BOOL,
+    NAME,
     STR,
     Choice,
     ListOf,
@@ -42,7 +43,7 @@ from carddb.yamlsource import Pos, key_pos, value_pos
 
 BASE_TYPES = ("text", "int", "number", "bool", "list", "enum", "image", "icon", "map", "record")
 # Keys every card has; a declared field cannot take one of these names.
-COMMON_REQUIRED = {"name": STR, "type": STR}
+COMMON_REQUIRED = {"name": NAME, "type": STR}
 COPIES = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_COPIES)
 COMMON_OPTIONAL: dict[str, Spec] = {"text": STR, "copies": COPIES, "image": STR, "flavor": STR}
 COMMON_KINDS = {"name": "text", "type": "text", "text": "text", "copies": "int", "image": "image",
@@ -106,13 +107,18 @@ class ImagePath(Spec):
 
 
 class IconName(Spec):
+    """A built-in icon or one of the game's own (`icons:`, carddb.icons)."""
+
     expected = "an icon name"
 
+    def __init__(self, own: tuple[str, ...] = ()):
+        self.known = (*MARKUP_ICONS, *own)
+
     def check(self, value, path, pos, report):
-        if not isinstance(value, str) or value not in MARKUP_ICONS:
+        if not isinstance(value, str) or value not in self.known:
             shown = value if isinstance(value, str) else kind_of(value)
-            report.add(pos, path, f"unknown icon '{shown}'{did_you_mean(value, MARKUP_ICONS)} "
-                                  f"(icons: {', '.join(MARKUP_ICONS)})")
+            report.add(pos, path, f"unknown icon '{shown}'{did_you_mean(value, self.known)} "
+                                  f"(icons: {', '.join(self.known)})")
             return False
         return True
 
@@ -162,9 +168,10 @@ class Declarations:
     """Parses field declarations of one game; `extra` are the plug-in's field types."""
 
     def __init__(self, report: Report, root: Path, extra: dict[str, Spec], rules: str | None,
-                 plugin_types: dict[str, str]):
+                 plugin_types: dict[str, str], own_icons: tuple[str, ...] = ()):
         self.report, self.root, self.extra = report, root, extra
         self.rules, self.plugin_types = rules, plugin_types
+        self.own_icons = own_icons
 
     def types(self, decl, path: str, pos: Pos) -> dict[str, CardType]:
         if not isinstance(decl, dict) or not decl:
@@ -262,7 +269,7 @@ class Declarations:
         if kind == "image":
             return ImagePath(self.root), None, ()
         if kind == "icon":
-            return IconName(), None, ()
+            return IconName(self.own_icons), None, ()
         if kind in ("int", "number"):
             kinds = (int,) if kind == "int" else (int, float)
             bounds = []

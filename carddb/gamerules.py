@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from carddb import expr, limits
-from carddb.schema import Report, did_you_mean, join, kind_of, shown
+from carddb.schema import NAME, Report, did_you_mean, join, kind_of, shown
 from carddb.yamlsource import Pos, key_pos, value_pos
 
 # the game-level keys of the vocabulary (besides `tokens:`' min and max, and `phases:`)
@@ -523,12 +523,15 @@ def check(game: dict, path: str, pos: Pos, report: Report, types: dict, cards: t
 
     raw = game.get("tokens")
     tokens: dict = raw if isinstance(raw, dict) else {}
-    try:
-        dice = {n: d.symbols for n, d in dice_of(game).items()}
+    from carddb.dice import DICE
+
+    try:  # dice refused already (their own lines): no roll is checked against them
+        valid = "dice" not in game or DICE.check(game["dice"], "", pos, Report(report.file))
+        dice = {n: d.symbols for n, d in dice_of(game).items()} if valid else None
     except (KeyError, TypeError, ValueError):
-        dice = {}
+        dice = None
     names = _Names({str(k): isinstance(t, dict) and t.get("per") == "shared"
-                    for k, t in tokens.items()}, dice,
+                    for k, t in tokens.items()}, dice or {},
                    tuple(str(d) for d in (game.get("decks") or {})),
                    {str(t): tuple(ct.fields) for t, ct in types.items()}, cards)
     ch = _Checker(names, report)
@@ -542,7 +545,8 @@ def check(game: dict, path: str, pos: Pos, report: Report, types: dict, cards: t
     if "hand_limit" in game:
         names.hand_limit = ch.count(game["hand_limit"], join(path, "hand_limit"), at("hand_limit"))
     if "rolls" in game:
-        names.rolls = _check_rolls(ch, game["rolls"], join(path, "rolls"), at("rolls"))
+        names.rolls = _check_rolls(ch, game["rolls"], join(path, "rolls"), at("rolls"),
+                                   dice is not None)
     if isinstance(game.get("phases"), list):
         _check_phases(ch, game["phases"], join(path, "phases"), at("phases"))
     if "effects" in game:
@@ -598,7 +602,8 @@ def _check_zones(ch: _Checker, raw: Any, path: str, pos: Pos) -> tuple[str, ...]
     return tuple(found)
 
 
-def _check_rolls(ch: _Checker, raw: Any, path: str, pos: Pos) -> tuple[str, ...]:
+def _check_rolls(ch: _Checker, raw: Any, path: str, pos: Pos,
+                 dice_ok: bool = True) -> tuple[str, ...]:
     if not ch.mapping(raw, path, pos, "a mapping of roll names to {dice, outcome, say}"):
         return ()
     found = []
@@ -613,6 +618,8 @@ def _check_rolls(ch: _Checker, raw: Any, path: str, pos: Pos) -> tuple[str, ...]
                                                    "expression could not tell them apart")
             continue
         found.append(name)
+        if not dice_ok:
+            continue
         if not ch.mapping(roll, rpath, rpos, "{dice: 3 storm, outcome: wind - wave, say: TEXT}"):
             continue
         ch.keys(roll, rpath, rpos, ("dice", "outcome"), ("say",))
@@ -649,6 +656,8 @@ def _check_phases(ch: _Checker, phases: list, path: str, pos: Pos) -> None:
         ppath, ppos = join(path, i), value_pos(phases, i, pos)
         name = phase if isinstance(phase, str) else (
             phase.get("name") if isinstance(phase, dict) else None)
+        if isinstance(phase, str) and not NAME.check(phase, ppath, ppos, ch.report):
+            continue
         if isinstance(name, str):
             if name in seen:
                 ch.add(ppos, ppath, f"phase '{shown(name)}' is declared twice")
@@ -658,8 +667,9 @@ def _check_phases(ch: _Checker, phases: list, path: str, pos: Pos) -> None:
         if not ch.mapping(phase, ppath, ppos, "a phase name or {name, steps}"):
             continue
         ch.keys(phase, ppath, ppos, ("name",), ("steps",))
-        if "name" in phase and not isinstance(phase["name"], str):
-            ch.add(value_pos(phase, "name", ppos), join(ppath, "name"), "expected text")
+        if "name" in phase:
+            NAME.check(phase["name"], join(ppath, "name"), value_pos(phase, "name", ppos),
+                       ch.report)
         steps = phase.get("steps")
         if "steps" not in phase:
             continue

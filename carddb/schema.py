@@ -11,19 +11,15 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from carddb import limits
+from carddb import limits, names
 from carddb.yamlsource import Pos, key_pos, value_pos
-
-# Characters that would break a message line or fake one: shown as escapes.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def one_line(text: str) -> str:
-    """`text` with line breaks and other control characters escaped (`\\n`, `\\x07`),
-    so that a value written in the database cannot break or forge a message line."""
-    if text.isprintable():              # the common case, fast (no control character)
-        return text
-    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+    """`text` with line breaks, control and format characters escaped (`\\n`, `\\x07`,
+    `\\u200f`: carddb.names.escaped), so that a value written in the database cannot break,
+    forge or reorder a message line."""
+    return names.escaped(text)
 
 
 def shown(value, limit: int = 60) -> str:
@@ -185,6 +181,27 @@ POS_INT = Type((int,), "a whole number >= 1", minimum=1)
 NUMBER = Type((int, float), "a number")
 POS_NUMBER = Type((int, float), "a number > 0", minimum=0.001)
 STR = Type((str,), "text")
+
+
+class Name(Type):
+    """Text a name may be (carddb.names): printable characters only, as the referee
+    prints and stores it."""
+
+    def __init__(self) -> None:
+        super().__init__((str,), "a name")
+
+    def check(self, value, path, pos, report):
+        if not super().check(value, path, pos, report):
+            return False
+        refused = names.first_refused(value)
+        if refused:
+            report.add(pos, path, f"a name may not hold {refused}: the referee prints names "
+                                  f"on one line and stores them (write it without)")
+            return False
+        return True
+
+
+NAME = Name()
 BOOL = Type((bool,), "true or false")
 
 

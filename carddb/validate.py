@@ -10,11 +10,12 @@ import re
 from pathlib import Path
 
 from carddb import limits
-from carddb.dice import DICE
+from carddb.dice import DICE, check_face_icons, unknown_icon
 from carddb.fields import ANY
 from carddb.schema import (
     BOOL,
     COLOR,
+    NAME,
     NUMBER,
     POS_INT,
     STR,
@@ -97,22 +98,27 @@ PROFILE = Struct({}, {
 PLAYERS = Struct({"min": POS_INT, "max": POS_INT})
 COLORS = Struct({}, {"primary": COLOR, "secondary": COLOR, "paper": COLOR})
 BACK = Struct({"title": STR}, {"subtitle": STR, "image": STR})
-REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)})
+# the turn summary: `copies` (default: players.max, one per player), `size` a card size
+# name or [width, height] mm (default: half the page's printable area)
+REFERENCE = Struct({"title": STR, "lines": ListOf(STR, 1)},
+                   {"copies": Type((int,), "a whole number from 1 to 20", minimum=1, maximum=20),
+                    "size": ANY})
 
 # A deck id becomes a file name. The names a deck may not take (what a program writes
 # beside the decks: pnp's artefacts) are the caller's, passed to carddb.load(reserved=).
 DECK_ID = Id("deck")
 # A game: what every game has, then the components pnp prints for any game that has them.
-GAME_REQUIRED = {"title": STR, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
+GAME_REQUIRED = {"title": NAME, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
-                 "tokens": MapOf(STR, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
-                 "phases": ListOf(ANY, 1)}
-# Rules declared as data (carddb.gamerules), for a game without a rules plug-in.
+                 "tokens": MapOf(NAME, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
+                 "phases": ListOf(ANY, 1), "icons": ANY}
+# Rules declared as data (carddb.gamerules), for a game without a rules plug-in; its
+# `phases` may then give each phase steps (a phase's name is checked there as a NAME).
 RULES_AS_DATA = {key: ANY for key in ("zones", "hand_limit", "rolls", "effects", "end", "score",
                                       "tie_break")}
 MAT = Struct({"title": STR, "size_mm": ListOf(Range(*limits.MAT_MM, "a size in mm"), 2, 2),
               "areas": ListOf(Struct({"label": STR, "rect_mm": ListOf(NUMBER, 4, 4)}))})
-DECK = Struct({"title": STR, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})
+DECK = Struct({"title": NAME, "size": STR, "back": BACK, "cards": ListOf(Struct({}))})
 SHEET_SOURCE = Struct({"from": STR}, {"sheet": STR, "type": STR})
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 
@@ -228,9 +234,9 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             optional.pop(key, None)
         required.update(extra_required)
         optional.update(extra_optional)
-        optional.setdefault("phases", ListOf(STR, 1))
+        optional.setdefault("phases", ListOf(NAME, 1))
         if isinstance(optional.get("phases"), ListOf) and optional["phases"].item is ANY:
-            optional["phases"] = ListOf(STR, 1)  # steps are rules as data: not with a plug-in
+            optional["phases"] = ListOf(NAME, 1)  # steps are rules as data: not with a plug-in
     else:
         optional.update(RULES_AS_DATA)
     spec = Struct(required, optional)
@@ -245,13 +251,22 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         mats = game["mats"]
         for mat_id, mat in mats.items():
             _validate_mat(mat, join(path, f"mats.{mat_id}"), _at(mats, mat_id), report)
+    own = _own_icons(game, path, report, root)
+    reference = game.get("reference")
+    if isinstance(reference, dict) and "size" in reference:
+        rpath = join(path, "reference.size")
+        if Size(sizes).check(reference["size"], rpath, _at(reference, "size"), report):
+            size = sizes[reference["size"]] if isinstance(reference["size"], str) \
+                else reference["size"]
+            if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
+                _check_fits(size, rpath, _at(reference, "size"), report, data)
     if plugin is not None:
         plugin.check_game(game, path, pos, report)
     types = {}
     if "types" in game:
         owners = {name: rid for rid in plugins.REGISTRY for name in plugins.load(rid).field_types}
         decl = Declarations(report, root, plugin.field_types if plugin else {},
-                            plugin.id if plugin else None, owners)
+                            plugin.id if plugin else None, owners, own)
         types = decl.types(game["types"], join(path, "types"), _at(game, "types"))
         report.types[gid] = types
     decks = game.get("decks")
@@ -318,7 +333,7 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             cpath, cpos = f"{cards_path}[{i}]", value_pos(deck_cards, i, dpos)
             # A remembered row that checked no path is valid as it is (carddb.cache.Rows).
             if reused.get(i) == () or _checked_card(gid, types, card, cpath, cpos, report, root,
-                                                    exempt.get(i, frozenset()), rows, i):
+                                                    exempt.get(i, frozenset()), rows, i, own):
                 cards.append((card, cpath, cpos, did))
                 name = card["name"]
                 if name in names:
@@ -338,6 +353,27 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
                         tuple(str(c["name"]) for c, _, _, _ in cards))
 
 
+def _own_icons(game: dict, path: str, report: Report, root: Path) -> tuple[str, ...]:
+    """The game's own icons (`icons:`, carddb.icons) checked, and its dice faces' icons
+    checked against them and the built-in ones; the own icons' names."""
+    from carddb.icons import check_icons, icon_names
+
+    if "icons" in game:
+        check_icons(game["icons"], join(path, "icons"), _at(game, "icons"), report, root,
+                    MARKUP_ICONS)
+    own = tuple(n for n in icon_names(game) if isinstance(n, str) and n not in MARKUP_ICONS)
+    known = (*MARKUP_ICONS, *own)
+    if "dice" in game:
+        check_face_icons(game["dice"], join(path, "dice"), _at(game, "dice"), report, known)
+    tokens = game.get("tokens")
+    for tid, token in tokens.items() if isinstance(tokens, dict) else ():
+        icon = token.get("icon") if isinstance(token, dict) else None
+        if isinstance(icon, str) and icon not in known:
+            report.add(_at(token, "icon"), join(path, f"tokens.{tid}.icon"),
+                       unknown_icon(icon, known))
+    return own
+
+
 def _where(pos: Pos) -> str:
     return pos.where or f"line {pos.line}"
 
@@ -350,15 +386,17 @@ def _declared(game, types) -> tuple:
     parsed = tuple((t, tuple((f.name, f.kind, f.required) for f in ct.fields.values()))
                    for t, ct in types.items())
     # A located mapping's repr is a dict's: the values as written, without positions.
-    return repr(written), repr(game.get("rules")), parsed
+    # (the game's own icon names: `{icon:NAME}` in a row is checked against them)
+    return repr(written), repr(game.get("rules")), parsed, repr(game.get("icons"))
 
 
-def _checked_card(gid, types, card, path, pos, report, root, exempt, rows, i) -> bool:
+def _checked_card(gid, types, card, path, pos, report, root, exempt, rows, i,
+                  own: tuple[str, ...] = ()) -> bool:
     """`_validate_card`, or for a card whose sheet row validated in an earlier load
     (carddb.cache.Rows) only its image paths checked again; a row that validates
     without a problem is remembered."""
     if rows is None:
-        return _validate_card(gid, types, card, path, pos, report, root, exempt)
+        return _validate_card(gid, types, card, path, pos, report, root, exempt, own)
     paths = rows.reused.get(i)
     if paths is not None:
         scratch = Report(report.file)
@@ -368,7 +406,7 @@ def _checked_card(gid, types, card, path, pos, report, root, exempt, rows, i) ->
             report.paths_checked.extend(scratch.paths_checked)
             return True
     before, checked = report.added, len(report.paths_checked)
-    ok = _validate_card(gid, types, card, path, pos, report, root, exempt)
+    ok = _validate_card(gid, types, card, path, pos, report, root, exempt, own)
     if ok and report.added == before:
         rows.validated(i, tuple(str(Path(p).relative_to(root))
                                 for p in report.paths_checked[checked:]))
@@ -400,7 +438,8 @@ def _validate_mat(mat, path, pos, report) -> None:
                        f"area '{area['label']}' does not lie inside the {width} x {height} mm mat")
 
 
-def _validate_card(gid, types, card, path, pos, report, root, exempt=frozenset()) -> bool:
+def _validate_card(gid, types, card, path, pos, report, root, exempt=frozenset(),
+                   own: tuple[str, ...] = ()) -> bool:
     from carddb.fields import COMMON_OPTIONAL, COMMON_REQUIRED
 
     if not isinstance(card, dict):
@@ -426,7 +465,7 @@ def _validate_card(gid, types, card, path, pos, report, root, exempt=frozenset()
     if "image" in card:
         check_path(card["image"], join(path, "image"), _at(card, "image"), report, root, "image")
     for key in ("text", "flavor"):
-        _check_inline_icons(card.get(key), join(path, key), _at(card, key), report)
+        _check_inline_icons(card.get(key), join(path, key), _at(card, key), report, own)
     # Cross-reference checks still see a card whose other fields are wrong, so one
     # mistake does not cascade into false "no such card" reports.
     return isinstance(card.get("name"), str)
@@ -435,14 +474,16 @@ def _validate_card(gid, types, card, path, pos, report, root, exempt=frozenset()
 _INLINE_ICON = re.compile(r"\\.|\{icon:([^{}\s]*)\}", re.S)  # `\{` escapes the brace
 
 
-def _check_inline_icons(text, path: str, pos: Pos, report: Report) -> None:
-    """`{icon:NAME}` in card text must name an icon the printer can draw: caught here,
-    not first by `pnp build` in the middle of a deck."""
+def _check_inline_icons(text, path: str, pos: Pos, report: Report,
+                        own: tuple[str, ...] = ()) -> None:
+    """`{icon:NAME}` in card text must name an icon the printer can draw (built in or the
+    game's own): caught here, not first by `pnp build` in the middle of a deck."""
     if not isinstance(text, str):
         return
+    known = (*MARKUP_ICONS, *own)
     for m in _INLINE_ICON.finditer(text):
         name = m.group(1)
-        if name is not None and name not in MARKUP_ICONS:
-            report.add(pos, path, f"unknown icon {{icon:{name}}}{did_you_mean(name, MARKUP_ICONS)}")
+        if name is not None and name not in known:
+            report.add(pos, path, f"unknown icon {{icon:{name}}}{did_you_mean(name, known)}")
 
 

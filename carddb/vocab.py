@@ -68,8 +68,9 @@ XO_ICONS = (
     "magic", "tech", "stealth", "agility", "durability",
 )
 # Icons card text may name inline as `{icon:NAME}` (pnp.draw.icons draws each; a test keeps
-# the two lists equal).
-MARKUP_ICONS = (*XO_ICONS, "mask", "mt", "ft", "attack", "defense", "health", "dice")
+# the two lists equal); `blank` draws nothing (a blank die face). A game adds its own
+# (`icons:`, carddb.icons).
+MARKUP_ICONS = (*XO_ICONS, "mask", "mt", "ft", "attack", "defense", "health", "dice", "blank")
 XO_LEAGUES = ("heroes", "villains")
 XO_TIMINGS = ("attack", "defense", "feat", "thwart", "any")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 
 import click
@@ -21,17 +20,65 @@ class PnpError(click.ClickException):
         click.echo(f"pnp: {_one_line(self.format_message())}", err=True)
 
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
 def one_line(text: str) -> str:
-    """Control characters escaped (`\\n`, `\\x07`): a value in a message cannot start a
-    line of its own (as carddb.schema.one_line; this one keeps carddb unimported, so a
+    """Every character `str.isprintable` refuses escaped (`\\n`, `\\x07`, `\\u200f`): a
+    value in a message cannot start a line of its own nor reorder or hide what follows it
+    (carddb.names.escaped, the rule of names; this copy keeps carddb unimported, so a
     no-op build stays fast)."""
-    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 _one_line = one_line
+
+
+class _ClosedStdoutIsNoFailure:
+    """sys.stdout for a `pnp` process: once its reader has gone (`pnp build | head -1`),
+    what the command says is dropped and the command goes on. A closed stdout is not a
+    failure of the build, which finishes (and answers with its own exit status); without
+    this the first line printed after `head` exits raised EPIPE, which abandoned the build
+    as "cannot write out: Broken pipe". The file descriptor is pointed at /dev/null, so
+    the interpreter's last flush at exit says nothing either."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.closed_by_reader = False
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+    def write(self, text: str) -> int:
+        if not self.closed_by_reader:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._reader_gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_by_reader:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        import os
+
+        self.closed_by_reader = True
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
+def keep_going_when_stdout_closes() -> None:
+    """Install `_ClosedStdoutIsNoFailure` as sys.stdout (a `pnp` process, once)."""
+    if sys.stdout is not None and not isinstance(sys.stdout, _ClosedStdoutIsNoFailure):
+        sys.stdout = _ClosedStdoutIsNoFailure(sys.stdout)  # type: ignore[assignment]
 
 
 class OneLineGroup(click.Group):

@@ -2,8 +2,11 @@
 (pnp.draw.elements), artefact kinds (pnp.artefacts.kinds) and export targets
 (pnp.exports.targets). Each entry is one module of the package, defining an attribute
 (`ELEMENT`, `KIND`, `TARGET`) named after the module (a `-` in the entry's name is a
-`_` in the module's); `register()` adds one defined elsewhere (a plug-in, a test).
-Modules are imported when the registry is first asked, not before."""
+`_` in the module's); `register()` adds one defined elsewhere (a test, a script), and
+an installed package adds one through its entry-point group (`pnp_referee.elements`,
+`pnp_referee.artefact_kinds`, `pnp_referee.exports`: `name = module:ATTRIBUTE`, see
+docs/PLUGINS.md). Modules are imported when the registry is first asked, not before;
+a plug-in that cannot load is left out with one line (carddb.entry_points)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ class ModuleRegistry:
     def __init__(self, package: str, path: Iterable[str], attribute: str, entry_type: type,
                  shared: Iterable[str] = ("base",), dashes: bool = True,
                  order: Callable[[str, Any], Any] | None = None,
-                 check: Callable[[Iterable[Any]], None] | None = None):
+                 check: Callable[[Iterable[Any]], None] | None = None,
+                 group: str | None = None):
         self.package = package
         self.path = list(path)
         self.attribute = attribute
@@ -28,8 +32,10 @@ class ModuleRegistry:
         self.dashes = dashes              # module some_name holds the entry some-name
         self.order = order or (lambda name, entry: name)
         self.check = check                # called with every entry: raises if they clash
+        self.group = group                # the entry-point group of installed plug-ins
         self._found: dict[str, Any] = {}
         self._extra: dict[str, Any] = {}
+        self._plugins: dict[str, Any] | None = None
 
     def entries(self) -> dict[str, Any]:
         """Every entry by name: the package's modules, then the registered ones."""
@@ -45,12 +51,47 @@ class ModuleRegistry:
                     raise ImportError(f"{module.__name__} must define {self.attribute} = "
                                       f"{self.entry_type.__name__}({name!r}, ...)")
                 found[name] = entry
+            for name, entry in self.plugins().items():
+                why = "the name is pnp's own" if name in found else self._clash(found, entry)
+                if why:
+                    _notice(f"plug-in {name!r} ({self.group}) left out: {why}")
+                    continue
+                found[name] = entry
             found.update(self._extra)
             if self.check is not None:
                 self.check(found.values())
             self._found.update(sorted(found.items(),
                                       key=lambda item: self.order(item[0], item[1])))
         return self._found
+
+    def _clash(self, found: dict[str, Any], entry: Any) -> str | None:
+        """Why `entry` cannot join `found` (`check` refuses them together), or None."""
+        if self.check is None:
+            return None
+        try:
+            self.check([*found.values(), entry])
+        except ValueError as error:
+            return str(error)
+        return None
+
+    def plugins(self) -> dict[str, Any]:
+        """The entries installed packages add under `group`, by name (looked up once, the
+        package's own modules not imported): an entry point's name is its entry's name;
+        `entries` leaves out one that takes a name of the package's own."""
+        if self._plugins is None:
+            self._plugins = {}
+            if self.group is not None:
+                from carddb.entry_points import load
+
+                def check(name: str, entry: Any) -> None:
+                    if not isinstance(entry, self.entry_type):
+                        raise TypeError(f"not a {self.entry_type.__name__}: {entry!r}"[:200])
+                    defined = getattr(entry, "name", None)
+                    if defined != name:
+                        raise ValueError(f"it defines {defined!r}, not {name!r}")
+
+                self._plugins = dict(load(self.group, check, _notice))
+        return self._plugins
 
     def register(self, entry: Any) -> None:
         """Add an entry defined outside the package (replacing one of the same name)."""
@@ -65,5 +106,17 @@ class ModuleRegistry:
         self._found.clear()
 
     def registered(self) -> tuple[str, ...]:
-        """The names `register` added, sorted."""
-        return tuple(sorted(self._extra))
+        """The names `register` or an installed plug-in added, sorted (without importing
+        the package's own modules)."""
+        return tuple(sorted({*self._extra, *self.plugins()}))
+
+    def forget(self) -> None:
+        """Look for installed plug-ins again at the next question (a test)."""
+        self._plugins = None
+        self._found.clear()
+
+
+def _notice(line: str) -> None:
+    from carddb.entry_points import notice
+
+    notice(f"notice: {line}")

@@ -18,10 +18,24 @@ def database_path(project: Path | None) -> Path:
 
 
 def output(out: Path | None, project: Path | None, default: str | Path) -> Path:
-    """--out when given, else `default` inside the project folder."""
+    """--out when given, else `default` inside the project folder, which must resolve
+    inside it: a project that ships `output` (or a folder below it) as a symbolic link
+    out of itself is refused (one line, exit 1), never written through. The user names
+    another folder with --out."""
     if out is not None:
         return out
-    return Path(default) if project is None else folder(project) / default
+    path = Path(default) if project is None else folder(project) / default
+    root = folder(project).resolve()
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of links
+        raise PnpError(f"{path}: the output folder cannot be used ({exc}); name one with "
+                       "--out", 1) from None
+    if real != root and root not in real.parents:
+        raise PnpError(f"{path} leads to {real}, outside the project folder {root} (a symbolic "
+                       "link?): nothing written; remove the link, or name that folder with --out",
+                       1)
+    return path
 
 
 def require_database(project: Path | None, path: Path | None = None) -> Path:

@@ -32,9 +32,10 @@ from referee.inputs import one_line, shown
 
 # name -> (module, attribute): command groups (and the table kit's commands) mounted when
 # their module exists, imported only when invoked (`referee --help` shows LAZY_HELP
-# instead of importing them). The games' groups come from the one game registry.
-LAZY_GROUPS = {name: (mod, attr) for name, (mod, attr, _) in games.groups().items()}
-LAZY_HELP = {name: text for name, (_, _, text) in games.groups().items()}
+# instead of importing them). The games' groups come from the one game registry, asked
+# when a command is not a core one (`RefereeGroup.lazy`: plug-in games are looked up then).
+LAZY_GROUPS: dict[str, tuple[str, str]] = {}
+LAZY_HELP: dict[str, str] = {}
 LAZY_GROUPS["simulate"] = ("referee.simulate.cli", "simulate")
 LAZY_HELP["simulate"] = "Simulated games and strategy statistics."
 LAZY_GROUPS["play"] = ("referee.play.cli", "play")  # the resident session (referee/play/)
@@ -55,9 +56,6 @@ TABLE_COMMANDS = {
 for _name, _help in TABLE_COMMANDS.items():
     LAZY_GROUPS[_name] = ("referee.table.cli", "next_" if _name == "next" else _name)
     LAZY_HELP[_name] = _help
-# short forms kept at the top level: `referee mt ...` is `referee xs mt ...`
-SHORT_FORMS = {"mt": ("xs", "mt", "X-Statix money tokens: mt PLAYER +5|-3|=10."),
-               "ft": ("xs", "ft", "X-Statix fame tokens on a hero: ft HERO +1|-1.")}
 LEAGUE_DICE = {"heroes": "White Mask", "villains": "Black Mask"}  # XO-1
 MASK_DICE_OWNED = 7  # XO-1: each player owns 7 mask dice of the league's set
 
@@ -86,22 +84,34 @@ class RefereeGroup(click.Group):
     """A click group that also lists/loads the lazy game groups."""
 
     @staticmethod
-    def lazy() -> dict[str, tuple[str, str]]:
-        """LAZY_GROUPS and the group of every game registered since (referee.games)."""
-        found = {name: (mod, attr) for name, (mod, attr, _) in games.groups().items()}
+    def lazy(plugins: bool = True) -> dict[str, tuple[str, str]]:
+        """LAZY_GROUPS and the group of every registered game (referee.games)."""
+        found = {name: (mod, attr) for name, (mod, attr, _) in games.groups(plugins).items()}
         return {**LAZY_GROUPS, **found}
+
+    @staticmethod
+    def short_forms(plugins: bool = True) -> dict[str, tuple[str, str]]:
+        """A game's `commands` that are commands of its group, kept at the top level:
+        `referee mt ...` is `referee xs mt ...` (name -> (group, command))."""
+        return {name: (g.group[0], name) for g in games.known(plugins) if g.group
+                for name in g.commands}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         lazy = [name for name, (mod, _) in self.lazy().items() if _module_exists(mod)]
-        short = [name for name, (group, _, _) in SHORT_FORMS.items() if group in lazy]
+        short = [name for name, (group, _) in self.short_forms().items() if group in lazy]
         return sorted(set(super().list_commands(ctx)) | set(lazy) | set(short))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in SHORT_FORMS and cmd_name not in self.commands:
-            group_name, sub, _ = SHORT_FORMS[cmd_name]
+        if cmd_name in self.commands:  # a core command: no game registry asked
+            return self.commands[cmd_name]
+        # a bundled game's command is found without looking for installed plug-ins
+        plugins = cmd_name not in {**self.lazy(False), **self.short_forms(False)}
+        short = self.short_forms(plugins)
+        if cmd_name in short and cmd_name not in LAZY_GROUPS:
+            group_name, sub = short[cmd_name]
             group = self.get_command(ctx, group_name)
             return group.get_command(ctx, sub) if isinstance(group, click.Group) else None
-        lazy = self.lazy()
+        lazy = self.lazy(plugins)
         if cmd_name in lazy:
             mod, attr = lazy[cmd_name]
             if not _module_exists(mod):
@@ -144,8 +154,11 @@ class RefereeGroup(click.Group):
                 help_of = {n: text for n, (_, _, text) in games.groups().items()}
                 rows.append((name, LAZY_HELP.get(name) or help_of.get(name, f"{name} commands.")))
                 continue
-            if name in SHORT_FORMS:
-                rows.append((name, SHORT_FORMS[name][2]))
+            if name in self.short_forms():
+                group_name, sub = self.short_forms()[name]
+                title = next(g.title for g in games.REGISTRY.values()
+                             if g.group and g.group[0] == group_name)
+                rows.append((name, f"{title}: `{group_name} {sub}` (see its --help)."))
                 continue
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
@@ -354,20 +367,32 @@ def _fraction_json(p: Any) -> dict:
 
 @main.command(context_settings=_EXPRESSION_CONTEXT)
 @click.argument("expression", nargs=-1, required=True)
-@click.option("--at-least", "at_least", type=WHOLE, help="P(total >= N), e.g. for a feat (XO-13).")
+@click.option("--at-least", "at_least", type=WHOLE,
+              help="P(total >= N), e.g. for a feat (XO-13); of your game: P(outcome >= N).")
 @json_option
 @click.pass_context
 def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
          as_json: bool) -> None:
     """Exact odds: `3m vs 2m` (hit = left strictly greater, XO-3), `4m --at-least 6`,
-    `1d6`, `2d6+2`; a die of your cards.yaml: `"3 storm"` (each symbol's count and the
-    numeric sum), `"3 storm" --at-least 2 wind`."""
+    `1d6`, `2d6+2`. Your game's dice (cards.yaml): `"3 storm"` (each face's count and the
+    numeric sum), `"3 battle + 1 fate" "sword - shield"` (an outcome: a face's count, a
+    net count, sum), `"2 fate" --at-least 9 sum`, `"3 battle" vs "2 battle" sword`,
+    `"3 battle sword" vs "2 battle shield"`. Its decks: `draw 5 storms --at-least 1
+    Squall` (a card, a type, `"speed >= 4"`)."""
 
     def answer() -> Reply:
         from referee import notation
         from referee import odds as exact
 
         words = " ".join(expression).split()
+        if words and words[0].casefold() == "draw" or _looks_like_pool(words):
+            from referee.command import load_cards
+            from referee.table import odds_cli
+
+            db = load_cards(global_options(ctx).cards)
+            if words[0].casefold() == "draw":
+                return odds_cli.deck_answer(db, words, at_least)
+            return odds_cli.dice_answer(db, " ".join(words), at_least)
         splits = [i for i, w in enumerate(words) if w.lower() == "vs"]
         if len(splits) > 1:
             raise UsageError("odds compares two sides: LEFT vs RIGHT")
@@ -405,13 +430,7 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
                 "margin": {str(m): _fraction_json(p) for m, p in result.margin.items()},
             }
             return Reply(lines, data)
-        try:
-            expr = notation.parse(" ".join(words))
-        except UsageError:
-            own = _own_die(ctx, words[:2])
-            if own is None:
-                raise
-            return _odds_own_die(*own, at_least, words[2:])
+        expr = notation.parse(" ".join(words))
         dist = exact.distribution(expr)
         moffed = exact.moffed_probability(expr)
         lines = [f"{expr}: mean {float(dist.mean()):.3f}"]
@@ -435,32 +454,10 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
     run(as_json, answer)
 
 
-def _odds_own_die(game: Any, die: Any, n: int, at_least: int | None, rest: list[str]) -> Reply:
-    from referee.table import dice as own
-
-    if len(rest) > 1 or (rest and at_least is None):
-        raise UsageError(f"odds \"{n} {die.name}\": write --at-least K SYMBOL after it")
-    lines = [f"{n} {die.name} ({own.faces_text(die)}):"]
-    counts = own.symbol_counts(n, die)
-    total = own.numeric_sum(n, die)
-    data: dict[str, Any] = {"game": game.id, "die": die.name, "n": n,
-                            "counts": {sym: {str(k): _fraction_json(p) for k, p in d.items()}
-                                       for sym, d in counts.items()},
-                            "sum": None if total is None else
-                            {str(k): _fraction_json(p) for k, p in total.items()}}
-    if at_least is not None:
-        if not rest:
-            raise UsageError(f"--at-least {at_least}: name the symbol, e.g. --at-least "
-                             f"{at_least} {die.symbols[0]}")
-        p = own.at_least(n, die, at_least, rest[0])
-        symbol = die.face(rest[0]).key  # type: ignore[union-attr]
-        lines.append(f"  P(at least {at_least} {symbol}) = {p} = {percent(p)}")
-        data["at_least"] = {"k": at_least, "symbol": symbol, **_fraction_json(p)}
-    for symbol, dist in counts.items():
-        lines.append(f"  {symbol}: " + ", ".join(f"{k}: {p}" for k, p in dist.items()))
-    if total is not None:
-        lines.append("  sum: " + ", ".join(f"{k}: {p}" for k, p in total.items()))
-    return Reply(lines, data)
+def _looks_like_pool(words: list[str]) -> bool:
+    """`N DIE ...`: a count then a word that is no dice notation (not `3m`, `2d6`, `3 vs 2`)."""
+    return (len(words) >= 2 and words[0].isascii() and words[0].isdigit()
+            and words[1][:1].isalpha() and words[1].casefold() != "vs")
 
 
 # ── sessions ───────────────────────────────────────────────────────────────────
@@ -485,38 +482,51 @@ def game_to_start(game: str, cards: str | None) -> tuple[games.Game, str | None,
     import carddb
 
     own = [gid for gid, found in db.games.items() if found.rules is None]
-    raise UsageError(f"unknown game {game!r}: choose {', '.join([*games.REGISTRY, *own])} "
+    choices = ", ".join(dict.fromkeys([*games.REGISTRY, *own]))
+    raise UsageError(f"unknown game {game!r}: choose {choices} "
                      f"(the games of {carddb.display_name(db.path)} and the bundled ones)")
 
 
 
-def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
-    result = {}
-    for value in values:
-        player, sep, card = value.partition("=")
-        if not sep or not player.strip() or not card.strip():
-            raise UsageError(f"{option} {value!r}: write {option} PLAYER=CARD")
-        result[player.strip()] = card.strip()
-    return result
+class NewCommand(click.Command):
+    """`referee new`: its own options, then the options the game it names declares
+    (`Game.options`, referee/games.py): `new x-statix --owner Ann=Coach`. An option of
+    another game is refused in one line naming the games it belongs to."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["referee.new"] = self._game_options(args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as error:
+            owners = [g.title for g in games.REGISTRY.values()
+                      if any(error.option_name in o.opts for o in g.new_options())]
+            if not owners:
+                raise
+            raise click.UsageError(f"{error.option_name} is an option of "
+                                   f"{' and '.join(owners)}, not of this game", ctx) from None
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        extra = ctx.meta.get("referee.new", [])
+        return [*params[:-1], *extra, params[-1]] if extra else params
+
+    @staticmethod
+    def _game_options(args: list[str]) -> list[click.Option]:
+        """The options of the first registered game `args` names (none for a game of
+        cards.yaml played with the table kit, or before the game is typed)."""
+        for word in args:
+            if word.startswith("-"):
+                continue
+            try:
+                return games.entry(word).new_options()
+            except UsageError:
+                continue
+        return []
 
 
-@main.command()
+@main.command(cls=NewCommand)
 @click.argument("game")
 @click.option("--players", required=True, help="Names in seat order, comma-separated.")
-@click.option(
-    "--owner", "owners", multiple=True, metavar="PLAYER=CARD", help="X-Statix: choose an Owner."
-)
-@click.option(
-    "--team", "teams", multiple=True, metavar="PLAYER=CARD", help="X-Statix: choose a Team Name."
-)
-@click.option(
-    "--deal",
-    type=click.Choice(["table", "referee"]),
-    default=None,
-    help="X-Statix: table = the players' own printed deck (default; the referee counts "
-    "cards and learns each one when shown, XS-16); referee = a virtual deck the referee "
-    "shuffles and deals (solo tests, remote play).",
-)
 @click.option("--force", is_flag=True, help="Start over in an existing session (its log is kept).")
 @click.option(
     "--roll",
@@ -532,16 +542,15 @@ def new(
     ctx: click.Context,
     game: str,
     players: str,
-    owners: tuple[str, ...],
-    teams: tuple[str, ...],
-    deal: str | None,
     force: bool,
     entered: str | None,
     seed: int | None,
     as_json: bool,
+    **options: Any,
 ) -> None:
     """Start a game: `new xo --players HEROES,VILLAINS`, `new x-statix --players A,B[,C]`,
-    or any game of your cards.yaml: `new harbour --players Ann,Bob` (the table kit)."""
+    or any game of your cards.yaml: `new harbour --players Ann,Bob` (the table kit). A
+    game's own options: `referee new GAME --help`."""
 
     def answer() -> Reply:
         import random
@@ -557,20 +566,6 @@ def new(
         for name in names:  # a name is printed in status lines and the log: one line each
             if not name.isprintable():
                 raise UsageError(f"--players: {shown(name)} holds control characters")
-        def option_of(option: str) -> str:  # "X-Statix": the games whose `new` takes it
-            return " and ".join(g.title for g in games.REGISTRY.values()
-                                if option in g.new_options)
-
-        if (owners or teams) and "owners" not in entry.new_options:
-            raise UsageError(f"--owner and --team are {option_of('owners')} options")
-        if deal is not None and "deal" not in entry.new_options:
-            raise UsageError(f"--deal is an {option_of('deal')} option"
-                             + (" (XO!'s players hold their own cards)" if entry.id == "xo" else ""))
-        options: dict[str, Any] = {}
-        if owners or teams:
-            options = {"owners": _pairs(owners, "--owner"), "teams": _pairs(teams, "--team")}
-        if "deal" in entry.new_options:
-            options["deal"] = deal or "table"
         existing = Path(opts.session)
         if existing.exists() or existing.is_symlink():  # refuse before any setup work
             Session.check(existing)
@@ -597,16 +592,18 @@ def new(
             from referee.command import table_dice
 
             rng = table_dice(entered, rng, ask=True)
-            state = module.new_state(names, db if db is not None else
-                                     load_cards(opts.cards, entry.id), rng, seed=game_seed,
-                                     **options)
+            db = db if db is not None else load_cards(opts.cards, entry.id)
+            state = module.new_state(names, db, rng, seed=game_seed, **options)
             if entered is not None and rng.unused:
                 raise UsageError(
                     f"--roll {entered!r}: setup rolled {counted(rng.used, 'die', 'dice')}, "
                     f"{counted(rng.unused, 'face')} left over"
                 )
         summary = module.setup_summary(state)
-        Session.create(opts.session, state, summary, {"setup": state.get("setup")}, replace=force)
+        from referee import kept  # the session keeps the game as it begins (its cards)
+
+        Session.create(opts.session, state, summary,
+                       {"setup": state.get("setup"), **kept.payload(state, db)}, replace=force)
         lines = [summary, *module.status_lines(state), f"session: {opts.session}"]
         return Reply(
             lines, {"session": opts.session, "summary": summary, "state": public_state(state)}
@@ -656,7 +653,10 @@ def log(tx: Tx, last: int | None, limit: int | None, everything: bool) -> Reply:
     if earlier:
         lines.insert(0, f"({earlier} earlier {'event' if earlier == 1 else 'events'}: "
                         "log --last N or --all)")
-    return Reply(lines, {"events": [e.as_json() for e in events], "earlier": earlier})
+    from referee.kept import public_event
+
+    return Reply(lines, {"events": [public_event(e.as_json()) for e in events],
+                         "earlier": earlier})
 
 
 @main.command()

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from carddb.model import Database
+    from referee.kept import KeptGame
     from referee.session import Session
 
 DEFAULT_SESSION = "referee-session.db"
@@ -162,6 +163,36 @@ def load_cards(path: str | None = None, game: str | None = None) -> Database:
             f"(it has: {', '.join(db.games) or 'none'}); name a card database with one: --cards PATH"
         )
     return db
+
+
+def kept_of(session: str, game: str) -> Any:
+    """The definition the session keeps of its current game `game` (referee/kept.py), or
+    None (a session made before games were kept, or another game)."""
+    from referee.session import Session
+
+    with Session.open(session, write=False) as opened:
+        return opened.kept_game() if opened.state.get("game") == game else None
+
+
+def game_cards(session: str, cards: str | None, game: str) -> Any:
+    """The card database the session's game plays on, read-only: the one it began with
+    when the session keeps it (referee/kept.py), else `load_cards(cards, game)`."""
+    kept = kept_of(session, game)
+    if kept is not None and kept.kind == "cards":
+        return kept.database()
+    return load_cards(cards, game)
+
+
+def game_context(session: str, cards: str | None, state: dict, entry: Any) -> Any:
+    """What the game's `play` questions read (its entry's `context`), from the game the
+    session keeps: a declared game's kept TableGame itself, else the context of the kept
+    (or, for an old session, the current) card database."""
+    game = str(state.get("game"))
+    kept = kept_of(session, game)
+    if kept is not None and kept.kind == "table":
+        return kept.table_game()
+    db = kept.database() if kept is not None else load_cards(cards, game)
+    return entry.load_context(db, state)
 
 
 def command_name(ctx: click.Context | None = None) -> str:
@@ -309,6 +340,9 @@ class Tx:
         self._digest: str | None = None  # the state before the command's first event
         self._rng: random.Random | None = None
         self._db: Database | None = None
+        self._kept: KeptGame | None = None
+        self._kept_read = False
+        self.notice: str | None = None  # cards.yaml changed since the game began (`kept`)
         # a command whose later dice depend on its first (the X-Statix mission chain):
         # faces left when it stopped are ignored, and said in its reply
         self.faces_may_be_left = False
@@ -377,13 +411,48 @@ class Tx:
 
     @property
     def db(self) -> Database:
-        """The card database (`load_cards`, once per command); the session's state must
-        name only its cards (`Session.check_card_names`: exit 2 otherwise)."""
+        """The card database of the session's game (once per command): the one the game
+        began with when the session keeps it (`kept`: X-Statix, XO!), else `load_cards`
+        (a session made before games were kept: the state must name only its cards,
+        `Session.check_card_names`, exit 2 otherwise). A table-kit game plays on
+        `kept.table_game()` (referee/table/cli.py `table_game`); its `db` is cards.yaml
+        as it is now."""
         if self._db is None:
-            db = load_cards(self.options.cards, self.session.state.get("game"))
-            self.session.check_card_names(db)
-            self._db = db
-        return self._db
+            kept = self.kept
+            if kept is not None and kept.kind == "cards":
+                self._db = kept.database()  # type: ignore[assignment]
+            else:
+                db = load_cards(self.options.cards, self.session.state.get("game"))
+                if kept is None:
+                    self.session.check_card_names(db)
+                self._db = db
+        return self._db  # type: ignore[return-value]
+
+    @property
+    def kept(self) -> KeptGame | None:
+        """The game as the session keeps it since `referee new` (referee/kept.py), the
+        state's card names checked against it; None for a session made before games were
+        kept. When the card database the command finds (`load_cards`) differs from it,
+        the command says so once, in one line (`notice`, on stderr and in --json)."""
+        if not self._kept_read:
+            self._kept_read = True
+            self._kept = self.session.kept_game()
+            if self._kept is not None:
+                self._notice_changes(self._kept)
+        return self._kept
+
+    def _notice_changes(self, kept: KeptGame) -> None:
+        from referee import kept as keeping
+
+        db, problem = None, None
+        try:
+            db = load_cards(self.options.cards, kept.game_id)
+        except (RefereeError, UsageError) as error:  # the game goes on without it
+            problem = error.message
+        line = keeping.notice(self.session.path, kept, db, problem)
+        if line is not None:
+            self.notice = line
+            click.echo(f"referee: {line}", err=True)
 
     @property
     def game(self) -> ModuleType:
@@ -458,6 +527,8 @@ def session_command(
                         reply.lines[:0] = lines
                         if rolled:
                             reply.data["referee_rolled"] = rolled
+                        if tx.notice is not None:
+                            reply.data["notice"] = tx.notice
                 except RefereeError as error:
                     raise with_faces_typed(error, tx) from None
             if reply.refusal is not None:

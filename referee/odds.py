@@ -96,6 +96,11 @@ def compare(left: DiceExpr, right: DiceExpr, floor: int | None = None) -> Compar
     a, b = distribution(left), distribution(right)
     if floor is not None:
         a, b = a.floored(floor), b.floored(floor)
+    return compare_distributions(a, b)
+
+
+def compare_distributions(a: Distribution, b: Distribution) -> Comparison:
+    """Two independent totals: left wins when strictly greater (as XO-3)."""
     negated = {-v: w for v, w in b.weights.items()}
     margin = Distribution(convolve(a.weights, negated), a.denominator * b.denominator)
     return Comparison(

@@ -215,7 +215,7 @@ def _durable(conn: sqlite3.Connection, path: PathText) -> None:
     A checkpoint that could not copy everything (another connection reads an older
     snapshot, or checkpoints itself) leaves the rest to that connection; the folder is
     synced too then, as the WAL may be new and must survive until it is copied."""
-    _fsync(f"{path}-wal")
+    _fsync(session_media.wal_of(path))  # beside the link's target, for a linked session
     busy, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     conn.execute("PRAGMA synchronous = NORMAL")  # for the checkpoint on close, if any
     if busy or copied < logged:
@@ -691,13 +691,35 @@ class Session:
 
     def check_card_names(self, db: Any) -> None:
         """The state the session was opened at names only cards of `db` (the database the
-        command loaded: state_cards); else a SessionError saying where (exit 2)."""
+        command loaded: state_cards), or of the game it keeps (`kept_game`); else a
+        SessionError saying where (exit 2)."""
         from referee import state_cards
 
         seq = self._last[0]
         self._check_open()
         with _refusing_bad_rows(self.path):
             state_cards.check(json.loads(self._last[5]), db, f"event #{seq}: state")
+
+    def kept_game(self) -> Any:
+        """The game's definition kept by the `new` event that began the current game
+        (referee/kept.py: a `KeptGame`, every value checked; a damaged one is refused as
+        an invalid session file), or None for a session made before games were kept. The
+        state the session was opened at must name only its cards (state_cards.check_kept).
+        One row read (that event's), none when it is the current row."""
+        from referee import kept, state_cards
+
+        self._check_open()
+        base = self._stacks()[0]
+        row = self._row(base)
+        where = f"event #{base}: payload"
+        with _refusing_bad_rows(self.path):
+            payload = state_schema.parse(row[4], where)
+            state_schema.obj(payload, where)
+            state = json.loads(self._last[5])
+            game = kept.read(payload, state, where, (base, row[1]))
+            if game is not None:
+                state_cards.check_kept(state, game, f"event #{self._last[0]}: state")
+            return game
 
     def _summary_of(self, seq: int) -> str:
         return self._row(seq)[3]

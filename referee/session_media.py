@@ -38,14 +38,26 @@ def read_uri(path: PathText, immutable: bool = False) -> str:
     return uri + ("?mode=ro&immutable=1" if immutable else "?mode=ro")
 
 
+def real_file(path: PathText) -> str:
+    """The file SQLite opens for `path`, absolute, every symbolic link followed: SQLite's
+    unix VFS resolves links itself, so the `-wal` and `-shm` it makes lie beside the link's
+    target, in the target's folder, never beside the link."""
+    return os.path.realpath(os.fspath(path))
+
+
+def wal_of(path: PathText) -> str:
+    """The `-wal` SQLite keeps for `path` (beside the real file: `real_file`)."""
+    return f"{real_file(path)}-wal"
+
+
 def folder_of(path: PathText) -> str:
-    """The folder holding `path`, absolute (as `Path(path).parent.absolute()`)."""
-    folder = os.path.dirname(os.fspath(path)) or "."
-    return folder if os.path.isabs(folder) else os.path.join(os.getcwd(), folder)
+    """The folder holding the real file of `path` (`real_file`), where SQLite makes its
+    `-wal` and `-shm`."""
+    return os.path.dirname(real_file(path))
 
 
 def _wal_is_empty(path: PathText) -> bool:
-    wal = f"{os.fspath(path)}-wal"
+    wal = wal_of(path)
     try:
         return not os.path.exists(wal) or os.stat(wal).st_size == 0
     except OSError:

@@ -67,7 +67,7 @@ def identity(path: str | os.PathLike) -> list | None:
     except OSError:
         return None
     try:
-        wal = os.stat(f"{os.fspath(path)}-wal")
+        wal = os.stat(f"{os.path.realpath(path)}-wal")  # SQLite's, beside a link's target
         wal_id = [wal.st_ino, wal.st_size, wal.st_mtime_ns, wal.st_ctime_ns] if wal.st_size else None
     except OSError:
         wal_id = None

@@ -16,6 +16,10 @@ that hold names):
   Resource stacks (`resources`: Resource cards).
 Names elsewhere (a roll's modifier sources, the setup record, `used`) are not checked.
 
+A session that keeps its game (referee/kept.py) has its names checked against that
+definition (`check_kept`): an edited cards.yaml does not make it invalid; a name the kept
+definition does not hold does.
+
 Cheap: one pass over the game's cards, one set lookup per name (a state holds ~100)."""
 
 from __future__ import annotations
@@ -86,14 +90,30 @@ def _a(word: str) -> str:
 def check(state: dict, db: Any, where: str = "state") -> None:
     """SchemaError naming the first name of `state` (already matching its schema) that is
     not a card of its game in `db`, of the type its place needs."""
+    from referee.games import title
+
+    game = db.games.get(state["game"])
+    if game is None:  # load_cards refuses a database without the session's game first
+        raise SchemaError(f"{where}.game: the card database has no {title(state['game'])} game")
+    types = {card.name: card.type for card in game.cards()}
+    _check_names(state, types, f"in {_database_name(db)}",
+                 "a session made with another card database needs that one: --cards PATH",
+                 where)
+
+
+def check_kept(state: dict, kept: Any, where: str = "state") -> None:
+    """As `check`, against the game the session keeps (referee/kept.py: the cards as the
+    game began, whatever cards.yaml holds now)."""
+    _check_names(state, kept.card_types(), "as this game began",
+                 "the session's own definition of its game does not hold it", where)
+
+
+def _check_names(state: dict, types: dict[str, str], among: str, unknown: str,
+                 where: str) -> None:
     from referee.games import of_state, title
 
     game_id = state["game"]
     names = of_state(state).names_of()  # the game registry names each game's places
-    game = db.games.get(game_id)
-    if game is None:  # load_cards refuses a database without the session's game first
-        raise SchemaError(f"{where}.game: the card database has no {title(game_id)} game")
-    types = {card.name: card.type for card in game.cards()}
     for at, name, kind in names(state):
         if not isinstance(name, str):
             continue  # the schema's business where it checks the shape; the engine's elsewhere
@@ -106,9 +126,9 @@ def check(state: dict, db: Any, where: str = "state") -> None:
         elif name == HIDDEN:
             why = "a card not yet shown is '?' only in a hand or the deck, XS-16"
         else:
-            why = "a session made with another card database needs that one: --cards PATH"
+            why = unknown
         raise SchemaError(f"{where}.{at}: {shown(name)} is not {needed} of {title(game_id)} "
-                          f"in {_database_name(db)} ({why})")
+                          f"{among} ({why})")
 
 
 def _database_name(db: Any) -> str:

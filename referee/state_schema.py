@@ -215,6 +215,7 @@ _XS_TURN = record(
         "coach_kills": whole(),
         "fame": seq,
         "free_drawn": flag,
+        "paid_alone": flag,
     },
 )
 _XS_STATE = record(
@@ -350,7 +351,9 @@ def check_state(state: Any, version: int = FORMAT_VERSION, where: str = "state")
         TABLE_KIT.schema_check()(state, where)
         return state
     if not isinstance(game, str) or game not in games:
-        raise _fail(f"{where}.game", f"expected one of {', '.join(games)}, found {_found(game)}")
+        hint = " (a game no installed plug-in provides?)" if isinstance(game, str) else ""
+        raise _fail(f"{where}.game",
+                    f"expected one of {', '.join(games)}, found {_found(game)}{hint}")
     games[game](state, where)
     return state
 

@@ -76,6 +76,16 @@ def card_data(card: Any) -> dict[str, Any]:
             "image": card.image, "fields": card.fields}
 
 
+def icon_paths(db: Any, gid: str) -> list[Path]:
+    """The files of a game's own icons (cards.yaml `icons:`): inputs of all its artefacts."""
+    icons = db.games[gid].extras.get("icons")
+    if not isinstance(icons, dict):
+        return []
+    root = Path(db.root)
+    return [root / (entry if isinstance(entry, str) else entry["file"])
+            for entry in icons.values()]
+
+
 def _image_paths(db: Any, deck: Any) -> list[Path]:
     root = Path(db.root).resolve()
     rels = [c.image for c in deck.cards if c.image]
@@ -122,7 +132,7 @@ class Hasher:
             game = self.db.games[gid]
             settings = {"title": game.title, "colors": game.colors, "extras": game.extras,
                         "players": [game.min_players, game.max_players]}
-            files = template_files(self.db, gid)
+            files = [*template_files(self.db, gid), *icon_paths(self.db, gid)]
             from pnp.draw.stamp import stamp, uses_stamp
 
             if uses_stamp(files):       # {{ version }} / {{ build_date }} are drawn
@@ -304,6 +314,7 @@ class Manifest:
                             *_code_files()}
         for gid in {a.game for a in todo}:
             files.update(template_files(db, gid))
+            files.update(icon_paths(db, gid))
             for deck in db.games[gid].decks.values():
                 files.update(_image_paths(db, deck))
         key = run_key(args)

@@ -65,6 +65,10 @@ class BuildOptions:
 
         if registered():    # a kind from elsewhere adds artefacts: not the run without it
             args.update(kinds=list(registered()))
+        from pnp.draw import elements
+
+        if elements.registered():  # an element from elsewhere draws: not the run without it
+            args.update(elements=list(elements.registered()))
         return args
 
     def overrides(self) -> dict[str, Any]:

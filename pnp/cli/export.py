@@ -21,6 +21,7 @@ from pnp.cli.support import (
 )
 from pnp.cli.support import faces as choose_faces
 from pnp.exports.cards import Exported
+from pnp.exports.staging import staged
 from pnp.project import output
 
 
@@ -110,7 +111,7 @@ def export(target, game, decks, cards, out, project, profile, **options) -> int:
     out = output(out, project, Path("output") / "export" / target)
     job = Job(db, out, game, decks, cards, choose=choose_faces, make_renderer=make_renderer,
               notify=font_notice, report=click.echo)
-    with one_line_errors():
+    with one_line_errors(), staged(out, notify=font_notice):  # as pnp build: whole or not
         result = chosen.write(job, **{opt.dest: options[opt.dest] for opt in chosen.options})
     return _finish(target, result, out)
 
@@ -138,7 +139,7 @@ def _with_profile(db: Any, name: str, game, decks, cards, out, project) -> int:
     prof = profile(db, name)
     chosen = choose_faces(db, game, decks, cards, backs=True)
     out = output(out, project, Path("output") / "export" / name)
-    with one_line_errors():
+    with one_line_errors(), staged(out, notify=font_notice):
         result = export_profile(db, chosen, make_renderer(db), out, prof)
     echo_warnings_once(result.warnings)
     if prof.note:

@@ -25,7 +25,10 @@ def deck_rows(db, game_id: str | None = None) -> list[tuple]:
 
 def render_table(rows: list[tuple]) -> str:
     total = ("total", "", "", sum(r[3] for r in rows), sum(r[4] for r in rows))
-    table = [HEADERS, *rows, total]
+    from pnp.errors import one_line
+
+    table = [HEADERS, *[tuple(v if isinstance(v, int) else one_line(str(v)) for v in r)
+                        for r in rows], total]  # a type name's bidi mark shown escaped
     widths = [max(len(str(r[i])) for r in table) for i in range(len(HEADERS))]
     lines = []
     for n, row in enumerate(table):

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from pnp.cli.options import DATABASE_ARG, project_option
-from pnp.errors import OneLineGroup, PnpError
+from pnp.errors import OneLineGroup, PnpError, keep_going_when_stdout_closes
 
 
 class Commands(OneLineGroup):
@@ -33,6 +33,7 @@ class Commands(OneLineGroup):
         # collection (a twentieth of a small build) does not scan what the process is
         # about to drop (atexit handlers still run first).
         gc.set_threshold(100_000, 50, 100)
+        keep_going_when_stdout_closes()     # `pnp build | head -1` still builds
         try:
             return super().main(args, *rest, **kwargs)
         finally:

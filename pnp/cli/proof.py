@@ -11,6 +11,7 @@ from pnp.cli.options import project_option, selection_options
 from pnp.cli.support import faces as choose_faces
 from pnp.cli.support import font_notice, load, make_renderer, one_line_errors, warning_line
 from pnp.exports.proof import INDEX, PROOF_DPI, gallery_changes, proof_faces
+from pnp.exports.staging import staged
 from pnp.project import output
 
 
@@ -40,7 +41,7 @@ def proof(game, decks, cards, out, project, dpi, guides, strict, builds, since,
     out = output(out, project, Path("output") / "proof")
     chosen = choose_faces(db, game, decks, cards)
     changes = gallery_changes(output(builds, project, "output"), project, since, font_notice)
-    with one_line_errors():
+    with one_line_errors(), staged(out, notify=font_notice):  # as pnp build: whole or not
         result = proof_faces(db, chosen, make_renderer(db), out, dpi, guides, changes,
                              jobs=jobs)
     for w in result.warnings:

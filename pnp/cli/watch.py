@@ -28,7 +28,7 @@ from pnp.cli.options import project_option
 
 def watched_paths(db_path: Path, db: Any | None) -> list[Path]:
     """Files and folders to watch: the database, the template folders, the project's
-    assets folder, and every image and font the database names."""
+    assets folder, and every image, own icon (`icons:`) and font the database names."""
     from pnp.draw.template_folders import bundled_templates, template_folders
 
     root = db_path.resolve().parent
@@ -41,6 +41,9 @@ def watched_paths(db_path: Path, db: Any | None) -> list[Path]:
                 rels = [c.image for c in deck.cards if c.image]
                 rels += [deck.back["image"]] if (deck.back or {}).get("image") else []
                 paths += [root / rel for rel in rels]
+        from pnp.artefacts.incremental import icon_paths
+
+        paths += [p for gid in db.games for p in icon_paths(db, gid)]
         paths += [root / rel for rel in (db.print.fonts or {}).values()]
     else:
         paths += [root / "templates", bundled_templates()]

@@ -77,6 +77,7 @@ def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
         kind = op.kind
         if kind == "icon":
             name, cx, cy, size = op.name, op.cx, op.cy, op.size
+            name = Path(name).name if name.startswith("file:") else name   # an own icon
             half = size / 2
             by = _outside((cx - half, cy - half, cx + half, cy + half), safe) / PT_PER_MM
             if by > TOLERANCE_MM:

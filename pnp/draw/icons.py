@@ -1,8 +1,13 @@
-"""Vector icons and badge shapes, drawn with ReportLab canvas paths (never images).
+"""Vector icons and badge shapes, drawn with ReportLab canvas paths, and a game's own
+icons (cards.yaml `icons:`, carddb.icons) drawn from their files.
 
 Every icon is drawn inside a `size` x `size` square centred on (cx, cy), in points.
 `draw_icon(canvas, name, cx, cy, size, color=None, ink=None)`: `color` is
-the main fill, `ink` the detail colour; both default to the icon's own palette.
+the main fill, `ink` the detail colour; both default to the icon's own palette. `blank`
+draws nothing (a blank die face). A game's own icon is named by `file_ref(path)` once
+the renderer has resolved it (pnp.draw.render.CardRenderer.own_icons): an SVG is drawn
+as vectors (svglib, imported when one is drawn), a PNG or JPEG as a picture, each fitted
+into the square keeping its proportions and its own colours.
 `draw_shape(canvas, shape, cx, cy, size, fill, stroke, width)` draws badge outlines.
 This module imports nothing heavy: it only calls methods of the canvas it is given.
 """
@@ -22,7 +27,8 @@ POWER_COLORS = {
     "mind": "#8e44ad", "magic": "#c2185b", "tech": "#607d8b", "stealth": "#263238",
     "agility": "#2e9e5b", "durability": "#795548",
 }
-OTHER_ICONS = ("mask", "mt", "ft", "attack", "defense", "health", "dice")
+OTHER_ICONS = ("mask", "mt", "ft", "attack", "defense", "health", "dice", "blank")
+FILE_PREFIX = "file:"     # an own icon's reference: FILE_PREFIX + its absolute path
 ICON_NAMES = frozenset(POWER_ICONS + OTHER_ICONS)
 SHAPES = ("circle", "square", "roundsquare", "diamond", "hexagon", "shield", "heart",
           "burst", "star", "banner")
@@ -280,6 +286,7 @@ OTHER_COLORS = {
     "mask": ("#111111", "#ffffff"), "mt": ("#e0b000", "#8a6500"), "ft": ("#3060c0", "#ffffff"),
     "attack": ("#d7262e", "#ffffff"), "defense": ("#1f4fa8", "#ffffff"),
     "health": ("#2e9e5b", "#ffffff"), "dice": ("#ffffff", "#111111"),
+    "blank": ("#ffffff", "#111111"),
 }
 
 
@@ -292,8 +299,13 @@ def icon_colors(name: str) -> tuple[str, str]:
 def draw_icon(canvas, name: str, cx: float, cy: float, size: float,
               color=None, ink=None) -> None:
     """Draw icon `name` centred on (cx, cy), `size` points wide and high."""
+    if name.startswith(FILE_PREFIX):
+        draw_file(canvas, name[len(FILE_PREFIX):], cx, cy, size)
+        return
     if name not in ICON_NAMES:
         raise KeyError(name)
+    if name == "blank":
+        return
     base, detail = icon_colors(name)
     color = color or base
     ink = ink or detail
@@ -305,6 +317,90 @@ def draw_icon(canvas, name: str, cx: float, cy: float, size: float,
         _coin(canvas, cx, cy, size, color, ink)
     else:
         OTHER_DRAW[name](canvas, cx, cy, size, color, ink)
+    canvas.restoreState()
+
+
+# ── a game's own icons, from their files ─────────────────────────────────────────
+
+class IconFileError(ValueError):
+    """An own icon's file that cannot be drawn (one line: what and which file)."""
+
+
+def file_ref(path: str) -> str:
+    """The icon name that draws the picture at `path` (absolute, checked by the caller)."""
+    return FILE_PREFIX + path
+
+
+_SVG: dict[tuple[str, str], object] = {}     # (path, content digest) -> Drawing
+
+
+def draw_file(canvas, path: str, cx: float, cy: float, size: float) -> None:
+    """An own icon's picture fitted into the `size` square centred on (cx, cy)."""
+    if path.lower().endswith(".svg"):
+        _draw_svg(canvas, path, cx, cy, size)
+        return
+    from pnp.draw.art import ArtError, open_art, printable
+
+    try:
+        iw, ih = open_art(path).size
+    except ArtError as exc:
+        raise IconFileError(f"icon {path}: {exc}") from None
+    scale = size / max(iw, ih)
+    w, h = iw * scale, ih * scale
+    canvas.drawImage(printable(path, (iw, ih), w, h), cx - w / 2, cy - h / 2, w, h,
+                     mask="auto")
+
+
+def svg_drawing(path: str):
+    """The SVG at `path` as a ReportLab Drawing (cached by the file's content), checked
+    first as validation checks it (carddb.icons.svg_problem: no DOCTYPE, no text, no
+    embedded pictures or other files), at most MAX_ICON_BYTES."""
+    import hashlib
+    import io
+    import os
+
+    from carddb.files import read_limited
+    from carddb.icons import MAX_ICON_BYTES, svg_problem
+
+    try:            # the file as it is now: it may have changed since validation
+        data = read_limited(path, MAX_ICON_BYTES, "an icon is a .svg file")
+    except (OSError, ValueError) as exc:
+        raise IconFileError(f"icon {path}: {exc}") from None
+    key = (path, hashlib.sha256(data).hexdigest())
+    drawing = _SVG.get(key)
+    if drawing is None:
+        import logging
+
+        problem = svg_problem(data)
+        if problem:
+            raise IconFileError(f"icon {path}: {problem}")
+        from svglib.svglib import svg2rlg
+
+        logging.getLogger("svglib.svglib").setLevel(logging.ERROR)
+        try:
+            drawing = svg2rlg(io.BytesIO(data), external_reference_root=os.path.dirname(path))
+        except Exception as exc:  # noqa: BLE001  (svglib raises many kinds)
+            raise IconFileError(f"icon {path}: not a drawable SVG ({exc})") from None
+        if drawing is None or not drawing.width or not drawing.height:
+            raise IconFileError(f"icon {path}: not a drawable SVG (no size)")
+        if len(_SVG) > 64:
+            _SVG.clear()
+        _SVG[key] = drawing
+    return drawing
+
+
+def _draw_svg(canvas, path: str, cx: float, cy: float, size: float) -> None:
+    from reportlab.graphics import renderPDF
+
+    drawing = svg_drawing(path)
+    # ReportLab's drawing renderer starts from Helvetica, a font the PDF would name but
+    # not embed: start it from the canvas's own (embedded) font instead
+    drawing.initialFontName, drawing.initialFontSize = canvas._fontname, canvas._fontsize
+    scale = size / max(drawing.width, drawing.height)
+    canvas.saveState()
+    canvas.translate(cx - drawing.width * scale / 2, cy - drawing.height * scale / 2)
+    canvas.scale(scale, scale)
+    renderPDF.draw(drawing, canvas, 0, 0)
     canvas.restoreState()
 
 

@@ -12,6 +12,7 @@ The result is plain data (no ReportLab), laid out by `pnp.draw.textbox`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pnp.draw.icons import ICON_NAMES
@@ -42,18 +43,19 @@ Paragraph = list[Line]       # separated by blank lines
 _TOKEN = re.compile(r"\\(.)|(\*\*)|(\*)|\{icon:([^{}\s]*)\}|\{([a-z]+)\}|(\n)", re.S)
 
 
-def parse(text: str) -> list[Paragraph]:
+def parse(text: str, icons: Mapping[str, str] | None = None) -> list[Paragraph]:
     """Paragraphs -> hard lines -> runs. Raises MarkupError for `{icon:NAME}` with an
-    unknown NAME (a typo would otherwise silently print)."""
+    unknown NAME (a typo would otherwise silently print). `icons`: the game's own icons,
+    name -> what `pnp.draw.icons.draw_icon` draws it by (the Icon run holds the latter)."""
     paragraphs: list[Paragraph] = []
     for block in re.split(r"\n[ \t]*\n+", text.replace("\r\n", "\n").strip("\n")):
         if block.strip() == "" and paragraphs:
             continue
-        paragraphs.append(_parse_block(block))
+        paragraphs.append(_parse_block(block, icons or {}))
     return [p for p in paragraphs if any(line for line in p)] or []
 
 
-def _parse_block(block: str) -> Paragraph:
+def _parse_block(block: str, own: Mapping[str, str]) -> Paragraph:
     # First pass: tokens, with markers kept as markers.
     tokens: list[tuple[str, str]] = []   # (kind, value): text | bold | italic | icon | br
     pos = 0
@@ -68,10 +70,13 @@ def _parse_block(block: str) -> Paragraph:
         elif italic:
             tokens.append(("italic", "*"))
         elif icon is not None:
+            if icon in own:
+                tokens.append(("icon", own[icon]))
+                pos = m.end()
+                continue
             if icon not in ICON_NAMES:
-                raise MarkupError(
-                    f"unknown icon {{icon:{icon}}} (known: {', '.join(sorted(ICON_NAMES))})"
-                )
+                known = ", ".join(sorted((*ICON_NAMES, *own)))
+                raise MarkupError(f"unknown icon {{icon:{icon}}} (known: {known})")
             tokens.append(("icon", icon))
         elif short is not None:
             if short in SHORT_ICONS:

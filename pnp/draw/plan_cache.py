@@ -9,14 +9,14 @@ a key made of everything planning reads:
   template of the folders);
 - the card's context (its fields, name, text, copies...), its deck's and game's contexts;
 - the trim size, bleed and safe zone, min_text_pt, INK_SAVER, the version stamp, the
-  font roles, and what the caller adds (`PlanStore(context=...)`: the fonts' bytes,
+  font roles, the project's folder (a plan holds absolute paths), and what the caller adds (`PlanStore(context=...)`: the fonts' bytes,
   whether the plan checks are installed).
 A plan's operations are pickled apart from the rest of its entry (`StoredOps`: unpickled
 only when one must be drawn), and its memo keeps the PDF code of its text once drawn
 (pnp.draw.textcode), reused while the fonts stand as they stood.
 Two things are checked when a stored plan is found: each other card the template looked
 up (`card_named`) still has the context it had, and each file the plan draws (images)
-still has its size and modification time. Anything else: planned afresh.
+still has its size and modification time (an own icon's file is read when drawn). Anything else: planned afresh.
 
 The plans of one deck's fronts are 16 files (by the key's first hex digit: an edit
 rewrites one sixteenth of a big deck's plans), FOLDER/<digest of game/deck/digit>.pickle,
@@ -50,7 +50,30 @@ def folder() -> Path | None:
 
 
 def code_version() -> str:
-    """A hash of the drawing code (a change to an element's compile step changes plans)."""
+    """A hash of the drawing code (a change to an element's compile step changes plans),
+    the elements from outside pnp included (a plug-in installed, removed or changed: its
+    plans, pickled with its classes, are not those of the build without it)."""
+    return digest([_own_code(), _outside_elements()])
+
+
+def _outside_elements() -> list:
+    """(name, a hash of its module's source) of each element from outside pnp."""
+    import sys
+
+    from pnp.draw.elements import registered, registry
+
+    found = []
+    for name in registered():
+        module = sys.modules.get(getattr(registry()[name].compile, "__module__", ""))
+        try:
+            source = hashlib.sha256(Path(module.__file__).read_bytes()).hexdigest()  # type: ignore[union-attr, arg-type]
+        except (AttributeError, TypeError, OSError):
+            source = None
+        found.append((name, source))
+    return found
+
+
+def _own_code() -> str:
     global _code
     if _code is None:
         import pnp

@@ -44,6 +44,7 @@ from pnp.draw.recent import RecentCache
 from pnp.draw.templates import TemplateError, Templates
 
 DEFAULT_MIN_TEXT_PT = 6.0  # print.min_text_pt: no smaller text is printed
+DIE_SAFE_MM = 1.0          # a die's rounded edge: no label text box nearer the edge
 _Target = Target           # what is being drawn (pnp.draw.elements.base)
 
 
@@ -233,8 +234,9 @@ class CardRenderer:
         face_data = None if face is None else {"symbol": face.symbol, "icon": face.icon,
                                                "value": face.value, "label": face.label}
         key = ("die", game.id, set_id, value, round(size, 3))
+        # text and badges keep DIE_SAFE_MM from the label's edge: the die's rounding
         target = _Target(game.id, "(dice)", f"{set_id} {value}", f"die face {set_id} {value}",
-                         size / MM, size / MM, 0.0, False)
+                         size / MM, size / MM, 0.0, True, safe_mm=DIE_SAFE_MM)
         return self._draw(canvas, key, (game,), f"{game.id}/die-face.j2",
                           lambda: {"set": die_set, "value": value, "face": face_data,
                                    "dice": dict(dice), "game": self._game_context(game)},
@@ -371,9 +373,12 @@ class CardRenderer:
 
                 self.stamp = stamp(self.db)
             checked = [f"{c.__module__}.{c.__qualname__}" for c in self.face_checks]
+            # the project's folder too: a plan holds the absolute paths of the images and
+            # own icons it draws, which another project's identical card must not reuse
             self._key_base = pc.digest([pc.code_version(), self.plan_store.context,
                                         self.min_text_pt, self.ink_saver, self.stamp,
-                                        sorted(self.fonts.items()), checked])
+                                        sorted(self.fonts.items()), checked,
+                                        str(Path(self.db.root).resolve())])
         scope = self._contexts.get(("digest", id(deck), template))
         if scope is None or scope[0] is not deck:
             known = pc.template_digest(self.templates, template)
@@ -518,7 +523,7 @@ class CardRenderer:
         if not elements:
             warnings.append(LayoutWarning(target.game, target.deck, target.card, "template",
                                           f"templates/{template} produced no elements"))
-        dims = (target.W, target.H, target.bleed, target.safe, target.design)
+        dims = (target.W, target.H, target.bleed, target.safe, target.safe_mm, target.design)
         for index, (line, raw) in enumerate(elements):
             # the same element line (a frame, a label) recurs on every card of a type:
             # compile it once per trim size
@@ -573,6 +578,51 @@ class CardRenderer:
 
     def image_path(self, value: Any, t: _Target) -> Path:
         return self._image_path(value, t)
+
+    def own_icons(self, t: _Target) -> dict[str, str]:
+        """The own icons (cards.yaml `icons:`) of the game being drawn: name -> the name
+        `pnp.draw.icons.draw_icon` draws it by (its file's checked path)."""
+        game = self._game(t.game)
+        found = self._contexts.get(("icons", game.id))
+        if found is None or found[0] is not game:
+            refs: dict[str, str] = {}
+            if game.extras.get("icons"):     # (carddb.icons only then: it loads the schema)
+                from carddb.icons import declared
+                from pnp.draw.icons import file_ref
+
+                refs = {name: file_ref(str(self._checked_icon(icon.file, t)))
+                        for name, icon in declared(game.extras).items()}
+            found = (game, refs)
+            self._contexts[("icons", game.id)] = found
+        return found[1]
+
+    def _checked_icon(self, file: str, t: _Target) -> Path:
+        """An own icon's file, found inside the project and drawable (an SVG parsed, a
+        picture's header read by the allow-listed decoders): RenderError if not."""
+        from pnp.draw.icons import IconFileError, svg_drawing
+
+        path = self._image_path(file, t)
+        try:
+            if path.suffix.lower() == ".svg":
+                svg_drawing(str(path))
+            else:
+                self._image_size(path, t)
+        except IconFileError as exc:
+            raise RenderError(f"{t.what}: {exc}") from None
+        return path
+
+    def icon_name(self, name: Any, t: _Target, what: str = "icon") -> str:
+        """A built-in icon's name, or the reference of the game's own icon `name`;
+        ElementError for neither."""
+        from pnp.draw.icons import ICON_NAMES
+
+        if isinstance(name, str) and name in ICON_NAMES:
+            return name
+        own = self.own_icons(t)
+        if isinstance(name, str) and name in own:
+            return own[name]
+        known = ", ".join(sorted((*ICON_NAMES, *own)))
+        raise ElementError(f"{what}: unknown icon {name!r} (known: {known})")
 
     def image_size(self, path: Path, t: _Target) -> tuple[int, int]:
         return self._image_size(path, t)

@@ -26,6 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pnp.exports import staging
+
 PNG_DPI = 300
 # The date written in the embedded sRGB profile (littleCMS writes the current time):
 # fixed, so two exports of the same cards are byte-identical.
@@ -108,11 +110,12 @@ def _png_deck(shared: tuple, deck_faces: list) -> tuple[list[Path], list[Any]]:
         found += warnings
         if face.card is None:
             path = inside(folder, f"{deck_id}--back.png")
-            image.save(path, dpi=(dpi, dpi), compress_level=3, icc_profile=srgb_icc())
+            image.save(staging.target(path), "PNG", dpi=(dpi, dpi), compress_level=3,
+                       icc_profile=srgb_icc())
             files.append(path)
             continue
         files += save_copies(image, folder, f"{deck_id}--{slugs[face.card.name]}",
-                             face.card.copies, dpi=(dpi, dpi), compress_level=3,
+                             face.card.copies, format="PNG", dpi=(dpi, dpi), compress_level=3,
                              icc_profile=srgb_icc())
     return files, found
 
@@ -120,16 +123,17 @@ def _png_deck(shared: tuple, deck_faces: list) -> tuple[list[Path], list[Any]]:
 def save_copies(image: Any, folder: Path, stem: str, copies: int,
                 **save_options: Any) -> list[Path]:
     """One file per physical copy of a card: the image saved as STEM--1.png in `folder`
-    (PIL's `save` with `save_options`), STEM--2.png ... STEM--N.png copies of it
+    (PIL's `save` with `save_options`, `format` among them: the file is staged under
+    another name, pnp.exports.staging), STEM--2.png ... STEM--N.png copies of it
     (pnp.outpaths.inside checks each)."""
     from pnp.outpaths import inside
 
     first = inside(folder, f"{stem}--1.png")
-    image.save(first, **save_options)
+    image.save(staging.target(first), **save_options)
     files = [first]
     for k in range(2, copies + 1):
         copy = inside(folder, f"{stem}--{k}.png")
-        shutil.copyfile(first, copy)
+        shutil.copyfile(staging.current(first), staging.target(copy))
         files.append(copy)
     return files
 
@@ -157,10 +161,10 @@ def export_pdf_single(db: Any, faces: list, renderer: Any, out: Path,
         folder = inside(out, game)
         folder.mkdir(parents=True, exist_ok=True)
         path = inside(folder, f"{deck_id}.pdf")
-        part = path.with_name(path.name + ".part")
+        part = staging.part(path)
         title = f"{db.games[game].title}: {deck.title} (one card per page)"
         drawn = write_single(part, pages, renderer, db.print.bleed_mm, title)
-        part.replace(path)
+        staging.place(part, path)
         for warnings in _distinct(drawn.faces, drawn.warnings):
             result.warnings += warnings
         result.files.append(path)

@@ -81,7 +81,9 @@ def cut_dxf(page: dict, radius: float) -> bytes:
 
 def write_cut_dxf(path: Path, page: dict, radius: float) -> Path:
     """Write cut_dxf(page, radius) to `path` (through a .part file); returns `path`."""
-    part = path.with_name(path.name + ".part")
+    from pnp.exports import staging
+
+    part = staging.part(path)
     part.write_bytes(cut_dxf(page, radius))
-    part.replace(path)
+    staging.place(part, path)
     return path

@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from pnp.exports import staging
+
 INCH = 25.4
 STANDARD_CORNER_MM = 3.175   # 1/8 in: the usual rounding of poker and bridge cards
 CLEARANCE_MM = 1.0           # white kept between a mark and the nearest ink
@@ -271,7 +273,7 @@ def _write_sheet(path: Path, sheet: CutSheet, m: Machine, batch: list, deck: Any
 
     from pnp.draw.pdf import open_canvas
 
-    part = path.with_name(path.name + ".part")
+    part = staging.part(path)
     c = open_canvas(part, (sheet.page_w * mm, sheet.page_h * mm), title=title,
                     font=fonts["regular"], subject=f"{len(batch)} cards for {m.title}")
     warnings: list = []
@@ -288,7 +290,7 @@ def _write_sheet(path: Path, sheet: CutSheet, m: Machine, batch: list, deck: Any
         draw_marks(c, m, sheet.page_w, sheet.page_h)
         c.showPage()
         c.save()
-        part.replace(path)
+        staging.place(part, path)
     except BaseException:
         part.unlink(missing_ok=True)
         raise
@@ -341,7 +343,7 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.glob(f"{art.name}-sheet-*"):  # a deck that shrank: no stale sheet
             if old.suffix in (".pdf", ".svg", ".dxf") and old.stem[len(art.name) + 7:].isdigit():
-                old.unlink()
+                staging.remove(old)
         pages = []
         draw_bleed = max(opts.bleed_mm, sheet.bleed)
         for n, batch in enumerate(_chunks(b.deck_cards(deck), sheet.per_sheet), 1):
@@ -355,11 +357,11 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
                               for trim, (_, card) in zip(sheet.trims, batch, strict=False)]}
             pages.append(page)
             svg_path = inside(folder, f"{stem}.svg")
-            svg_path.write_text(cut_svg(page, radius), encoding="utf-8")
+            staging.target(svg_path).write_text(cut_svg(page, radius), encoding="utf-8")
             files += [pdf_path, svg_path,
                       write_cut_dxf(svg_path.with_suffix(".dxf"), page, radius)]
         layout_path = inside(folder, f"{art.name}.layout.json")
-        layout_path.write_text(json.dumps({
+        staging.target(layout_path).write_text(json.dumps({
             "machine": m.name, "corner_radius_mm": radius, "paper": opts.paper,
             "orientation": "landscape" if sheet.landscape else "portrait",
             "grid": [sheet.cols, sheet.rows], "per_sheet": sheet.per_sheet,

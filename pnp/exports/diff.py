@@ -251,6 +251,7 @@ def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any =
 
     from pnp.artefacts import build as b
     from pnp.artefacts.kinds.deck import artefact as deck_artefact
+    from pnp.outpaths import part_of
 
     target = Path(out) / CHANGED_PDF
     layout = target.with_name("changed.layout.json")
@@ -279,11 +280,11 @@ def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any =
                     pages.append({**page, "page": len(pages) + 1,
                                   "deck": f"{gid}/{did}"})
         writer.add_metadata({"/Title": f"cards changed since {found.since}"})
-        part = target.with_name(target.name + ".part")
+        part = part_of(target)          # unique: two at once never share one
         with open(part, "wb") as fh:
             writer.write(fh)
     report = {"artefacts": [{"path": CHANGED_PDF, "pages": pages}]}
-    layout_part = layout.with_name(layout.name + ".part")
+    layout_part = part_of(layout)
     layout_part.write_text(json.dumps(report, separators=(",", ":")) + "\n", encoding="utf-8")
     os.replace(part, target)
     os.replace(layout_part, layout)

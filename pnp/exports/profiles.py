@@ -167,6 +167,7 @@ def _name(prof: Profile, game: str, deck: str, card: str, copy: int, ext: str) -
 def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile):
     """Write what `prof` asks for under `out`; an `Exported` (files, warnings)."""
     from pnp.artefacts.single import Face, card_slugs, write_single
+    from pnp.exports import staging
     from pnp.exports.cards import Exported, grouped_by_deck, render_faces, srgb_icc
 
     check_sizes(prof, faces)
@@ -189,12 +190,12 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
                     pages += pair[::-1] if prof.back_first else pair
             path = out / _name(prof, game, deck_id, "all", 1, "pdf")
             path.parent.mkdir(parents=True, exist_ok=True)
-            part = path.with_name(path.name + ".part")
+            part = staging.part(path)
             title = f"{db.games[game].title}: {deck.title} ({prof.title})"
             drawn = write_single(part, pages, renderer, prof.bleed_mm, title)
             if conv is not None:
                 _to_pdfx(part, prof, conv, title)
-            part.replace(path)
+            staging.place(part, path)
             seen: set = set()
             for face, found in zip(drawn.faces, drawn.warnings, strict=True):
                 key = None if face.card is None else face.card.name
@@ -212,17 +213,17 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
             first = out / _name(prof, game, deck_id, card, 1, ext)
             first.parent.mkdir(parents=True, exist_ok=True)
             if ext == "png":
-                image.save(first, dpi=(prof.dpi, prof.dpi), compress_level=3,
-                           icc_profile=srgb_icc())
+                image.save(staging.target(first), "PNG", dpi=(prof.dpi, prof.dpi),
+                           compress_level=3, icc_profile=srgb_icc())
             else:
-                image.save(first, "JPEG", dpi=(prof.dpi, prof.dpi), quality=95,
+                image.save(staging.target(first), "JPEG", dpi=(prof.dpi, prof.dpi), quality=95,
                            icc_profile=srgb_icc())
             result.files.append(first)
             for k in range(2, copies + 1):
                 again = out / _name(prof, game, deck_id, card, k, ext)
                 if again != first:
                     again.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(first, again)
+                    shutil.copyfile(staging.current(first), staging.target(again))
                     result.files.append(again)
     return result
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pnp.exports import staging
+
 PROOF_DPI = 150
 INDEX = "index.html"
 RECORD = "proof.json"
@@ -111,7 +113,7 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
     save_record(out, record)
     result.files += sheets
     index = out / INDEX
-    index.write_text(gallery_html(db, record, changes), encoding="utf-8")
+    staging.target(index).write_text(gallery_html(db, record, changes), encoding="utf-8")
     result.files.append(index)
     return result
 
@@ -137,7 +139,7 @@ def proof_deck(db: Any, deck_faces: list, renderer: Any, record: dict[str, Proof
     mine.update((e.key, e) for e in entries)
     shown = current_entries(db, mine, out, only=(deck.game, deck.id))
     path = inside(out, deck.game, f"{deck.id}-contact.png")
-    contact_sheet(list(shown.values()), out, deck.title).save(path)
+    contact_sheet(list(shown.values()), out, deck.title).save(staging.target(path), "PNG")
     return entries, warnings, files, path
 
 
@@ -167,7 +169,7 @@ def _proof_deck(db: Any, deck_faces: list, renderer: Any, out: Path, dpi: float,
             image = draw_guides(image, box, dpi)
         name = "back" if face.card is None else slugs[face.card.name]
         path = inside(folder, f"{name}.png")
-        image.save(path, dpi=(dpi, dpi), compress_level=1)
+        image.save(staging.target(path), "PNG", dpi=(dpi, dpi), compress_level=1)
         files.append(path)
         entries.append(Proofed(game, deck_id, None if face.card is None else face.card.name,
                                "Back" if face.card is None else face.card.type,
@@ -212,7 +214,7 @@ def load_record(out: Path) -> dict[str, Proofed]:
 
 def save_record(out: Path, record: dict[str, Proofed]) -> None:
     data = {"faces": [vars(e) for e in record.values()]}
-    (out / RECORD).write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    staging.target(out / RECORD).write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
 def current_entries(db: Any, record: dict[str, Proofed], out: Path,
@@ -242,7 +244,7 @@ def _recorded_png(out: Path, png: Any) -> bool:
     from pnp.outpaths import OutsideOutput, inside
 
     try:
-        return inside(out, *str(png).split("/")).is_file()
+        return staging.current(inside(out, *str(png).split("/"))).is_file()
     except (OutsideOutput, OSError):
         return False
 
@@ -268,7 +270,7 @@ def contact_sheet(entries: list[Proofed], out: Path, title: str, cols: int = 6) 
 
     thumbs = []
     for e in entries:
-        with Image.open(out / e.png) as im:
+        with Image.open(staging.current(out / e.png)) as im:
             h = round(im.height * THUMB_W / im.width)
             thumbs.append((e, im.convert("RGB").resize((THUMB_W, h), Image.LANCZOS)))
     cell_h = max((t.height for _, t in thumbs), default=250) + 34

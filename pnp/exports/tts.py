@@ -12,6 +12,17 @@ in TTS whichever sheet they come from.
 Layout under OUT: <game>/<deck>-sheet-<n>.jpg, <game>/<deck>-back.jpg, <game>/<deck>.json
 (load the JSON as a TTS saved object: Documents/My Games/Tabletop Simulator/Saves/
 Saved Objects).
+
+A game's dice and tokens (issue 33), when whole games are exported: <game>/dice/<set>-
+<n>.png, one image per face as die-face.j2 draws it, <game>/dice/<set>.png the six laid
+out as the texture of a TTS custom d6 (D6_CELLS), <game>/tokens/<token>.png each token
+round and transparent outside, and <game>/pieces.json: a saved object with each die of
+each set as a `Custom_Dice` (its RotationValues naming the faces, so TTS tells what was
+rolled) and each token kind as a `Bag` of its `count` `Custom_Token`s.
+
+Image links: `file://` URIs of this computer by default (only it can load the save),
+or with `base_url` the files' paths under OUT appended to it (where the folder will be
+served: a shared save any player's TTS can load).
 """
 
 from __future__ import annotations
@@ -123,10 +134,12 @@ def crop_trim(image: Any, bleed_px: float, size: tuple[int, int]) -> Any:
 
 
 def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True,
-               jobs: int | None = 1):
-    """Sheets, back and saved-object JSON for every deck among `faces`; `jobs` > 1 (None:
-    the machine's cores): the decks drawn by that many worker processes
-    (pnp.artefacts.workers), the files the same whatever `jobs`."""
+               jobs: int | None = 1, base_url: str | None = None,
+               pieces_of: tuple[str, ...] = ()):
+    """Sheets, back and saved-object JSON for every deck among `faces`, and the dice and
+    tokens of the games `pieces_of`; `jobs` > 1 (None: the machine's cores): the decks
+    drawn by that many worker processes (pnp.artefacts.workers), the files the same
+    whatever `jobs`. `base_url`: where OUT will be served (links), else file:// URIs."""
     from pnp.artefacts.workers import in_order
     from pnp.exports.cards import Exported, grouped_by_deck
 
@@ -134,11 +147,176 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
     groups = [g for g in grouped_by_deck(faces).values()
               if any(f.card is not None for f in g)]
     # a forked worker draws with this very renderer, a spawned one makes its own
-    for files, warnings in in_order(_deck, (db, renderer, out, jpeg), groups, jobs,
-                                    cost=len, spawned=(db, None, out, jpeg)):
+    for files, warnings in in_order(_deck, (db, renderer, out, jpeg, base_url), groups, jobs,
+                                    cost=len, spawned=(db, None, out, jpeg, base_url)):
+        result.files += files
+        result.warnings += warnings
+    for game in pieces_of:
+        files, warnings = export_pieces(db, renderer, game, out, base_url)
         result.files += files
         result.warnings += warnings
     return result
+
+
+def image_url(path: Path, out: Path, base_url: str | None) -> str:
+    """How a save names an image: under `base_url` by its path below OUT, else the
+    file's URI on this computer."""
+    if base_url is None:
+        return path.resolve().as_uri()
+    from urllib.parse import quote
+
+    rel = path.resolve().relative_to(out.resolve()).as_posix()
+    return base_url.rstrip("/") + "/" + quote(rel)
+
+
+# ── dice and tokens ─────────────────────────────────────────────────────────────────
+
+# A TTS custom d6 texture, laid out as TTS's own d6 template (Modding/Dice Templates; the
+# picture in TTS's knowledge base, custom-content/custom-dice): a square of 3 x 3 cells,
+# the top row unused, faces 2, 4, 5 in the middle row, 1 (upside down), 3 and 6 (upside
+# down) in the bottom row. The faces as declared are TTS's values 1..6 in order:
+# face n -> (column, row, degrees turned). D6_ROTATIONS: the rotation TTS saves for a d6
+# lying with value n uppermost (its RotationValues).
+D6_CELLS = {1: (0, 2, 180), 2: (0, 1, 0), 3: (1, 2, 0), 4: (1, 1, 0), 5: (2, 1, 0),
+            6: (2, 2, 180)}
+D6_ROTATIONS = ((-90.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, -90.0), (0.0, 0.0, 90.0),
+                (0.0, 0.0, -180.0), (90.0, 0.0, 0.0))
+DICE_TYPE = {4: 0, 6: 1, 8: 2, 10: 3, 12: 4, 20: 5}   # CustomDice.Type by number of faces
+TOKEN_THICKNESS = 0.2
+
+
+def export_pieces(db: Any, renderer: Any, game: str, out: Path,
+                  base_url: str | None) -> tuple[list[Path], list]:
+    """A game's face and token images and its pieces.json (the module's docstring)."""
+    from pnp.exports import pieces
+    from pnp.outpaths import inside
+
+    files: list[Path] = []
+    warnings: list = []
+    folder = inside(out, game)
+    objects: list[dict] = []
+    for number, die in enumerate(pieces.dice(db, renderer, game), start=1):
+        warnings += die.warnings
+        if len(die.faces) != 6:
+            from pnp.draw.layout_warning import LayoutWarning
+
+            warnings.append(LayoutWarning(game, "(dice)", die.set_id, "tts",
+                                          f"a die of {len(die.faces)} faces: only the d6 is "
+                                          "written as a TTS custom die (its faces are "
+                                          "written as images)"))
+        dice_folder = inside(folder, "dice")
+        dice_folder.mkdir(parents=True, exist_ok=True)
+        for index, image in enumerate(die.faces, start=1):
+            path = inside(dice_folder, f"{die.set_id}-{index}.png")
+            image.save(path, "PNG", compress_level=6)
+            files.append(path)
+        if len(die.faces) == 6:
+            texture = inside(dice_folder, f"{die.set_id}.png")
+            d6_texture(die.faces).save(texture, "PNG", compress_level=6)
+            files.append(texture)
+            url = image_url(texture, out, base_url)
+            objects += [dice_object(game, die, n, url, number)
+                        for n in range(die.die.per_player)]
+    for token in pieces.tokens(db, renderer, game):
+        warnings += token.warnings
+        token_folder = inside(folder, "tokens")
+        token_folder.mkdir(parents=True, exist_ok=True)
+        path = inside(token_folder, f"{token.token_id}.png")
+        token.image.save(path, "PNG", compress_level=6)
+        files.append(path)
+        objects.append(token_bag(game, token.token_id, token.spec,
+                                 image_url(path, out, base_url)))
+    if objects:
+        folder.mkdir(parents=True, exist_ok=True)
+        json_path = inside(folder, "pieces.json")
+        json_path.write_text(json.dumps(_saved(objects), indent=2, ensure_ascii=False) + "\n")
+        files.append(json_path)
+    return files, warnings
+
+
+def d6_texture(faces: list) -> Any:
+    """The six face images placed as D6_CELLS says, one square texture (the unused top
+    row in the colour of the first face's corner: the die's own colour)."""
+    from PIL import Image
+
+    w, h = faces[0].size
+    sheet = Image.new("RGB", (3 * w, 3 * h), faces[0].convert("RGB").getpixel((0, 0)))
+    for n, face in enumerate(faces, start=1):
+        col, row, turned = D6_CELLS[n]
+        sheet.paste(face.convert("RGB").rotate(turned), (col * w, row * h))
+    return sheet
+
+
+def dice_object(game: str, die: Any, n: int, url: str, number: int) -> dict[str, Any]:
+    """One die of a set as a TTS Custom_Dice."""
+    faces = die.die.faces
+    return {
+        "GUID": guid(game, "die", die.set_id, str(n)),
+        "Name": "Custom_Dice",
+        "Transform": {**_transform(2.0 * n), "posZ": -4.0 * number, "rotY": 0.0,
+                      "rotZ": 0.0},
+        "Nickname": f"{die.label} die",
+        "Description": ", ".join(face.label for face in faces),
+        "GMNotes": "",
+        "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+        "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
+        "Tooltip": True, "Hands": False,
+        "CustomImage": {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                        "WidthScale": 0.0, "CustomDice": {"Type": DICE_TYPE[len(faces)]}},
+        "RotationValues": [{"Value": face.key if face.value is None else face.value,
+                            "Rotation": dict(zip("xyz", rotation,
+                                                                   strict=True))}
+                           for face, rotation in zip(faces, D6_ROTATIONS, strict=True)],
+        "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+    }
+
+
+def token_object(game: str, token_id: str, spec: dict, url: str, n: int) -> dict[str, Any]:
+    """One token as a TTS Custom_Token (TTS cuts its shape from the image's alpha)."""
+    return {
+        "GUID": guid(game, "token", token_id, str(n)),
+        "Name": "Custom_Token",
+        "Transform": {**_transform(), "rotY": 0.0, "rotZ": 0.0,
+                      "scaleX": float(spec["diameter_mm"]) / 25.4,
+                      "scaleY": 1.0, "scaleZ": float(spec["diameter_mm"]) / 25.4},
+        "Nickname": str(spec.get("name", token_id)),
+        "Description": str(spec.get("label", "")),
+        "GMNotes": "",
+        "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+        "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
+        "Tooltip": True, "Hands": False,
+        "CustomImage": {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                        "WidthScale": 0.0,
+                        "CustomToken": {"Thickness": TOKEN_THICKNESS,
+                                        "MergeDistancePixels": 15.0, "Stackable": True}},
+        "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+    }
+
+
+def token_bag(game: str, token_id: str, spec: dict, url: str) -> dict[str, Any]:
+    """A token kind's bank: a Bag holding its `count` tokens."""
+    count = int(spec["count"])
+    name = str(spec.get("name", token_id))
+    return {
+        "GUID": guid(game, "bag", token_id),
+        "Name": "Bag",
+        "Transform": {**_transform(), "rotY": 0.0, "rotZ": 0.0, "posZ": 4.0},
+        "Nickname": f"{name} ({count})",
+        "Description": f"{count} {name} tokens",
+        "GMNotes": "",
+        "ColorDiffuse": {"r": 0.7, "g": 0.7, "b": 0.7},
+        "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
+        "Tooltip": True, "Hands": False,
+        "ContainedObjects": [token_object(game, token_id, spec, url, n) for n in range(count)],
+        "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+    }
+
+
+def _saved(objects: list[dict]) -> dict[str, Any]:
+    """A TTS saved object holding `objects`."""
+    return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
+            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
 
 
 def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
@@ -147,10 +325,11 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     from PIL import Image
 
     from pnp.artefacts.single import Face
+    from pnp.exports import staging
     from pnp.exports.cards import Exported, render_faces
     from pnp.outpaths import inside
 
-    db, renderer, out, jpeg = shared
+    db, renderer, out, jpeg, base_url = shared
     if renderer is None:                # a spawned worker
         from pnp.draw.render import card_renderer
 
@@ -173,7 +352,7 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     [(_, back_raw, back_warnings)] = render_faces([Face(deck)], renderer, bleed_mm, dpi)
     result.warnings += back_warnings
     back = crop_trim(back_raw, bleed_mm / 25.4 * dpi, back_size)
-    _save(back, back_path, jpeg)
+    _save(back, staging.target(back_path), jpeg)
     result.files.append(back_path)
 
     custom_decks: dict[str, dict] = {}
@@ -189,11 +368,11 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
             card_ids[face.card.name] = number * 100 + index
         sheet.paste(back, _slot_xy(grid, grid.hidden))
         sheet_path = inside(folder, f"{deck_id}-sheet-{number}.{ext}")
-        _save(sheet, sheet_path, jpeg)
+        _save(sheet, staging.target(sheet_path), jpeg)
         result.files.append(sheet_path)
         custom_decks[str(number)] = {
-            "FaceURL": sheet_path.resolve().as_uri(),
-            "BackURL": back_path.resolve().as_uri(),
+            "FaceURL": image_url(sheet_path, out, base_url),
+            "BackURL": image_url(back_path, out, base_url),
             "NumWidth": grid.cols,
             "NumHeight": grid.rows,
             "BackIsHidden": False,  # the hidden card is the sheet's last slot
@@ -203,7 +382,7 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
 
     saved = saved_object(game, deck, [f.card for f in fronts], card_ids, custom_decks)
     json_path = inside(folder, f"{deck_id}.json")
-    json_path.write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
+    staging.target(json_path).write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
     result.files.append(json_path)
     return result.files, result.warnings
 
@@ -251,6 +430,4 @@ def saved_object(game: str, deck: Any, cards: list, card_ids: dict[str, int],
             "Snap": True,
             "Tooltip": True,
         }
-    return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
-            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-            "ObjectStates": [state], "TabStates": {}, "VersionNumber": ""}
+    return _saved([state])

@@ -19,38 +19,26 @@ from typing import Any, TextIO
 from referee.play.walk import Question, question
 
 QUIT = {"quit", "exit", "q"}
-# in a session of a game with its own group, these words are the group's command
-# (`next` is `xs next` in X-Statix, the table kit's `next` in a designer's game)
-GROUP_OF = {"x-statix": "xs", "xo": "xo"}
 NOTE = "  · "  # the referee runs a compulsory step: said on one line
 
 
-class XsRules:
-    """What X-Statix questions read from the cards: names (Tab, abbreviations), hand
-    limits (XS-11) and an Owner's End-phase kill (Coach), loaded once per process."""
+class Typed(Exception):
+    """A command (or `quit`) typed at a prompt a running command put (a die asked for):
+    that command stops, nothing written, and the line is taken as typed at play's own
+    prompt."""
 
-    def __init__(self, db: Any) -> None:
-        from referee.xs.catalog import Catalog
+    def __init__(self, line: str) -> None:
+        super().__init__(line)
+        self.line = line
 
-        self.db = db
-        self.cat = Catalog.from_db(db)
-        self.card_names = tuple(c.name for c in db.games["x-statix"].cards())
 
-    def _play(self, state: dict) -> Any:
-        import random
+def offered(text: str, prompt: str) -> bool:
+    """Whether the prompt names `text` as one of its answers (a die's face `draw`, a
+    choice `next`): then it is that answer, not the command of the same name."""
+    import re
 
-        from referee.xs.play import Play
-        from referee.xs.rolls import Dice
-
-        return Play(state, self.cat, Dice(random.Random(0)))
-
-    def hand_limit(self, state: dict, player: str) -> int:
-        return self._play(state).hand_limit(player)[0]
-
-    def can_kill(self, state: dict, player: str) -> bool:
-        play = self._play(state)
-        return bool(play.with_verb(player, "end_phase_kill")) and not any(
-            play.turn["used"].get(name) for name, _, _ in play.with_verb(player, "end_phase_kill"))
+    return re.search(rf"(?<![\w-]){re.escape(text)}(?![\w-])", prompt, re.IGNORECASE) \
+        is not None
 
 
 class Table:
@@ -74,6 +62,7 @@ class Table:
         self.asked = 0  # questions put to the table (Enter or typed), for the tests' counts
         self.fresh = False  # the state read since the last command or line (no re-read)
         self.input: Callable[[str], str | None] = self._read
+        self.pending: str | None = None  # a command typed at a command's own prompt
 
     # ── lines in and out ───────────────────────────────────────────────────────
     def say(self, text: str = "") -> None:
@@ -128,48 +117,110 @@ class Table:
         import referee.command as command
 
         self.fresh = False
-        command.prompter, before = self.input, command.prompter
+        command.prompter, before = self._asked, command.prompter
         try:
             main.main(args=args, prog_name="referee", standalone_mode=True)
         except SystemExit as done:
             code = done.code
             return code if isinstance(code, int) else (0 if code is None else 1)
+        except Typed as typed:  # the table typed a command at a die's prompt: it wins
+            self.say(f"play: {shlex.join(argv)} stopped, nothing written")
+            self.pending = typed.line
+            return 1
         finally:
             command.prompter = before
             sys.stdout.flush()
             sys.stderr.flush()
         return 0
 
-    def rules(self, state: dict) -> Any:
-        """The X-Statix cards helper, loaded once; the table kit's `TableGame` (its
-        declared rules: referee/table/walk.py); None for the other games."""
-        if state.get("kit") == "table":
-            return self._table_game(state)
-        if state.get("game") != "x-statix" or state.get("kit"):
+    def entry(self, state: dict | None = None) -> Any:
+        """The game contract's entry of the state's game (referee/games.py), or None."""
+        from referee.errors import UsageError
+        from referee.games import of_state
+
+        state = self.state if state is None else state
+        if not state:
             return None
-        if "xs" not in self._rules:
-            from referee.command import load_cards
-            from referee.errors import RefereeError, UsageError
+        try:
+            return of_state(state)
+        except UsageError:
+            return None
 
-            try:
-                self._rules["xs"] = XsRules(load_cards(self.cards, "x-statix"))
-            except (RefereeError, UsageError):
-                self._rules["xs"] = None
-        return self._rules["xs"]
+    def _asked(self, prompt: str) -> str | None:
+        """A line for a prompt of the command running (a die, a pick): a command or
+        `quit` typed there stops that command (`Typed`) and is taken as typed at play's
+        own prompt; anything else is the command's answer."""
+        while True:
+            line = self.input(prompt)
+            text = (line or "").strip()
+            if text.casefold() == "help":  # said, and the same prompt asked again
+                self.help(None)
+                continue
+            if text and not offered(text, prompt) and (
+                    text.casefold() in QUIT or self._is_command(text)):
+                raise Typed(text)
+            return line
 
-    def _table_game(self, state: dict) -> Any:
-        key = ("table", state.get("game"))
+    def _is_command(self, text: str) -> bool:
+        if not text.strip():
+            return False
+        try:
+            return self.as_command(text) is not None
+        except ValueError:  # a command's first word, badly quoted: said when run
+            return True
+
+    def rules(self, state: dict) -> Any:
+        """The card context the game's questions read (its entry's `context`), loaded
+        once per process; None when the game has none or its cards cannot be read."""
+        entry = self.entry(state)
+        if entry is None or not entry.context:
+            return None
+        game = str(state.get("game"))
+        key = (entry.id, game, state.get("seed"))  # per game: the cards it began with
         if key not in self._rules:
-            from referee.command import load_cards
+            from referee.command import game_context
             from referee.errors import RefereeError, UsageError
-            from referee.table.kit import TableGame
 
             try:
-                self._rules[key] = TableGame.from_db(load_cards(self.cards, state["game"]),
-                                                     state["game"])
-            except (RefereeError, UsageError, KeyError):
+                self._rules[key] = game_context(self.session, self.cards, state, entry)
+            except (RefereeError, UsageError):
                 self._rules[key] = None
         return self._rules[key]
+
+    def names(self) -> tuple[list[str], list[str]]:
+        """(commands, names) for Tab: this game's commands, then what its entry completes
+        (the current question's names first)."""
+        state = self.state or {}
+        commands = sorted(self.game_commands())
+        entry = self.entry()
+        group = entry.group[0] if entry is not None and entry.group else None
+        if group:
+            commands += [f"{group} {c}" for c in sorted(self.group_commands(group))]
+        names: list[str] = []
+        if entry is not None:
+            names += entry.completions(state, self.rules(state))
+        return commands, names
+
+    def game_commands(self) -> set[str]:
+        """The commands `help` lists in this session: the core ones (every game's), this
+        game's group's (typed bare: `recruit X`) and its own top-level ones; not another
+        game's nor the balance lab."""
+        import click
+
+        from referee.cli import main
+        from referee.games import REGISTRY, TABLE_KIT
+
+        others: set[str] = {"play", "simulate"}
+        for game in [*REGISTRY.values(), TABLE_KIT]:
+            others |= set(game.commands) | ({game.group[0]} if game.group else set())
+        core = set(main.list_commands(click.Context(main))) - others
+        entry = self.entry()
+        if entry is None:
+            return core
+        own = set(entry.commands)
+        if entry.group:
+            own |= self.group_commands(entry.group[0]) - core
+        return core | own
 
     def commands(self) -> set[str]:
         if self._commands is None:
@@ -194,9 +245,11 @@ class Table:
 
     def as_command(self, text: str) -> list[str] | None:
         """The command a typed line names (quoted like a shell's), or None: an answer."""
+        from referee.cli import main
+
         first = text.split(None, 1)[0]
-        group = GROUP_OF.get(str((self.state or {}).get("game"))) if not (
-            self.state or {}).get("kit") else None
+        entry = self.entry()
+        group = entry.group[0] if entry is not None and entry.group else None
         known = first in self.commands() or first in ("help",)
         in_group = group is not None and first in self.group_commands(group)
         if not known and not in_group:
@@ -205,8 +258,10 @@ class Table:
             argv = shlex.split(text)
         except ValueError as error:
             raise ValueError(f"{text!r}: {error}") from None
-        if in_group and (not known or first in ("next", "draw", "discard", "hand", "play")):
-            argv.insert(0, group)  # `recruit X` is `xs recruit X`; `next` is `xs next`
+        # the game's group takes its bare words (`recruit X` is `xs recruit X`, `next` is
+        # `xs next`), but for the core commands every game shares (`status`, `undo`)
+        if group is not None and in_group and first not in main.commands and first != "help":
+            argv.insert(0, group)
         if argv[0] == "play":
             raise ValueError("this is `play` already: type a command or an answer")
         return argv
@@ -226,26 +281,32 @@ class Table:
             self.say(line)
 
     def _turn_changed(self) -> None:
-        state = self.state or {}
-        turn = state.get("turn", {})
-        now = (turn.get("number"), turn.get("player") or turn.get("active"), state.get("over"))
+        now = self.turn_now()
         if now != self.turn_seen:
             if self.turn_seen is not None:
                 self.say()
                 self.show_table()
             self.turn_seen = now
 
+    def turn_now(self) -> Any:
+        """Whose turn it is (the entry's `turn_key`): the table is shown when it changes."""
+        entry = self.entry()
+        return entry.turn_key(self.state or {}) if entry is not None else None
+
     def start(self) -> bool:
         """Open the session (or start one, asking the game and the players) and show the
-        public table. False when no game could be started."""
+        public table (once: `new` has shown it when it started the game here). False when
+        no game could be started."""
         if self.refresh() is None:
+            import os
+
+            if os.path.exists(self.session):  # there, but not a session: said in one line
+                return False
             if not self._new_game():
                 return False
-        self.show_table()
-        state = self.state or {}
-        turn = state.get("turn", {})
-        self.turn_seen = (turn.get("number"), turn.get("player") or turn.get("active"),
-                          state.get("over"))
+        else:
+            self.show_table()
+        self.turn_seen = self.turn_now()
         return True
 
     def _new_game(self) -> bool:
@@ -253,19 +314,45 @@ class Table:
 
         self.say(f"no game in {self.session}: a new one")
         while not os.path.exists(self.session):
-            game = self.input("Game (x-statix, xo, or one of your cards.yaml) > ")
-            if game is None:
+            game = self.input(f"Game ({self._games()}) > ")
+            if game is None or game.strip().casefold() in QUIT:
                 return False
+            if not self._known_game(game, quiet=True) and self._is_command(game.strip()):
+                self.feed(game)  # `help`, `log`...: taken, then the game asked again
+                continue
             if not self._known_game(game):  # said at once, asked again
                 continue
             players = self.input("Players, in seat order (comma-separated) > ")
-            if players is None:
+            if players is None or players.strip().casefold() in QUIT:
                 return False
+            if self._is_command(players.strip()):
+                self.feed(players)
+                continue
             # `new` asks for each setup die by name itself (Enter: the referee rolls it)
             self.run(["new", game.strip(), "--players", players.strip()])
+            if self.pending is not None:  # a command typed at a setup die's prompt
+                typed, self.pending = self.pending, None
+                if not self.feed(typed):
+                    return False
         return self.refresh() is not None
 
-    def _known_game(self, game: str) -> bool:
+    def _games(self) -> str:
+        """The games `new` takes here: the project's own (cards.yaml without `rules:`)
+        first, then the registered ones."""
+        from referee.errors import RefereeError, UsageError
+        from referee.games import REGISTRY
+
+        own: list[str] = []
+        try:
+            from referee.command import load_cards
+
+            db = load_cards(self.cards)
+            own = [gid for gid, game in db.games.items() if game.rules is None]
+        except (RefereeError, UsageError):
+            pass  # no readable cards.yaml here: the registered games only
+        return ", ".join(dict.fromkeys([*own, *REGISTRY]))
+
+    def _known_game(self, game: str, quiet: bool = False) -> bool:
         """Whether `referee new` would take `game`; its one line said when not."""
         from referee.cli import game_to_start
         from referee.errors import RefereeError, UsageError
@@ -273,7 +360,8 @@ class Table:
         try:
             game_to_start(game.strip(), self.cards)
         except (RefereeError, UsageError) as error:
-            self.say(f"referee: {error.message}")
+            if not quiet:
+                self.say(f"referee: {error.message}")
             return False
         return True
 
@@ -281,6 +369,9 @@ class Table:
         """Ask (or run) the next thing; False at the end of the input or on `quit`."""
         if not self.fresh:  # a command ran, or a person was asked: read the session again
             self.refresh()
+        if self.pending is not None:  # typed at a command's prompt: taken now
+            typed, self.pending = self.pending, None
+            return self.feed(typed)
         self._turn_changed()
         ask = self.next_question()
         if ask is not None and ask.auto and self.stuck != self.seq:
@@ -350,10 +441,10 @@ class Table:
         return True
 
     def help(self, ask: Question | None) -> None:
-        self.say("Type a referee command without `referee` (xs recruit \"Dead Girl\", "
-                 "status, undo, log), or answer the question; Enter takes the default in "
+        self.say("Type a referee command without `referee` (status, undo, log, or one of "
+                 "the game's below), or answer the question; Enter takes the default in "
                  "brackets; Tab completes; quit (or end of input) leaves.")
-        self.say("commands: " + ", ".join(sorted(self.commands())))
+        self.say("commands: " + ", ".join(sorted(self.game_commands())))
 
     def play(self) -> int:
         if not self.start():

@@ -63,7 +63,7 @@ def listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-YES = {"y", "yes", "extra", "draw", "buy", "one", "1"}
+YES = {"y", "yes", "extra", "draw", "buy"}  # not "1": a die face typed early buys nothing
 NO = {"n", "no", "none", "pass", "-"}
 
 
@@ -71,6 +71,30 @@ NO = {"n", "no", "none", "pass", "-"}
 def xs_question(state: dict, rules: Any, answered: set) -> Question | None:
     """X-Statix (XS-1..XS-13): `rules(state)` gives a `referee.xs.play.Play` of the
     state (hand limits, abilities in play) when a question needs the cards."""
+    ask = _xs_question(state, rules, answered)
+    if ask is None or ask.auto or not state.get("turn", {}).get("paid_alone"):
+        return ask
+    return _undo_with_payment(ask)
+
+
+def _undo_with_payment(ask: Question) -> Question:
+    """Right after a roll was paid on Enter (`xs pay`), `undo` takes back the payment and
+    the command that made the roll together: one command, one undo (issue 31)."""
+    answer = ask.answer
+
+    def either(text: str) -> Argv | Question:
+        words = text.split()
+        if words and words[0].casefold() == "undo":  # `undo 3`: as typed
+            return ["undo", "2"] if len(words) == 1 else ["undo", *words[1:]]
+        if answer is None:
+            raise ValueError(f"{text!r}: not an answer here")
+        return answer(text)
+
+    return Question(ask.prompt, ask.enter, either, once=ask.once, names=ask.names,
+                    verbs=(*ask.verbs, "undo"))
+
+
+def _xs_question(state: dict, rules: Any, answered: set) -> Question | None:
     if state.get("over"):
         return None
     turn = state["turn"]
@@ -79,7 +103,8 @@ def xs_question(state: dict, rules: Any, answered: set) -> Question | None:
     heroes = [h["name"] for h in seat["heroes"]]
     cards = rules.card_names if rules is not None else ()
     if turn.get("open"):  # XS-2/XS-14: a paid roll, open to events; paid at once after
-        return Question(f"{listed(holders(state))} changing this roll? [no]", ["xs", "pay"],
+        who = changers(state, rules, turn["open"]) or ["anyone"]
+        return Question(f"{listed(who)} changing this roll? [no]", ["xs", "pay"],
                         lambda text: ["xs", "pay"] if text.casefold() in NO else _unknown(text),
                         names=cards)
     if not turn.get("free_drawn"):
@@ -104,7 +129,7 @@ def xs_question(state: dict, rules: Any, answered: set) -> Question | None:
         return Question("Attach marketing (CARD to HERO)? [none]", ["xs", "pass"],
                         lambda text: _attach(text, heroes, cards), names=(*cards, *heroes))
     if phase == "mission":
-        return _mission(state, turn, heroes, cards, answered)
+        return _mission(state, turn, heroes, cards, answered, rules)
     if phase in ("fame", "fortune"):
         return compulsory(["xs", "pass"])
     if phase == "end":
@@ -118,13 +143,24 @@ def xs_question(state: dict, rules: Any, answered: set) -> Question | None:
                                                              for n in split_names(text)]],
                             names=cards)
         key = ("kill", turn["number"], active)
-        if (heroes and rules is not None and key not in answered
-                and rules.can_kill(state, active)):
+        if (heroes and rules is not None and key not in answered  # one Coach kill a turn
+                and not turn.get("coach_kills") and rules.can_kill(state, active)):
             return Question("Kill a team member for 1D6 MT? [none]", None,
                             lambda text: ["xs", "kill", match(text, heroes)], once=key,
                             names=tuple(heroes))
         return compulsory(["xs", "next"])
     return None
+
+
+def changers(state: dict, rules: Any, roll: dict) -> list[str]:
+    """Who may change `roll` (XS-14): with the cards known, the active player's own reroll
+    or adjust heroes too (The Orphan); else every player holding a card."""
+    cat = getattr(rules, "cat", None)
+    if cat is None:
+        return [p for p in holders(state) if p != "anyone"]
+    from referee.xs.turn import who_may_change
+
+    return who_may_change(state, cat, roll)
 
 
 def seat_of(state: dict) -> dict:
@@ -142,7 +178,7 @@ def holders(state: dict) -> list[str]:
 
 
 def _mission(state: dict, turn: dict, heroes: list[str], cards: tuple[str, ...],
-             answered: set) -> Question:
+             answered: set, rules: Any = None) -> Question:
     mission = turn.get("mission")
     if not mission or mission.get("stage") == "done":
         if turn.get("missions") or not heroes or not seat_of(state)["hand"]:
@@ -152,27 +188,32 @@ def _mission(state: dict, turn: dict, heroes: list[str], cards: tuple[str, ...],
                         else ["xs", "mission", match(text, cards)], names=cards)
     stage = mission["stage"]
     rolls = mission.get("rolls", {})
+    needed = (rolls.get("mission") or {}).get("total", 0)
+    if stage == "mission" and needed > len(heroes):  # XS-6: not attempted unless it changes
+        return Question(f"{counted(needed, 'hero', 'heroes')} needed, "
+                        f"{turn['player']} has {len(heroes)}: the mission is not "
+                        "attempted (a reroll: type it; Enter: pass) [pass]", ["xs", "pass"],
+                        _unknown, names=cards)
+    roll = rolls.get(stage)
+    if roll is not None:  # XS-14: every roll, before it is settled, once (Mission to Payoff)
+        key = (turn["number"], stage, tuple(roll.get("faces", ())), roll.get("total"))
+        who = changers(state, rules, roll) if key not in answered else []
+        if who:
+            return Question(f"{listed(who)} changing this roll? (Enter: no)",
+                            None, _unknown, once=key, names=cards)
     if stage == "mission":
-        needed = (rolls.get("mission") or {}).get("total", 0)
-        if needed > len(heroes):  # XS-6: not attempted unless the roll changes
-            return Question(f"{counted(needed, 'hero', 'heroes')} needed, "
-                            f"{turn['player']} has {len(heroes)}: the mission is not "
-                            "attempted (a reroll: type it; Enter: pass) [pass]", ["xs", "pass"],
-                            _unknown, names=cards)
         return compulsory(["xs", "carnage"])
-    if stage in ("carnage", "success"):
-        roll = rolls.get(stage)
-        if roll is not None:  # XS-14: before the roll is settled, once
-            key = (turn["number"], stage, tuple(roll.get("faces", ())), roll.get("total"))
-            if key not in answered:
-                return Question(f"{listed(holders(state))} changing this roll? (Enter: no)",
-                                None, _unknown, once=key, names=cards)
     if stage == "carnage":
         roll = rolls.get("carnage") or {}
         if roll.get("total", 1) <= 0 or not seat_of(state)["hand"]:
             return compulsory(["xs", "casualties"])  # no casualty step to choose in
-        return Question("Powers against carnage? [none]", ["xs", "casualties"],
+        powers_none = ("no powers", turn["number"], tuple(roll.get("faces", ())))
+        if turn.get("choose_casualties") and powers_none in answered:
+            return _chosen([], heroes)  # Enter at the powers: the casualties still chosen
+        return Question("Powers against carnage? [none]",
+                        None if turn.get("choose_casualties") else ["xs", "casualties"],
                         lambda text: _casualties(turn, text, heroes, cards),
+                        once=powers_none if turn.get("choose_casualties") else None,
                         names=cards)
     if stage == "casualties":
         return compulsory(["xs", "success"])
@@ -201,7 +242,12 @@ def _casualties(turn: dict, text: str, heroes: list[str], cards: tuple[str, ...]
     powers = [] if text.casefold() in NO else _each("--power", text, cards)
     if not turn.get("choose_casualties"):  # random casualties: picked at their prompts
         return ["xs", "casualties", *powers]
-    return Question("Casualties chosen, in order (Ratings Bonanza)? [none]",
+    return _chosen(powers, heroes)
+
+
+def _chosen(powers: Argv, heroes: list[str]) -> Question:
+    """Ratings Bonanza: the casualties chosen, in order (Enter: picked at random, XS-7)."""
+    return Question("Casualties chosen, in order (Ratings Bonanza)? [random]",
                     ["xs", "casualties", *powers],
                     lambda chosen: ["xs", "casualties", *powers,
                                     *_each("--choose", chosen, heroes)], names=tuple(heroes))
@@ -232,27 +278,82 @@ def xo_question(state: dict, answered: set) -> Question | None:
     turn = state["turn"]
     roster = state.get("roster", {})
     players = dict(zip(("heroes", "villains"), state["players"], strict=False))
-    if turn["phase"] == "setup":
-        league = "heroes" if not roster.get("heroes") else "villains"
-        return Question(f"{players[league]} picks the {league}' characters (names, comma-"
-                        "separated) >", None,
+    if turn["phase"] == "setup":  # each league picks 7 (setup 3), in one line or several
+        league = next((lg for lg in ("heroes", "villains") if len(roster.get(lg, [])) < 7),
+                      "villains")
+        more = 7 - len(roster.get(league, []))
+        return Question(f"{players[league]} picks the {league}' characters ({more} more; names, "
+                        "comma-separated) >", None,
                         lambda text: ["xo", "pick", players[league], *split_names(text)])
     active = turn["active"]
     other = "villains" if active == "heroes" else "heroes"
     ours = [c["name"] for c in roster.get(active, []) if not c.get("ko")]
     theirs = [c["name"] for c in roster.get(other, []) if not c.get("ko")]
+    hands = state.get("hands") or {}
     feat = turn.get("feat")
-    if feat:  # a successful feat the other league may thwart (XO-14)
-        return Question(f"{players[other]}: thwart with? (CHARACTER) [no]", ["xo", "next"],
+    if turn["phase"] != "Attack" and ("ends", turn["number"]) in answered and any(hands.values()):
+        return _discards_question(["xo", "next"])
+    if feat and feat.get("pending"):  # a successful feat the other league may thwart (XO-14)
+        if not feat.get("thwarters", theirs):
+            return compulsory(["xo", "next"])  # no ready character of theirs can thwart
+        ending = _ending(turn, answered, hands)
+        return Question(f"{players[other]}: thwart with? (CHARACTER) [no]", ending,
                         lambda text: ["xo", "next"] if text.casefold() in NO else
-                        ["xo", "thwart", match(_without(text, "thwart"), theirs)],
-                        names=tuple(theirs), verbs=("thwart", "next"))
+                        _as_typed(text, "thwart") or _then_discards(
+                            ["xo", "thwart", match(_without(text, "thwart"), theirs)], hands),
+                        once=("ends", turn["number"]) if ending is None else None,
+                        names=tuple(feat.get("thwarters", theirs)), verbs=("thwart", "next"))
     if turn["phase"] == "Attack":
         prompt = f"{players[active]} ({active}): attack A D, feat C, or Enter: no more attacks >"
+        enter: Argv | None = ["xo", "next"]
     else:
         prompt = f"{players[active]} ({active}): feat C, or Enter: the turn ends >"
-    return Question(prompt, ["xo", "next"], lambda text: _xo_action(text, ours, theirs),
+        enter = _ending(turn, answered, hands)
+    return Question(prompt, enter,
+                    lambda text: _xo_action(text, ours, theirs, players[other], hands.get(other)),
+                    once=("ends", turn["number"]) if enter is None else None,
                     names=(*ours, *theirs), verbs=("attack", "feat", "next"))
+
+
+def _ending(turn: dict, answered: set, hands: dict) -> Argv | None:
+    """Enter that ends the turn: the discards asked first (XO-10) while a league holds a
+    card (None: Enter only marks the question answered, the discards are asked next)."""
+    if ("ends", turn["number"]) in answered or not any(hands.values()):
+        return ["xo", "next"]
+    return None
+
+
+def _then_discards(argv: Argv, hands: dict) -> Argv | Question:
+    """The command that ends the turn (`xo next`, a thwart), with the next turn's discards
+    asked first (XO-10) while a league holds a card."""
+    return _discards_question(argv) if any(hands.values()) else argv
+
+
+def _discards_question(argv: Argv) -> Question:
+    return Question("Discards before the next draw (e.g. heroes 2, villains 1; up to 2 each, "
+                    "XO-10)? [none]", argv, lambda text: _discards(argv, text),
+                    names=("heroes", "villains"))
+
+
+def _discards(argv: Argv, text: str) -> Argv:
+    """"heroes 2, villains 1" -> `--discard heroes=2 --discard villains=1` after `argv`."""
+    if text.casefold() in NO:
+        return argv
+    argv = list(argv)
+    for part in split_names(text):
+        league, _, n = part.replace("=", " ").partition(" ")
+        argv += ["--discard", f"{league.strip()}={n.strip()}"]
+    return argv
+
+
+def _as_typed(text: str, verb: str) -> Argv | None:
+    """A line with quotes or options is the command as typed (`thwart X --play CARD`)."""
+    if '"' not in text and "--" not in text:
+        return None
+    import shlex
+
+    argv = shlex.split(text)
+    return ["xo", *argv] if argv and argv[0].casefold() == verb else ["xo", verb, *argv]
 
 
 def _without(text: str, verb: str) -> str:
@@ -260,7 +361,8 @@ def _without(text: str, verb: str) -> str:
     return rest if word.casefold() == verb else text
 
 
-def _xo_action(text: str, ours: list[str], theirs: list[str]) -> Argv:
+def _xo_action(text: str, ours: list[str], theirs: list[str], defender: str = "",
+               cards: int | None = None) -> Argv | Question:
     word, _, rest = text.strip().partition(" ")
     verb = word.casefold()
     if '"' in text or "--" in text:  # quoted names or options: the command as typed
@@ -271,9 +373,12 @@ def _xo_action(text: str, ours: list[str], theirs: list[str]) -> Argv:
         return ["xo", "next"]
     if verb == "feat":
         return ["xo", "feat", match(rest, ours)]
-    if verb == "attack":
-        return ["xo", "attack", *_two(rest, ours, theirs)]
-    return ["xo", "attack", *_two(text, ours, theirs)]
+    argv = ["xo", "attack", *_two(rest if verb == "attack" else text, ours, theirs)]
+    if not cards:  # the defending league holds no card: nothing to ask it
+        return argv
+    return Question(f"{defender}: defense cards for {argv[-1]}? [none]", argv,
+                    lambda played: argv if played.casefold() in NO
+                    else [*argv, *_each("--defense-play", played, ())])
 
 
 def _two(text: str, ours: list[str], theirs: list[str]) -> list[str]:
@@ -290,23 +395,10 @@ def _two(text: str, ours: list[str], theirs: list[str]) -> list[str]:
                      f"theirs: {', '.join(theirs)})")
 
 
-# ── a designer's game (the table kit) ──────────────────────────────────────────
-def kit_question(state: dict) -> Question | None:
-    if state.get("over"):
-        return None
-    turn = state["turn"]
-    phase = f", {turn['phase']}" if turn.get("phase") else ""
-    return Question(f"{turn['player']}'s turn{phase} (roll, token, draw, ...; Enter: next) >",
-                    ["next"], None)
+# ── any game: its entry's walk (referee/games.py) ────────────────────────────────
+def question(state: dict, ctx: Any, answered: set) -> Question | None:
+    """What the game of `state` asks next, from its entry in the game contract."""
+    from referee.games import of_state
 
-
-def question(state: dict, rules: Any, answered: set) -> Question | None:
-    if state.get("kit") == "table":  # its walk comes from its game module (issue 29)
-        from referee.games import module_of_state
-
-        return module_of_state(state).walk_question(state, rules, answered)
-    if state.get("game") == "x-statix":
-        return xs_question(state, rules, answered)
-    if state.get("game") == "xo":
-        return xo_question(state, answered)
-    return None
+    result = of_state(state).question(state, ctx, answered)
+    return result if isinstance(result, Question) else None

@@ -28,8 +28,14 @@ def require_kit(tx: Tx) -> dict:
 
 
 def table_game(tx: Tx, state: dict) -> Any:
+    """The game as the session keeps it since `new` (referee/kept.py: dice, tokens, decks,
+    cards as they were, whatever cards.yaml says now); a session made before games were
+    kept: as cards.yaml declares it now."""
     from referee.table.kit import TableGame
 
+    kept = tx.kept
+    if kept is not None:
+        return kept.table_game()
     return TableGame.from_db(tx.db, state["game"])
 
 
@@ -53,28 +59,40 @@ def face_source(tx: Tx) -> Any:
     from referee.command import at_terminal
     from referee.table.dice import FaceSource
 
-    def asking(what: str, die: Any) -> Any:
+    def asking(what: str, die: Any, most: int = 1) -> Any:
         tx.session.let_go()  # nobody waits for the session while a person is asked
-        return ask_face(what, die)
+        return ask_face(what, die, most)
 
     ask = asking if at_terminal() and tx.entered is None else None
     return FaceSource(tx.session.rng(tx.command, tx.session.state_digest()), tx.entered, ask)
 
 
-def ask_face(what: str, die: Any) -> Any:
-    """One die asked for by name on stderr; Enter: the referee rolls it."""
+def ask_face(what: str, die: Any, most: int = 1) -> Any:
+    """Dice asked for by name on stderr: up to `most` faces at once (`sword skull blank`
+    or `sword,skull,blank`: the rest of the roll); Enter: the referee rolls this one. A
+    face the die cannot show, or too many, is asked again."""
     from referee.command import ask_line
     from referee.table.dice import faces_text
 
+    at_once = f"up to {most} at once; " if most > 1 else ""
     while True:
-        text = ask_line(f"{what}, {die.name} ({faces_text(die)}; Enter: the referee rolls)"
-                        ).strip()
+        text = ask_line(f"{what}, {die.name} ({faces_text(die)}; {at_once}Enter: the referee "
+                        "rolls)").strip()
         if not text:
             return None
-        face = die.face(text)
-        if face is not None:
-            return face
-        click.echo(f"  {shown(text)}: the {die.name} die shows {faces_text(die)}", err=True)
+        words = [w for w in text.replace(",", " ").split() if w]
+        faces = [die.face(w) for w in words]
+        whole = die.face(text)  # a face named in several words
+        if whole is not None and (len(words) > 1 and None in faces):
+            return [whole]
+        if None not in faces and len(faces) <= most:
+            return faces
+        if len(faces) > most:
+            click.echo(f"  {shown(text)}: {len(faces)} faces, but {most} "
+                       f"{'die is' if most == 1 else 'dice are'} left to roll", err=True)
+            continue
+        bad = next(w for w, f in zip(words, faces, strict=True) if f is None)
+        click.echo(f"  {shown(bad)}: the {die.name} die shows {faces_text(die)}", err=True)
 
 
 @click.command("roll", hidden=True, context_settings=_ARGS)

@@ -68,7 +68,9 @@ def parse_entered(text: str, die: Die) -> list[Face]:
     return result
 
 
-Ask = Callable[[str, Die], "Face | None"]
+# ask(what, die, most): up to `most` faces of `die` typed at the table (several at once:
+# the rest of a roll), or None: the referee rolls this die
+Ask = Callable[[str, Die, int], "list[Face] | None"]
 
 
 class FaceSource:
@@ -90,7 +92,8 @@ class FaceSource:
 
     def take(self, n: int, die: Die, label: str) -> list[Face]:
         result: list[Face] = []
-        for i in range(n):
+        while len(result) < n:
+            i = len(result)
             what = f"{label}, die {i + 1} of {n}" if n > 1 else label
             if self.used < len(self.given):
                 raw = self.given[self.used]
@@ -108,10 +111,12 @@ class FaceSource:
                                 f"{counted(len(self.given), 'face')} given, but the next die "
                                 f"needed is {what} ({die.name}: {faces_text(die)}); nothing "
                                 "was changed")
-            face = self.ask(what, die) if self.ask is not None else None
-            if face is None:
-                face = self.rng.choice(die.faces)
-                self.referee.append((what, face.key))
+            typed = self.ask(what, die, n - i) if self.ask is not None else None
+            if typed:  # one face or several (the rest of the roll at once)
+                result += typed[: n - i]
+                continue
+            face = self.rng.choice(die.faces)
+            self.referee.append((what, face.key))
             result.append(face)
         return result
 

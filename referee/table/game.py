@@ -65,13 +65,6 @@ def check_state(state: Any, where: str = "state") -> None:
         raise SchemaError(f"{where}.turn.player: not one of the players")
 
 
-def walk_question(state: dict, ctx: Any, answered: set) -> Any:
-    """What `referee play` asks next (referee/table/walk.py; `ctx`: the `TableGame`)."""
-    from referee.table.walk import question
-
-    return question(state, ctx, answered)
-
-
 def card_names(state: dict) -> Iterator[tuple[str, Any, str]]:
     """The names the kit holds: cards shown onto a discard pile, kept in a hand, in play."""
     for deck, pile in state.get("decks", {}).items():

@@ -90,6 +90,21 @@ class TableGame:
     def card_names(self) -> tuple[str, ...]:
         return tuple(self.cards)
 
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON-able data, every field (nested dataclasses, tuples): what a session
+        keeps of the game at `new` (referee/kept.py); `from_data` builds it again."""
+        from referee.plain import to_data
+
+        return to_data(self)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_data(cls, data: Any, where: str = "data") -> TableGame:
+        """The game `to_data` gave, each value checked against its field's type
+        (state_schema.SchemaError saying where otherwise)."""
+        from referee.plain import from_data
+
+        return from_data(cls, data, where)  # type: ignore[no-any-return]
+
     def first_die(self) -> Die | None:
         """The die a first-player roll uses: the game's first die if its faces all count."""
         for die in self.dice.values():

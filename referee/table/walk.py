@@ -1,6 +1,7 @@
-"""The walk of a game of your own cards.yaml (the table kit) at `referee play`: from the
-state alone, the one thing its declared rules (carddb.gamerules) need next, as a
-`Question` of referee.play.walk. Steps that run by themselves come as compulsory
+"""The walk of a game of your own cards.yaml (the table kit) at `referee play` (the game
+contract's `walk`, referee/games.py `TABLE_KIT`; `ctx` is the kit's `context`,
+referee/table/entry.py): from the state alone, the one thing its declared rules
+(carddb.gamerules) need next, as a `Question` of referee.play.walk. Steps that run by themselves come as compulsory
 questions (`auto`); each asking step has a default that Enter takes (`referee step`
 alone); a typed answer becomes `referee step ANSWER`; any command may be typed instead.
 A game without declared steps is walked as before: Enter moves to the next phase."""

@@ -417,14 +417,17 @@ def _roll_command(kind: str) -> Callable:
     @click.option("--mod", type=WHOLE, default=0, show_default=True, help="Card modifiers.")
     @click.option("--play", "plays", multiple=True, metavar="CARD", help=f"Session: a {kind} card played (Energy cards to pay for it, a face-up Resource).")
     @click.option("--expect", type=click.Choice(ROLL_OUTCOMES), help="The result the players worked out: checked.")
+    @click.option("--discard", "discards", multiple=True, metavar="LEAGUE=N",
+                  help="Session: the discards (0-2, XO-10) of the turn this command ends "
+                       "(a failed feat, a thwart).")
     @seed_option
     @json_option
     @click.pass_context
     def command(ctx: click.Context, character: tuple[str, ...], dice: int | None, target: int | None,
-                roll_text: str | None, mod: int, plays: tuple[str, ...], expect: str | None, seed: int | None,
-                as_json: bool, bonus: int = 0) -> None:
+                roll_text: str | None, mod: int, plays: tuple[str, ...], expect: str | None,
+                discards: tuple[str, ...], seed: int | None, as_json: bool, bonus: int = 0) -> None:
         o = {"dice": dice, "target": target, "roll": roll_text, "mod": mod, "expect": expect, "bonus": bonus,
-             "plays": plays}
+             "plays": plays, "discards": discards}
         if character:
             name = " ".join(character)
             _in_session(ctx, seed, as_json, lambda tx: _session_roll(tx, kind, name, o), roll_text)
@@ -438,9 +441,12 @@ def _stateless_roll(ctx: click.Context, seed: int | None, kind: str, o: dict[str
     from referee.xo import rules
 
     label = "FCV" if kind == "feat" else "TCV"
-    _not_here({"play": o["plays"]}, "stateless")
+    _not_here({"play": o["plays"], "discard": o["discards"]}, "stateless")
     if o["dice"] is None or o["target"] is None:
         raise UsageError(f"missing --dice or --{label.lower()} (or give CHARACTER to play in the session)")
+    if o["bonus"] not in (0, rules.THWART_BONUS):
+        raise UsageError(f"--bonus {o['bonus']}: the thwart bonus is +{rules.THWART_BONUS} (XO-14); "
+                         f"give {rules.THWART_BONUS}, or leave it out")
     roll = _faces(o["roll"], o["dice"], "--roll", _rng(ctx, seed))
     if kind == "feat":
         result = rules.feat(roll, o["target"], mod=o["mod"], bonus=o["bonus"])
@@ -468,7 +474,8 @@ def _session_roll(tx: Tx, kind: str, name: str, o: dict[str, Any]) -> Reply:
     state = tx.require_game("xo")
     dice = tx.rng(ask=True, note_rolls=True)
     fn = play.feat if kind == "feat" else play.thwart
-    out = fn(state, _cards(tx), name, dice, mod=o["mod"], plays=o["plays"])
+    counts = discard_counts(state, o["discards"])
+    out = fn(state, _cards(tx), name, dice, mod=o["mod"], plays=o["plays"], discards=counts)
     tx.check_entered_faces_used()
     outcome = "success" if out.data["success"] else "fail"
     if o["expect"] and o["expect"] != outcome:
@@ -550,6 +557,15 @@ def next_(tx: Tx, discards: tuple[str, ...]) -> Reply:
     from referee.xo import play
 
     state = tx.require_game("xo")
+    counts = discard_counts(state, discards)
+    out = play.next_phase(state, _cards(tx), counts)
+    return _record(tx, "next", out, {"discards": counts})
+
+
+def discard_counts(state: dict, discards: tuple[str, ...]) -> dict[str, int]:
+    """`("heroes=2", "Bob=1")` -> {"heroes": 2, "villains": 1} (XO-10's discards)."""
+    from referee.xo import play
+
     counts: dict[str, int] = {}
     for text in discards:
         league, sep, n = text.partition("=")
@@ -559,5 +575,4 @@ def next_(tx: Tx, discards: tuple[str, ...]) -> Reply:
         if who in counts:
             raise UsageError(f"--discard {text!r}: the {who}' discard is already given")
         counts[who] = int(n)
-    out = play.next_phase(state, _cards(tx), counts)
-    return _record(tx, "next", out, {"discards": counts})
+    return counts

@@ -186,11 +186,11 @@ def status_lines(state: dict) -> list[str]:
     if state.get("over") and state.get("winner") is None:
         lines.append(f"Game over: a draw {points['heroes']}-{points['villains']} (XO-16 stalemate)")
     elif state.get("over"):
-        chapters_done = len(won) == CHAPTERS
-        lines.append(
-            f"Game over: the {state['winner']} win {points[state['winner']]}-"
-            f"{points[_other(state['winner'])]} ({'XO-15' if chapters_done else 'XO-16 stalemate'})"
-        )
+        winner = state["winner"]
+        why = ("XO-15" if len(won) == CHAPTERS else "XO-21" if points[winner] >= 4
+               else "XO-16 stalemate")
+        lines.append(f"Game over: the {winner} win {points[winner]}-{points[_other(winner)]} "
+                     f"({why})")
     return lines
 
 
@@ -200,5 +200,12 @@ def _other(league: str) -> str:
 
 def public_state(state: dict) -> dict:
     """The state as the whole table may see it: everything but the seed (the players hold
-    their cards: the state keeps only counts of the hands)."""
-    return {k: v for k, v in state.items() if k != "seed"}
+    their cards: the state keeps only counts of the hands). `over` and `winner` as every
+    game's: `winner` the list of the winning players' names (none for a draw, XO-16; null
+    while the game goes on), the winning league as `winning_league` (issue 29)."""
+    shown = {k: v for k, v in state.items() if k != "seed"}
+    league = state.get("winner")
+    shown["over"] = bool(state.get("over"))
+    shown["winner"] = ([state["leagues"][league]] if league else []) if state.get("over") else None
+    shown["winning_league"] = league
+    return shown

@@ -486,7 +486,7 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
     steps: list[Step] = []
     _step(state, cards, steps, discards)
     passed = _pass_automatic(state, cards, steps, discards)
-    if discards and not passed:
+    if discards and not passed and not state.get("over"):  # a game that ended draws no more
         raise RefereeError(f"discards only in the {PHASES[1]} phase, which this command does not reach", "XO-10")
     now = _turn_label(state)
     notes = _auto_notes(steps)
@@ -611,12 +611,12 @@ def _win_chapter(state: dict, league: str) -> list[Step]:
     return list(result.steps)
 
 
-def _end_feat_phase(state: dict, cards: XoCards) -> list[Step]:
+def _end_feat_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None = None) -> list[Step]:
     """The Feat/Thwart phase is over (failed feat XO-13, or thwart resolved XO-14): on to
-    Turn Resolution."""
+    Turn Resolution, and the next turn's discards (XO-10) as told with the command."""
     state["turn"]["phase"] = PHASES[4]
     steps = [Step(f"{PHASES[3]} phase ends; {PHASES[4]} phase", "XO-11"), *_resolve_turn(state, cards)]
-    _pass_automatic(state, cards, steps, None)
+    _pass_automatic(state, cards, steps, discards)
     return steps
 
 
@@ -837,7 +837,8 @@ def _round_text(r: rules.CombatResult) -> str:
 # --------------------------------------------------------------------------- feat and thwart
 
 
-def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
+def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = (),
+         discards: Mapping[str, int] | None = None) -> Outcome:
     """XO-13: the active league's one feat attempt of the turn on its current objective."""
     if state["turn"]["phase"] != PHASES[2]:  # a feat in the Attack phase ends it (XO-11)
         _check_phase(state, PHASES[3], "feats are attempted")
@@ -878,21 +879,38 @@ def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mo
         "pending": result.success,
         "thwarted": False,
     }
+    if result.success:  # who could thwart it (XO-14): ready, with the objective's icon or keyword
+        turn["feat"]["thwarters"] = thwarters(state, cards, other_league(league), objective)
     bonuses = (*rules.status_bonuses(entry["statuses"], cards.statuses, "feat_mod"), *_sources(played, "feat_mod", mod),
                *([("thwart bonus", bonus)] if bonus else []))
     text = (f"{_turn_label(state)}: {entry['name']} attempts {objective.name!r}{_cards_text(played.names, ())}: "
             f"{_faces_text(roll)}{_bonus_text(bonuses)} = {result.total} vs FCV {objective['fcv']}")
     if result.success:
         text += f": success; the {other_league(league)} may thwart"
+        if discards:  # XO-10: the turn goes on; told again with the thwart or `next`
+            steps.append(Step("the discards wait for the end of the turn (the thwart or next "
+                              "--discard)", "XO-10"))
     else:
         text += ": fails"
-        ended = _end_feat_phase(state, cards)
+        ended = _end_feat_phase(state, cards, discards)
         steps.extend(ended)
         text += "".join(f"; {note}" for note in _auto_notes(ended[1:]))
     return _done(cards, state, text, steps, {"character": entry["name"], "objective": objective.name, **result.as_dict()})
 
 
-def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = ()) -> Outcome:
+def thwarters(state: dict, cards: XoCards, league: str, objective: Any) -> list[str]:
+    """The `league`'s characters that could thwart a feat on `objective` now (XO-14)."""
+    found = []
+    for entry in state["roster"][league]:
+        card = cards.characters[entry["name"]]
+        n, _ = rules.feat_dice(card.get("powers") or {}, card.get("keywords") or {}, objective["requires"])
+        if n is not None and _entry_ready(state, cards, entry):
+            found.append(entry["name"])
+    return found
+
+
+def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, mod: int = 0, plays: Sequence[str] = (),
+           discards: Mapping[str, int] | None = None) -> Outcome:
     """XO-14: the responding league's thwart of a successful feat."""
     _check_phase(state, PHASES[3], "thwarts")
     state = copy.deepcopy(state)
@@ -929,7 +947,7 @@ def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, 
         chapter_steps = _win_chapter(state, turn["active"])
         steps.extend(chapter_steps)
         text += f": fails; {chapter_steps[0].text}"
-    ended = _end_feat_phase(state, cards)
+    ended = _end_feat_phase(state, cards, discards)
     steps.extend(ended)
     if state.get("over"):
         text += f"; game over, {state['winner']} win" if state.get("winner") else "; game over, a draw"

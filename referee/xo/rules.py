@@ -461,7 +461,9 @@ def _round_dice(
         attack_roll = take_dice(dice, roles[0], n_attack or 0, labels[0], steps)
     defense_roll = take_dice(dice, roles[1], n_defense, labels[1], steps)
     extra = None
-    if is_moffed(defense_roll) and sum(attack_roll) + attack_mod > sum(defense_roll) + defense_mod:
+    acv = max(0, sum(attack_roll) + attack_mod)  # XO-17: totals floored at 0, as the round
+    dcv = max(0, sum(defense_roll) + defense_mod)
+    if is_moffed(defense_roll) and acv > dcv:
         extra = take_dice(dice, roles[2], 1, labels[2], steps)[0]
     return list(attack_roll), defense_roll, extra
 
@@ -869,6 +871,12 @@ def game_end(won: Mapping[str, str]) -> GameEnd:
     """XO-15: checked in Turn Resolution: the game ends once the 7th chapter is won; the
     league holding 4 or more chapters wins."""
     points = score(won)
+    decided = [league for league in LEAGUES if points[league] >= CHAPTERS_TO_WIN]
+    if decided and current_chapter(won) is not None:  # XO-21: the rest cannot change it
+        winner = decided[0]
+        text = (f"{winner} win their {CHAPTERS_TO_WIN}th chapter: game over, {winner} win "
+                f"{points[winner]}-{points[other_league(winner)]}")
+        return GameEnd(True, winner, (Step(text, "XO-21"),))
     if current_chapter(won) is not None:
         return GameEnd(False, None, (Step(f"chapters won {points['heroes']}-{points['villains']}: the game goes on", "XO-15"),))
     winner = next(league for league in LEAGUES if points[league] >= CHAPTERS_TO_WIN)

@@ -25,6 +25,7 @@ RULINGS = (
     ("XO-18", "One attack each"),
     ("XO-19", "Energy"),
     ("XO-20", "Resources"),
+    ("XO-21", "A decided episode ends"),
 )
 
 

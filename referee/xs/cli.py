@@ -26,40 +26,39 @@ def act(tx: Tx, action: Callable[..., Any], *args: Any, skip: bool = False,
     from `tx.rng()`: the referee's seeded stream, or the faces given with core's --roll.
     The table's guards are on (`Play.at_table`); `skip`: a phase is skipped on purpose.
     Then the chain (`chain`): the compulsory mission steps that follow, each its own
-    event, until one needs a decision. An open roll settled before a refusal stands."""
+    event, until one needs a decision. A refused command changes nothing: not even the
+    open roll it would have paid first (issue 31; XS-2: it is paid by `xs pay` or by the
+    next command that goes through)."""
+    from referee.command import ask_line, at_terminal
     from referee.xs.catalog import Catalog
-    from referee.xs.play import Play, Settled, SkipGuard
+    from referee.xs.play import Play, SkipGuard
     from referee.xs.rolls import Dice
 
     state = tx.require_game("x-statix")
     cat = Catalog.from_db(tx.db)
-    dice = Dice(tx.rng(ask=True))
+
+    def offer(question: str) -> str:
+        tx.session.let_go()  # nobody waits for the lock while the table answers
+        return ask_line(question)
+
+    dice = Dice(tx.rng(ask=True), offer=offer if at_terminal() else None)
     name = getattr(action, "__name__", str(action))
-    refusal: Settled | None = None
     try:
-        try:
-            result = action(Play(state, cat, dice, at_table=True, skip=skip), *args, **kwargs)
-        except SkipGuard as guard:
-            if not may_skip(tx, guard):
-                raise
-            result = action(Play(state, cat, dice, at_table=True, skip=True), *args, **kwargs)
-    except Settled as settled:  # the open roll it settled stands; the command is refused
-        refusal, result = settled, settled.result
-    except RefereeError as error:
-        paid = settle_first(tx, state, cat, dice, name, error)
-        if paid is None:
+        result = action(Play(state, cat, dice, at_table=True, skip=skip), *args, **kwargs)
+    except SkipGuard as guard:
+        if not may_skip(tx, guard):
             raise
-        return paid
-    lines, data = record(tx, result, refusal, name, args, kwargs)
-    if refusal is None and name in CHAINED:
+        result = action(Play(state, cat, dice, at_table=True, skip=True), *args, **kwargs)
+    if not result.state.get("over") and result.state["turn"].get("open"):
+        result = pay_at_once(tx, result, cat, dice)  # one command, one event (one undo)
+    lines, data = record(tx, result, args, kwargs)
+    if name in CHAINED:
         result = chain(tx, result, cat, dice, lines, data)
         left_over(tx, lines, data)
-    if refusal is None and not result.state.get("over") and result.state["turn"].get("open"):
-        result = pay_at_once(tx, result, cat, dice, lines, data)
     lines += turn_lines(result.state)
     data.update({"over": result.state.get("over", False), "winner": result.state.get("winner"),
                  "state": tx.public(result.state)})
-    return Reply(lines, data, refusal=refusal)
+    return Reply(lines, data)
 
 
 def may_skip(tx: Tx, guard: RefereeError) -> bool:
@@ -80,15 +79,13 @@ def may_skip(tx: Tx, guard: RefereeError) -> bool:
             return True
 
 
-# actions on the open roll itself: they never settle it first
-ON_THE_ROLL = ("reroll", "adjust", "play_event", "pay_now")
 # the ruling that makes each chained step compulsory
 CHAIN_RULING = {"carnage": "XS-7", "casualties": "XS-7", "success": "XS-8", "payoff": "XS-8"}
 # mission steps after which the chain runs the compulsory ones that follow
 CHAINED = ("start", "carnage", "casualties", "success", "boost")
 
 
-def record(tx: Tx, result: Any, refusal: RefereeError | None, name: str,
+def record(tx: Tx, result: Any,
            args: tuple = (), kwargs: dict | None = None,
            chained: bool = False) -> tuple[list[str], dict]:
     """Record `result` as one event; its lines (steps, what was seen) and --json data."""
@@ -98,11 +95,7 @@ def record(tx: Tx, result: Any, refusal: RefereeError | None, name: str,
     payload = {"action": result.kind, "args": [a for a in args if a is not None],
                "options": {k: v for k, v in (kwargs or {}).items() if v},
                "faces": tx.entered, "steps": steps}
-    if refusal is not None:
-        payload = {"action": "pay", "args": [], "options": {}, "faces": None, "steps": steps,
-                   "refused": {"action": name, "error": refusal.message,
-                               "ruling": refusal.ruling}}
-    elif chained:  # made by the chain of the command typed, not typed itself
+    if chained:  # made by the chain of the command typed, not typed itself
         payload["chained"] = True
     seq = tx.record(result.kind, summary, payload, result.state)
     lines = [s.text + (f" ({s.ruling})" if s.ruling else "") for s in result.steps]
@@ -133,7 +126,11 @@ def left_over(tx: Tx, lines: list[str], data: dict) -> None:
 
 def turn_lines(state: dict) -> list[str]:
     if state.get("over"):
+        from referee.command import walked_by_play
         from referee.xs.game import status_lines
+
+        if walked_by_play():  # `play` shows the final table itself: once (issue 31)
+            return []
 
         return status_lines(state)
     now = state["turn"]
@@ -218,7 +215,7 @@ def chain(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str], data: dict
             table.restore(mark)
             lines.append(f"-- next: xs {following} ({error.message})")
             return result
-        more, extra = record(tx, result, None, following, chained=True)
+        more, extra = record(tx, result, chained=True)
         lines.append(f"-- then, compulsory: xs {following} ({CHAIN_RULING[following]})")
         lines += more
         data["events"] += extra["events"]
@@ -226,53 +223,107 @@ def chain(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str], data: dict
         data["seq"] = extra["seq"]
 
 
-def pay_at_once(tx: Tx, result: Any, cat: Any, dice: Any, lines: list[str],
-                data: dict) -> Any:
+def pay_at_once(tx: Tx, result: Any, cat: Any, dice: Any) -> Any:
     """A paid roll left open (someone may change it, XS-14): on a terminal the table is
     asked once, and paid now when nobody changes it (XS-2), so the payment and the bought
-    card are told by this command."""
+    card are told by this command, in its one event (one `undo` takes back both)."""
+    from dataclasses import replace
+
     from referee.command import ask_line, at_terminal, walked_by_play
-    from referee.xs import turn
+    from referee.xs import rolls, turn
     from referee.xs.play import Play
 
     roll = result.state["turn"]["open"]
     if not at_terminal() or walked_by_play():
         return result
     tx.session.let_go()
-    from referee.xs import rolls
-
     answer = ask_line(f"{rolls.LABEL[roll['kind']]} {roll['total']}: anyone changing "
                       "this roll? (Enter: no, it is paid now)").strip()
     if answer:
         return result
     paid = turn.pay_now(Play(result.state, cat, dice, at_table=True), None)
-    more, extra = record(tx, paid, None, "pay_now")
-    lines += more
-    data["events"] += extra["events"]
-    data["seq"] = extra["seq"]
-    return paid
+    return replace(result, state=paid.state, steps=[*result.steps, *paid.steps],
+                   reveal={**result.reveal, **paid.reveal})
 
 
-def settle_first(tx: Tx, state: dict, cat: Any, dice: Any, name: str,
-                 error: RefereeError) -> Reply | None:
-    """A command refused with a paid roll open (XS-2): the roll is settled all the same,
-    its payment and the card bought told now and recorded, then the refusal (it may be
-    about the state after the payment: a hand over the limit with the card bought). None
-    when no roll was open or the command acts on the open roll itself."""
-    from referee.xs import turn
-    from referee.xs.play import Play, SkipGuard
+class Names(click.Command):
+    """An `xs` command whose card and hero names may be typed without quotes, as a table
+    types them (issue 31): `xs recruit Dead Girl`, `xs casualties --power Healing Powers`.
+    The words after an option that names a card or hero, up to the next option, are its
+    value once the command's own names are given (or it takes none); the other words are
+    the command's names. Quoted names read as before."""
 
-    if (name in ON_THE_ROLL or isinstance(error, SkipGuard) or state.get("over")
-            or not state["turn"].get("open")):
-        return None  # a slip caught by the guard changes nothing, not even the open roll
-    paid = turn.pay_now(Play(state, cat, dice, at_table=True), None)
-    lines, data = record(tx, paid, error, name)
-    lines += turn_lines(paid.state)
-    data["state"] = tx.public(paid.state)
-    return Reply(lines, data, refusal=error)
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, rejoined(self, args))
 
 
-@click.group()
+# the options whose value is a card or a hero (the others: a player, a number, faces)
+NAME_OPTIONS = {"--power", "--sacrifice", "--choose", "--swap-for", "--picked", "--discard",
+                "--hero", "--pick", "--sendoff"}
+
+
+def rejoined(command: click.Command, args: list[str]) -> list[str]:
+    """`["--power", "Healing", "Powers"]` -> `["--power", "Healing Powers"]`."""
+    valued = {opt for p in command.params if isinstance(p, click.Option) and not p.is_flag
+              for opt in p.opts}
+    named = not any(isinstance(p, click.Argument) for p in command.params)  # names given
+    out: list[str] = []
+    joins = False  # the word before was a name option's value: this one may go on with it
+    taking = ""  # the option whose value the next word is
+    for arg in args:
+        if taking:
+            out.append(arg)
+            joins, taking = taking in NAME_OPTIONS and named, ""
+        elif arg.startswith("-") and len(arg) > 1:
+            out.append(arg)
+            joins, taking = False, arg if arg in valued else ""
+        elif joins:
+            out[-1] += f" {arg}"
+        else:
+            out.append(arg)
+            named = True
+    return out
+
+
+def one_name(words: tuple[str, ...]) -> str:
+    return " ".join(words)
+
+
+def card_and_hero(tx: Tx, words: tuple[str, ...]) -> tuple[str, str]:
+    """`Movies Dead Girl` -> ("Movies", "Dead Girl"): the one cut into two card names."""
+    if len(words) == 2:
+        return words[0], words[1]
+    from referee.xs.catalog import Catalog
+
+    cat = Catalog.from_db(tx.db)
+    cuts = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    found = [(c, h) for c, h in cuts if cat.resolve(c) and cat.resolve(h)]
+    if len(found) == 1:
+        return found[0]
+    raise UsageError(f"{' '.join(words)!r}: name the Marketing card and the hero, each in "
+                     'quotes: xs attach "CARD" "HERO"')
+
+
+def card_names(tx: Tx, words: tuple[str, ...]) -> list[str]:
+    """`Dead Girl Zombies` -> ["Dead Girl", "Zombies"]: each the longest card name from
+    where the last ended; a word that starts none is kept as typed (refused by name)."""
+    from referee.xs.catalog import Catalog
+
+    cat = Catalog.from_db(tx.db)
+    names, start = [], 0
+    while start < len(words):
+        end = next((e for e in range(len(words), start, -1)
+                    if cat.resolve(" ".join(words[start:e]))), start + 1)
+        names.append(" ".join(words[start:end]))
+        start = end
+    return names
+
+
+class XsGroup(click.Group):
+    command_class = Names
+
+
+@click.group(cls=XsGroup)
 def xs() -> None:
     """X-Statix: one command per decision of the turn (XS-1..XS-13).
 
@@ -325,43 +376,55 @@ def pass_(tx: Tx, player: str | None) -> Reply:
 @session_command(rolls=False)
 def pay(tx: Tx, player: str | None) -> Reply:
     """Pay the open Opportunity/Recruit/Marketing roll now (XS-2)."""
+    from referee.command import walked_by_play
     from referee.xs import turn
 
-    return act(tx, turn.pay_now, player)
+    return act(tx, pay_on_enter if walked_by_play() else turn.pay_now, player)
+
+
+def pay_on_enter(play: Any, player: str | None) -> Any:
+    """`xs pay` run by Enter at `referee play`'s "changing this roll?": the payment belongs
+    to the command that made the roll, and the walk's next `undo` takes back both
+    (`paid_alone`, dropped by the next action: one command, one undo, issue 31). Only
+    there: a script's `xs pay` leaves the state, and so the seeded dice, as they were."""
+    from referee.xs import turn
+
+    result = turn.pay_now(play, player)
+    result.state["turn"]["paid_alone"] = True
+    return result
 
 
 @xs.command()
-@click.argument("hero")
+@click.argument("hero", nargs=-1, required=True)
 @PLAYER
 @session_command()
-def recruit(tx: Tx, hero: str, player: str | None) -> Reply:
+def recruit(tx: Tx, hero: tuple[str, ...], player: str | None) -> Reply:
     """Recruitment: put a Hero from hand into play for a Recruit roll (XS-4)."""
     from referee.xs import turn
 
-    return act(tx, turn.recruit, player, hero)
+    return act(tx, turn.recruit, player, one_name(hero))
 
 
 @xs.command()
-@click.argument("card")
-@click.argument("hero")
+@click.argument("names", nargs=-1, required=True, metavar="CARD HERO")
 @PLAYER
 @session_command()
-def attach(tx: Tx, card: str, hero: str, player: str | None) -> Reply:
+def attach(tx: Tx, names: tuple[str, ...], player: str | None) -> Reply:
     """Publicity: attach a Marketing card to a hero for a Marketing roll (XS-5)."""
     from referee.xs import turn
 
-    return act(tx, turn.attach, player, card, hero)
+    return act(tx, turn.attach, player, *card_and_hero(tx, names))
 
 
 @xs.command()
-@click.argument("card")
+@click.argument("card", nargs=-1, required=True)
 @PLAYER
 @session_command()
-def mission(tx: Tx, card: str, player: str | None) -> Reply:
+def mission(tx: Tx, card: tuple[str, ...], player: str | None) -> Reply:
     """Mission: play a Mission card and make the Mission roll (XS-6)."""
     from referee.xs import mission as rules
 
-    return act(tx, rules.start, player, card)
+    return act(tx, rules.start, player, one_name(card))
 
 
 @xs.command()
@@ -450,7 +513,7 @@ def payoff(tx: Tx, player: str | None) -> Reply:
 
 
 @xs.command()
-@click.argument("card")
+@click.argument("card", nargs=-1, required=True)
 @click.option("--target", default=None, help="The opponent targeted (needed with 3 players).")
 @click.option("--hero", default=None, help="The hero targeted (Popularity Ratings...).")
 @click.option("--pick", default=None,
@@ -459,40 +522,40 @@ def payoff(tx: Tx, player: str | None) -> Reply:
               help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
 @session_command()
-def event(tx: Tx, card: str, target: str | None, hero: str | None, pick: str | None,
+def event(tx: Tx, card: tuple[str, ...], target: str | None, hero: str | None, pick: str | None,
           sendoff: str | None, player: str | None) -> Reply:
     """Discard a Power or Marketing card from hand for its Event ability (XS-12)."""
     from referee.xs import events
 
-    return act(tx, events.play_event, player, card, target=target, hero=hero,
+    return act(tx, events.play_event, player, one_name(card), target=target, hero=hero,
                pick=pick, sendoff=sendoff)
 
 
 @xs.command()
-@click.argument("source")
+@click.argument("source", nargs=-1, required=True)
 @click.option("--sendoff", default=None, metavar="HERO",
               help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
 @session_command()
-def reroll(tx: Tx, source: str, sendoff: str | None, player: str | None) -> Reply:
+def reroll(tx: Tx, source: tuple[str, ...], sendoff: str | None, player: str | None) -> Reply:
     """Reroll the open roll with a hero (The Orphan, Plazm, Succubus) or an event card."""
     from referee.xs import events
 
-    return act(tx, events.reroll, player, source, sendoff=sendoff)
+    return act(tx, events.reroll, player, one_name(source), sendoff=sendoff)
 
 
 @xs.command()
-@click.argument("source")
+@click.argument("source", nargs=-1, required=True)
 @click.option("--by", "by", type=WHOLE, required=True, help="The modifier given, e.g. --by -1.")
 @click.option("--sendoff", default=None, metavar="HERO",
               help="The Sendoff roll of this hero, killed on the mission under way.")
 @PLAYER
 @session_command(rolls=False)
-def adjust(tx: Tx, source: str, by: int, sendoff: str | None, player: str | None) -> Reply:
+def adjust(tx: Tx, source: tuple[str, ...], by: int, sendoff: str | None, player: str | None) -> Reply:
     """Give a modifier to the open roll with a hero (Venus Dee Milo: +1 or -1)."""
     from referee.xs import events
 
-    return act(tx, events.adjust, player, source, by, sendoff=sendoff)
+    return act(tx, events.adjust, player, one_name(source), by, sendoff=sendoff)
 
 
 @xs.command()
@@ -504,20 +567,20 @@ def discard(tx: Tx, cards: tuple[str, ...], skip: bool, player: str | None) -> R
     """End phase: discard down to the hand limit (XS-11)."""
     from referee.xs import turn
 
-    return act(tx, turn.discard, player, list(cards), skip=skip)
+    return act(tx, turn.discard, player, card_names(tx, cards), skip=skip)
 
 
 @xs.command()
-@click.argument("hero")
+@click.argument("hero", nargs=-1, required=True)
 @SKIP
 @PLAYER
 @session_command()
-def kill(tx: Tx, hero: str, skip: bool, player: str | None) -> Reply:
+def kill(tx: Tx, hero: tuple[str, ...], skip: bool, player: str | None) -> Reply:
     """End phase: the Owner's kill of a team member for 1D6 MT (Coach, XS-11)
     (--roll: the 1D6, then any survival roll)."""
     from referee.xs import turn
 
-    return act(tx, turn.end_phase_kill, player, hero, skip=skip)
+    return act(tx, turn.end_phase_kill, player, one_name(hero), skip=skip)
 
 
 @xs.command("next")
@@ -595,6 +658,7 @@ def mt(tx: Tx, player: str, amount: str) -> Reply:
             f"{seat} has {before} MT; taking {value} would go below zero, nothing changed", "XS-2"
         )
     state["table"][seat]["mt"] = after
+    state["turn"].pop("paid_alone", None)  # an undo after this one is this one's alone
     summary = f"{seat} MT {amount}: {before} -> {after}"
     tx.record(
         "mt",
@@ -608,11 +672,12 @@ def mt(tx: Tx, player: str, amount: str) -> Reply:
 
 
 @xs.command(context_settings=_TOKEN_CONTEXT)
-@click.argument("hero")
+@click.argument("words", nargs=-1, required=True, metavar="HERO")
 @click.argument("amount")
 @session_command(rolls=False)
-def ft(tx: Tx, hero: str, amount: str) -> Reply:
+def ft(tx: Tx, words: tuple[str, ...], amount: str) -> Reply:
     """X-Statix fame tokens on a hero in play: `ft HERO +1`, `ft HERO -1`."""
+    hero = one_name(words)
     op, value = _delta(amount)
     state = tx.require_game("x-statix")
     found = [
@@ -634,6 +699,7 @@ def ft(tx: Tx, hero: str, amount: str) -> Reply:
             f"{card['name']} has {before} FT; taking {value} would go below zero, nothing changed"
         )
     card["ft"] = after
+    state["turn"].pop("paid_alone", None)
     summary = f"{card['name']} ({player}) FT {amount}: {before} -> {after}"
     tx.record(
         "ft",

@@ -264,6 +264,7 @@ def casualties(
         if not alive:
             play.step("no hero is left to kill", "XS-7")
             break
+        chosen_now = bool(chosen)
         if chosen:
             victim = chosen.pop(0)
             if victim not in alive:
@@ -281,6 +282,11 @@ def casualties(
             if play.telling:  # each point its own pick among the heroes still in play
                 play.step(f"random casualty: {victim}", "XS-17")
         stand_in = next((s for s in swappers if s in alive and s != victim), None)
+        if stand_in and not chosen_now and victim not in swap and play.dice.offer is not None:
+            answer = play.dice.offer(f"{stand_in} takes {victim}'s place as the casualty? "
+                                     "(y, or Enter: no)")
+            if answer.strip().casefold() in ("y", "yes", stand_in.casefold()):
+                swap.append(victim)  # U-Go Girl's switch, offered once the pick is known (XS-7)
         if victim in swap and stand_in:
             play.step(f"{stand_in} takes {victim}'s place as the casualty", "XS-7")
             swappers.remove(stand_in)

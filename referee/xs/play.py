@@ -35,9 +35,9 @@ NOT_AVAILABLE = "not available"  # a hidden card's place, or none: never told ap
 
 
 class Settled(RefereeError):
-    """A command refused after it settled the open roll (XS-2): the roll could not be paid
-    and its phase ended, the phase of the command itself. The settlement stands: `result`
-    is the state after it (the CLI records it, then refuses the command)."""
+    """A command refused because settling the open roll first (XS-2) would end the phase of
+    the command itself: the roll cannot be paid. `result` is the state the settlement would
+    leave (the rules' view); the CLI records nothing: a refusal changes nothing (issue 31)."""
 
     def __init__(self, message: str, ruling: str | None, result: Result) -> None:
         super().__init__(message, ruling)
@@ -92,6 +92,7 @@ class Play:
             )
         base = fresh_turn(self.s["turn"]["number"], self.s["turn"]["player"])
         self.s["turn"] = {**base, **self.s["turn"]}
+        self.s["turn"].pop("paid_alone", None)  # true only right after `play`'s `xs pay`
         self._follow_turn()
 
     @staticmethod

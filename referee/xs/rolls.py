@@ -4,6 +4,7 @@ source, the total (never below 0, XS-2), and the text that shows it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from referee.dice import pick_prompt, roll_d6, table_of
@@ -43,8 +44,12 @@ class Dice:
     is core's `TableDice` when the table gave --roll). Random picks (casualties, stolen
     cards) always come from the RNG's random stream, never from the faces."""
 
-    def __init__(self, rng: random.Random, faces: list[int] | None = None) -> None:
+    def __init__(self, rng: random.Random, faces: list[int] | None = None,
+                 offer: Callable[[str], str] | None = None) -> None:
         self.rng = rng
+        # a choice the table makes when it comes up (U-Go Girl's switch): `offer(question)`
+        # -> the typed answer; None where nobody is asked (a script says it in advance)
+        self.offer = offer
         self.given = list(faces) if faces else []
         self.from_table = bool(faces)
         # the rolls are named only for a die source that may ask for a die (the balance

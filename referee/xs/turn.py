@@ -4,6 +4,8 @@ phase (XS-11), the next turn and the game's end (XS-13)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.errors import RefereeError
 from referee.words import counted, listed
 from referee.xs import rolls
@@ -18,6 +20,7 @@ from referee.xs.play import (
     Settled,
     SkipGuard,
 )
+from referee.xs.rolls import Dice
 
 
 # ── phases ────────────────────────────────────────────────────────────────────
@@ -47,8 +50,8 @@ def enter_phase(play: Play, phase: str, what: str) -> None:
         settle_open(play)
         if play.phase_index() > target:  # the unpaid roll ended this command's phase
             raise Settled(
-                f"{play.active} cannot {what}: the {ended} phase ended when the open {label} "
-                "could not be paid", "XS-2",
+                f"{play.active} cannot {what}: the open {label} cannot be paid, and that ends "
+                f"the {ended} phase (change the roll first, or pay it: xs pay)", "XS-2",
                 Result(play.s, f"{play.active}'s open {label} is settled", play.steps,
                        kind="pay", reveal=play.reveal))
     while play.phase_index() < target:
@@ -547,3 +550,24 @@ def end_game(play: Play, player: str) -> None:
     winners = play.s["winner"]
     play.step(f"{'winner' if len(winners) == 1 else 'winners'}: {listed(winners)}",
               "XS-13")
+
+
+def who_may_change(state: dict, cat: Any, roll: dict) -> list[str]:
+    """Who may change `roll` now (XS-14), in turn order from the active player: the active
+    player's heroes that reroll or adjust it ("Ann (The Orphan)"), and every player holding
+    a card (any card in hand may be an event: hands are private, XS-16). Empty: nobody."""
+    import random
+
+    play = Play(state, cat, Dice(random.Random(0)), at_table=True)
+    active = play.active
+    seats = play.s["players"]
+    start = seats.index(active)
+    found = []
+    for player in seats[start:] + seats[:start]:
+        own = [name for verb in ("reroll", "adjust")
+               for name, _, _ in abilities_for(play, player, roll, verb)] if player == active else []
+        if own:
+            found.append(f"{player} ({', '.join(own)})")
+        elif play.seat(player)["hand"]:
+            found.append(player)
+    return found

@@ -49,7 +49,7 @@ def test_every_module_of_the_package_is_a_target_with_its_options():
     assert owners == {"machine": ["cut"], "corner_radius": ["cut"], "cut_bleed": ["cut"],
                       "no_backs": ["pdf-single"],
                       "dpi": ["png", "tabletopia"], "jpeg": ["tts"],
-                      "jobs": ["png", "tabletopia", "tts"]}
+                      "jobs": ["png", "tabletopia", "tts"], "base_url": ["tts"]}
 
 
 def test_two_targets_declaring_one_option_differently_are_refused():

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LIBRARIES = ("PIL.Image", "rich", "pypdf", "pypdfium2", "numpy", "openpyxl", "ezdxf",
              "watchfiles", "multiprocessing")
 UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", "pnp.cli.diff",
-            "pnp.exports", "yaml", "carddb.validate", *LIBRARIES)
+            "pnp.exports", "yaml", "carddb.validate", "importlib.metadata", *LIBRARIES)
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
 PROBE = ("import atexit, runpy, sys\n"

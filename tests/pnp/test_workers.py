@@ -60,10 +60,22 @@ def test_a_piece_whose_worker_fails_is_done_again_here():
     assert list(in_order(_fails_only_in_a_worker, 1, [1, 2, 3], 2)) == [2, 3, 4]
 
 
-def test_workers_leave_ctrl_c_to_the_parent():
+@pytest.fixture
+def ctrl_c_heard():
+    """The parent hears Ctrl-C (Python's own handler), whatever the test run inherited: a
+    run started as a shell's background job (`pytest ... &`) has SIGINT ignored on entry
+    (issue 31, item 6), and this test is about what the pool does with the parent's."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_workers_leave_ctrl_c_to_the_parent(ctrl_c_heard):
     found = list(in_order(_sigint, None, [1, 2], 2))
     assert found == [signal.SIG_IGN, signal.SIG_IGN]
-    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # left as it was
 
 
 def test_no_workers_for_one_piece_one_job_or_with_another_thread():
@@ -84,3 +96,22 @@ def test_without_fork_workers_are_spawned(monkeypatch):
     monkeypatch.setattr(workers, "start_method", lambda: "spawn")
     got = list(in_order(_square, 1, [1, 2, 3], 2, spawned=5))
     assert [v for v, _ in got] == [6, 9, 14]      # the workers were sent `spawned`
+
+
+def test_the_ctrl_c_test_passes_in_a_run_started_as_a_background_job(tmp_path):
+    """`pytest ... &`: the shell starts the run with SIGINT ignored, which a child
+    inherits; the test above sets what it depends on, so it passes there too."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def background_job() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    here = Path(__file__)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", str(here), "-q", "-n", "0", "-p", "no:cacheprovider",
+         "-k", "test_workers_leave_ctrl_c_to_the_parent"],
+        cwd=here.parents[2], preexec_fn=background_job, capture_output=True, text=True,
+        timeout=120)
+    assert run.returncode == 0, run.stdout[-2000:]  # 5 if it ran nothing, 1 if it failed

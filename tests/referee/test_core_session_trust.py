@@ -409,16 +409,60 @@ def test_a_name_in_the_refusal_is_escaped_and_bounded(tmp_path):
     assert len(line) < 600
 
 
-def test_a_session_is_checked_against_the_database_the_command_loads(tmp_path):
-    """An XO! game picked from tests/data/minimal-cards.yaml (a placeholder roster of one
-    character a league): with that database (--cards) the rules see it; with the bundled
-    one (./cards.yaml) its villain is unknown. Commands that read no cards (status, log)
-    show it as it is."""
-    db = tmp_path / "xo.db"
+def made_before_games_were_kept(path: Path) -> None:
+    """`path` as a referee made it before sessions kept their game (issue 29 item 3): the
+    same rows, the `new` event's payload without its definition."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    rows = conn.execute("SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
+                        "ORDER BY seq").fetchall()
+    conn.close()
+    path.unlink()
+    Path(f"{path}-wal").unlink(missing_ok=True)
+    bare = []
+    for _seq, _ts, kind, summary, payload, state in rows:
+        if kind == "new":
+            payload = json.dumps({k: v for k, v in json.loads(payload).items()
+                                  if k != "definition"})
+        bare.append((kind, summary, payload, state))
+    forge(path, bare)
+
+
+def _picked_from_minimal(db: Path) -> tuple[str, ...]:
     with_minimal = ("--session", str(db), "--cards", str(MINIMAL))
     cli(*with_minimal, "new", "xo", "--players", "Hal,Val", "--seed", "1", check=0)
     cli(*with_minimal, "xo", "pick", "heroes", "Captain Volt", check=0)
     cli(*with_minimal, "xo", "pick", "villains", "Doctor Static", check=0)
+    return with_minimal
+
+
+def test_a_session_keeps_the_cards_its_game_began_with(tmp_path):
+    """An XO! game picked from tests/data/minimal-cards.yaml (a placeholder roster of one
+    character a league), then played with the bundled ./cards.yaml: the game goes on with
+    the cards it began with (the rules answer), saying once in one line that the database
+    differs; never "invalid session file"."""
+    db = tmp_path / "xo.db"
+    with_minimal = _picked_from_minimal(db)
+    before = db.read_bytes()
+    proc = referee("--session", str(db), "xo", "pick", "heroes", "Captain Volt")  # real process
+    note, line = proc.stderr.strip().splitlines()
+    assert proc.returncode == 1 and "already" in line and "invalid session" not in proc.stderr
+    assert note.startswith("referee: note: this game began with minimal-cards.yaml; cards.yaml "
+                           "differs (") and "`referee new` starts a game with the new cards" in note
+    assert db.read_bytes() == before
+    again = cli("--session", str(db), "xo", "pick", "heroes", "Captain Volt")
+    assert again.returncode == 1 and one_line_error(again) == line  # said once
+    proc = cli(*with_minimal, "xo", "pick", "heroes", "Captain Volt")  # its own cards: no note
+    assert proc.returncode == 1 and "already" in one_line_error(proc)
+    assert db.read_bytes() == before
+
+
+def test_a_session_from_before_is_checked_against_the_database_the_command_loads(tmp_path):
+    """A session made before games were kept (no definition in its `new` event): with its
+    database (--cards) the rules see it; with the bundled one (./cards.yaml) its villain
+    is unknown. Commands that read no cards (status, log) show it as it is."""
+    db = tmp_path / "xo.db"
+    with_minimal = _picked_from_minimal(db)
+    made_before_games_were_kept(db)
     before = db.read_bytes()
     proc = referee("--session", str(db), "xo", "pick", "heroes", "Captain Volt")  # real process
     line = one_line_error(proc)

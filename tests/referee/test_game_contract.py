@@ -29,8 +29,11 @@ def test_every_registered_game_satisfies_the_contract(game):
     assert callable(game.schema_check()) and callable(game.names_of())
     from referee.cli import new
 
-    new_params = {p.name for p in new.params}
-    assert set(game.new_options) <= new_params, game.id
+    core = {p.name for p in new.params}
+    for option in game.new_options():  # its own click options, none a core one of `new`
+        assert isinstance(option, click.Option) and option.name not in core, game.id
+    for target in (game.walk, game.context, game.names, game.turn):
+        assert target is None or callable(games.resolve(target)), (game.id, target)
     if game.group is not None:
         name, target, help_line = game.group
         assert isinstance(games.resolve(target), click.Group) and help_line
@@ -48,7 +51,7 @@ def test_the_other_registries_follow_the_game_registry():
     assert set(state_schema.SCHEMAS[1]) == set(games.REGISTRY)
     for game in games.REGISTRY.values():
         if game.group:
-            assert cli.LAZY_GROUPS[game.group[0]] == tuple(game.group[1].split(":"))
+            assert cli.RefereeGroup.lazy()[game.group[0]] == tuple(game.group[1].split(":"))
     from carddb import rules
 
     assert {g.rules for g in games.REGISTRY.values() if g.rules} == set(rules.REGISTRY)
@@ -156,4 +159,26 @@ def test_a_toy_game_registered_in_one_place_plays_new_status_undo(toy, tmp_path)
     # its schema guards its sessions like any game's: X-Statix's --owner is refused
     err = CliRunner().invoke(main, ["--session", str(tmp_path / "b.db"), "new", "toy",
                                     "--players", "A,B", "--owner", "A=Coach"])
-    assert err.exit_code == 2 and "X-Statix options" in err.stderr
+    assert err.exit_code == 2 and "--owner is an option of X-Statix" in err.stderr
+
+
+def test_a_toy_game_without_a_walk_or_a_turn_plays_in_referee_play(toy, tmp_path, capsys):
+    """`referee play` assumes nothing of a game's state (this toy has no `turn`, no walk):
+    it shows the table and takes the game's commands at its free prompt."""
+    from referee.cli import main
+    from referee.play.loop import Table
+
+    session = str(tmp_path / "toy.db")
+    assert main.main(["--session", session, "new", "toy", "--players", "Ann,Bob"],
+                     standalone_mode=False) in (0, None)
+    capsys.readouterr()
+    lines = iter(["push Ann\n", "toy push Bob\n", "undo\n", "help\n", "log --all\n"])
+    assert Table(session, None, lines).play() == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and out.err == "", out.err
+    assert out.out.startswith("Ann: 0\nBob: 0\n> push Ann\nAnn: 1\n> toy push Bob\nBob: 1\n")
+    assert "undone #3" in out.out
+    helped = out.out.split("commands: ", 1)[1].splitlines()[0].split(", ")
+    assert "push" in helped and "xs" not in helped and "token" not in helped
+    assert [line.split()[2] for line in out.out.split("> log --all\n")[1].splitlines()
+            if line[:4].strip().isdigit()] == ["new", "push", "push", "undo"]

@@ -197,6 +197,7 @@ def test_fed_from_a_pipe_play_plays_a_whole_x_statix_game_to_its_end(tmp_path):
     fed = referee(session, "play", stdin="\n".join(lines) + "\n")
     assert fed.returncode == 0, fed.stderr[-2000:]
     assert "game over" in fed.stdout, fed.stdout[-3000:]
+    assert fed.stdout.count("Game over:") == 1, fed.stdout[-3000:]  # the final table once
     assert "424242" not in fed.stdout and "seed" not in fed.stdout.casefold()
     assert "Traceback" not in fed.stderr
     status = referee(session, "status").stdout

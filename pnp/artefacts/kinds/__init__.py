@@ -37,7 +37,8 @@ def _check_reserves(kinds) -> None:
 
 
 _KINDS = ModuleRegistry(__name__, __path__, "KIND", Kind,
-                        order=lambda name, k: (k.order, name), check=_check_reserves)
+                        order=lambda name, k: (k.order, name), check=_check_reserves,
+                        group="pnp_referee.artefact_kinds")
 
 
 def registry() -> dict[str, Kind]:

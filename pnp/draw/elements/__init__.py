@@ -19,7 +19,8 @@ from pnp.plugins import ModuleRegistry
 
 # modules of this package that are not elements: the shared base, the reference writer
 _ELEMENTS = ModuleRegistry(__name__, __path__, "ELEMENT", Element,
-                           shared=("base", "reference"), dashes=False)
+                           shared=("base", "reference"), dashes=False,
+                           group="pnp_referee.elements")
 
 
 def registry() -> dict[str, Element]:
@@ -35,6 +36,11 @@ def register(element: Element) -> None:
 def unregister(name: str) -> None:
     """Drop an element `register` added."""
     _ELEMENTS.unregister(name)
+
+
+def registered() -> tuple[str, ...]:
+    """The elements from outside pnp (`register`, installed plug-ins), sorted."""
+    return _ELEMENTS.registered()
 
 
 def normalise(raw: Any, known: dict[str, Element] | None = None

@@ -11,9 +11,7 @@ from pnp.draw.elements.base import (
     EPS,
     MM,
     REQUIRED,
-    SAFE_MM,
     Element,
-    ElementError,
     Key,
     Op,
     color,
@@ -21,7 +19,7 @@ from pnp.draw.elements.base import (
     numbers,
 )
 from pnp.draw.elements.icon import Icon
-from pnp.draw.elements.text import text_ops
+from pnp.draw.elements.text import safe_zone, text_ops
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -51,16 +49,15 @@ def compile(el: dict[str, Any], t, r, warn) -> list[Op]:
     shape = el["shape"]
     if t.safe and (el["value"] is not None or el["label"] is not None):
         half = size / 2
-        if (cx - half < SAFE_MM - EPS or cy - half < SAFE_MM - EPS
-                or cx + half > t.W - SAFE_MM + EPS or cy + half > t.H - SAFE_MM + EPS):
-            warn("badge reaches outside the safe zone (1/8 in inside the trim)")
+        safe = t.safe_mm
+        if (cx - half < safe - EPS or cy - half < safe - EPS
+                or cx + half > t.W - safe + EPS or cy + half > t.H - safe + EPS):
+            warn(f"badge reaches outside the safe zone ({safe_zone(t)})")
     ops: list[Op] = [Shape(shape, cx * MM, -cy * MM, size * MM, color(el["fill"], "fill"),
                            color(el["stroke"], "stroke"), number(el["width"], "width"))]
     fw, fh, fdy = icons.SHAPE_TEXT_BOX[shape]
     if el["icon"] is not None:
-        if el["icon"] not in icons.ICON_NAMES:
-            raise ElementError(f"badge: unknown icon {el['icon']!r}")
-        ops.append(Icon(el["icon"], cx * MM, -(cy - fdy * size) * MM,
+        ops.append(Icon(r.icon_name(el["icon"], t, "badge"), cx * MM, -(cy - fdy * size) * MM,
                         size * MM * max(fw, fh) * 1.05, None, None))
     if el["value"] is not None:
         font_size = (number(el["font_size"], "font_size") * t.scale

@@ -1,4 +1,5 @@
-"""icon: one icon of the built-in set (`mask`, `mt`, `ft`, ...), centred on a point."""
+"""icon: one icon of the built-in set (`mask`, `mt`, `ft`, ...) or of the game's own
+(cards.yaml `icons:`: PNG, JPEG, SVG drawn as vectors), centred on a point."""
 
 from __future__ import annotations
 
@@ -31,18 +32,19 @@ class Icon(Op):
     kind = "icon"
 
     def paint(self, c) -> None:
-        icons.draw_icon(c, self.name, self.cx, self.cy, self.size, self.color, self.ink)
+        try:
+            icons.draw_icon(c, self.name, self.cx, self.cy, self.size, self.color, self.ink)
+        except icons.IconFileError as exc:
+            raise ElementError(str(exc)) from None
 
     def as_tuple(self) -> tuple:
         return ("icon", self.name, self.cx, self.cy, self.size, self.color, self.ink)
 
 
 def compile(el: dict[str, Any], t, r, warn) -> list[Op]:
-    if el["name"] not in icons.ICON_NAMES:
-        raise ElementError(f"icon: unknown icon {el['name']!r} "
-                           f"(known: {', '.join(sorted(icons.ICON_NAMES))})")
+    name = r.icon_name(el["name"], t)
     cx, cy = t.point(*numbers(el["center"], 2, "center"))
-    return [Icon(el["name"], cx * MM, -cy * MM, number(el["size"], "size") * t.scale * MM,
+    return [Icon(name, cx * MM, -cy * MM, number(el["size"], "size") * t.scale * MM,
                  color(el["color"], "color"), color(el["ink"], "ink"))]
 
 

@@ -51,17 +51,22 @@ class Text(Op):
         for p in self.pieces:
             if p.icon:
                 icon_size = size * textbox.ICON_EM
-                icons.draw_icon(c, p.icon, bx + p.x + icon_size / 2,
-                                btop - p.baseline + size * 0.32, icon_size * 0.98)
+                try:
+                    icons.draw_icon(c, p.icon, bx + p.x + icon_size / 2,
+                                    btop - p.baseline + size * 0.32, icon_size * 0.98)
+                except icons.IconFileError as exc:
+                    raise ElementError(str(exc)) from None
 
     def as_tuple(self) -> tuple:
         return ("text", self.pieces, self.x, self.top, self.size, self.color)
 
 
 def text_ops(r, text: Any, box_mm, role, size, min_size, align, valign, leading,
-             colour, use_markup, warn, what="text") -> list[Op]:
+             colour, use_markup, warn, what="text",
+             icons_of: dict[str, str] | None = None) -> list[Op]:
     """Fit `text` into `box_mm` (x, y, w, h in mm from the trim's top-left) with the
-    renderer's fonts; warn about overflow and characters no font has."""
+    renderer's fonts; warn about overflow and characters no font has. `icons_of`: the
+    game's own icons `{icon:NAME}` may name (CardRenderer.own_icons)."""
     bx, by, bw, bh = box_mm
     if text is None or text == "":
         return []
@@ -72,7 +77,7 @@ def text_ops(r, text: Any, box_mm, role, size, min_size, align, valign, leading,
         raise ElementError(f"{what} of {len(text):,} characters, more than "
                            f"{TEMPLATE_TEXT:,} in one element (limit)")
     try:
-        paragraphs = markup.parse(text) if use_markup else [
+        paragraphs = markup.parse(text, icons_of) if use_markup else [
             [[markup.Span(line)] for line in text.split("\n")]]
     except markup.MarkupError as exc:
         raise ElementError(f"{what}: {exc}") from None
@@ -92,14 +97,23 @@ def text_ops(r, text: Any, box_mm, role, size, min_size, align, valign, leading,
 
 
 def inside_safe_zone(box, t, warn):
+    """The box moved inside the target's safe zone (`t.safe_mm` inside the trim: 1/8 in
+    on a card, less on a die face), with a warning when it had to move."""
     x, y, w, h = box
-    left, top = max(x, SAFE_MM), max(y, SAFE_MM)
-    right, bottom = min(x + w, t.W - SAFE_MM), min(y + h, t.H - SAFE_MM)
+    safe = t.safe_mm
+    left, top = max(x, safe), max(y, safe)
+    right, bottom = min(x + w, t.W - safe), min(y + h, t.H - safe)
     if (left, top, right, bottom) != (x, y, x + w, y + h):
         if left - x > EPS or top - y > EPS or x + w - right > EPS or y + h - bottom > EPS:
-            warn("text box reaches outside the safe zone (1/8 in inside the trim); "
-                 "moved inside")
+            warn(f"text box reaches outside the safe zone ({safe_zone(t)}); moved inside")
     return left, top, max(right - left, 0.1), max(bottom - top, 0.1)
+
+
+def safe_zone(t) -> str:
+    """How a warning names the target's safe zone."""
+    if abs(t.safe_mm - SAFE_MM) < EPS:
+        return "1/8 in inside the trim"
+    return f"{t.safe_mm:g} mm inside the edge"
 
 
 def compile(el: dict[str, Any], t, r, warn) -> list[Op]:
@@ -111,7 +125,8 @@ def compile(el: dict[str, Any], t, r, warn) -> list[Op]:
         else round(size * 0.7 * 4) / 4
     return text_ops(r, el["text"], box, r.font_role(el["font"]), size, min_size,
                     el["align"], el["valign"], number(el["leading"], "leading"),
-                    color(el["color"], "color"), bool(el["markup"]), warn)
+                    color(el["color"], "color"), bool(el["markup"]), warn,
+                    icons_of=r.own_icons(t) if el["markup"] else None)
 
 
 ELEMENT = Element(

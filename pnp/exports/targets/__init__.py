@@ -17,7 +17,7 @@ from pnp.plugins import ModuleRegistry
 
 __all__ = ["Job", "Option", "Target", "register", "registry", "unregister"]
 
-_TARGETS = ModuleRegistry(__name__, __path__, "TARGET", Target)
+_TARGETS = ModuleRegistry(__name__, __path__, "TARGET", Target, group="pnp_referee.exports")
 
 
 def registry() -> dict[str, Target]:

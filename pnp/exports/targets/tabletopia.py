@@ -11,6 +11,14 @@ deck, under OUT (default output/export/tabletopia):
   63.5 x 88.9 mm is 750 x 1050 px);
 - `<game>/<deck>/back.png`: the deck's back, the same size.
 
+When whole games are exported (no --deck or --card), each game's dice and tokens too
+(issue 33), drawn by its die-face.j2 and token.j2:
+
+- `<game>/dice/<set>/face-<n>.png` for n = 1..faces: one image per face of a die set (a
+  Tabletopia custom die takes one image per face), the label's square at --dpi;
+- `<game>/tokens/<token>.png`: each kind of token, round, transparent outside its
+  circle (a round Token component; its count is set in the editor: `count` of cards.yaml).
+
 That is all it writes: no project file, no upload. In the editor, create a Deck
 component and add the fronts of one folder and its back.png (docs/PROOFS-AND-EXPORTS.md,
 "Tabletopia"). Copies are files of their own, as the editor counts cards by image.
@@ -32,12 +40,46 @@ def write(job: Job, dpi: int, jobs: int | None = None):
                                     jobs, cost=len, spawned=(job.db, None, job.out, dpi)):
         result.files += files
         result.warnings += warnings
+    if not job.decks and not job.cards:
+        from pnp.exports.pieces import has_pieces
+
+        for game in [job.game] if job.game else list(job.db.games):
+            if has_pieces(job.db.games[game]):
+                files, warnings = _pieces(job, game, dpi)
+                result.files += files
+                result.warnings += warnings
     return result
+
+
+def _pieces(job: Job, game: str, dpi: int) -> tuple[list, list]:
+    """A game's die faces and tokens as Tabletopia images (the module's docstring)."""
+    from pnp.exports import pieces
+    from pnp.outpaths import inside
+
+    files, warnings = [], []
+    folder = inside(job.out, game)
+    for die in pieces.dice(job.db, job.renderer(), game, dpi):
+        warnings += die.warnings
+        die_folder = inside(inside(folder, "dice"), die.set_id)
+        die_folder.mkdir(parents=True, exist_ok=True)
+        for n, image in enumerate(die.faces, start=1):
+            path = inside(die_folder, f"face-{n}.png")
+            image.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
+            files.append(path)
+    for token in pieces.tokens(job.db, job.renderer(), game, dpi):
+        warnings += token.warnings
+        token_folder = inside(folder, "tokens")
+        token_folder.mkdir(parents=True, exist_ok=True)
+        path = inside(token_folder, f"{token.token_id}.png")
+        token.image.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
+        files.append(path)
+    return files, warnings
 
 
 def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     """One deck's images (a piece of pnp.artefacts.workers.in_order): (files, warnings)."""
     from pnp.artefacts.single import card_slugs
+    from pnp.exports import staging
     from pnp.exports.cards import render_faces, save_copies
     from pnp.outpaths import inside
 
@@ -60,7 +102,7 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
         trimmed = _trim(image, size)
         if face.card is None:
             path = inside(folder, "back.png")
-            trimmed.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
+            trimmed.save(staging.target(path), "PNG", dpi=(dpi, dpi), compress_level=6)
             files.append(path)
             continue
         files += save_copies(trimmed, folder, slugs[face.card.name], face.card.copies,
@@ -81,7 +123,7 @@ def _trim(image, size: tuple[int, int]):
 
 TARGET = Target(
     "tabletopia", "one image per physical card front plus the back, cut at the trim, "
-    "for a Tabletopia deck", write,
+    "for a Tabletopia deck, and each die face and token", write,
     options=(Option("--dpi", "dpi", "resolution of the images.", kind="int", default=300,
                     limits=(72, 1200)),
              JOBS),

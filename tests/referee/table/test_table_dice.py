@@ -136,7 +136,7 @@ def test_the_one_die_form_takes_symbols_too(tmp_path):
     ("dice: {Storm!: {faces: [wind, calm], per_player: 1}}", "is not a lower-case word"),
     ("dice: {storm: {faces: [{symbol: sun, value: 1}, {symbol: sun, value: 2}], per_player: 1}}",
      "declared twice"),
-    ("dice: {sun: {faces: [{symbol: sun, icon: star}, moon], per_player: 1}}", "'star' is not one of"),
+    ("dice: {sun: {faces: [{symbol: sun, icon: star}, moon], per_player: 1}}", "unknown icon 'star'"),
     ("tokens: {shell: {label: a, name: S, count: 3, start: 2x6, diameter_mm: 20}}",
      "dice like 2d6"),
     ("tokens: {shell: {label: a, name: S, count: 3, per: team, diameter_mm: 20}}", "per"),

@@ -295,11 +295,16 @@ def test_the_playtest_walkthrough_is_what_the_referee_prints(starter, monkeypatc
         commands = re.split(r"^\$ ", block, flags=re.M)[1:]
         for chunk in commands:
             line, _, shown_out = chunk.partition("\n")
+            if line.startswith("sed -i "):  # cards.yaml edited mid-game (issue 29 item 3)
+                if shutil.which("sed") is None:
+                    pytest.skip("the walkthrough edits cards.yaml with sed, not installed")
+                subprocess.run(shlex.split(line), check=True, cwd=folder)
+                continue
             if not line.startswith("referee "):
                 continue
             args = shlex.split(line)[1:]
             result = CliRunner().invoke(main, args)
-            got = stamp.sub("TS", result.stdout + result.stderr).splitlines()
+            got = stamp.sub("TS", result.output).splitlines()  # as a terminal shows both
             want = stamp.sub("TS", shown_out).splitlines()
             if want and want[-1] == "...":
                 want, got = want[:-1], got[:len(want) - 1]

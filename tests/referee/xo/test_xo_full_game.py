@@ -110,7 +110,9 @@ def play_game(referee_in_process, fixture_db_path, tmp_path):
 def test_xo15_scripted_full_game_reaches_a_winner(play_game):
     status = play_game("status", "--json")
     state = json.loads(status.stdout)["state"]
-    assert state["over"] and state["winner"] == "heroes"
+    # issue 29: `winner` lists the winning players, as in every game; the league beside it
+    assert state["over"] and state["winning_league"] == "heroes"
+    assert state["winner"] == [state["leagues"]["heroes"]]
     assert state["won"] == {"1": "villains", "2": "heroes", "3": "villains", "4": "heroes",
                             "5": "villains", "6": "heroes", "7": "heroes"}
     text = play_game("status").stdout

@@ -230,7 +230,9 @@ def test_xo8_lasting_status_kept_short_removed(started, xo_cards):
         play.untag(untagged, xo_cards, "Swift", "Injured")
 
 
-def test_xo15_game_ends_after_chapter_seven(started, xo_cards):
+def test_xo21_game_ends_with_a_leagues_fourth_chapter(started, xo_cards):
+    """XO-21 (before XO-15's 7th chapter): heroes winning chapters 1-4 in a row win at the
+    Turn Resolution of their 4th; nothing is played after it."""
     by_chapter = ["Captain Volt", "Iron Ward", "Swift", "Mindlock", "Gearhead", "Arcana", "Gearhead"]
     state = started
     while not state["over"]:
@@ -240,8 +242,8 @@ def test_xo15_game_ends_after_chapter_seven(started, xo_cards):
             state = play.next_phase(state, xo_cards).state  # no thwart: chapter won, the turn ends
         else:
             state = end_turn(state, xo_cards)
-    assert state["won"] == {str(c): "heroes" for c in range(1, 8)}
-    assert state["winner"] == "heroes" and state["turn"]["number"] == 13
+    assert state["won"] == {str(c): "heroes" for c in range(1, 5)}
+    assert state["winner"] == "heroes" and state["turn"]["number"] == 7
     refused("XO-15", play.next_phase, state, xo_cards)
 
 

@@ -113,9 +113,10 @@ def test_next_compulsory_names_the_step_or_the_decision(cat):
     assert mission.next_compulsory(Play(r.state, cat, Dice(None))) == ("payoff", "")
 
 
-def test_an_open_roll_settled_by_a_refused_command_is_paid_and_told(tmp_path):
-    """The paid roll stays open while a hand holds a card (XS-14); `xs next` refused for
-    the hand limit pays it first: the payment and the card bought are told and stand."""
+def test_a_command_refused_with_a_roll_open_pays_nothing(tmp_path):
+    """Issue 31 item 5: the paid roll stays open while a hand holds a card (XS-14); `xs next`
+    refused for the hand limit changes nothing, not even the open roll (it is not paid,
+    the card not drawn): one line, exit 1, the session's bytes as they were."""
     session2 = str(tmp_path / "open.db")
 
     def xs2(*args: str, expect: int = 0):
@@ -128,13 +129,14 @@ def test_an_open_roll_settled_by_a_refused_command_is_paid_and_told(tmp_path):
     xs2("xs", "draw")
     out = xs2("xs", "draw", "--extra", "--roll", "2").stdout
     assert "the Opportunity roll is open" in out
+    before = open(session2, "rb").read()
     refused = xs2("xs", "next", expect=1)
-    assert "A pays 2 MT for an extra draw" in refused.stdout
-    assert "extra draw: A draws 1 card (XS-3)" in refused.stdout
-    assert "A holds 9 cards: discard 4 first (hand limit 5) (XS-11)" in refused.stderr
+    assert refused.stdout == "" and len(refused.stderr.splitlines()) == 1
+    assert "discard 4 first (hand limit 5) (XS-11)" in refused.stderr
+    assert open(session2, "rb").read() == before
     state = json.loads(xs2("status", "--json").stdout)["state"]
-    assert state["table"]["A"]["hand"] == 9 and state["turn"]["open"] is None
-    assert kinds(xs2, 1) == ["pay"]
+    assert state["table"]["A"]["hand"] == 8 and state["turn"]["open"]["total"] == 2
+    assert "A pays 2 MT for an extra draw" in xs2("xs", "pay").stdout  # paid when told to
 
 
 def spawn(session: str, *args: str):

@@ -171,7 +171,10 @@ def test_xs15_coach_pays_whether_or_not_the_hero_is_saved_once_a_turn(cat):
     assert err.value.ruling == "XS-15"
 
 
-def test_xs2_cli_a_command_refused_after_settling_records_the_settlement(tmp_path):
+def test_xs2_cli_a_command_refused_before_settling_changes_nothing(tmp_path):
+    """A command that would settle an unpayable open roll, ending its own phase, is refused
+    and changes nothing (issue 31 item 5): the roll stays open, unpaid, the session's
+    bytes as they were; `xs pay` then settles it (XS-2)."""
     import json
 
     from xs_support import referee_inprocess
@@ -187,22 +190,23 @@ def test_xs2_cli_a_command_refused_after_settling_records_the_settlement(tmp_pat
     for args in (("xs", "draw"), ("xs", "pass"), ("xs", "recruit", "The Orphan", "--roll", "1"),
                  ("mt", "A", "-10"), ("xs", "recruit", "Overkill", "--roll", "6")):
         assert run(*args).returncode == 0, args
+    before = open(session, "rb").read()
     refused = run("xs", "recruit", "Bloke", "--roll", "1")
-    assert refused.returncode == 1
-    assert refused.stderr == ("referee: A cannot recruit Bloke: the recruitment phase ended "
-                              "when the open Recruit roll could not be paid (XS-2)\n")
-    assert "Overkill is not recruited, and the recruitment phase ends (XS-2)" in refused.stdout
-    state = json.loads(run("status", "--json").stdout)["state"]
-    assert state["turn"]["phase"] == "publicity" and state["turn"]["open"] is None
-    hand = run("xs", "hand", "--player", "A").stdout  # status shows counts only (issue 14)
-    assert "Overkill" in hand and "Bloke" in hand
-    assert "pay" in run("log").stdout.splitlines()[-1]
-    assert run("undo").returncode == 0  # the settlement is one event, undone as any other
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr == ("referee: A cannot recruit Bloke: the open Recruit roll cannot be "
+                              "paid, and that ends the recruitment phase (change the roll first, "
+                              "or pay it: xs pay) (XS-2)\n")
+    assert open(session, "rb").read() == before
     again = run("xs", "recruit", "Bloke", "--json")
     assert again.returncode == 1
     reply = json.loads(again.stdout)  # one JSON object
     assert reply["ok"] is False and reply["ruling"] == "XS-2" and reply["exit_code"] == 1
-    assert reply["state"]["turn"]["phase"] == "publicity"
+    state = json.loads(run("status", "--json").stdout)["state"]
+    assert state["turn"]["phase"] == "recruitment" and state["turn"]["open"]["total"] == 6
+    paid = run("xs", "pay")
+    assert "Overkill is not recruited, and the recruitment phase ends (XS-2)" in paid.stdout
+    state = json.loads(run("status", "--json").stdout)["state"]
+    assert state["turn"]["phase"] == "publicity" and state["turn"]["open"] is None
 
 
 def test_xs14_on_your_turn_abilities_work_only_in_their_owners_turn(cat):
