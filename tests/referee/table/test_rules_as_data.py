@@ -590,3 +590,14 @@ def test_bazaar_to_its_end_on_enter_alone(folder):
     assert end["over"] is True and end["winner"]
     assert end["scores"] == {p: end["tokens"][p]["fame"] + 2 * len(end["zones"][p]["stalls"])
                              for p in end["players"]}
+
+
+def test_odds_of_a_named_roll(folder):
+    """`referee odds ROLL`: the exact distribution of a named roll's outcome (its dice and
+    outcome as cards.yaml declares them)."""
+    project = harbour(folder)
+    run = referee(project, folder / "unused.db")
+    out = run("odds", "weather", "--at-least", "1").out
+    assert "weather: 3 storm (wind, wave, calm, 2), outcome wind - wave" in out
+    assert "P(wind - wave >= 1) = 10/27 = 37.04%" in out
+    assert "1d6: mean 3.500" in run("odds", "d6").out  # dice notation as before
