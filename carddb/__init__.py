@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from carddb import limits
 from carddb.files import read_limited  # noqa: F401  (pnp reads templates with it)
@@ -258,11 +258,14 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             corner_radius_mm=float(profile.get("corner_radius_mm", 3.175)),
             ink_saver=bool(profile.get("ink_saver", False)),
             cut_guides=plain(profile.get("cut_guides") or {}),
+            back_scale_pct=_pair(profile.get("back_scale_pct", (100, 100))),
+            back_rotate_deg=float(profile.get("back_rotate_deg", 0)),
         ),
         games=games,
         sources=(path, *dict.fromkeys(p.resolve() for p, _ in report.files_read)),
         release={k: str(v) for k, v in (data.get("release") or {}).items()},
         profiles=plain(data.get("profiles") or {}),
+        languages=report.languages.result() if report.languages is not None else None,
     )
 
 
@@ -280,6 +283,12 @@ def _with_defaults(extras: dict, colors: dict) -> dict:
         token.setdefault("color", colors.get("primary") if i == 0 and colors.get("primary")
                          else TOKEN_COLORS[i % len(TOKEN_COLORS)])
     return extras
+
+
+def _pair(values: Any) -> tuple[float, float]:
+    """A validated two-number list as a pair of floats."""
+    first, second = values
+    return float(first), float(second)
 
 
 def _pos(pos: Pos) -> tuple[int, int]:

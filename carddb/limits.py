@@ -47,6 +47,8 @@ TOKEN_MM = (5.0, 150.0)            # token diameter
 DIE_LABEL_MM = (5.0, 100.0)
 BLEED_MM = 10.0                    # at most
 BACK_OFFSET_MM = 50.0              # |x| and |y| at most (print profile and --back-offset)
+BACK_SCALE_PCT = (95.0, 105.0)     # the backs' scale correction, per axis (--back-scale)
+BACK_ROTATE_DEG = 2.0              # |angle| at most: the backs' turn correction (--back-rotate)
 
 # ── ids that become file or folder names ──────────────────────────────────────────
 MAX_ID = 64

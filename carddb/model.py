@@ -51,11 +51,19 @@ class Deck:
     cards: tuple[Card, ...]
     source: Source
     id_source: Source | None = None     # where its id (the key under `decks:`) is written
+    # In a database printed in another language (carddb.languages.localised) whose card
+    # names are translated: each card's identity, its default-language name, in order.
+    identities: tuple[str, ...] = ()
 
     @property
     def count(self) -> int:
         """Physical cards, copies included."""
         return sum(card.copies for card in self.cards)
+
+    def card_ids(self) -> tuple[str, ...]:
+        """Each card's identity in card order: its name in the default language (the
+        key of build records and `pnp diff`, whatever language the deck is printed in)."""
+        return self.identities or tuple(card.name for card in self.cards)
 
     def __reduce__(self):
         # Its cards pickled as tuples, not as objects with a state each: a deck of 8,000
@@ -90,10 +98,15 @@ class Game:
         return [c for d in self.decks.values() for c in d.cards if type is None or c.type == type]
 
     def card(self, name: str) -> Card:
-        """The card called `name`; KeyError if there is none."""
+        """The card called `name` (in a database printed in another language, its name
+        there or its identity: carddb.languages); KeyError if there is none."""
         for deck in self.decks.values():
             for card in deck.cards:
                 if card.name == name:
+                    return card
+        for deck in self.decks.values():
+            for card, ident in zip(deck.cards, deck.identities, strict=False):
+                if ident == name:
                     return card
         raise KeyError(name)
 
@@ -114,6 +127,10 @@ class PrintProfile:
     ink_saver: bool = False  # templates draw light frames and backs (INK_SAVER)
     # print.cut_guides as validated: the style of the sheets' cut guides (pnp reads it)
     cut_guides: dict[str, Any] = field(default_factory=dict)
+    # the backs' scale (percent, x and y) and turn (degrees, anticlockwise as seen from
+    # the back) about the page centre: duplex corrections beside back_offset_mm
+    back_scale_pct: tuple[float, float] = (100.0, 100.0)
+    back_rotate_deg: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -127,6 +144,10 @@ class Database:
     release: dict[str, str] = field(default_factory=dict)
     # `profiles:` of cards.yaml: named output profiles for print shops (pnp/exports/profiles.py).
     profiles: dict[str, dict] = field(default_factory=dict)
+    # `languages:` and the translations (carddb.languages.Languages), None when none is
+    # declared; `language`: the one this database is printed in (carddb.languages.localised).
+    languages: Any = None
+    language: str | None = None
 
     @property
     def root(self) -> Path:

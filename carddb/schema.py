@@ -10,6 +10,7 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from carddb import limits, names
 from carddb.yamlsource import Pos, key_pos, value_pos
@@ -59,6 +60,8 @@ class Report:
     files_read: list = field(default_factory=list)
     paths_checked: list = field(default_factory=list)
     added: int = 0                  # problems reported, kept or not (a row's memo: carddb.cache)
+    # `languages:` declared: what takes the translations out (carddb.languages.Collector)
+    languages: Any = None
 
     # Problems of each spreadsheet past limits.MAX_SHEET_PROBLEMS: counted, not kept.
     skipped: dict = field(default_factory=dict)

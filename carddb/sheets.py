@@ -517,7 +517,7 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
                                                f"{letter(seen[name])})")
             ok = False
             continue
-        if name not in all_fields:
+        if name.partition("@")[0] not in all_fields:    # `text@de`: carddb.languages
             report.add(sheet.pos(1, c), spath, f"unknown field '{name}'{did_you_mean(name, all_fields)} "
                                                f"(not a field of any card type)")
             ok = False
@@ -550,6 +550,8 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
 
         memo = cache.rows(path.resolve(), sheet.sheet, (declared, tuple(header.items()), fixed_type))
     typed = sheet.sheet is not None             # XLSX cells are typed values, CSV's text
+    # each column's field: `text@de` holds a translation of `text` (carddb.languages)
+    columns = tuple((c, name, name.partition("@")[0]) for c, name in header.items())
     for r, row in enumerate(rows[1:], start=2):
         index = len(cards.item_pos)
         entry = None
@@ -567,7 +569,7 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         else:
             before, spent_before = report.added, spent.values
             try:
-                read = _read_row(sheet, r, row, header, seen, types, fixed_type, spath,
+                read = _read_row(sheet, r, row, columns, seen, types, fixed_type, spath,
                                  index, spent, report)
             except SheetFull as exc:
                 report.add(exc.args[1], spath, exc.args[0])
@@ -593,7 +595,7 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
     return cards, exempt, memo
 
 
-def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dict[str, int],
+def _read_row(sheet: Sheet, r: int, row: list, columns: tuple, seen: dict[str, int],
               types: dict[str, CardType], fixed_type, spath: str, index: int, spent: Spent,
               report: Report):
     """One row read afresh: (the card's values, the fields exempt from "missing", whether
@@ -611,11 +613,11 @@ def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dic
     ctype = types.get(type_name) if isinstance(type_name, str) else None
     empty: set[str] = set()
     type_cell = False
-    for c, name in header.items():
+    for c, column, name in columns:             # name: the field (`text` of `text@de`)
         value = row[c - 1] if c <= len(row) else None
         decl = ctype.fields.get(name) if ctype is not None else None
         if _blank(value):
-            if decl is not None and decl.required:
+            if decl is not None and decl.required and name == column:
                 empty.add(name)
                 report.add(sheet.pos(r, c), join(join(spath, index), name),
                            f"missing value: '{name}' is required for a {type_name}")
@@ -629,14 +631,15 @@ def _read_row(sheet: Sheet, r: int, row: list, header: dict[int, str], seen: dic
             converted = convert(value, decl, kind, spent)
         except CellProblem as exc:
             report.add(sheet.pos(r, c), join(join(spath, index), name), str(exc))
-            empty.add(name)                     # reported: not "missing" again
+            if name == column:
+                empty.add(name)                 # reported: not "missing" again
             continue
         except SheetFull as exc:
             raise SheetFull(str(exc), sheet.pos(r, c)) from None
         if isinstance(converted, str) and kind in ("int", "number", "bool"):
             converted = CellText(converted)     # not read: its message shows the cell
-        card[name] = converted
-        type_cell = type_cell or name == "type"
+        card[column] = converted
+        type_cell = type_cell or column == "type"
     if ctype is not None:
         empty.update(f for f, d in ctype.fields.items() if d.required and f not in seen)
     return card, frozenset(empty), type_cell, type_name

@@ -63,6 +63,10 @@ PRINT = Struct({}, {
     "bleed_mm": Range(0, limits.BLEED_MM, "a bleed in mm"),
     "duplex": Choice(("long-edge", "short-edge")),
     "back_offset_mm": ListOf(BACK_OFFSET, 2, 2),
+    # the backs' scale and turn about the page centre, as calibration.pdf measures them
+    "back_scale_pct": ListOf(Range(*limits.BACK_SCALE_PCT, "a percentage"), 2, 2),
+    "back_rotate_deg": Range(-limits.BACK_ROTATE_DEG, limits.BACK_ROTATE_DEG,
+                             "an angle in degrees"),
     "crop_marks": BOOL,
     "die_label_mm": Range(*limits.DIE_LABEL_MM, "a label size in mm"),
     # the smallest printed text, after every scaling (issue 12: below 6 pt few can read it)
@@ -138,8 +142,13 @@ def validate(data, report: Report, root: Path) -> None:
         return
     top = Struct({"version": Choice((1,)), "games": Struct({})},
                  {"print": PRINT, "card_sizes": MapOf(STR, CARD_SIZE), "release": RELEASE,
-                  "profiles": MapOf(Id("profile"), PROFILE)})
+                  "profiles": MapOf(Id("profile"), PROFILE), "languages": ANY})
     top.check(data, "", Pos(1, 1), report, ignore=("games",))
+    if "languages" in data:             # carddb/languages.py: nothing of it runs otherwise
+        from carddb import languages
+
+        report.languages = languages.declared(data["languages"], _at(data, "languages"),
+                                              report, root)
     sizes = data.get("card_sizes") if isinstance(data.get("card_sizes"), dict) else {}
     fonts = (data.get("print") or {}).get("fonts") if isinstance(data.get("print"), dict) else None
     if isinstance(fonts, dict):
@@ -240,6 +249,8 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
     else:
         optional.update(RULES_AS_DATA)
     spec = Struct(required, optional)
+    if report.languages is not None:    # translations out: the rest sees default values
+        report.languages.game(gid, game, path)
     if not spec.check(game, path, pos, report, ignore=("decks", "types")):
         if not isinstance(game, dict):
             return
@@ -328,6 +339,8 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
                        f"{count:,} cards print on {pages:,} pages, more than the limit of "
                        f"{limits.MAX_PAGES:,} for one deck")
         cards_path = join(dpath, "cards")
+        if report.languages is not None:
+            report.languages.cards(gid, did, deck_cards, cards_path, types)
         reused = rows.reused if rows is not None else {}
         for i, card in enumerate(deck_cards):
             cpath, cpos = f"{cards_path}[{i}]", value_pos(deck_cards, i, dpos)

@@ -40,6 +40,10 @@ LAZY_GROUPS["simulate"] = ("referee.simulate.cli", "simulate")
 LAZY_HELP["simulate"] = "Simulated games and strategy statistics."
 LAZY_GROUPS["play"] = ("referee.play.cli", "play")  # the resident session (referee/play/)
 LAZY_HELP["play"] = "The table's session in one process: the turn walks itself."
+LAZY_GROUPS["board"] = ("referee.board.cli", "board")  # the public board (referee/board/)
+LAZY_HELP["board"] = "A read-only web page of the table for a TV or a phone."
+LAZY_GROUPS["clock"] = ("referee.board.cli", "clock")
+LAZY_HELP["clock"] = "The turn clock: clock pause / clock resume (shown by status)."
 TABLE_COMMANDS = {
     "token": "Tokens of your own game: token PLAYER NAME +N|-N|=N (bank and pools).",
     "draw": "Your own game: PLAYER draws N cards (counted; --deck D).",
@@ -654,9 +658,13 @@ def new(
 @session_command(write=False)
 def status(tx: Tx) -> Reply:
     """Show the table: turn, tokens, cards in play."""
+    from referee import clock
+
     state = tx.state
-    lines = tx.game.status_lines(state)
-    return Reply(lines, {"seq": tx.session.last_seq, "lines": lines, "state": tx.public(state)})
+    stand = tx.session.clock()
+    lines = [*tx.game.status_lines(state), *clock.lines(stand)]
+    return Reply(lines, {"seq": tx.session.last_seq, "lines": lines, "state": tx.public(state),
+                         "clock": stand})
 
 
 def _screenful() -> int | None:

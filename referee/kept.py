@@ -273,11 +273,14 @@ def _table_changes(before: dict, after: dict) -> list[str]:
     changed = [c for c, f in before.get("card_fields", {}).items()
                if c in after.get("card_fields", {}) and after["card_fields"][c] != f]
     said += _renamed_cards(_by_deck(before["cards"]), _by_deck(after["cards"]), changed)
-    for key in before:
+    for key in dict.fromkeys([*before, *after]):
         if key in ("cards", "id", *DERIVED) or before.get(key) == after.get(key):
             continue
         if key == "rules":
             said += _rules_changes(before, after)
+            continue
+        if key == "aliases":            # a card's other names (carddb.languages): a name
+            said += _aliases_changed(before.get(key) or {}, after.get(key) or {})  # or gone
             continue
         said += _keyed(NOUNS.get(key, key.replace("_", " ")), before.get(key), after.get(key))
     return said
@@ -297,6 +300,12 @@ def _rules_changes(before: dict, after: dict) -> list[str]:
             continue
         said.append(f"rules: {key.replace('_', ' ')} changed")
     return said
+
+
+def _aliases_changed(before: dict, after: dict) -> list[str]:
+    """The translated names gone or new (one naming a renamed card: the rename said)."""
+    return ([f"translated name {shown(k)} removed" for k in before if k not in after] +
+            [f"translated name {shown(k)} added" for k in after if k not in before])
 
 
 def _by_deck(cards: dict[str, str]) -> dict[str, list[str]]:

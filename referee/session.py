@@ -45,7 +45,7 @@ import zlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from referee import session_media, session_verified, state_schema
+from referee import clock, session_media, session_verified, state_schema
 from referee.errors import RefereeError, SessionError, UsageError
 from referee.inputs import one_line, shown
 from referee.words import counted
@@ -125,6 +125,12 @@ class Event:
             "payload": self.payload,
             "undone": self.undone,
         }
+
+
+def _time() -> float:
+    import time
+
+    return time.time()
 
 
 def _now() -> str:
@@ -552,6 +558,7 @@ class Session:
         if not os.path.isdir(folder or "."):
             raise SessionError(f"{path}: folder {folder or '.'} does not exist")
         temp = os.path.join(folder, f".{name}.{os.getpid()}.creating")
+        payload = {**payload, clock.KEY: clock.start(_time())}  # the turn clock starts
         row: Row = (1, _now(), "new", summary, json.dumps(payload), json.dumps(state))
         try:
             conn = sqlite3.connect(temp, isolation_level=None)
@@ -734,6 +741,7 @@ class Session:
     def _append(self, kind: str, summary: str, payload: dict, new_state: dict) -> int:
         if not self.write:
             raise RuntimeError("session opened read-only")
+        payload = {**payload, clock.KEY: self._clock_after(kind)}
         row: Row = (
             self.next_seq,
             _now(),
@@ -748,6 +756,21 @@ class Session:
             self._check_open()
         self._new.append(row)
         return row[0]
+
+    def _clock_after(self, kind: str) -> dict:
+        """The turn clock of the event about to be appended (referee/clock.py): the time
+        since the current event charged to whoever was on the clock; a `new` starts it."""
+        if kind == "new":
+            return clock.start(_time())
+        current = self._current()
+        before = clock.read(json.loads(current[4]))
+        return clock.advance(before, json.loads(current[5]), _time())
+
+    def clock(self) -> dict:
+        """The turn clock now (`clock.standing`): each player's seconds, who is running."""
+        current = self._current()
+        state = json.loads(current[5])
+        return clock.standing(clock.read(json.loads(current[4])), state, _time())
 
     def undo(self, n: int = 1) -> tuple[int, list[int]]:
         """Revert the last `n` effective events (a `new` cannot be undone). Returns the undo

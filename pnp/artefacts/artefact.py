@@ -62,6 +62,9 @@ class Options:
     bleed_mm: float = 3.175
     duplex: str = "long-edge"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    # the backs' scale (percent per axis) and turn (degrees) about the page centre
+    back_scale_pct: tuple[float, float] = (100.0, 100.0)
+    back_rotate_deg: float = 0.0
     fold: bool = False
     backs: bool = True
     crop_marks: bool = True

@@ -6,7 +6,7 @@ validate`), with its layout report. What each kind contributes and how it is dra
 its own module's (pnp/artefacts/kinds/); the sheets they share, pnp.artefacts.sheet.
 
 `Artefact`, `Options`, `Written` and `BuildError` are pnp.artefacts.artefact's, and
-`draw_deck` and `deck_cards` the deck kind's, importable from here too.
+`draw_deck`, `draw_decks` and `deck_cards` the deck kind's, importable from here too.
 """
 
 from __future__ import annotations
@@ -20,21 +20,29 @@ from typing import Any
 from pnp.artefacts import kinds
 from pnp.artefacts.artefact import Artefact, BuildError, Options, Progress, Written
 from pnp.artefacts.guides import from_profile as guides_from_profile
-from pnp.artefacts.kinds.deck import deck_cards, draw_deck
+from pnp.artefacts.kinds.deck import deck_cards, draw_deck, draw_decks
 from pnp.layout import geometry as g
 from pnp.outpaths import part_of
 
 __all__ = ["Artefact", "BuildError", "Options", "Progress", "Written", "artefacts",
            "build_artefact", "check_artefact", "check_images", "check_output",
-           "commit_staged", "deck_cards", "discard_staged", "draw_deck", "layout_report",
+           "commit_staged", "deck_cards", "discard_staged", "draw_deck", "draw_decks",
+           "layout_report",
            "options_from_profile", "units"]
+
+
+def _pair(values: Any) -> tuple[float, float]:
+    first, second = values
+    return float(first), float(second)
 
 
 def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str | None = None,
                          back_offset_mm: tuple[float, float] | None = None,
                          fold: bool = False, backs: bool = True,
                          printer_margin_mm: float | None = None,
-                         layout: str | None = None, ink_saver: bool | None = None) -> Options:
+                         layout: str | None = None, ink_saver: bool | None = None,
+                         back_scale_pct: tuple[float, float] | None = None,
+                         back_rotate_deg: float | None = None) -> Options:
     """The print profile of cards.yaml with the command-line overrides applied."""
     opts = Options(
         paper=(paper or profile.paper).lower(),
@@ -42,6 +50,10 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         duplex=duplex or profile.duplex,
         back_offset_mm=tuple(back_offset_mm if back_offset_mm is not None
                              else profile.back_offset_mm),
+        back_scale_pct=_pair(back_scale_pct if back_scale_pct is not None
+                             else getattr(profile, "back_scale_pct", (100.0, 100.0))),
+        back_rotate_deg=float(back_rotate_deg if back_rotate_deg is not None
+                              else getattr(profile, "back_rotate_deg", 0.0)),
         fold=fold,
         backs=backs,
         crop_marks=bool(profile.crop_marks),

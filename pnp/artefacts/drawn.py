@@ -280,12 +280,13 @@ def deck_entries(db: Any, recorder: Recorder, art_game: str, art_deck: str) -> d
     deck = db.games[art_game].decks[art_deck]
     back = recorder.faces.get((art_game, art_deck, "(back)"))
     out = {}
-    for card in deck.cards:
+    # keyed by each card's identity: its default-language name (carddb.languages)
+    for card, ident in zip(deck.cards, deck.card_ids(), strict=True):
         front = recorder.faces.get((art_game, art_deck, card.name))
         if front is None:
             return None
-        out[card_key(art_game, art_deck, card.name)] = {"front": front, "back": back,
-                                                       "copies": card.copies}
+        out[card_key(art_game, art_deck, ident)] = {"front": front, "back": back,
+                                                   "copies": card.copies}
     return out
 
 
@@ -294,15 +295,16 @@ def has_deck(record: dict | None, db: Any, game: str, deck: str) -> bool:
     if not record:
         return False
     cards = record["cards"]
-    return all(card_key(game, deck, c.name) in cards for c in db.games[game].decks[deck].cards)
+    return all(card_key(game, deck, ident) in cards
+               for ident in db.games[game].decks[deck].card_ids())
 
 
 def next_record(db: Any, previous: dict | None, built: dict[str, dict],
                 stamp_values: dict[str, str]) -> dict:
     """The record after a build: the decks built now, the others as recorded before,
     cards no longer in the database dropped."""
-    known = {card_key(g, d, c.name) for g, game in db.games.items()
-             for d, deck in game.decks.items() for c in deck.cards}
+    known = {card_key(g, d, ident) for g, game in db.games.items()
+             for d, deck in game.decks.items() for ident in deck.card_ids()}
     built_decks = {k.rsplit("/", 1)[0] for k in built}
     cards = {k: v for k, v in (previous or {}).get("cards", {}).items()
              if k in known and k.rsplit("/", 1)[0] not in built_decks}

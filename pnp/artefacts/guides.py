@@ -11,6 +11,9 @@ cards.yaml overrides any of it, today's look is the default.
 - `mark_width` (pt): the crop marks outside the cards (in `color`, without halo);
 - `dash` ([on, off] pt): the fold line of `--fold` sheets.
 
+Pointers (small arrowheads pointing at a cut line, pnp.layout.geometry.strip_pointers)
+are filled in `color` on a `halo` outline.
+
 `code(guides, style)` writes them as PDF operators (a sheet's guides are the same on
 every sheet of one layout, so they are written once as a literal): greys as `G`,
 colours as `RG`, so the default style gives the same bytes as before it was data.
@@ -68,7 +71,31 @@ def code(guides: list, style: GuideStyle = GuideStyle(), dash: bool = False) -> 
         return f"q {width:g} w {_stroke_colour(colour)} 0 J {pattern}{path} S Q\n"
 
     marks = [gd.segment for gd in guides if gd.kind == "mark"]
-    bleed = [gd.segment for gd in guides if gd.kind != "mark"]
+    bleed = [gd.segment for gd in guides if gd.kind not in ("mark", "pointer")]
+    pointers = [gd.segment for gd in guides if gd.kind == "pointer"]
     return (strokes(marks, style.mark_width, style.color)
             + strokes(bleed, style.halo, style.halo_color)
-            + strokes(bleed, style.width, style.color))
+            + strokes(bleed, style.width, style.color)
+            + _pointers(pointers, style))
+
+
+POINTER_HALF_WIDTH = 0.6 * 72 / 25.4   # points: half the arrowhead's base
+
+
+def _pointers(segments: list, style: GuideStyle) -> str:
+    """Filled arrowheads from each segment's start (the base's middle) to its end (the
+    tip), on a halo outline."""
+    if not segments:
+        return ""
+    paths = []
+    for s in segments:
+        dx, dy = s.x1 - s.x0, s.y1 - s.y0
+        norm = (dx * dx + dy * dy) ** 0.5 or 1.0
+        nx, ny = -dy / norm * POINTER_HALF_WIDTH, dx / norm * POINTER_HALF_WIDTH
+        paths.append(f"{s.x0 + nx:.4f} {s.y0 + ny:.4f} m {s.x0 - nx:.4f} {s.y0 - ny:.4f} l "
+                     f"{s.x1:.4f} {s.y1:.4f} l h")
+    path = " ".join(paths)
+    fill = _stroke_colour(style.color).replace(" RG", " rg").replace(" G", " g")
+    halo = (f"q {style.halo:g} w {_stroke_colour(style.halo_color)} 1 j {path} S Q\n"
+            if style.halo > 0 else "")
+    return halo + f"q {fill} {path} f Q\n"

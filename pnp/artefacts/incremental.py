@@ -100,9 +100,18 @@ def _image_paths(db: Any, deck: Any) -> list[Path]:
     return out
 
 
+# Options added after builds were recorded: left out of the hash at their default, so
+# an upgrade alone redraws nothing.
+_LATER = {"back_scale_pct": (100.0, 100.0), "back_rotate_deg": 0.0}
+
+
 def _options(opts: Any) -> Any:
     if dataclasses.is_dataclass(opts):
-        return dataclasses.asdict(opts)
+        found = dataclasses.asdict(opts)
+        for key, default in _LATER.items():
+            if key in found and found[key] == default:
+                del found[key]
+        return found
     return repr(opts)
 
 

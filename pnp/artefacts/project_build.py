@@ -40,6 +40,8 @@ class BuildOptions:
     paper: str | None = None
     duplex: str | None = None
     back_offset_mm: tuple[float, float] | None = None
+    back_scale_pct: tuple[float, float] | None = None
+    back_rotate_deg: float | None = None
     fold: bool = False
     backs: bool = True
     printer_margin_mm: float | None = None
@@ -49,6 +51,8 @@ class BuildOptions:
     force: bool = False                  # redraw everything (and read no cached plan)
     jobs: int | None = None              # worker processes (None: the machine's cores;
                                          # 1: in this process); the output is the same
+    lang: str | None = None              # a declared language: printed into OUT/<lang>
+                                         # (carddb.languages); None: the default, into OUT
 
     def run_args(self) -> dict[str, Any]:
         """The options as the manifest keys a run by (pnp.artefacts.incremental): the
@@ -61,6 +65,10 @@ class BuildOptions:
             args.update(printer_margin=self.printer_margin_mm, layout=self.layout)
         if self.ink_saver:
             args.update(ink_saver=True)
+        if self.back_scale_pct is not None or self.back_rotate_deg is not None:
+            args.update(back_scale=self.back_scale_pct, back_rotate=self.back_rotate_deg)
+        if self.lang is not None:
+            args.update(lang=self.lang)
         from pnp.artefacts.kinds import registered
 
         if registered():    # a kind from elsewhere adds artefacts: not the run without it
@@ -76,7 +84,8 @@ class BuildOptions:
         return {"paper": self.paper, "duplex": self.duplex,
                 "back_offset_mm": self.back_offset_mm, "fold": self.fold,
                 "backs": self.backs, "printer_margin_mm": self.printer_margin_mm,
-                "layout": self.layout, "ink_saver": self.ink_saver}
+                "layout": self.layout, "ink_saver": self.ink_saver,
+                "back_scale_pct": self.back_scale_pct, "back_rotate_deg": self.back_rotate_deg}
 
 
 class Progress:
@@ -150,9 +159,72 @@ def _layout_beside(pdf: Path) -> list | None:
 
 
 def output_folder(project: Path | None, options: BuildOptions) -> Path:
+    """OUT: --out or the project's output/; a language's build goes into OUT/<lang>."""
     from pnp.project import output
 
-    return output(options.out, project, "output")
+    return language_folder(output(options.out, project, "output"), options.lang)
+
+
+def language_folder(out: Path, lang: str | None) -> Path:
+    """Where a language's files go: OUT/<lang> (the default language without --lang:
+    OUT itself). A name that is no language code is refused (exit 2), never a path."""
+    if lang is None:
+        return out
+    from carddb.languages import CODE
+
+    if lang != "all" and not CODE.match(lang):
+        raise PnpError(f"--lang {lang}: not a language code (en, de, pt-BR...)", exit_code=2)
+    return out / lang
+
+
+def languages_of(project: Path | None) -> list[str]:
+    """Every language the project's cards.yaml declares (`--lang all`); a PnpError (exit
+    2) when it declares none."""
+    from carddb import languages
+    from pnp.project import require_database
+
+    try:
+        return languages.chosen(load_database(require_database(project)), "all")
+    except ValueError as exc:
+        raise PnpError(str(exc), exit_code=2) from None
+
+
+def untranslated(db: Any, options: BuildOptions) -> list[Any]:
+    """The texts of a build in a language (`--lang de`) that have no translation into
+    it, each a warning (printed in the default language; `strict` refuses them, as pnp
+    validate --strict does). The games and artefacts not built are left out."""
+    lang = getattr(db, "language", None)
+    langs = getattr(db, "languages", None)
+    if lang is None or langs is None or lang == langs.default:
+        return []
+    from pnp.draw.layout_warning import LayoutWarning
+
+    decks = {(a.game, a.deck) for a in _chosen(db, options)}
+    return [LayoutWarning(m.game, m.deck or "(game)", m.card or "-", m.path.rsplit(".", 1)[-1],
+                          f"no '{lang}' translation: printed in '{langs.default}' ({m.where})")
+            for m in langs.missing
+            if m.lang == lang and options.game in (None, m.game) and (
+                options.only is None or (m.game, m.deck) in decks)]
+
+
+def _chosen(db: Any, options: BuildOptions) -> list[Any]:
+    from pnp.artefacts import build as b
+
+    return [a for a in b.artefacts(db, game=options.game, only=options.only) if a.deck]
+
+
+def in_language(db: Any, lang: str | None) -> Any:
+    """The database as printed in `lang` (carddb.languages.localised); `db` itself when
+    no language is named. A language it does not declare: PnpError, exit 2."""
+    if lang is None:
+        return db
+    from carddb import languages
+
+    try:
+        languages.chosen(db, lang)
+    except ValueError as exc:
+        raise PnpError(str(exc), exit_code=2) from None
+    return languages.localised(db, lang)
 
 
 def build_project(project: Path | None, options: BuildOptions | None = None,
@@ -178,6 +250,9 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
         for result in quick:
             progress.skip(result.path, 0)
             warnings.add(result)
+        if options.lang is not None:
+            warnings.extend(untranslated(in_language(load_database(db_path), options.lang),
+                                         options))
         if options.strict and warnings.all:
             raise StrictRefusal(warnings.all, out)
         return BuildReport(out, db_path, list(quick), [], warnings.all, nothing_to_do=True)
@@ -185,9 +260,12 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     from pnp.artefacts import build as b
     from pnp.outpaths import lock_output
 
-    db = load_database(db_path)
+    db = in_language(load_database(db_path), options.lang)
     opts = b.options_from_profile(db.print, **options.overrides())
     todo = b.artefacts(db, game=options.game, only=options.only)
+    if opts.ink_saver:
+        _ink_saver_notices(db, todo, bool(options.ink_saver), progress)
+    warnings.extend(untranslated(db, options))
     # taken once the database is known good: a refused database makes no OUT
     release = lock_output(out, notify=progress.notice)
     try:
@@ -195,6 +273,18 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
                                 warnings)
     finally:
         release()
+
+
+def _ink_saver_notices(db: Any, todo: list, flag: bool, progress: Progress) -> None:
+    """A notice for each game the ink saver cannot lighten: none of its templates reads
+    INK_SAVER, so the build draws exactly what it draws without it (issue 33)."""
+    from pnp.draw.template_folders import reads_variable
+
+    asked = "--ink-saver" if flag else "print.ink_saver"
+    for game in dict.fromkeys(art.game for art in todo):
+        if not reads_variable(db, game, "INK_SAVER"):
+            progress.notice(f"{asked} changes nothing for {game}: none of its templates "
+                            f"(templates/{game}/) reads INK_SAVER (templates/README.md)")
 
 
 def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, todo: list,
@@ -273,6 +363,8 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
     record = drawn.next_record(db, previous, built_cards, stamp(db))
     if opts.ink_saver:          # so that pnp diff plans the cards as this build drew them
         record["ink_saver"] = "flag" if options.ink_saver else "print"
+    if options.lang is not None:    # ... and in this language
+        record["lang"] = options.lang
     drawn.save_record(out, record, db)
     plan.save()
     if store is not None:
@@ -363,7 +455,10 @@ class _Warnings:
         self.all: list[Any] = []
 
     def add(self, result: Any) -> None:
-        for w in result.warnings:
+        self.extend(result.warnings)
+
+    def extend(self, found: list[Any]) -> None:
+        for w in found:
             key = warning_key(w)
             if key not in self.seen:
                 self.seen.add(key)

@@ -65,13 +65,37 @@ def guide_code(guides: list[g.Guide], style: GuideStyle, dash: bool = False) -> 
     return _code(guides, style, dash)
 
 
-def scale_form(c, fonts, paper: str, label_pt: float = 6) -> tuple[str, float, float]:
+CUT_ORDER_NOTES = {"rows": "cut the rows apart first",
+                   "columns": "cut the columns apart first"}
+
+
+def scale_label(paper: str, order: str | None = None) -> str:
+    """The scale bar's label, with the sheet's cutting order when it has one
+    (pnp.layout.geometry.cut_order)."""
+    label = g.scale_length(paper)[1]
+    return f"{label} \u00b7 {CUT_ORDER_NOTES[order]}" if order else label
+
+
+def scale_plate_length(fonts, paper: str, label_pt: float = 6,
+                       order: str | None = None) -> float:
+    """The length the plate's bar needs room for: the bar, or its label if longer."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    text = stringWidth(scale_label(paper, order), fonts["regular"], max(6.0, label_pt))
+    return max(g.scale_length(paper)[0], text)
+
+
+def scale_form(c, fonts, paper: str, label_pt: float = 6,
+               order: str | None = None) -> tuple[str, float, float]:
     """The scale bar (2 in on Letter, 50 mm on A4) with its label on a white plate, so
     it shows on any bleed colour: drawn once per document as a form, (name, w, h). A
-    label above 6 pt (a higher print.min_text_pt) makes the plate that much taller."""
-    length, label = g.scale_length(paper)
-    w, h = length + g.mm(2), g.scale_plate_height(label_pt)
-    name = f"scale-{paper}-{label_pt:g}"
+    label above 6 pt (a higher print.min_text_pt) makes the plate that much taller; the
+    sheet's cutting order (`order`) is printed in the label, the plate as long as it."""
+    length, _ = g.scale_length(paper)
+    label = scale_label(paper, order)
+    w = scale_plate_length(fonts, paper, label_pt, order) + g.mm(2)
+    h = g.scale_plate_height(label_pt)
+    name = f"scale-{paper}-{label_pt:g}" + (f"-{order}" if order else "")
     if not c.hasForm(name):      # drawn once per document (ReportLab knows its forms)
         c.beginForm(name, 0, 0, w, h)
         c.setFillColorRGB(1, 1, 1)
@@ -88,11 +112,12 @@ def scale_form(c, fonts, paper: str, label_pt: float = 6) -> tuple[str, float, f
 
 
 def draw_scale(c, fonts, plate: g.ScalePlate | None, paper: str,
-               label_pt: float = 6) -> None:
-    """The 100 % check in `plate` (turned a quarter anticlockwise when it stands)."""
+               label_pt: float = 6, order: str | None = None) -> None:
+    """The 100 % check in `plate` (turned a quarter anticlockwise when it stands), with
+    the sheet's cutting order in its label when it has one."""
     if plate is None:
         return
-    name, _, _ = scale_form(c, fonts, paper, max(6.0, label_pt))
+    name, _, _ = scale_form(c, fonts, paper, max(6.0, label_pt), order)
     r = plate.rect
     c.saveState()
     if plate.vertical:

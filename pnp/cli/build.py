@@ -25,6 +25,17 @@ def _offset(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
+def _scale(ctx, param, value):
+    if value is None:
+        return None
+    from pnp.layout.geometry import parse_scale
+
+    try:
+        return parse_scale(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @click.command("build")
 @click.option("--game", help="Only this game (x-statix, xo).")
 @click.option("--only", "only", metavar="ARTEFACT",
@@ -40,6 +51,12 @@ def _offset(ctx, param, value):
 @click.option("--back-offset", callback=_offset, metavar="X,Y",
               help="Shift the backs by X,Y mm to correct the printer (default: "
                    "print.back_offset_mm; measure it with the calibration page).")
+@click.option("--back-scale", "back_scale", callback=_scale, metavar="SX,SY",
+              help="Scale the backs by SX,SY percent about the page centre (default: "
+                   "print.back_scale_pct, 100,100; pnp calibrate works it out).")
+@click.option("--back-rotate", "back_rotate", type=click.FloatRange(-2, 2), metavar="DEG",
+              help="Turn the backs DEG degrees anticlockwise (as seen on the back) about the "
+                   "page centre (default: print.back_rotate_deg, 0; pnp calibrate).")
 @click.option("--printer-margin", "printer_margin", type=float, metavar="MM",
               help="The band along each paper edge your printer leaves unprinted, mm "
                    "(default: print.printer_margin_mm, 5); cards and cut guides stay inside.")
@@ -68,45 +85,68 @@ def _offset(ctx, param, value):
                    "with its cut guides, bleed and duplex backs, for a reprint.")
 @click.option("--since", metavar="BUILD|GIT-REF",
               help="--changed-only: compare with this build number or git commit.")
+@click.option("--lang", metavar="LANG|all",
+              help="Print in this language of cards.yaml's `languages` into OUT/LANG "
+                   "(all: each into its own folder); default: the first, into OUT.")
 def build(game, only, paper, out, project, duplex, back_offset, printer_margin, layout, fold,
-          no_backs, strict, force, as_json, changed_only, since, ink_saver, jobs) -> None:
+          no_backs, strict, force, as_json, changed_only, since, ink_saver, jobs,
+          lang=None, back_scale=None, back_rotate=None) -> None:
     """Build print-ready PDFs of every deck, mat, label sheet, token sheet and reference
     card into OUT/<game>/<artefact>.pdf, each with its layout report
     OUT/<game>/<artefact>.layout.json. The first line names the cards.yaml read."""
     run(dict(game=game, only=only, paper=paper, out=out, project=project, duplex=duplex,
              back_offset=back_offset, printer_margin=printer_margin, layout=layout, fold=fold,
              no_backs=no_backs, strict=strict, force=force, as_json=as_json,
-             changed_only=changed_only, since=since, ink_saver=ink_saver, jobs=jobs))
+             changed_only=changed_only, since=since, ink_saver=ink_saver, jobs=jobs,
+             back_scale=back_scale, back_rotate=back_rotate, lang=lang))
 
 
 def run(params: dict):
     """What `pnp build` does with its parsed options (`pnp watch` parses BUILD_ARGS with
     this command and calls this): pnp.artefacts.project_build.build_project, its
     progress, warnings and table printed, then --changed-only's reprint. Returns the
-    BuildReport."""
-    from pnp.artefacts.project_build import BuildOptions, output_folder
-
+    BuildReport (with `--lang all`: the last language's)."""
     if params["since"] is not None and not params["changed_only"]:
         raise click.UsageError("--since goes with --changed-only (or use pnp diff --since)")
     if params["as_json"] and params["changed_only"]:
         raise click.UsageError("--changed-only prints its own summary: run it without --json")
+    if params.get("lang") != "all":
+        return _run_one(params, params.get("lang"))
+    from pnp.artefacts.project_build import languages_of
+
+    reports = {}
+    for code in languages_of(params["project"]):      # one output folder per language
+        reports[code] = _run_one(params, code, quiet_json=True)
+    if params["as_json"]:
+        import json
+
+        click.echo(json.dumps({"languages": {c: r.layout() for c, r in reports.items()}}))
+    return reports[code]
+
+
+def _run_one(params: dict, lang: str | None, quiet_json: bool = False):
+    """One language's build (`lang`: None, the default into OUT)."""
+    from pnp.artefacts.project_build import BuildOptions, output_folder
+
     options = BuildOptions(
         out=params["out"], game=params["game"], only=params["only"], paper=params["paper"],
         duplex=params["duplex"], back_offset_mm=params["back_offset"], fold=params["fold"],
         backs=not params["no_backs"], printer_margin_mm=params["printer_margin"],
         layout=params["layout"], ink_saver=params["ink_saver"], strict=params["strict"],
-        force=params["force"], jobs=params.get("jobs"))
+        force=params["force"], jobs=params.get("jobs"), lang=lang,
+        back_scale_pct=params.get("back_scale"), back_rotate_deg=params.get("back_rotate"))
     project = params["project"]
     out = output_folder(project, options)
     quiet = params["as_json"]
     report = _build(project, options, out, quiet)
     if quiet:
-        import json
+        if not quiet_json:
+            import json
 
-        # (a failure prints {"ok": false, "error", "exit_code"} instead: OneLineGroup)
-        click.echo(json.dumps(report.layout()))
+            # (a failure prints {"ok": false, "error", "exit_code"} instead: OneLineGroup)
+            click.echo(json.dumps(report.layout()))
     elif params["changed_only"]:
-        _write_changed(out, project, params["since"], options.overrides())
+        _write_changed(out, project, params["since"], options.overrides(), lang)
     return report
 
 
@@ -126,7 +166,7 @@ def _build(project, options, out: Path, quiet: bool):
 
 
 def _write_changed(out: Path, project: Path | None, since: str | None,
-                   overrides: dict) -> None:
+                   overrides: dict, lang: str | None = None) -> None:
     """--changed-only: OUT/changed.pdf with the cards changed since `since`, on sheets
     of the deck's paper as the build prints them (`overrides`: the build's options)."""
     from pnp.cli.support import font_notice, load, one_line_errors
@@ -136,10 +176,11 @@ def _write_changed(out: Path, project: Path | None, since: str | None,
     written = None
     if found.reprint:
         from pnp.artefacts import build as b
+        from pnp.artefacts.project_build import in_language
         from pnp.draw.fonts import register_fonts
         from pnp.draw.render import CardRenderer
 
-        db = load(project)
+        db = in_language(load(project), lang)      # the cards as this language printed them
         with one_line_errors(out):
             opts = b.options_from_profile(db.print, **overrides)
             fonts = register_fonts(db.print.fonts, db.root, notify=font_notice)

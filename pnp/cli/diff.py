@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pnp.cli.options import project_option
+from pnp.cli.options import lang_option, project_option
 from pnp.cli.support import font_notice
 from pnp.exports.diff import pending, pending_text
 from pnp.project import output
@@ -22,11 +22,14 @@ from pnp.project import output
               help="The build's output folder (default: output in the project).")
 @project_option
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
-def diff(since, out, project, as_json) -> int:
+@lang_option
+def diff(since, out, project, as_json, lang) -> int:
     """List what the cards as they are now would change against the latest build (or
     --since): added (+), removed (-) and changed (~, with front, back or copies), as
     `git diff` shows the work tree against HEAD. Nothing is built or written."""
-    out = output(out, project, "output")
+    from pnp.artefacts.project_build import language_folder
+
+    out = language_folder(output(out, project, "output"), lang)
     # a refusal under --json: pnp.errors prints its object
     found = pending(out, project, since, notify=font_notice)
     if as_json:

@@ -11,7 +11,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from pnp.cli.options import project_option, selection_options
+from pnp.cli.options import lang_option, project_option, selection_options
 from pnp.cli.support import (
     echo_warnings_once,
     font_notice,
@@ -84,7 +84,7 @@ class ExportCommand(click.Command):
             formatter.write_dl([(n, t.summary) for n, t in registry().items()])
 
 
-_SHARED = {"target", "game", "decks", "cards", "out", "project", "profile"}
+_SHARED = {"target", "game", "decks", "cards", "out", "project", "profile", "lang"}
 
 
 @click.command("export", cls=ExportCommand)
@@ -95,7 +95,8 @@ _SHARED = {"target", "game", "decks", "cards", "out", "project", "profile"}
 @click.option("--profile", metavar="NAME",
               help="Write what a print shop asks for instead of a TARGET: a profile of "
                    "cards.yaml or a preset (tgc, mpc, dtc); see pnp/exports/profiles.py.")
-def export(target, game, decks, cards, out, project, profile, **options) -> int:
+@lang_option
+def export(target, game, decks, cards, out, project, profile, lang, **options) -> int:
     """Export card faces to TARGET (below, each with its options), or --profile NAME (a
     print shop's files)."""
     from pnp.exports.targets import Job, registry
@@ -104,11 +105,13 @@ def export(target, game, decks, cards, out, project, profile, **options) -> int:
     if (target is None) == (profile is None):
         raise click.UsageError(f"give a TARGET ({', '.join(targets)}) or --profile NAME")
     _refuse_options_of_other_targets(target, options)
-    db = load(project)
+    from pnp.artefacts.project_build import in_language, language_folder
+
+    db = in_language(load(project), lang)
     if profile is not None:
         return _with_profile(db, profile, game, decks, cards, out, project)
     chosen = targets[target]
-    out = output(out, project, Path("output") / "export" / target)
+    out = language_folder(output(out, project, Path("output") / "export" / target), lang)
     job = Job(db, out, game, decks, cards, choose=choose_faces, make_renderer=make_renderer,
               notify=font_notice, report=click.echo)
     with one_line_errors(), staged(out, notify=font_notice):  # as pnp build: whole or not
@@ -134,11 +137,13 @@ def _finish(target: str, result: Exported, out: Path) -> int:
 
 def _with_profile(db: Any, name: str, game, decks, cards, out, project) -> int:
     """`pnp export --profile NAME`: OUT defaults to output/export/NAME in the project."""
+    from pnp.artefacts.project_build import language_folder
     from pnp.exports.profiles import export_profile, profile
 
     prof = profile(db, name)
     chosen = choose_faces(db, game, decks, cards, backs=True)
-    out = output(out, project, Path("output") / "export" / name)
+    out = language_folder(output(out, project, Path("output") / "export" / name),
+                          getattr(db, "language", None))
     with one_line_errors(), staged(out, notify=font_notice):
         result = export_profile(db, chosen, make_renderer(db), out, prof)
     echo_warnings_once(result.warnings)

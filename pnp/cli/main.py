@@ -17,7 +17,7 @@ class Commands(OneLineGroup):
 
     LAZY = {"proof": "pnp.cli.proof", "export": "pnp.cli.export", "watch": "pnp.cli.watch",
             "init": "pnp.cli.init", "diff": "pnp.cli.diff", "preview": "pnp.cli.preview",
-            "validate": "pnp.cli.validate"}
+            "validate": "pnp.cli.validate", "calibrate": "pnp.cli.calibrate"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})

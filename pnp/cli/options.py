@@ -11,6 +11,11 @@ project_option = click.option(
     help="Project folder: its cards.yaml is the database, its output/ the default output "
          "(default: the current folder).")
 
+lang_option = click.option(
+    "--lang", metavar="LANG",
+    help="In this language of cards.yaml's `languages` (default: the first), into its own "
+         "folder OUT/LANG.")
+
 DATABASE_ARG = click.argument(
     "path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 

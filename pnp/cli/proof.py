@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pnp.cli.options import project_option, selection_options
+from pnp.cli.options import lang_option, project_option, selection_options
 from pnp.cli.support import faces as choose_faces
 from pnp.cli.support import font_notice, load, make_renderer, one_line_errors, warning_line
 from pnp.exports.proof import INDEX, PROOF_DPI, gallery_changes, proof_faces
@@ -33,14 +33,18 @@ from pnp.project import output
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Proof the decks in N worker processes (default: the machine's cores; "
                    "1: in this process). The files are the same whatever N.")
+@lang_option
 def proof(game, decks, cards, out, project, dpi, guides, strict, builds, since,
-          jobs) -> int:
+          jobs, lang) -> int:
     """Render card faces to PNG from the print's own PDF drawing, with the layout checks,
     a contact sheet per deck and a gallery (OUT/index.html)."""
-    db = load(project)
-    out = output(out, project, Path("output") / "proof")
+    from pnp.artefacts.project_build import in_language, language_folder
+
+    db = in_language(load(project), lang)
+    out = language_folder(output(out, project, Path("output") / "proof"), lang)
     chosen = choose_faces(db, game, decks, cards)
-    changes = gallery_changes(output(builds, project, "output"), project, since, font_notice)
+    changes = gallery_changes(language_folder(output(builds, project, "output"), lang),
+                              project, since, font_notice)
     with one_line_errors(), staged(out, notify=font_notice):  # as pnp build: whole or not
         result = proof_faces(db, chosen, make_renderer(db), out, dpi, guides, changes,
                              jobs=jobs)

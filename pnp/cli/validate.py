@@ -45,7 +45,7 @@ def validate(path: Path | None, project: Path | None, game: str | None, strict: 
         for problem in exc.problems:
             click.echo(str(problem), err=True)
         return _count(len(exc.problems))
-    problems, warnings = _drawn(db, game)
+    problems, warnings = _languages(db, game)
     for line in problems:
         click.echo(line, err=True)
     for line in warnings:
@@ -66,11 +66,51 @@ def _count(n: int, why: str = "") -> int:
     return 1
 
 
-def _drawn(db, game: str | None) -> tuple[list[str], list[str]]:
+def _languages(db, game: str | None) -> tuple[list[str], list[str]]:
+    """`_drawn` in each language cards.yaml declares (carddb.languages), after the
+    translations missing: the default language's problems and warnings as they are, each
+    other language's warnings that the default has not (by card identity), marked
+    `[LANG]` (German text that overflows is German's alone), and its refusals when the
+    default has none. A database without languages is drawn once, as it is."""
+    from carddb import languages
+
+    codes = languages.codes_of(db)
+    refused, warnings = _drawn(db, game)
+    said = [text for text, _ in warnings]
+    if not codes:
+        return refused, said
+    said = [str(m) for m in db.languages.missing] + said
+    seen = {key for _, key in warnings}
+    for code in codes[1:]:
+        found, warned = _drawn(languages.localised(db, code), game)
+        if not refused:
+            refused += [f"[{code}] {line}" for line in found]
+        said += [f"[{code}] {text}" for text, key in warned if key not in seen]
+    return refused, said
+
+
+def _identity(db):
+    """A warning's key with its card named by identity (the default-language name)."""
+    from pnp.cli.support import warning_key
+
+    names = {(gid, did, card.name): ident for gid, g in db.games.items()
+             for did, deck in g.decks.items() if deck.identities
+             for card, ident in zip(deck.cards, deck.identities, strict=True)}
+
+    def key(w) -> tuple:
+        game, deck, card = (getattr(w, k, None) for k in ("game", "deck", "card"))
+        found = warning_key(w)
+        return (found[0], found[1], names.get((game, deck, card), card), *found[3:])
+
+    return key
+
+
+def _drawn(db, game: str | None) -> tuple[list[str], list[tuple[str, tuple]]]:
     """(refusals, warnings) of drawing every artefact as `pnp build` does, each line
-    once (a broken back template refuses every deck with the same line)."""
+    once (a broken back template refuses every deck with the same line); each warning
+    with its key, its card named by identity (carddb.languages)."""
     from pnp.artefacts import build as b
-    from pnp.cli.support import first_line, font_notice, render_errors, warning_key, warning_text
+    from pnp.cli.support import first_line, font_notice, render_errors, warning_text
     from pnp.draw.art import listen as listen_art
     from pnp.draw.checks import CheckedRenderer
     from pnp.draw.fonts import register_fonts
@@ -88,8 +128,9 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[str]]:
         return [first_line(exc)], []
     renderer = CheckedRenderer(CardRenderer(db, fonts))
     listen_art(font_notice)     # art far above print resolution: embedded at 300 dpi, told
-    warnings: list[str] = []
+    warnings: list[tuple[str, tuple]] = []
     seen: set = set()
+    identity_key = _identity(db)
     for art in todo:
         try:
             result = b.check_artefact(db, art, opts, renderer, fonts)
@@ -99,8 +140,8 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[str]]:
                 problems.append(line)
             continue
         for w in result.warnings:
-            key = warning_key(w)
+            key = identity_key(w)
             if key not in seen:
                 seen.add(key)
-                warnings.append(warning_text(w))
+                warnings.append((warning_text(w), key))
     return problems, warnings

@@ -176,15 +176,53 @@ class _Events:
         self.stopped.set()
 
 
+def live_proof(db_path: Path, live: Any, serve: Any, echo: Callable[[str], None]) -> None:
+    """`--serve`: proof the faces whose inputs changed (pnp.exports.live_proof) and tell
+    the open gallery which PNGs to swap, or the save's one-line error."""
+    import carddb
+    from pnp.artefacts.kinds import reserved_deck_ids
+    from pnp.cli.support import make_renderer, one_line_errors
+    from pnp.errors import PnpError, one_line
+
+    started = time.perf_counter()
+    first = not live.digests
+    try:
+        from pnp.exports.staging import staged
+
+        db = carddb.load(db_path, reserved=reserved_deck_ids())
+        with one_line_errors(), staged(live.out):  # as `pnp proof` writes: whole files
+            changed = live.update(db, make_renderer(db))
+    except carddb.DatabaseError as exc:
+        problems = getattr(exc, "problems", None) or [exc]
+        more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+        serve.publish([], error=one_line(str(problems[0])) + more)
+        return
+    except PnpError as exc:
+        serve.publish([], error=one_line(exc.format_message()))
+        return
+    serve.publish(changed, reload=live.index_changed and not first)
+    echo(f"proof: {len(changed)} faces in {time.perf_counter() - started:.2f} s; "
+         f"the gallery is told")
+
+
 def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
                interval: float, echo: Callable[[str], None],
                stop: Callable[[], bool] = lambda: False,
-               restart: Callable[[], None] | None = None) -> None:
+               restart: Callable[[], None] | None = None, serve: Any = None) -> None:
     """Build, then build again after every settled change (file events, settled for
     `interval` seconds); `restart()` (which does not return) is called instead when a
-    font file changed."""
+    font file changed. `serve` (a pnp.exports.gallery_server.GalleryServer): before each
+    build, the changed faces are proofed into its folder and the gallery told (the
+    `proof` step is then that)."""
     import carddb
     from pnp.artefacts.kinds import reserved_deck_ids
+
+    live = None
+    if serve is not None:
+        from pnp.exports.live_proof import LiveProof
+
+        live = LiveProof(serve.gallery.out)
+        proof = False
 
     def load():
         if not db_path.is_file():
@@ -196,6 +234,8 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
 
     def cycle(reason: str) -> None:
         echo(reason)
+        if live is not None:
+            live_proof(db_path, live, serve, echo)
         started = time.perf_counter()
         code, report = build_once(build_args, out, root)
         took = time.perf_counter() - started
@@ -273,12 +313,18 @@ def _finite(value: float) -> float:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder of the build (default: output in the project).")
 @click.option("--proof", is_flag=True, help="Also re-proof the decks that were rebuilt.")
-@click.option("--interval", type=click.FloatRange(0.05, 60), default=0.5, show_default=True,
-              callback=lambda ctx, param, value: _finite(value),
-              help="Seconds without a file event after which a burst of saves is one change.")
+@click.option("--interval", type=click.FloatRange(0.01, 60), default=None,
+              callback=lambda ctx, param, value: None if value is None else _finite(value),
+              help="Seconds without a file event after which a burst of saves is one change "
+                   "[default: 0.5; with --serve 0.05: an editor's save is one burst of a few ms].")
+@click.option("--serve", is_flag=True,
+              help="Serve the proof gallery on 127.0.0.1 with live updates: after each save "
+                   "only the changed cards are proofed and the open page swaps their images.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8050, show_default=True,
+              help="The gallery's port with --serve (0: any free one).")
 @project_option
 @click.argument("build_args", nargs=-1, type=click.UNPROCESSED)
-def watch(out, proof, interval, project, build_args) -> int:
+def watch(out, proof, interval, serve, port, project, build_args) -> int:
     """Rebuild on every change to cards.yaml, the spreadsheets it reads, templates or
     assets (BUILD_ARGS go to `pnp build`, e.g. --game xo --paper a4). Stop with Ctrl-C.
     A project whose cards.yaml is missing is watched until it appears."""
@@ -295,9 +341,26 @@ def watch(out, proof, interval, project, build_args) -> int:
         click.echo(f"[{time.strftime('%H:%M:%S')}] {line}")
 
     announce(database_path(project))    # even before it exists: the file watched for
+    server = None
+    if serve:
+        from pnp.errors import PnpError
+        from pnp.exports.gallery_server import GalleryServer
+
+        try:
+            server = GalleryServer(out / "proof", "127.0.0.1", port)
+        except OSError as exc:
+            raise PnpError(f"--port {port}: cannot serve there ({exc.strerror})",
+                           exit_code=2) from None
+        (out / "proof").mkdir(parents=True, exist_ok=True)
+        echo(f"serving the proof gallery: {server.url} (Ctrl-C stops)")
+    if interval is None:
+        interval = 0.05 if serve else 0.5
     try:
         watch_loop(database_path(project), list(build_args), proof, out, interval, echo,
-                   restart=_restart)
+                   restart=_restart, serve=server)
     except KeyboardInterrupt:
         echo("stopped watching")
+    finally:
+        if server is not None:
+            server.close()
     return 0

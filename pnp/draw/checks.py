@@ -8,6 +8,9 @@ These checks add, each naming game, deck, card and element:
 - images below 300 dpi at their printed size (art above twice that is not a problem:
   it is embedded at 300 dpi, pnp.draw.art.printable, with a notice);
 - a card whose template produced nothing to draw;
+- paint that stops exactly at a trim line (a filled rectangle, polygon or image whose
+  side lies on the trim and goes no further) while the card has bleed: a cut a
+  fraction of a millimetre off shows what lies beyond it, as a hairline;
 - (proofs) text whose glyphs, in the finished single-card PDF, reach outside the safe
   zone (`text_outside_safe_zone`).
 
@@ -56,8 +59,52 @@ def image_dpi(box_pt: tuple[float, float, float, float], pixels: tuple[int, int]
     return 72 / scale
 
 
+def _is_white(fill: Any) -> bool:
+    """White paint ends on white paper: no hairline to see."""
+    rgb = getattr(fill, "rgb", None)
+    return callable(rgb) and all(v >= 0.995 for v in rgb())
+
+
+def _sides(op: Any) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The straight sides of a filled shape (points, y up from the trim's top), with
+    all its corners; [] for anything that paints no area."""
+    if op.kind == "polygon" and op.fill is not None and not _is_white(op.fill):
+        pts = list(op.points)
+        return list(zip(pts, pts[1:] + pts[:1], strict=True))
+    if op.kind in ("rect", "image") and (op.kind == "image" or (
+            op.fill is not None and not _is_white(op.fill))):
+        x, y, w, h = op.box
+        corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        return list(zip(corners, corners[1:] + corners[:1], strict=True))
+    return []
+
+
+def stops_at_trim(op: Any, w: float, h: float) -> list[str]:
+    """The trim edges ("left", "bottom", "right", "top") along which `op`'s paint ends
+    exactly: a side of at least 1 mm on the trim line, none of the shape beyond it.
+    Lengths in points, the trim from (0, 0) at its top-left to (w, -h)."""
+    sides = _sides(op)
+    if not sides:
+        return []
+    tol = TOLERANCE_MM * PT_PER_MM
+    xs = [p[0] for side in sides for p in side]
+    ys = [p[1] for side in sides for p in side]
+    lines = (("left", 0, 0.0, min(xs) >= -tol), ("right", 0, w, max(xs) <= w + tol),
+             ("top", 1, 0.0, max(ys) <= tol), ("bottom", 1, -h, min(ys) >= -h - tol))
+    found = []
+    for edge, axis, at, inside in lines:
+        if not inside:
+            continue
+        for a, b in sides:
+            if (abs(a[axis] - at) <= tol and abs(b[axis] - at) <= tol
+                    and abs(a[1 - axis] - b[1 - axis]) >= PT_PER_MM):
+                found.append(edge)
+                break
+    return found
+
+
 def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
-                trim_h_mm: float) -> list[Any]:
+                trim_h_mm: float, bleed_mm: float = 0.0) -> list[Any]:
     """Warnings for one compiled card face. `ops` are the renderer's drawing operations
     (pnp.draw.elements' frozen op objects: `kind`, and their fields) in points from the top-left corner of the trim box (x right, y up: negative down)."""
     out: list[Any] = []
@@ -91,6 +138,15 @@ def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
                 add(f"image {Path(path).name}",
                     f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
                     f"({fit}) prints at {dpi:.0f} dpi (needs {MIN_DPI})")
+    if bleed_mm > TOLERANCE_MM:
+        w_pt, h_pt = trim_w_mm * PT_PER_MM, trim_h_mm * PT_PER_MM
+        for op in drawn:
+            edges = stops_at_trim(op, w_pt, h_pt)
+            if edges:
+                add(f"{op.kind} at the trim",
+                    f"{op.kind} paint stops exactly at the {' and '.join(edges)} trim: a cut "
+                    "a little off shows a hairline of what lies beyond; run it into the "
+                    "bleed (`bleed: true`, or points past the trim) or keep it inside")
     return out
 
 
@@ -111,7 +167,7 @@ def card_checks(target: Any, ops: list, warnings: list[Any]) -> list[Any]:
     if not _is_card(target):
         return warnings
     found = plan_checks([op for _, op in ops], target.game, target.deck, target.card,
-                        target.W, target.H)
+                        target.W, target.H, getattr(target, "bleed", 0.0))
     return _merge(warnings, found)
 
 

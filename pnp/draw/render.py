@@ -95,6 +95,10 @@ class CardRenderer:
         # INK_SAVER in every template: light frames and backs (print.ink_saver, --ink-saver)
         self.ink_saver = bool(ink_saver if ink_saver is not None
                               else getattr(profile, "ink_saver", False))
+        # `lang` in every template: the language printed (carddb.languages.localised), the
+        # default one of a database not localised, None when it declares none
+        self.language: str | None = getattr(db, "language", None) or next(
+            iter(getattr(getattr(db, "languages", None), "codes", ())), None)
         if templates is None:
             from pnp.draw.template_folders import bundled_templates
 
@@ -375,10 +379,12 @@ class CardRenderer:
             checked = [f"{c.__module__}.{c.__qualname__}" for c in self.face_checks]
             # the project's folder too: a plan holds the absolute paths of the images and
             # own icons it draws, which another project's identical card must not reuse
-            self._key_base = pc.digest([pc.code_version(), self.plan_store.context,
-                                        self.min_text_pt, self.ink_saver, self.stamp,
-                                        sorted(self.fonts.items()), checked,
-                                        str(Path(self.db.root).resolve())])
+            base = [pc.code_version(), self.plan_store.context, self.min_text_pt,
+                    self.ink_saver, self.stamp, sorted(self.fonts.items()), checked,
+                    str(Path(self.db.root).resolve())]
+            if self.language is not None:   # a game in several languages (`lang`)
+                base.append(self.language)
+            self._key_base = pc.digest(base)
         scope = self._contexts.get(("digest", id(deck), template))
         if scope is None or scope[0] is not deck:
             known = pc.template_digest(self.templates, template)
@@ -510,7 +516,7 @@ class CardRenderer:
         # MIN_PT: the smallest size that prints, in the template's own points
         ctx.update(W=width, H=height, BLEED=target.bleed, SAFE=target.safe_mm,
                    MIN_PT=round(self.min_text_pt / target.scale, 2), INK_SAVER=self.ink_saver,
-                   **self.stamp)
+                   lang=self.language, **self.stamp)
         try:
             elements = self.templates.render_elements(template, ctx, target.what,
                                                       self._declared(ctx))

@@ -56,3 +56,42 @@ def _stays_in(path: Path, folder: Path, real_dirs: dict[Path, Path]) -> bool:
     except (OSError, RuntimeError):
         return False
     return real == folder or folder in real.parents
+
+
+
+def reads_variable(db: Any, game: str, name: str) -> bool:
+    """Whether a template of `game` (templates/<game>/*.j2 of the project or the package,
+    and every template these import or include) reads the variable `name` (say
+    INK_SAVER): found in the parsed templates, not in their comments or text. A file
+    that does not parse counts as reading it (its error is the build's to report)."""
+    from jinja2 import Environment, TemplateSyntaxError, meta
+
+    class _Any(dict):       # every filter and test name is known: only names are read
+        def __contains__(self, key: object) -> bool:
+            return True
+
+        def get(self, key: Any, default: Any = None) -> Any:
+            return super().get(key) or (lambda *args, **kwargs: None)
+
+    env = Environment(trim_blocks=True, lstrip_blocks=True)
+    env.filters, env.tests = _Any(env.filters), _Any(env.tests)
+    folders = template_folders(db)
+    todo = sorted({p.relative_to(f).as_posix() for f in folders if (f / game).is_dir()
+                   for p in (f / game).glob("*.j2")})
+    seen: set[str] = set()
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        path = next((f / rel for f in folders if (f / rel).is_file()), None)
+        if path is None:
+            continue
+        try:
+            tree = env.parse(path.read_text(encoding="utf-8"))
+            if name in meta.find_undeclared_variables(tree):
+                return True
+        except (OSError, UnicodeDecodeError, TemplateSyntaxError):
+            return True
+        todo += [r for r in meta.find_referenced_templates(tree) if r]
+    return False

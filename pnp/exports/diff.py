@@ -95,7 +95,8 @@ def changes(out: Path, project: Path | None, since: str | None, notify: Any = No
     if since.isdigit() and int(since) in by_number:
         label = f"build {int(since)}"
         return compare(_cards(drawn.read_record(by_number[int(since)]), label), latest, label)
-    return compare(cards_at_ref(project, since, notify), latest, f"git {since}")
+    return compare(cards_at_ref(project, since, notify, _lang(latest_record)), latest,
+                   f"git {since}")
 
 
 def pending(out: Path, project: Path | None, since: str | None = None,
@@ -119,7 +120,7 @@ def pending(out: Path, project: Path | None, since: str | None = None,
     elif since.isdigit() and not found:
         raise _stop(f"--since {since}: no build recorded in {out}", 2)
     else:
-        base, label = cards_at_ref(project, since, notify), f"git {since}"
+        base, label = cards_at_ref(project, since, notify, _lang(latest)), f"git {since}"
     import carddb
     from pnp.artefacts.kinds import reserved_deck_ids
 
@@ -129,6 +130,8 @@ def pending(out: Path, project: Path | None, since: str | None = None,
         raise _stop(str(exc).splitlines()[0], 1) from None
     # the latest build drew with --ink-saver: plan as a build with it would (as
     # print.ink_saver says otherwise)
+    # ... and in the language it printed (OUT/<lang>: carddb.languages)
+    db = _in_language(db, _lang(latest))
     now = plan_cards(db, notify, ink_saver=True if latest.get("ink_saver") == "flag" else None)
     out_changes = compare(base, now, label)
     out_changes.builds = len(found)
@@ -155,8 +158,23 @@ def pending_text(ch: Changes, out: Path) -> list[str]:
     return [head] + changes_text(ch)[1:]
 
 
-def cards_at_ref(project: Path | None, ref: str, notify: Any = None) -> dict[str, dict]:
-    """The card entries (pnp.artefacts.drawn) of the project as committed at `ref`."""
+def _lang(record: dict | None) -> str | None:
+    """The language a build record's cards were printed in (None: the default)."""
+    value = (record or {}).get("lang")
+    return value if isinstance(value, str) else None
+
+
+def _in_language(db: Any, lang: str | None) -> Any:
+    """`db` in `lang` when it declares it; else as it is (a commit before the language)."""
+    from carddb import languages
+
+    return languages.localised(db, lang) if lang in languages.codes_of(db) else db
+
+
+def cards_at_ref(project: Path | None, ref: str, notify: Any = None,
+                 lang: str | None = None) -> dict[str, dict]:
+    """The card entries (pnp.artefacts.drawn) of the project as committed at `ref` (in
+    `lang`, when that commit declares it)."""
     from pnp.project import require_database
 
     db_path = require_database(project).resolve()
@@ -187,7 +205,7 @@ def cards_at_ref(project: Path | None, ref: str, notify: Any = None) -> dict[str
         if not old_db.is_file():
             raise _stop(f"--since {ref}: {db_path.relative_to(top_dir)} is not in that "
                         "commit", 1)
-        return plan_cards(_load(old_db, f"--since {ref}"), notify)
+        return plan_cards(_in_language(_load(old_db, f"--since {ref}"), lang), notify)
 
 
 def _load(path: Path, what: str):
@@ -238,11 +256,12 @@ def changes_text(ch: Changes) -> list[str]:
 def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any = None,
                   fonts: dict[str, str] | None = None) -> tuple[Path, int] | None:
     """OUT/changed.pdf and its page count: every copy of each added or changed card of
-    `found`, laid out deck by deck on sheets of the deck's paper exactly as `pnp build`
-    prints the deck (`opts`: pnp.artefacts.build.Options, the build's; cut guides, bleed,
-    duplex backs or fold sheets), with its layout report OUT/changed.layout.json. None
-    (and both files removed) when nothing changed; `db`, `renderer` and `fonts` are only
-    used when something did."""
+    `found`, on sheets of the build's paper exactly as `pnp build` prints a deck (`opts`:
+    pnp.artefacts.build.Options, the build's; cut guides, bleed, duplex backs, each
+    behind its own front, or fold sheets), the cards of every deck of one card size
+    packed together (two changed cards of two poker decks share one sheet), with its
+    layout report OUT/changed.layout.json. None (and both files removed) when nothing
+    changed; `db`, `renderer` and `fonts` are only used when something did."""
     import dataclasses
     import json
     import os
@@ -264,21 +283,33 @@ def write_changed(out: Path, found: Changes, db: Any, renderer: Any, opts: Any =
     fonts = fonts if fonts is not None else renderer.fonts
     writer = PdfWriter()
     pages: list[dict] = []
+    by_size: dict[tuple[float, float], list] = {}     # decks in order, grouped by size
+    for gid, game in db.games.items():
+        for did, deck in game.decks.items():
+            picked = [(card, ident) for card, ident in zip(deck.cards, deck.card_ids(),
+                                                           strict=True)
+                      if f"{gid}/{did}/{ident}" in wanted]   # a card's identity (`lang`)
+            if picked:
+                ids = tuple(ident for _, ident in picked) if deck.identities else ()
+                by_size.setdefault(tuple(deck.size_mm), []).append(dataclasses.replace(
+                    deck, cards=tuple(card for card, _ in picked), identities=ids))
     with tempfile.TemporaryDirectory(prefix="pnp-changed-", dir=out) as tmp:
-        for gid, game in db.games.items():
-            for did, deck in game.decks.items():
-                cards = tuple(c for c in deck.cards if f"{gid}/{did}/{c.name}" in wanted)
-                if not cards:
-                    continue
-                art = deck_artefact(gid, did, f"{game.title}: {deck.title}, reprint")
-                result = b.Written(art, target)
-                part = Path(tmp) / f"{len(pages):05d}.pdf"
-                b.draw_deck(dataclasses.replace(deck, cards=cards), opts, renderer, fonts,
-                            part, result, title=f"{art.title} (changed since {found.since})")
-                writer.append(PdfReader(part))
-                for page in result.layout:
-                    pages.append({**page, "page": len(pages) + 1,
-                                  "deck": f"{gid}/{did}"})
+        for decks in by_size.values():
+            first = decks[0]
+            names = ", ".join(f"{db.games[d.game].title}: {d.title}" for d in decks)
+            art = deck_artefact(first.game, first.id, f"{names}, reprint")
+            result = b.Written(art, target)
+            part = Path(tmp) / f"{len(pages):05d}.pdf"
+            b.draw_decks(decks, opts, renderer, fonts, part, result,
+                         title=f"{art.title} (changed since {found.since})")
+            writer.append(PdfReader(part))
+            for page in result.layout:
+                # each page names its deck; a page packed from several, each card its own
+                owners = list(dict.fromkeys(card.get("deck", f"{first.game}/{first.id}")
+                                            for card in page["cards"]))
+                pages.append({**page, "page": len(pages) + 1,
+                              **({"deck": owners[0]} if len(owners) == 1 else
+                                 {"decks": owners})})
         writer.add_metadata({"/Title": f"cards changed since {found.since}"})
         part = part_of(target)          # unique: two at once never share one
         with open(part, "wb") as fh:

@@ -2,16 +2,20 @@
 
 A profile says how each card face leaves pnp: `format` (png / jpg images, one per face,
 or a `pdf` of one card per page), `dpi`, `bleed_mm`, the card `sizes` the shop prints
-(a deck of another size is refused), `copies` (`files`: one file per physical card, as
+(a deck of another size is left out with a warning naming it and the sizes the shop
+prints; the export is refused only when it would hold no deck), `copies` (`files`: one file per physical card, as
 shops that count files want; `once`: one file per design, the quantity is set at the
 shop), `backs`, and `naming` (the file name pattern). cards.yaml may declare its own
 under `profiles:`, each optionally `like:` a built-in preset whose values it changes.
 
 The built-in presets (figures as the shops publish them; docs/PROOFS-AND-EXPORTS.md says
 where each comes from; re-check them against the shop's current page before an order):
-- tgc (The Game Crafter): PNG, 300 dpi, 1/8 in bleed: poker 2.5 x 3.5 in -> 825 x 1125 px.
-- mpc (MakePlayingCards): PNG, 300 dpi, poker 822 x 1122 px (0.12 in bleed).
-- dtc (DriveThruCards): one PDF per deck, pages 2.75 x 3.75 in (poker + 1/8 in bleed),
+- tgc (The Game Crafter): PNG, 300 dpi, 1/8 in bleed: poker 2.5 x 3.5 in -> 825 x 1125 px,
+  and its other card products (TGC_SIZES: bridge 750 x 1125 px, mini 600 x 825, ...).
+- mpc (MakePlayingCards): PNG, 300 dpi, poker 822 x 1122 px (0.12 in bleed), and its
+  bridge, mini, tarot and square cards (MPC_SIZES).
+- dtc (DriveThruCards): one PDF per deck, pages 2.75 x 3.75 in (poker + 1/8 in bleed; the
+  card plus 1/8 in for its bridge, mini, tarot and square cards, DTC_SIZES),
   each card's back followed by its front (`back_first`), as PDF/X-1a in CMYK with total
   ink <= 240 %, as they ask (pnp/exports/cmyk.py converts, pnp/exports/pdfx.py writes and
   checks the PDF/X).
@@ -31,6 +35,25 @@ from typing import Any
 from pnp.errors import PnpError
 
 POKER = (63.5, 88.9)
+
+
+def _inches(w: float, h: float) -> tuple[float, float]:
+    return (round(w * 25.4, 3), round(h * 25.4, 3))
+
+
+# The card sizes each shop prints (trim, mm), as their product pages name them
+# (docs/PROOFS-AND-EXPORTS.md says where each comes from; re-check before an order).
+TGC_SIZES: dict[str, tuple[float, float]] = {
+    "poker": POKER, "bridge": _inches(2.25, 3.5), "mini": _inches(1.75, 2.5),
+    "tarot": _inches(2.75, 4.75), "square": _inches(3.5, 3.5),
+    "small-square": _inches(2.5, 2.5), "domino": _inches(1.75, 3.5),
+    "business": _inches(2, 3.5)}
+MPC_SIZES: dict[str, tuple[float, float]] = {
+    "poker": POKER, "bridge": _inches(2.25, 3.5), "mini": _inches(1.75, 2.5),
+    "tarot": _inches(2.75, 4.75), "square": _inches(2.5, 2.5)}
+DTC_SIZES: dict[str, tuple[float, float]] = {
+    "poker": POKER, "bridge": _inches(2.25, 3.5), "mini": _inches(1.75, 2.5),
+    "tarot": _inches(2.75, 4.75), "square": _inches(3.5, 3.5)}
 FORMATS = ("png", "jpg", "pdf")
 COPIES = ("files", "once")
 DEFAULT_NAMING = "{game}/{deck}--{card}--{copy}"
@@ -59,11 +82,11 @@ class Profile:
 
 PRESETS: dict[str, Profile] = {
     "tgc": Profile("tgc", "The Game Crafter", format="png", dpi=300, bleed_mm=3.175,
-                   sizes={"poker": POKER}, copies="files"),
+                   sizes=TGC_SIZES, copies="files"),
     "mpc": Profile("mpc", "MakePlayingCards", format="png", dpi=300, bleed_mm=3.048,
-                   sizes={"poker": POKER}, copies="files"),
+                   sizes=MPC_SIZES, copies="files"),
     "dtc": Profile("dtc", "DriveThruCards", format="pdf", dpi=300, bleed_mm=3.175,
-                   sizes={"poker": POKER}, copies="files", naming="{game}/{deck}",
+                   sizes=DTC_SIZES, copies="files", naming="{game}/{deck}",
                    colour="cmyk", ink_limit=240.0, back_first=True),
 }
 
@@ -146,18 +169,40 @@ def _check_naming(pattern: str, where: str) -> None:
         raise _bad(f"{where}.naming: must stay inside the output folder")
 
 
-def check_sizes(prof: Profile, faces: list) -> None:
-    """Refuse a deck whose card size the shop does not print."""
+def _prints(prof: Profile, size: tuple[float, float]) -> bool:
+    w, h = size
+    return any(abs(w - sw) < 0.05 and abs(h - sh) < 0.05 for sw, sh in prof.sizes.values())
+
+
+def printable(prof: Profile, faces: list) -> tuple[list, list]:
+    """The faces of the decks whose card size the shop prints, and a warning for each
+    deck it does not (pnp.draw.layout_warning.LayoutWarning); a one-line refusal when
+    no deck is left. A profile without `sizes` prints any size."""
+    from pnp.draw.layout_warning import LayoutWarning
+
     if not prof.sizes:
-        return
+        return faces, []
+    kept, refused, warnings = [], [], []
+    names = ", ".join(f"{n} {sw:g} x {sh:g} mm" for n, (sw, sh) in prof.sizes.items())
+    shop = prof.name if prof.title == prof.name else f"{prof.title} ({prof.name})"
+    seen: set = set()
     for face in faces:
-        w, h = face.deck.size_mm
-        if not any(abs(w - sw) < 0.05 and abs(h - sh) < 0.05 for sw, sh in
-                   prof.sizes.values()):
-            names = ", ".join(f"{n} {sw:g} x {sh:g} mm" for n, (sw, sh) in prof.sizes.items())
-            shop = prof.name if prof.title == prof.name else f"{prof.title} ({prof.name})"
-            raise _bad(f"{face.deck.source}: deck {face.deck.id!r} is {w:g} x {h:g} mm; "
-                       f"{shop} prints {names}")
+        deck = face.deck
+        if _prints(prof, deck.size_mm):
+            kept.append(face)
+            continue
+        if (deck.game, deck.id) in seen:
+            continue
+        seen.add((deck.game, deck.id))
+        w, h = deck.size_mm
+        why = f"deck {deck.id!r} is {w:g} x {h:g} mm; {shop} prints {names}"
+        refused.append(f"{deck.source}: {why}")
+        warnings.append(LayoutWarning(deck.game, deck.id, "(deck)", "size",
+                                      f"left out: {why}"))
+    if faces and not kept:
+        raise _bad(refused[0] if len(refused) == 1 else
+                   f"no deck of this export is a size {shop} prints: {'; '.join(refused)}")
+    return kept, warnings
 
 
 def _name(prof: Profile, game: str, deck: str, card: str, copy: int, ext: str) -> str:
@@ -170,9 +215,9 @@ def export_profile(db: Any, faces: list, renderer: Any, out: Path, prof: Profile
     from pnp.exports import staging
     from pnp.exports.cards import Exported, grouped_by_deck, render_faces, srgb_icc
 
-    check_sizes(prof, faces)
+    faces, left_out = printable(prof, faces)
     conv = _converter(prof, db) if prof.colour == "cmyk" else None   # a bad icc: nothing drawn
-    result = Exported()
+    result = Exported(warnings=left_out)
     for (game, deck_id), deck_faces in grouped_by_deck(faces).items():
         deck = deck_faces[0].deck
         if not prof.backs:

@@ -144,8 +144,10 @@ def proof_deck(db: Any, deck_faces: list, renderer: Any, record: dict[str, Proof
 
 
 def _proof_deck(db: Any, deck_faces: list, renderer: Any, out: Path, dpi: float,
-                guides: bool) -> tuple[list[Proofed], list[Any], list[Path]]:
-    """One deck's faces proofed: (entries, warnings, PNG files written)."""
+                guides: bool, slugs: dict[str, str] | None = None
+                ) -> tuple[list[Proofed], list[Any], list[Path]]:
+    """One deck's faces proofed: (entries, warnings, PNG files written). `slugs`: the
+    deck's `card_slugs` when the caller has them (a big deck's take a while)."""
     from pnp.artefacts.single import card_slugs, rasterise, write_single
     from pnp.draw.checks import text_outside_safe_zone
     from pnp.outpaths import inside
@@ -154,7 +156,7 @@ def _proof_deck(db: Any, deck_faces: list, renderer: Any, out: Path, dpi: float,
     game, deck_id = deck.game, deck.id
     folder = inside(out, game, deck_id)
     folder.mkdir(parents=True, exist_ok=True)
-    slugs = card_slugs(deck)
+    slugs = card_slugs(deck) if slugs is None else slugs
     pdf = io.BytesIO()
     drawn = write_single(pdf, deck_faces, renderer, db.print.bleed_mm,
                          f"proof of {game}/{deck_id}")

@@ -258,6 +258,26 @@ def sheet_choices(page_w: float, page_h: float, card_w: float, card_h: float, bl
     return sorted(out, key=lambda s: -s.per_sheet)  # stable: abutting first on ties
 
 
+def filled(sheet: Sheet, count: int | None = None) -> Sheet:
+    """The sheet as printed with its first `count` slots filled: those slots only, and
+    every edge that would share a cut line with an empty slot gets full bleed, since
+    nothing is cut against it (a card beside an empty slot of a partly filled last
+    sheet would otherwise stop its paint on the trim: a cut a little off leaves a white
+    hairline). Reading order fills rows top first, left to right, so only a card's right
+    and bottom neighbours can be empty."""
+    n = len(sheet.slots) if count is None else min(count, len(sheet.slots))
+    out = []
+    for s in sheet.slots[:n]:
+        right_empty = sheet.gutter_x == 0 and s.col + 1 < sheet.cols and s.index + 1 >= n
+        below_empty = sheet.gutter_y == 0 and s.row + 1 < sheet.rows and s.index + sheet.cols >= n
+        if right_empty or below_empty:
+            s = replace(s, bleed=replace(
+                s.bleed, right=sheet.bleed if right_empty else s.bleed.right,
+                bottom=sheet.bleed if below_empty else s.bleed.bottom))
+        out.append(s)
+    return replace(sheet, slots=tuple(out))
+
+
 def abutting(sheet: Sheet, count: int) -> list[tuple[int, int, str]]:
     """Neighbours among the first `count` slots that share a cut line: (i, j, "x") when
     slot i's right edge is slot j's left edge, (i, j, "y") when i's bottom is j's top."""
@@ -367,6 +387,86 @@ def cut_guides(sheet: Sheet, count: int | None = None) -> list[Guide]:
     return guides
 
 
+# Pointers: small arrowheads beside a card, inside the strip a first cut leaves, whose
+# tip stops GUIDE_GAP short of the trim line they point at: a strip cut off the sheet
+# still shows where its remaining lines run (the stubs beyond the outer cards go with
+# the first cuts). POINTER_AT from the end of the card's edge (clear of the corner
+# guides and of a scale plate centred in a gutter).
+POINTER_LENGTH = 1.5 * PT_PER_MM
+POINTER_WIDTH = 1.2 * PT_PER_MM
+MIN_POINTER = 0.8 * PT_PER_MM
+POINTER_AT = 3.0 * PT_PER_MM
+
+
+def cut_order(sheet: Sheet) -> str | None:
+    """Which cuts must come first so that every strip keeps marks for the lines left
+    in it: "rows" when rows share cut lines (no room beside a card above or below to
+    mark the vertical lines once the rows are cut), "columns" when columns do (and rows
+    have gutters), None when gutters on both axes let any order do."""
+    rows = len({s.row for s in sheet.slots})
+    cols = len({s.col for s in sheet.slots})
+    if sheet.gutter_y == 0 and rows > 1:
+        return "rows"
+    if sheet.gutter_x == 0 and cols > 1:
+        return "columns"
+    return None
+
+
+def _room(sheet: Sheet, slot: Slot, edge: str) -> tuple[float, bool]:
+    """How far the paper runs beyond one edge of `slot`, inside its own strip (its row
+    for left and right, its column for top and bottom), up to the next card's trim or
+    the printable edge; and whether a card lies there (the room is then shared)."""
+    t, p = slot.trim, sheet.printable
+    horizontal = edge in ("left", "right")
+    others = [s.trim for s in sheet.slots if s is not slot and (
+        (s.trim.y < t.top - _EPS and t.y < s.trim.top - _EPS) if horizontal
+        else (s.trim.x < t.right - _EPS and t.x < s.trim.right - _EPS))]
+    if edge == "right":
+        ends = [o.x - t.right for o in others if o.x >= t.right - _EPS]
+        limit = p.right - t.right
+    elif edge == "left":
+        ends = [t.x - o.right for o in others if o.right <= t.x + _EPS]
+        limit = t.x - p.x
+    elif edge == "top":
+        ends = [o.y - t.top for o in others if o.y >= t.top - _EPS]
+        limit = p.top - t.top
+    else:
+        ends = [t.y - o.top for o in others if o.top <= t.y + _EPS]
+        limit = t.y - p.y
+    if ends and min(ends) <= limit:
+        return min(ends), True
+    return limit, False
+
+
+def strip_pointers(sheet: Sheet) -> list[Guide]:
+    """Pointers ("pointer" guides, base to tip) at the card edges whose cut line would
+    otherwise have no mark in the strip a first cut leaves: the left and right edges
+    when the rows come first (`cut_order`), top and bottom when the columns do, all four
+    when any order will do. Only where the paper beside the card has room for one."""
+    order = cut_order(sheet)
+    edges = {"rows": ("left", "right"), "columns": ("top", "bottom")}.get(
+        order or "", ("left", "right", "top", "bottom"))
+    out: list[Guide] = []
+    for slot in sheet.slots:
+        t = slot.trim
+        for edge in edges:
+            room, shared = _room(sheet, slot, edge)
+            length = min(POINTER_LENGTH, (room / 2 if shared else room) - GUIDE_GAP)
+            if length < MIN_POINTER - _EPS:
+                continue
+            if edge in ("left", "right"):
+                y = t.top - POINTER_AT
+                tip = t.right + GUIDE_GAP if edge == "right" else t.x - GUIDE_GAP
+                way = 1 if edge == "right" else -1
+                out.append(Guide(Segment(tip + way * length, y, tip, y), "pointer"))
+            else:
+                x = t.x + POINTER_AT
+                tip = t.top + GUIDE_GAP if edge == "top" else t.y - GUIDE_GAP
+                way = 1 if edge == "top" else -1
+                out.append(Guide(Segment(x, tip + way * length, x, tip), "pointer"))
+    return out
+
+
 def crop_marks(sheet: Sheet, count: int | None = None) -> list[Segment]:
     """The segments of `cut_guides` (every kind)."""
     return [g.segment for g in cut_guides(sheet, count)]
@@ -421,11 +521,22 @@ def free_cells(sheet: Sheet, count: int | None = None, more_xs=(), more_ys=()) -
     return cells
 
 
-def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0) -> ScalePlate | None:
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return (a.x < b.right - _EPS and b.x < a.right - _EPS
+            and a.y < b.top - _EPS and b.y < a.top - _EPS)
+
+
+def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0,
+                avoid: tuple[Rect, ...] | list[Rect] = (),
+                keep: tuple[Rect, ...] | list[Rect] = ()) -> ScalePlate | None:
     """The first cell that holds a plate for a bar of `length` with a `label_pt` label
-    (lying, else standing)."""
+    (lying, else standing), preferring one whose plate covers none of `avoid` (the
+    cards' painted bleed: a white plate on a bleed narrows it) nor of `keep` (marks it
+    must not hide); failing that, one clear of `keep`; failing that, the first that
+    holds it (a full sheet's gutter)."""
     long = length + 2 * mm(1)
     high = scale_plate_height(label_pt)
+    fits: list[ScalePlate] = []
     for vertical in (False, True):
         for cell in cells:
             w, h = cell.w - 2 * SCALE_PAD, cell.h - 2 * SCALE_PAD
@@ -433,8 +544,20 @@ def scale_plate(cells: list[Rect], length: float, label_pt: float = 6.0) -> Scal
             if w >= pw - _EPS and h >= ph - _EPS:
                 x = cell.x + (cell.w - pw) / 2
                 y = cell.y + (cell.h - ph) / 2
-                return ScalePlate(Rect(x, y, pw, ph), vertical)
-    return None
+                fits.append(ScalePlate(Rect(x, y, pw, ph), vertical))
+    kept = [p for p in fits if not any(_overlaps(p.rect, k) for k in keep)]
+    clear = [p for p in kept if not any(_overlaps(p.rect, a) for a in avoid)]
+    found = clear or kept or fits
+    return found[0] if found else None
+
+
+def guide_box(guide: Guide, half_width: float = POINTER_WIDTH / 2) -> Rect:
+    """The box a guide covers (a pointer's arrowhead, a line's width)."""
+    s = guide.segment
+    x0, x1 = sorted((s.x0, s.x1))
+    y0, y1 = sorted((s.y0, s.y1))
+    return Rect(x0 - half_width, y0 - half_width, x1 - x0 + 2 * half_width,
+                y1 - y0 + 2 * half_width)
 
 
 # ── duplex ────────────────────────────────────────────────────────────────────────
@@ -496,6 +619,48 @@ def parse_offset(text: str) -> tuple[float, float]:
         raise ValueError(f"back offset {text!r} must be within -{BACK_OFFSET_MM:g} and "
                          f"{BACK_OFFSET_MM:g} mm on each axis")
     return x, y
+
+
+def parse_scale(text: str) -> tuple[float, float]:
+    """`"SX,SY"` in percent -> (sx, sy); ValueError if malformed or outside the limits."""
+    from carddb.limits import BACK_SCALE_PCT
+
+    low, high = BACK_SCALE_PCT
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        sx, sy = (float(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"back scale {text!r} must be SX,SY in percent, e.g. 100.4,99.8"
+                         ) from None
+    if not all(math.isfinite(v) and low <= v <= high for v in (sx, sy)):
+        raise ValueError(f"back scale {text!r} must be within {low:g} and {high:g} percent "
+                         "on each axis")
+    return sx, sy
+
+
+def back_matrix(page_w: float, page_h: float, scale_pct: tuple[float, float] = (100.0, 100.0),
+                rotate_deg: float = 0.0) -> tuple[float, ...] | None:
+    """The PDF matrix (a, b, c, d, e, f) that scales a back page by `scale_pct` and turns
+    it `rotate_deg` anticlockwise about the page centre (a printer that prints the back
+    side a little larger, smaller or turned: measured by calibration.pdf); None when it
+    changes nothing. A point p lands at centre + R(S(p - centre))."""
+    sx, sy = scale_pct[0] / 100, scale_pct[1] / 100
+    if abs(sx - 1) < 1e-9 and abs(sy - 1) < 1e-9 and abs(rotate_deg) < 1e-9:
+        return None
+    t = math.radians(rotate_deg)
+    cos, sin = math.cos(t), math.sin(t)
+    a, b, c, d = sx * cos, sx * sin, -sy * sin, sy * cos
+    cx, cy = page_w / 2, page_h / 2
+    return (a, b, c, d, cx - (a * cx + c * cy), cy - (b * cx + d * cy))
+
+
+def apply_matrix(m: tuple[float, ...] | None, x: float, y: float) -> tuple[float, float]:
+    """Where `back_matrix` `m` takes the point (x, y)."""
+    if m is None:
+        return x, y
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
 
 # ── fold-and-glue ─────────────────────────────────────────────────────────────────
@@ -563,6 +728,15 @@ def fold_sheet(paper: str, card_w: float, card_h: float, bleed: float,
             f"a {to_mm(card_w):.1f} x {to_mm(card_h):.1f} mm card and its back do not fit "
             f"side by side on {paper} paper")
     return best
+
+
+def fold_filled(fold: FoldSheet, count: int | None = None) -> FoldSheet:
+    """The fold sheet as printed with its first `count` pairs: a pair beside an empty
+    unit gets full bleed on that edge (`filled`)."""
+    grid = filled(fold.grid, count)
+    card_w, card_h = fold.pairs[0].front.trim.w, fold.pairs[0].front.trim.h
+    return FoldSheet(grid, fold.axis, tuple(_split_pair(s, card_w, card_h, fold.axis)
+                                            for s in grid.slots))
 
 
 def fold_guides(fold: FoldSheet, count: int | None = None) -> list[Guide]:

@@ -59,6 +59,9 @@ class TableGame:
     card_types: dict[str, str] = field(default_factory=dict)  # card name -> card type
     card_fields: dict[str, dict[str, int]] = field(default_factory=dict)  # card -> {field: n}
     deck_cards: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    # a card's name in another declared language, case-folded -> its name (its identity:
+    # carddb.languages), so a table playing a German print types the German names
+    aliases: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_db(cls, db: Any, game_id: str) -> TableGame:
@@ -84,7 +87,7 @@ class TableGame:
                    {d: deck.title for d, deck in game.decks.items()}, cards, phases,
                    rules_of(game.extras, game.card_types), types, fields,
                    {d: tuple((c.name, c.copies) for c in deck.cards)
-                    for d, deck in game.decks.items()})
+                    for d, deck in game.decks.items()}, _aliases(db, game_id, cards))
 
     @property
     def card_names(self) -> tuple[str, ...]:
@@ -92,10 +95,14 @@ class TableGame:
 
     def to_data(self) -> dict[str, Any]:
         """Plain JSON-able data, every field (nested dataclasses, tuples): what a session
-        keeps of the game at `new` (referee/kept.py); `from_data` builds it again."""
+        keeps of the game at `new` (referee/kept.py); `from_data` builds it again. A game
+        in one language keeps no `aliases` (its sessions as they always were)."""
         from referee.plain import to_data
 
-        return to_data(self)  # type: ignore[no-any-return]
+        data: dict[str, Any] = to_data(self)
+        if not self.aliases:
+            data.pop("aliases", None)
+        return data
 
     @classmethod
     def from_data(cls, data: Any, where: str = "data") -> TableGame:
@@ -375,10 +382,22 @@ def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Result:
                                     "left": pile["deck"]}, game)
 
 
+def _aliases(db: Any, game_id: str, cards: dict[str, str]) -> dict[str, str]:
+    """Each card's names in the other declared languages -> its name (carddb.languages)."""
+    langs = getattr(db, "languages", None)
+    if langs is None:
+        return {}
+    return {typed: name for typed, name in langs.names.get(game_id, {}).items()
+            if name in cards and typed != name.casefold()}
+
+
 def card_named(game: TableGame, text: str) -> str:
+    """The card `text` names, in any language of the game (case aside): its name; else a
+    one-line refusal with the nearest name."""
     import difflib
 
-    found = {c.casefold(): c for c in game.cards}.get(text.strip().casefold())
+    typed = text.strip().casefold()
+    found = {c.casefold(): c for c in game.cards}.get(typed) or game.aliases.get(typed)
     if found is None:
         close = difflib.get_close_matches(text.strip().casefold(),
                                           [c.casefold() for c in game.cards], n=1, cutoff=0.6)

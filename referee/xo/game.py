@@ -200,7 +200,9 @@ def _other(league: str) -> str:
 
 def public_state(state: dict) -> dict:
     """The state as the whole table may see it: everything but the seed (the players hold
-    their cards: the state keeps only counts of the hands). `over` and `winner` as every
+    their cards: the state keeps only counts of the hands) and the order of the Resource
+    stacks below their face-up top cards, which the referee shuffled (each face-down card
+    is "?", so a stack still shows how many it holds). `over` and `winner` as every
     game's: `winner` the list of the winning players' names (none for a draw, XO-16; null
     while the game goes on), the winning league as `winning_league` (issue 29)."""
     shown = {k: v for k, v in state.items() if k != "seed"}
@@ -208,4 +210,9 @@ def public_state(state: dict) -> dict:
     shown["over"] = bool(state.get("over"))
     shown["winner"] = ([state["leagues"][league]] if league else []) if state.get("over") else None
     shown["winning_league"] = league
+    stacks = state.get("resources")
+    if isinstance(stacks, dict):
+        shown["resources"] = {name: stack[:1] + ["?"] * (len(stack) - 1)
+                              if isinstance(stack, list) else stack
+                              for name, stack in stacks.items()}
     return shown

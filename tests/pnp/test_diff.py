@@ -183,9 +183,15 @@ def test_changed_only_prints_on_the_decks_paper_with_guides_and_duplex_backs(cli
     out = tmp_path / "out"
     build(cli, project, out, "--paper", "a4")
     sheet = project / "ships.csv"
-    edited = ("Iron Maiden,", "Kestrel,", "Salt Runner,")           # 2 + 1 + 1 copies
-    rows = [r + " Again." if r.startswith(edited) else r for r in sheet.read_text().splitlines()]
-    sheet.write_text("\n".join(rows) + "\n")
+    # Iron Maiden, Kestrel, Salt Runner: 2 + 1 + 1 copies (their English text: the sheet's
+    # German columns come after it)
+    edited = ("Ignores the first Squall.", "draws 1 extra Storm each round.",
+              "May swap places with one ship it passes.")
+    text = sheet.read_text()
+    for old in edited:
+        assert old in text
+        text = text.replace(old, old + " Again.")
+    sheet.write_text(text)
     build(cli, project, out, "--paper", "a4", "--changed-only")
     deck = json.loads((out / "harbour" / "ships.layout.json").read_text())
     changed = json.loads((out / "changed.layout.json").read_text())

@@ -69,14 +69,14 @@ def test_a_syntax_error_in_an_imported_template_names_that_file_and_line(cli, ga
     look = game / "templates" / "harbour" / "_look.j2"
     _edit(look, "{% endmacro %}", "{% endmacro %}\n{% if %}")
     line = _refused(cli, game)
-    assert line.startswith("templates/harbour/_look.j2:18: template syntax error:"), line
+    assert line.startswith("templates/harbour/_look.j2:29: template syntax error:"), line
 
 
 def test_a_value_error_inside_an_imported_macro_names_the_macro_file(cli, game):
     look = game / "templates" / "harbour" / "_look.j2"
     _edit(look, "text: {{ card.type | upper }}", "text: {{ card.typo | upper }}")
     line = _refused(cli, game, n=2)          # both decks' cards use the frame
-    assert line.startswith("templates/harbour/_look.j2:15: card has no field 'typo' "
+    assert line.startswith("templates/harbour/_look.j2:26: card has no field 'typo' "
                            "(did you mean 'type'?)"), line
 
 
@@ -84,7 +84,7 @@ def test_a_misspelt_declared_field_gets_a_did_you_mean(cli, game):
     _edit(game / "templates" / "harbour" / "ship.j2", "value: {{ card.speed }}",
           "value: {{ card.sped }}")
     line = _refused(cli, game)
-    assert line == ("templates/harbour/ship.j2:10: card has no field 'sped' (did you mean "
+    assert line == ("templates/harbour/ship.j2:12: card has no field 'sped' (did you mean "
                     "'speed'?) (card 'The Gull')"), line
 
 
@@ -92,7 +92,7 @@ def test_an_optional_field_used_untested_says_how_to_test_it(cli, game):
     _edit(game / "templates" / "harbour" / "ship.j2", '{% if card.get("captain") %}',
           "{% if true %}")
     line = _refused(cli, game)
-    assert line.startswith("templates/harbour/ship.j2:15: card has no value for its "
+    assert line.startswith("templates/harbour/ship.j2:17: card has no value for its "
                            "optional field 'captain': test it first"), line
     assert "(card 'Iron Maiden')" in line
 
@@ -100,7 +100,7 @@ def test_an_optional_field_used_untested_says_how_to_test_it(cli, game):
 def test_a_misspelt_variable_gets_a_did_you_mean(cli, game):
     _edit(game / "templates" / "harbour" / "ship.j2", "{{ card.speed }}", "{{ crad.speed }}")
     line = _refused(cli, game)
-    assert "ship.j2:10: 'crad' is undefined (did you mean 'card'?)" in line, line
+    assert "ship.j2:12: 'crad' is undefined (did you mean 'card'?)" in line, line
 
 
 def test_a_card_type_without_a_template(cli, game):

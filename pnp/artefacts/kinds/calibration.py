@@ -1,7 +1,11 @@
-"""The duplex calibration sheet: one artefact per game, always. Its front has crosses
-and a "this edge up" arrow, its back millimetre scales where the crosses land with the
-current back offset and the arrow's partner, so a home printer's duplex offset and flip
-edge can be read off one printed sheet (--back-offset, --duplex)."""
+"""The duplex calibration sheet: one artefact per game, always. Its front has crosses,
+a "this edge up" arrow and, at the middle of each paper edge, a margin ladder (lines 1 to
+12 mm from the edge: the first that printed gives the printer's margin there); its back
+has millimetre scales where the crosses land with the current back offset, scale and
+turn, and the arrow's partner. So a home printer's margin, duplex offset, scale, turn
+and flip edge can be read off one printed sheet (--printer-margin, --back-offset,
+--back-scale and --back-rotate, which `pnp calibrate` works out from the five
+readings: `correction`, --duplex)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,9 @@ if TYPE_CHECKING:
 
 NAME = "calibration"
 CAL_RANGE_MM = 10  # the back's scales read -10 .. +10 mm
+LADDER_MM = 12     # the margin ladders' lines: 1 .. 12 mm from the paper edge
+CROSS_INSET_MM = 40  # the corner crosses: this far from both edges
+CROSSES = ("centre", "top-left", "top-right", "bottom-left", "bottom-right")
 
 
 def _artefacts(game_id: str, game: Any) -> list[Artefact]:
@@ -25,9 +32,58 @@ def calibration_points(page_w: float, page_h: float) -> list[tuple[float, float]
     """The crosses on the front of the calibration sheet: centre and four corners."""
     from pnp.layout.geometry import mm
 
-    inset = mm(40)
-    return [(page_w / 2, page_h / 2), (inset, inset), (page_w - inset, inset),
-            (inset, page_h - inset), (page_w - inset, page_h - inset)]
+    inset = mm(CROSS_INSET_MM)
+    return [(page_w / 2, page_h / 2), (inset, page_h - inset), (page_w - inset, page_h - inset),
+            (inset, inset), (page_w - inset, inset)]     # in the order of CROSSES
+
+
+def ladder_lines(page_w: float, page_h: float) -> list[tuple[str, int, float, float, float,
+                                                             float]]:
+    """The margin ladders' lines: (edge, mm from that edge, x0, y0, x1, y1) in points, a
+    3 mm line parallel to each edge at its middle, every mm from 1 to LADDER_MM."""
+    from pnp.layout.geometry import mm
+
+    half = mm(1.5)
+    cx, cy = page_w / 2, page_h / 2
+    out = []
+    for d in range(1, LADDER_MM + 1):
+        at = mm(d)
+        out += [("left", d, at, cy - half, at, cy + half),
+                ("right", d, page_w - at, cy - half, page_w - at, cy + half),
+                ("bottom", d, cx - half, at, cx + half, at),
+                ("top", d, cx - half, page_h - at, cx + half, page_h - at)]
+    return out
+
+
+def correction(readings: dict[str, tuple[float, float]], page_mm: tuple[float, float],
+               offset: tuple[float, float] = (0.0, 0.0),
+               scale_pct: tuple[float, float] = (100.0, 100.0), rotate_deg: float = 0.0
+               ) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """The back offset (mm), scale (percent) and turn (degrees) that cancel what the
+    calibration sheet printed with `offset`, `scale_pct` and `rotate_deg` shows: each
+    of CROSSES read as (X, Y) mm on its scale (as seen from the back). The centre gives
+    the offset; the spread of the corners the scale (a back printed k times too large
+    reads +(k-1)D/2 on the left crosses and -(k-1)D/2 on the right, D the distance
+    between them); their turn the angle (averaged over both axes). Without the four
+    corners only the offset is corrected."""
+    import math
+
+    cx, cy = readings["centre"]
+    new_offset = (round(offset[0] + cx, 2), round(offset[1] + cy, 2))
+    corners = [readings.get(k) for k in CROSSES[1:]]
+    if any(c is None for c in corners):
+        return new_offset, scale_pct, rotate_deg
+    tl, tr, bl, br = (c for c in corners if c is not None)
+    dx, dy = page_mm[0] - 2 * CROSS_INSET_MM, page_mm[1] - 2 * CROSS_INSET_MM
+    left_x, right_x = (tl[0] + bl[0]) / 2, (tr[0] + br[0]) / 2
+    top_y, bottom_y = (tl[1] + tr[1]) / 2, (bl[1] + br[1]) / 2
+    kx = 1 + (left_x - right_x) / dx
+    ky = 1 + (bottom_y - top_y) / dy
+    left_y, right_y = (tl[1] + bl[1]) / 2, (tr[1] + br[1]) / 2
+    top_x, bottom_x = (tl[0] + tr[0]) / 2, (bl[0] + br[0]) / 2
+    turn = ((left_y - right_y) / dx + (top_x - bottom_x) / dy) / 2
+    return (new_offset, (round(scale_pct[0] / kx, 2), round(scale_pct[1] / ky, 2)),
+            round(rotate_deg - math.degrees(turn), 3))
 
 
 def calibration_arrow(page_w: float, page_h: float) -> g.Rect:
@@ -85,13 +141,23 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
     lines = [
         f"Print both pages on one sheet, duplex, {opts.duplex} flip, at 100 % (no fit-to-page).",
         "Hold the sheet against a light. On the back, read where each cross of this side falls",
-        "on the scales: X on the horizontal scale, Y on the vertical (mm, as seen from the back).",
-        "Add the readings to the current offset "
-        f"({opts.back_offset_mm[0]:g},{opts.back_offset_mm[1]:g}) and build with "
-        "--back-offset X,Y (or set print.back_offset_mm).",
+        "on the scales, X and Y (mm, as seen from the back); pnp calibrate --centre X,Y --top-left",
+        "X,Y ... --bottom-right X,Y prints the back offset, scale and turn to set.",
     ]
+    margin = [
+        "Printer margin: at the middle of each paper edge, a line every mm, 1 to 12 mm from",
+        "the edge. The number of the first line that printed is your printer's margin on that",
+        "edge: set print.printer_margin_mm (or --printer-margin) to the largest of the four.",
+        "",
+        "Read the centre cross only? Add its reading to the current offset "
+        f"({opts.back_offset_mm[0]:g},{opts.back_offset_mm[1]:g}) and build",
+        "with --back-offset X,Y (or set print.back_offset_mm).",
+    ]
+    for i, line in enumerate(margin):
+        _text(c, fonts, opts, "regular", 9, PAGE_MARGIN, g.mm(75) - 11 * i, line)
     for i, line in enumerate(lines):
         _text(c, fonts, opts, "regular", 9, PAGE_MARGIN, ph - PAGE_MARGIN - 26 - 11 * i, line)
+    _ladders(c, fonts, opts, pw, ph)
     c.setLineWidth(0.5)
     for x, y in calibration_points(pw, ph):
         c.line(x - arm, y, x + arm, y)
@@ -120,6 +186,10 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
           "This arrow must sit behind the front's arrow and point the same way "
           "(to the front's top edge).")
     ox, oy = opts.back_offset
+    turn = g.back_matrix(pw, ph, opts.back_scale_pct, opts.back_rotate_deg)
+    c.saveState()
+    if turn is not None:     # the scales land where the backs of cards land
+        c.transform(*turn)
     for x, y in calibration_points(pw, ph):
         # Where the front's cross lands on this side, with the current offset applied.
         spot = g.back_slot(g.Slot(0, 0, 0, g.Rect(x, y, 0, 0), g.Edges()), pw, ph,
@@ -132,6 +202,7 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
     label_x = partner.trim.x - g.mm(3)
     _text(c, fonts, opts, "bold", 8, label_x, partner.trim.y + partner.trim.h / 2,
           "behind the front's arrow", anchor="right")
+    c.restoreState()
     draw_scale(c, fonts, g.ScalePlate(plate.rect.shifted(0, 0), False), opts.paper,
                opts.min_text_pt)
     pages.show("back")
@@ -139,6 +210,31 @@ def _draw_calibration(db, art, opts: Options, renderer, fonts, target, result: W
     result.pages = 2
     result.cards = 0
     step(1)
+
+
+def _ladders(c, fonts, opts: Options, pw: float, ph: float) -> None:
+    """The margin ladders: a hairline every mm from the paper edge, numbered (odd numbers
+    on one side, even on the other, so that neighbours never touch)."""
+    from pnp.artefacts.sheet import text as _text
+    from pnp.layout import geometry as g
+
+    size = max(6.0, opts.min_text_pt)
+    c.setLineWidth(0.3)
+    for edge, d, x0, y0, x1, y1 in ladder_lines(pw, ph):
+        c.line(x0, y0, x1, y1)
+        gap = g.mm(0.8)
+        shift = size * 0.36          # half a digit's height: the number centred on its line
+        odd = d % 2 == 1
+        c.saveState()
+        if edge in ("left", "right"):       # numbers turned to read along the edge
+            c.translate(x0, y1 + gap if odd else y0 - gap)
+            c.rotate(90)
+            _text(c, fonts, opts, "regular", size, 0, -shift, str(d),
+                  "left" if odd else "right")
+        else:
+            _text(c, fonts, opts, "regular", size, x1 + gap if odd else x0 - gap, y0 - shift,
+                  str(d), "left" if odd else "right")
+        c.restoreState()
 
 
 def _scale(c, fonts, opts: Options, x: float, y: float) -> None:

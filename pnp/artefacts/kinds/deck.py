@@ -71,28 +71,36 @@ def _sheet_choices(deck, opts: Options, w: float, h: float) -> list[g.Sheet]:
         raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
 
 
+def _designs(decks: list) -> Iterator[tuple[tuple[int, int], Any]]:
+    """((deck number, design index), card) for the physical cards of `decks` in order,
+    deck after deck, copies repeated (lazily)."""
+    for number, deck in enumerate(decks):
+        for index, card in deck_cards(deck):
+            yield (number, index), card
+
+
 class _Batches:
-    """The deck's cards sheet by sheet. With several impositions to choose from (layout
+    """The decks' cards sheet by sheet. With several impositions to choose from (layout
     auto), each sheet takes the first whose shared cut lines join cards with the same
     bleed paint; the last sheet takes full bleed when that still holds its cards."""
 
-    def __init__(self, deck, choices: list[g.Sheet], renderer, w, h, bleed):
-        self.cards = deck_cards(deck)
+    def __init__(self, decks: list, choices: list[g.Sheet], renderer, w, h, bleed):
+        self.cards = _designs(decks)
         self.pending: deque = deque()
         self.choices = choices
-        self.deck = deck
+        self.decks = decks
         self.paint = getattr(renderer, "bleed_colors", None)
         self.size = (w, h, bleed)
-        self.known: dict[int, tuple] = {}
+        self.known: dict[tuple[int, int], tuple] = {}
 
-    def _edges(self, design: tuple[int, Any]) -> tuple:
-        index, card = design
-        if index not in self.known:
+    def _edges(self, design: tuple[tuple[int, int], Any]) -> tuple:
+        key, card = design
+        if key not in self.known:
             if self.paint is None:  # unknown bleed: never shared
-                self.known[index] = tuple(("unknown", index),) * 4
+                self.known[key] = tuple(("unknown", key),) * 4
             else:
-                self.known[index] = tuple(self.paint(card, self.deck, *self.size))
-        return self.known[index]
+                self.known[key] = tuple(self.paint(card, self.decks[key[0]], *self.size))
+        return self.known[key]
 
     def _fits(self, sheet: g.Sheet, batch: list) -> bool:
         from pnp.layout.geometry import abutting
@@ -137,10 +145,29 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
     """Impose `deck` (every copy of its cards) on sheets of `opts.paper` into the PDF
     `target`: cut guides, bleed, scale bar and duplex backs (or fold sheets) as `pnp
     build` prints it. A reprint passes a deck of some of its cards (pnp.exports.diff)."""
-    from pnp.artefacts.sheet import Pages, clipped, draw_scale, guide_code, warning_list
+    draw_decks([deck], opts, renderer, fonts, target, result, step, title)
+
+
+def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Written,
+               step: Progress | None = None, title: str | None = None) -> None:
+    """`draw_deck` for the cards of several decks of one card size, packed together on
+    shared sheets deck after deck, each back behind its own front (a reprint of a few
+    cards from several decks: pnp.exports.diff). With more than one deck, each card of
+    the layout report names its `deck` (game/deck)."""
+    from pnp.artefacts.sheet import (
+        Pages,
+        clipped,
+        draw_scale,
+        guide_code,
+        scale_plate_length,
+        warning_list,
+    )
     from pnp.draw.pdf import end_form, open_canvas
     from pnp.layout import geometry as g
 
+    deck = decks[0]
+    if any(tuple(d.size_mm) != tuple(deck.size_mm) for d in decks):
+        raise ValueError("decks packed on one sheet must share their card size")
     step = step or (lambda n: None)
     w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
     bleed = opts.bleed
@@ -155,84 +182,112 @@ def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
         page = (choices[0].page_w, choices[0].page_h)
     layout = "fold-and-glue" if opts.fold else (
         f"{opts.duplex} duplex" if opts.backs else "fronts only")
+    count = sum(d.count for d in decks)
     c = open_canvas(target, font=fonts["regular"], page_size=page, title=title or deck.title,
-                    subject=f"{deck.count} cards, {opts.paper} paper, {layout}")
+                    subject=f"{count} cards, {opts.paper} paper, {layout}")
     pages = Pages(c, result)
-    back = _back_form(c, renderer, deck, w, h, bleed, result) if opts.backs else None
+    backs_drawn = ([_back_form(c, renderer, d, w, h, bleed, result) for d in decks]
+                   if opts.backs else None)
 
-    forms: dict[int, str] = {}
+    forms: dict[tuple[int, int], str] = {}
 
-    def front(slot: g.Slot, design: tuple[int, Any]) -> None:
-        index, card = design
-        if card.copies > 1 and index not in forms:
+    def front(slot: g.Slot, design: tuple[tuple[int, int], Any]) -> None:
+        key, card = design
+        own = decks[key[0]]
+        if card.copies > 1 and key not in forms:
             # A card with copies is drawn once, as a form XObject every copy reuses.
-            forms[index] = f"front-{deck.game}-{deck.id}-{index}"
-            c.beginForm(forms[index], -bleed, -bleed, w + bleed, h + bleed)
-            result.warnings += warning_list(renderer.draw_front(c, card, deck, 0, 0, w, h,
+            forms[key] = f"front-{own.game}-{own.id}-{key[1]}"
+            c.beginForm(forms[key], -bleed, -bleed, w + bleed, h + bleed)
+            result.warnings += warning_list(renderer.draw_front(c, card, own, 0, 0, w, h,
                                                                 bleed))
             end_form(c)
         clipped(c, slot.area)
         t = slot.trim
-        if index in forms:
+        if key in forms:
             c.translate(t.x, t.y)
-            c.doForm(forms[index])
+            c.doForm(forms[key])
         else:
             result.warnings += warning_list(
-                renderer.draw_front(c, card, deck, t.x, t.y, t.w, t.h, bleed))
+                renderer.draw_front(c, card, own, t.x, t.y, t.w, t.h, bleed))
         c.restoreState()
         result.cards += 1
         step(1)
 
-    def back_at(slot: g.Slot) -> None:
+    def back_at(slot: g.Slot, design: tuple[tuple[int, int], Any]) -> None:
+        assert backs_drawn is not None
         clipped(c, slot.area)
         c.translate(slot.trim.x, slot.trim.y)
         if slot.rotate == 180:
             c.translate(w, h)
             c.rotate(180)
-        c.doForm(back)
+        c.doForm(backs_drawn[design[0][0]])
         c.restoreState()
 
+    def show(side: str, batch: list, trims) -> None:
+        pages.show(side, list(zip([card.name for _, card in batch], trims, strict=False)))
+        if len(decks) > 1:      # a packed reprint: which deck each card comes from
+            for entry, ((number, _), _card) in zip(pages.layout[-1]["cards"], batch,
+                                                   strict=False):
+                entry["deck"] = f"{decks[number].game}/{decks[number].id}"
+
     if opts.fold:
-        units = fold.grid.slots
-        for batch in g.chunks(deck_cards(deck), fold.per_sheet):
-            for pair, card in zip(fold.pairs, batch, strict=False):
+        for batch in g.chunks(_designs(decks), fold.per_sheet):
+            # a pair beside an empty unit of a partly filled sheet keeps full bleed there
+            sheet_fold = g.fold_filled(fold, len(batch))
+            units = sheet_fold.grid.slots
+            for pair, card in zip(sheet_fold.pairs, batch, strict=True):
                 front(pair.front, card)
-                back_at(pair.back)
+                back_at(pair.back, card)
+            pointers = g.strip_pointers(sheet_fold.grid) if opts.crop_marks else []
+            order = g.cut_order(sheet_fold.grid) if opts.crop_marks else None
             if opts.crop_marks:
-                c.addLiteral(guide_code(g.cut_guides(fold.grid, len(batch)), opts.guides))
-                c.addLiteral(guide_code(g.fold_guides(fold, len(batch)), opts.guides,
-                                        dash=True))
-            lines = [pair.fold for pair in fold.pairs[:len(batch)]]
-            cells = g.free_cells(fold.grid, len(batch), [f.x0 for f in lines if f.x0 == f.x1],
+                c.addLiteral(guide_code(g.cut_guides(sheet_fold.grid) + pointers, opts.guides))
+                c.addLiteral(guide_code(g.fold_guides(sheet_fold), opts.guides, dash=True))
+            lines = [pair.fold for pair in sheet_fold.pairs]
+            cells = g.free_cells(sheet_fold.grid, None, [f.x0 for f in lines if f.x0 == f.x1],
                                  [f.y0 for f in lines if f.y0 == f.y1])
-            draw_scale(c, fonts, g.scale_plate(cells, g.scale_length(opts.paper)[0],
-                                               opts.min_text_pt),
-                       opts.paper, opts.min_text_pt)
+            painted = [p.front.area for p in sheet_fold.pairs] + [
+                p.back.area for p in sheet_fold.pairs]
+            need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
+            draw_scale(c, fonts, g.scale_plate(cells, need, opts.min_text_pt, painted,
+                                               [g.guide_box(p) for p in pointers]),
+                       opts.paper, opts.min_text_pt, order)
             # a fold sheet lists what is cut out: each front with its back
-            pages.show("other", [(card.name, unit.trim)
-                                 for unit, (_, card) in zip(units, batch, strict=False)])
+            show("other", batch, [unit.trim for unit in units])
     else:
-        length = g.scale_length(opts.paper)[0]
+        turn = g.back_matrix(*page, opts.back_scale_pct, opts.back_rotate_deg)
         marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
-        for sheet, batch in _Batches(deck, choices, renderer, w, h, bleed):
-            for slot, card in zip(sheet.slots, batch, strict=False):
+        for full, batch in _Batches(decks, choices, renderer, w, h, bleed):
+            # a card beside an empty slot of a partly filled sheet keeps full bleed there
+            sheet = g.filled(full, len(batch))
+            for slot, card in zip(sheet.slots, batch, strict=True):
                 front(slot, card)
-            key = (choices.index(sheet), len(batch))
+            key = (choices.index(full), len(batch))
             if key not in marks:
-                guides = g.cut_guides(sheet, len(batch)) if opts.crop_marks else []
-                marks[key] = (guide_code(guides, opts.guides),
-                              g.scale_plate(g.free_cells(sheet, len(batch)), length,
-                                            opts.min_text_pt))
-            code, plate = marks[key]
+                # cut guides, and pointers that survive the cutting order printed on
+                # the scale plate (geometry.cut_order)
+                guides = g.cut_guides(sheet) if opts.crop_marks else []
+                pointers = g.strip_pointers(sheet) if opts.crop_marks else []
+                order = g.cut_order(sheet) if opts.crop_marks else None
+                need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
+                marks[key] = (guide_code(guides + pointers, opts.guides), order,
+                              g.scale_plate(g.free_cells(sheet), need, opts.min_text_pt,
+                                            [slot.area for slot in sheet.slots],
+                                            [g.guide_box(p) for p in pointers]))
+            code, order, plate = marks[key]
             c.addLiteral(code)
-            draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt)
-            names = [card.name for _, card in batch]
-            pages.show("front", list(zip(names, (s.trim for s in sheet.slots), strict=False)))
-            if back is not None:
+            draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt, order)
+            show("front", batch, [s.trim for s in sheet.slots])
+            if backs_drawn is not None:
                 backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
-                for slot in backs:
-                    back_at(slot)
-                pages.show("back", list(zip(names, (s.trim for s in backs), strict=True)))
+                if turn is not None:        # print.back_scale_pct / back_rotate_deg
+                    c.saveState()
+                    c.transform(*turn)
+                for slot, design in zip(backs, batch, strict=True):
+                    back_at(slot, design)
+                if turn is not None:
+                    c.restoreState()
+                show("back", batch, [s.trim for s in backs])
     c.save()
     result.pages = pages.count
 

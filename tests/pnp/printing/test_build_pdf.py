@@ -70,17 +70,23 @@ def form_origins(operations) -> list[tuple[float, float]]:
 
 
 def segments(operations) -> list[tuple[float, float, float, float]]:
-    """Straight lines `x0 y0 m x1 y1 l`, in mm."""
-    out = []
+    """Straight lines `x0 y0 m x1 y1 l`, in mm (not the sides of closed shapes `... h`:
+    the pointers beside the cards, pnp.layout.geometry.strip_pointers)."""
+    out: list[tuple[float, float, float, float]] = []
+    path: list[tuple[float, float, float, float]] = []
     start = None
     for args, op in operations:
         if op == b"m":
+            out += path
+            path = []
             start = (float(args[0]) / PT, float(args[1]) / PT)
         elif op == b"l" and start is not None:
             end = (float(args[0]) / PT, float(args[1]) / PT)
-            out.append((*start, *end))
+            path.append((*start, *end))
             start = end
-    return out
+        elif op == b"h":
+            path = []
+    return out + path
 
 
 def cut_lines(operations) -> tuple[list[float], list[float]]:

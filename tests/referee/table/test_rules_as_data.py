@@ -550,7 +550,7 @@ def test_the_playtest_whole_game_is_what_the_referee_prints(folder):
     new = run(*shlex.split(block[1])[1:]).out
     assert new.replace(str(session), "referee-session.db") == block[2]
     answers = [m[1] for m in re.finditer(r"(?m)^[^ \n].*?\] (.*)$", block[3])]
-    assert "the gull" in answers and "status" in answers
+    assert "the gull" in answers and "odds weather --at-least 1" in answers
     assert play(project, session, answers) == block[3]
     assert state(run)["over"] is True and state(run)["winner"] == ["Ann"]
 

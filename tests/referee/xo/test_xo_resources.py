@@ -47,10 +47,20 @@ def session(referee_in_process, cards: Path, path: Path):
         assert result.returncode == code, f"{args}: exit {result.returncode}\n{result.stdout}{result.stderr}"
         return result
 
+    run.path = path  # type: ignore[attr-defined]
     return run
 
 
 def state_of(run) -> dict:
+    """The state the referee holds (the stacks' order below the top is not public:
+    `status --json` shows those cards as "?")."""
+    from referee.session import Session
+
+    with Session.open(str(run.path), write=False) as held:
+        return held.state
+
+
+def public_of(run) -> dict:
     return json.loads(run("status", "--json").stdout)["state"]
 
 
@@ -89,8 +99,10 @@ def test_bundled_resource_stacks_are_dealt_with_the_seed(referee_in_process, tmp
     for name, seed in (("a", "21"), ("b", "21"), ("c", "22")):
         run = session(referee_in_process, BUNDLED, tmp_path / f"{name}.db")
         setup = run("new", "xo", "--players", "Ann,Bob", "--seed", seed).stdout
-        stacks = state_of(run)["resources"]
+        stacks = state_of(run)["resources"]  # what the referee holds (private: shuffled)
         assert {key: Counter(cards) for key, cards in stacks.items()} == expected  # every card, right stack
+        shown = public_of(run)["resources"]  # the table sees the top cards, the rest face down
+        assert shown == {key: cards[:1] + ["?"] * (len(cards) - 1) for key, cards in stacks.items()}
         assert face_up_line(stacks) in run("status").stdout
         assert face_up_line(stacks) in setup and face_up_line(stacks) in run("log").stdout
         dealt.append(stacks)
