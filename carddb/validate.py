@@ -115,7 +115,11 @@ DECK_ID = Id("deck")
 GAME_REQUIRED = {"title": NAME, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
                  "tokens": MapOf(NAME, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
-                 "phases": ListOf(NAME, 1), "icons": ANY}
+                 "phases": ListOf(ANY, 1), "icons": ANY}
+# Rules declared as data (carddb.gamerules), for a game without a rules plug-in; its
+# `phases` may then give each phase steps (a phase's name is checked there as a NAME).
+RULES_AS_DATA = {key: ANY for key in ("zones", "hand_limit", "rolls", "effects", "end", "score",
+                                      "tie_break")}
 # Colours that tell kinds apart (card types, suits, leagues...): set name -> kind -> colour,
 # for templates to read (game.extras.kind_colors) and pnp to check for colour vision.
 GAME_OPTIONAL["kind_colors"] = MapOf(STR, MapOf(STR, COLOR))
@@ -242,6 +246,11 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             optional.pop(key, None)
         required.update(extra_required)
         optional.update(extra_optional)
+        optional.setdefault("phases", ListOf(NAME, 1))
+        if isinstance(optional.get("phases"), ListOf) and optional["phases"].item is ANY:
+            optional["phases"] = ListOf(NAME, 1)  # steps are rules as data: not with a plug-in
+    else:
+        optional.update(RULES_AS_DATA)
     spec = Struct(required, optional)
     if report.languages is not None:    # translations out: the rest sees default values
         report.languages.game(gid, game, path)
@@ -353,6 +362,11 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
             rows.save()
     if plugin is not None:
         plugin.check_cards(game, cards, path, report)
+    else:
+        from carddb import gamerules
+
+        gamerules.check(game, path, pos, report, types,
+                        tuple(str(c["name"]) for c, _, _, _ in cards))
 
 
 def _own_icons(game: dict, path: str, report: Report, root: Path) -> tuple[str, ...]:
