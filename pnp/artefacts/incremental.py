@@ -101,7 +101,7 @@ def _image_paths(db: Any, deck: Any) -> list[Path]:
 
 
 def _options(opts: Any) -> Any:
-    if dataclasses.is_dataclass(opts):
+    if dataclasses.is_dataclass(opts) and not isinstance(opts, type):
         return dataclasses.asdict(opts)
     return repr(opts)
 

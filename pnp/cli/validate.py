@@ -90,10 +90,11 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[str]]:
     listen_art(font_notice)     # art far above print resolution: embedded at 300 dpi, told
     warnings: list[str] = []
     seen: set = set()
+    refused: tuple[type[BaseException], ...] = (*render_errors(), OSError)
     for art in todo:
         try:
             result = b.check_artefact(db, art, opts, renderer, fonts)
-        except (*render_errors(), OSError) as exc:
+        except refused as exc:
             line = first_line(exc)
             if line not in problems:
                 problems.append(line)
