@@ -175,11 +175,18 @@ def parse(raw: bytes, path: Path, name: str, report: Report | None = None) -> Da
     return _build(data, name, path, report)
 
 
+def _offset(pair) -> tuple[float, float]:
+    """A validated `back_offset_mm` (two numbers: validate.py) as floats."""
+    dx, dy = pair
+    return float(dx), float(dy)
+
+
 def _path_of_key(data, key, pos: Pos, path: str = "") -> str | None:
     """The field path of the mapping key written at `pos` (for duplicate-key reports)."""
     from carddb.schema import join
     from carddb.yamlsource import LocatedDict, LocatedList
 
+    items: Iterable[tuple[Any, Any]]
     if isinstance(data, LocatedDict):
         if data.key_pos.get(key) == pos:
             return join(path, key)
@@ -248,7 +255,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             paper=profile.get("paper", "letter"),
             bleed_mm=float(profile.get("bleed_mm", 3.175)),
             duplex=profile.get("duplex", "long-edge"),
-            back_offset_mm=tuple(float(v) for v in profile.get("back_offset_mm", (0, 0))),
+            back_offset_mm=_offset(profile.get("back_offset_mm", (0, 0))),
             crop_marks=profile.get("crop_marks", True),
             die_label_mm=float(profile.get("die_label_mm", 16)),
             min_text_pt=float(profile.get("min_text_pt", 6)),

@@ -427,7 +427,7 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
                 "  margin (left - right):",
             ]
             lines += [f"    {m:>+4d}  {percent(p):>8}  {p}" for m, p in result.margin.items()]
-            data = {
+            data: dict[str, Any] = {
                 "left": str(left),
                 "right": str(right),
                 "win": _fraction_json(result.win),
@@ -441,7 +441,7 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
         dist = exact.distribution(expr)
         moffed = exact.moffed_probability(expr)
         lines = [f"{expr}: mean {float(dist.mean()):.3f}"]
-        data: dict[str, Any] = {
+        data = {
             "expression": str(expr),
             "mean": _fraction_json(dist.mean()),
             "distribution": {str(v): _fraction_json(p) for v, p in dist.fractions().items()},
@@ -612,7 +612,7 @@ def new(
         if existing.exists() or existing.is_symlink():  # refuse before any setup work
             Session.check(existing)
             if not force:
-                raise RefereeError(already_holds_a_game(existing))
+                raise RefereeError(already_holds_a_game(str(existing)))
         game_seed = seed if seed is not None else opts.seed
         if game_seed is None:  # every game has a seed: its referee dice follow it (Tx.rng)
             game_seed = random.SystemRandom().randrange(2**63)

@@ -294,6 +294,26 @@ def _ink_saver_notices(db: Any, todo: list, flag: bool, progress: Progress) -> N
                             f"(templates/{game}/) reads INK_SAVER (templates/README.md)")
 
 
+@dataclass(frozen=True)
+class _InProcess:
+    """What drawing in the build's own process needs: fonts, plan store, renderer and
+    the recorder of the faces it plans."""
+    fonts: dict[str, str]
+    store: Any
+    renderer: Any
+    recorder: Any
+
+
+def _in_process(db: Any, opts: Any, options: BuildOptions, progress: Progress) -> _InProcess:
+    from pnp.artefacts import drawn
+    from pnp.draw.fonts import register_fonts
+
+    fonts = register_fonts(db.print.fonts, db.root, notify=progress.notice)
+    store = plan_store(db, options.force)
+    renderer = checked_renderer(db, fonts, opts.ink_saver, store, opts)
+    return _InProcess(fonts, store, renderer, drawn.Recorder(db, renderer))
+
+
 def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, todo: list,
                      out: Path, args: dict, progress: Progress,
                      warnings: _Warnings) -> BuildReport:
@@ -307,7 +327,7 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
     plan = incremental.Plan(db, opts, out, options.force)
     written: list[Any] = []
     staged: list[Any] = []        # drawn now, put in place only when the whole build succeeds
-    renderer = fonts = recorder = store = None
+    here: _InProcess | None = None      # made when the first artefact is drawn here
     previous = drawn.latest(out)
     built_cards: dict[str, dict] = {}
     progress.begin(sum(b.units(db, a) for a in todo))
@@ -336,15 +356,11 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
                     result, entries = drawn_now
                     progress.advance(b.units(db, art))
                 else:                   # in this process (or again here, to raise)
-                    if renderer is None:
-                        fonts = register_fonts(db.print.fonts, db.root,
-                                               notify=progress.notice)
-                        store = plan_store(db, options.force)
-                        renderer = checked_renderer(db, fonts, opts.ink_saver, store, opts)
-                        recorder = drawn.Recorder(db, renderer)
-                    result = b.build_artefact(db, art, opts, renderer, fonts, out,
+                    if here is None:
+                        here = _in_process(db, opts, options, progress)
+                    result = b.build_artefact(db, art, opts, here.renderer, here.fonts, out,
                                               progress.advance, commit=False)
-                    entries = (drawn.deck_entries(db, recorder, art.game, art.deck)
+                    entries = (drawn.deck_entries(db, here.recorder, art.game, art.deck)
                                if art.deck else None)
                 staged.append(result)
                 if art.deck:
@@ -374,8 +390,8 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
         record["lang"] = options.lang
     drawn.save_record(out, record, db)
     plan.save()
-    if store is not None:
-        store.save()
+    if here is not None:
+        here.store.save()
     return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
 
 
