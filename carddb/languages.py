@@ -359,8 +359,7 @@ class Collector:
                       join(tpath, "label"))
         self._dice(gid, game.get("dice"), join(path, "dice"))
         phases = game.get("phases")
-        for i in range(len(phases)) if isinstance(phases, list) else ():
-            phase = phases[i]
+        for i, phase in enumerate(phases if isinstance(phases, list) else ()):
             if isinstance(phase, dict) and ("name" in phase or "steps" in phase):
                 # a phase with steps (rules as data, carddb.gamerules): its name translated
                 self.take(phase, "name", gid, ("phases", i, "name"), (gid, "phases"),

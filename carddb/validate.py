@@ -247,7 +247,8 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         required.update(extra_required)
         optional.update(extra_optional)
         optional.setdefault("phases", ListOf(NAME, 1))
-        if isinstance(optional.get("phases"), ListOf) and optional["phases"].item is ANY:
+        phases = optional.get("phases")
+        if isinstance(phases, ListOf) and phases.item is ANY:
             optional["phases"] = ListOf(NAME, 1)  # steps are rules as data: not with a plug-in
     else:
         optional.update(RULES_AS_DATA)
