@@ -175,11 +175,18 @@ def parse(raw: bytes, path: Path, name: str, report: Report | None = None) -> Da
     return _build(data, name, path, report)
 
 
+def _offset(pair) -> tuple[float, float]:
+    """A validated `back_offset_mm` (two numbers: validate.py) as floats."""
+    dx, dy = pair
+    return float(dx), float(dy)
+
+
 def _path_of_key(data, key, pos: Pos, path: str = "") -> str | None:
     """The field path of the mapping key written at `pos` (for duplicate-key reports)."""
     from carddb.schema import join
     from carddb.yamlsource import LocatedDict, LocatedList
 
+    items: Iterable[tuple[Any, Any]]
     if isinstance(data, LocatedDict):
         if data.key_pos.get(key) == pos:
             return join(path, key)
@@ -231,7 +238,8 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
                 source=Source(name, *_pos(game["decks"].at(did))),
                 id_source=Source(name, *_pos(key_pos(game["decks"], did, Pos(1, 1)))),
             )
-        extras = {k: plain(v) for k, v in game.items() if k not in GAME_KEYS}
+        extras = _with_defaults({k: plain(v) for k, v in game.items() if k not in GAME_KEYS},
+                                game.get("colors") or {})
         reference = extras.get("reference")
         if isinstance(reference, dict) and isinstance(reference.get("size"), str):
             reference["size"] = list(sizes[reference["size"]])    # in mm, like a deck's
@@ -247,7 +255,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
             paper=profile.get("paper", "letter"),
             bleed_mm=float(profile.get("bleed_mm", 3.175)),
             duplex=profile.get("duplex", "long-edge"),
-            back_offset_mm=tuple(float(v) for v in profile.get("back_offset_mm", (0, 0))),
+            back_offset_mm=_offset(profile.get("back_offset_mm", (0, 0))),
             crop_marks=profile.get("crop_marks", True),
             die_label_mm=float(profile.get("die_label_mm", 16)),
             min_text_pt=float(profile.get("min_text_pt", 6)),
@@ -266,6 +274,22 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
         profiles=plain(data.get("profiles") or {}),
         languages=report.languages.result() if report.languages is not None else None,
     )
+
+
+# What a minimal token declaration {label, name, count, start, per} prints and plays with.
+TOKEN_DEFAULTS = {"diameter_mm": 20, "start": 0, "per": "player"}
+TOKEN_COLORS = ("#b5651d", "#c9a227", "#2e7d32", "#1d5c8c", "#8e3b46", "#5e4b8b")
+
+
+def _with_defaults(extras: dict, colors: dict) -> dict:
+    """Tokens with their size, start, owner and a colour each (the game's primary for the
+    first, then a palette); dice with one each per player."""
+    for i, token in enumerate((extras.get("tokens") or {}).values()):
+        for key, value in TOKEN_DEFAULTS.items():
+            token.setdefault(key, value)
+        token.setdefault("color", colors.get("primary") if i == 0 and colors.get("primary")
+                         else TOKEN_COLORS[i % len(TOKEN_COLORS)])
+    return extras
 
 
 def _pair(values: Any) -> tuple[float, float]:

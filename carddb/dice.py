@@ -149,11 +149,12 @@ class FacesSpec(ListOf):
 FACES = FacesSpec()
 PER_PLAYER = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_DICE)
 DIE_SET = Struct({"color": COLOR, "ink": COLOR, "label": Type((str,), "a text")})
-ONE_DIE = Struct({"faces": FACES, "per_player": PER_PLAYER},
-                 {"sets": MapOf(Type((str,), "a set id"), DIE_SET), "color": COLOR, "ink": COLOR,
-                  "label": Type((str,), "a text")})
-NAMED_DIE = Struct({"faces": FACES, "per_player": PER_PLAYER},
-                   {"color": COLOR, "ink": COLOR, "label": Type((str,), "a text")})
+ONE_DIE = Struct({"faces": FACES},
+                 {"per_player": PER_PLAYER, "sets": MapOf(Type((str,), "a set id"), DIE_SET),
+                  "color": COLOR, "ink": COLOR, "label": Type((str,), "a text")})
+NAMED_DIE = Struct({"faces": FACES},
+                   {"per_player": PER_PLAYER, "color": COLOR, "ink": COLOR,
+                    "label": Type((str,), "a text")})
 
 
 class DiceSpec(Spec):
@@ -189,10 +190,11 @@ def _labels_bounded(die: dict, path: str, pos: Pos, report: Report) -> bool:
     """The labels `pnp build` prints for one die: faces x per_player x sets, at most
     limits.MAX_DIE_LABELS."""
     sets = max(1, len(die.get("sets") or {}))
-    labels = len(die["faces"]) * die["per_player"] * sets
+    per_player = die.get("per_player", 1)  # one a player when not said
+    labels = len(die["faces"]) * per_player * sets
     if labels <= limits.MAX_DIE_LABELS:
         return True
-    report.add(pos, path, f"{len(die['faces'])} faces x {die['per_player']} per player"
+    report.add(pos, path, f"{len(die['faces'])} faces x {per_player} per player"
                           + (f" x {sets} sets" if sets > 1 else "")
                           + f" = {labels:,} labels to print; at most {limits.MAX_DIE_LABELS:,}")
     return False
@@ -296,7 +298,7 @@ def dice_of(extras: dict[str, Any], title: str = "", colors: dict | None = None)
                             str(s.get("label", sid)))
                      for sid, s in sets_of[name].items())
         result[name] = Die(name, tuple(face_of(f, own) for f in die["faces"]),
-                           int(die["per_player"]), sets)
+                           int(die.get("per_player", 1)), sets)
     return result
 
 

@@ -43,7 +43,7 @@ from carddb.yamlsource import Pos, key_pos, value_pos
 
 BASE_TYPES = ("text", "int", "number", "bool", "list", "enum", "image", "icon", "map", "record")
 # Keys every card has; a declared field cannot take one of these names.
-COMMON_REQUIRED = {"name": NAME, "type": STR}
+COMMON_REQUIRED: dict[str, Spec] = {"name": NAME, "type": STR}
 COPIES = Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_COPIES)
 COMMON_OPTIONAL: dict[str, Spec] = {"text": STR, "copies": COPIES, "image": STR, "flavor": STR}
 COMMON_KINDS = {"name": "text", "type": "text", "text": "text", "copies": "int", "image": "image",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 
-def read_limited(path: Path, limit: int, expected: str = "a card database is a .yaml file") -> bytes:
+def read_limited(path: str | os.PathLike[str], limit: int,
+                 expected: str = "a card database is a .yaml file") -> bytes:
     """The bytes of the regular file `path`; ValueError for anything else (a folder, a
     FIFO that would block, a device like /dev/zero that never ends) or a file larger
     than `limit` bytes. Opened without blocking, checked on the opened file."""

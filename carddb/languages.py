@@ -359,7 +359,12 @@ class Collector:
                       join(tpath, "label"))
         self._dice(gid, game.get("dice"), join(path, "dice"))
         phases = game.get("phases")
-        for i in range(len(phases)) if isinstance(phases, list) else ():
+        for i, phase in enumerate(phases if isinstance(phases, list) else ()):
+            if isinstance(phase, dict) and ("name" in phase or "steps" in phase):
+                # a phase with steps (rules as data, carddb.gamerules): its name translated
+                self.take(phase, "name", gid, ("phases", i, "name"), (gid, "phases"),
+                          join(join(join(path, "phases"), i), "name"), name=True)
+                continue
             self.take(phases, i, gid, ("phases", i), (gid, "phases"),
                       join(join(path, "phases"), i), name=True)
         ref = game.get("reference")

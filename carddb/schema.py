@@ -70,7 +70,8 @@ class Report:
     def add(self, pos: Pos, path: str, message: str) -> None:
         self.added += 1
         if pos.where is not None:                   # a cell: `heroes.csv:3:B`, `b.xlsx[S]!B3`
-            sheet = _SHEET_OF.match(pos.where).group()
+            cell = _SHEET_OF.match(pos.where)       # always matches (its last branch is `.*`)
+            sheet = cell.group() if cell else pos.where
             seen = self._per_sheet[sheet] = self._per_sheet.get(sheet, 0) + 1
             if seen > limits.MAX_SHEET_PROBLEMS:
                 self.skipped[sheet] = self.skipped.get(sheet, 0) + 1
@@ -141,6 +142,8 @@ class Type(Spec):
     """A value of one of `types`; numbers finite and within [minimum, maximum], text at
     most limits.MAX_TEXT characters (what a real game never meets: docs/ARCHITECTURE.md)."""
 
+    ranged = False      # Range(): a value out of bounds reads "expected <what> from .. to .."
+
     def __init__(self, types: tuple, expected: str, minimum=None, maximum=None):
         self.types, self.expected, self.minimum = types, expected, minimum
         if maximum is None and int in types:
@@ -162,7 +165,7 @@ class Type(Spec):
         if isinstance(value, float) and not math.isfinite(value):
             report.add(pos, path, f"expected {self.expected}, got {value} (not a finite number)")
             return False
-        if getattr(self, "ranged", False) and not self.minimum <= value <= self.maximum:
+        if self.ranged and not self.minimum <= value <= self.maximum:
             report.add(pos, path, f"expected {self.expected}, got {shown(value)}")
             return False
         if self.minimum is not None and value < self.minimum:

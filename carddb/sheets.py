@@ -71,9 +71,9 @@ def _read_csv(raw: bytes) -> list[list[Any]]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         start = raw.rfind(b"\n", 0, exc.start) + 1
-        row = raw.count(b"\n", 0, exc.start) + 1
+        line = raw.count(b"\n", 0, exc.start) + 1
         col = raw.count(b",", start, exc.start) + raw.count(b";", start, exc.start) + 1
-        raise SheetError("not UTF-8 text: save the spreadsheet as CSV UTF-8", row, col) from None
+        raise SheetError("not UTF-8 text: save the spreadsheet as CSV UTF-8", line, col) from None
     if not text.strip():
         raise SheetError("the file is empty: it needs a header row naming the fields, then one row a card")
     head = text[:4096]                          # not the whole file split into lines

@@ -12,14 +12,16 @@ from carddb.dice import TOKEN_START
 from carddb.schema import COLOR, NAME, STR, Choice, Range, Report, Struct, Type, shown
 from carddb.yamlsource import Pos
 
-# a token kind (`tokens:`); `start` and `per` are read by the referee's table kit; `icon`
-# (a built-in or own icon, checked with the game's `icons:`) is what token.j2 may draw,
-# `plural` the name's plural where the English rule fails (sheet headings)
+# a token kind (`tokens:`); `start`, `per`, `min` and `max` are read by the referee's table
+# kit; `icon` (a built-in or own icon, checked with the game's `icons:`) is what token.j2
+# may draw, `plural` the name's plural where the English rule fails (sheet headings);
+# `diameter_mm` and `color` have defaults (carddb._with_defaults)
+_HOLDING = Type((int,), "a whole number >= 0", minimum=0, maximum=limits.MAX_TOKENS)
 TOKEN = Struct({"label": STR, "name": NAME,
-                "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS),
-                "diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm")},
-               {"color": COLOR, "start": TOKEN_START, "per": Choice(("player", "shared")),
-                "icon": STR, "plural": NAME})
+                "count": Type((int,), "a whole number >= 1", minimum=1, maximum=limits.MAX_TOKENS)},
+               {"diameter_mm": Range(*limits.TOKEN_MM, "a diameter in mm"), "color": COLOR,
+                "start": TOKEN_START, "per": Choice(("player", "shared")), "min": _HOLDING,
+                "max": _HOLDING, "icon": STR, "plural": NAME})
 
 
 def check_path(value, path: str, pos: Pos, report: Report, root: Path, what: str) -> None:

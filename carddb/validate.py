@@ -115,7 +115,11 @@ DECK_ID = Id("deck")
 GAME_REQUIRED = {"title": NAME, "players": PLAYERS, "types": ANY, "decks": MapOf(DECK_ID, Struct({}))}
 GAME_OPTIONAL = {"rules": ANY, "colors": COLORS, "reference": REFERENCE,
                  "tokens": MapOf(NAME, TOKEN), "dice": DICE, "mats": MapOf(STR, ANY),
-                 "phases": ListOf(NAME, 1), "icons": ANY}
+                 "phases": ListOf(ANY, 1), "icons": ANY}
+# Rules declared as data (carddb.gamerules), for a game without a rules plug-in; its
+# `phases` may then give each phase steps (a phase's name is checked there as a NAME).
+RULES_AS_DATA = {key: ANY for key in ("zones", "hand_limit", "rolls", "effects", "end", "score",
+                                      "tie_break")}
 # Colours that tell kinds apart (card types, suits, leagues...): set name -> kind -> colour,
 # for templates to read (game.extras.kind_colors) and pnp to check for colour vision.
 GAME_OPTIONAL["kind_colors"] = MapOf(STR, MapOf(STR, COLOR))
@@ -232,7 +236,8 @@ def _rules_of(game, path, report):
 
 def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
     """One game: its fields (the rules plug-in's too), players, mats, icons, reference
-    card, declared types, then each deck and its cards; the plug-in's own checks."""
+    card, declared types, then each deck and its cards; the plug-in's own checks (or,
+    without one, the rules declared as data: carddb.gamerules)."""
     plugin = _rules_of(game, path, report)
     if not _check_game_fields(gid, game, path, pos, report, plugin):
         return
@@ -257,6 +262,11 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
                                     types, declared, own, names))
     if plugin is not None:
         plugin.check_cards(game, cards, path, report)
+    else:
+        from carddb import gamerules
+
+        gamerules.check(game, path, pos, report, types,
+                        tuple(str(c["name"]) for c, _, _, _ in cards))
 
 
 def _check_game_fields(gid, game, path, pos, report, plugin) -> bool:
@@ -269,6 +279,12 @@ def _check_game_fields(gid, game, path, pos, report, plugin) -> bool:
             optional.pop(key, None)
         required.update(extra_required)
         optional.update(extra_optional)
+        optional.setdefault("phases", ListOf(NAME, 1))
+        phases = optional.get("phases")
+        if isinstance(phases, ListOf) and phases.item is ANY:
+            optional["phases"] = ListOf(NAME, 1)  # steps are rules as data: not with a plug-in
+    else:
+        optional.update(RULES_AS_DATA)
     spec = Struct(required, optional)
     if report.languages is not None:    # translations out: the rest sees default values
         report.languages.game(gid, game, path)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -74,7 +75,10 @@ class YamlProblem(Exception):
 
 # libyaml's parser (when PyYAML was built with it) gives the same nodes and marks about
 # six times faster than the pure-Python one: every `referee` command loads cards.yaml.
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    from yaml import SafeLoader as _BaseLoader  # CSafeLoader has the same interface
+else:
+    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _Loader(_BaseLoader):

@@ -68,7 +68,8 @@ def install() -> None:
             _codes.update(kept)
     except (OSError, EOFError, ValueError, TypeError):
         pass
-    dataclasses.exec = _exec
+    # dataclasses calls the builtin `exec` by its module global name (not in its stubs)
+    dataclasses.exec = _exec  # type: ignore[attr-defined]
     atexit.register(_save)
 
 

@@ -14,7 +14,9 @@ class PnpError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = 1):
         super().__init__(message)
-        self.exit_code = exit_code
+        # click's stubs declare exit_code a ClassVar, but click reads it off the instance
+        # (BaseCommand.main): the exit code of this one error
+        self.exit_code = exit_code  # type: ignore[misc]
 
     def show(self, file=None) -> None:
         click.echo(f"pnp: {_one_line(self.format_message())}", err=True)

@@ -26,4 +26,6 @@ def install() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules["PIL.Image"] = module
     spec.loader.exec_module(module)
-    sys.modules["PIL"].Image = module    # `from PIL import Image` finds it as an attribute
+    # `from PIL import Image` finds it as an attribute (PIL's stubs declare no submodule
+    # attributes on the package)
+    sys.modules["PIL"].Image = module  # type: ignore[attr-defined]

@@ -13,13 +13,20 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
+
+
+class Named(Protocol):
+    """What every registry entry has: the name it is registered and chosen by."""
+
+    @property
+    def name(self) -> str: ...
 
 
 class ModuleRegistry:
     """The entries of one package, by name, in `order` (default: by name)."""
 
-    def __init__(self, package: str, path: Iterable[str], attribute: str, entry_type: type,
+    def __init__(self, package: str, path: Iterable[str], attribute: str, entry_type: type[Named],
                  shared: Iterable[str] = ("base",), dashes: bool = True,
                  order: Callable[[str, Any], Any] | None = None,
                  check: Callable[[Iterable[Any]], None] | None = None,

@@ -52,6 +52,10 @@ TABLE_COMMANDS = {
     "shuffle": "Your own game: a discard pile shuffled back into its deck.",
     "next": "Your own game: the next phase or the next player's turn.",
     "hand": "Your own game: a hand as the referee knows it (private).",
+    "step": "Your own game: the step of the phase, run or answered (rules as data).",
+    "put": "Your own game: PLAYER puts CARD into play (--to ZONE); its effects apply.",
+    "reveal": "Your own game: PLAYER reveals a deck's top card; its effects apply.",
+    "give": "Your own game: GIVER gives TAKER N tokens (give Ann Bob cargo 2).",
 }
 for _name, _help in TABLE_COMMANDS.items():
     LAZY_GROUPS[_name] = ("referee.table.cli", "next_" if _name == "next" else _name)
@@ -293,11 +297,14 @@ def roll(
 
 
 def _kit_roll(ctx: click.Context, words: list[str]) -> bool:
-    """`roll N [DIE]` in a session of the table kit: the session file exists (a cheap
+    """`roll N [DIE]` (or `roll NAME`, a roll cards.yaml names) in a session of the table
+    kit: the session file exists (a cheap
     test first: `referee roll 3` with no session opens nothing) and holds such a game."""
     from pathlib import Path
 
-    if not words or not words[0].isascii() or not words[0].isdigit() or len(words) > 2:
+    named = len(words) == 1 and words[0].isascii() and words[0].isalpha()  # a named roll
+    if not named and (not words or not words[0].isascii() or not words[0].isdigit()
+                      or len(words) > 2):
         return False
     path = Path(global_options(ctx).session)
     if not path.is_file():
@@ -389,7 +396,10 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
             db = load_cards(global_options(ctx).cards)
             if words[0].casefold() == "draw":
                 return odds_cli.deck_answer(db, words, at_least)
-            return odds_cli.dice_answer(db, " ".join(words), at_least)
+            return odds_cli.dice_answer(db, " ".join(words), at_least, _named_rolls(db))
+        named = _named_roll_question(ctx, words, at_least)
+        if named is not None:
+            return named
         splits = [i for i, w in enumerate(words) if w.lower() == "vs"]
         if len(splits) > 1:
             raise UsageError("odds compares two sides: LEFT vs RIGHT")
@@ -417,7 +427,7 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
                 "  margin (left - right):",
             ]
             lines += [f"    {m:>+4d}  {percent(p):>8}  {p}" for m, p in result.margin.items()]
-            data = {
+            data: dict[str, Any] = {
                 "left": str(left),
                 "right": str(right),
                 "win": _fraction_json(result.win),
@@ -431,7 +441,7 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
         dist = exact.distribution(expr)
         moffed = exact.moffed_probability(expr)
         lines = [f"{expr}: mean {float(dist.mean()):.3f}"]
-        data: dict[str, Any] = {
+        data = {
             "expression": str(expr),
             "mean": _fraction_json(dist.mean()),
             "distribution": {str(v): _fraction_json(p) for v, p in dist.fractions().items()},
@@ -449,6 +459,41 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
         return Reply(lines, data)
 
     run(as_json, answer)
+
+
+def _named_rolls(db: Any) -> Any:
+    """`rolls_of(game id)` for referee/table/odds_cli.py: a game's named rolls (cards.yaml
+    `rolls:`, carddb.gamerules) as (its dice, its outcome)."""
+    from carddb.gamerules import rules_of
+
+    def rolls_of(game_id: str) -> dict[str, tuple[str, str]]:
+        game = db.games[game_id]
+        rolls = rules_of(game.extras, game.card_types).rolls
+        return {n: (" + ".join(f"{k} {d}" for d, k in r.pool), r.outcome)
+                for n, r in rolls.items()}
+
+    return rolls_of
+
+
+def _named_roll_question(ctx: click.Context, words: list[str], at_least: int | None) -> Any:
+    """`odds weather` (a named roll of ./cards.yaml, first word a roll's name): its answer;
+    None when no game of the database names such a roll (then: dice notation)."""
+    if not words or not words[0][:1].isalpha():
+        return None
+    from referee.command import load_cards
+
+    try:
+        db = load_cards(global_options(ctx).cards)
+    except (RefereeError, UsageError):
+        return None
+    rolls_of = _named_rolls(db)
+    wanted = words[0].casefold()
+    if not any(wanted in {n.casefold() for n in rolls_of(g)} for g, game in db.games.items()
+               if game.rules is None):
+        return None
+    from referee.table import odds_cli
+
+    return odds_cli.dice_answer(db, " ".join(words), at_least, rolls_of)
 
 
 def _looks_like_pool(words: list[str]) -> bool:
@@ -567,7 +612,7 @@ def new(
         if existing.exists() or existing.is_symlink():  # refuse before any setup work
             Session.check(existing)
             if not force:
-                raise RefereeError(already_holds_a_game(existing))
+                raise RefereeError(already_holds_a_game(str(existing)))
         game_seed = seed if seed is not None else opts.seed
         if game_seed is None:  # every game has a seed: its referee dice follow it (Tx.rng)
             game_seed = random.SystemRandom().randrange(2**63)

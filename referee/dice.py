@@ -352,7 +352,7 @@ def plan(rng: random.Random, rolls: Sequence[tuple[str, str, int]]) -> None:
         table.planned = list(rolls)
 
 
-def is_moffed(faces: list[int] | tuple[int, ...]) -> bool:
+def is_moffed(faces: Sequence[int]) -> bool:
     """XO-5: one or more dice, every face 0. A zero-die roll is never moffed."""
     return len(faces) > 0 and all(face == 0 for face in faces)
 

@@ -264,16 +264,41 @@ NOUNS = {"dice": "die", "tokens": "token", "decks": "deck", "cards": "card",
          "deck_titles": "deck title"}
 
 
+# what a TableGame derives from its cards (rules as data read them): said as the cards
+DERIVED = ("card_types", "card_fields", "deck_cards")
+
+
 def _table_changes(before: dict, after: dict) -> list[str]:
     said: list[str] = []
-    said += _renamed_cards(_by_deck(before["cards"]), _by_deck(after["cards"]))
+    changed = [c for c, f in before.get("card_fields", {}).items()
+               if c in after.get("card_fields", {}) and after["card_fields"][c] != f]
+    said += _renamed_cards(_by_deck(before["cards"]), _by_deck(after["cards"]), changed)
     for key in dict.fromkeys([*before, *after]):
-        if key in ("cards", "id") or before.get(key) == after.get(key):
+        if key in ("cards", "id", *DERIVED) or before.get(key) == after.get(key):
+            continue
+        if key == "rules":
+            said += _rules_changes(before, after)
             continue
         if key == "aliases":            # a card's other names (carddb.languages): a name
             said += _aliases_changed(before.get(key) or {}, after.get(key) or {})  # or gone
             continue
         said += _keyed(NOUNS.get(key, key.replace("_", " ")), before.get(key), after.get(key))
+    return said
+
+
+def _rules_changes(before: dict, after: dict) -> list[str]:
+    """Rules as data (carddb.gamerules) that differ, part by part; phases renamed are said
+    once (`phases changed`), their steps changed as `phase steps changed`."""
+    was, now = before.get("rules") or {}, after.get("rules") or {}
+    said = []
+    for key in dict.fromkeys([*was, *now]):
+        if was.get(key) == now.get(key):
+            continue
+        if key == "phases":
+            if before.get("phases") == after.get("phases"):
+                said.append("phase steps changed")
+            continue
+        said.append(f"rules: {key.replace('_', ' ')} changed")
     return said
 
 

@@ -216,8 +216,8 @@ def roll(expr: DiceExpr, rng: Any = None, entered: str | None = None) -> Rolled:
     if entered is None:
         if rng is None:
             raise ValueError("roll needs an rng or entered faces")
-        faces = tuple(tuple(roll_dice(g.count, g.die, rng)) for g in expr.groups)
-        return Rolled(expr, faces, entered=False)
+        rolled = tuple(tuple(roll_dice(g.count, g.die, rng)) for g in expr.groups)
+        return Rolled(expr, rolled, entered=False)
     tokens = [t for t in entered.replace(",", " ").split() if t]
     if len(tokens) != expr.dice_count:
         raise DiceError(

@@ -44,7 +44,7 @@ import os
 import sqlite3
 import zlib
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from referee import clock, session_media, session_verified, state_schema
 from referee.errors import RefereeError, SessionError, UsageError
@@ -716,9 +716,10 @@ class Session:
         """Rows `first..last` (at most `_last`), each CRC checked: read from the file once."""
         wanted = [seq for seq in range(first, last + 1) if seq not in self._read]
         if wanted:
-            conn, own = self._conn, self._conn is None
-            if own:  # after `let_go`: a read of its own (the rows are append-only)
-                conn = _connect(self.path, session_media.read_mode(self.path, False))
+            own = self._conn is None
+            # after `let_go`: a read of its own (the rows are append-only)
+            conn = _connect(self.path, session_media.read_mode(self.path, False)) \
+                if self._conn is None else self._conn
             try:
                 found = conn.execute(_SELECT_RANGE, (wanted[0], wanted[-1])).fetchall()
             except sqlite3.DatabaseError as error:
@@ -743,6 +744,14 @@ class Session:
         if seq == opened:
             return self._last
         return self._rows_between(seq, seq)[0]
+
+    @overload
+    def log(self, with_states: Literal[False] = False, last: int | None = None
+            ) -> list[Event]: ...
+
+    @overload
+    def log(self, with_states: Literal[True], last: int | None = None
+            ) -> list[tuple[Event, dict]]: ...
 
     def log(self, with_states: bool = False, last: int | None = None
             ) -> list[Event] | list[tuple[Event, dict]]:

@@ -41,6 +41,10 @@ def project(tmp_path: Path, place: str | None = None, char: str = "") -> Path:
 
     folder = tmp_path / "harbour"
     write_project(folder, None)
+    cards = folder / "cards.yaml"  # its rules as data left out: a name's one line, alone
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text[:text.index("    zones:")] + "    phases: [Draw, Sail, Storm]\n"
+                     + text[text.index("    decks:"):], encoding="utf-8")
     if place is not None:
         old, new = PLACES[place]
         escape = json.dumps(char)[1:-1]  # "\u00ad", "\u001b": YAML's double-quoted escapes

@@ -144,7 +144,8 @@ def test_pnp_validate_and_build_refuse_a_deck_named_like_an_artefact(tmp_path, c
     cards = tmp_path / "p" / "cards.yaml"
     text = cards.read_text(encoding="utf-8")
     assert "\n      ships:" in text
-    cards.write_text(text.replace("\n      ships:", "\n      tokens:", 1), encoding="utf-8")
+    text = text.replace("\n      ships:", "\n      tokens:", 1).replace("deck: ships", "deck: tokens")
+    cards.write_text(text, encoding="utf-8")
     for command in (("validate",), ("build", "--force")):
         done = cli("pnp", *command, cwd=tmp_path / "p")
         assert done.returncode == 1, done.stderr

@@ -62,7 +62,7 @@ def options_from_profile(profile: Any, *, paper: str | None = None, duplex: str 
         min_text_pt=float(getattr(profile, "min_text_pt", 6.0)),
         printer_margin_mm=float(printer_margin_mm if printer_margin_mm is not None
                                 else getattr(profile, "printer_margin_mm", 5.0)),
-        layout=layout or getattr(profile, "layout", "auto"),
+        layout=layout if layout else getattr(profile, "layout", "auto"),
         ink_saver=bool(ink_saver if ink_saver is not None
                        else getattr(profile, "ink_saver", False)),
         guides=guides_from_profile(getattr(profile, "cut_guides", None)),

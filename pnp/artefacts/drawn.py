@@ -110,7 +110,7 @@ def rounded_repr(value: Any, colours: dict) -> str:
     hashes of earlier builds stay valid). Floats written with a decimal point are
     rounded, the others (1e-05, inf) kept; a ReportLab colour's text is kept in
     `colours` by its components; any other object is its repr with `_rounded` numbers."""
-    kind = type(value)
+    kind: type = type(value)
     if kind is float:
         # repr writes a decimal point for 1e-4 <= |x| < 1e16, and for some others (9.5e-05)
         if value == 0 or 1e-4 <= abs(value) < 1e16 or "." in repr(value):
@@ -189,7 +189,7 @@ class Recorder:
         self._fonts = fonts_digest(db)
         observe = getattr(renderer, "observe_faces", None)
         self.observing = callable(observe)
-        if self.observing:
+        if callable(observe):
             observe(self.seen)
 
     def seen(self, face: Any) -> None:

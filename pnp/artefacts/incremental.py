@@ -106,7 +106,7 @@ _LATER = {"back_scale_pct": (100.0, 100.0), "back_rotate_deg": 0.0}
 
 
 def _options(opts: Any) -> Any:
-    if dataclasses.is_dataclass(opts):
+    if dataclasses.is_dataclass(opts) and not isinstance(opts, type):
         found = dataclasses.asdict(opts)
         for key, default in _LATER.items():
             if key in found and found[key] == default:

@@ -294,6 +294,26 @@ def _ink_saver_notices(db: Any, todo: list, flag: bool, progress: Progress) -> N
                             f"(templates/{game}/) reads INK_SAVER (templates/README.md)")
 
 
+@dataclass(frozen=True)
+class _InProcess:
+    """What drawing in the build's own process needs: fonts, plan store, renderer and
+    the recorder of the faces it plans."""
+    fonts: dict[str, str]
+    store: Any
+    renderer: Any
+    recorder: Any
+
+
+def _in_process(db: Any, opts: Any, options: BuildOptions, progress: Progress) -> _InProcess:
+    from pnp.artefacts import drawn
+    from pnp.draw.fonts import register_fonts
+
+    fonts = register_fonts(db.print.fonts, db.root, notify=progress.notice)
+    store = plan_store(db, options.force)
+    renderer = checked_renderer(db, fonts, opts.ink_saver, store, opts)
+    return _InProcess(fonts, store, renderer, drawn.Recorder(db, renderer))
+
+
 def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, todo: list,
                      out: Path, args: dict, progress: Progress,
                      warnings: _Warnings) -> BuildReport:
@@ -313,7 +333,7 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
     to_draw = [art for art, result in zip(todo, ready, strict=True) if result is None]
     jobs = pool_size(options.jobs, len(to_draw))
     pool = None
-    here = _InProcess(db, opts, options, out, progress)
+    here = _DrawnHere(db, opts, options, out, progress)
     try:
         listen_art(progress.notice)         # art downsampled for print is told (workers too)
         if jobs:
@@ -344,8 +364,8 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
             pool.close()
         progress.end()
     _record_build(db, db_path, opts, options, out, args, todo, plan, staged, previous, built_cards)
-    if here.store is not None:
-        here.store.save()
+    if here.made is not None:
+        here.made.store.save()
     return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
 
 
@@ -364,38 +384,31 @@ def _up_to_date(plan: Any, db: Any, todo: list, previous: Any) -> list[Any]:
     return ready
 
 
-class _InProcess:
-    """Draws artefacts in this process, with fonts, renderer and card recorder made at
-    the first one."""
+class _DrawnHere:
+    """Draws artefacts in this process, with fonts, renderer and card recorder
+    (_InProcess) made at the first one."""
 
-    def __init__(self, db: Any, opts: Any, options: BuildOptions, out: Path, progress: Progress) -> None:
+    def __init__(self, db: Any, opts: Any, options: BuildOptions, out: Path,
+                 progress: Progress) -> None:
         self.db, self.opts, self.options, self.out, self.progress = db, opts, options, out, progress
-        self.renderer: Any = None
-        self.fonts: Any = None
-        self.recorder: Any = None
-        self.store: Any = None
+        self.made: _InProcess | None = None      # made when the first artefact is drawn here
 
     def draw(self, art: Any) -> tuple[Any, Any]:
         from pnp.artefacts import build as b
         from pnp.artefacts import drawn
-        from pnp.draw.fonts import register_fonts
 
         db, opts, out, progress = self.db, self.opts, self.out, self.progress
-        if self.renderer is None:
-            self.fonts = register_fonts(db.print.fonts, db.root,
-                                        notify=progress.notice)
-            self.store = plan_store(db, self.options.force)
-            self.renderer = checked_renderer(db, self.fonts, opts.ink_saver, self.store,
-                                             opts)
-            self.recorder = drawn.Recorder(db, self.renderer)
-        result = b.build_artefact(db, art, opts, self.renderer, self.fonts, out,
+        if self.made is None:
+            self.made = _in_process(db, opts, self.options, progress)
+        here = self.made
+        result = b.build_artefact(db, art, opts, here.renderer, here.fonts, out,
                                   progress.advance, commit=False)
-        entries = (drawn.deck_entries(db, self.recorder, art.game, art.deck)
+        entries = (drawn.deck_entries(db, here.recorder, art.game, art.deck)
                    if art.deck else None)
         return result, entries
 
 
-def _drawn(art: Any, pool: Any, here: _InProcess, db: Any, progress: Progress) -> tuple[Any, Any]:
+def _drawn(art: Any, pool: Any, here: _DrawnHere, db: Any, progress: Progress) -> tuple[Any, Any]:
     """One artefact drawn: taken from a worker, or drawn in this process (or again here,
     to raise the error a worker met)."""
     from pnp.artefacts import build as b

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pnp.cli.options import project_option
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as Bar
+
+    # _Reporter is a Progress (mypy checks its methods against it); at run time the build
+    # module is imported only when a build starts (pnp's start-up stays light)
+    from pnp.artefacts.project_build import Progress as _Progress
+else:
+    _Progress = object
 
 PAPERS = ("letter", "a4")
 DUPLEX = ("long-edge", "short-edge")
@@ -207,7 +217,7 @@ def _write_changed(out: Path, project: Path | None, since: str | None,
                f"since {found.since})")
 
 
-class _Reporter:
+class _Reporter(_Progress):
     """What a build reports (pnp.artefacts.project_build.Progress), shown: a rich
     progress bar on a terminal, plain lines otherwise; warnings and notices on stderr."""
 
@@ -215,7 +225,7 @@ class _Reporter:
         self.say = say
         self.err = err
         self.tty = sys.stderr.isatty()
-        self.progress = None
+        self.progress: Bar | None = None
 
     def reading(self, path: Path) -> None:
         from pnp.cli.support import announce

@@ -55,7 +55,7 @@ def _click_option(opt: Any, owners: list[str]) -> click.Option:
         if "/" in opt.flags:
             return click.Option(decls, default=opt.default, show_default=True, help=text)
         return click.Option(decls, is_flag=True, default=bool(opt.default), help=text)
-    kind = {"str": str, "float": float, "int": int}[opt.kind]
+    kind: type | click.ParamType = {"str": str, "float": float, "int": int}[opt.kind]
     if opt.kind == "int" and opt.limits is not None:
         kind = click.IntRange(*opt.limits)
     return click.Option(decls, type=kind, default=opt.default, metavar=opt.metavar,

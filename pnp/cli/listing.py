@@ -15,7 +15,7 @@ def deck_rows(db, game_id: str | None = None) -> list[tuple]:
             continue
         for did, deck in game.decks.items():
             designs = Counter(c.type for c in deck.cards)
-            copies = Counter()
+            copies: Counter[str] = Counter()
             for card in deck.cards:
                 copies[card.type] += card.copies
             for ctype in designs:

@@ -135,10 +135,11 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[tuple[str, tuple]]]:
     warnings: list[tuple[str, tuple]] = []
     seen: set = set()
     identity_key = _identity(db)
+    refused: tuple[type[BaseException], ...] = (*render_errors(), OSError)
     for art in todo:
         try:
             result = b.check_artefact(db, art, opts, renderer, fonts)
-        except (*render_errors(), OSError) as exc:
+        except refused as exc:
             line = first_line(exc)
             if line not in problems:
                 problems.append(line)

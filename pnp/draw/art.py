@@ -177,7 +177,7 @@ def _unreadable(name: str, exc: BaseException) -> ArtError:
     return ArtError(f"image {name!r} cannot be read: {detail}")
 
 
-def open_art(path: Path) -> Art:
+def open_art(path: str | os.PathLike[str]) -> Art:
     """The art at `path` checked: a regular file of at most MAX_ASSET_BYTES, in one of
     FORMATS (told from its bytes), at most MAX_IMAGE_PIXELS, decodable to its end.
     What decoding found is cached by content, so unchanged art is decoded once."""

@@ -10,6 +10,7 @@ character). Coverage is read from each font's own character map.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,7 +21,8 @@ _FALLBACK: dict[str, tuple[str, str]] = {}
 _READY: set[str] = set()
 
 
-def set_fallback(font: str, fallback: str | None, path: str | None = None) -> None:
+def set_fallback(font: str, fallback: str | None, path: str | os.PathLike[str] | None = None
+                 ) -> None:
     """Characters `font` lacks are drawn with `fallback`, read from the TrueType file
     `path` when first needed (None: with nothing else)."""
     if fallback is None or fallback == font:

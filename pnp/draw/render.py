@@ -31,7 +31,7 @@ import itertools
 import re
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,11 @@ class RenderError(Exception):
     invalid element, a missing or escaping image path. The message is one line."""
 
 
+# A face's plan: (what it keeps alive, its (replay key, op) pairs, warnings, edge paint,
+# the text code kept with a stored front or None): CardRenderer._planned
+_Plan = tuple[Any, Sequence[Any], list[LayoutWarning], Any, "_KeptText | None"]
+
+
 class PlannedFace:
     """One face as the renderer planned it, told to each of `CardRenderer.face_observers`
     (the reprint record hashes it, pnp.artefacts.drawn). `ops`: the (replay key, op)
@@ -67,7 +72,7 @@ class PlannedFace:
 
     __slots__ = ("template", "target", "ops", "stamp", "replan", "memo")
 
-    def __init__(self, template: str, target: Target, ops: list, stamp: dict[str, str],
+    def __init__(self, template: str, target: Target, ops: Sequence, stamp: dict[str, str],
                  replan: Callable[[dict[str, str]], list], memo: dict | None = None):
         self.template, self.target, self.ops, self.stamp = template, target, ops, stamp
         self.replan = replan
@@ -112,11 +117,14 @@ class CardRenderer:
         else:
             folders = [Path(templates)]
         self.templates = _templates_for(folders, Path(db.root))
-        self._plans: OrderedDict[tuple, tuple[Any, list, list[LayoutWarning]]] = OrderedDict()
+        self._plans: OrderedDict[tuple, _Plan] = OrderedDict()
         self._cache_size = cache_size
         self._image_sizes: dict[Path, tuple[int, int]] = {}
         self._compiled = RecentCache(4096)   # element line -> (operations, warnings)
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
+        # (id(deck), template) -> (deck, the digest of what its fronts share: _front_key)
+        self._scopes: dict[tuple[int, str], tuple[Any, str]] = {}
+        self._own_icons: dict[str, tuple[Any, dict[str, str]]] = {}   # game id -> (game, refs)
         self._token = next(_RENDERERS)      # keys this renderer's code stored on a canvas
         self.stamp: dict[str, str] | None = None    # read on the first plan
         # card fronts' plans across builds (pnp.draw.plan_cache.PlanStore; None: none)
@@ -288,7 +296,7 @@ class CardRenderer:
         return node
 
     def _planned(self, key, keep, template, context, target: _Target,
-                 missing: str | None = None) -> tuple:
+                 missing: str | None = None) -> _Plan:
         """(keep, ops, warnings, edge paint, text code kept) of a face, planned once and
         cached (a card front also across builds, in `plan_store`: pnp.draw.plan_cache;
         with the code of its text there, `_KeptText`)."""
@@ -313,7 +321,7 @@ class CardRenderer:
     def _replanner(self, template, context, target, missing):
         return lambda stamp: self._replan(template, context, target, missing, stamp)
 
-    def _stored_front(self, keep, template, context, target: _Target, missing) -> tuple:
+    def _stored_front(self, keep, template, context, target: _Target, missing) -> _Plan:
         """A card front's plan from the plan store if it is still true, else planned
         and stored (its `card_named` look-ups and drawn files kept to check it by)."""
         from pnp.draw import plan_cache as pc
@@ -324,6 +332,8 @@ class CardRenderer:
         bucket = f"{game.id}/{deck.id}"
         key = self._front_key(card, deck, game, template, target)
         entry = store.get(bucket, key) if store.read else None
+        ops: Sequence[Any]
+        memo: dict[str, Any]
         if entry is not None and self._still_true(entry, game):
             store.hits += 1
             design, keys, packed, warnings, edges, _deps, _files, memo, fonts = entry
@@ -358,7 +368,7 @@ class CardRenderer:
                 shape = op.as_tuple() if type(op) is not tuple else op
                 if shape and shape[0] == "image" and isinstance(shape[2], str):
                     files[shape[2]] = pc.file_stamp(shape[2])
-            memo: dict[str, Any] = {}
+            memo = {}
             shared = self._shared_keys       # one object per distinct key: the files
             store.put(bucket, key, (target.design, [None if k is None else          # keep
                                                     shared.setdefault(k[1:], k[1:])  # each
@@ -393,12 +403,12 @@ class CardRenderer:
             if self.language is not None:   # a game in several languages (`lang`)
                 base.append(self.language)
             self._key_base = pc.digest(base)
-        scope = self._contexts.get(("digest", id(deck), template))
+        scope = self._scopes.get((id(deck), template))
         if scope is None or scope[0] is not deck:
             known = pc.template_digest(self.templates, template)
             scope = (deck, pc.digest([self._key_base, template, known,
                                       self._deck_context(deck), self._game_context(game)]))
-            self._contexts[("digest", id(deck), template)] = scope
+            self._scopes[(id(deck), template)] = scope
         return pc.quick_digest((scope[1], target.W, target.H, target.bleed, target.safe_mm,
                                 _card_context(card)))
 
@@ -504,7 +514,7 @@ class CardRenderer:
             CardRenderer._run(canvas, [op])
             known = "\n".join(code[start:])
             codes.put(key, known)
-            if where is not None:
+            if where is not None and kept is not None:     # (where: only with kept)
                 kept.keep(index, texts.after(canvas, op, where, known))
 
     def _plan(self, template: str, context, target: _Target, missing: str | None):
@@ -597,7 +607,7 @@ class CardRenderer:
         """The own icons (cards.yaml `icons:`) of the game being drawn: name -> the name
         `pnp.draw.icons.draw_icon` draws it by (its file's checked path)."""
         game = self._game(t.game)
-        found = self._contexts.get(("icons", game.id))
+        found = self._own_icons.get(game.id)
         if found is None or found[0] is not game:
             refs: dict[str, str] = {}
             if game.extras.get("icons"):     # (carddb.icons only then: it loads the schema)
@@ -607,7 +617,7 @@ class CardRenderer:
                 refs = {name: file_ref(str(self._checked_icon(icon.file, t)))
                         for name, icon in declared(game.extras).items()}
             found = (game, refs)
-            self._contexts[("icons", game.id)] = found
+            self._own_icons[game.id] = found
         return found[1]
 
     def _checked_icon(self, file: str, t: _Target) -> Path:

@@ -353,12 +353,13 @@ class Templates:
             if source is None:
                 self.get(name)                       # raises "template not found"
             match = _DESIGN.search(source or "")
-            sizes = re.findall(r"([0-9.]+)\s*x\s*([0-9.]+)", match.group(1)) if match else []
+            design = match.group(1) if match else ""
+            sizes = re.findall(r"([0-9.]+)\s*x\s*([0-9.]+)", design)
             try:
                 self._designs[name] = tuple((float(w), float(h)) for w, h in sizes)
             except ValueError:
                 raise TemplateError(f"templates/{name}: design size must be W x H in mm, "
-                                    f"got {match.group(1)!r}") from None
+                                    f"got {design!r}") from None
         return self._designs[name]
 
     def exists(self, name: str) -> bool:
@@ -496,7 +497,8 @@ def _undefined_message(exc: BaseException, context: dict[str, Any],
         return None
     holder = next((k for k, v in context.items() if v is owner), None)
     names = [k for k in owner if isinstance(k, str)]
-    extra = [k for k in (declared.get(holder) or ()) if k not in owner]
+    fields = declared.get(holder) if holder is not None else None
+    extra = [k for k in (fields or ()) if k not in owner]
     label = holder or "the mapping"
     if missing in extra:                        # declared, no value on this card
         return (f"{label} has no value for its optional field {missing!r}: test it first, "

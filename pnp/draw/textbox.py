@@ -294,8 +294,9 @@ def _position(lines, size, width, height, h, align, valign, leading, ascent) -> 
         if i > 0:
             baseline += leading * size + (PARAGRAPH_GAP * size if first else 0.0)
         dx = _offset(align, width - used, "center", "right")
-        # merge neighbouring text atoms of one font into one run, spaces included
-        run_x = run_font = None
+        # merge neighbouring text atoms of one font into one run, spaces included: a run is
+        # open while run_font is set, from run_x
+        run_x, run_font = 0.0, None
         run_text = ""
         run_end = 0.0
         for x, (kind, text, font, w) in atoms:

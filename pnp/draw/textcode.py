@@ -58,12 +58,12 @@ class TextCode:
             self._digests[(name, n)] = digest
         return (state.internalName, digest, n)
 
-    def before(self, canvas, op) -> tuple | None:
+    def before(self, canvas, op) -> dict | None:
         """What `after` needs of a text operation about to be drawn, or None when it is
         not one to keep."""
         if not _plain(op) or _alpha(canvas) != 1:
             return None
-        where = {}
+        where: dict[str, tuple] = {}
         for name in {p.font for p in op.pieces}:
             at = self._where(canvas, name)
             if at is None:               # its first use here names it: not kept

@@ -6,12 +6,18 @@ Fonts are embedded as subsets of at most 256 glyphs, each named `TAG+FontName` (
 9.6.4). ReportLab tags a font's first subset `AAAAAA`, its second `AAAAAB`, ... so two fonts
 in one file share tags and preflight tools flag it (issue 22). Ours derive the tag from
 the subset itself (the font, the subset number and its characters), unique within the
-file, and the same for the same drawing, so builds stay byte-reproducible."""
+file, and the same for the same drawing, so builds stay byte-reproducible.
+
+ReportLab keeps one font object per face: a face another caller (an application that
+imports pnp, a test) registered first with stock ReportLab, under any name, is what our
+name then draws with. That font is given our tags too (`_tag_subsets`): its PDF objects
+are the same but for the six letters (tests/pnp/test_font_subsets.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 
 class FontError(Exception):
@@ -25,6 +31,7 @@ def register_file(name: str, path: Path, setting: str) -> None:
     from reportlab.pdfbase.ttfonts import TTFError
 
     if name in pdfmetrics.getRegisteredFontNames():
+        _tag_subsets(pdfmetrics.getFont(name), name)
         return
     try:
         found = path.is_file()
@@ -49,6 +56,24 @@ def register_file(name: str, path: Path, setting: str) -> None:
         reason = " ".join(str(exc).split())[:120] or type(exc).__name__
         raise FontError(f"font file {path} cannot be used: damaged or not a "
                         f"TrueType font ({reason})") from None
+    _tag_subsets(pdfmetrics.getFont(name), name)
+
+
+def _tag_subsets(font: Any, name: str) -> None:
+    """`font` (what ReportLab draws `name` with) writes our subset tags: a stock TTFont,
+    registered first for the same face by another caller, becomes our class (the same
+    object and state: what it drew before is still written, every subset tagged by
+    subset_tag). FontError for a TrueType class of another caller's own."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    tagged = _tagged_font_class()
+    if isinstance(font, tagged) or not isinstance(font, TTFont):
+        return
+    if type(font) is not TTFont:
+        raise FontError(f"font {name}: its face is registered with ReportLab as "
+                        f"{type(font).__name__} (another caller's class), whose subsets "
+                        f"pnp cannot tag apart")
+    font.__class__ = tagged
 
 
 def subset_tag(font_name: str, face_name: bytes, number: int, chars: list[int],

@@ -82,10 +82,10 @@ class Converter:
         self.convert = lru_cache(maxsize=4096)(self._convert)
 
     def _convert(self, rgb: tuple[float, float, float]) -> CMYK:
-        from PIL import Image, ImageCms
+        from PIL import Image
 
         pixel = Image.new("RGB", (1, 1), tuple(round(max(0, min(1, v)) * 255) for v in rgb))
-        c, m, y, k = ImageCms.applyTransform(pixel, self._transform).getpixel((0, 0))
+        c, m, y, k = self._transform.apply(pixel).tobytes()     # one CMYK pixel: 4 bytes
         return cap_ink(c / 255, m / 255, y / 255, k / 255, self.ink_limit)
 
     def image(self, image):

@@ -322,8 +322,9 @@ def export_cut(db: Any, m: Machine, game: str | None, decks: tuple, out: Path,
         inside(inside(out, art.game), f"{art.name}-sheet-1.pdf")
         b.check_images(db, art)
         deck = db.games[art.game].decks[art.deck]
+        card_w, card_h = deck.size_mm
         try:
-            sheets[art.name] = cut_sheet(m, paper_mm, *deck.size_mm,
+            sheets[art.name] = cut_sheet(m, paper_mm, card_w, card_h,
                                          opts.bleed_mm if bleed is None else bleed,
                                          fixed=bleed is not None)
         except ValueError as exc:

@@ -12,9 +12,12 @@ writes PDF/X but does not check it), so `check_pdfx` checks the structural rules
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.exports.cmyk import THIN_LINE_PT, Converter, is_grey, k_only
+
+if TYPE_CHECKING:
+    from pypdf.generic import DictionaryObject, PdfObject
 
 # 15930-4 names the part and conformance level in GTS_PDFXVersion alone; the 2001 edition's
 # GTS_PDFXConformance key is not written.
@@ -30,6 +33,26 @@ COLOUR_OPS = {"rg", "RG", "g", "G", "k", "K", "cs", "CS", "sc", "SC", "scn", "SC
 
 class PdfxError(ValueError):
     """The PDF cannot be made PDF/X-1a (transparency, an unsupported colour space)."""
+
+
+def _dictionary(obj: PdfObject | None, what: str) -> DictionaryObject:
+    """The dictionary `obj` is or refers to (pypdf types a resolved object as any kind)."""
+    from pypdf.generic import DictionaryObject
+
+    found = obj.get_object() if obj is not None else None
+    if not isinstance(found, DictionaryObject):
+        raise PdfxError(f"{what}: not a PDF dictionary")
+    return found
+
+
+def _numbers(obj: PdfObject, what: str) -> list[float]:
+    """The numbers of the array `obj` is or refers to (a page box)."""
+    from pypdf.generic import ArrayObject
+
+    found = obj.get_object()
+    if not isinstance(found, ArrayObject):
+        raise PdfxError(f"{what}: not a PDF array")
+    return [float(v) for v in found]
 
 
 class _State:
@@ -64,7 +87,8 @@ def _cmyk(colour: tuple, conv: Converter, k_text: bool) -> tuple:
     from pnp.exports.cmyk import cap_ink
 
     if colour[0] == "cmyk":           # given as CMYK in the template: only the ink cap
-        return cap_ink(*colour[1:], conv.ink_limit)
+        c, m, y, k = colour[1:]
+        return cap_ink(c, m, y, k, conv.ink_limit)
     rgb = colour[1:]
     if k_text and is_grey(rgb):
         return k_only(rgb)
@@ -160,6 +184,7 @@ def _convert_image(obj: Any, conv: Converter, where: str) -> None:
     filters = obj.get("/Filter")
     filters = [filters] if isinstance(filters, str) else list(filters or [])
     size = (int(obj["/Width"]), int(obj["/Height"]))
+    image: Image.Image
     if "/DCTDecode" in filters:                 # get_data() leaves the JPEG as it is
         image = Image.open(io.BytesIO(obj.get_data()))
     elif int(obj.get("/BitsPerComponent", 8)) == 8:
@@ -259,10 +284,10 @@ def make_pdfx(source: Path, target: Path, conv: Converter, title: str) -> None:
         stream.operations = convert_stream(stream.operations, conv, where)
         page.replace_contents(stream)
         page.compress_content_streams()
-    profile = DecodedStreamObject()
-    profile.set_data(conv.icc.read_bytes())
-    profile[NameObject("/N")] = NumberObject(4)
-    profile = profile.flate_encode()
+    icc = DecodedStreamObject()
+    icc.set_data(conv.icc.read_bytes())
+    icc[NameObject("/N")] = NumberObject(4)
+    profile = icc.flate_encode()
     intent = DictionaryObject({
         NameObject("/Type"): NameObject("/OutputIntent"),
         NameObject("/S"): NameObject("/GTS_PDFX"),
@@ -276,7 +301,8 @@ def make_pdfx(source: Path, target: Path, conv: Converter, title: str) -> None:
     writer.root_object[NameObject("/OutputIntents")] = ArrayObject(
         [writer._add_object(intent)])
     writer.add_metadata({"/Title": title, "/GTS_PDFXVersion": PDFX_VERSION})
-    info = writer._info.get_object()    # add_metadata writes text only; Trapped is a name
+    # add_metadata writes text only; Trapped is a name
+    info = _dictionary(writer._info, "the document information")
     info[NameObject("/Trapped")] = NameObject("/False")
     for key in ("/CreationDate", "/ModDate"):
         if key not in info:
@@ -381,7 +407,7 @@ def check_pdfx(path: Path) -> list[str]:
 def _intent_problems(pdf: Any, problems: list[str]) -> None:
     """One GTS_PDFX OutputIntent, with an OutputConditionIdentifier and an embedded CMYK
     ICC profile."""
-    root = pdf.trailer["/Root"]
+    root = _dictionary(pdf.trailer["/Root"], "the document catalog")
     intents = root.get("/OutputIntents")
     intents = [i.get_object() for i in intents.get_object()] if intents else []
     gts = [i for i in intents if i.get("/S") == "/GTS_PDFX"]
@@ -411,12 +437,12 @@ def _info_problems(pdf: Any, problems: list[str]) -> None:
 
 def _box_problems(page: Any, where: str, problems: list[str]) -> None:
     """A TrimBox and a BleedBox, each inside the MediaBox."""
-    media = [float(v) for v in page["/MediaBox"]]
+    media = _numbers(page["/MediaBox"], f"{where}: MediaBox")
     for box in ("/TrimBox", "/BleedBox"):
         if box not in page:
             problems.append(f"{where}: no {box[1:]}")
             continue
-        b = [float(v) for v in page[box]]
+        b = _numbers(page[box], f"{where}: {box[1:]}")
         if b[0] < media[0] - 0.01 or b[1] < media[1] - 0.01 or b[2] > media[2] + 0.01 \
                 or b[3] > media[3] + 0.01:
             problems.append(f"{where}: {box[1:]} outside the MediaBox")

@@ -309,7 +309,7 @@ def contact_sheet(entries: list[Proofed], out: Path, title: str, cols: int = 6) 
     for e in entries:
         with Image.open(staging.current(out / e.png)) as im:
             h = round(im.height * THUMB_W / im.width)
-            thumbs.append((e, im.convert("RGB").resize((THUMB_W, h), Image.LANCZOS)))
+            thumbs.append((e, im.convert("RGB").resize((THUMB_W, h), Image.Resampling.LANCZOS)))
     cell_h = max((t.height for _, t in thumbs), default=250) + 34
     pad, head = 12, 40
     rows = max(1, -(-len(thumbs) // cols))

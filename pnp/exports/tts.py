@@ -129,7 +129,7 @@ def crop_trim(image: Any, bleed_px: float, size: tuple[int, int]) -> Any:
     if trimmed.size != size:
         from PIL import Image
 
-        trimmed = trimmed.resize(size, Image.LANCZOS)
+        trimmed = trimmed.resize(size, Image.Resampling.LANCZOS)
     return trimmed
 
 

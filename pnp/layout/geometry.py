@@ -217,7 +217,7 @@ def card_sheet(page_w: float, page_h: float, card_w: float, card_h: float,
     grid_h = rows * card_h + (rows - 1) * gy
     x0 = (page_w - grid_w) / 2
     top = page_h - (page_h - grid_h) / 2
-    slots = []
+    slots: list[Slot] = []
     for r in range(rows):
         for c in range(cols):
             trim = Rect(x0 + c * (card_w + gx), top - (r + 1) * card_h - r * gy, card_w, card_h)
@@ -831,7 +831,7 @@ def tile_plan(mat_w: float, mat_h: float, paper: str, margin: float = mm(10),
         xs = _strips(mat_w, aw, overlap)
         # Rows are counted from the top of the mat, the way one reads the labels.
         ys_from_top = _strips(mat_h, ah, overlap)
-        tiles = []
+        tiles: list[Tile] = []
         for r, (top_off, hgt) in enumerate(ys_from_top):
             for c, (x0, wid) in enumerate(xs):
                 window = Rect(x0, mat_h - top_off - hgt, wid, hgt)

@@ -6,6 +6,7 @@ unbalanced findings. Chart titles are real text in the PDF (searchable, testable
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from reportlab.graphics.charts.legends import Legend
@@ -37,7 +38,7 @@ STYLES = getSampleStyleSheet()
 def bar_chart(title: str, labels: list[str], values: list[float], lows: list[float] | None = None,
               highs: list[float] | None = None, reference: float | None = None,
               reference_label: str = "", percent: bool = True, height: float = 190,
-              lines: list[tuple[float, str]] = ()) -> Drawing:
+              lines: Sequence[tuple[float, str]] = ()) -> Drawing:
     """Vertical bars, one per label, with 95% error bars (`lows`..`highs`) and an optional
     dashed reference line (the fair share)."""
     d = Drawing(WIDTH, height)

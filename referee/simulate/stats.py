@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.simulate.xs_sim import GameRecord
 
@@ -30,6 +30,15 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 def _pair() -> list[int]:
     return [0, 0]
+
+
+Key = TypeVar("Key")
+
+
+def _tally(table: dict[Key, list[int]], key: Key, won: int) -> None:
+    """One more seat at `key` of `table`: [wins, seats]."""
+    table[key][0] += won
+    table[key][1] += 1
 
 
 @dataclass
@@ -61,10 +70,10 @@ class XsTally:
             self.shared_wins += 1
         for position, seat in enumerate(game.seats, start=1):
             won = int(seat["won"])
-            for table, key in ((self.seat, position), (self.owner, seat["owner"]),
-                               (self.team, seat["team"]), (self.policy, seat["policy"])):
-                table[key][0] += won
-                table[key][1] += 1
+            _tally(self.seat, position, won)
+            for table, key in ((self.owner, seat["owner"]), (self.team, seat["team"]),
+                               (self.policy, seat["policy"])):
+                _tally(table, key, won)
             self.final_mt[position][0] += seat["mt"]
             self.final_mt[position][1] += 1
         for card, attempted, success, payoff in game.missions:

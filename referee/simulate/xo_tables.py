@@ -244,12 +244,12 @@ def findings(matchups: list, objectives: list) -> list[str]:
     if objectives and not flagged:
         notes.append("No objective is near-certain (> 90%) or near-impossible (< 10%).")
     balance = chapters(objectives)
-    leaning = [c for c in balance if c.leans]
-    for c in leaning:
-        mine, theirs = getattr(c, c.leans), getattr(c, rules.other_league(c.leans))
+    leaning = [(c, c.leans) for c in balance if c.leans]
+    for c, leans in leaning:
+        mine, theirs = getattr(c, leans), getattr(c, rules.other_league(leans))
         ratio = f"{float(mine / theirs):.1f} times" if theirs else "only"
-        notes.append(f"Chapter {c.chapter} leans to the {c.leans}: one attempt wins it {float(mine):.0%} of the "
-                     f"time for them, {float(theirs):.0%} for the {rules.other_league(c.leans)} ({ratio} as often; "
+        notes.append(f"Chapter {c.chapter} leans to the {leans}: one attempt wins it {float(mine):.0%} of the "
+                     f"time for them, {float(theirs):.0%} for the {rules.other_league(leans)} ({ratio} as often; "
                      f"flagged above {float(LEAN):.2f}).")
     if balance and not leaning:
         notes.append(f"No chapter leans to one league (each league's odds of winning a chapter on one attempt "
@@ -277,11 +277,11 @@ def findings(matchups: list, objectives: list) -> list[str]:
             by_attacker.setdefault(m.attacker, []).append(float(m.expected_damage))
             by_defender.setdefault(m.defender, []).append(float(m.ko))
         mean = {k: sum(v) / len(v) for k, v in by_attacker.items()}
-        strong, weak = max(mean, key=mean.get), min(mean, key=mean.get)
+        strong, weak = max(mean, key=mean.__getitem__), min(mean, key=mean.__getitem__)
         notes.append(f"Strongest attacker: {strong} ({mean[strong]:.2f} expected damage per "
                      f"attack); weakest: {weak} ({mean[weak]:.2f}).")
         safe = {k: sum(v) / len(v) for k, v in by_defender.items()}
-        tough, frail = min(safe, key=safe.get), max(safe, key=safe.get)
+        tough, frail = min(safe, key=safe.__getitem__), max(safe, key=safe.__getitem__)
         notes.append(f"Toughest defender: {tough} (KOd by {safe[tough]:.0%} of attacks on "
                      f"average); frailest: {frail} ({safe[frail]:.0%}).")
         ko = max(matchups, key=lambda m: m.ko)

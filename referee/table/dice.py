@@ -32,7 +32,12 @@ def die_named(dice: dict[str, Die], name: str | None, game_title: str) -> Die:
         raise UsageError(f"{game_title} has {len(dice)} dice: name one ({', '.join(dice)})")
     found = {n.casefold(): d for n, d in dice.items()}.get(name.strip().casefold())
     if found is None:
-        raise UsageError(f"{game_title} has no die {shown(name)}: its dice are {', '.join(dice)}")
+        import difflib
+
+        close = difflib.get_close_matches(name.strip().casefold(), list(dice), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise UsageError(f"{game_title} has no die {shown(name)}{hint}: its dice are "
+                         f"{', '.join(dice)}")
     return found
 
 

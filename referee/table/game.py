@@ -37,17 +37,21 @@ def new_state(players: list[str], db: Any, rng: Any, *, game: str, seed: Any = N
     return kit.new_state(players, kit.TableGame.from_db(db, game), source, seed)
 
 
-_TURN = record({"number": whole(1), "round": whole(1), "player": name, "phase": maybe(name)})
+_NUMBER = whole(-10**9)  # a score or a roll's outcome may be below zero
+_TURN = record({"number": whole(1), "round": whole(1), "player": name, "phase": maybe(name)},
+               {"step": whole(), "done": whole(), "rolls": mapping(_NUMBER)})
 _PILE = record({"deck": whole(), "discard": whole(), "seen": list_of(name)})
 _STATE = record(
     {
         "game": name, "kit": equals(kit.KIT), "seed": seed, "players": players, "title": name,
         "tokens": mapping(mapping(whole())), "pool": mapping(whole()),
         "decks": mapping(_PILE), "hands": mapping(mapping(whole())),
-        "shown": mapping(list_of(name)), "turn": _TURN, "over": flag, "winner": maybe(name),
-        "last_roll": maybe(obj),
+        "shown": mapping(list_of(name)), "turn": _TURN, "over": flag,
+        "winner": maybe(list_of(name)), "last_roll": maybe(obj),
     },
-    {"setup": obj},
+    # rules as data (carddb.gamerules): zones in play, a choice waiting, scores, the end
+    {"setup": obj, "zones": mapping(mapping(list_of(name))), "table": mapping(list_of(name)),
+     "pending": maybe(obj), "scores": mapping(_NUMBER), "ended": name},
 )
 
 
@@ -62,10 +66,17 @@ def check_state(state: Any, where: str = "state") -> None:
 
 
 def card_names(state: dict) -> Iterator[tuple[str, Any, str]]:
-    """The names the kit holds: cards shown onto a discard pile or kept in a hand."""
+    """The names the kit holds: cards shown onto a discard pile, kept in a hand, in play."""
     for deck, pile in state.get("decks", {}).items():
         for i, card in enumerate(pile.get("seen", [])):
             yield f"decks.{deck}.seen[{i}]", card, ""
     for player, cards in state.get("shown", {}).items():
         for i, card in enumerate(cards):
             yield f"shown.{player}[{i}]", card, ""
+    for player, zones in state.get("zones", {}).items():
+        for zone, cards in zones.items():
+            for i, card in enumerate(cards):
+                yield f"zones.{player}.{zone}[{i}]", card, ""
+    for zone, cards in state.get("table", {}).items():
+        for i, card in enumerate(cards):
+            yield f"table.{zone}[{i}]", card, ""

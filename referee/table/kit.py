@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from carddb.dice import Die, dice_of
+from carddb.gamerules import Rules, rules_of
 from referee.errors import RefereeError, UsageError
 from referee.inputs import shown
 from referee.outcome import Result, Step
@@ -34,6 +35,8 @@ class TokenKind:
     count: int  # the bank: every token of the kind printed
     start: int | str  # a number, or dice like "2d6"
     shared: bool
+    min: int = 0  # what a holding never goes below (tokens.KIND.min)
+    max: int | None = None  # nor above (tokens.KIND.max)
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,12 @@ class TableGame:
     deck_titles: dict[str, str]
     cards: dict[str, str]  # card name -> deck id
     phases: tuple[str, ...]
+    # rules declared as data (carddb.gamerules; `Rules()`: none) and what they read of
+    # the cards: each card's type, its numeric fields (sums over zones), each deck's cards
+    rules: Rules = field(default_factory=Rules)
+    card_types: dict[str, str] = field(default_factory=dict)  # card name -> card type
+    card_fields: dict[str, dict[str, int]] = field(default_factory=dict)  # card -> {field: n}
+    deck_cards: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     # a card's name in another declared language, case-folded -> its name (its identity:
     # carddb.languages), so a table playing a German print types the German names
     aliases: dict[str, str] = field(default_factory=dict)
@@ -60,16 +69,29 @@ class TableGame:
         tokens = {}
         for tid, t in (game.extras.get("tokens") or {}).items():
             tokens[tid] = TokenKind(tid, str(t.get("name", tid)), str(t.get("label", tid)),
-                                    int(t["count"]), t.get("start", 0), t.get("per") == "shared")
+                                    int(t["count"]), t.get("start", 0), t.get("per") == "shared",
+                                    int(t.get("min", 0)), t.get("max"))
         cards: dict[str, str] = {}
+        types: dict[str, str] = {}
+        fields: dict[str, dict[str, int]] = {}
         for deck_id, deck in game.decks.items():
             for card in deck.cards:
                 cards.setdefault(card.name, deck_id)
+                types.setdefault(card.name, card.type)
+                fields.setdefault(card.name, _numbers(card.fields))
+        phases = tuple(p if isinstance(p, str) else str(p["name"])
+                       for p in game.extras.get("phases") or ())
         return cls(game.id, game.title, game.min_players, game.max_players,
                    dice_of(game.extras, game.title, game.colors), tokens,
                    {d: deck.count for d, deck in game.decks.items()},
-                   {d: deck.title for d, deck in game.decks.items()}, cards,
-                   tuple(game.extras.get("phases") or ()), _aliases(db, game_id, cards))
+                   {d: deck.title for d, deck in game.decks.items()}, cards, phases,
+                   rules_of(game.extras, game.card_types), types, fields,
+                   {d: tuple((c.name, c.copies) for c in deck.cards)
+                    for d, deck in game.decks.items()}, _aliases(db, game_id, cards))
+
+    @property
+    def card_names(self) -> tuple[str, ...]:
+        return tuple(self.cards)
 
     def to_data(self) -> dict[str, Any]:
         """Plain JSON-able data, every field (nested dataclasses, tuples): what a session
@@ -97,12 +119,27 @@ class TableGame:
         return None
 
 
+def _numbers(fields: dict[str, Any]) -> dict[str, int]:
+    """A card's fields a sum may add: whole numbers (true counts 1)."""
+    return {k: int(v) for k, v in fields.items() if isinstance(v, int)}
+
+
 # ── helpers ─────────────────────────────────────────────────────────────────────
+def named(text: str, names: list[str] | tuple[str, ...], what: str, among: str) -> str:
+    """`text` as one of `names`, case aside; else a one-line refusal with a did-you-mean."""
+    import difflib
+
+    wanted = text.strip().casefold()
+    found = {n.casefold(): n for n in names}.get(wanted)
+    if found is not None:
+        return found
+    close = difflib.get_close_matches(wanted, [n.casefold() for n in names], n=1, cutoff=0.6)
+    hint = f" (did you mean {next(n for n in names if n.casefold() == close[0])}?)" if close else ""
+    raise UsageError(f"no {what} {shown(text)}{hint}: {among} {', '.join(names) or 'none'}")
+
+
 def seat(state: dict, text: str) -> str:
-    found = {p.casefold(): p for p in state["players"]}.get(text.strip().casefold())
-    if found is None:
-        raise UsageError(f"no player {shown(text)}: players are {', '.join(state['players'])}")
-    return found
+    return named(text, state["players"], "player", "players are")
 
 
 def deck_of(game: TableGame, text: str | None) -> str:
@@ -111,10 +148,7 @@ def deck_of(game: TableGame, text: str | None) -> str:
             return next(iter(game.decks))
         raise UsageError(f"{game.title} has {len(game.decks)} decks: name one with --deck "
                          f"({', '.join(game.decks)})")
-    found = {d.casefold(): d for d in game.decks}.get(text.strip().casefold())
-    if found is None:
-        raise UsageError(f"no deck {shown(text)}: the decks are {', '.join(game.decks)}")
-    return found
+    return named(text, list(game.decks), "deck", "the decks are")
 
 
 def token_kind(game: TableGame, text: str) -> TokenKind:
@@ -122,8 +156,7 @@ def token_kind(game: TableGame, text: str) -> TokenKind:
     for kind in game.tokens.values():
         if wanted in (kind.id.casefold(), kind.name.casefold()):
             return kind
-    raise UsageError(f"no token {shown(text)}: {game.title}'s tokens are "
-                     f"{', '.join(game.tokens) or 'none'}")
+    return game.tokens[named(text, list(game.tokens), "token", f"{game.title}'s tokens are")]
 
 
 def in_play(state: dict, kind: TokenKind) -> int:
@@ -163,7 +196,7 @@ def new_state(players: list[str], game: TableGame, source: FaceSource, seed: Any
         "tokens": {p: {} for p in players}, "pool": {},
         "decks": {d: {"deck": n, "discard": 0, "seen": []} for d, n in game.decks.items()},
         "hands": {p: {d: 0 for d in game.decks} for p in players},
-        "shown": {p: [] for p in players}, "last_roll": None, "over": False, "winner": None,
+        "shown": {p: [] for p in players}, "last_roll": None, "over": False, "winner": [],
     }
     die = game.first_die() or _d(6)
     rounds: list[dict[str, int]] = []
@@ -200,7 +233,22 @@ def new_state(players: list[str], game: TableGame, source: FaceSource, seed: Any
     state["turn"] = {"number": 1, "round": 1, "player": first,
                      "phase": game.phases[0] if game.phases else None}
     state["setup"] = {"first_player_rolls": rounds, "token_starts": starts, "first": first}
+    if game.rules.declared:
+        _declared_state(state, game)
     return state
+
+
+def _declared_state(state: dict, game: TableGame) -> None:
+    """What a game with rules as data adds: its zones (each player's, the table's), the
+    step of the phase, the turn's roll outcomes, a choice waiting, the scores."""
+    mine = [z.name for z in game.rules.zones if not z.shared]
+    state["zones"] = {p: {z: [] for z in mine} for p in state["players"]}
+    state["table"] = {z.name: [] for z in game.rules.zones if z.shared}
+    state["turn"].update({"step": 0, "done": 0, "rolls": {}})
+    state["pending"] = None
+    from referee.table.rules import scores
+
+    state["scores"] = scores(state, game)
 
 
 def setup_summary(state: dict) -> str:
@@ -214,27 +262,45 @@ def setup_summary(state: dict) -> str:
 
 
 def _turn_line(state: dict) -> str:
-    turn = state["turn"]
-    phase = f", {turn['phase']}" if turn.get("phase") else ""
-    return f"round {turn['round']}, turn {turn['number']}: {turn['player']}{phase}"
+    from referee.table.rules import turn_line
+
+    return turn_line(state)
+
+
+def _zone_text(zones: dict[str, list[str]]) -> str:
+    return "; ".join(f"{z} {len(cs)}" + (f" ({', '.join(cs)})" if cs else "")
+                     for z, cs in zones.items())
 
 
 def status_lines(state: dict) -> list[str]:
     """The table as everyone may see it: turn, every player's tokens and hand counts, the
     shared pools, each deck and discard pile (its top card when shown), the last roll."""
     lines = [f"{state.get('title', state['game'])}: {_turn_line(state)}"]
+    scores = state.get("scores") or {}
     for p in state["players"]:
         tokens = ", ".join(f"{n} {k}" for k, n in state["tokens"][p].items())
         cards = sum(state["hands"][p].values())
-        lines.append(f"  {p}: {tokens or 'no tokens'}; {counted(cards, 'card')} in hand")
+        zones = state.get("zones", {}).get(p)
+        played = f"; {_zone_text(zones)}" if zones else ""
+        score = f"; score {scores[p]}" if p in scores else ""
+        lines.append(f"  {p}: {tokens or 'no tokens'}; {counted(cards, 'card')} in hand"
+                     f"{played}{score}")
     if state["pool"]:
         lines.append("  shared: " + ", ".join(f"{n} {k}" for k, n in state["pool"].items()))
+    if state.get("table"):
+        lines.append(f"  table: {_zone_text(state['table'])}")
     for d, pile in state["decks"].items():
         top = f" (top: {pile['seen'][-1]})" if pile["seen"] else ""
         lines.append(f"  deck {d}: {pile['deck']} to draw, {pile['discard']} discarded{top}")
     roll = state.get("last_roll")
     if roll:
-        lines.append(f"  last roll: {roll['who']} {roll['die']} {' '.join(roll['faces'])}")
+        outcome = f" = {roll['outcome']}" if "outcome" in roll else ""
+        lines.append(f"  last roll: {roll['who']} {roll['die']} {' '.join(roll['faces'])}"
+                     f"{outcome}")
+    if state.get("over"):
+        won = state.get("winner") or []
+        lines.append(f"  the game is over ({state.get('ended', 'ended')}): "
+                     f"{', '.join(won) or 'no winner'} {'wins' if len(won) == 1 else 'win'}")
     return lines
 
 
@@ -244,8 +310,16 @@ def public_state(state: dict) -> dict:
 
 
 # ── commands (each returns the new state, a summary, lines and data) ──────────
-def _result(state: dict, summary: str, lines: list[str], data: dict[str, Any]) -> Result:
-    """The kit's commands answer with the one result type of every engine."""
+def _result(state: dict, summary: str, lines: list[str], data: dict[str, Any],
+            game: TableGame | None = None) -> Result:
+    """The kit's commands answer with the one result type of every engine; a declared
+    game's scores kept and its end noticed (`rules.settle`)."""
+    if game is not None:
+        from referee.table.rules import settle
+
+        lines = lines + settle(state, game)
+        if state.get("over"):
+            data = {**data, "over": True, "winner": state["winner"]}
     return Result(state, summary, [Step(line) for line in lines], data)
 
 
@@ -278,6 +352,10 @@ def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
     if after < 0:
         raise RefereeError(f"{name} has {before} {kind.name}; taking {amount} away would go below "
                            "zero, nothing changed")
+    if after < kind.min or (kind.max is not None and after > kind.max):
+        most = f" to {kind.max}" if kind.max is not None else " or more"
+        raise RefereeError(f"{name} would hold {after} {kind.name}: tokens.{kind.id} allows "
+                           f"{kind.min}{most}, nothing changed")
     free = bank(state, kind)
     if after - before > free:
         raise RefereeError(f"the bank holds {free} {kind.name} (of {kind.count}); {name} cannot "
@@ -286,7 +364,7 @@ def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
     summary_line = f"{name} {kind.name} {op}{amount}: {before} -> {after}"
     lines = [summary_line, f"  bank: {bank(new, kind)} {kind.name} left"]
     return _result(new, summary_line, lines, {"holder": who, "token": kind.id, "before": before,
-                                           "after": after, "bank": bank(new, kind)})
+                                           "after": after, "bank": bank(new, kind)}, game)
 
 
 def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Result:
@@ -301,7 +379,7 @@ def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Result:
     held = sum(new["hands"][who].values())
     line = f"{who} draws {counted(n, 'card')} from {deck}: {held} in hand, {pile['deck']} left"
     return _result(new, line, [line], {"player": who, "deck": deck, "drawn": n, "hand": held,
-                                    "left": pile["deck"]})
+                                    "left": pile["deck"]}, game)
 
 
 def _aliases(db: Any, game_id: str, cards: dict[str, str]) -> dict[str, str]:
@@ -314,11 +392,18 @@ def _aliases(db: Any, game_id: str, cards: dict[str, str]) -> dict[str, str]:
 
 
 def card_named(game: TableGame, text: str) -> str:
-    """The card `text` names, in any language of the game (case aside): its name."""
+    """The card `text` names, in any language of the game (case aside): its name; else a
+    one-line refusal with the nearest name."""
+    import difflib
+
     typed = text.strip().casefold()
     found = {c.casefold(): c for c in game.cards}.get(typed) or game.aliases.get(typed)
     if found is None:
-        raise UsageError(f"{shown(text)} is not a card of {game.title} in cards.yaml")
+        close = difflib.get_close_matches(text.strip().casefold(),
+                                          [c.casefold() for c in game.cards], n=1, cutoff=0.6)
+        hint = (f" (did you mean {next(c for c in game.cards if c.casefold() == close[0])}?)"
+                if close else "")
+        raise UsageError(f"{shown(text)} is not a card of {game.title} in cards.yaml{hint}")
     return found
 
 
@@ -346,12 +431,12 @@ def discard(state: dict, game: TableGame, who: str, cards: list[str], n: int | N
             new["decks"][d]["seen"].append(card)
             if card in new["shown"][who]:
                 new["shown"][who].remove(card)
-    named = [c for _, c in moved if c]
-    what = ", ".join(named) if named else counted(len(moved), "card") + " face down"
+    names = [c for _, c in moved if c]
+    what = ", ".join(names) if names else counted(len(moved), "card") + " face down"
     held = sum(new["hands"][who].values())
     line = f"{who} discards {what}: {held} in hand"
-    return _result(new, line, [line], {"player": who, "cards": named, "discarded": len(moved),
-                                    "hand": held})
+    return _result(new, line, [line], {"player": who, "cards": names, "discarded": len(moved),
+                                    "hand": held}, game)
 
 
 def show(state: dict, game: TableGame, who: str, text: str) -> Result:
@@ -377,23 +462,16 @@ def shuffle(state: dict, game: TableGame, deck: str) -> Result:
     pile["seen"] = []
     line = (f"{deck}: {counted(back, 'card')} from the discard pile shuffled in at the table; "
             f"{pile['deck']} to draw")
-    return _result(new, line, [line], {"deck": deck, "returned": back, "left": pile["deck"]})
+    return _result(new, line, [line], {"deck": deck, "returned": back, "left": pile["deck"]},
+                   game)
 
 
 def next_turn(state: dict, game: TableGame) -> Result:
     """The next phase of the turn (`phases:`), or the next player in seat order; a new
-    round when the turn comes back to the first player."""
+    round when the turn comes back to the first player (a declared game: the steps left in
+    the phase are skipped, and the end checked as the turn begins)."""
+    from referee.table.rules import next_phase
+
     new = copy.deepcopy(state)
-    turn = new["turn"]
-    phases = list(game.phases)
-    if phases and turn.get("phase") in phases and phases.index(turn["phase"]) + 1 < len(phases):
-        turn["phase"] = phases[phases.index(turn["phase"]) + 1]
-    else:
-        seats = new["players"]
-        turn["player"] = seats[(seats.index(turn["player"]) + 1) % len(seats)]
-        turn["number"] += 1
-        if turn["player"] == new["setup"]["first"]:
-            turn["round"] += 1
-        turn["phase"] = phases[0] if phases else None
-    line = _turn_line(new)
-    return _result(new, line, [line], {"turn": dict(turn)})
+    lines = next_phase(new, game)
+    return _result(new, lines[0], lines, {"turn": dict(new["turn"])}, game)

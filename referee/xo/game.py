@@ -43,7 +43,7 @@ def new_state(
         raise UsageError(f"player names must differ: {', '.join(names)}")
     first, rounds = first_player(rng)
     stacks = deal_resource_stacks(((c.name, c["stack"], c.copies) for c in game.cards(type="Resource")), rng)
-    state = {
+    state: dict[str, Any] = {
         "game": GAME_ID,
         "seed": seed,
         "players": names,

@@ -26,7 +26,7 @@ import difflib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from referee.dice import table_of
 from referee.errors import RefereeError, UsageError
@@ -818,7 +818,7 @@ def _attack_rounds_told(result: rules.AttackResult, played_on_counters: Mapping[
     return parts + later, rounds_data
 
 
-def fighter(cards: XoCards, entry: dict, effect: str | None | bool = False) -> rules.Fighter:
+def fighter(cards: XoCards, entry: dict, effect: str | None | Literal[False] = False) -> rules.Fighter:
     """A character in play as the rules' combat sees it (its card and its statuses now);
     `effect` replaces its attack effect when given."""
     card = cards.characters[entry["name"]]

@@ -637,11 +637,11 @@ def _target_round(
 ) -> CombatResult:
     """The combat round (XO-2..XO-5) of the shared attack roll against one target, with its
     status modifiers (XO-9) and, for the defender, its side's defense cards."""
-    first = target.name == defender
+    is_defender = target.name == defender
     d_mod, d_steps = status_modifier(target.statuses, defs, "defense_mod")
     steps.extend(Step(f"{target.name}: {s.text}", s.ruling) for s in d_steps)
     d_mod += side.defense_mod
-    roles = ("attack", "defense", "extra") if first else ("attack", f"defense:{target.name}", f"extra:{target.name}")
+    roles = ("attack", "defense", "extra") if is_defender else ("attack", f"defense:{target.name}", f"extra:{target.name}")
     labels = ("", f"{target.name}'s defense roll", f"{target.name}'s extra damage die (moffed defense, XO-5)")
     _, defense_roll, extra = _round_dice(dice, roles, labels, None, attack_roll, target.defense + side.defense_dice,
                                          a_mod, d_mod, steps)
@@ -849,7 +849,7 @@ class ResourceResult:
 
 def face_up_resources(stacks: Mapping[str, Sequence[str]]) -> dict[str, str | None]:
     """Setup step 4: the top card of each Resource stack is face up (None: stack empty)."""
-    return {stack: (list(stacks.get(stack) or []) or [None])[0] for stack in RESOURCE_STACKS}
+    return {stack: next(iter(stacks.get(stack) or ()), None) for stack in RESOURCE_STACKS}
 
 
 def take_resource(stacks: Mapping[str, Sequence[str]], name: str, stack: str) -> ResourceResult:

@@ -24,6 +24,7 @@ def project(tmp_path: Path, faces: int, per_player: int) -> Path:
     text = cards.read_text(encoding="utf-8")
     text = re.sub(r"faces: \[[^\]]*\]", "faces: [" + ", ".join(f"f{i}" for i in range(faces))
                   + "]", text, count=1)
+    text = text.replace("outcome: wind - wave", "outcome: f0 - f1")  # its roll's faces
     cards.write_text(text.replace("per_player: 3", f"per_player: {per_player}", 1),
                      encoding="utf-8")
     return cards

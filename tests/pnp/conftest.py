@@ -87,6 +87,7 @@ def printed_glyphs(pdf) -> list[SimpleNamespace]:
     import pypdfium2.raw as raw
 
     doc = pdfium.PdfDocument(pdf)
+    embedded = embedded_fonts(pdf)
     out = []
     for number in range(len(doc)):
         textpage = doc[number].get_textpage()
@@ -97,14 +98,58 @@ def printed_glyphs(pdf) -> list[SimpleNamespace]:
             m = raw.FS_MATRIX()
             raw.FPDFText_GetMatrix(textpage, i, m)
             scale = min(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
-            font = raw.FPDFTextObj_GetFont(raw.FPDFText_GetTextObject(textpage, i))
+            # (FPDFText_GetFontInfo: in every pdfium pypdfium2>=4.30 ships; the font
+            # object of a character, FPDFText_GetTextObject, came later)
             name = ctypes.create_string_buffer(256)
-            raw.FPDFFont_GetBaseFontName(font, name, 256)
+            raw.FPDFText_GetFontInfo(textpage, i, name, 256, None)
+            font = name.value.decode()
             out.append(SimpleNamespace(page=number + 1, char=chr(code),
                                        size=raw.FPDFText_GetFontSize(textpage, i) * scale,
-                                       font=name.value.decode(),
-                                       embedded=bool(raw.FPDFFont_GetIsEmbedded(font))))
+                                       font=font, embedded=font in embedded))
     return out
+
+
+def embedded_fonts(pdf) -> set[str]:
+    """The names of the fonts a PDF (path or bytes) embeds (a font file in its
+    descriptor), subset tag dropped as pdfium names them: from every page's resources and
+    the forms they draw, read with pypdf (each object resolved: pypdf>=4.2 as declared)."""
+    import io
+
+    from pypdf import PdfReader
+
+    found: set[str] = set()
+    seen: set[int] = set()
+
+    def visit(resources) -> None:
+        resources = resources.get_object()
+        for ref in _values(resources.get("/Font")):
+            font = ref.get_object()
+            faces = [d.get_object() for d in _items(font.get("/DescendantFonts"))] or [font]
+            for face in faces:
+                desc = face.get("/FontDescriptor")
+                files = desc.get_object() if desc is not None else {}
+                if any(k in files for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                    found.add(str(font["/BaseFont"]).lstrip("/").split("+")[-1])
+        for ref in _values(resources.get("/XObject")):
+            obj = ref.get_object()
+            key = getattr(ref, "idnum", id(obj))
+            if obj.get("/Subtype") == "/Form" and "/Resources" in obj and key not in seen:
+                seen.add(key)
+                visit(obj["/Resources"])
+
+    reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
+    for page in reader.pages:
+        if "/Resources" in page:
+            visit(page["/Resources"])
+    return found
+
+
+def _values(mapping) -> list:
+    return list(mapping.get_object().values()) if mapping is not None else []
+
+
+def _items(array) -> list:
+    return list(array.get_object()) if array is not None else []
 
 
 @pytest.fixture(scope="session")

@@ -307,11 +307,14 @@ def test_pnp_init_writes_a_project_that_builds(cli, tmp_path):
     (game,) = db.games.values()
     assert game.id == "harbour" and len(game.card_types) == 2
     assert sum(d.count for d in game.decks.values()) == 12
+    assert (project / "templates" / "harbour" / "reference.j2").is_file()  # its turn summary
     build = cli("pnp", "build", "--project", str(project), cwd=tmp_path)
     assert build.returncode == 0, build.stderr
     assert build.stdout.splitlines()[0] == f"reading {(project / 'cards.yaml').resolve()}"
     assert "The Gull" in pdf_text(project / "output" / "harbour" / "ships.pdf")
     assert "Squall" in pdf_text(project / "output" / "harbour" / "storms.pdf")
+    assert "Harbour Lights turn summary" in pdf_text(project / "output" / "harbour" /
+                                                     "reference.pdf")
     again = cli("pnp", "init", "game", cwd=tmp_path)
     assert again.returncode == 1 and "already exists" in again.stderr
 

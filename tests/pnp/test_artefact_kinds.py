@@ -114,7 +114,8 @@ def test_a_registered_kind_is_built_by_pnp_build_in_its_place(starter, tmp_path)
     report = json.loads(done.stdout)
     assert [a["path"] for a in report["artefacts"]] == [
         "harbour/ships.pdf", "harbour/storms.pdf", "harbour/dice-labels.pdf",
-        "harbour/tokens.pdf", "harbour/rules.pdf", "harbour/calibration.pdf"]
+        "harbour/tokens.pdf", "harbour/reference.pdf", "harbour/rules.pdf",
+        "harbour/calibration.pdf"]
     pdf = PdfReader(out / "harbour" / "rules.pdf")
     assert len(pdf.pages) == 1 and "Harbour Lights" in pdf.pages[0].extract_text()
     assert pdf.metadata.title == "Harbour Lights: rules booklet"
@@ -152,7 +153,8 @@ def test_a_registered_kinds_stem_is_refused_as_a_deck_id(booklet, starter, tmp_p
     assert "\n      ships:" in text
     shutil.copy(starter / "ships.csv", tmp_path)
     path = tmp_path / "cards.yaml"
-    path.write_text(text.replace("\n      ships:", "\n      rules:", 1), encoding="utf-8")
+    text = text.replace("\n      ships:", "\n      rules:", 1).replace("deck: ships", "deck: rules")
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(carddb.DatabaseError) as refused:
         carddb.load(path, reserved=kinds.reserved_deck_ids())
     assert str(refused.value.problems[0]).endswith(

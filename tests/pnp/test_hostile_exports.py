@@ -78,7 +78,7 @@ def retitle(folder: Path) -> None:
     cards = folder / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace(
         "subtitle: Ships}", "subtitle: Ships of the line}").replace(
-        "Every ship with speed 2", "Every single ship with speed 2"), encoding="utf-8")
+        "Every player loses 1 cargo", "Every single player loses 1 cargo"), encoding="utf-8")
 
 
 EXPORTS = {

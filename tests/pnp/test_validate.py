@@ -180,7 +180,7 @@ def test_art_far_above_print_resolution_is_a_notice_not_a_warning(cli, game):
 
 def test_text_that_does_not_fit_and_characters_no_font_has_are_warnings(cli, game):
     long = "Every ship with speed 2 or less loses 1 cargo. " * 12
-    _edit(game / "cards.yaml", 'text: "Every ship with speed 2 or less loses 1 cargo."',
+    _edit(game / "cards.yaml", 'text: "Every player loses 1 cargo."',
           f'text: "雨 {long}"')
     warnings = _warned(cli, game)
     assert len(warnings) == 2, warnings

@@ -170,7 +170,9 @@ def test_a_mistyped_build_option_ends_the_watch_with_a_usage_error(tmp_path):
                             env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     (line,) = result.stderr.splitlines()
-    assert line.startswith("pnp: No such option '--paepr'.") and "'--paper'" in line
+    # (click's wording changed in 8.2.x: "No such option: --paepr (Possible options: ...)",
+    # then "No such option '--paepr'. Did you mean '--paper'?")
+    assert line.startswith("pnp: No such option") and "--paepr" in line and "--paper" in line
     assert not (tmp_path / "output").exists()
 
 

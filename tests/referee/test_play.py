@@ -250,13 +250,17 @@ def test_a_mission_roll_above_the_team_asks_instead_of_running_the_carnage(tmp_p
 
 
 def test_a_designers_game_walks_its_declared_phases_by_enter(tmp_path):
-    """The table kit (the `pnp init` starter, Harbour Lights: phases Draw, Sail, Storm and
-    the storm die): Enter is `next` through the phases and the turns; `roll 3` asks each
-    die by name from the same lines."""
+    """The table kit (the `pnp init` starter, Harbour Lights, without its rules as data:
+    phases Draw, Sail, Storm and the storm die): Enter is `next` through the phases and the
+    turns; `roll 3` asks each die by name from the same lines."""
     project = tmp_path / "harbour"
     made = subprocess.run([sys.executable, "-m", "pnp", "init", str(project)], env=env(),
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
+    cards = project / "cards.yaml"  # its phases as names only: its rules as data left out
+    text = cards.read_text()        # (tests/referee/table/test_rules_as_data.py walks those)
+    cards.write_text(text[:text.index("    zones:")] + "    phases: [Draw, Sail, Storm]\n"
+                     + text[text.index("    decks:"):])
 
     def here(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "referee", *args], cwd=str(project),

@@ -58,6 +58,8 @@ def _draw_mats(db, art, opts, renderer, fonts, target, result: Written, step) ->
         pages.show("other", [(mat.get("title", mat_id), g.Rect(bleed, bleed, mw, mh))])
         result.cards += 1
         step(1)
+    if c is None:   # no mats: never planned (_artefacts plans this kind for a game with mats)
+        return
     c.save()
     result.pages = pages.count
 

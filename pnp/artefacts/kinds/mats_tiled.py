@@ -57,6 +57,8 @@ def _draw_mats_tiled(db, art, opts: Options, renderer, fonts, target, result: Wr
             pages.show()
             result.cards += 1
         step(1)
+    if c is None:   # no mats: never planned (_artefacts plans this kind for a game with mats)
+        return
     c.save()
     result.pages = pages.count
 

@@ -112,7 +112,10 @@ class Op:
 
     __slots__ = ()
     kind = ""
-    replayable = True
+
+    @property
+    def replayable(self) -> bool:
+        return True
 
     def paint(self, c) -> None:
         raise NotImplementedError

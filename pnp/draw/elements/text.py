@@ -77,7 +77,7 @@ def text_ops(r, text: Any, box_mm, role, size, min_size, align, valign, leading,
         raise ElementError(f"{what} of {len(text):,} characters, more than "
                            f"{TEMPLATE_TEXT:,} in one element (limit)")
     try:
-        paragraphs = markup.parse(text, icons_of) if use_markup else [
+        paragraphs: list[markup.Paragraph] = markup.parse(text, icons_of) if use_markup else [
             [[markup.Span(line)] for line in text.split("\n")]]
     except markup.MarkupError as exc:
         raise ElementError(f"{what}: {exc}") from None

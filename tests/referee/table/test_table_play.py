@@ -21,6 +21,10 @@ def harbour(tmp_path, monkeypatch):
 
     project = tmp_path / "harbour"
     assert CliRunner().invoke(main, ["init", str(project)]).exit_code == 0
+    cards = project / "cards.yaml"  # its phases as names only: its rules as data left out
+    text = cards.read_text()        # (test_rules_as_data.py walks those)
+    cards.write_text(text[:text.index("    zones:")] + "    phases: [Draw, Sail, Storm]\n"
+                     + text[text.index("    decks:"):])
     monkeypatch.chdir(project)
     monkeypatch.delenv("REFEREE_SESSION", raising=False)
     monkeypatch.delenv("REFEREE_CARDS", raising=False)

@@ -26,11 +26,26 @@ def env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
+def starter(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("own") / "harbour"
     done = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)], env=env(),
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+    return folder
+
+
+@pytest.fixture(scope="module")
+def project(starter, tmp_path_factory) -> Path:
+    """The starter without its rules as data (tests/referee/table/test_rules_as_data.py
+    plays those): a game of dice, tokens, decks and phase names, as the kit plays it."""
+    import shutil
+
+    folder = tmp_path_factory.mktemp("plain") / "harbour"
+    shutil.copytree(starter, folder)
+    text = (folder / "cards.yaml").read_text()
+    text = text[:text.index("    zones:")] + "    phases: [Draw, Sail, Storm]\n" + \
+        text[text.index("    decks:"):]
+    (folder / "cards.yaml").write_text(text)
     return folder
 
 
@@ -254,7 +269,7 @@ def test_dice_are_asked_for_by_name_on_a_terminal(project, monkeypatch, tmp_path
                                        "faces": [data["faces"][1]]}]
 
 
-def test_the_playtest_walkthrough_is_what_the_referee_prints(project, monkeypatch, tmp_path):
+def test_the_playtest_walkthrough_is_what_the_referee_prints(starter, monkeypatch, tmp_path):
     """docs/PLAYTEST.md, replayed: every `$ referee ...` command of its blocks prints the
     lines the walkthrough shows (timestamps aside; `...` ends a shortened output)."""
     import re
@@ -266,14 +281,17 @@ def test_the_playtest_walkthrough_is_what_the_referee_prints(project, monkeypatc
     from referee.cli import main
 
     folder = tmp_path / "harbour"  # its own copy: the walkthrough's default session file
-    shutil.copytree(project, folder, ignore=shutil.ignore_patterns("output", "*.db*"))
+    shutil.copytree(starter, folder, ignore=shutil.ignore_patterns("output", "*.db*"))
     monkeypatch.chdir(folder)
     monkeypatch.delenv("REFEREE_SESSION", raising=False)
     monkeypatch.delenv("REFEREE_CARDS", raising=False)
     text = (ROOT / "docs" / "PLAYTEST.md").read_text(encoding="utf-8")
     stamp = re.compile(r"\d{4}-\d{2}-\d{2}T\S+")
     checked = 0
-    for block in re.findall(r"```\n(.*?)```", text, re.S):
+    # ```text blocks are `referee play` transcripts (test_rules_as_data.py replays them)
+    for kind, block in re.findall(r"(?m)^```(\w*)\n(.*?)^```", text, re.S):
+        if kind:
+            continue
         commands = re.split(r"^\$ ", block, flags=re.M)[1:]
         for chunk in commands:
             line, _, shown_out = chunk.partition("\n")

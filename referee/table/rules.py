@@ -1,0 +1,394 @@
+"""Rules declared as data, played (carddb.gamerules: the vocabulary): expressions
+evaluated, token changes within the limits and the bank, card effects, named rolls, the
+end and the score. Pure functions on a state dict the caller has copied (the kit's
+commands: referee/table/kit.py); dice come from an injected `FaceSource`, a card the
+referee draws for the table from an injected `random.Random`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from carddb import expr
+from carddb.gamerules import HAND, Effect, Roll
+from referee.errors import RefereeError, UsageError
+from referee.words import counted, listed
+
+# referee/table/kit.py's TableGame and TokenKind, and dice.py's FaceSource: named here
+# by their role only (the kit imports this module: no import back)
+TableGame = Any
+TokenKind = Any
+FaceSource = Any
+
+
+# ── expressions ─────────────────────────────────────────────────────────────────
+class Env:
+    """What an expression's names mean for `player` (None: the table), `card` (card.FIELD),
+    `counts`/`total` (a roll's symbols and numeric sum)."""
+
+    def __init__(self, state: dict, game: TableGame, player: str | None, card: str | None = None,
+                 counts: dict[str, int] | None = None, total: int = 0) -> None:
+        self.state, self.game, self.player, self.card = state, game, player, card
+        self.counts, self.total = counts, total
+
+    def name(self, word: str) -> int:
+        if self.counts is not None:
+            return self.total if word == "sum" else int(self.counts.get(word, 0))
+        kind = self.game.tokens.get(word)
+        if kind is not None:
+            if kind.shared:
+                return int(self.state["pool"].get(word, 0))
+            if self.player is None:
+                return 0
+            return int(self.state["tokens"][self.player].get(word, 0))
+        return int(self.state["turn"].get("rolls", {}).get(word, 0))
+
+    def cards(self, zone: str) -> list[str]:
+        if zone == HAND:
+            return []
+        found = self.game.rules.zone(zone)
+        if found is not None and found.shared:
+            return list(self.state.get("table", {}).get(zone, []))
+        if self.player is None:
+            return []
+        return list(self.state.get("zones", {}).get(self.player, {}).get(zone, []))
+
+    def field(self, card: str, name: str) -> int:
+        return int(self.game.card_fields.get(card, {}).get(name, 0))
+
+    def count(self, zone: str) -> int:
+        if zone == HAND:
+            return sum(self.state["hands"][self.player].values()) if self.player else 0
+        return len(self.cards(zone))
+
+
+def _value(tree: expr.Tree, env: Env) -> int:
+    head = tree[0]
+    if head == "num":
+        return int(tree[1])
+    if head == "name":
+        return env.name(tree[1])
+    if head == "field":
+        return env.field(env.card, tree[2]) if env.card else 0
+    if head == "sum":
+        return sum(env.field(c, tree[2]) for c in env.cards(tree[1]))
+    if head == "count":
+        return env.count(tree[1])
+    if head == "neg":
+        return -_value(tree[1], env)
+    if head == "op":
+        a, b = _value(tree[2], env), _value(tree[3], env)
+        return a + b if tree[1] == "+" else a - b if tree[1] == "-" else a * b
+    if head == "cmp":
+        a, b = _value(tree[2], env), _value(tree[3], env)
+        return int({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
+                    "!=": a != b}[tree[1]])
+    # "if": the value when the test holds, else 0
+    return _value(tree[1], env) if _value(tree[2], env) else 0
+
+
+def evaluate(text: str, env: Env) -> int:
+    """The value of a validated expression (a comparison: 1 yes, 0 no)."""
+    return _value(expr.parse(text), env)
+
+
+def worked(tree: expr.Tree, env: Env) -> str:
+    """A roll's outcome as worked out: `2 sword - 1 shield`, `sum 9 >= 7`."""
+    head = tree[0]
+    if head == "num":
+        return str(tree[1])
+    if head == "name":
+        return f"{'sum ' + str(env.total) if tree[1] == 'sum' else str(env.name(tree[1])) + ' ' + tree[1]}"
+    if head == "neg":
+        return f"-{worked(tree[1], env)}"
+    if head in ("op", "cmp"):
+        return f"{worked(tree[2], env)} {tree[1]} {worked(tree[3], env)}"
+    if head == "if":
+        return f"{worked(tree[1], env)} if {worked(tree[2], env)}"
+    return str(_value(tree, env))
+
+
+# ── tokens within the limits and the bank ───────────────────────────────────────
+def bank(state: dict, kind: TokenKind) -> int:
+    held = (int(state["pool"].get(kind.id, 0)) if kind.shared else
+            sum(int(state["tokens"][p].get(kind.id, 0)) for p in state["players"]))
+    return kind.count - held
+
+
+def holding(state: dict, who: str | None, kind: TokenKind) -> int:
+    return int((state["pool"] if who is None else state["tokens"][who]).get(kind.id, 0))
+
+
+def moved(state: dict, who: str | None, kind: TokenKind, delta: int) -> int:
+    """Change `who`'s (None: the pool's) `kind` by `delta`, held within the kind's min and
+    max and what the bank holds (an effect takes what there is); the change made."""
+    before = holding(state, who, kind)
+    after = before + delta
+    if kind.max is not None:
+        after = min(after, max(kind.max, before))
+    after = max(after, min(kind.min, before))
+    after = min(after, before + bank(state, kind))
+    (state["pool"] if who is None else state["tokens"][who])[kind.id] = after
+    return after - before
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def _changed(state: dict, game: TableGame, who: str | None, tokens: tuple[tuple[str, str], ...],
+             player: str | None, card: str | None) -> list[str]:
+    """Each token change of an effect for `who` (None: the pool), each amount worked out
+    for `who` (`each_player: {gold: "sum(market.income)"}`: each their own), else `player`."""
+    parts = []
+    for kind_id, amount in tokens:
+        kind = game.tokens[kind_id]
+        owner = None if kind.shared else who
+        delta = evaluate(amount, Env(state, game, who or player, card))
+        if delta == 0:
+            continue
+        made = moved(state, owner, kind, delta)
+        if made == delta:
+            parts.append(f"{_signed(made)} {kind.name} -> {holding(state, owner, kind)}")
+        else:
+            parts.append(f"{_signed(made)} {kind.name} (of {_signed(delta)}: its limits or the "
+                         f"bank) -> {holding(state, owner, kind)}")
+    return parts
+
+
+def apply_effects(state: dict, game: TableGame, effects: tuple[Effect, ...], player: str,
+                  source: str, chosen: str | None, card: str | None = None,
+                  start: int = 0) -> tuple[list[str], int | None]:
+    """Apply `effects` (from index `start`) for `player`, each line naming `source` (a card,
+    a step or an option). Returns the lines and, when an effect needs a chosen player and
+    `chosen` is None, the index it stopped at (the table is asked; nothing of it applied)."""
+    lines: list[str] = []
+    for index in range(start, len(effects)):
+        effect = effects[index]
+        if effect.chooses and chosen is None:
+            return lines, index
+        lines += _apply(state, game, effect, player, source, chosen, card)
+        chosen = None if effect.chooses else chosen
+    return lines, None
+
+
+def _apply(state: dict, game: TableGame, effect: Effect, player: str, source: str,
+           chosen: str | None, card: str | None) -> list[str]:
+    seats = state["players"]
+    verb = effect.verb
+    if verb in ("self", "choose_player", "each_player", "each_other", "pool"):
+        whom = {"self": [player], "choose_player": [chosen or player], "each_player": seats,
+                "each_other": [p for p in seats if p != player], "pool": [None]}[verb]
+        out = []
+        for who in whom:
+            parts = _changed(state, game, who, effect.tokens, player, card)
+            if parts:
+                out.append(f"{source}: {who or 'the shared pool'} " + ", ".join(parts))
+        return out or [f"{source}: no change ({', '.join(f'{k} {a}' for k, a in effect.tokens)}"
+                       " comes to 0)"]
+    if verb == "transfer":
+        giver = chosen if effect.source == "chosen" else player
+        taker = chosen if effect.target == "chosen" else player
+        if giver == taker:
+            raise UsageError(f"{source}: {player} chooses another player (a transfer between "
+                             "two players)")
+        assert giver is not None and taker is not None
+        out = []
+        for kind_id, amount in effect.tokens:
+            kind = game.tokens[kind_id]
+            want = evaluate(amount, Env(state, game, player, card))
+            n = max(0, min(want, holding(state, giver, kind)))
+            state["tokens"][giver][kind_id] -= n
+            state["tokens"][taker][kind_id] = state["tokens"][taker].get(kind_id, 0) + n
+            out.append(f"{source}: {giver} gives {taker} {n} {kind.name} ({giver} "
+                       f"{holding(state, giver, kind)}, {taker} {holding(state, taker, kind)})")
+        return out
+    if verb == "draw":
+        deck = effect.deck or next(iter(game.decks))
+        pile = state["decks"][deck]
+        n = min(effect.count, pile["deck"])
+        pile["deck"] -= n
+        state["hands"][player][deck] += n
+        short = "" if n == effect.count else f" (the deck held {n})"
+        return [f"{source}: {player} draws {counted(n, 'card')} from {deck}{short}: "
+                f"{hand_size(state, player)} in hand"]
+    # discard N face down (the hand's cards of any deck, the shown ones last)
+    return [f"{source}: " + discard_face_down(state, game, player, effect.count,
+                                              effect.deck or None)]
+
+
+def hand_size(state: dict, player: str) -> int:
+    return sum(state["hands"][player].values())
+
+
+def discard_face_down(state: dict, game: TableGame, player: str, n: int,
+                      deck: str | None = None) -> str:
+    """`n` cards of `player`'s hand onto their discard piles face down (unseen first)."""
+    done = 0
+    for d in ([deck] if deck else list(state["hands"][player])):
+        while done < n and state["hands"][player][d] > 0:
+            state["hands"][player][d] -= 1
+            state["decks"][d]["discard"] += 1
+            shown_here = [c for c in state["shown"][player] if game.cards.get(c) == d]
+            if len(shown_here) >= state["hands"][player][d] + 1 and shown_here:
+                state["shown"][player].remove(shown_here[-1])
+                state["decks"][d]["seen"].append(shown_here[-1])
+            done += 1
+    return f"{player} discards {counted(done, 'card')} face down: {hand_size(state, player)} in hand"
+
+
+# ── named rolls ─────────────────────────────────────────────────────────────────
+def roll(state: dict, game: TableGame, named: Roll, player: str,
+         source: FaceSource) -> tuple[str, dict[str, Any]]:
+    """Roll `named`'s pool for `player`: its line (`3 storm: wind wind wave  2 wind - 1 wave
+    = 1 knots`) and its data; the outcome kept in the turn (`turn.rolls`)."""
+    faces = []
+    for die_name, n in named.pool:
+        die = game.dice[die_name]
+        faces += [(die, f) for f in source.take(n, die, f"{player}'s {named.name} roll "
+                                                        f"({n} {die_name})")]
+    counts = Counter(f.key for _, f in faces)
+    total = sum(f.value or 0 for _, f in faces)
+    env = Env(state, game, player, counts=dict(counts), total=total)
+    tree = expr.parse(named.outcome)
+    value = _value(tree, env)
+    outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
+    said = named.say.replace("{outcome}", outcome)
+    pool = " + ".join(f"{n} {d}" for d, n in named.pool)
+    line = f"{named.name.title()} roll, {pool}: {' '.join(f.key for _, f in faces)}  " \
+           f"{worked(tree, env)} = {said}"
+    state["turn"].setdefault("rolls", {})[named.name] = value
+    data = {"roll": named.name, "faces": [f.key for _, f in faces], "counts": dict(counts),
+            "sum": total, "outcome": value, "say": said}
+    state["last_roll"] = {"who": player, "die": named.name, "faces": data["faces"],
+                          "counts": dict(counts), "sum": total, "outcome": value}
+    return line, data
+
+
+# ── the end and the score ───────────────────────────────────────────────────────
+def scores(state: dict, game: TableGame) -> dict[str, int]:
+    if not game.rules.score:
+        return {}
+    return {p: evaluate(game.rules.score, Env(state, game, p)) for p in state["players"]}
+
+
+def standing(state: dict, game: TableGame) -> list[str]:
+    """The players in order of score, then of each tie-break (highest first)."""
+    def key(p: str) -> tuple[int, ...]:
+        env = Env(state, game, p)
+        return (evaluate(game.rules.score, env) if game.rules.score else 0,
+                *(evaluate(t, env) for t in game.rules.tie_break))
+    return sorted(state["players"], key=key, reverse=True)
+
+
+def winners(state: dict, game: TableGame) -> list[str]:
+    order = standing(state, game)
+
+    def key(p: str) -> tuple[int, ...]:
+        env = Env(state, game, p)
+        return (evaluate(game.rules.score, env) if game.rules.score else 0,
+                *(evaluate(t, env) for t in game.rules.tie_break))
+    return [p for p in order if key(p) == key(order[0])]
+
+
+def finish(state: dict, game: TableGame, reason: str) -> list[str]:
+    """The game ends: scores, the winner(s) (a list: a tie shares the win)."""
+    state["over"] = True
+    state["ended"] = reason
+    won = winners(state, game)
+    state["winner"] = won
+    state["scores"] = scores(state, game)
+    said = ", ".join(f"{p} {n}" for p, n in state["scores"].items())
+    verb = "wins" if len(won) == 1 else "share the win"
+    return [f"{reason}: the game ends." + (f" Score: {said}." if said else "")
+            + f" {listed(won)} {verb}."]
+
+
+def token_end(state: dict, game: TableGame) -> str | None:
+    """The first end condition on tokens that holds now, said (`Ann reaches 20 cargo`)."""
+    for end in game.rules.end:
+        if end.kind == "token":
+            for p in state["players"]:
+                if evaluate(end.test, Env(state, game, p)):
+                    kind = game.tokens[end.test.split()[0]]
+                    return f"{p} reaches {holding(state, p, kind)} {kind.name} ({end.test})"
+        elif end.kind == "pool" and evaluate(end.test, Env(state, game, None)):
+            kind = game.tokens[end.test.split()[0]]
+            return f"the shared {kind.name} is at {holding(state, None, kind)} ({end.test})"
+    return None
+
+
+def turn_start_end(state: dict, game: TableGame, rounds_played: int) -> str | None:
+    """An end condition checked as a turn begins: a deck empty, or the rounds played."""
+    for end in game.rules.end:
+        if end.kind == "deck_empty" and state["decks"][end.deck]["deck"] == 0:
+            return f"the {game.deck_titles.get(end.deck, end.deck)} deck is empty"
+        if end.kind == "rounds" and rounds_played >= end.count:
+            return f"{counted(end.count, 'round')} played"
+    return None
+
+
+def settle(state: dict, game: TableGame) -> list[str]:
+    """After every change of a declared game: the scores kept up to date, and the game
+    over when a token condition holds."""
+    if not game.rules.declared or state.get("over"):
+        return []
+    if game.rules.score:
+        state["scores"] = scores(state, game)
+    reason = token_end(state, game)
+    return finish(state, game, reason) if reason else []
+
+
+# ── the turn ────────────────────────────────────────────────────────────────────
+def turn_line(state: dict) -> str:
+    turn = state["turn"]
+    phase = f", {turn['phase']}" if turn.get("phase") else ""
+    return f"round {turn['round']}, turn {turn['number']}: {turn['player']}{phase}"
+
+
+def next_phase(state: dict, game: TableGame) -> list[str]:
+    """The next phase, or the next player's turn (a new round back at the first player);
+    a declared game's turn starts afresh (step 0, no roll yet) and its end is checked as
+    the turn begins (a deck empty, the rounds played)."""
+    turn = state["turn"]
+    phases = list(game.phases)
+    new_turn = not (phases and turn.get("phase") in phases
+                    and phases.index(turn["phase"]) + 1 < len(phases))
+    if not new_turn:
+        turn["phase"] = phases[phases.index(turn["phase"]) + 1]
+    else:
+        seats = state["players"]
+        turn["player"] = seats[(seats.index(turn["player"]) + 1) % len(seats)]
+        turn["number"] += 1
+        if turn["player"] == state["setup"]["first"]:
+            turn["round"] += 1
+        turn["phase"] = phases[0] if phases else None
+    if "step" in turn:
+        turn.update({"step": 0, "done": 0})
+        if new_turn:
+            turn["rolls"] = {}
+    lines = [turn_line(state)]
+    if new_turn and game.rules.declared and not state.get("over"):
+        reason = turn_start_end(state, game, turn["round"] - 1)
+        if reason:
+            lines += finish(state, game, reason)
+    return lines
+
+
+def refuse_when_over(state: dict) -> None:
+    if state.get("over"):
+        won = state.get("winner") or []
+        who = f"{listed(list(won))} won" if won else "it is over"
+        raise RefereeError(f"the game is over ({who}): `referee new` starts another; status, "
+                           "log and undo still work")
+
+
+def choose_default(state: dict, player: str) -> str:
+    """The player a choice falls on by default: the next in seat order after `player`."""
+    seats = state["players"]
+    return seats[(seats.index(player) + 1) % len(seats)]
+
+
+def need(condition: bool, message: str) -> None:
+    if not condition:
+        raise UsageError(message)
