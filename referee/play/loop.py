@@ -384,7 +384,7 @@ class Table:
             return True
         if ask is not None and ask.auto:
             ask = None
-        prompt = f"{ask.prompt} " if ask is not None else "> "
+        prompt = f"{ask.prompt} " if ask is not None else self.free_prompt()
         self.asked += 1
         try:
             line = self.input(prompt)
@@ -397,9 +397,21 @@ class Table:
             return False
         return self.feed(line, ask)
 
+    def game_over(self) -> bool:
+        return bool((self.state or {}).get("over"))
+
+    def free_prompt(self) -> str:
+        """The prompt when the rules ask nothing: once the game is decided, what is left to
+        do (a mistaken last move can still be taken back)."""
+        if self.game_over():
+            return "The game is over (undo takes back the last move; Enter leaves) > "
+        return "> "
+
     def feed(self, line: str, ask: Question | None = None) -> bool:
         """One line typed at `ask` (None: at the free prompt): a command, or the answer."""
         text = line.strip()
+        if not text and ask is None and self.game_over():
+            return False  # the game is decided: Enter leaves (its winner was said)
         if not text:
             if ask is not None and ask.enter is not None:
                 self.run(ask.enter)

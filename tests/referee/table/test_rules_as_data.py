@@ -187,6 +187,25 @@ def test_the_starter_plays_to_its_winner_on_enter_alone(folder):
     assert "(drawn by the referee)" in transcript
     refused(run, session, "step", code=1, says="the game is over")
     refused(run, session, "token", "Ann", "cargo", "+1", code=1, says="the game is over")
+    # play ends on the first Enter after the winner is said: the pipe's other lines unread
+    assert transcript.count("The game is over (undo takes back the last move; Enter "
+                            "leaves) > ") == 1
+    assert transcript.rstrip().endswith("Enter leaves) >")
+
+
+def test_at_the_end_undo_takes_back_the_last_move_and_play_goes_on(folder):
+    project = harbour(folder)
+    session = folder / "s.db"
+    run = referee(project, session)
+    run("--seed", "11", "new", "harbour", "--players", "Ann,Bob")
+    play(project, session, [""] * 600)
+    assert state(run)["over"] is True
+    before = json.loads(run("log", "--json").out)
+    transcript = play(project, session, ["undo", "quit"])
+    # taken at the end's prompt (not "Enter leaves"): the last move is undone, and what
+    # the rules run by themselves after it (perhaps the same end) runs again
+    assert f"undone #{before['events'][-1]['seq']}" in transcript
+    assert transcript.rstrip().endswith("quit")
 
 
 def test_the_starter_with_the_dice_typed_plays_the_same_game(folder):
