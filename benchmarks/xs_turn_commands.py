@@ -101,12 +101,7 @@ def play_game(seed: int) -> tuple[list[int], list[int], list[bool], int]:
             hands[me].append(t.deck.pop(0)) if t.deck else None
             seat = state["table"][me]
             heroes = len(seat["heroes"])
-            for hero in [c for c in hands[me] if t.cat.type(c) == "Hero"][:2]:
-                if t.state()["table"][me]["mt"] < 8:
-                    break
-                code, _ = t.run("xs", "recruit", hero, "--roll", t.faces(1), ok=(0, 1))
-                if code == 0:  # shown: the referee names it in the hand until it is paid
-                    heroes += 1
+            heroes += recruit(t, me, hands)
             missions = [c for c in hands[me] if t.cat.type(c) == "Mission"]
             played = False
             if missions and heroes:
@@ -122,32 +117,7 @@ def play_game(seed: int) -> tuple[list[int], list[int], list[bool], int]:
             now = t.state()
             went = "carnage" in ((now["turn"].get("mission") or {}).get("rolls") or {})
             if not now.get("over"):
-                held = list(now["table"][me]["hand"])
-                pending = now["turn"].get("open")  # paid by the next command: counted paid
-                if pending and now["table"][me]["mt"] >= pending["total"]:
-                    if pending["kind"] == "opportunity":
-                        held.append("?")
-                        hands[me].append(t.deck.pop(0)) if t.deck else None
-                    elif pending["context"].get("card") in held:
-                        held.remove(pending["context"]["card"])
-                limit = 7 if now["table"][me]["owner"] == "Spike Freeman" else HAND_LIMIT
-                skip = () if played else ("--skip",)
-                paying = (pending or {}).get("context", {}).get("card")
-                if len(held) > limit:
-                    cards = [c for c in hands[me] if c != paying][: len(held) - limit]
-                    t.run("xs", "discard", *cards, *skip)
-                    for c in cards:
-                        hands[me].remove(c)
-                    skip = ()
-                code, reply = t.run("xs", "next", *skip, ok=(0, 1))
-                if code == 1:  # over the limit after all (a card drawn on the way)
-                    over = int(re.search(r"discard (\d+) first", reply["error"]).group(1))
-                    cards = hands[me][:over]
-                    t.run("xs", "discard", *cards, *skip)
-                    for c in cards:
-                        hands[me].remove(c)
-                    t.run("xs", "next")
-                sync_hands(t, hands)
+                end_phase(t, me, hands, now, played)
             if played:
                 with_mission.append(t.typed)
                 chained_steps.append(chained)
@@ -155,6 +125,48 @@ def play_game(seed: int) -> tuple[list[int], list[int], list[bool], int]:
             else:
                 without += 1
         return with_mission, chained_steps, attempted, without
+
+
+def recruit(t: Table, me: str, hands: dict[str, list[str]]) -> int:
+    """Recruit up to two Heroes from the hand while the MT lasts; the heroes recruited."""
+    recruited = 0
+    for hero in [c for c in hands[me] if t.cat.type(c) == "Hero"][:2]:
+        if t.state()["table"][me]["mt"] < 8:
+            break
+        code, _ = t.run("xs", "recruit", hero, "--roll", t.faces(1), ok=(0, 1))
+        if code == 0:  # shown: the referee names it in the hand until it is paid
+            recruited += 1
+    return recruited
+
+
+def end_phase(t: Table, me: str, hands: dict[str, list[str]], now: dict, played: bool) -> None:
+    """The End phase: discard down to the hand limit, then the next turn."""
+    held = list(now["table"][me]["hand"])
+    pending = now["turn"].get("open")  # paid by the next command: counted paid
+    if pending and now["table"][me]["mt"] >= pending["total"]:
+        if pending["kind"] == "opportunity":
+            held.append("?")
+            hands[me].append(t.deck.pop(0)) if t.deck else None
+        elif pending["context"].get("card") in held:
+            held.remove(pending["context"]["card"])
+    limit = 7 if now["table"][me]["owner"] == "Spike Freeman" else HAND_LIMIT
+    skip = () if played else ("--skip",)
+    paying = (pending or {}).get("context", {}).get("card")
+    if len(held) > limit:
+        cards = [c for c in hands[me] if c != paying][: len(held) - limit]
+        t.run("xs", "discard", *cards, *skip)
+        for c in cards:
+            hands[me].remove(c)
+        skip = ()
+    code, reply = t.run("xs", "next", *skip, ok=(0, 1))
+    if code == 1:  # over the limit after all (a card drawn on the way)
+        over = int(re.search(r"discard (\d+) first", reply["error"]).group(1))
+        cards = hands[me][:over]
+        t.run("xs", "discard", *cards, *skip)
+        for c in cards:
+            hands[me].remove(c)
+        t.run("xs", "next")
+    sync_hands(t, hands)
 
 
 def follow_mission(t: Table, me: str, hands: dict[str, list[str]], reply: dict) -> int:

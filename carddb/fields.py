@@ -259,7 +259,8 @@ class Declarations:
         return FieldDecl(name, spec, bool(required), default, kind, item, values)
 
     def _spec(self, kind: str, decl: dict, path: str, pos: Pos):
-        report = self.report
+        """The check of a field of `kind`, the declaration of a list's items and an enum's
+        values; None after reporting a bad declaration."""
         if kind in self.extra:
             return self.extra[kind], None, ()
         if kind == "text":
@@ -271,43 +272,59 @@ class Declarations:
         if kind == "icon":
             return IconName(self.own_icons), None, ()
         if kind in ("int", "number"):
-            kinds = (int,) if kind == "int" else (int, float)
-            bounds = []
-            for key in ("min", "max"):
-                value = decl.get(key)
-                if value is not None and not Type(kinds, f"{'an integer' if kind == 'int' else 'a number'}").check(
-                        value, join(path, key), value_pos(decl, key, pos), report):
-                    return None
-                bounds.append(value)
-            return Number(kinds, *bounds), None, ()
+            return self._number(kind, decl, path, pos)
         if kind == "enum":
-            values = decl.get("values")
-            vpos = value_pos(decl, "values", pos)
-            if not isinstance(values, list) or not values or not all(
-                    isinstance(v, str | int) and not isinstance(v, bool) for v in values):
-                report.add(vpos, join(path, "values"), "an enum needs `values`: a list of the "
-                                                       "texts or integers it allows")
-                return None
-            return Choice(tuple(values)), None, tuple(values)
+            return self._enum(decl, path, pos)
         if kind == "list":
-            item = self._part(decl, "of", path, pos)
-            if item is None:
-                return None
-            lengths = []
-            for key in ("min_items", "max_items"):
-                value = decl.get(key)
-                if value is not None and not Type((int,), "a whole number >= 0", minimum=0).check(
-                        value, join(path, key), value_pos(decl, key, pos), report):
-                    return None
-                lengths.append(value)
-            return ListOf(item.spec, lengths[0] or 0, lengths[1]), item, ()
+            return self._list(decl, path, pos)
         if kind == "map":
             keys = self._part(decl, "keys", path, pos)
             values = self._part(decl, "values", path, pos)
             if keys is None or values is None:
                 return None
             return MapOf(keys.spec, values.spec), None, ()
-        # record
+        return self._record(decl, path, pos)
+
+    def _number(self, kind: str, decl: dict, path: str, pos: Pos):
+        """An int or number field, with its optional `min` and `max`."""
+        kinds = (int,) if kind == "int" else (int, float)
+        bounds = []
+        for key in ("min", "max"):
+            value = decl.get(key)
+            if value is not None and not Type(kinds, f"{'an integer' if kind == 'int' else 'a number'}").check(
+                    value, join(path, key), value_pos(decl, key, pos), self.report):
+                return None
+            bounds.append(value)
+        return Number(kinds, *bounds), None, ()
+
+    def _enum(self, decl: dict, path: str, pos: Pos):
+        """An enum field: `values`, a list of the texts or integers it allows."""
+        values = decl.get("values")
+        vpos = value_pos(decl, "values", pos)
+        if not isinstance(values, list) or not values or not all(
+                isinstance(v, str | int) and not isinstance(v, bool) for v in values):
+            self.report.add(vpos, join(path, "values"), "an enum needs `values`: a list of the "
+                                                        "texts or integers it allows")
+            return None
+        return Choice(tuple(values)), None, tuple(values)
+
+    def _list(self, decl: dict, path: str, pos: Pos):
+        """A list field: its items' declaration (`of`), optional `min_items`, `max_items`."""
+        item = self._part(decl, "of", path, pos)
+        if item is None:
+            return None
+        lengths = []
+        for key in ("min_items", "max_items"):
+            value = decl.get(key)
+            if value is not None and not Type((int,), "a whole number >= 0", minimum=0).check(
+                    value, join(path, key), value_pos(decl, key, pos), self.report):
+                return None
+            lengths.append(value)
+        return ListOf(item.spec, lengths[0] or 0, lengths[1]), item, ()
+
+    def _record(self, decl: dict, path: str, pos: Pos):
+        """A record field: `fields`, a mapping of its field names to their declarations."""
+        report = self.report
         fields = decl.get("fields")
         fpos = value_pos(decl, "fields", pos)
         if not isinstance(fields, dict) or not fields:

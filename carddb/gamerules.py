@@ -390,42 +390,16 @@ class _Checker:
             self.expression(amount, join(path, kind), vpos, self.player_names(), card, test=False)
 
     def effect(self, raw: Any, path: str, pos: Pos, card: bool, steps: bool = False) -> None:
-        verbs = STEP_VERBS if steps else EFFECT_VERBS
-        what = "a step" if steps else "an effect"
-        if not self.mapping(raw, path, pos, f"{what} like {{self: {{TOKEN: +1}}}}"):
-            return
-        found = [k for k in raw if k != "when"]
-        if len(found) != 1:
-            self.add(pos, path, f"{what} has exactly one of {', '.join(verbs)}"
-                     + (f", got {', '.join(map(str, found))}" if found else ""))
-            return
-        verb = found[0]
-        if verb not in verbs:
-            self.add(key_pos(raw, verb, pos), join(path, verb), f"unknown {what[2:].strip()} "
-                     f"'{shown(verb)}'{did_you_mean(verb, verbs)} ({', '.join(verbs)})")
+        verb = self._verb(raw, path, pos, steps)
+        if verb is None:
             return
         if "when" in raw:
-            if steps:
-                self.add(key_pos(raw, "when", pos), join(path, "when"),
-                         "a step runs when its phase comes: `when` is for a card's effects")
-            else:
-                self.choice(raw["when"], join(path, "when"), value_pos(raw, "when", pos), WHEN,
-                            "a moment")
+            self._when(raw, path, pos, steps)
         value, vpath, vpos = raw[verb], join(path, verb), value_pos(raw, verb, pos)
         if verb in WHO:
             self.token_changes(value, vpath, vpos, card, True if verb == "pool" else False)
         elif verb == "transfer":
-            if self.mapping(value, vpath, vpos, "{TOKEN: amount, from: chosen, to: self}"):
-                for end in ("from", "to"):
-                    if end in value:
-                        self.choice(value[end], join(vpath, end), value_pos(value, end, vpos),
-                                    PARTIES, "a party")
-                if value.get("from", "chosen") == value.get("to", "self"):
-                    self.add(vpos, vpath, "a transfer goes from one party to the other")
-                if not [k for k in value if k not in ("from", "to")]:
-                    self.add(vpos, vpath, "a transfer names a token and an amount")
-                else:
-                    self.token_changes(value, vpath, vpos, card, False, skip=("from", "to"))
+            self._transfer(value, vpath, vpos, card)
         elif verb in ("draw", "discard", "reveal"):
             self._draw(verb, value, vpath, vpos)
         elif verb == "roll":
@@ -435,11 +409,53 @@ class _Checker:
         elif verb == "choose":
             self._choose(value, vpath, vpos)
         elif verb == "discard_to":
-            if value == "hand_limit":
-                if not self.n.hand_limit:
-                    self.add(vpos, vpath, "discard_to: hand_limit needs a `hand_limit:` of the game")
+            self._discard_to(value, vpath, vpos)
+
+    def _verb(self, raw: Any, path: str, pos: Pos, steps: bool) -> str | None:
+        """The one verb of an effect (or a phase's step) besides `when`; None once reported."""
+        verbs = STEP_VERBS if steps else EFFECT_VERBS
+        what = "a step" if steps else "an effect"
+        if not self.mapping(raw, path, pos, f"{what} like {{self: {{TOKEN: +1}}}}"):
+            return None
+        found = [k for k in raw if k != "when"]
+        if len(found) != 1:
+            self.add(pos, path, f"{what} has exactly one of {', '.join(verbs)}"
+                     + (f", got {', '.join(map(str, found))}" if found else ""))
+            return None
+        verb = found[0]
+        if verb not in verbs:
+            self.add(key_pos(raw, verb, pos), join(path, verb), f"unknown {what[2:].strip()} "
+                     f"'{shown(verb)}'{did_you_mean(verb, verbs)} ({', '.join(verbs)})")
+            return None
+        return verb
+
+    def _when(self, raw: dict, path: str, pos: Pos, steps: bool) -> None:
+        if steps:
+            self.add(key_pos(raw, "when", pos), join(path, "when"),
+                     "a step runs when its phase comes: `when` is for a card's effects")
+        else:
+            self.choice(raw["when"], join(path, "when"), value_pos(raw, "when", pos), WHEN,
+                        "a moment")
+
+    def _transfer(self, value: Any, vpath: str, vpos: Pos, card: bool) -> None:
+        if self.mapping(value, vpath, vpos, "{TOKEN: amount, from: chosen, to: self}"):
+            for end in ("from", "to"):
+                if end in value:
+                    self.choice(value[end], join(vpath, end), value_pos(value, end, vpos),
+                                PARTIES, "a party")
+            if value.get("from", "chosen") == value.get("to", "self"):
+                self.add(vpos, vpath, "a transfer goes from one party to the other")
+            if not [k for k in value if k not in ("from", "to")]:
+                self.add(vpos, vpath, "a transfer names a token and an amount")
             else:
-                self.count(value, vpath, vpos, 0)
+                self.token_changes(value, vpath, vpos, card, False, skip=("from", "to"))
+
+    def _discard_to(self, value: Any, vpath: str, vpos: Pos) -> None:
+        if value == "hand_limit":
+            if not self.n.hand_limit:
+                self.add(vpos, vpath, "discard_to: hand_limit needs a `hand_limit:` of the game")
+        else:
+            self.count(value, vpath, vpos, 0)
 
     def _draw(self, verb: str, value: Any, path: str, pos: Pos) -> None:
         if isinstance(value, int) and not isinstance(value, bool):

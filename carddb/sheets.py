@@ -199,6 +199,24 @@ def check_xlsx(raw: bytes) -> None:
         infos = book.infolist()
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
         raise SheetError("not an XLSX workbook (not a zip file)") from None
+    _check_members(infos, where)
+    for info in infos:
+        name = info.filename
+        if not name.lower().endswith((".xml", ".rels", ".vml")):
+            continue
+        data = _xml_part(book, info, where)
+        lower = name.lower()
+        if lower.endswith("sharedstrings.xml"):
+            for count, _ in enumerate(_SHARED.finditer(data), start=1):
+                if count > limits.XLSX_SHARED_STRINGS:
+                    raise SheetError(f"{where} has more than {limits.XLSX_SHARED_STRINGS:,} "
+                                     "shared strings (limit)")
+        elif lower.startswith("xl/worksheets/"):
+            _check_worksheet(name, data)
+
+
+def _check_members(infos: list, where: str) -> None:
+    """The zip's members: how many, and their sizes uncompressed, each and in all."""
     if len(infos) > limits.XLSX_MEMBERS:
         raise SheetError(f"{where} holds {len(infos):,} files, more than "
                          f"{limits.XLSX_MEMBERS:,} (limit)")
@@ -211,83 +229,93 @@ def check_xlsx(raw: bytes) -> None:
     if total > limits.XLSX_TOTAL_BYTES:
         raise SheetError(f"{where} is {total:,} bytes uncompressed, more than "
                          f"{limits.XLSX_TOTAL_BYTES:,} (limit)")
-    for info in infos:
-        name = info.filename
-        if not name.lower().endswith((".xml", ".rels", ".vml")):
-            continue
-        try:
-            with book.open(info) as member:
-                data = member.read(limits.XLSX_MEMBER_BYTES + 1)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError,
-                RuntimeError) as exc:
-            raise SheetError(f"not a readable XLSX workbook: part {_shown(name)} "
-                             f"({type(exc).__name__})") from None
-        if len(data) > limits.XLSX_MEMBER_BYTES:
-            raise SheetError(f"{where}'s part {_shown(name)} is more than "
-                             f"{limits.XLSX_MEMBER_BYTES:,} bytes uncompressed (limit)")
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:512]:
-            raise SheetError(f"{where}'s part {_shown(name)} is not UTF-8 XML: refused")
-        if _DTD.search(data):
-            raise SheetError(f"{where}'s part {_shown(name)} declares a DTD or entities "
-                             "(<!DOCTYPE>, <!ENTITY>): refused, a workbook needs none")
-        lower = name.lower()
-        if lower.endswith("sharedstrings.xml"):
-            for count, _ in enumerate(_SHARED.finditer(data), start=1):
-                if count > limits.XLSX_SHARED_STRINGS:
-                    raise SheetError(f"{where} has more than {limits.XLSX_SHARED_STRINGS:,} "
-                                     "shared strings (limit)")
-        elif lower.startswith("xl/worksheets/"):
-            _check_worksheet(name, data)
+
+
+def _xml_part(book: Any, info: Any, where: str) -> bytes:
+    """An XML part of the workbook, read at most to its limit: UTF-8, without a DTD or entities."""
+    import zipfile
+
+    name = info.filename
+    try:
+        with book.open(info) as member:
+            data = member.read(limits.XLSX_MEMBER_BYTES + 1)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError,
+            RuntimeError) as exc:
+        raise SheetError(f"not a readable XLSX workbook: part {_shown(name)} "
+                         f"({type(exc).__name__})") from None
+    if len(data) > limits.XLSX_MEMBER_BYTES:
+        raise SheetError(f"{where}'s part {_shown(name)} is more than "
+                         f"{limits.XLSX_MEMBER_BYTES:,} bytes uncompressed (limit)")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:512]:
+        raise SheetError(f"{where}'s part {_shown(name)} is not UTF-8 XML: refused")
+    if _DTD.search(data):
+        raise SheetError(f"{where}'s part {_shown(name)} declares a DTD or entities "
+                         "(<!DOCTYPE>, <!ENTITY>): refused, a workbook needs none")
+    return data
 
 
 def _check_worksheet(name: str, data: bytes) -> None:
     """Each reference checked as it is found (a 64 MB sheet holds millions of them: no
     list of them is made), refused at the first past a limit."""
     where = f"the workbook's sheet {_shown(name)}"
-    max_row, max_col = limits.MAX_SHEET_ROWS, limits.MAX_SHEET_COLUMNS
-
-    def too_far(row: int, col: int | None = None) -> SheetError:
-        column = f", column {letter(min(col, 10**6))}" if col is not None else ""
-        return SheetError(f"{where} reaches row {row:,}{column}: more than {max_row:,} rows "
-                          f"or {max_col} columns (limit)")
-
-    last_row = last_col = 0
+    max_row = limits.MAX_SHEET_ROWS
     for rows, _ in enumerate(_ROW_OPEN.finditer(data), start=1):
         if rows > max_row:
-            raise too_far(rows)
+            raise _too_far(where, rows)
+    last_row = 0
     for m in _ROW_REF.finditer(data):
         row = int(m.group(1)) if len(m.group(1)) <= 7 else max_row + 1
         if row > max_row:
-            raise too_far(row)
+            raise _too_far(where, row)
         last_row = max(last_row, row)
+    last_row, last_col = _cell_refs(where, data, last_row)
     cells = 0
-    for m in _CELL_REF.finditer(data):
-        letters, digits = m.group(1), m.group(2)
-        if len(letters) > 3 or len(digits) > 7:
-            raise SheetError(f"{where} has a cell at {_shown(letters + digits)}: not a cell "
-                             "reference")
-        row, col = int(digits), _column(letters.decode("ascii"))
-        if row > max_row or col > max_col:
-            raise too_far(row, col)
-        last_row, last_col = max(last_row, row), max(last_col, col)
     for cells, _ in enumerate(_CELL_OPEN.finditer(data), start=1):
         if cells > limits.MAX_SHEET_CELLS:
             break
     if _LONG_NUMBER.search(data):               # Python refuses ints of > 4,300 digits
         raise SheetError(f"{where} holds a number of more than {limits.MAX_INT_CHARS} "
                          "digits (limit)")
+    last_row, last_col = _range_refs(where, data, last_row, last_col)
+    last_col = max(last_col, 1 if cells else 0)
+    if last_row * last_col > limits.MAX_SHEET_CELLS or cells > limits.MAX_SHEET_CELLS:
+        raise SheetError(f"{where} spans {max(last_row * last_col, cells):,} cells, more than "
+                         f"{limits.MAX_SHEET_CELLS:,} (limit)")
+
+
+def _too_far(where: str, row: int, col: int | None = None) -> SheetError:
+    column = f", column {letter(min(col, 10**6))}" if col is not None else ""
+    return SheetError(f"{where} reaches row {row:,}{column}: more than {limits.MAX_SHEET_ROWS:,} rows "
+                      f"or {limits.MAX_SHEET_COLUMNS} columns (limit)")
+
+
+def _cell_refs(where: str, data: bytes, last_row: int) -> tuple[int, int]:
+    """The cells' references (`r="B7"`): within the limits; the last row and column."""
+    last_col = 0
+    for m in _CELL_REF.finditer(data):
+        letters, digits = m.group(1), m.group(2)
+        if len(letters) > 3 or len(digits) > 7:
+            raise SheetError(f"{where} has a cell at {_shown(letters + digits)}: not a cell "
+                             "reference")
+        row, col = int(digits), _column(letters.decode("ascii"))
+        if row > limits.MAX_SHEET_ROWS or col > limits.MAX_SHEET_COLUMNS:
+            raise _too_far(where, row, col)
+        last_row, last_col = max(last_row, row), max(last_col, col)
+    return last_row, last_col
+
+
+def _range_refs(where: str, data: bytes, last_row: int, last_col: int) -> tuple[int, int]:
+    """The ranges (merged cells, dimension): cell ranges within the limits; the last row
+    and column."""
     for m in _RANGE_REF.finditer(data):
         kind, ref = m.group(1), m.group(2)
         bounds = _bounds_of(ref.decode("ascii", "replace"))
         if bounds is None:
             raise SheetError(f"{where}: {kind.decode()} {_shown(ref)} is not a cell range")
-        if bounds[0] > max_row or bounds[1] > max_col:
-            raise too_far(*bounds)
+        if bounds[0] > limits.MAX_SHEET_ROWS or bounds[1] > limits.MAX_SHEET_COLUMNS:
+            raise _too_far(where, *bounds)
         last_row, last_col = max(last_row, bounds[0]), max(last_col, bounds[1])
-    last_col = max(last_col, 1 if cells else 0)
-    if last_row * last_col > limits.MAX_SHEET_CELLS or cells > limits.MAX_SHEET_CELLS:
-        raise SheetError(f"{where} spans {max(last_row * last_col, cells):,} cells, more than "
-                         f"{limits.MAX_SHEET_CELLS:,} (limit)")
+    return last_row, last_col
 
 
 def _shown(value) -> str:
@@ -372,6 +400,29 @@ def convert(value: Any, decl: FieldDecl | None, kind: str, spent: Spent | None =
     """A cell's value as the field's declared type; what cannot be converted is left as
     it is, for the field's check to report ("expected an integer, got text").
     CellProblem for a value beyond the limits every database value keeps."""
+    value = _within_limits(value, kind)
+    if kind in ("text", "image", "icon"):
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return value if isinstance(value, str) else str(value) if not isinstance(value, bool) else value
+    if kind in _SCALARS:
+        return _SCALARS[kind](value)
+    if kind == "enum" and decl is not None:
+        if all(isinstance(v, int) for v in decl.values):
+            return convert(value, None, "int", spent)
+        return convert(value, None, "text", spent)
+    if kind == "list" and isinstance(value, str) and not value.startswith("["):
+        item = decl.item if decl is not None else None
+        return [convert(part, item, item.kind if item else "text", spent)
+                for part in value.split(";") if part.strip()]
+    if isinstance(value, str):
+        return _yaml_value(value, spent)
+    return value
+
+
+def _within_limits(value: Any, kind: str) -> Any:
+    """The cell's value (text stripped), or CellProblem past the limits of text length and
+    digits every database value keeps."""
     if isinstance(value, str):
         value = value.strip()
         if len(value) > limits.MAX_TEXT:
@@ -384,38 +435,34 @@ def convert(value: Any, decl: FieldDecl | None, kind: str, spent: Spent | None =
     elif isinstance(value, int) and not isinstance(value, bool) and \
             value.bit_length() > 4 * limits.MAX_INT_CHARS:
         raise CellProblem(f"a number longer than {limits.MAX_INT_CHARS} digits (limit)")
-    if kind in ("text", "image", "icon"):
-        if isinstance(value, float) and value.is_integer():
-            return str(int(value))
-        return value if isinstance(value, str) else str(value) if not isinstance(value, bool) else value
-    if kind == "int":
-        if isinstance(value, str) and _INT.match(value):
-            return int(value)
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        return value
-    if kind == "number":
-        if isinstance(value, str) and _NUMBER.match(value):
-            number = float(value)
-            return int(number) if _INT.match(value) else number
-        return value
-    if kind == "bool":
-        if isinstance(value, str) and value.lower() in BOOLS:
-            return BOOLS[value.lower()]
-        if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
-            return bool(value)
-        return value
-    if kind == "enum" and decl is not None:
-        if all(isinstance(v, int) for v in decl.values):
-            return convert(value, None, "int", spent)
-        return convert(value, None, "text", spent)
-    if kind == "list" and isinstance(value, str) and not value.startswith("["):
-        item = decl.item if decl is not None else None
-        return [convert(part, item, item.kind if item else "text", spent)
-                for part in value.split(";") if part.strip()]
-    if isinstance(value, str):
-        return _yaml_value(value, spent)
     return value
+
+
+def _to_int(value: Any) -> Any:
+    if isinstance(value, str) and _INT.match(value):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _to_number(value: Any) -> Any:
+    if isinstance(value, str) and _NUMBER.match(value):
+        number = float(value)
+        return int(number) if _INT.match(value) else number
+    return value
+
+
+def _to_bool(value: Any) -> Any:
+    if isinstance(value, str) and value.lower() in BOOLS:
+        return BOOLS[value.lower()]
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return bool(value)
+    return value
+
+
+# A cell's text or number as an int, number or bool field's value (else left as it is).
+_SCALARS = {"int": _to_int, "number": _to_number, "bool": _to_bool}
 
 
 class _Unparsable(CellText):
@@ -489,18 +536,82 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
     sheet = read_sheet(path, source, spath, spos, report)
     if sheet is None:
         return None, {}, None
-    rows = sheet.rows
-    while rows and all(_blank(v) for v in rows[-1]):
-        rows.pop()                              # trailing empty rows are no cards
-    if not rows:
-        report.add(sheet.pos(1, 1), spath, "the sheet is empty: it needs a header row naming the "
-                                           "fields, then one row a card")
+    rows = _card_rows(sheet, spath, report)
+    if rows is None:
         return None, {}, None
     fixed_type = source.get("type")
     if fixed_type is not None and fixed_type not in types:
         report.add(source.at("type"), join(spath, "type"),
                    f"'{fixed_type}' is not a card type of this game{did_you_mean(fixed_type, types)}")
         return None, {}, None
+    found = _header(sheet, rows, types, fixed_type, spath, report)
+    if found is None:
+        return None, {}, None
+    header, seen = found
+    cards = LocatedList()
+    cards.pos, cards.item_pos = spos, []
+    spent = Spent()
+    exempt: dict[int, frozenset] = {}
+    fixed = source.at("type") if fixed_type is not None else None
+    where = (sheet, seen, {name: sheet.pos(1, c) for name, c in seen.items()})
+    missing = _MissingColumns(sheet, rows, types, seen, spath, report)
+    memo = None
+    if declared is not None:
+        from carddb import cache
+
+        memo = cache.rows(path.resolve(), sheet.sheet, (declared, tuple(header.items()), fixed_type))
+    # each column's field: `text@de` holds a translation of `text` (carddb.languages)
+    columns = tuple((c, name, name.partition("@")[0]) for c, name in header.items())
+    for r, row in enumerate(rows[1:], start=2):
+        index = len(cards.item_pos)
+        row_key = _row_key(row, sheet.sheet is not None) if memo is not None else None
+        entry = _remembered(memo, row_key, index, spent)
+        if entry is not None:
+            (names, type_cell, empty, used, type_name, _), values = entry
+            spent.values += used
+            card = _SheetCard(zip(names, values, strict=True))
+        else:
+            before, spent_before = report.added, spent.values
+            try:
+                read = _read_row(sheet, r, row, columns, seen, types, fixed_type, spath,
+                                 index, spent, report)
+            except SheetFull as exc:
+                report.add(exc.args[1], spath, exc.args[0])
+                return None, {}, None
+            if read is None:
+                continue
+            card, empty, type_cell, type_name = read
+            if memo is not None and report.added == before:
+                memo.pending[index] = (row_key, tuple(card), tuple(card.values()),
+                                       (type_cell, empty, spent.values - spent_before, type_name))
+        card.pos = sheet.pos(r, 1)
+        card._row, card._sheet = r, where
+        card._own = fixed if fixed is not None and not type_cell else None
+        missing.report(type_name)
+        if empty:
+            exempt[index] = empty
+        cards.append(card)
+        cards.item_pos.append(card.pos)
+    return cards, exempt, memo
+
+
+def _card_rows(sheet: Sheet, spath: str, report: Report) -> list | None:
+    """The sheet's rows without the trailing empty ones (no cards); None when none is left."""
+    rows = sheet.rows
+    while rows and all(_blank(v) for v in rows[-1]):
+        rows.pop()                              # trailing empty rows are no cards
+    if not rows:
+        report.add(sheet.pos(1, 1), spath, "the sheet is empty: it needs a header row naming the "
+                                           "fields, then one row a card")
+        return None
+    return rows
+
+
+def _header(sheet: Sheet, rows: list, types: dict[str, CardType], fixed_type: Any, spath: str,
+            report: Report) -> tuple[dict[int, str], dict[str, int]] | None:
+    """The header row: the field of each column (by column number) and the column of each
+    field; None after reporting a column without a header, a duplicate or unknown field, or
+    no 'name' or 'type' column (unless the source fixes the type)."""
     header: dict[int, str] = {}
     seen: dict[str, int] = {}
     all_fields = {k for t in types.values() for k in t.fields} | set(COMMON_KINDS)
@@ -531,68 +642,47 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         report.add(sheet.pos(1, len(rows[0]) + 1), spath,
                    "missing column 'type' (or give the deck's source a type: {from: ..., type: T})")
         ok = False
-    if not ok:
-        return None, {}, None
-    cards = LocatedList()
-    cards.pos, cards.item_pos = spos, []
-    spent = Spent()
-    exempt: dict[int, frozenset] = {}
-    fixed = source.at("type") if fixed_type is not None else None
-    where = (sheet, seen, {name: sheet.pos(1, c) for name, c in seen.items()})
-    # Per card type, its required fields no column gives (reported once, at the header).
-    no_column = {t: tuple(f for f, d in ct.fields.items() if d.required and f not in seen)
-                 for t, ct in types.items()}
-    lacking = any(no_column.values())
-    missing_reported: set[tuple[str, str]] = set()
-    memo = None
-    if declared is not None:
-        from carddb import cache
+    return (header, seen) if ok else None
 
-        memo = cache.rows(path.resolve(), sheet.sheet, (declared, tuple(header.items()), fixed_type))
-    typed = sheet.sheet is not None             # XLSX cells are typed values, CSV's text
-    # each column's field: `text@de` holds a translation of `text` (carddb.languages)
-    columns = tuple((c, name, name.partition("@")[0]) for c, name in header.items())
-    for r, row in enumerate(rows[1:], start=2):
-        index = len(cards.item_pos)
+
+def _row_key(row: list, typed: bool) -> tuple:
+    """A row as the remembered rows know it: XLSX cells are typed values, CSV's text."""
+    return tuple(row) if not typed else tuple(
+        v if type(v) is str else (type(v).__name__, repr(v)) for v in row)
+
+
+def _remembered(memo: Any, row_key: tuple | None, index: int, spent: Spent) -> Any:
+    """The row as checked before (carddb.cache.Rows), or None to read it afresh: also when
+    it would pass the limit of values, so that the limit's message names the cell."""
+    if memo is None:
+        return None
+    entry = memo.get(row_key, index)
+    if entry is not None and spent.values + entry[0][3] > limits.MAX_YAML_VALUES:
+        del memo.reused[index]          # read afresh: the limit's message names the cell
         entry = None
-        if memo is not None:
-            row_key = tuple(row) if not typed else tuple(
-                v if type(v) is str else (type(v).__name__, repr(v)) for v in row)
-            entry = memo.get(row_key, index)
-            if entry is not None and spent.values + entry[0][3] > limits.MAX_YAML_VALUES:
-                del memo.reused[index]          # read afresh: the limit's message names the cell
-                entry = None
-        if entry is not None:
-            (names, type_cell, empty, used, type_name, _), values = entry
-            spent.values += used
-            card = _SheetCard(zip(names, values, strict=True))
-        else:
-            before, spent_before = report.added, spent.values
-            try:
-                read = _read_row(sheet, r, row, columns, seen, types, fixed_type, spath,
-                                 index, spent, report)
-            except SheetFull as exc:
-                report.add(exc.args[1], spath, exc.args[0])
-                return None, {}, None
-            if read is None:
-                continue
-            card, empty, type_cell, type_name = read
-            if memo is not None and report.added == before:
-                memo.pending[index] = (row_key, tuple(card), tuple(card.values()),
-                                       (type_cell, empty, spent.values - spent_before, type_name))
-        card.pos = sheet.pos(r, 1)
-        card._row, card._sheet = r, where
-        card._own = fixed if fixed is not None and not type_cell else None
-        for fname in no_column.get(type_name, ()) if lacking and isinstance(type_name, str) else ():
-            if (type_name, fname) not in missing_reported:
-                missing_reported.add((type_name, fname))
-                report.add(sheet.pos(1, len(rows[0]) + 1), spath,
-                           f"missing column '{fname}' (a required field of {type_name})")
-        if empty:
-            exempt[index] = empty
-        cards.append(card)
-        cards.item_pos.append(card.pos)
-    return cards, exempt, memo
+    return entry
+
+
+class _MissingColumns:
+    """Per card type, its required fields no column gives: reported once, at the header,
+    on the first row of that type."""
+
+    def __init__(self, sheet: Sheet, rows: list, types: dict[str, CardType], seen: dict[str, int],
+                 spath: str, report: Report) -> None:
+        self.no_column = {t: tuple(f for f, d in ct.fields.items() if d.required and f not in seen)
+                          for t, ct in types.items()}
+        self.lacking = any(self.no_column.values())
+        self.reported: set[tuple[str, str]] = set()
+        self.at, self.spath, self.report_ = sheet.pos(1, len(rows[0]) + 1), spath, report
+
+    def report(self, type_name: Any) -> None:
+        if not (self.lacking and isinstance(type_name, str)):
+            return
+        for fname in self.no_column.get(type_name, ()):
+            if (type_name, fname) not in self.reported:
+                self.reported.add((type_name, fname))
+                self.report_.add(self.at, self.spath,
+                                 f"missing column '{fname}' (a required field of {type_name})")
 
 
 def _read_row(sheet: Sheet, r: int, row: list, columns: tuple, seen: dict[str, int],

@@ -235,10 +235,43 @@ def _rules_of(game, path, report):
 
 
 def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
-    from carddb import rules as plugins
-    from carddb.fields import Declarations
-
+    """One game: its fields (the rules plug-in's too), players, mats, icons, reference
+    card, declared types, then each deck and its cards; the plug-in's own checks (or,
+    without one, the rules declared as data: carddb.gamerules)."""
     plugin = _rules_of(game, path, report)
+    if not _check_game_fields(gid, game, path, pos, report, plugin):
+        return
+    _check_players(game, path, report)
+    _check_mats(game, path, report)
+    own = _own_icons(game, path, report, root)
+    _check_reference(game, path, report, sizes, data)
+    if plugin is not None:
+        plugin.check_game(game, path, pos, report)
+    types = _game_types(gid, game, path, report, root, plugin, own)
+    decks = game.get("decks")
+    if not isinstance(decks, dict):
+        if "decks" in game:             # `decks: oops`, `decks: [1]`: the loader needs a mapping
+            report.add(_at(game, "decks"), join(path, "decks"),
+                       f"expected a mapping of deck ids to decks, got {kind_of(decks)}")
+        return
+    declared = _declared(game, types)
+    names: dict[str, dict] = {}
+    cards: list = []  # (card mapping, path, pos, deck id)
+    for did, deck in decks.items():
+        cards.extend(_validate_deck(gid, did, deck, decks, path, report, root, sizes, data,
+                                    types, declared, own, names))
+    if plugin is not None:
+        plugin.check_cards(game, cards, path, report)
+    else:
+        from carddb import gamerules
+
+        gamerules.check(game, path, pos, report, types,
+                        tuple(str(c["name"]) for c, _, _, _ in cards))
+
+
+def _check_game_fields(gid, game, path, pos, report, plugin) -> bool:
+    """The game's own fields and those its rules plug-in adds (required or optional);
+    False when the game is not even a mapping."""
     required, optional = dict(GAME_REQUIRED), dict(GAME_OPTIONAL)
     if plugin is not None:
         extra_required, extra_optional = plugin.game_fields
@@ -257,16 +290,26 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         report.languages.game(gid, game, path)
     if not spec.check(game, path, pos, report, ignore=("decks", "types")):
         if not isinstance(game, dict):
-            return
+            return False
+    return True
+
+
+def _check_players(game, path, report) -> None:
     players = game.get("players")
     if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
         if players["min"] > players["max"]:
             report.add(_at(game, "players"), join(path, "players"), "min is larger than max")
+
+
+def _check_mats(game, path, report) -> None:
     if isinstance(game.get("mats"), dict):
         mats = game["mats"]
         for mat_id, mat in mats.items():
             _validate_mat(mat, join(path, f"mats.{mat_id}"), _at(mats, mat_id), report)
-    own = _own_icons(game, path, report, root)
+
+
+def _check_reference(game, path, report, sizes, data) -> None:
+    """The reference card's size: known, and fitting on the sheet."""
     reference = game.get("reference")
     if isinstance(reference, dict) and "size" in reference:
         rpath = join(path, "reference.size")
@@ -275,8 +318,13 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
                 else reference["size"]
             if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
                 _check_fits(size, rpath, _at(reference, "size"), report, data)
-    if plugin is not None:
-        plugin.check_game(game, path, pos, report)
+
+
+def _game_types(gid, game, path, report, root, plugin, own) -> dict:
+    """The card types the game declares (`types:`), checked against the plug-ins' field types."""
+    from carddb import rules as plugins
+    from carddb.fields import Declarations
+
     types = {}
     if "types" in game:
         owners = {name: rid for rid in plugins.REGISTRY for name in plugins.load(rid).field_types}
@@ -284,90 +332,105 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
                             plugin.id if plugin else None, owners, own)
         types = decl.types(game["types"], join(path, "types"), _at(game, "types"))
         report.types[gid] = types
-    decks = game.get("decks")
-    if not isinstance(decks, dict):
-        if "decks" in game:             # `decks: oops`, `decks: [1]`: the loader needs a mapping
-            report.add(_at(game, "decks"), join(path, "decks"),
-                       f"expected a mapping of deck ids to decks, got {kind_of(decks)}")
-        return
-    declared = _declared(game, types)
-    names: dict[str, dict] = {}
-    cards = []  # (card mapping, path, pos, deck id)
-    for did, deck in decks.items():
-        dpath, dpos = join(join(path, "decks"), did), _at(decks, did)
-        if not DECK_ID.check(did, dpath, _key_at(decks, did), report):
-            continue
-        if not DECK.check(deck, dpath, dpos, report, ignore=("size", "back", "cards")):
-            if not isinstance(deck, dict):
-                continue
-        per_sheet = 0
-        if "size" in deck:
-            if Size(sizes).check(deck["size"], join(dpath, "size"), _at(deck, "size"), report):
-                size = sizes[deck["size"]] if isinstance(deck["size"], str) else deck["size"]
-                if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
-                    per_sheet = _check_fits(size, join(dpath, "size"), _at(deck, "size"), report, data)
-        if "back" in deck:
-            if BACK.check(deck["back"], join(dpath, "back"), _at(deck, "back"), report):
-                if "image" in deck["back"]:
-                    check_path(deck["back"]["image"], join(dpath, "back.image"),
-                               _at(deck["back"], "image"), report, root, "image")
-        deck_cards = deck.get("cards")
-        exempt: dict[int, frozenset] = {}
-        rows = None
-        if isinstance(deck_cards, dict):
-            deck_cards, exempt, rows = _from_sheet(deck_cards, join(dpath, "cards"),
-                                                   _at(deck, "cards"), report, root, types,
-                                                   declared)
-            if deck_cards is None:
-                continue
-            deck["cards"] = deck_cards        # the cards read, for the rest of loading
-        if not isinstance(deck_cards, list):
-            # Missing is reported by DECK; present but not a list (`cards:` left empty)
-            # would otherwise pass and break loading.
-            if "cards" in deck:
-                report.add(_at(deck, "cards"), join(dpath, "cards"),
-                           f"expected a list of cards, got {kind_of(deck_cards)} (or a spreadsheet: "
-                           "{from: FILE.csv})")
-            continue
-        if not deck_cards:
-            report.add(_at(deck, "cards"), join(dpath, "cards"),
-                       "a deck needs at least one card (it would print an empty PDF)")
-        count = sum(_copies(c) for c in deck_cards)
-        pages = 2 * -(-count // per_sheet) if per_sheet else 0     # fronts and backs
-        if count > limits.MAX_DECK_CARDS:
-            report.add(_at(deck, "cards"), join(dpath, "cards"),
-                       f"{count:,} cards (copies counted), more than the limit of "
-                       f"{limits.MAX_DECK_CARDS:,} in one deck")
-        elif pages > limits.MAX_PAGES:
-            report.add(_at(deck, "cards"), join(dpath, "cards"),
-                       f"{count:,} cards print on {pages:,} pages, more than the limit of "
-                       f"{limits.MAX_PAGES:,} for one deck")
-        cards_path = join(dpath, "cards")
-        if report.languages is not None:
-            report.languages.cards(gid, did, deck_cards, cards_path, types)
-        reused = rows.reused if rows is not None else {}
-        for i, card in enumerate(deck_cards):
-            cpath, cpos = f"{cards_path}[{i}]", value_pos(deck_cards, i, dpos)
-            # A remembered row that checked no path is valid as it is (carddb.cache.Rows).
-            if reused.get(i) == () or _checked_card(gid, types, card, cpath, cpos, report, root,
-                                                    exempt.get(i, frozenset()), rows, i, own):
-                cards.append((card, cpath, cpos, did))
-                name = card["name"]
-                if name in names:
-                    report.add(_at(card, "name"), join(cpath, "name"),
-                               f"duplicate card name '{shown(name)}' (first at "
-                               f"{_where(_at(names[name], 'name'))})")
-                else:
-                    names[name] = card          # its position made only for a message
-        if rows is not None:
-            rows.save()
-    if plugin is not None:
-        plugin.check_cards(game, cards, path, report)
-    else:
-        from carddb import gamerules
+    return types
 
-        gamerules.check(game, path, pos, report, types,
-                        tuple(str(c["name"]) for c, _, _, _ in cards))
+
+def _validate_deck(gid, did, deck, decks, path, report, root, sizes, data, types, declared, own,
+                   names) -> list:
+    """One deck: its id, fields, size, back, its cards (a list or a spreadsheet) and their
+    count; the cards that check, as (card, path, pos, deck id)."""
+    dpath, dpos = join(join(path, "decks"), did), _at(decks, did)
+    if not DECK_ID.check(did, dpath, _key_at(decks, did), report):
+        return []
+    if not DECK.check(deck, dpath, dpos, report, ignore=("size", "back", "cards")):
+        if not isinstance(deck, dict):
+            return []
+    per_sheet = _deck_per_sheet(deck, dpath, report, sizes, data)
+    _check_back(deck, dpath, report, root)
+    deck_cards = deck.get("cards")
+    exempt: dict[int, frozenset] = {}
+    rows = None
+    if isinstance(deck_cards, dict):
+        deck_cards, exempt, rows = _from_sheet(deck_cards, join(dpath, "cards"),
+                                               _at(deck, "cards"), report, root, types,
+                                               declared)
+        if deck_cards is None:
+            return []
+        deck["cards"] = deck_cards        # the cards read, for the rest of loading
+    if not isinstance(deck_cards, list):
+        # Missing is reported by DECK; present but not a list (`cards:` left empty)
+        # would otherwise pass and break loading.
+        if "cards" in deck:
+            report.add(_at(deck, "cards"), join(dpath, "cards"),
+                       f"expected a list of cards, got {kind_of(deck_cards)} (or a spreadsheet: "
+                       "{from: FILE.csv})")
+        return []
+    _check_deck_count(deck, deck_cards, dpath, per_sheet, report)
+    cards = _checked_cards(gid, did, deck_cards, dpath, dpos, report, root, types, exempt, rows,
+                           own, names)
+    if rows is not None:
+        rows.save()
+    return cards
+
+
+def _deck_per_sheet(deck, dpath, report, sizes, data) -> int:
+    """The deck's card size: known and fitting on the sheet; the cards per sheet (0 unknown)."""
+    per_sheet = 0
+    if "size" in deck:
+        if Size(sizes).check(deck["size"], join(dpath, "size"), _at(deck, "size"), report):
+            size = sizes[deck["size"]] if isinstance(deck["size"], str) else deck["size"]
+            if CARD_SIZE.check(size, "", Pos(1, 1), Report("")):
+                per_sheet = _check_fits(size, join(dpath, "size"), _at(deck, "size"), report, data)
+    return per_sheet
+
+
+def _check_back(deck, dpath, report, root) -> None:
+    if "back" in deck:
+        if BACK.check(deck["back"], join(dpath, "back"), _at(deck, "back"), report):
+            if "image" in deck["back"]:
+                check_path(deck["back"]["image"], join(dpath, "back.image"),
+                           _at(deck["back"], "image"), report, root, "image")
+
+
+def _check_deck_count(deck, deck_cards, dpath, per_sheet, report) -> None:
+    """At least one card; at most the limits of cards in a deck and of pages it prints on."""
+    if not deck_cards:
+        report.add(_at(deck, "cards"), join(dpath, "cards"),
+                   "a deck needs at least one card (it would print an empty PDF)")
+    count = sum(_copies(c) for c in deck_cards)
+    pages = 2 * -(-count // per_sheet) if per_sheet else 0     # fronts and backs
+    if count > limits.MAX_DECK_CARDS:
+        report.add(_at(deck, "cards"), join(dpath, "cards"),
+                   f"{count:,} cards (copies counted), more than the limit of "
+                   f"{limits.MAX_DECK_CARDS:,} in one deck")
+    elif pages > limits.MAX_PAGES:
+        report.add(_at(deck, "cards"), join(dpath, "cards"),
+                   f"{count:,} cards print on {pages:,} pages, more than the limit of "
+                   f"{limits.MAX_PAGES:,} for one deck")
+
+
+def _checked_cards(gid, did, deck_cards, dpath, dpos, report, root, types, exempt, rows, own,
+                   names) -> list:
+    """Each card of the deck checked; a name used twice in the game reported at the second."""
+    cards = []
+    cards_path = join(dpath, "cards")
+    if report.languages is not None:
+        report.languages.cards(gid, did, deck_cards, cards_path, types)
+    reused = rows.reused if rows is not None else {}
+    for i, card in enumerate(deck_cards):
+        cpath, cpos = f"{cards_path}[{i}]", value_pos(deck_cards, i, dpos)
+        # A remembered row that checked no path is valid as it is (carddb.cache.Rows).
+        if reused.get(i) == () or _checked_card(gid, types, card, cpath, cpos, report, root,
+                                                exempt.get(i, frozenset()), rows, i, own):
+            cards.append((card, cpath, cpos, did))
+            name = card["name"]
+            if name in names:
+                report.add(_at(card, "name"), join(cpath, "name"),
+                           f"duplicate card name '{shown(name)}' (first at "
+                           f"{_where(_at(names[name], 'name'))})")
+            else:
+                names[name] = card          # its position made only for a message
+    return cards
 
 
 def _own_icons(game: dict, path: str, report: Report, root: Path) -> tuple[str, ...]:

@@ -80,29 +80,48 @@ def _str_list(value) -> list:
 
 
 def _references(cards, report) -> None:
+    """What cards name: Status cards (effects, attack effects), Action and Character cards,
+    a card's league and its deck's; the objectives of the story line (XO-12)."""
     by_type: dict[str, list] = {}
     for entry in cards:
         by_type.setdefault(entry[0]["type"], []).append(entry)
     statuses = {c["name"] for c, *_ in by_type.get("Status", [])}
     characters = {c["name"]: c for c, *_ in by_type.get("Character", [])}
     actions = {c["name"]: c for c, *_ in by_type.get("Action", [])}
+    _effect_and_league_references(cards, statuses, report)
+    _character_references(by_type.get("Character", []), statuses, actions, report)
+    for card, path, _pos, _did in by_type.get("Action", []):
+        if isinstance(card.get("character"), str) and card["character"] not in characters:
+            report.add(_at(card, "character"), join(path, "character"),
+                       f"no Character named '{shown(card['character'])}'{did_you_mean(card['character'], characters)}")
+    _story_line(by_type.get("Objective", []), characters, report)
 
-    def check_status(name, path, pos):
-        if name not in statuses:
-            report.add(pos, path, f"no Status card named '{shown(name)}'{did_you_mean(name, statuses)}")
 
+def _check_status(name, path, pos, statuses, report) -> None:
+    if name not in statuses:
+        report.add(pos, path, f"no Status card named '{shown(name)}'{did_you_mean(name, statuses)}")
+
+
+def _effect_and_league_references(cards, statuses, report) -> None:
+    """The Status cards effects tag or remove; a card's league matches its deck's."""
     for card, path, _pos, did in cards:
         for i, effect in enumerate(_str_list(card.get("effect"))):
             for verb in ("tag", "remove"):
                 if isinstance(effect, dict) and isinstance(effect.get(verb), str):
-                    check_status(effect[verb], join(path, f"effect[{i}].{verb}"), _at(effect, verb))
+                    _check_status(effect[verb], join(path, f"effect[{i}].{verb}"), _at(effect, verb),
+                                  statuses, report)
         league_prefix = str(did).split("-")[0]
         if "league" in card and league_prefix in XO_LEAGUES and card["league"] != league_prefix:
             report.add(_at(card, "league"), join(path, "league"),
                        f"a {card['league']} card in the {did} deck")
-    for card, path, _pos, _did in by_type.get("Character", []):
+
+
+def _character_references(characters, statuses, actions, report) -> None:
+    """A character's attack effect is a Status card; its actions are its own Action cards."""
+    for card, path, _pos, _did in characters:
         if isinstance(card.get("attack_effect"), str):
-            check_status(card["attack_effect"], join(path, "attack_effect"), _at(card, "attack_effect"))
+            _check_status(card["attack_effect"], join(path, "attack_effect"), _at(card, "attack_effect"),
+                          statuses, report)
         for i, action in enumerate(_str_list(card.get("actions"))):
             apath, apos = join(path, f"actions[{i}]"), value_pos(card["actions"], i, _pos)
             if not isinstance(action, str):
@@ -111,13 +130,12 @@ def _references(cards, report) -> None:
                 report.add(apos, apath, f"no Action card named '{shown(action)}'{did_you_mean(action, actions)}")
             elif actions[action].get("character") not in (card["name"], None):
                 report.add(apos, apath, f"Action card '{shown(action)}' belongs to '{shown(actions[action]['character'])}'")
-    for card, path, _pos, _did in by_type.get("Action", []):
-        if isinstance(card.get("character"), str) and card["character"] not in characters:
-            report.add(_at(card, "character"), join(path, "character"),
-                       f"no Character named '{shown(card['character'])}'{did_you_mean(card['character'], characters)}")
-    # XO-12: seven chapters, each with one objective per league.
+
+
+def _story_line(objectives, characters, report) -> None:
+    """XO-12: seven chapters, each with one objective per league (values: XO-13, XO-14)."""
     seen: dict[tuple, Pos] = {}
-    for card, path, pos, _did in by_type.get("Objective", []):
+    for card, path, pos, _did in objectives:
         if not (card.get("chapter") in range(1, 8) and card.get("league") in XO_LEAGUES):
             continue
         key = (card["chapter"], card["league"])
@@ -126,10 +144,10 @@ def _references(cards, report) -> None:
                        f"chapter {key[0]} already has a {key[1]} objective (line {seen[key].line})")
         seen[key] = pos
         _objective_values(card, path, characters, report)
-    if by_type.get("Objective"):
+    if objectives:
         missing = [f"{c} {lg}" for c in range(1, 8) for lg in XO_LEAGUES if (c, lg) not in seen]
         if missing:
-            first = by_type["Objective"][0]
+            first = objectives[0]
             report.add(first[2], first[1].rsplit(".cards", 1)[0],
                        "XO-12: missing objectives for chapter " + ", ".join(missing))
 

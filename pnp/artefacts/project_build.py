@@ -322,25 +322,18 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
     from pnp.artefacts import drawn, incremental
     from pnp.draw.art import listen as listen_art
     from pnp.draw.fonts import register_fonts
-    from pnp.draw.stamp import stamp
 
     plan = incremental.Plan(db, opts, out, options.force)
     written: list[Any] = []
     staged: list[Any] = []        # drawn now, put in place only when the whole build succeeds
-    here: _InProcess | None = None      # made when the first artefact is drawn here
     previous = drawn.latest(out)
     built_cards: dict[str, dict] = {}
     progress.begin(sum(b.units(db, a) for a in todo))
-    ready: list[Any] = []
-    for art in todo:
-        result = plan.up_to_date(art)
-        if result is not None and art.deck and not drawn.has_deck(
-                previous, db, art.game, art.deck):
-            result = None               # draw it once to record its cards
-        ready.append(result)
+    ready = _up_to_date(plan, db, todo, previous)
     to_draw = [art for art, result in zip(todo, ready, strict=True) if result is None]
     jobs = pool_size(options.jobs, len(to_draw))
     pool = None
+    here = _DrawnHere(db, opts, options, out, progress)
     try:
         listen_art(progress.notice)         # art downsampled for print is told (workers too)
         if jobs:
@@ -351,17 +344,7 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
                 progress.skip(result.path, b.units(db, art))
             else:
                 progress.start(art, art.path(out))
-                drawn_now = pool.result(art) if pool is not None else None
-                if drawn_now is not None:
-                    result, entries = drawn_now
-                    progress.advance(b.units(db, art))
-                else:                   # in this process (or again here, to raise)
-                    if here is None:
-                        here = _in_process(db, opts, options, progress)
-                    result = b.build_artefact(db, art, opts, here.renderer, here.fonts, out,
-                                              progress.advance, commit=False)
-                    entries = (drawn.deck_entries(db, here.recorder, art.game, art.deck)
-                               if art.deck else None)
+                result, entries = _drawn(art, pool, here, db, progress)
                 staged.append(result)
                 if art.deck:
                     built_cards.update(entries or {})
@@ -380,6 +363,70 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
         if pool is not None:
             pool.close()
         progress.end()
+    _record_build(db, db_path, opts, options, out, args, todo, plan, staged, previous, built_cards)
+    if here.made is not None:
+        here.made.store.save()
+    return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
+
+
+def _up_to_date(plan: Any, db: Any, todo: list, previous: Any) -> list[Any]:
+    """Per artefact, its Written when it is up to date, else None: to draw (a deck the
+    previous build's record lacks is drawn once to record its cards)."""
+    from pnp.artefacts import drawn
+
+    ready: list[Any] = []
+    for art in todo:
+        result = plan.up_to_date(art)
+        if result is not None and art.deck and not drawn.has_deck(
+                previous, db, art.game, art.deck):
+            result = None               # draw it once to record its cards
+        ready.append(result)
+    return ready
+
+
+class _DrawnHere:
+    """Draws artefacts in this process, with fonts, renderer and card recorder
+    (_InProcess) made at the first one."""
+
+    def __init__(self, db: Any, opts: Any, options: BuildOptions, out: Path,
+                 progress: Progress) -> None:
+        self.db, self.opts, self.options, self.out, self.progress = db, opts, options, out, progress
+        self.made: _InProcess | None = None      # made when the first artefact is drawn here
+
+    def draw(self, art: Any) -> tuple[Any, Any]:
+        from pnp.artefacts import build as b
+        from pnp.artefacts import drawn
+
+        db, opts, out, progress = self.db, self.opts, self.out, self.progress
+        if self.made is None:
+            self.made = _in_process(db, opts, self.options, progress)
+        here = self.made
+        result = b.build_artefact(db, art, opts, here.renderer, here.fonts, out,
+                                  progress.advance, commit=False)
+        entries = (drawn.deck_entries(db, here.recorder, art.game, art.deck)
+                   if art.deck else None)
+        return result, entries
+
+
+def _drawn(art: Any, pool: Any, here: _DrawnHere, db: Any, progress: Progress) -> tuple[Any, Any]:
+    """One artefact drawn: taken from a worker, or drawn in this process (or again here,
+    to raise the error a worker met)."""
+    from pnp.artefacts import build as b
+
+    drawn_now = pool.result(art) if pool is not None else None
+    if drawn_now is not None:
+        result, entries = drawn_now
+        progress.advance(b.units(db, art))
+        return result, entries
+    return here.draw(art)               # in this process (or again here, to raise)
+
+
+def _record_build(db: Any, db_path: Path, opts: Any, options: BuildOptions, out: Path, args: dict,
+                  todo: list, plan: Any, staged: list, previous: Any, built_cards: dict) -> None:
+    """Remember what was built (incremental builds) and which cards each deck drew (pnp diff)."""
+    from pnp.artefacts import drawn
+    from pnp.draw.stamp import stamp
+
     for result in staged:
         plan.built(result.artefact, result)
     plan.finished(args, db, db_path, todo)
@@ -390,9 +437,6 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
         record["lang"] = options.lang
     drawn.save_record(out, record, db)
     plan.save()
-    if here is not None:
-        here.store.save()
-    return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
 
 
 # ── drawing artefacts in worker processes ─────────────────────────────────────────

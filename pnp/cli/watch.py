@@ -214,9 +214,6 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
     font file changed. `serve` (a pnp.exports.gallery_server.GalleryServer): before each
     build, the changed faces are proofed into its folder and the gallery told (the
     `proof` step is then that)."""
-    import carddb
-    from pnp.artefacts.kinds import reserved_deck_ids
-
     live = None
     if serve is not None:
         from pnp.exports.live_proof import LiveProof
@@ -225,12 +222,7 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
         proof = False
 
     def load():
-        if not db_path.is_file():
-            return None  # the build says so (no cards.yaml: a folder, a FIFO, deleted)
-        try:
-            return carddb.load(db_path, reserved=reserved_deck_ids())
-        except carddb.DatabaseError:
-            return None  # the build reports it
+        return _load(db_path)
 
     def cycle(reason: str) -> None:
         echo(reason)
@@ -244,27 +236,8 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
             return
         rebuilt = [(a.game, a.name) for a in report.built]
         echo(f"build done in {took:.2f} s ({len(rebuilt)} artefacts rebuilt)")
-        if not proof:
-            return
-        db = load()
-        if db is None:
-            return
-        decks = [(g, d) for g, d in rebuilt if g in db.games and d in db.games[g].decks]
-        if not decks and (out / "proof" / "index.html").exists():
-            echo("proof: nothing to re-proof")
-            return
-        args = ["proof", "--out", str(out / "proof"), "--project", str(root)]
-        for _game, deck in decks:
-            args += ["--deck", deck]
-        if build_args and "--game" in build_args:
-            args += ["--game", build_args[build_args.index("--game") + 1]]
-        started = time.perf_counter()
-        code = run_command(args)
-        took = time.perf_counter() - started
-        if code != 0:
-            echo(f"proof failed (exit {code}) after {took:.2f} s; watching for the next change")
-        else:
-            echo(f"proof done in {took:.2f} s ({len(decks) or 'all'} decks)")
+        if proof:
+            _proof_rebuilt(rebuilt, load(), build_args, out, root, echo)
 
     root = db_path.resolve().parent
     db = load()
@@ -291,6 +264,42 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
                 before.close()
     finally:
         events.close()
+
+
+def _load(db_path: Path) -> Any:
+    """The database as it is now, or None (the build reports why)."""
+    import carddb
+    from pnp.artefacts.kinds import reserved_deck_ids
+
+    if not db_path.is_file():
+        return None  # the build says so (no cards.yaml: a folder, a FIFO, deleted)
+    try:
+        return carddb.load(db_path, reserved=reserved_deck_ids())
+    except carddb.DatabaseError:
+        return None  # the build reports it
+
+
+def _proof_rebuilt(rebuilt: list, db: Any, build_args: list[str], out: Path, root: Path,
+                   echo: Callable[[str], None]) -> None:
+    """`pnp proof` of the decks just rebuilt (all of them the first time)."""
+    if db is None:
+        return
+    decks = [(g, d) for g, d in rebuilt if g in db.games and d in db.games[g].decks]
+    if not decks and (out / "proof" / "index.html").exists():
+        echo("proof: nothing to re-proof")
+        return
+    args = ["proof", "--out", str(out / "proof"), "--project", str(root)]
+    for _game, deck in decks:
+        args += ["--deck", deck]
+    if build_args and "--game" in build_args:
+        args += ["--game", build_args[build_args.index("--game") + 1]]
+    started = time.perf_counter()
+    code = run_command(args)
+    took = time.perf_counter() - started
+    if code != 0:
+        echo(f"proof failed (exit {code}) after {took:.2f} s; watching for the next change")
+    else:
+        echo(f"proof done in {took:.2f} s ({len(decks) or 'all'} decks)")
 
 
 def _restart() -> None:

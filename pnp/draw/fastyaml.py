@@ -190,43 +190,52 @@ def _value(tokens, i):
     if kind == "p":
         return _scalar(value), i + 1
     if kind == "[":
-        items = []
-        i += 1
-        if i < len(tokens) and tokens[i][0] == "]":
-            return items, i + 1
-        while True:
-            item, i = _value(tokens, i)
-            items.append(item)
-            if i >= len(tokens):
-                raise _NotSimple
-            if tokens[i][0] == ",":
-                i += 1
-                continue
-            if tokens[i][0] == "]":
-                return items, i + 1
-            raise _NotSimple
+        return _flow_list(tokens, i + 1)
     if kind == "{":
-        mapping: dict[Any, Any] = {}
-        i += 1
-        if i < len(tokens) and tokens[i][0] == "}":
-            return mapping, i + 1
-        while True:
-            if i >= len(tokens) or tokens[i][0] not in ("p", "s"):
-                raise _NotSimple
-            key_kind, key = tokens[i]
-            if key_kind == "p":
-                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) or key in _WORDS:
-                    raise _NotSimple
-            if i + 1 >= len(tokens) or tokens[i + 1][0] != ":" or key in mapping:
-                raise _NotSimple
-            item, i = _value(tokens, i + 2)
-            mapping[key] = item
-            if i >= len(tokens):
-                raise _NotSimple
-            if tokens[i][0] == ",":
-                i += 1
-                continue
-            if tokens[i][0] == "}":
-                return mapping, i + 1
-            raise _NotSimple
+        return _flow_mapping(tokens, i + 1)
     raise _NotSimple
+
+
+def _flow_list(tokens, i):
+    """`[a, b]` from the token after `[`: the list and the index after its `]`."""
+    items: list[Any] = []
+    if i < len(tokens) and tokens[i][0] == "]":
+        return items, i + 1
+    while True:
+        item, i = _value(tokens, i)
+        items.append(item)
+        if i >= len(tokens):
+            raise _NotSimple
+        if tokens[i][0] == ",":
+            i += 1
+            continue
+        if tokens[i][0] == "]":
+            return items, i + 1
+        raise _NotSimple
+
+
+def _flow_mapping(tokens, i):
+    """`{k: v, ...}` from the token after `{`: the mapping and the index after its `}`;
+    keys plain words (not YAML's special words) or quoted, each once."""
+    mapping: dict[Any, Any] = {}
+    if i < len(tokens) and tokens[i][0] == "}":
+        return mapping, i + 1
+    while True:
+        if i >= len(tokens) or tokens[i][0] not in ("p", "s"):
+            raise _NotSimple
+        key_kind, key = tokens[i]
+        if key_kind == "p":
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) or key in _WORDS:
+                raise _NotSimple
+        if i + 1 >= len(tokens) or tokens[i + 1][0] != ":" or key in mapping:
+            raise _NotSimple
+        item, i = _value(tokens, i + 2)
+        mapping[key] = item
+        if i >= len(tokens):
+            raise _NotSimple
+        if tokens[i][0] == ",":
+            i += 1
+            continue
+        if tokens[i][0] == "}":
+            return mapping, i + 1
+        raise _NotSimple

@@ -56,45 +56,55 @@ def parse(text: str, icons: Mapping[str, str] | None = None) -> list[Paragraph]:
 
 
 def _parse_block(block: str, own: Mapping[str, str]) -> Paragraph:
-    # First pass: tokens, with markers kept as markers.
-    tokens: list[tuple[str, str]] = []   # (kind, value): text | bold | italic | icon | br
-    pos = 0
-    for m in _TOKEN.finditer(block):
-        if m.start() > pos:
-            tokens.append(("text", block[pos:m.start()]))
-        escaped, bold, italic, icon, short, newline = m.groups()
-        if escaped is not None:
-            tokens.append(("text", escaped))
-        elif bold:
-            tokens.append(("bold", "**"))
-        elif italic:
-            tokens.append(("italic", "*"))
-        elif icon is not None:
-            if icon in own:
-                tokens.append(("icon", own[icon]))
-                pos = m.end()
-                continue
-            if icon not in ICON_NAMES:
-                known = ", ".join(sorted((*ICON_NAMES, *own)))
-                raise MarkupError(f"unknown icon {{icon:{icon}}} (known: {known})")
-            tokens.append(("icon", icon))
-        elif short is not None:
-            if short in SHORT_ICONS:
-                tokens.append(("icon", SHORT_ICONS[short]))
-            else:
-                tokens.append(("text", m.group(0)))
-        elif newline:
-            tokens.append(("br", ""))
-        pos = m.end()
-    if pos < len(block):
-        tokens.append(("text", block[pos:]))
-
+    tokens = _tokens(block, own)
     # A marker without a partner prints literally: drop the last one of an odd count.
     for kind in ("bold", "italic"):
         idx = [i for i, (k, _) in enumerate(tokens) if k == kind]
         if len(idx) % 2:
             tokens[idx[-1]] = ("text", tokens[idx[-1]][1])
+    return _lines(tokens)
 
+
+def _tokens(block: str, own: Mapping[str, str]) -> list[tuple[str, str]]:
+    """First pass: tokens, with markers kept as markers."""
+    tokens: list[tuple[str, str]] = []   # (kind, value): text | bold | italic | icon | br
+    pos = 0
+    for m in _TOKEN.finditer(block):
+        if m.start() > pos:
+            tokens.append(("text", block[pos:m.start()]))
+        tokens.append(_token(m, own))
+        pos = m.end()
+    if pos < len(block):
+        tokens.append(("text", block[pos:]))
+    return tokens
+
+
+def _token(m: re.Match, own: Mapping[str, str]) -> tuple[str, str]:
+    """One match of `_TOKEN`: an escaped character, a bold or italic marker, an icon (the
+    project's own first, then the bundled ones, then a short form), a line break."""
+    escaped, bold, italic, icon, short, newline = m.groups()
+    if escaped is not None:
+        return ("text", escaped)
+    if bold:
+        return ("bold", "**")
+    if italic:
+        return ("italic", "*")
+    if icon is not None:
+        if icon in own:
+            return ("icon", own[icon])
+        if icon not in ICON_NAMES:
+            known = ", ".join(sorted((*ICON_NAMES, *own)))
+            raise MarkupError(f"unknown icon {{icon:{icon}}} (known: {known})")
+        return ("icon", icon)
+    if short is not None:
+        if short in SHORT_ICONS:
+            return ("icon", SHORT_ICONS[short])
+        return ("text", m.group(0))
+    return ("br", "")
+
+
+def _lines(tokens: list[tuple[str, str]]) -> Paragraph:
+    """Second pass: lines of spans (text in one style, merged) and icons."""
     lines: Paragraph = [[]]
     bold = italic = False
     for kind, value in tokens:

@@ -98,56 +98,72 @@ def _cmyk(colour: tuple, conv: Converter, k_text: bool) -> tuple:
 def convert_stream(operations: list, conv: Converter, where: str) -> list:
     """pypdf ContentStream operations, RGB colour operators replaced by CMYK ones written
     just before the painting operator that uses them."""
-    from pypdf.generic import FloatObject
-
-    out: list = []
-    state = _State()
-    stack: list[_State] = []
-
-    def emit(kind: str, k_text: bool) -> None:
-        colour = state.fill if kind == "fill" else state.stroke
-        if colour is None:
-            return
-        value = _cmyk(colour, conv, k_text)
-        wrote = state.wrote_fill if kind == "fill" else state.wrote_stroke
-        if value != wrote:
-            out.append(([FloatObject(round(v, 4)) for v in value],
-                        b"k" if kind == "fill" else b"K"))
-            if kind == "fill":
-                state.wrote_fill = value
-            else:
-                state.wrote_stroke = value
-
+    recolour = _Recolouring(conv)
     for operands, operator in operations:
         op = operator.decode("latin-1") if isinstance(operator, bytes) else operator
         if op in ("rg", "g", "k"):
-            state.fill = _source(op, operands)
+            recolour.state.fill = _source(op, operands)
             continue
         if op in ("RG", "G", "K"):
-            state.stroke = _source(op, operands)
+            recolour.state.stroke = _source(op, operands)
             continue
         if op in ("cs", "CS", "sc", "SC", "scn", "SCN"):
             raise PdfxError(f"{where}: colour operator {op} (colour spaces and patterns "
                             "cannot be converted to CMYK)")
+        if op == "sh":
+            raise PdfxError(f"{where}: a shading (gradient) cannot be converted to CMYK")
+        recolour.before(op, operands)
+        recolour.out.append((operands, operator))
+    return recolour.out
+
+
+class _Recolouring:
+    """The operations written so far and the graphics state (colours set, colours written,
+    line width) with its saved copies (q/Q)."""
+
+    def __init__(self, conv: Converter) -> None:
+        self.conv = conv
+        self.out: list = []
+        self.state = _State()
+        self.stack: list[_State] = []
+
+    def before(self, op: str, operands: list) -> None:
+        """What operator `op` needs first: the state saved or restored, the line width
+        noted, or the CMYK colour it paints with written."""
+        state = self.state
         if op == "q":
-            stack.append(state.copy())
-        elif op == "Q" and stack:
-            state = stack.pop()
+            self.stack.append(state.copy())
+        elif op == "Q" and self.stack:
+            self.state = self.stack.pop()
         elif op == "w":
             state.width = float(operands[0])
         elif op in TEXT_SHOW_OPS:
-            emit("fill", True)
+            self.emit("fill", True)
         elif op in FILL_OPS:
-            emit("fill", False)
+            self.emit("fill", False)
         elif op in STROKE_OPS:
-            emit("stroke", state.width <= THIN_LINE_PT)
+            self.emit("stroke", state.width <= THIN_LINE_PT)
         elif op in FILL_STROKE_OPS:
-            emit("fill", False)
-            emit("stroke", state.width <= THIN_LINE_PT)
-        elif op == "sh":
-            raise PdfxError(f"{where}: a shading (gradient) cannot be converted to CMYK")
-        out.append((operands, operator))
-    return out
+            self.emit("fill", False)
+            self.emit("stroke", state.width <= THIN_LINE_PT)
+
+    def emit(self, kind: str, k_text: bool) -> None:
+        """The CMYK fill or stroke colour, written when it differs from the one in force."""
+        from pypdf.generic import FloatObject
+
+        state = self.state
+        colour = state.fill if kind == "fill" else state.stroke
+        if colour is None:
+            return
+        value = _cmyk(colour, self.conv, k_text)
+        wrote = state.wrote_fill if kind == "fill" else state.wrote_stroke
+        if value != wrote:
+            self.out.append(([FloatObject(round(v, 4)) for v in value],
+                             b"k" if kind == "fill" else b"K"))
+            if kind == "fill":
+                state.wrote_fill = value
+            else:
+                state.wrote_stroke = value
 
 
 def _convert_image(obj: Any, conv: Converter, where: str) -> None:
@@ -373,6 +389,24 @@ def check_pdfx(path: Path) -> list[str]:
     pdf = PdfReader(path)
     if pdf.pdf_header[:8] not in ("%PDF-1.3", "%PDF-1.4"):
         problems.append(f"header {pdf.pdf_header}: PDF/X-1a:2003 is PDF 1.4 at most")
+    _intent_problems(pdf, problems)
+    _info_problems(pdf, problems)
+    seen: set = set()
+    for number, page in enumerate(pdf.pages, 1):
+        where = f"page {number}"
+        _box_problems(page, where, problems)
+        if "/Group" in page:
+            problems.append(f"{where}: transparency group")
+        contents = page.get_contents()
+        if contents is not None:
+            _stream_problems(contents, pdf, where, problems)
+        _fonts(pdf, page.get("/Resources") or {}, where, problems, seen)
+    return problems
+
+
+def _intent_problems(pdf: Any, problems: list[str]) -> None:
+    """One GTS_PDFX OutputIntent, with an OutputConditionIdentifier and an embedded CMYK
+    ICC profile."""
     root = _dictionary(pdf.trailer["/Root"], "the document catalog")
     intents = root.get("/OutputIntents")
     intents = [i.get_object() for i in intents.get_object()] if intents else []
@@ -386,6 +420,10 @@ def check_pdfx(path: Path) -> list[str]:
         data = profile.get_object().get_data() if profile is not None else b""
         if len(data) < 128 or data[16:20] != b"CMYK" or data[36:40] != b"acsp":
             problems.append("OutputIntent: no embedded CMYK ICC profile")
+
+
+def _info_problems(pdf: Any, problems: list[str]) -> None:
+    """Info: GTS_PDFXVersion, Trapped, Title, CreationDate and ModDate."""
     info = pdf.trailer.get("/Info")
     info = info.get_object() if info is not None else {}
     if info.get("/GTS_PDFXVersion") != PDFX_VERSION:
@@ -395,22 +433,16 @@ def check_pdfx(path: Path) -> list[str]:
     for key in ("/Title", "/CreationDate", "/ModDate"):
         if key not in info:
             problems.append(f"Info: no {key[1:]}")
-    seen: set = set()
-    for number, page in enumerate(pdf.pages, 1):
-        where = f"page {number}"
-        media = _numbers(page["/MediaBox"], f"{where}: MediaBox")
-        for box in ("/TrimBox", "/BleedBox"):
-            if box not in page:
-                problems.append(f"{where}: no {box[1:]}")
-                continue
-            b = _numbers(page[box], f"{where}: {box[1:]}")
-            if b[0] < media[0] - 0.01 or b[1] < media[1] - 0.01 or b[2] > media[2] + 0.01 \
-                    or b[3] > media[3] + 0.01:
-                problems.append(f"{where}: {box[1:]} outside the MediaBox")
-        if "/Group" in page:
-            problems.append(f"{where}: transparency group")
-        contents = page.get_contents()
-        if contents is not None:
-            _stream_problems(contents, pdf, where, problems)
-        _fonts(pdf, page.get("/Resources") or {}, where, problems, seen)
-    return problems
+
+
+def _box_problems(page: Any, where: str, problems: list[str]) -> None:
+    """A TrimBox and a BleedBox, each inside the MediaBox."""
+    media = _numbers(page["/MediaBox"], f"{where}: MediaBox")
+    for box in ("/TrimBox", "/BleedBox"):
+        if box not in page:
+            problems.append(f"{where}: no {box[1:]}")
+            continue
+        b = _numbers(page[box], f"{where}: {box[1:]}")
+        if b[0] < media[0] - 0.01 or b[1] < media[1] - 0.01 or b[2] > media[2] + 0.01 \
+                or b[3] > media[3] + 0.01:
+            problems.append(f"{where}: {box[1:]} outside the MediaBox")

@@ -115,30 +115,10 @@ def profile(db: Any, name: str) -> Profile:
     base = PRESETS[like] if like else Profile(name, name)
     values: dict[str, Any] = {"name": name, "title": spec.pop("title", base.title if like
                                                                else name)}
-    if "format" in spec and spec["format"] not in FORMATS:
-        raise _bad(f"{where}.format: {spec['format']!r} is not one of {', '.join(FORMATS)}")
-    if "copies" in spec and spec["copies"] not in COPIES:
-        raise _bad(f"{where}.copies: {spec['copies']!r} is not one of {', '.join(COPIES)}")
-    if "colour" in spec and spec["colour"] not in COLOURS:
-        raise _bad(f"{where}.colour: {spec['colour']!r} is not one of {', '.join(COLOURS)}")
-    if "icc" in spec and not isinstance(spec["icc"], str):
-        raise _bad(f"{where}.icc: expected the path of a CMYK .icc file")
-    for key in ("dpi", "bleed_mm", "ink_limit"):
-        if key in spec:
-            value = spec[key]
-            low, high = {"dpi": (72, 1200), "bleed_mm": (0, 10), "ink_limit": (100, 400)}[key]
-            if isinstance(value, bool) or not isinstance(value, int | float) or not (
-                    low <= value <= high):
-                raise _bad(f"{where}.{key}: expected a number from {low} to {high}, "
-                           f"got {value!r}")
+    _check_choices(spec, where)
+    _check_numbers(spec, where)
     if "sizes" in spec:
-        sizes = spec["sizes"]
-        if not isinstance(sizes, dict) or not all(
-                isinstance(v, list | tuple) and len(v) == 2
-                and all(isinstance(x, int | float) and x > 0 for x in v)
-                for v in sizes.values()):
-            raise _bad(f"{where}.sizes: expected a mapping of name: [width, height] mm")
-        spec["sizes"] = {str(k): (float(v[0]), float(v[1])) for k, v in sizes.items()}
+        spec["sizes"] = _sizes(spec["sizes"], where)
     if "naming" in spec:
         _check_naming(str(spec["naming"]), where)
     for key in ("backs", "back_first"):
@@ -149,6 +129,40 @@ def profile(db: Any, name: str) -> Profile:
     if result.colour == "cmyk" and result.format != "pdf":
         raise _bad(f"{where}.colour: cmyk needs format: pdf (PDF/X-1a); images stay RGB")
     return result
+
+
+def _check_choices(spec: dict, where: str) -> None:
+    """format, copies and colour: one of their choices; icc: a path."""
+    if "format" in spec and spec["format"] not in FORMATS:
+        raise _bad(f"{where}.format: {spec['format']!r} is not one of {', '.join(FORMATS)}")
+    if "copies" in spec and spec["copies"] not in COPIES:
+        raise _bad(f"{where}.copies: {spec['copies']!r} is not one of {', '.join(COPIES)}")
+    if "colour" in spec and spec["colour"] not in COLOURS:
+        raise _bad(f"{where}.colour: {spec['colour']!r} is not one of {', '.join(COLOURS)}")
+    if "icc" in spec and not isinstance(spec["icc"], str):
+        raise _bad(f"{where}.icc: expected the path of a CMYK .icc file")
+
+
+def _check_numbers(spec: dict, where: str) -> None:
+    """dpi, bleed_mm and ink_limit: numbers within their ranges."""
+    for key in ("dpi", "bleed_mm", "ink_limit"):
+        if key in spec:
+            value = spec[key]
+            low, high = {"dpi": (72, 1200), "bleed_mm": (0, 10), "ink_limit": (100, 400)}[key]
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    low <= value <= high):
+                raise _bad(f"{where}.{key}: expected a number from {low} to {high}, "
+                           f"got {value!r}")
+
+
+def _sizes(sizes: Any, where: str) -> dict[str, tuple[float, float]]:
+    """sizes: a mapping of name: [width, height] mm, each positive."""
+    if not isinstance(sizes, dict) or not all(
+            isinstance(v, list | tuple) and len(v) == 2
+            and all(isinstance(x, int | float) and x > 0 for x in v)
+            for v in sizes.values()):
+        raise _bad(f"{where}.sizes: expected a mapping of name: [width, height] mm")
+    return {str(k): (float(v[0]), float(v[1])) for k, v in sizes.items()}
 
 
 NAMING_FIELDS = ("game", "deck", "card", "copy")

@@ -137,6 +137,84 @@ def event_bonus(play: Play, card: str, kind: str) -> int:
     return sum(int(e.get("by", 0)) for e in play.cat.event(card) if e.get("modify") == kind)
 
 
+def _richest(play: Play, ranks: dict[str, list[str]]) -> list[str]:
+    """The opponents by MT, ranked once a turn event needs them."""
+    if "mt" not in ranks:
+        ranks["mt"] = rank_opponents(play, "mt")
+    return ranks["mt"]
+
+
+def _own_turn_event(play: Play, card: str, kind: str, effect: dict,
+                    ranks: dict[str, list[str]]) -> Decision | None:
+    """Draw-2 while the deck has cards, an extra turn, MT that cannot attach, Reanimation."""
+    if "draw" in effect and play.s["deck"]:
+        return Decision("event", (card,))
+    if "extra_turn" in effect and not play.turn["another_turn"]:
+        return Decision("event", (card,))
+    if "gain_mt" in effect and not opt.can_attach(play, card):
+        return Decision("event", (card,))
+    if "hero_from_discard" in effect and opt.event_playable(play, card):
+        return Decision("event", (card,))
+    return None
+
+
+def _opponent_hero_event(play: Play, card: str, kind: str, effect: dict,
+                         ranks: dict[str, list[str]]) -> Decision | None:
+    """Stealing or discarding a hero of the first ranked opponent with one."""
+    for key in ("steal_hero", "discard_opponent_hero"):
+        if key in effect:
+            for other in rank_opponents(play, "heroes"):
+                if play.seat(other)["heroes"]:
+                    return Decision("event", (card,), {"target": other})
+    return None
+
+
+def _fame_event(play: Play, card: str, kind: str, effect: dict,
+                ranks: dict[str, list[str]]) -> Decision | None:
+    """Popularity Ratings on the most famous own hero, Reality TV on the most famous
+    opponent hero."""
+    if "hero_fame" not in effect:
+        return None
+    actor = play.active
+    if effect["hero_fame"] > 0 and play.seat(actor)["heroes"]:
+        best = max(play.seat(actor)["heroes"], key=lambda h: (h["ft"], h["name"]))
+        return Decision("event", (card,), {"hero": best["name"]})
+    if effect["hero_fame"] < 0:
+        targets = [h for o in _richest(play, ranks) for h in play.seat(o)["heroes"] if h["ft"] > 0]
+        if targets:
+            best = max(targets, key=lambda h: (h["ft"], h["name"]))
+            return Decision("event", (card,), {"hero": best["name"]})
+    return None
+
+
+def _marketing_event(play: Play, card: str, kind: str, effect: dict,
+                     ranks: dict[str, list[str]]) -> Decision | None:
+    """Discarding the marketing of the opponent hero carrying the most (2 or more)."""
+    if "discard_marketing" not in effect:
+        return None
+    targets = [h for o in _richest(play, ranks) for h in play.seat(o)["heroes"]
+               if play.marketing_load(h) >= 2]
+    if targets:
+        best = max(targets, key=lambda h: (play.marketing_load(h), h["name"]))
+        return Decision("event", (card,), {"hero": best["name"]})
+    return None
+
+
+def _hand_event(play: Play, card: str, kind: str, effect: dict,
+                ranks: dict[str, list[str]]) -> Decision | None:
+    """Power events on an opponent's hand (Toxic Sweat, Acid Spray): the first ranked
+    opponent holding cards."""
+    if kind == "Power" and ("steal_card" in effect or "opponent_discards" in effect):
+        for other in rank_opponents(play, "hand"):
+            if play.seat(other)["hand"]:
+                kwargs: dict[str, Any] = {"target": other}
+                spec = effect.get("opponent_discards") or {}
+                if spec.get("chosen_by") == "opponent":
+                    kwargs["pick"] = opponent_pick(play, other)
+                return Decision("event", (card,), kwargs)
+    return None
+
+
 class Policy:
     """The shared skeleton; subclasses set the thresholds and a few choices (see each
     method's docstring for the rule it plays by)."""
@@ -347,46 +425,56 @@ class Policy:
             return None
         # Each option is worked out only where its rule may use it (they are all read
         # from the same state, so the order of asking does not matter).
-        heroes = len(play.seat(play.active)["heroes"])
         if kind == "mission":
-            if total <= heroes:
-                return None
-            gap = total - heroes
-            if gap == 1:
-                for name, choices in opt.hero_adjusts(play, roll):
-                    if -1 in choices:
-                        return Decision("adjust", (name, -1))
-            for card in event_cards(play, _is("modify", "mission", -1),
-                                    self.uses_power_events):  # Telekinesis
-                if gap <= -event_bonus(play, card, "mission"):
-                    return Decision("event", (card,))
-            rerolls = opt.hero_rerolls(play, roll)
-            if rerolls:
-                return Decision("reroll", (rerolls[0],))
-            cards = event_cards(play, _is("reroll", "mission"), self.uses_power_events)
-            if cards:  # Roadshow (Marketing), Flight (Power, greedy only)
-                return Decision("event", (cards[0],))
-            return None
+            return self.mission_roll_decision(play, roll, total)
         if kind == "carnage":
-            cover = self.negation_in_hand(play)
-            if total <= cover:
-                return None
-            lowered = lower_with_heroes(play, roll, reroll_from=4)
-            if lowered is not None:
-                return lowered
-            if total >= 5:
-                cards = event_cards(play, _is("reroll", "carnage"))  # Regeneration
-                if cards:
-                    return Decision("event", (cards[0],))
-            if total - cover >= 2:
-                cards = event_cards(play, _shockwave)  # Shockwave
-                if cards:
-                    return Decision("event", (cards[0],))
-            return None
+            return self.carnage_roll_decision(play, roll, total)
         # a paid roll (XS-2): only free hero abilities, kept for the mission if one is planned
         if total < 2 or opt.playable_missions(play):
             return None
         return lower_with_heroes(play, roll, reroll_from=5)
+
+    def mission_roll_decision(self, play: Play, roll: dict, total: int) -> Decision | None:
+        """A Mission roll the team cannot meet (XS-6): Venus Dee Milo's -1 for a gap of 1,
+        Telekinesis, a free hero reroll, then Roadshow or Flight."""
+        heroes = len(play.seat(play.active)["heroes"])
+        if total <= heroes:
+            return None
+        gap = total - heroes
+        if gap == 1:
+            for name, choices in opt.hero_adjusts(play, roll):
+                if -1 in choices:
+                    return Decision("adjust", (name, -1))
+        for card in event_cards(play, _is("modify", "mission", -1),
+                                self.uses_power_events):  # Telekinesis
+            if gap <= -event_bonus(play, card, "mission"):
+                return Decision("event", (card,))
+        rerolls = opt.hero_rerolls(play, roll)
+        if rerolls:
+            return Decision("reroll", (rerolls[0],))
+        cards = event_cards(play, _is("reroll", "mission"), self.uses_power_events)
+        if cards:  # Roadshow (Marketing), Flight (Power, greedy only)
+            return Decision("event", (cards[0],))
+        return None
+
+    def carnage_roll_decision(self, play: Play, roll: dict, total: int) -> Decision | None:
+        """A Carnage roll (XS-7) more than the Power cards in hand negate: free hero abilities
+        from 4, Regeneration from 5, Shockwave when 2 or more would remain."""
+        cover = self.negation_in_hand(play)
+        if total <= cover:
+            return None
+        lowered = lower_with_heroes(play, roll, reroll_from=4)
+        if lowered is not None:
+            return lowered
+        if total >= 5:
+            cards = event_cards(play, _is("reroll", "carnage"))  # Regeneration
+            if cards:
+                return Decision("event", (cards[0],))
+        if total - cover >= 2:
+            cards = event_cards(play, _shockwave)  # Shockwave
+            if cards:
+                return Decision("event", (cards[0],))
+        return None
 
     def payoff_decision(self, play: Play, roll: dict) -> Decision | None:
         """The Payoff roll (XS-8): Interviews +3 if held; a free reroll of a low roll (4-)."""
@@ -405,57 +493,21 @@ class Policy:
         own hero, Reality TV on the most famous opponent hero; Reanimation when a hero is
         in the discard pile. The greedy policy also spends Power events (Toxic Sweat,
         Acid Spray, Chameleon Powers) on the richest opponent."""
-        actor = play.active
         hand = opt.events_in_hand(play)
         if not hand:
             return None
-        richest: list[str] | None = None  # opponents by MT, ranked when first needed
+        ranks: dict[str, list[str]] = {}  # opponents by MT, ranked when first needed
         for card in hand:
             kind = play.cat.type(card)
             effect = play.cat.event(card)[0]
             if kind == "Power" and not self.uses_power_events and "draw" not in effect \
                     and "hero_from_discard" not in effect:
                 continue
-            if "draw" in effect and play.s["deck"]:
-                return Decision("event", (card,))
-            if "extra_turn" in effect and not play.turn["another_turn"]:
-                return Decision("event", (card,))
-            if "gain_mt" in effect and not opt.can_attach(play, card):
-                return Decision("event", (card,))
-            if "hero_from_discard" in effect and opt.event_playable(play, card):
-                return Decision("event", (card,))
-            for key in ("steal_hero", "discard_opponent_hero"):
-                if key in effect:
-                    for other in rank_opponents(play, "heroes"):
-                        if play.seat(other)["heroes"]:
-                            return Decision("event", (card,), {"target": other})
-            if "hero_fame" in effect:
-                if effect["hero_fame"] > 0 and play.seat(actor)["heroes"]:
-                    best = max(play.seat(actor)["heroes"], key=lambda h: (h["ft"], h["name"]))
-                    return Decision("event", (card,), {"hero": best["name"]})
-                if effect["hero_fame"] < 0:
-                    if richest is None:
-                        richest = rank_opponents(play, "mt")
-                    targets = [h for o in richest for h in play.seat(o)["heroes"] if h["ft"] > 0]
-                    if targets:
-                        best = max(targets, key=lambda h: (h["ft"], h["name"]))
-                        return Decision("event", (card,), {"hero": best["name"]})
-            if "discard_marketing" in effect:
-                if richest is None:
-                    richest = rank_opponents(play, "mt")
-                targets = [h for o in richest for h in play.seat(o)["heroes"]
-                           if play.marketing_load(h) >= 2]
-                if targets:
-                    best = max(targets, key=lambda h: (play.marketing_load(h), h["name"]))
-                    return Decision("event", (card,), {"hero": best["name"]})
-            if kind == "Power" and ("steal_card" in effect or "opponent_discards" in effect):
-                for other in rank_opponents(play, "hand"):
-                    if play.seat(other)["hand"]:
-                        kwargs: dict[str, Any] = {"target": other}
-                        spec = effect.get("opponent_discards") or {}
-                        if spec.get("chosen_by") == "opponent":
-                            kwargs["pick"] = opponent_pick(play, other)
-                        return Decision("event", (card,), kwargs)
+            for choice in (_own_turn_event, _opponent_hero_event, _fame_event, _marketing_event,
+                           _hand_event):
+                decision = choice(play, card, kind, effect, ranks)
+                if decision is not None:
+                    return decision
         return None
 
     # ── End phase (XS-11) ────────────────────────────────────────────────────

@@ -1,10 +1,12 @@
 """`referee xo`: the XO! referee at the table. Thin: parse, call referee.xo.rules /
 referee.xo.play, print.
 
-`attack`, `feat` and `thwart` work two ways:
-- stateless, every number given (`referee xo attack --attack-dice 3 --defense-dice 2
-  --health 3`), for a quick ruling; `--expect OUTCOME` checks what the players worked out;
-- in the session (`referee xo attack ATTACKER DEFENDER`), numbers from the cards and state.
+A combat round has two commands: `combat`, stateless, every number given (`referee xo
+combat --attack-dice 3 --defense-dice 2 --health 3`), for a quick ruling, and `attack`, in
+the session (`referee xo attack ATTACKER DEFENDER`), numbers from the cards and state; an
+option of the one given to the other is refused in one line naming the other. `feat` and
+`thwart` work both ways: stateless with the numbers given, in the session with CHARACTER.
+`--expect OUTCOME` checks what the players worked out.
 `pick`, `tag`, `untag` and `next` work on the session only.
 """
 
@@ -149,71 +151,128 @@ def _record(tx: Tx, kind: str, out: Any, command: dict[str, Any]) -> Reply:
     return Reply(lines, {"seq": seq, "summary": out.summary, **out.data, "steps": steps, "state": out.state})
 
 
-# ── attack ─────────────────────────────────────────────────────────────────────
-@xo.command()
-@click.argument("characters", nargs=-1)
-@click.option("--attack-dice", type=WholeNumber(0, 7), help="Stateless: the attacker's attack dice.")
-@click.option("--defense-dice", type=WholeNumber(0, 7), help="Stateless: the defender's defense dice.")
-@click.option("--health", type=WholeNumber(min=1), help="Stateless: the defender's Health.")
-@click.option("--attack-roll", metavar="FACES", help="Attack faces rolled at the table, e.g. 3,0,2.")
-@click.option("--defense-roll", metavar="FACES", help="Defense faces rolled at the table.")
-@click.option("--extra-damage-roll", metavar="FACE", help="The extra damage die of a moffed defense (XO-5).")
-@click.option("--attack-mod", type=WHOLE, default=0, show_default=True, help="Card modifiers to ACV.")
-@click.option("--defense-mod", type=WHOLE, default=0, show_default=True, help="Card modifiers to DCV.")
-@click.option("--effect", metavar="STATUS", help="The attack's effect (a Status card).")
-@click.option("--effect-damage", type=WholeNumber(min=0), default=0, help="Attack-effect damage (XO-4).")
-@click.option("--aoe", is_flag=True, help="An AOE attack: the defender and its neighbours (XO-7).")
-@click.option("--neighbour", "neighbours", multiple=True, metavar="DICE:HEALTH[:FACES]",
-              help="Stateless AOE: a neighbour's defense dice, Health and faces (at most 2).")
+# ── attack (session) and combat (stateless) ──────────────────────────────────
+class _PointingCommand(click.Command):
+    """A command that refuses an option of its sibling in one line naming the sibling
+    (`--attack-dice` on `attack` points to `combat`, `--play` on `combat` to `attack`)."""
+
+    sibling: click.Command | None = None
+    pointer: str = ""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as error:
+            theirs = {o for p in (self.sibling.params if self.sibling else ()) for o in (*p.opts, *p.secondary_opts)}
+            if error.option_name not in theirs:
+                raise
+            raise click.UsageError(f"{error.option_name}: {self.pointer}", ctx) from None
+
+
+def _options(*decorators: Callable) -> Callable:
+    """Apply click option decorators in the order listed (as if stacked above the function)."""
+    def apply(fn: Callable) -> Callable:
+        for decorator in reversed(decorators):
+            fn = decorator(fn)
+        return fn
+    return apply
+
+
+_ROUND_OPTIONS = _options(
+    click.option("--attack-roll", metavar="FACES", help="Attack faces rolled at the table, e.g. 3,0,2."),
+    click.option("--defense-roll", metavar="FACES", help="Defense faces rolled at the table."),
+    click.option("--extra-damage-roll", metavar="FACE", help="The extra damage die of a moffed defense (XO-5)."),
+    click.option("--attack-mod", type=WHOLE, default=0, show_default=True, help="Card modifiers to ACV."),
+    click.option("--defense-mod", type=WHOLE, default=0, show_default=True, help="Card modifiers to DCV."),
+    click.option("--effect", metavar="STATUS", help="The attack's effect (a Status card)."),
+    click.option("--effect-damage", type=WholeNumber(min=0), default=0, help="Attack-effect damage (XO-4)."),
+    click.option("--aoe", is_flag=True, help="An AOE attack: the defender and its neighbours (XO-7)."),
+)
+_COUNTER_ROLL_OPTIONS = _options(
+    click.option("--counter-attack-roll", "counter_attack_rolls", multiple=True, metavar="[NAME=]FACES",
+                 help="A counterattack's attack faces (NAME: an AOE neighbour's counterattack, in a session)."),
+    click.option("--counter-defense-roll", "counter_defense_rolls", multiple=True, metavar="[NAME=]FACES",
+                 help="The attacker's defense faces against a counterattack."),
+    click.option("--counter-extra-damage-roll", "counter_extra_damage_rolls", multiple=True, metavar="[NAME=]FACE",
+                 help="Extra die if the attacker's defense against a counterattack is moffed."),
+    click.option("--roll", "roll_text", metavar="FACES",
+                 help="Faces rolled at the table, in the order the rules need them, for the dice not given above; "
+                 "on a terminal the rest are asked for."),
+    click.option("--expect", type=click.Choice(OUTCOMES), help="The outcome the players worked out: checked."),
+    seed_option,
+    json_option,
+)
+
+
+@xo.command(cls=_PointingCommand)
+@click.argument("characters", nargs=-1, metavar="ATTACKER DEFENDER")
+@_ROUND_OPTIONS
 @click.option("--neighbour-roll", "neighbour_rolls", multiple=True, metavar="NAME=FACES",
-              help="Session AOE: a neighbour's defense faces.")
+              help="AOE: a neighbour's defense faces.")
 @click.option("--neighbour-extra-roll", "neighbour_extra_rolls", multiple=True, metavar="NAME=FACE",
-              help="Session AOE: a moffed neighbour's extra damage die (XO-5).")
+              help="AOE: a moffed neighbour's extra damage die (XO-5).")
 @click.option("--counterattack/--no-counterattack", default=None,
-              help="Stateless: the defender has the Counterattack ability. Session: "
-              "--no-counterattack = the defender declines (XO-6).")
-@click.option("--counter-attack-dice", type=WholeNumber(0, 7), help="Stateless: the defender's attack dice.")
-@click.option("--counter-defense-dice", type=WholeNumber(0, 7), help="Stateless: the attacker's defense dice.")
-@click.option("--counter-health", type=WholeNumber(min=1), help="Stateless: the attacker's Health.")
-@click.option("--counter-effect", metavar="STATUS", help="Stateless: the counterattack's effect.")
-@click.option("--counter-attack-mod", type=WHOLE, default=0, help="Stateless: card modifiers to the counterattack's ACV.")
-@click.option("--counter-defense-mod", type=WHOLE, default=0, help="Stateless: card modifiers to the attacker's DCV against it.")
-@click.option("--counter-attack-roll", "counter_attack_rolls", multiple=True, metavar="[NAME=]FACES",
-              help="A counterattack's attack faces (NAME: an AOE neighbour's counterattack).")
-@click.option("--counter-defense-roll", "counter_defense_rolls", multiple=True, metavar="[NAME=]FACES",
-              help="The attacker's defense faces against a counterattack.")
-@click.option("--counter-extra-damage-roll", "counter_extra_damage_rolls", multiple=True, metavar="[NAME=]FACE",
-              help="Extra die if the attacker's defense against a counterattack is moffed.")
+              help="--no-counterattack: the defender declines to counterattack (XO-6).")
+@_COUNTER_ROLL_OPTIONS
 @click.option("--play", "plays", multiple=True, metavar="CARD",
-              help="Session: an attack card the attacker's league plays (Action, Modifier, a face-up "
+              help="An attack card the attacker's league plays (Action, Modifier, a face-up "
               "Resource; Energy cards to pay the costs).")
 @click.option("--defense-play", "defense_plays", multiple=True, metavar="CARD",
-              help="Session: a defense card the defender's league plays (Energy cards too).")
+              help="A defense card the defender's league plays (Energy cards too).")
 @click.option("--counter-play", "counter_plays", multiple=True, metavar="[NAME=]CARD",
-              help="Session: a card played on a counterattack by the defender (or NAME), if it happens (XO-6).")
+              help="A card played on a counterattack by the defender (or NAME), if it happens (XO-6).")
 @click.option("--counter-defense-play", "counter_defense_plays", multiple=True, metavar="[NAME=]CARD",
-              help="Session: a card the attacker's league plays on its defense against that counterattack.")
-@click.option("--roll", "roll_text", metavar="FACES",
-              help="Faces rolled at the table, in the order the rules need them, for the dice not given above; "
-              "on a terminal the rest are asked for.")
-@click.option("--expect", type=click.Choice(OUTCOMES), help="The outcome the players worked out: checked.")
-@seed_option
-@json_option
+              help="A card the attacker's league plays on its defense against that counterattack.")
 @click.pass_context
 def attack(ctx: click.Context, characters: tuple[str, ...], seed: int | None, as_json: bool, **o: Any) -> None:
-    """Resolve a combat round (XO-2..XO-7).
+    """Attack in the session: ATTACKER on DEFENDER (XO-2..XO-7), numbers from the cards.
 
     \b
-    Stateless: attack --attack-dice N --defense-dice N --health N [--attack-roll F,..] ...
-    Session:   attack ATTACKER DEFENDER [--attack-roll F,..] [--defense-roll F,..] ..."""
-    if characters:
-        if len(characters) != 2:
-            with guard(as_json):
-                raise UsageError("attack takes ATTACKER DEFENDER (quote names with spaces)")
-        _in_session(ctx, seed, as_json, lambda tx: _session_attack(tx, characters[0], characters[1], o),
-                    o["roll_text"])
-    else:
-        _stateless(as_json, lambda: _stateless_attack(ctx, seed, o))
+    attack ATTACKER DEFENDER [--attack-roll F,..] [--defense-roll F,..] [--play CARD] ...
+    With every number given instead, without a session: `referee xo combat`."""
+    if len(characters) != 2:
+        with guard(as_json):
+            raise UsageError("attack takes ATTACKER DEFENDER (quote names with spaces); "
+                             "with the numbers given instead: referee xo combat --attack-dice N ...")
+    _in_session(ctx, seed, as_json, lambda tx: _session_attack(tx, characters[0], characters[1], o),
+                o["roll_text"])
+
+
+@xo.command(cls=_PointingCommand)
+@click.option("--attack-dice", type=WholeNumber(0, 7), help="The attacker's attack dice.")
+@click.option("--defense-dice", type=WholeNumber(0, 7), help="The defender's defense dice.")
+@click.option("--health", type=WholeNumber(min=1), help="The defender's Health.")
+@_ROUND_OPTIONS
+@click.option("--neighbour", "neighbours", multiple=True, metavar="DICE:HEALTH[:FACES]",
+              help="AOE: a neighbour's defense dice, Health and faces (at most 2).")
+@click.option("--counterattack/--no-counterattack", default=None,
+              help="The defender has the Counterattack ability (XO-6).")
+@click.option("--counter-attack-dice", type=WholeNumber(0, 7), help="The defender's attack dice.")
+@click.option("--counter-defense-dice", type=WholeNumber(0, 7), help="The attacker's defense dice.")
+@click.option("--counter-health", type=WholeNumber(min=1), help="The attacker's Health.")
+@click.option("--counter-effect", metavar="STATUS", help="The counterattack's effect.")
+@click.option("--counter-attack-mod", type=WHOLE, default=0, help="Card modifiers to the counterattack's ACV.")
+@click.option("--counter-defense-mod", type=WHOLE, default=0, help="Card modifiers to the attacker's DCV against it.")
+@_COUNTER_ROLL_OPTIONS
+@click.pass_context
+def combat(ctx: click.Context, seed: int | None, as_json: bool, **o: Any) -> None:
+    """Resolve a combat round with every number given, no session (XO-2..XO-7).
+
+    \b
+    combat --attack-dice N --defense-dice N --health N [--attack-roll F,..] ...
+    In the session, numbers from the cards: `referee xo attack ATTACKER DEFENDER`."""
+    _stateless(as_json, lambda: _stateless_attack(ctx, seed, o))
+
+
+def _point(command: click.Command, sibling: click.Command, pointer: str) -> None:
+    assert isinstance(command, _PointingCommand)
+    command.sibling, command.pointer = sibling, pointer
+
+
+_point(attack, combat, "an option of the stateless calculator: referee xo combat "
+                       "(same options; attack takes ATTACKER DEFENDER)")
+_point(combat, attack, "only in a session: referee xo attack ATTACKER DEFENDER "
+                       "(combat takes every number as an option)")
 
 
 def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -> tuple[Reply, RefereeError | None]:
@@ -222,41 +281,14 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
     of the defender) and "neighbour 2" (right)."""
     from referee.xo import play, rules
 
-    _not_here({"neighbour_roll": o["neighbour_rolls"], "neighbour_extra_roll": o["neighbour_extra_rolls"],
-               "play": o["plays"], "defense_play": o["defense_plays"], "counter_play": o["counter_plays"],
-               "counter_defense_play": o["counter_defense_plays"]}, "stateless")
-    missing = [f"--{k.replace('_', '-')}" for k in ("attack_dice", "defense_dice", "health") if o[k] is None]
-    if missing:
-        raise UsageError(f"missing {', '.join(missing)} (or give ATTACKER DEFENDER to play in the session)")
-    if o["neighbours"] and not o["aoe"]:
-        raise UsageError("--neighbour is for an --aoe attack (XO-7)")
-    if len(o["neighbours"]) > 2:
-        raise UsageError("an AOE attack reaches at most 2 neighbours, left and right (XO-7)")
+    _check_combat_numbers(o)
     defs = _status_defs(ctx)
-    effect = play.resolve_name(o["effect"], defs, "Status card") if o["effect"] else None
-    c_effect = play.resolve_name(o["counter_effect"], defs, "Status card") if o["counter_effect"] else None
+    attacker, defender = _combat_fighters(o, defs)
     given = _given_faces(o, stateless=True)
-    numbers = (o["counter_attack_dice"], o["counter_defense_dice"], o["counter_health"])
-    resolvable = all(v is not None for v in numbers)
-    attacker = rules.Fighter("attacker", o["attack_dice"], o["counter_defense_dice"] or 0, o["counter_health"] or 1,
-                             effect=effect)
-    defender = rules.Fighter("defender", o["counter_attack_dice"] or 0, o["defense_dice"], o["health"],
-                             counterattack=bool(o["counterattack"]), effect=c_effect)
-    row = [defender]
-    for i, text in enumerate(o["neighbours"], 1):
-        parts = text.split(":")
-        if len(parts) not in (2, 3, 4) or not all(natural(p.strip()) is not None for p in parts[:2]):
-            raise UsageError(f"--neighbour {text!r}: write DICE:HEALTH, DICE:HEALTH:FACES or DICE:HEALTH:FACES:EXTRA")
-        if int(parts[1]) < 1:
-            raise UsageError(f"--neighbour {text!r}: Health must be at least 1")
-        name = f"neighbour {i}"
-        for role, faces in ((f"defense:{name}", parts[2:3]), (f"extra:{name}", parts[3:4])):
-            if faces:
-                given[role] = _parse(faces[0])
-        fighter = rules.Fighter(name, 0, int(parts[0]), int(parts[1]))
-        row = [fighter, *row] if i == 1 else [*row, fighter]
+    row = _aoe_row(o["neighbours"], defender, given)
     dice = table_dice(o["roll_text"], _rng(ctx, seed), ask=True, given=given,
                       option_of=lambda role: stateless_option(role, o["neighbours"]), note_rolls=True)
+    resolvable = all(o[k] is not None for k in ("counter_attack_dice", "counter_defense_dice", "counter_health"))
     # a counterattack the numbers were not given for is reported, not resolved
     unresolved = [f.name for f in row if f.name != "defender" or not resolvable]
     result = rules.resolve_attack(
@@ -269,7 +301,64 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
     )
     check_faces_used(o["roll_text"], dice)
     main = result.round_of("defender")
-    steps = [*result.steps, *play.dice_notes(dice)]
+    lines, data = _combat_report(result)
+    lines += _step_lines(play.dice_notes(dice))
+    data["kod"] = list(result.kod)
+    data["referee_rolled"] = play.referee_rolled(dice)
+    data["rulings"] = rules.rulings_of([*result.steps, *play.dice_notes(dice)])
+    wrong = _check_expected(o["expect"], main, lines, data)
+    return Reply(lines, data), wrong
+
+
+def _check_combat_numbers(o: dict[str, Any]) -> None:
+    """The numbers a stateless round needs; --neighbour only on an AOE attack, at most 2 (XO-7)."""
+    missing = [f"--{k.replace('_', '-')}" for k in ("attack_dice", "defense_dice", "health") if o[k] is None]
+    if missing:
+        raise UsageError(f"missing {', '.join(missing)} (or play in the session: referee xo attack ATTACKER DEFENDER)")
+    if o["neighbours"] and not o["aoe"]:
+        raise UsageError("--neighbour is for an --aoe attack (XO-7)")
+    if len(o["neighbours"]) > 2:
+        raise UsageError("an AOE attack reaches at most 2 neighbours, left and right (XO-7)")
+
+
+def _combat_fighters(o: dict[str, Any], defs: dict) -> tuple[Any, Any]:
+    """"attacker" and "defender" from the numbers given (a counterattack's numbers may be
+    missing: it is then reported, not resolved)."""
+    from referee.xo import play, rules
+
+    effect = play.resolve_name(o["effect"], defs, "Status card") if o["effect"] else None
+    c_effect = play.resolve_name(o["counter_effect"], defs, "Status card") if o["counter_effect"] else None
+    attacker = rules.Fighter("attacker", o["attack_dice"], o["counter_defense_dice"] or 0, o["counter_health"] or 1,
+                             effect=effect)
+    defender = rules.Fighter("defender", o["counter_attack_dice"] or 0, o["defense_dice"], o["health"],
+                             counterattack=bool(o["counterattack"]), effect=c_effect)
+    return attacker, defender
+
+
+def _aoe_row(neighbours: tuple[str, ...], defender: Any, given: dict[str, list[int]]) -> list[Any]:
+    """XO-7: the defender's row: "neighbour 1" left of it, "neighbour 2" right, each from
+    its --neighbour DICE:HEALTH[:FACES[:EXTRA]] (the faces go into `given`)."""
+    from referee.xo import rules
+
+    row = [defender]
+    for i, text in enumerate(neighbours, 1):
+        parts = text.split(":")
+        if len(parts) not in (2, 3, 4) or not all(natural(p.strip()) is not None for p in parts[:2]):
+            raise UsageError(f"--neighbour {text!r}: write DICE:HEALTH, DICE:HEALTH:FACES or DICE:HEALTH:FACES:EXTRA")
+        if int(parts[1]) < 1:
+            raise UsageError(f"--neighbour {text!r}: Health must be at least 1")
+        name = f"neighbour {i}"
+        for role, faces in ((f"defense:{name}", parts[2:3]), (f"extra:{name}", parts[3:4])):
+            if faces:
+                given[role] = _parse(faces[0])
+        fighter = rules.Fighter(name, 0, int(parts[0]), int(parts[1]))
+        row = [fighter, *row] if i == 1 else [*row, fighter]
+    return row
+
+
+def _combat_report(result: Any) -> tuple[list[str], dict[str, Any]]:
+    """The defender's round, then the AOE neighbours' (XO-7) and the counterattack (XO-6)."""
+    main = result.round_of("defender")
     lines = [f"Attack: {_headline(main)}"]
     lines += _step_lines(s for s in result.steps if not s.text.startswith(("vs ", "defender counterattacks", "neighbour"))
                          and not s.text.endswith("declines to counterattack"))  # unresolved: reported below
@@ -288,6 +377,13 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
         lines.append(f"Counterattack: {_headline(counter)}")
         lines += _step_lines(counter.steps)
         data["counterattack"] = counter.as_dict()
+    lines += _unresolved_counter_lines(result)
+    return lines, data
+
+
+def _unresolved_counter_lines(result: Any) -> list[str]:
+    """XO-6: the counterattacks allowed but not resolved here, and one the attacker's KO stopped."""
+    lines: list[str] = []
     for name in result.declined:
         if name == "defender":
             lines.append("Counterattack allowed (XO-6): give --counter-attack-dice, --counter-defense-dice "
@@ -297,20 +393,20 @@ def _stateless_attack(ctx: click.Context, seed: int | None, o: dict[str, Any]) -
                          "unless the attacker is KOd first")
     if "defender" in result.skipped:
         lines.append("No counterattack: the attacker is already KOd (XO-6)")
-    lines += _step_lines(play.dice_notes(dice))
-    data["kod"] = list(result.kod)
-    data["referee_rolled"] = play.referee_rolled(dice)
-    data["rulings"] = rules.rulings_of(steps)
-    wrong = None
-    if o["expect"]:
-        right = o["expect"] == main.outcome
-        why = main.why or main.steps[-1]
-        data["expect"] = {"outcome": o["expect"], "correct": right, "why": why.text}
-        if right:
-            lines.append(f"Expected {o['expect']}: correct")
-        else:
-            wrong = RefereeError(f"expected {o['expect']}, but the outcome is {main.outcome}: {why.text}", why.ruling)
-    return Reply(lines, data), wrong
+    return lines
+
+
+def _check_expected(expect: str | None, main: Any, lines: list[str], data: dict[str, Any]) -> RefereeError | None:
+    """--expect: the outcome the players worked out, checked against the round's."""
+    if not expect:
+        return None
+    right = expect == main.outcome
+    why = main.why or main.steps[-1]
+    data["expect"] = {"outcome": expect, "correct": right, "why": why.text}
+    if right:
+        lines.append(f"Expected {expect}: correct")
+        return None
+    return RefereeError(f"expected {expect}, but the outcome is {main.outcome}: {why.text}", why.ruling)
 
 
 def _parse(text: str) -> list[int]:
@@ -368,9 +464,6 @@ def _headline(r: Any) -> str:
 def _session_attack(tx: Tx, attacker: str, defender: str, o: dict[str, Any]) -> Reply:
     from referee.xo import play
 
-    _not_here({k: o[k] for k in ("attack_dice", "defense_dice", "health", "neighbours", "counter_attack_dice",
-                                 "counter_defense_dice", "counter_health", "counter_effect")}
-              | {k: o[k] or None for k in ("counter_attack_mod", "counter_defense_mod")}, "session")
     state = tx.require_game("xo")
     cards = _cards(tx)
 

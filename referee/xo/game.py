@@ -117,60 +117,103 @@ def status_lines(state: dict) -> list[str]:
     """The table: turn and phase, score, the current chapter's objectives, both leagues'
     characters with statuses and readiness (XO-9), hands and Energy pools, the face-up
     Resources, this turn's feat, the thwart bonus."""
+    won = state["won"]
+    points = {lg: sum(1 for who in won.values() if who == lg) for lg in LEAGUES}
+    lines = _turn_lines(state, points)
+    if not state.get("over"):
+        lines.extend(_objective_lines(state))
+    for league in LEAGUES:
+        lines.extend(_league_lines(state, league))
+    lines.extend(_attack_phase_lines(state))
+    if "resources" in state:
+        lines.append(resources_line(state))
+    lines.extend(_feat_lines(state))
+    lines.extend(_game_over_lines(state, points))
+    return lines
+
+
+def _turn_lines(state: dict, points: dict[str, int]) -> list[str]:
+    """The chapter, turn, active player and phase; the score (XO-15)."""
     turn = state["turn"]
     leagues = state["leagues"]
     active = turn["active"]
     chapter = state["chapter"]
-    won = state["won"]
-    points = {lg: sum(1 for who in won.values() if who == lg) for lg in LEAGUES}
     lines = [
         f"{TITLE}: chapter {chapter} of {CHAPTERS}; turn {turn['number']}, "
         f"{active} ({leagues[active]}) active, {turn['phase']} phase"
         + (" (picking characters)" if turn["phase"] == "setup" else "")
     ]
     lines.append(f"Score (XO-15): heroes {points['heroes']}, villains {points['villains']}")
+    return lines
+
+
+def _objective_lines(state: dict) -> list[str]:
+    """The current chapter's objectives, one per league (XO-12)."""
+    chapter = state["chapter"]
     objectives = state.get("objectives") or {}
-    if not state.get("over"):
-        lines.append(f"Objectives of chapter {chapter} (XO-12):")
-        for league in LEAGUES:
-            objective = objectives.get(league)
-            if objective:
-                need = ", ".join(f"{k} {v}" for k, v in objective["requires"].items())
-                lines.append(
-                    f"  {league}: {objective['name']} - {objective['feat']} ({need}), "
-                    f"FCV {objective['fcv']}, TCV {objective['tcv']}"
-                )
+    lines = [f"Objectives of chapter {chapter} (XO-12):"]
+    for league in LEAGUES:
+        objective = objectives.get(league)
+        if objective:
+            need = ", ".join(f"{k} {v}" for k, v in objective["requires"].items())
+            lines.append(
+                f"  {league}: {objective['name']} - {objective['feat']} ({need}), "
+                f"FCV {objective['fcv']}, TCV {objective['tcv']}"
+            )
+    return lines
+
+
+def _league_lines(state: dict, league: str) -> list[str]:
+    """One league: chapters won, hand and Energy pool, then its characters."""
+    leagues = state["leagues"]
+    won = state["won"]
     hands = state.get("hands") or {}
     energy = state.get("energy") or {}
-    for league in LEAGUES:
-        chapters = sorted(int(c) for c, who in won.items() if who == league)
-        hand = f"; {hands[league]} cards in hand" if league in hands else ""
-        hand += f"; Energy pool {energy[league]}" if league in energy else ""
-        lines.append(
-            f"{league.capitalize()} ({leagues[league]}): chapters won "
-            f"{', '.join(map(str, chapters)) or 'none'}{hand}"
-        )
-        roster = state["roster"][league]
-        if not roster:
-            lines.append("  no characters picked yet")
-        for character in roster:
-            if character["ko"]:
-                lines.append(f"  {character['name']}: KOd, out of play")
-                continue
-            ready = character.get("ready")
-            tags = f" [{', '.join(character['statuses'])}]" if character["statuses"] else ""
-            shown = "" if ready is None else (": ready" if ready else ": not ready")
-            if character["name"] in (turn.get("attacked") or []):
-                shown += ", has attacked this turn"
-            lines.append(f"  {character['name']}{tags}{shown}")
-    if turn["phase"] == "Attack" and not state.get("over"):
-        attacked = turn.get("attacked") or []
-        can = [c["name"] for c in state["roster"][active] if c.get("ready") and c["name"] not in attacked]
-        lines.append(f"Attack phase: {active} attacked with {', '.join(attacked) or 'nobody yet'}; "
-                     f"ready to attack: {', '.join(can) or 'nobody'} (XO-9)")
-    if "resources" in state:
-        lines.append(resources_line(state))
-    feat = turn.get("feat")
+    chapters = sorted(int(c) for c, who in won.items() if who == league)
+    hand = f"; {hands[league]} cards in hand" if league in hands else ""
+    hand += f"; Energy pool {energy[league]}" if league in energy else ""
+    lines = [
+        f"{league.capitalize()} ({leagues[league]}): chapters won "
+        f"{', '.join(map(str, chapters)) or 'none'}{hand}"
+    ]
+    roster = state["roster"][league]
+    if not roster:
+        lines.append("  no characters picked yet")
+    attacked = state["turn"].get("attacked") or []
+    lines.extend(_character_line(character, attacked) for character in roster)
+    return lines
+
+
+def _character_line(character: dict, attacked: list[str]) -> str:
+    """A character: KOd and out of play, or its statuses and readiness (XO-9)."""
+    if character["ko"]:
+        return f"  {character['name']}: KOd, out of play"
+    ready = character.get("ready")
+    tags = f" [{', '.join(character['statuses'])}]" if character["statuses"] else ""
+    shown = "" if ready is None else (": ready" if ready else ": not ready")
+    if character["name"] in attacked:
+        shown += ", has attacked this turn"
+    return f"  {character['name']}{tags}{shown}"
+
+
+def _attack_phase_lines(state: dict) -> list[str]:
+    """In the Attack phase: who attacked and who is still ready to attack (XO-9)."""
+    turn = state["turn"]
+    if turn["phase"] != "Attack" or state.get("over"):
+        return []
+    active = turn["active"]
+    attacked = turn.get("attacked") or []
+    can = [c["name"] for c in state["roster"][active] if c.get("ready") and c["name"] not in attacked]
+    return [f"Attack phase: {active} attacked with {', '.join(attacked) or 'nobody yet'}; "
+            f"ready to attack: {', '.join(can) or 'nobody'} (XO-9)"]
+
+
+def _feat_lines(state: dict) -> list[str]:
+    """This turn's feat (XO-13) and whether it may be or was thwarted (XO-14); the thwart
+    bonus (XO-14)."""
+    active = state["turn"]["active"]
+    feat = state["turn"].get("feat")
+    lines: list[str] = []
     if feat:
         if feat.get("pending"):
             lines.append(f"Feat: {feat['character']} succeeded ({feat['total']}); the {_other(active)} may thwart (XO-14)")
@@ -183,15 +226,22 @@ def status_lines(state: dict) -> list[str]:
         lines.append(
             f"Thwart bonus: +2 for {bonus['league']} on their feat attempt on turn {bonus['turn']} (XO-14)"
         )
-    if state.get("over") and state.get("winner") is None:
-        lines.append(f"Game over: a draw {points['heroes']}-{points['villains']} (XO-16 stalemate)")
-    elif state.get("over"):
-        winner = state["winner"]
-        why = ("XO-15" if len(won) == CHAPTERS else "XO-21" if points[winner] >= 4
-               else "XO-16 stalemate")
-        lines.append(f"Game over: the {winner} win {points[winner]}-{points[_other(winner)]} "
-                     f"({why})")
     return lines
+
+
+def _game_over_lines(state: dict, points: dict[str, int]) -> list[str]:
+    """The end: a draw (XO-16 stalemate) or the winner, by every chapter played (XO-15),
+    by 4 chapters (XO-21) or by stalemate (XO-16)."""
+    if not state.get("over"):
+        return []
+    won = state["won"]
+    if state.get("winner") is None:
+        return [f"Game over: a draw {points['heroes']}-{points['villains']} (XO-16 stalemate)"]
+    winner = state["winner"]
+    why = ("XO-15" if len(won) == CHAPTERS else "XO-21" if points[winner] >= 4
+           else "XO-16 stalemate")
+    return [f"Game over: the {winner} win {points[winner]}-{points[_other(winner)]} "
+            f"({why})"]
 
 
 def _other(league: str) -> str:

@@ -230,13 +230,7 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
     costs: list[tuple[str, int]] = []
     for raw in names:
         card = cards.playable[resolve_name(raw, cards.playable, "Action, Modifier, Energy or Resource card")]
-        if card.type == "Action" and card["character"] != character:
-            raise RefereeError(f"{card.name} is {card['character']}'s Action card, not {character or 'anyone'}'s", None)
-        if card.type in ("Action", "Modifier", "Energy") and not card.deck.startswith(league):
-            raise RefereeError(f"{card.name} is not a {league} card", None)
-        timing = card.get("timing")
-        if card.type in ("Action", "Modifier") and timing not in (use, "any"):
-            raise RefereeError(f"{card.name} is played on {timing}, not on {use}", None)
+        _check_card_fits(card, league, character, use)
         if card.type == "Resource":
             played.steps.extend(_take_resource(state, card))
         if card.type == "Energy":
@@ -245,46 +239,72 @@ def play_cards(state: dict, cards: XoCards, names: Sequence[str], league: str, c
             for key, value in effect.items():
                 if key == "cost":
                     costs.append((card.name, int(value)))
-                    continue
-                if key == "energy":
+                elif key == "energy":
                     provided.append((card.name, int(value)))
-                    continue
-                if key == "draw":
+                elif key == "draw":
                     hands[league] = hands.get(league, 0) + int(value)
                     played.steps.append(Step(f"{card.name}: {league} draw {value}", "XO-10"))
-                    continue
-                if key not in USES[use]:
-                    raise RefereeError(f"{card.name} ({key}: {value}) does nothing "
-                                       + ("played on its own: play it on the roll it changes" if use == "any"
-                                          else f"on {'an' if use == 'attack' else 'a'} {use}"), None)
-                if key == "aoe":
-                    played.aoe = played.aoe or bool(value)
-                elif key == "counterattack":
-                    played.counterattack = played.counterattack or bool(value)
-                elif key == "tag":
-                    played.tags.append(cards.status(value))
-                elif key == "remove":
-                    played.removes.append(cards.status(value))
                 else:
-                    played.mods[key] = played.mod(key) + int(value)
-                    played.bonuses.append((card.name, key, int(value)))
-                played.steps.append(Step(f"{card.name}: {key} {value}", None))
+                    _add_effect(played, cards, card, key, value, use)
         if card.type != "Resource":
             from_hand += 1
         played.names.append(card.name)
+    _leave_hand(hands, league, from_hand)
+    if provided or costs:
+        played.steps.extend(_pay_energy(state, league, provided, costs))
+    return played
+
+
+def _check_card_fits(card: Any, league: str, character: str | None, use: str) -> None:
+    """An Action card only for its own character, an Action, Modifier or Energy card only
+    from the league's own deck, an Action or Modifier only on its timing (or `any`)."""
+    if card.type == "Action" and card["character"] != character:
+        raise RefereeError(f"{card.name} is {card['character']}'s Action card, not {character or 'anyone'}'s", None)
+    if card.type in ("Action", "Modifier", "Energy") and not card.deck.startswith(league):
+        raise RefereeError(f"{card.name} is not a {league} card", None)
+    timing = card.get("timing")
+    if card.type in ("Action", "Modifier") and timing not in (use, "any"):
+        raise RefereeError(f"{card.name} is played on {timing}, not on {use}", None)
+
+
+def _add_effect(played: Played, cards: XoCards, card: Any, key: str, value: Any, use: str) -> None:
+    """One effect of a card on the roll it is played on (`USES[use]` says which count)."""
+    if key not in USES[use]:
+        raise RefereeError(f"{card.name} ({key}: {value}) does nothing "
+                           + ("played on its own: play it on the roll it changes" if use == "any"
+                              else f"on {'an' if use == 'attack' else 'a'} {use}"), None)
+    if key == "aoe":
+        played.aoe = played.aoe or bool(value)
+    elif key == "counterattack":
+        played.counterattack = played.counterattack or bool(value)
+    elif key == "tag":
+        played.tags.append(cards.status(value))
+    elif key == "remove":
+        played.removes.append(cards.status(value))
+    else:
+        played.mods[key] = played.mod(key) + int(value)
+        played.bonuses.append((card.name, key, int(value)))
+    played.steps.append(Step(f"{card.name}: {key} {value}", None))
+
+
+def _leave_hand(hands: dict, league: str, from_hand: int) -> None:
+    """XO-10: the cards played from hand leave it; a league cannot play more than it holds."""
     if from_hand:
         if hands.get(league, 0) < from_hand:
             raise RefereeError(f"the {league} hold {hands.get(league, 0)} cards and cannot play {from_hand} from hand", "XO-10")
         hands[league] -= from_hand
-    if provided or costs:
-        pools = state.setdefault("energy", {lg: 0 for lg in LEAGUES})
-        try:
-            paid = rules.pay_energy(pools.get(league, 0), provided, costs, league)
-        except ValueError as exc:
-            raise RefereeError(str(exc), rules.ENERGY_RULE) from None
-        pools[league] = paid.pool
-        played.steps.extend(paid.steps)
-    return played
+
+
+def _pay_energy(state: dict, league: str, provided: list[tuple[str, int]], costs: list[tuple[str, int]]) -> list[Step]:
+    """XO-19: Energy cards and effects fill the league's pool; every cost is paid from it,
+    or the whole play is refused."""
+    pools = state.setdefault("energy", {lg: 0 for lg in LEAGUES})
+    try:
+        paid = rules.pay_energy(pools.get(league, 0), provided, costs, league)
+    except ValueError as exc:
+        raise RefereeError(str(exc), rules.ENERGY_RULE) from None
+    pools[league] = paid.pool
+    return list(paid.steps)
 
 
 def _take_resource(state: dict, card: Any) -> list[Step]:
@@ -306,6 +326,26 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     _check_playing(state)
     state = copy.deepcopy(state)
     league = league_of(state, league_or_player)
+    _check_action_owners_in_play(state, cards, names)
+    target_league, target = _play_target(state, cards, names, character)
+    played = play_cards(state, cards, names, league, target["name"] if target else None, "any")
+    steps = list(played.steps)
+    if played.tags or played.removes:
+        if target is None:
+            raise UsageError("name the character the card works on (--on CHARACTER)")
+        _check_status_cards(cards, played, league, target, target_league)
+        steps.extend(_remove_and_tag(target, played))
+    summary = f"{_turn_label(state)}: {league} play {', '.join(played.names)}"
+    notes = [s.text for s in steps if s.ruling in ("XO-8", "XO-9", "XO-10", rules.ENERGY_RULE, rules.RESOURCE_RULE)]
+    if notes:
+        summary += " - " + "; ".join(notes)
+    data = {"league": league, "cards": played.names, "energy": state.get("energy", {}).get(league, 0)}
+    return _done(cards, state, summary, steps, data)
+
+
+def _check_action_owners_in_play(state: dict, cards: XoCards, names: Sequence[str]) -> None:
+    """An Action card is in the League Deck only if its character was picked (setup step 3),
+    and played only while that character is in play (XO-4)."""
     for name in names:
         card = cards.playable[resolve_name(name, cards.playable, "card")]
         owner = card.get("character") if card.type == "Action" else None
@@ -317,53 +357,57 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
                                "it is not in the League Deck", "rules: setup 3")
         if entry["ko"]:
             raise RefereeError(f"{card.name} is {owner}'s Action card and {owner} is KOd, out of play", "XO-4")
-    target = None
-    target_league = None
+
+
+def _play_target(state: dict, cards: XoCards, names: Sequence[str],
+                 character: str | None) -> tuple[str | None, dict | None]:
+    """The character the cards work on: the one named, else the Action cards' one owner."""
     if character is not None:
-        target_league, target = find_character(state, character)
-    else:
-        owners = {cards.playable[resolve_name(n, cards.playable, "card")].get("character") for n in names} - {None}
-        if len(owners) == 1:
-            _, target = find_character(state, owners.pop())
-    played = play_cards(state, cards, names, league, target["name"] if target else None, "any")
-    steps = list(played.steps)
-    if played.tags or played.removes:
-        if target is None:
-            raise UsageError("name the character the card works on (--on CHARACTER)")
-        if target["ko"]:
-            raise RefereeError(f"{target['name']} is KOd and has left play", "XO-4")
-        if played.removes and target_league not in (None, league):
-            # cards.yaml: `remove` works on the card's own character or "one of your characters"
-            removing = [n for n in played.names
-                        if any("remove" in e for e in cards.playable[n].get("effect") or [])]
+        return find_character(state, character)
+    owners = {cards.playable[resolve_name(n, cards.playable, "card")].get("character") for n in names} - {None}
+    if len(owners) == 1:
+        return None, find_character(state, owners.pop())[1]
+    return None, None
+
+
+def _check_status_cards(cards: XoCards, played: Played, league: str, target: dict,
+                        target_league: str | None) -> None:
+    """Cards that tag or remove statuses: on a character in play (XO-4); `remove` only on
+    the league's own characters (cards.yaml); never spent removing nothing (XO-8)."""
+    if target["ko"]:
+        raise RefereeError(f"{target['name']} is KOd and has left play", "XO-4")
+    if played.removes and target_league not in (None, league):
+        # cards.yaml: `remove` works on the card's own character or "one of your characters"
+        removing = [n for n in played.names
+                    if any("remove" in e for e in cards.playable[n].get("effect") or [])]
+        raise RefereeError(
+            f"{' and '.join(removing)} removes Status cards only from the {league}' own "
+            f"characters: {target['name']} is one of the {target_league}", None)
+    for name in played.names:
+        # a card that only removes, and finds nothing to remove, would be spent (with its
+        # Energy) for nothing
+        effects = [(k, v) for e in cards.playable[name].get("effect") or [] for k, v in e.items()]
+        removes = [cards.status(v) for k, v in effects if k == "remove"]
+        if removes and all(k in ("remove", "cost") for k, _ in effects) and not set(removes) & set(target["statuses"]):
             raise RefereeError(
-                f"{' and '.join(removing)} removes Status cards only from the {league}' own "
-                f"characters: {target['name']} is one of the {target_league}", None)
-        for name in played.names:
-            # a card that only removes, and finds nothing to remove, would be spent (with its
-            # Energy) for nothing
-            effects = [(k, v) for e in cards.playable[name].get("effect") or [] for k, v in e.items()]
-            removes = [cards.status(v) for k, v in effects if k == "remove"]
-            if removes and all(k in ("remove", "cost") for k, _ in effects) and not set(removes) & set(target["statuses"]):
-                raise RefereeError(
-                    f"{target['name']} is not tagged {' or '.join(f'<{r}>' for r in removes)}: "
-                    f"{name} would remove nothing", "XO-8")
-        for status in played.removes:
-            if status in target["statuses"]:
-                target["statuses"].remove(status)
-                steps.append(Step(f"{target['name']}: removed <{status}>", "XO-8"))
-            else:
-                steps.append(Step(f"{target['name']} is not tagged <{status}>", "XO-8"))
-        for status in played.tags:
-            if status not in target["statuses"]:
-                target["statuses"].append(status)
-                steps.append(Step(f"{target['name']} tagged <{status}>", "XO-9"))
-    summary = f"{_turn_label(state)}: {league} play {', '.join(played.names)}"
-    notes = [s.text for s in steps if s.ruling in ("XO-8", "XO-9", "XO-10", rules.ENERGY_RULE, rules.RESOURCE_RULE)]
-    if notes:
-        summary += " - " + "; ".join(notes)
-    data = {"league": league, "cards": played.names, "energy": state.get("energy", {}).get(league, 0)}
-    return _done(cards, state, summary, steps, data)
+                f"{target['name']} is not tagged {' or '.join(f'<{r}>' for r in removes)}: "
+                f"{name} would remove nothing", "XO-8")
+
+
+def _remove_and_tag(target: dict, played: Played) -> list[Step]:
+    """The statuses removed (XO-8), then those tagged (XO-9)."""
+    steps: list[Step] = []
+    for status in played.removes:
+        if status in target["statuses"]:
+            target["statuses"].remove(status)
+            steps.append(Step(f"{target['name']}: removed <{status}>", "XO-8"))
+        else:
+            steps.append(Step(f"{target['name']} is not tagged <{status}>", "XO-8"))
+    for status in played.tags:
+        if status not in target["statuses"]:
+            target["statuses"].append(status)
+            steps.append(Step(f"{target['name']} tagged <{status}>", "XO-9"))
+    return steps
 
 
 # --------------------------------------------------------------------------- setup
@@ -649,29 +693,16 @@ def attack(
     it. They are played (and paid) only if that counterattack happens."""
     _check_phase(state, PHASES[2], "attacks")
     state = copy.deepcopy(state)
-    active = state["turn"]["active"]
     a_league, a_entry = find_character(state, attacker)
     d_league, d_entry = find_character(state, defender)
-    if a_league != active:
-        raise RefereeError(f"{a_entry['name']} is one of the {a_league}: only the active {active} attack this turn", "XO-11")
-    if d_league == a_league:
-        raise RefereeError(f"{d_entry['name']} is on the attacker's own league", None)
-    if d_entry["ko"]:
-        raise RefereeError(f"{d_entry['name']} is KOd and has left play: it cannot be attacked", "XO-4")
-    _check_ready(state, cards, a_entry, "attack")
-    if a_entry["name"] in state["turn"].get("attacked", []):
-        raise RefereeError(f"{a_entry['name']} has already attacked this turn: each ready "
-                           "character attacks at most once a phase", "XO-18")
+    _check_attacker_and_defender(state, cards, a_league, a_entry, d_league, d_entry)
     a_card = cards.characters[a_entry["name"]]
     on_attack = play_cards(state, cards, plays, a_league, a_entry["name"], "attack")
     on_defense = play_cards(state, cards, defense_plays, d_league, d_entry["name"], "defense")
     aoe = aoe or bool(a_card.get("aoe")) or on_attack.aoe
     effect = cards.status(effect) if effect is not None else a_card.get("attack_effect")
 
-    row = [e["name"] for e in state["roster"][d_league]]
-    out = [e["name"] for e in state["roster"][d_league] if e["ko"]]
-    hit = {d_entry["name"], *(rules.neighbours(row, out, d_entry["name"]) if aoe else [])}
-    in_row = [name for name in row if name in hit]  # row order, left to right (XO-6, XO-7)
+    in_row = _targets(state, d_league, d_entry["name"], aoe)
     counter_cards = _counter_cards(state, cards, a_entry["name"], a_league, d_league, in_row,
                                    counter_plays or {}, counter_defense_plays or {})
     result = rules.resolve_attack(
@@ -685,45 +716,12 @@ def attack(
         decline=() if counterattack else in_row,
     )
     steps: list[Step] = [*on_attack.steps, *on_defense.steps, *result.steps]
-    countered = dict(result.counters)
-    played_on_counters: dict[str, dict[str, list[str]]] = {}
-    for name in in_row:  # a counterattack's cards are played (and paid) only if it happened
-        c_names = list((counter_plays or {}).get(name, ()))
-        d_names = list((counter_defense_plays or {}).get(name, ()))
-        if not (c_names or d_names):
-            continue
-        if name in countered:
-            c = play_cards(state, cards, c_names, d_league, name, "attack")
-            d = play_cards(state, cards, d_names, a_league, a_entry["name"], "defense")
-            steps.extend([*c.steps, *d.steps])
-            played_on_counters[name] = {"played": c.names, "defense_played": d.names}
-        else:
-            steps.append(Step(f"{', '.join(c_names + d_names)} not played: {name} did not counterattack; "
-                              "the cards stay in hand", "XO-6"))
-    for name, statuses in result.statuses.items():
-        _, entry = find_character(state, name)
-        if name in result.kod:
-            knock_out(entry)
-        else:
-            entry["statuses"] = list(statuses)
-    state["turn"].setdefault("attacked", []).append(a_entry["name"])
+    played_on_counters = _play_counter_cards(state, cards, result, in_row, a_entry["name"], a_league, d_league,
+                                             counter_plays or {}, counter_defense_plays or {}, steps)
+    _apply_attack(state, result, a_entry["name"])
     steps.extend(dice_notes(dice))
 
-    parts = []
-    later = []  # the counterattacks follow all the rounds of the shared roll (XO-6, XO-7)
-    rounds_data = []
-    for name, round_ in result.rounds:
-        parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
-        data = {"target": name, **round_.as_dict()}
-        counter = countered.get(name)
-        if counter is not None:
-            later.append(f"{name} counterattacks: {_round_text(counter)}")
-            data["counterattack"] = {"counterattacker": name, "target": a_entry["name"], **counter.as_dict(),
-                                     **played_on_counters.get(name, {"played": [], "defense_played": []})}
-        elif name in result.skipped:
-            later.append(f"{name} cannot counterattack: {a_entry['name']} is KOd")
-        rounds_data.append(data)
-    parts += later
+    parts, rounds_data = _attack_rounds_told(result, played_on_counters, aoe, a_entry["name"])
     cards_text = _cards_text(on_attack.names, on_defense.names)
     what = "AOE attacks" if aoe else "attacks"
     summary = f"{_turn_label(state)}: {a_entry['name']} {what} {d_entry['name']}{cards_text}: " + "; ".join(parts)
@@ -733,6 +731,91 @@ def attack(
             "targets": rounds_data, "played": on_attack.names, "defense_played": on_defense.names,
             "why": why.as_dict(), "kod": list(result.kod), "referee_rolled": referee_rolled(dice)}
     return _done(cards, state, summary, steps, data)
+
+
+def _check_attacker_and_defender(state: dict, cards: XoCards, a_league: str, a_entry: dict,
+                                 d_league: str, d_entry: dict) -> None:
+    """Only the active league attacks (XO-11), the other league's character still in play
+    (XO-4), with a ready character (XO-9) that has not attacked this phase (XO-18)."""
+    active = state["turn"]["active"]
+    if a_league != active:
+        raise RefereeError(f"{a_entry['name']} is one of the {a_league}: only the active {active} attack this turn", "XO-11")
+    if d_league == a_league:
+        raise RefereeError(f"{d_entry['name']} is on the attacker's own league", None)
+    if d_entry["ko"]:
+        raise RefereeError(f"{d_entry['name']} is KOd and has left play: it cannot be attacked", "XO-4")
+    _check_ready(state, cards, a_entry, "attack")
+    if a_entry["name"] in state["turn"].get("attacked", []):
+        raise RefereeError(f"{a_entry['name']} has already attacked this turn: each ready "
+                           "character attacks at most once a phase", "XO-18")
+
+
+def _targets(state: dict, d_league: str, defender: str, aoe: bool) -> list[str]:
+    """The defender and, for an AOE attack, its neighbours still in play (XO-7), in row
+    order, left to right (XO-6, XO-7)."""
+    row = [e["name"] for e in state["roster"][d_league]]
+    out = [e["name"] for e in state["roster"][d_league] if e["ko"]]
+    hit = {defender, *(rules.neighbours(row, out, defender) if aoe else [])}
+    return [name for name in row if name in hit]
+
+
+def _play_counter_cards(state: dict, cards: XoCards, result: rules.AttackResult, in_row: Sequence[str],
+                        attacker: str, a_league: str, d_league: str,
+                        counter_plays: Mapping[str, Sequence[str]],
+                        counter_defense_plays: Mapping[str, Sequence[str]],
+                        steps: list[Step]) -> dict[str, dict[str, list[str]]]:
+    """XO-6: a counterattack's cards are played (and paid) only if it happened; otherwise
+    they stay in hand. Returns the cards played on each counterattack."""
+    countered = dict(result.counters)
+    played_on_counters: dict[str, dict[str, list[str]]] = {}
+    for name in in_row:
+        c_names = list(counter_plays.get(name, ()))
+        d_names = list(counter_defense_plays.get(name, ()))
+        if not (c_names or d_names):
+            continue
+        if name in countered:
+            c = play_cards(state, cards, c_names, d_league, name, "attack")
+            d = play_cards(state, cards, d_names, a_league, attacker, "defense")
+            steps.extend([*c.steps, *d.steps])
+            played_on_counters[name] = {"played": c.names, "defense_played": d.names}
+        else:
+            steps.append(Step(f"{', '.join(c_names + d_names)} not played: {name} did not counterattack; "
+                              "the cards stay in hand", "XO-6"))
+    return played_on_counters
+
+
+def _apply_attack(state: dict, result: rules.AttackResult, attacker: str) -> None:
+    """The statuses the attack tagged, the KOd leaving play (XO-4), and the attacker has
+    attacked this phase (XO-18)."""
+    for name, statuses in result.statuses.items():
+        _, entry = find_character(state, name)
+        if name in result.kod:
+            knock_out(entry)
+        else:
+            entry["statuses"] = list(statuses)
+    state["turn"].setdefault("attacked", []).append(attacker)
+
+
+def _attack_rounds_told(result: rules.AttackResult, played_on_counters: Mapping[str, dict[str, list[str]]],
+                        aoe: bool, attacker: str) -> tuple[list[str], list[dict[str, Any]]]:
+    """The summary's parts, each round then the counterattacks, which follow all the rounds
+    of the shared roll (XO-6, XO-7); and each round's data."""
+    countered = dict(result.counters)
+    parts = []
+    later = []
+    rounds_data = []
+    for name, round_ in result.rounds:
+        parts.append(f"{name}: {_round_text(round_)}" if aoe else _round_text(round_))
+        data = {"target": name, **round_.as_dict()}
+        counter = countered.get(name)
+        if counter is not None:
+            later.append(f"{name} counterattacks: {_round_text(counter)}")
+            data["counterattack"] = {"counterattacker": name, "target": attacker, **counter.as_dict(),
+                                     **played_on_counters.get(name, {"played": [], "defense_played": []})}
+        elif name in result.skipped:
+            later.append(f"{name} cannot counterattack: {attacker} is KOd")
+        rounds_data.append(data)
+    return parts + later, rounds_data
 
 
 def fighter(cards: XoCards, entry: dict, effect: str | None | Literal[False] = False) -> rules.Fighter:

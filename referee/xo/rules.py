@@ -242,93 +242,19 @@ def combat_round(
     steps: list[Step] = []
     if is_counterattack:
         steps.append(Step("counterattack: a full combat round with the roles swapped", "XO-6"))
-    raw_acv = sum(attack_roll) + attack_mod
-    raw_dcv = sum(defense_roll) + defense_mod
-    steps.append(Step(_cv_text("ACV", attack_roll, attack_mod, raw_acv), "XO-2"))
-    acv = floor_zero("ACV", raw_acv, steps)
-    steps.append(Step(_cv_text("DCV", defense_roll, defense_mod, raw_dcv), "XO-2"))
-    dcv = floor_zero("DCV", raw_dcv, steps)
-    attack_moffed = is_moffed(attack_roll)
-    defense_moffed = is_moffed(defense_roll)
-    if not attack_roll:
-        steps.append(Step("zero attack dice rolled: not moffed", "XO-5"))
-    if not defense_roll:
-        steps.append(Step("zero defense dice rolled: not moffed", "XO-5"))
-    if attack_moffed:
-        steps.append(Step("attack moffed (every die shows 0): the defender may counterattack", "XO-5"))
-    if defense_moffed:
-        steps.append(Step("defense moffed (every die shows 0): +1 die of damage on a hit", "XO-5"))
-
+    acv, dcv = _combat_values(attack_roll, defense_roll, attack_mod, defense_mod, steps)
+    attack_moffed, defense_moffed = _moffs(attack_roll, defense_roll, steps)
     hit = acv > dcv
-    tags: list[str] = []
-    extra: int | None = None
-    damage = 0
-    applied_effect_damage = 0
-    if not hit:
-        outcome = "miss"
-        steps.append(Step(f"DCV {dcv} >= ACV {acv}: miss, no damage, no attack effect", "XO-3"))
-        why = steps[-1]
+    if hit:
+        damage, applied_effect_damage, extra = _hit_damage(
+            acv, dcv, effect_damage, defense_moffed, extra_damage_die, steps)
+        outcome, tags, why = _damage_outcome(damage, health, effects, card_tags, steps)
     else:
-        damage = acv - dcv
-        text = f"ACV {acv} > DCV {dcv}: hit, damage {acv} - {dcv} = {damage}"
-        if effect_damage:
-            applied_effect_damage = effect_damage
-            damage += effect_damage
-            text += f", + {effect_damage} attack-effect damage = {damage}"
-        steps.append(Step(text, "XO-4"))
-        if defense_moffed:
-            if extra_damage_die is None:
-                raise ValueError("a moffed defense that is hit needs the extra damage die's face")
-            if extra_damage_die not in MASK_FACES:
-                raise ValueError(f"extra damage die shows {extra_damage_die}, not a mask face")
-            extra = extra_damage_die
-            damage += extra
-            steps.append(Step(f"moffed defense: extra damage die shows {extra}, damage {damage}", "XO-5"))
-        if damage < health:
-            outcome = "hit"
-            text = f"damage {damage} < Health {health}: stays in play"
-            if effects:
-                tags.extend(effects)
-                text += ", attack effect applied: tagged " + ", ".join(f"<{e}>" for e in effects)
-            steps.append(Step(text, "XO-4"))
-            why = steps[-1]
-        elif damage == health:
-            outcome = "stunned"
-            tags.append(STUNNED)
-            steps.append(Step(f"damage {damage} == Health {health}: stays in play, tagged <{STUNNED}>", "XO-4"))
-            why = steps[-1]
-        if damage <= health and card_tags:
-            tags.extend(t for t in card_tags if t not in tags)
-            steps.append(Step("on a hit, the cards played tag the defender "
-                              + ", ".join(f"<{t}>" for t in card_tags), "XO-4"))
-        if damage <= health and KOD in tags:
-            outcome = "ko"
-            tags = []
-            steps.append(Step(f"tagged <{KOD}>: KOd, on top of its League's discard pile (never tagged)", "XO-4"))
-            why = steps[-1]
-        elif damage > health:
-            outcome = "ko"
-            steps.append(
-                Step(f"damage {damage} > Health {health}: KOd, on top of its League's discard pile", "XO-4")
-            )
-            why = steps[-1]
-
-    allowed = False
-    if is_counterattack:
-        steps.append(Step("a counterattack never triggers a further counterattack", "XO-6"))
-    elif has_counterattack or attack_moffed:
-        reason = "the defender has the Counterattack ability" if has_counterattack else "the attacker moffed its ACV (XO-5)"
-        after = [*defender_statuses, *[t for t in tags if t not in defender_statuses]]
-        ready = readiness(after, outcome == "ko", defs)
-        if ready.ready:
-            allowed = True
-            steps.append(Step(f"counterattack allowed: {reason}", "XO-6"))
-        else:
-            steps.append(Step(f"no counterattack although {reason}: only ready characters attack", "XO-6"))
-            steps.extend(ready.steps)
-    else:
-        steps.append(Step("no counterattack: no Counterattack ability and the attack was not moffed", "XO-6"))
-
+        damage, applied_effect_damage, extra = 0, 0, None
+        outcome, tags, why = _miss(acv, dcv, steps)
+    allowed = _counterattack_allowed(
+        is_counterattack, has_counterattack, attack_moffed, defender_statuses, tags,
+        outcome, defs, steps)
     return CombatResult(
         attack_roll=tuple(attack_roll),
         defense_roll=tuple(defense_roll),
@@ -350,6 +276,132 @@ def combat_round(
         steps=tuple(steps),
         why=why,
     )
+
+
+def _combat_values(
+    attack_roll: Sequence[int], defense_roll: Sequence[int], attack_mod: int, defense_mod: int,
+    steps: list[Step],
+) -> tuple[int, int]:
+    """XO-2: ACV and DCV are the dice rolled plus the modifiers, never below 0."""
+    raw_acv = sum(attack_roll) + attack_mod
+    raw_dcv = sum(defense_roll) + defense_mod
+    steps.append(Step(_cv_text("ACV", attack_roll, attack_mod, raw_acv), "XO-2"))
+    acv = floor_zero("ACV", raw_acv, steps)
+    steps.append(Step(_cv_text("DCV", defense_roll, defense_mod, raw_dcv), "XO-2"))
+    dcv = floor_zero("DCV", raw_dcv, steps)
+    return acv, dcv
+
+
+def _moffs(
+    attack_roll: Sequence[int], defense_roll: Sequence[int], steps: list[Step]
+) -> tuple[bool, bool]:
+    """XO-5: a roll is moffed when every die shows 0 (zero dice are never moffed)."""
+    attack_moffed = is_moffed(attack_roll)
+    defense_moffed = is_moffed(defense_roll)
+    if not attack_roll:
+        steps.append(Step("zero attack dice rolled: not moffed", "XO-5"))
+    if not defense_roll:
+        steps.append(Step("zero defense dice rolled: not moffed", "XO-5"))
+    if attack_moffed:
+        steps.append(Step("attack moffed (every die shows 0): the defender may counterattack", "XO-5"))
+    if defense_moffed:
+        steps.append(Step("defense moffed (every die shows 0): +1 die of damage on a hit", "XO-5"))
+    return attack_moffed, defense_moffed
+
+
+def _miss(acv: int, dcv: int, steps: list[Step]) -> tuple[str, list[str], Step]:
+    """XO-3: DCV >= ACV is a miss: no damage, no attack effect."""
+    steps.append(Step(f"DCV {dcv} >= ACV {acv}: miss, no damage, no attack effect", "XO-3"))
+    return "miss", [], steps[-1]
+
+
+def _hit_damage(
+    acv: int, dcv: int, effect_damage: int, defense_moffed: bool, extra_damage_die: int | None,
+    steps: list[Step],
+) -> tuple[int, int, int | None]:
+    """XO-4: a hit deals ACV - DCV plus the attack effect's damage; XO-5: a moffed defense
+    adds the extra mask die. Returns (damage, attack-effect damage, extra die)."""
+    damage = acv - dcv
+    applied_effect_damage = 0
+    text = f"ACV {acv} > DCV {dcv}: hit, damage {acv} - {dcv} = {damage}"
+    if effect_damage:
+        applied_effect_damage = effect_damage
+        damage += effect_damage
+        text += f", + {effect_damage} attack-effect damage = {damage}"
+    steps.append(Step(text, "XO-4"))
+    extra: int | None = None
+    if defense_moffed:
+        if extra_damage_die is None:
+            raise ValueError("a moffed defense that is hit needs the extra damage die's face")
+        if extra_damage_die not in MASK_FACES:
+            raise ValueError(f"extra damage die shows {extra_damage_die}, not a mask face")
+        extra = extra_damage_die
+        damage += extra
+        steps.append(Step(f"moffed defense: extra damage die shows {extra}, damage {damage}", "XO-5"))
+    return damage, applied_effect_damage, extra
+
+
+def _damage_outcome(
+    damage: int, health: int, effects: list[str], card_tags: list[str], steps: list[Step]
+) -> tuple[str, list[str], Step]:
+    """XO-4: damage against Health: below stays in play with the attack effect, equal is
+    <Stunned>, above is KOd; the cards' tags land on any hit that does not KO, and a tag
+    of <KOd> KOs. Returns (outcome, tags, the step that decided it)."""
+    tags: list[str] = []
+    if damage < health:
+        outcome = "hit"
+        text = f"damage {damage} < Health {health}: stays in play"
+        if effects:
+            tags.extend(effects)
+            text += ", attack effect applied: tagged " + ", ".join(f"<{e}>" for e in effects)
+        steps.append(Step(text, "XO-4"))
+        why = steps[-1]
+    elif damage == health:
+        outcome = "stunned"
+        tags.append(STUNNED)
+        steps.append(Step(f"damage {damage} == Health {health}: stays in play, tagged <{STUNNED}>", "XO-4"))
+        why = steps[-1]
+    if damage <= health and card_tags:
+        tags.extend(t for t in card_tags if t not in tags)
+        steps.append(Step("on a hit, the cards played tag the defender "
+                          + ", ".join(f"<{t}>" for t in card_tags), "XO-4"))
+    if damage <= health and KOD in tags:
+        outcome = "ko"
+        tags = []
+        steps.append(Step(f"tagged <{KOD}>: KOd, on top of its League's discard pile (never tagged)", "XO-4"))
+        why = steps[-1]
+    elif damage > health:
+        outcome = "ko"
+        steps.append(
+            Step(f"damage {damage} > Health {health}: KOd, on top of its League's discard pile", "XO-4")
+        )
+        why = steps[-1]
+    return outcome, tags, why
+
+
+def _counterattack_allowed(
+    is_counterattack: bool, has_counterattack: bool, attack_moffed: bool,
+    defender_statuses: Sequence[str], tags: list[str], outcome: str,
+    defs: Mapping[str, StatusDef], steps: list[Step],
+) -> bool:
+    """XO-6: the defender may counterattack when it has the Counterattack ability or the
+    attack was moffed (XO-5), and it is still ready; a counterattack never triggers another."""
+    allowed = False
+    if is_counterattack:
+        steps.append(Step("a counterattack never triggers a further counterattack", "XO-6"))
+    elif has_counterattack or attack_moffed:
+        reason = "the defender has the Counterattack ability" if has_counterattack else "the attacker moffed its ACV (XO-5)"
+        after = [*defender_statuses, *[t for t in tags if t not in defender_statuses]]
+        ready = readiness(after, outcome == "ko", defs)
+        if ready.ready:
+            allowed = True
+            steps.append(Step(f"counterattack allowed: {reason}", "XO-6"))
+        else:
+            steps.append(Step(f"no counterattack although {reason}: only ready characters attack", "XO-6"))
+            steps.extend(ready.steps)
+    else:
+        steps.append(Step("no counterattack: no Counterattack ability and the attack was not moffed", "XO-6"))
+    return allowed
 
 
 def _effects(effect: str | Sequence[str] | None) -> list[str]:
@@ -499,56 +551,28 @@ def resolve_attack(
     (XO-9) come from each fighter's statuses at the time, so a status this attack tagged
     counts in the counterattack. `decline`: the targets that decline to counterattack.
     Dice are taken from `dice` in the order the rules need them."""
-    if not targets:
-        raise ValueError("an attack needs a defender")
-    names = [t.name for t in targets]
-    if defender not in names:
-        raise ValueError(f"{defender} is not among the targets")
-    if len(targets) > 1 and not aoe:
-        raise ValueError("only an AOE attack has more than one target")
-    if len(targets) > 3:
-        raise ValueError("an AOE attack hits the defender and at most its two neighbours")
+    _check_targets(targets, defender, aoe)
     counter_mods = counter_mods or {}
     decline = set(decline)
     steps: list[Step] = []
     statuses = {f.name: tuple(f.statuses) for f in (attacker, *targets)}
     kod: list[str] = []
     if aoe:
-        others = ", ".join(n for n in names if n != defender) or "none"
+        others = ", ".join(t.name for t in targets if t.name != defender) or "none"
         steps.append(Step(f"AOE: one attack roll shared by {defender} and its neighbours ({others})", "XO-7"))
     a_mod, a_steps = status_modifier(attacker.statuses, defs, "attack_mod")
     steps.extend(Step(f"{attacker.name}: {s.text}", s.ruling) for s in a_steps)
     a_mod += on_attack.attack_mod
     a_bonuses = (*status_bonuses(attacker.statuses, defs, "attack_mod"), *on_attack.attack_from)
-    from referee.dice import plan
-
-    plan(dice, [("attack", f"{attacker.name}'s attack roll",
-                 max(0, min(attacker.attack + on_attack.attack_dice, DICE_PER_PLAYER)))]
-         + [("defense" if t.name == defender else f"defense:{t.name}", f"{t.name}'s defense roll",
-             max(0, min(t.defense + (on_defense.defense_dice if t.name == defender else 0),
-                        DICE_PER_PLAYER)))
-            for t in targets])
+    _plan_attack_dice(dice, attacker, targets, defender, on_attack, on_defense)
     attack_roll = take_dice(dice, "attack", attacker.attack + on_attack.attack_dice,
                             f"{attacker.name}'s attack roll", steps)
     rounds: list[tuple[str, CombatResult]] = []
     for target in targets:
-        is_defender = target.name == defender
-        side = on_defense if is_defender else NO_MODS
-        d_mod, d_steps = status_modifier(target.statuses, defs, "defense_mod")
-        steps.extend(Step(f"{target.name}: {s.text}", s.ruling) for s in d_steps)
-        d_mod += side.defense_mod
-        roles = ("attack", "defense", "extra") if is_defender else ("attack", f"defense:{target.name}", f"extra:{target.name}")
-        labels = ("", f"{target.name}'s defense roll", f"{target.name}'s extra damage die (moffed defense, XO-5)")
-        _, defense_roll, extra = _round_dice(dice, roles, labels, None, attack_roll, target.defense + side.defense_dice,
-                                             a_mod, d_mod, steps)
-        result = combat_round(
-            attack_roll, defense_roll, target.health, defs,
-            attack_mod=a_mod, defense_mod=d_mod, effect=attacker.effect, effect_damage=on_attack.effect_damage,
-            extra_damage_die=extra, has_counterattack=target.counterattack or side.counterattack,
-            defender_statuses=target.statuses, on_hit_tags=on_attack.tags,
-        )
-        result = replace(result, attack_bonuses=a_bonuses,
-                         defense_bonuses=(*status_bonuses(target.statuses, defs, "defense_mod"), *side.defense_from))
+        side = on_defense if target.name == defender else NO_MODS
+        result = _target_round(attacker, target, defender, side, on_attack, attack_roll, a_mod,
+                               dice, defs, steps)
+        result = replace(result, attack_bonuses=a_bonuses)
         steps.extend(Step(f"vs {target.name}: {s.text}", s.ruling) for s in result.steps)
         _after(statuses, kod, target.name, result)
         rounds.append((target.name, result))
@@ -568,37 +592,101 @@ def resolve_attack(
             steps.append(Step(f"no counterattack by {target.name}: {attacker.name} is already KOd", "XO-6"))
             continue
         c_side, a_side = counter_mods.get(target.name, (NO_MODS, NO_MODS))
-        c_mod, c_steps = status_modifier(statuses[target.name], defs, "attack_mod")
-        t_mod, t_steps = status_modifier(statuses[attacker.name], defs, "defense_mod")
-        steps.extend(Step(f"{target.name}: {s.text}", s.ruling) for s in c_steps)
-        steps.extend(Step(f"{attacker.name}: {s.text}", s.ruling) for s in t_steps)
-        c_mod += c_side.attack_mod
-        t_mod += a_side.defense_mod
-        labels = (f"{target.name}'s counterattack roll",
-                  f"{attacker.name}'s defense roll against {target.name}'s counterattack",
-                  f"{attacker.name}'s extra damage die (moffed defense, XO-5)")
-        c_roll, t_roll, extra = _round_dice(dice, counter_roles(target.name, defender), labels,
-                                            target.attack + c_side.attack_dice, None,
-                                            attacker.defense + a_side.defense_dice, c_mod, t_mod, steps)
-        result = combat_round(
-            c_roll, t_roll, attacker.health, defs,
-            attack_mod=c_mod, defense_mod=t_mod, effect=target.effect, effect_damage=c_side.effect_damage,
-            extra_damage_die=extra, defender_statuses=statuses[attacker.name], is_counterattack=True,
-            on_hit_tags=c_side.tags,
-        )
-        if target.superpower:
-            step = Step(f"counterattack damage type: {target.superpower} (Superpower icon)", "XO-6")
-            result = replace(result, steps=(result.steps[0], step, *result.steps[1:]))
-        result = replace(result,
-                         attack_bonuses=(*status_bonuses(statuses[target.name], defs, "attack_mod"), *c_side.attack_from),
-                         defense_bonuses=(*status_bonuses(statuses[attacker.name], defs, "defense_mod"),
-                                          *a_side.defense_from))
+        result = _counterattack(target, attacker, defender, c_side, a_side, statuses, dice, defs, steps)
         steps.extend(Step(f"{target.name} counterattacks {attacker.name}: {s.text}", s.ruling) for s in result.steps)
         _after(statuses, kod, attacker.name, result)
         counters.append((target.name, result))
-    first = rounds[0][1]
-    return AttackResult(first.acv, first.attack_moffed, tuple(rounds), tuple(counters), tuple(skipped),
-                        tuple(declined), aoe, statuses, tuple(kod), tuple(steps))
+    first_round = rounds[0][1]
+    return AttackResult(first_round.acv, first_round.attack_moffed, tuple(rounds), tuple(counters),
+                        tuple(skipped), tuple(declined), aoe, statuses, tuple(kod), tuple(steps))
+
+
+def _check_targets(targets: Sequence[Fighter], defender: str, aoe: bool) -> None:
+    """XO-7: one defender, or for an AOE attack the defender and at most its two neighbours."""
+    if not targets:
+        raise ValueError("an attack needs a defender")
+    names = [t.name for t in targets]
+    if defender not in names:
+        raise ValueError(f"{defender} is not among the targets")
+    if len(targets) > 1 and not aoe:
+        raise ValueError("only an AOE attack has more than one target")
+    if len(targets) > 3:
+        raise ValueError("an AOE attack hits the defender and at most its two neighbours")
+
+
+def _plan_attack_dice(
+    dice: random.Random, attacker: Fighter, targets: Sequence[Fighter], defender: str,
+    on_attack: Mods, on_defense: Mods,
+) -> None:
+    """Tell `dice` the rolls this attack takes: one attack roll, one defense roll per target
+    (XO-1: at most the dice a player owns)."""
+    from referee.dice import plan
+
+    plan(dice, [("attack", f"{attacker.name}'s attack roll",
+                 max(0, min(attacker.attack + on_attack.attack_dice, DICE_PER_PLAYER)))]
+         + [("defense" if t.name == defender else f"defense:{t.name}", f"{t.name}'s defense roll",
+             max(0, min(t.defense + (on_defense.defense_dice if t.name == defender else 0),
+                        DICE_PER_PLAYER)))
+            for t in targets])
+
+
+def _target_round(
+    attacker: Fighter, target: Fighter, defender: str, side: Mods, on_attack: Mods,
+    attack_roll: list[int], a_mod: int, dice: random.Random, defs: Mapping[str, StatusDef],
+    steps: list[Step],
+) -> CombatResult:
+    """The combat round (XO-2..XO-5) of the shared attack roll against one target, with its
+    status modifiers (XO-9) and, for the defender, its side's defense cards."""
+    is_defender = target.name == defender
+    d_mod, d_steps = status_modifier(target.statuses, defs, "defense_mod")
+    steps.extend(Step(f"{target.name}: {s.text}", s.ruling) for s in d_steps)
+    d_mod += side.defense_mod
+    roles = ("attack", "defense", "extra") if is_defender else ("attack", f"defense:{target.name}", f"extra:{target.name}")
+    labels = ("", f"{target.name}'s defense roll", f"{target.name}'s extra damage die (moffed defense, XO-5)")
+    _, defense_roll, extra = _round_dice(dice, roles, labels, None, attack_roll, target.defense + side.defense_dice,
+                                         a_mod, d_mod, steps)
+    result = combat_round(
+        attack_roll, defense_roll, target.health, defs,
+        attack_mod=a_mod, defense_mod=d_mod, effect=attacker.effect, effect_damage=on_attack.effect_damage,
+        extra_damage_die=extra, has_counterattack=target.counterattack or side.counterattack,
+        defender_statuses=target.statuses, on_hit_tags=on_attack.tags,
+    )
+    return replace(result, defense_bonuses=(*status_bonuses(target.statuses, defs, "defense_mod"),
+                                            *side.defense_from))
+
+
+def _counterattack(
+    target: Fighter, attacker: Fighter, defender: str, c_side: Mods, a_side: Mods,
+    statuses: dict[str, tuple[str, ...]], dice: random.Random, defs: Mapping[str, StatusDef],
+    steps: list[Step],
+) -> CombatResult:
+    """XO-6: `target`'s counterattack, a full combat round with the roles swapped, with the
+    statuses (XO-9) as this attack left them and its damage type from the Superpower icon."""
+    c_mod, c_steps = status_modifier(statuses[target.name], defs, "attack_mod")
+    t_mod, t_steps = status_modifier(statuses[attacker.name], defs, "defense_mod")
+    steps.extend(Step(f"{target.name}: {s.text}", s.ruling) for s in c_steps)
+    steps.extend(Step(f"{attacker.name}: {s.text}", s.ruling) for s in t_steps)
+    c_mod += c_side.attack_mod
+    t_mod += a_side.defense_mod
+    labels = (f"{target.name}'s counterattack roll",
+              f"{attacker.name}'s defense roll against {target.name}'s counterattack",
+              f"{attacker.name}'s extra damage die (moffed defense, XO-5)")
+    c_roll, t_roll, extra = _round_dice(dice, counter_roles(target.name, defender), labels,
+                                        target.attack + c_side.attack_dice, None,
+                                        attacker.defense + a_side.defense_dice, c_mod, t_mod, steps)
+    result = combat_round(
+        c_roll, t_roll, attacker.health, defs,
+        attack_mod=c_mod, defense_mod=t_mod, effect=target.effect, effect_damage=c_side.effect_damage,
+        extra_damage_die=extra, defender_statuses=statuses[attacker.name], is_counterattack=True,
+        on_hit_tags=c_side.tags,
+    )
+    if target.superpower:
+        step = Step(f"counterattack damage type: {target.superpower} (Superpower icon)", "XO-6")
+        result = replace(result, steps=(result.steps[0], step, *result.steps[1:]))
+    return replace(result,
+                   attack_bonuses=(*status_bonuses(statuses[target.name], defs, "attack_mod"), *c_side.attack_from),
+                   defense_bonuses=(*status_bonuses(statuses[attacker.name], defs, "defense_mod"),
+                                    *a_side.defense_from))
 
 
 def neighbours(row: Sequence[str], out_of_play: Iterable[str], defender: str) -> list[str]:

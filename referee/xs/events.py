@@ -263,38 +263,63 @@ def effect_refusal(play: Play, actor: str, card: str, effect: dict, target: str 
         if not any(c in play.cat and play.cat.type(c) == "Hero" for c in play.s["discard"]):
             return RefereeError(f"{card}: there is no Hero in the discard pile", "XS-12")
     elif any(key in effect for key in OPPONENT_EFFECTS):
-        other = play.opponent(actor, target, card)
-        seat = play.seat(other)
-        if "steal_card" in effect or "opponent_discards" in effect:
-            if not seat["hand"]:
-                return RefereeError(f"{card}: {other} has no card in hand", "XS-12")
-            chooser = (effect.get("opponent_discards") or {}).get("chosen_by")
-            if chooser == "opponent" and pick is None:
-                return UsageError(f"{card}: {other} chooses the card; give it with --pick")
-            if chooser != "opponent":  # a random card of a hidden hand (XS-16)
-                if play.table_deck and pick is None:
-                    return UsageError(f"{card}: pick {other}'s card at random at the table, "
-                                      "face down, and give it with --pick (XS-16)")
-                if not play.table_deck and pick is not None:  # before any look at the hand
-                    return UsageError(f"{card}: the referee dealt the cards and picks {other}'s "
-                                      "card at random: no --pick (XS-16)")
-            if pick is not None and not play.holds(other, play.card(pick)):
-                return play.not_in_hand(other, play.card(pick), "XS-12")
-        if "steal_hero" in effect or "discard_opponent_hero" in effect:
-            if not seat["heroes"]:
-                return RefereeError(f"{card}: {other} has no hero in play", "XS-12")
-            if pick is not None and play.card(pick) not in [h["name"] for h in seat["heroes"]]:
-                return RefereeError(f"{play.card(pick)} is not in {other}'s team", "XS-12")
+        return _opponent_refusal(play, actor, card, effect, target, pick)
     elif "discard_marketing" in effect or "hero_fame" in effect:
-        if hero is None:
-            return UsageError(f"{card}: name the target hero with --hero")
-        _, target_hero = play.hero_anywhere(hero, "XS-12")
-        if "discard_marketing" in effect and not target_hero["marketing"]:
-            return RefereeError(f"{card}: {target_hero['name']} has no marketing", "XS-12")
-        if "hero_fame" in effect and target_hero["ft"] + int(effect["hero_fame"]) < 0:
-            return RefereeError(f"{card}: {target_hero['name']} has no FT to lose", "XS-12")
+        return _hero_target_refusal(play, card, effect, hero)
     elif not any(key in effect for key in ("draw", "gain_mt", "extra_turn")):
         return RefereeError(f"{card}: the referee does not know the effect {effect}", "XS-12")
+    return None
+
+
+def _opponent_refusal(play: Play, actor: str, card: str, effect: dict, target: str | None,
+                      pick: str | None) -> RefereeError | UsageError | None:
+    """An effect aimed at an opponent (XS-12): a card of its hand needs one there, picked
+    as XS-16 says; a hero of its team needs one in play."""
+    other = play.opponent(actor, target, card)
+    seat = play.seat(other)
+    if "steal_card" in effect or "opponent_discards" in effect:
+        refusal = _hand_card_refusal(play, other, seat, card, effect, pick)
+        if refusal is not None:
+            return refusal
+    if "steal_hero" in effect or "discard_opponent_hero" in effect:
+        if not seat["heroes"]:
+            return RefereeError(f"{card}: {other} has no hero in play", "XS-12")
+        if pick is not None and play.card(pick) not in [h["name"] for h in seat["heroes"]]:
+            return RefereeError(f"{play.card(pick)} is not in {other}'s team", "XS-12")
+    return None
+
+
+def _hand_card_refusal(play: Play, other: str, seat: dict, card: str, effect: dict,
+                       pick: str | None) -> RefereeError | UsageError | None:
+    """A card of `other`'s hand: chosen by `other` (--pick), or a random card of a hidden
+    hand: picked at the table with the table's own deck, else by the referee (XS-16)."""
+    if not seat["hand"]:
+        return RefereeError(f"{card}: {other} has no card in hand", "XS-12")
+    chooser = (effect.get("opponent_discards") or {}).get("chosen_by")
+    if chooser == "opponent" and pick is None:
+        return UsageError(f"{card}: {other} chooses the card; give it with --pick")
+    if chooser != "opponent":  # a random card of a hidden hand (XS-16)
+        if play.table_deck and pick is None:
+            return UsageError(f"{card}: pick {other}'s card at random at the table, "
+                              "face down, and give it with --pick (XS-16)")
+        if not play.table_deck and pick is not None:  # before any look at the hand
+            return UsageError(f"{card}: the referee dealt the cards and picks {other}'s "
+                              "card at random: no --pick (XS-16)")
+    if pick is not None and not play.holds(other, play.card(pick)):
+        return play.not_in_hand(other, play.card(pick), "XS-12")
+    return None
+
+
+def _hero_target_refusal(play: Play, card: str, effect: dict,
+                         hero: str | None) -> RefereeError | UsageError | None:
+    """An effect on a hero named with --hero (XS-12): marketing to discard, FT to lose."""
+    if hero is None:
+        return UsageError(f"{card}: name the target hero with --hero")
+    _, target_hero = play.hero_anywhere(hero, "XS-12")
+    if "discard_marketing" in effect and not target_hero["marketing"]:
+        return RefereeError(f"{card}: {target_hero['name']} has no marketing", "XS-12")
+    if "hero_fame" in effect and target_hero["ft"] + int(effect["hero_fame"]) < 0:
+        return RefereeError(f"{card}: {target_hero['name']} has no FT to lose", "XS-12")
     return None
 
 
@@ -331,112 +356,166 @@ def opponent_hero(play: Play, actor: str, target, card: str, pick) -> tuple[str,
 
 def apply_effect(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
                  sendoff=None) -> None:
-    """Apply one effect that `effect_refusal` allows (XS-12)."""
-    seat = play.seat(actor)
-    if "reroll" in effect:
-        do_reroll(play, card, effect["reroll"], None, sendoff)
-    elif "modify" in effect:
-        kind, by = effect["modify"], int(effect["by"])
-        if modify_when(play, kind, sendoff) == "open":
-            roll = open_roll(play, sendoff if kind == "sendoff" else None)
-            assert roll is not None  # roll_made said "open"
-            before = roll["total"]
-            roll["mods"].append(rolls.modifier(by, card, "XS-12"))
-            rolls.refresh(roll)
-            play.step(f"{card} gives {by:+d}: {rolls.describe(roll)}{verdict(play, roll)}",
-                      "XS-12")
-            after_change(play, roll, before)
-        else:  # later
-            play.turn["queued"].append({"kind": kind, "by": by, "source": card, "ruling": "XS-12"})
-            play.step(f"{card}: {by:+d} to {actor}'s next {rolls.LABEL[kind]} this turn", "XS-12")
-    elif "draw" in effect:
-        play.draw(actor, int(effect["draw"]), "XS-12", card)
-    elif "gain_mt" in effect:
-        play.gain_mt(actor, int(effect["gain_mt"]), card, "XS-12")
-    elif "extra_turn" in effect:
-        play.turn["another_turn"] = True
-        play.step(f"{card}: {actor} takes another turn after this one", "XS-12")
-    elif "choose_casualties" in effect:
-        mission = play.turn.get("mission")
-        play.turn["choose_casualties"] = True
-        play.step(f"{card}: {actor} chooses the casualties of "
-                  + (f"{mission['card']}" if mission else "this turn's mission"), "XS-12")
-    elif "hero_from_discard" in effect:
-        heroes = [c for c in play.s["discard"] if c in play.cat and play.cat.type(c) == "Hero"]
-        top = heroes[-1]
-        play.s["discard"].reverse()
-        play.s["discard"].remove(top)  # the topmost copy (the pile's top is its end)
-        play.s["discard"].reverse()
-        seat["hand"].append(top)
-        play.step(f"{card}: {top}, the top Hero of the discard pile, goes to {actor}'s hand",
+    """Apply one effect that `effect_refusal` allows (XS-12): the first key of `effect` in
+    `EFFECTS` (their order) says which."""
+    for key, apply in EFFECTS.items():
+        if key in effect:
+            apply(play, actor, card, effect, target, hero, pick, sendoff)
+            return
+
+
+def _reroll(play: Play, actor: str, card: str, effect: dict, target, hero, pick, sendoff) -> None:
+    do_reroll(play, card, effect["reroll"], None, sendoff)
+
+
+def _modify(play: Play, actor: str, card: str, effect: dict, target, hero, pick, sendoff) -> None:
+    """+N/-N to the open roll now, or to the actor's next roll of that kind this turn."""
+    kind, by = effect["modify"], int(effect["by"])
+    if modify_when(play, kind, sendoff) == "open":
+        roll = open_roll(play, sendoff if kind == "sendoff" else None)
+        assert roll is not None  # roll_made said "open"
+        before = roll["total"]
+        roll["mods"].append(rolls.modifier(by, card, "XS-12"))
+        rolls.refresh(roll)
+        play.step(f"{card} gives {by:+d}: {rolls.describe(roll)}{verdict(play, roll)}",
                   "XS-12")
-    elif "look_at_hand" in effect:
-        other = play.opponent(actor, target, card)
-        hand = list(play.seat(other)["hand"])
-        if play.table_deck:  # the players show the cards themselves
-            play.step(f"{card}: {other} shows {actor} the hand ({counted(len(hand), 'card')})", "XS-12")
+        after_change(play, roll, before)
+    else:  # later
+        play.turn["queued"].append({"kind": kind, "by": by, "source": card, "ruling": "XS-12"})
+        play.step(f"{card}: {by:+d} to {actor}'s next {rolls.LABEL[kind]} this turn", "XS-12")
+
+
+def _draw(play: Play, actor: str, card: str, effect: dict, target, hero, pick, sendoff) -> None:
+    play.draw(actor, int(effect["draw"]), "XS-12", card)
+
+
+def _gain_mt(play: Play, actor: str, card: str, effect: dict, target, hero, pick, sendoff) -> None:
+    play.gain_mt(actor, int(effect["gain_mt"]), card, "XS-12")
+
+
+def _extra_turn(play: Play, actor: str, card: str, effect: dict, target, hero, pick, sendoff) -> None:
+    play.turn["another_turn"] = True
+    play.step(f"{card}: {actor} takes another turn after this one", "XS-12")
+
+
+def _choose_casualties(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
+                       sendoff) -> None:
+    mission = play.turn.get("mission")
+    play.turn["choose_casualties"] = True
+    play.step(f"{card}: {actor} chooses the casualties of "
+              + (f"{mission['card']}" if mission else "this turn's mission"), "XS-12")
+
+
+def _hero_from_discard(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
+                       sendoff) -> None:
+    """The top Hero of the discard pile goes to the actor's hand."""
+    heroes = [c for c in play.s["discard"] if c in play.cat and play.cat.type(c) == "Hero"]
+    top = heroes[-1]
+    play.s["discard"].reverse()
+    play.s["discard"].remove(top)  # the topmost copy (the pile's top is its end)
+    play.s["discard"].reverse()
+    play.seat(actor)["hand"].append(top)
+    play.step(f"{card}: {top}, the top Hero of the discard pile, goes to {actor}'s hand",
+              "XS-12")
+
+
+def _look_at_hand(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
+                  sendoff) -> None:
+    other = play.opponent(actor, target, card)
+    hand = list(play.seat(other)["hand"])
+    if play.table_deck:  # the players show the cards themselves
+        play.step(f"{card}: {other} shows {actor} the hand ({counted(len(hand), 'card')})", "XS-12")
+    else:
+        play.reveal[other] = hand
+        play.step(f"{card}: {actor} looks at {other}'s hand ({counted(len(hand), 'card')})", "XS-12")
+
+
+def _steal_card(play: Play, actor: str, card: str, effect: dict, target, hero, pick, sendoff) -> None:
+    """A random card of the opponent's hand: picked at the table (XS-16) or by the referee."""
+    other = play.opponent(actor, target, card)
+    hand = play.seat(other)["hand"]
+    if play.table_deck:  # picked at the table, then shown (XS-16)
+        assert pick is not None  # effect_refusal asks for it
+        stolen = play.card(pick)
+        play.require_in_hand(other, stolen, "XS-12")
+        play.step(f"{card}: {actor} steals {stolen}, picked at random from {other}'s "
+                  "hand at the table", "XS-16")
+    else:
+        stolen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
+        play.reveal[actor] = [stolen]
+        play.step(f"{card}: {actor} steals a random card from {other}'s hand", "XS-12")
+    hand.remove(stolen)
+    play.seat(actor)["hand"].append(stolen)
+
+
+def _opponent_discards(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
+                       sendoff) -> None:
+    """The opponent discards cards: chosen by them, or at random (XS-16: at the table)."""
+    spec = effect["opponent_discards"]
+    other = play.opponent(actor, target, card)
+    hand = play.seat(other)["hand"]
+    for _ in range(min(int(spec.get("count", 1)), len(hand))):
+        if spec.get("chosen_by") == "opponent":
+            if pick is None:
+                raise UsageError(f"{card}: {other} chooses the card; give it with --pick")
+            chosen = play.card(pick)
+            play.require_in_hand(other, chosen, "XS-12")
+            pick = None
+        elif play.table_deck:  # picked at the table, face down, then shown (XS-16)
+            if pick is None:
+                raise UsageError(f"{card}: pick {other}'s card at the table and give it "
+                                 "with --pick (XS-16)")
+            chosen = play.card(pick)
+            play.require_in_hand(other, chosen, "XS-12")
+            pick = None
         else:
-            play.reveal[other] = hand
-            play.step(f"{card}: {actor} looks at {other}'s hand ({counted(len(hand), 'card')})", "XS-12")
-    elif "steal_card" in effect:
-        other = play.opponent(actor, target, card)
-        hand = play.seat(other)["hand"]
-        if play.table_deck:  # picked at the table, then shown (XS-16)
-            assert pick is not None  # effect_refusal asks for it
-            stolen = play.card(pick)
-            play.require_in_hand(other, stolen, "XS-12")
-            play.step(f"{card}: {actor} steals {stolen}, picked at random from {other}'s "
-                      "hand at the table", "XS-16")
-        else:
-            stolen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
-            play.reveal[actor] = [stolen]
-            play.step(f"{card}: {actor} steals a random card from {other}'s hand", "XS-12")
-        hand.remove(stolen)
-        seat["hand"].append(stolen)
-    elif "opponent_discards" in effect:
-        spec = effect["opponent_discards"]
-        other = play.opponent(actor, target, card)
-        hand = play.seat(other)["hand"]
-        for _ in range(min(int(spec.get("count", 1)), len(hand))):
-            if spec.get("chosen_by") == "opponent":
-                if pick is None:
-                    raise UsageError(f"{card}: {other} chooses the card; give it with --pick")
-                chosen = play.card(pick)
-                play.require_in_hand(other, chosen, "XS-12")
-                pick = None
-            elif play.table_deck:  # picked at the table, face down, then shown (XS-16)
-                if pick is None:
-                    raise UsageError(f"{card}: pick {other}'s card at the table and give it "
-                                     "with --pick (XS-16)")
-                chosen = play.card(pick)
-                play.require_in_hand(other, chosen, "XS-12")
-                pick = None
-            else:
-                chosen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
-                pick = None
-            play.discard_from_hand(other, chosen)
-            play.step(f"{card}: {other} discards {chosen}", "XS-12")
-    elif "steal_hero" in effect:
-        other, taken = opponent_hero(play, actor, target, card, pick)
-        play.take_hero(other, taken)
-        play.add_hero(actor, taken)
-        play.step(f"{card}: {actor} steals {taken['name']} from {other}, with its "
-                  f"{taken['ft']} FT and marketing", "XS-12")
-    elif "discard_opponent_hero" in effect:
-        other, gone = opponent_hero(play, actor, target, card, pick)
-        play.remove_hero(other, gone)
-        play.step(f"{card}: {other}'s {gone['name']} is discarded with its FT and marketing "
-                  "(discarded, not killed)", "XS-12")
-    elif "discard_marketing" in effect:
-        owner, target_hero = play.hero_anywhere(hero, "XS-12")
-        play.s["discard"].extend(target_hero["marketing"])
-        play.step(f"{card}: {', '.join(target_hero['marketing'])} on {target_hero['name']} "
-                  f"({owner}) discarded", "XS-12")
-        target_hero["marketing"] = []
-    elif "hero_fame" in effect:
-        owner, target_hero = play.hero_anywhere(hero, "XS-12")
-        by = int(effect["hero_fame"])
-        target_hero["ft"] += by
-        play.step(f"{card}: {target_hero['name']} ({owner}) {'gains' if by > 0 else 'loses'} "
-                  f"{abs(by)} FT (now {target_hero['ft']})", "XS-12")
-        play.fit_marketing(owner, target_hero, "XS-5")
+            chosen = random_pick(play, list(hand), pick, f"{other}'s hand", other)
+            pick = None
+        play.discard_from_hand(other, chosen)
+        play.step(f"{card}: {other} discards {chosen}", "XS-12")
+
+
+def _steal_hero(play: Play, actor: str, card: str, effect: dict, target, hero, pick, sendoff) -> None:
+    other, taken = opponent_hero(play, actor, target, card, pick)
+    play.take_hero(other, taken)
+    play.add_hero(actor, taken)
+    play.step(f"{card}: {actor} steals {taken['name']} from {other}, with its "
+              f"{taken['ft']} FT and marketing", "XS-12")
+
+
+def _discard_opponent_hero(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
+                           sendoff) -> None:
+    other, gone = opponent_hero(play, actor, target, card, pick)
+    play.remove_hero(other, gone)
+    play.step(f"{card}: {other}'s {gone['name']} is discarded with its FT and marketing "
+              "(discarded, not killed)", "XS-12")
+
+
+def _discard_marketing(play: Play, actor: str, card: str, effect: dict, target, hero, pick,
+                       sendoff) -> None:
+    owner, target_hero = play.hero_anywhere(hero, "XS-12")
+    play.s["discard"].extend(target_hero["marketing"])
+    play.step(f"{card}: {', '.join(target_hero['marketing'])} on {target_hero['name']} "
+              f"({owner}) discarded", "XS-12")
+    target_hero["marketing"] = []
+
+
+def _hero_fame(play: Play, actor: str, card: str, effect: dict, target, hero, pick, sendoff) -> None:
+    """A hero gains or loses FT; its marketing must still fit (XS-5)."""
+    owner, target_hero = play.hero_anywhere(hero, "XS-12")
+    by = int(effect["hero_fame"])
+    target_hero["ft"] += by
+    play.step(f"{card}: {target_hero['name']} ({owner}) {'gains' if by > 0 else 'loses'} "
+              f"{abs(by)} FT (now {target_hero['ft']})", "XS-12")
+    play.fit_marketing(owner, target_hero, "XS-5")
+
+
+# The event effects `apply_effect` knows, by the key naming each, in the order it looks.
+EFFECTS = {
+    "reroll": _reroll, "modify": _modify, "draw": _draw, "gain_mt": _gain_mt,
+    "extra_turn": _extra_turn, "choose_casualties": _choose_casualties,
+    "hero_from_discard": _hero_from_discard, "look_at_hand": _look_at_hand,
+    "steal_card": _steal_card, "opponent_discards": _opponent_discards,
+    "steal_hero": _steal_hero, "discard_opponent_hero": _discard_opponent_hero,
+    "discard_marketing": _discard_marketing, "hero_fame": _hero_fame,
+}

@@ -74,40 +74,9 @@ def next_compulsory(play: Play) -> tuple[str, str]:
         needed = mission["rolls"]["mission"]["total"]
         return ("carnage", "") if len(play.seat(actor)["heroes"]) >= needed else ("", "")
     if stage == "carnage":
-        if mission["rolls"]["carnage"]["total"] <= 0:
-            return "casualties", ""  # XS-7: nothing to negate, nobody killed
-        asks = []
-        if may_hold(play, actor, "Power"):
-            asks.append("discard Power cards against it (--power CARD)")
-        if any("negate_carnage" in (e.get("sacrifice") or {})
-               for h in play.seat(actor)["heroes"] for e in play.cat.ability(h["name"])
-               if may_kill_off(mission, h["name"])):
-            asks.append("sacrifice a hero against it (--sacrifice HERO)")
-        if play.turn["choose_casualties"]:
-            asks.append("choose the casualties (--choose HERO, Ratings Bonanza)")
-        if [n for n, e, _ in play.with_verb(actor, "take_casualty") if e]:
-            asks.append("name who U-Go Girl stands in for (--swap-for HERO)")
-        if asks:
-            total = mission["rolls"]["carnage"]["total"]
-            return "", (f"{actor} may {either(asks)} before the "
-                        f"{counted(total, 'carnage point')} kill: xs casualties [...]")
-        return "casualties", ""
+        return _before_casualties(play, actor, mission)
     if stage == "casualties":
-        asks = []
-        if may_hold(play, actor, "Power"):
-            asks.append("discard Power cards for +1 each (--power CARD)")
-        if play.seat(actor)["hand"] and [
-                n for n, e, _ in play.with_verb(actor, "discard_any_for")
-                if e.get("modify") == "success"]:
-            asks.append("discard cards for a hero's bonus (--discard CARD)")
-        if len(team_in_play(play, mission)) > 1 and any(
-                (e.get("sacrifice") or {}).get("modify") == "success"
-                for h in play.seat(actor)["heroes"] for e in play.cat.ability(h["name"])
-                if may_kill_off(mission, h["name"])):
-            asks.append("sacrifice a hero for its bonus (--sacrifice HERO)")
-        if asks:
-            return "", f"{actor} may {either(asks)} before the Success roll: xs success [...]"
-        return "success", ""
+        return _before_success(play, actor, mission)
     if stage == "success":
         roll = mission["rolls"]["success"]
         if roll["total"] > mission["rolls"]["carnage"]["total"]:
@@ -117,6 +86,49 @@ def next_compulsory(play: Play) -> tuple[str, str]:
                         "add Power cards (xs boost --power CARD), or the mission fails "
                         "with the phase (xs pass)")
     return "", ""
+
+
+def _before_casualties(play: Play, actor: str, mission: dict) -> tuple[str, str]:
+    """XS-7: after the Carnage roll, the casualties, unless the player may first negate
+    carnage (Power cards, a sacrifice), choose the casualties or name U-Go Girl's stand-in."""
+    if mission["rolls"]["carnage"]["total"] <= 0:
+        return "casualties", ""  # XS-7: nothing to negate, nobody killed
+    asks = []
+    if may_hold(play, actor, "Power"):
+        asks.append("discard Power cards against it (--power CARD)")
+    if any("negate_carnage" in (e.get("sacrifice") or {})
+           for h in play.seat(actor)["heroes"] for e in play.cat.ability(h["name"])
+           if may_kill_off(mission, h["name"])):
+        asks.append("sacrifice a hero against it (--sacrifice HERO)")
+    if play.turn["choose_casualties"]:
+        asks.append("choose the casualties (--choose HERO, Ratings Bonanza)")
+    if [n for n, e, _ in play.with_verb(actor, "take_casualty") if e]:
+        asks.append("name who U-Go Girl stands in for (--swap-for HERO)")
+    if asks:
+        total = mission["rolls"]["carnage"]["total"]
+        return "", (f"{actor} may {either(asks)} before the "
+                    f"{counted(total, 'carnage point')} kill: xs casualties [...]")
+    return "casualties", ""
+
+
+def _before_success(play: Play, actor: str, mission: dict) -> tuple[str, str]:
+    """XS-8: after the casualties, the Success roll, unless the player may first add to it
+    (Power cards, a hero's discard bonus, a sacrifice's bonus)."""
+    asks = []
+    if may_hold(play, actor, "Power"):
+        asks.append("discard Power cards for +1 each (--power CARD)")
+    if play.seat(actor)["hand"] and [
+            n for n, e, _ in play.with_verb(actor, "discard_any_for")
+            if e.get("modify") == "success"]:
+        asks.append("discard cards for a hero's bonus (--discard CARD)")
+    if len(team_in_play(play, mission)) > 1 and any(
+            (e.get("sacrifice") or {}).get("modify") == "success"
+            for h in play.seat(actor)["heroes"] for e in play.cat.ability(h["name"])
+            if may_kill_off(mission, h["name"])):
+        asks.append("sacrifice a hero for its bonus (--sacrifice HERO)")
+    if asks:
+        return "", f"{actor} may {either(asks)} before the Success roll: xs success [...]"
+    return "success", ""
 
 
 def team_in_play(play: Play, mission: dict) -> list[str]:
@@ -227,25 +239,8 @@ def casualties(
     actor = play.check_actor(player, "resolve carnage")
     mission = current(play, "carnage", "resolve carnage")
     points = mission["rolls"]["carnage"]["total"]
-    negated = []
-    for name in power_cards(play, actor, list(powers), "XS-7"):
-        if points <= 0:
-            raise RefereeError(f"the carnage is already negated: {name} is not needed", "XS-7")
-        value = play.cat.counts(name, "carnage")
-        play.discard_from_hand(actor, name)
-        points -= value
-        negated.append(f"{name} -{value}")
-        play.step(f"{name} discarded: negates {counted(value, 'carnage point')}", "XS-7")
-    for text in sacrifices:
-        if points <= 0:
-            raise RefereeError(f"the carnage is already negated: {text} is not needed", "XS-7")
-        name, sac = sacrifice_effect(play, actor, text, "negate_carnage", "XS-7")
-        died = play.kill(actor, name, "sacrificed to negate carnage", sendoff=True)
-        points -= int(sac["negate_carnage"])
-        negates = counted(int(sac["negate_carnage"]), "carnage point")
-        play.step(f"{name}'s sacrifice negates {negates}", "XS-7")
-        if not died:
-            play.step(f"{name} lives: the sacrifice still negates {negates}", "XS-15")
+    points = _negate_with_powers(play, actor, powers, points)
+    points = _negate_with_sacrifices(play, actor, sacrifices, points)
     points = max(0, points)
     chosen = [play.card(c) for c in choose]
     if chosen and not play.turn["choose_casualties"]:
@@ -265,36 +260,86 @@ def casualties(
             play.step("no hero is left to kill", "XS-7")
             break
         chosen_now = bool(chosen)
-        if chosen:
-            victim = chosen.pop(0)
-            if victim not in alive:
-                raise RefereeError(f"{victim} is not a hero on {actor}'s team to be chosen",
-                                   "XS-7")
-            play.step(f"{victim} chosen as the casualty", "XS-7")
-        elif table_picks:
-            victim = table_picks.pop(0)
-            if victim not in alive:
-                raise RefereeError(f"{victim} is not a hero on {actor}'s team", "XS-7")
-            play.step(f"random casualty (picked at the table): {victim}", "XS-17")
-        else:  # the table's own deck: picked at the table, or asked for (XS-16)
-            label = f"Carnage casualty {number} of {points}" if points > 1 else "Carnage casualty"
-            victim = play.dice.pick(alive, label if play.table_deck else None, "--picked")
-            if play.telling:  # each point its own pick among the heroes still in play
-                play.step(f"random casualty: {victim}", "XS-17")
-        stand_in = next((s for s in swappers if s in alive and s != victim), None)
-        if stand_in and not chosen_now and victim not in swap and play.dice.offer is not None:
-            answer = play.dice.offer(f"{stand_in} takes {victim}'s place as the casualty? "
-                                     "(y, or Enter: no)")
-            if answer.strip().casefold() in ("y", "yes", stand_in.casefold()):
-                swap.append(victim)  # U-Go Girl's switch, offered once the pick is known (XS-7)
-        if victim in swap and stand_in:
-            play.step(f"{stand_in} takes {victim}'s place as the casualty", "XS-7")
-            swappers.remove(stand_in)
-            victim = stand_in
+        victim = _pick_casualty(play, actor, alive, chosen, table_picks, number, points)
+        victim = _take_casualtys_place(play, victim, alive, swappers, swap, chosen_now)
         play.kill(actor, victim, "mission casualty", sendoff=True)
     if table_picks:  # a script may give every pick the dice could ask for (XS-17)
         play.step(f"{counted(len(table_picks), 'pick')} given not needed, ignored: "
                   f"{', '.join(table_picks)}", "XS-17")
+    survivors = _survivors(play, mission)
+    lost = len(mission["team"]) - len(survivors)
+    return play.result(f"{actor}'s carnage: {counted(lost, 'hero', 'heroes')} lost",
+                       "casualties")
+
+
+def _negate_with_powers(play: Play, actor: str, powers: Sequence[str], points: int) -> int:
+    """XS-7: each Power card discarded negates its carnage points (Healing Powers two)."""
+    for name in power_cards(play, actor, list(powers), "XS-7"):
+        if points <= 0:
+            raise RefereeError(f"the carnage is already negated: {name} is not needed", "XS-7")
+        value = play.cat.counts(name, "carnage")
+        play.discard_from_hand(actor, name)
+        points -= value
+        play.step(f"{name} discarded: negates {counted(value, 'carnage point')}", "XS-7")
+    return points
+
+
+def _negate_with_sacrifices(play: Play, actor: str, sacrifices: Sequence[str], points: int) -> int:
+    """XS-7: a sacrificed hero negates its carnage (Battering Ram), even when it lives (XS-15)."""
+    for text in sacrifices:
+        if points <= 0:
+            raise RefereeError(f"the carnage is already negated: {text} is not needed", "XS-7")
+        name, sac = sacrifice_effect(play, actor, text, "negate_carnage", "XS-7")
+        died = play.kill(actor, name, "sacrificed to negate carnage", sendoff=True)
+        points -= int(sac["negate_carnage"])
+        negates = counted(int(sac["negate_carnage"]), "carnage point")
+        play.step(f"{name}'s sacrifice negates {negates}", "XS-7")
+        if not died:
+            play.step(f"{name} lives: the sacrifice still negates {negates}", "XS-15")
+    return points
+
+
+def _pick_casualty(play: Play, actor: str, alive: list[str], chosen: list[str], table_picks: list[str],
+                   number: int, points: int) -> str:
+    """One casualty: chosen (Ratings Bonanza, XS-7), picked at the table (XS-17) or drawn
+    at random among the heroes still in play (XS-16, XS-17)."""
+    if chosen:
+        victim = chosen.pop(0)
+        if victim not in alive:
+            raise RefereeError(f"{victim} is not a hero on {actor}'s team to be chosen",
+                               "XS-7")
+        play.step(f"{victim} chosen as the casualty", "XS-7")
+    elif table_picks:
+        victim = table_picks.pop(0)
+        if victim not in alive:
+            raise RefereeError(f"{victim} is not a hero on {actor}'s team", "XS-7")
+        play.step(f"random casualty (picked at the table): {victim}", "XS-17")
+    else:  # the table's own deck: picked at the table, or asked for (XS-16)
+        label = f"Carnage casualty {number} of {points}" if points > 1 else "Carnage casualty"
+        victim = play.dice.pick(alive, label if play.table_deck else None, "--picked")
+        if play.telling:  # each point its own pick among the heroes still in play
+            play.step(f"random casualty: {victim}", "XS-17")
+    return victim
+
+
+def _take_casualtys_place(play: Play, victim: str, alive: list[str], swappers: list[str],
+                          swap: list[str], chosen_now: bool) -> str:
+    """XS-7: U-Go Girl may take a random casualty's place (asked once the pick is known)."""
+    stand_in = next((s for s in swappers if s in alive and s != victim), None)
+    if stand_in and not chosen_now and victim not in swap and play.dice.offer is not None:
+        answer = play.dice.offer(f"{stand_in} takes {victim}'s place as the casualty? "
+                                 "(y, or Enter: no)")
+        if answer.strip().casefold() in ("y", "yes", stand_in.casefold()):
+            swap.append(victim)  # U-Go Girl's switch, offered once the pick is known (XS-7)
+    if victim in swap and stand_in:
+        play.step(f"{stand_in} takes {victim}'s place as the casualty", "XS-7")
+        swappers.remove(stand_in)
+        victim = stand_in
+    return victim
+
+
+def _survivors(play: Play, mission: dict) -> list[str]:
+    """XS-8: the team's survivors; with none, the mission fails."""
     survivors = team_in_play(play, mission)
     if not survivors:
         play.step("no hero survived: the mission fails", "XS-8")
@@ -305,9 +350,7 @@ def casualties(
         if play.telling:
             play.step(f"{'survivor' if len(survivors) == 1 else 'survivors'}: "
                       f"{', '.join(survivors)}", "XS-8")
-    lost = len(mission["team"]) - len(survivors)
-    return play.result(f"{actor}'s carnage: {counted(lost, 'hero', 'heroes')} lost",
-                       "casualties")
+    return survivors
 
 
 def boosts(play: Play, actor: str, mission: dict, powers, discards, sacrifices) -> list[dict]:

@@ -63,7 +63,7 @@ STATELESS_CASES = {
     "odds vs huge": ["odds", "3m", "vs", HUGE + "m"],
     "odds at-least huge": ["odds", "3m", "--at-least", HUGE],
     "odds at-least arabic": ["odds", "3m", "--at-least", ARABIC_THREE],
-    "xo attack dice arabic": ["xo", "attack", "--attack-dice", ARABIC_THREE],
+    "xo attack dice arabic": ["xo", "combat", "--attack-dice", ARABIC_THREE],
     "xs adjust by huge": ["xs", "adjust", "Venus Dee Milo", "--by", HUGE],
 }
 

@@ -154,44 +154,68 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
     shared sheets deck after deck, each back behind its own front (a reprint of a few
     cards from several decks: pnp.exports.diff). With more than one deck, each card of
     the layout report names its `deck` (game/deck)."""
-    from pnp.artefacts.sheet import (
-        Pages,
-        clipped,
-        draw_scale,
-        guide_code,
-        scale_plate_length,
-        warning_list,
-    )
-    from pnp.draw.pdf import end_form, open_canvas
+    from pnp.artefacts.sheet import Pages
+    from pnp.draw.pdf import open_canvas
     from pnp.layout import geometry as g
 
     deck = decks[0]
     if any(tuple(d.size_mm) != tuple(deck.size_mm) for d in decks):
         raise ValueError("decks packed on one sheet must share their card size")
-    step = step or (lambda n: None)
     w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
-    bleed = opts.bleed
-    if opts.fold:
-        try:
-            fold = g.fold_sheet(opts.paper, w, h, bleed, opts.printer_margin)
-        except ValueError as exc:
-            raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
-        page = (fold.grid.page_w, fold.grid.page_h)
-    else:
-        choices = _sheet_choices(deck, opts, w, h)
-        page = (choices[0].page_w, choices[0].page_h)
+    fold, choices, page = _sheets(deck, opts, w, h)
     layout = "fold-and-glue" if opts.fold else (
         f"{opts.duplex} duplex" if opts.backs else "fronts only")
     count = sum(d.count for d in decks)
     c = open_canvas(target, font=fonts["regular"], page_size=page, title=title or deck.title,
                     subject=f"{count} cards, {opts.paper} paper, {layout}")
     pages = Pages(c, result)
-    backs_drawn = ([_back_form(c, renderer, d, w, h, bleed, result) for d in decks]
+    backs_drawn = ([_back_form(c, renderer, d, w, h, opts.bleed, result) for d in decks]
                    if opts.backs else None)
+    cards = _CardDrawer(c, decks, renderer, w, h, opts.bleed, result, step or (lambda n: None),
+                        backs_drawn, pages)
+    if fold is not None:
+        _draw_fold_sheets(cards, fold, opts, fonts)
+    else:
+        _draw_sheets(cards, choices, page, opts, fonts)
+    c.save()
+    result.pages = pages.count
 
-    forms: dict[tuple[int, int], str] = {}
 
-    def front(slot: g.Slot, design: tuple[tuple[int, int], Any]) -> None:
+def _sheets(deck, opts: Options, w: float, h: float) -> tuple[Any, list, tuple[float, float]]:
+    """The fold sheet (fold-and-glue) or the sheet layouts to choose from, and the page size."""
+    from pnp.layout import geometry as g
+
+    if opts.fold:
+        try:
+            fold = g.fold_sheet(opts.paper, w, h, opts.bleed, opts.printer_margin)
+        except ValueError as exc:
+            raise BuildError(f"{deck.source}: deck {deck.id!r}: {exc}") from None
+        return fold, [], (fold.grid.page_w, fold.grid.page_h)
+    choices = _sheet_choices(deck, opts, w, h)
+    return None, choices, (choices[0].page_w, choices[0].page_h)
+
+
+class _CardDrawer:
+    """Draws the decks' fronts and backs into slots of the canvas `c` and lists them in the
+    layout report; a card with copies is drawn once, as a form XObject every copy reuses."""
+
+    def __init__(self, c, decks: list, renderer, w: float, h: float, bleed: float,
+                 result: Written, step: Progress, backs_drawn: list[str] | None,
+                 pages: Any) -> None:
+        self.c, self.decks, self.renderer = c, decks, renderer
+        self.w, self.h, self.bleed = w, h, bleed
+        self.result, self.step, self.backs_drawn, self.pages = result, step, backs_drawn, pages
+        self.forms: dict[tuple[int, int], str] = {}
+        from pnp.artefacts.sheet import clipped, warning_list
+        from pnp.draw.pdf import end_form
+
+        self.clipped, self.warning_list, self.end_form = clipped, warning_list, end_form
+
+    def front(self, slot: g.Slot, design: tuple[tuple[int, int], Any]) -> None:
+        clipped, warning_list, end_form = self.clipped, self.warning_list, self.end_form
+        c, decks, renderer, w, h, bleed = (self.c, self.decks, self.renderer, self.w, self.h,
+                                           self.bleed)
+        result, forms = self.result, self.forms
         key, card = design
         own = decks[key[0]]
         if card.copies > 1 and key not in forms:
@@ -211,9 +235,11 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
                 renderer.draw_front(c, card, own, t.x, t.y, t.w, t.h, bleed))
         c.restoreState()
         result.cards += 1
-        step(1)
+        self.step(1)
 
-    def back_at(slot: g.Slot, design: tuple[tuple[int, int], Any]) -> None:
+    def back_at(self, slot: g.Slot, design: tuple[tuple[int, int], Any]) -> None:
+        backs_drawn, clipped = self.backs_drawn, self.clipped
+        c, w, h = self.c, self.w, self.h
         assert backs_drawn is not None
         clipped(c, slot.area)
         c.translate(slot.trim.x, slot.trim.y)
@@ -223,73 +249,97 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
         c.doForm(backs_drawn[design[0][0]])
         c.restoreState()
 
-    def show(side: str, batch: list, trims) -> None:
+    def show(self, side: str, batch: list, trims) -> None:
+        pages, decks = self.pages, self.decks
         pages.show(side, list(zip([card.name for _, card in batch], trims, strict=False)))
         if len(decks) > 1:      # a packed reprint: which deck each card comes from
             for entry, ((number, _), _card) in zip(pages.layout[-1]["cards"], batch,
                                                    strict=False):
                 entry["deck"] = f"{decks[number].game}/{decks[number].id}"
 
-    if opts.fold:
-        for batch in g.chunks(_designs(decks), fold.per_sheet):
-            # a pair beside an empty unit of a partly filled sheet keeps full bleed there
-            sheet_fold = g.fold_filled(fold, len(batch))
-            units = sheet_fold.grid.slots
-            for pair, card in zip(sheet_fold.pairs, batch, strict=True):
-                front(pair.front, card)
-                back_at(pair.back, card)
-            pointers = g.strip_pointers(sheet_fold.grid) if opts.crop_marks else []
-            order = g.cut_order(sheet_fold.grid) if opts.crop_marks else None
-            if opts.crop_marks:
-                c.addLiteral(guide_code(g.cut_guides(sheet_fold.grid) + pointers, opts.guides))
-                c.addLiteral(guide_code(g.fold_guides(sheet_fold), opts.guides, dash=True))
-            lines = [pair.fold for pair in sheet_fold.pairs]
-            cells = g.free_cells(sheet_fold.grid, None, [f.x0 for f in lines if f.x0 == f.x1],
-                                 [f.y0 for f in lines if f.y0 == f.y1])
-            painted = [p.front.area for p in sheet_fold.pairs] + [
-                p.back.area for p in sheet_fold.pairs]
-            need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
-            draw_scale(c, fonts, g.scale_plate(cells, need, opts.min_text_pt, painted,
-                                               [g.guide_box(p) for p in pointers]),
-                       opts.paper, opts.min_text_pt, order)
-            # a fold sheet lists what is cut out: each front with its back
-            show("other", batch, [unit.trim for unit in units])
-    else:
-        turn = g.back_matrix(*page, opts.back_scale_pct, opts.back_rotate_deg)
-        marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
-        for full, batch in _Batches(decks, choices, renderer, w, h, bleed):
-            # a card beside an empty slot of a partly filled sheet keeps full bleed there
-            sheet = g.filled(full, len(batch))
-            for slot, card in zip(sheet.slots, batch, strict=True):
-                front(slot, card)
-            key = (choices.index(full), len(batch))
-            if key not in marks:
-                # cut guides, and pointers that survive the cutting order printed on
-                # the scale plate (geometry.cut_order)
-                guides = g.cut_guides(sheet) if opts.crop_marks else []
-                pointers = g.strip_pointers(sheet) if opts.crop_marks else []
-                order = g.cut_order(sheet) if opts.crop_marks else None
-                need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
-                marks[key] = (guide_code(guides + pointers, opts.guides), order,
-                              g.scale_plate(g.free_cells(sheet), need, opts.min_text_pt,
-                                            [slot.area for slot in sheet.slots],
-                                            [g.guide_box(p) for p in pointers]))
-            code, order, plate = marks[key]
-            c.addLiteral(code)
-            draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt, order)
-            show("front", batch, [s.trim for s in sheet.slots])
-            if backs_drawn is not None:
-                backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
-                if turn is not None:        # print.back_scale_pct / back_rotate_deg
-                    c.saveState()
-                    c.transform(*turn)
-                for slot, design in zip(backs, batch, strict=True):
-                    back_at(slot, design)
-                if turn is not None:
-                    c.restoreState()
-                show("back", batch, [s.trim for s in backs])
-    c.save()
-    result.pages = pages.count
+
+def _draw_fold_sheets(cards: _CardDrawer, fold, opts: Options, fonts) -> None:
+    """Fold-and-glue sheets: each front beside its back, cut and fold guides with pointers,
+    the scale bar in a free cell off the paint; each sheet lists what is cut out."""
+    from pnp.artefacts.sheet import draw_scale, guide_code, scale_plate_length
+    from pnp.layout import geometry as g
+
+    c = cards.c
+    for batch in g.chunks(_designs(cards.decks), fold.per_sheet):
+        # a pair beside an empty unit of a partly filled sheet keeps full bleed there
+        sheet_fold = g.fold_filled(fold, len(batch))
+        units = sheet_fold.grid.slots
+        for pair, card in zip(sheet_fold.pairs, batch, strict=True):
+            cards.front(pair.front, card)
+            cards.back_at(pair.back, card)
+        pointers = g.strip_pointers(sheet_fold.grid) if opts.crop_marks else []
+        order = g.cut_order(sheet_fold.grid) if opts.crop_marks else None
+        if opts.crop_marks:
+            c.addLiteral(guide_code(g.cut_guides(sheet_fold.grid) + pointers, opts.guides))
+            c.addLiteral(guide_code(g.fold_guides(sheet_fold), opts.guides, dash=True))
+        lines = [pair.fold for pair in sheet_fold.pairs]
+        cells = g.free_cells(sheet_fold.grid, None, [f.x0 for f in lines if f.x0 == f.x1],
+                             [f.y0 for f in lines if f.y0 == f.y1])
+        painted = [p.front.area for p in sheet_fold.pairs] + [
+            p.back.area for p in sheet_fold.pairs]
+        need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
+        draw_scale(c, fonts, g.scale_plate(cells, need, opts.min_text_pt, painted,
+                                           [g.guide_box(p) for p in pointers]),
+                   opts.paper, opts.min_text_pt, order)
+        # a fold sheet lists what is cut out: each front with its back
+        cards.show("other", batch, [unit.trim for unit in units])
+
+
+def _draw_sheets(cards: _CardDrawer, choices: list, page: tuple[float, float], opts: Options,
+                 fonts) -> None:
+    """Sheets of fronts with cut guides, pointers and the scale bar, each followed by its
+    sheet of backs placed for `opts.duplex`, scaled and turned as calibrated (when backs
+    are printed)."""
+    from pnp.artefacts.sheet import draw_scale
+    from pnp.layout import geometry as g
+
+    c = cards.c
+    turn = g.back_matrix(*page, opts.back_scale_pct, opts.back_rotate_deg)
+    marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
+    for full, batch in _Batches(cards.decks, choices, cards.renderer, cards.w, cards.h,
+                                cards.bleed):
+        # a card beside an empty slot of a partly filled sheet keeps full bleed there
+        sheet = g.filled(full, len(batch))
+        for slot, card in zip(sheet.slots, batch, strict=True):
+            cards.front(slot, card)
+        key = (choices.index(full), len(batch))
+        if key not in marks:
+            marks[key] = _sheet_marks(sheet, opts, fonts)
+        code, order, plate = marks[key]
+        c.addLiteral(code)
+        draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt, order)
+        cards.show("front", batch, [s.trim for s in sheet.slots])
+        if cards.backs_drawn is not None:
+            backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
+            if turn is not None:        # print.back_scale_pct / back_rotate_deg
+                c.saveState()
+                c.transform(*turn)
+            for slot, design in zip(backs, batch, strict=True):
+                cards.back_at(slot, design)
+            if turn is not None:
+                c.restoreState()
+            cards.show("back", batch, [s.trim for s in backs])
+
+
+def _sheet_marks(sheet: g.Sheet, opts: Options, fonts) -> tuple:
+    """A sheet's cut guides, and pointers that survive the cutting order printed on the
+    scale plate (geometry.cut_order): (their PDF code, the order, the scale plate)."""
+    from pnp.artefacts.sheet import guide_code, scale_plate_length
+    from pnp.layout import geometry as g
+
+    guides = g.cut_guides(sheet) if opts.crop_marks else []
+    pointers = g.strip_pointers(sheet) if opts.crop_marks else []
+    order = g.cut_order(sheet) if opts.crop_marks else None
+    need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
+    return (guide_code(guides + pointers, opts.guides), order,
+            g.scale_plate(g.free_cells(sheet), need, opts.min_text_pt,
+                          [slot.area for slot in sheet.slots],
+                          [g.guide_box(p) for p in pointers]))
 
 
 def _back_form(c, renderer, deck, w, h, bleed, result: Written) -> str:

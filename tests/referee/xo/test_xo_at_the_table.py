@@ -111,7 +111,7 @@ def test_a_stateless_aoe_refusal_names_all_its_dice_and_a_valid_option():
     import sys
 
     def stateless(*args):
-        return subprocess.run([sys.executable, "-m", "referee", "xo", "attack", "--attack-dice", "3",
+        return subprocess.run([sys.executable, "-m", "referee", "xo", "combat", "--attack-dice", "3",
                                "--defense-dice", "2", "--health", "3", "--aoe", *args],
                               capture_output=True, text=True, cwd=str(ROOT), stdin=subprocess.DEVNULL,
                               env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)

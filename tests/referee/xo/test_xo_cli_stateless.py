@@ -1,4 +1,4 @@
-"""Stateless `referee xo attack|feat|thwart`: real invocations, in this process with
+"""Stateless `referee xo combat|feat|thwart`: real invocations, in this process with
 click's CliRunner (fast) and, where the exact stderr/exit code matter, as a subprocess
 (python -m referee)."""
 
@@ -31,7 +31,7 @@ def as_json(result):
 
 
 def test_xo4_damage_equal_to_health_is_stunned(xo):
-    r = xo("attack", "--attack-dice", "3", "--defense-dice", "2", "--health", "3",
+    r = xo("combat", "--attack-dice", "3", "--defense-dice", "2", "--health", "3",
            "--attack-roll", "3,2,1", "--defense-roll", "1,2", "--effect", "Burned", "--json")
     assert r.returncode == 0, r.stderr
     data = as_json(r)
@@ -42,20 +42,20 @@ def test_xo4_damage_equal_to_health_is_stunned(xo):
 
 
 def test_xo4_damage_one_over_health_is_ko(xo):
-    data = as_json(xo("attack", "--attack-dice", "3", "--defense-dice", "2", "--health", "3",
+    data = as_json(xo("combat", "--attack-dice", "3", "--defense-dice", "2", "--health", "3",
                       "--attack-roll", "3,2,1", "--defense-roll", "1,1", "--json"))
     assert (data["damage"], data["outcome"], data["statuses"]) == (4, "ko", [])
 
 
 def test_xo3_dcv_equal_to_acv_misses_in_text(xo):
-    r = xo("attack", "--attack-dice", "2", "--defense-dice", "2", "--health", "3",
+    r = xo("combat", "--attack-dice", "2", "--defense-dice", "2", "--health", "3",
            "--attack-roll", "2,1", "--defense-roll", "3,0")
     assert r.returncode == 0
     assert "MISS" in r.stdout and "[XO-3] DCV 3 >= ACV 3" in r.stdout
 
 
 def test_xo5_xo6_moffed_attack_lets_defender_counterattack(xo):
-    data = as_json(xo("attack", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
+    data = as_json(xo("combat", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
                       "--attack-roll", "0,0", "--attack-mod", "2", "--defense-roll", "1",
                       "--counter-attack-dice", "2", "--counter-defense-dice", "1", "--counter-health", "2",
                       "--counter-attack-roll", "3,1", "--counter-defense-roll", "2", "--json"))
@@ -67,27 +67,27 @@ def test_xo5_xo6_moffed_attack_lets_defender_counterattack(xo):
 
 
 def test_xo6_counterattack_ability_without_numbers_only_reports(xo):
-    r = xo("attack", "--attack-dice", "1", "--defense-dice", "1", "--health", "3",
+    r = xo("combat", "--attack-dice", "1", "--defense-dice", "1", "--health", "3",
            "--attack-roll", "1", "--defense-roll", "2", "--counterattack")
     assert r.returncode == 0 and "Counterattack allowed (XO-6)" in r.stdout
 
 
 def test_xo5_moffed_defense_takes_extra_die(xo):
-    data = as_json(xo("attack", "--attack-dice", "1", "--defense-dice", "2", "--health", "4",
+    data = as_json(xo("combat", "--attack-dice", "1", "--defense-dice", "2", "--health", "4",
                       "--attack-roll", "2", "--defense-roll", "0,0", "--extra-damage-roll", "2", "--json"))
     assert data["defense_moffed"] and data["extra_damage_roll"] == 2
     assert (data["damage"], data["outcome"]) == (4, "stunned")
 
 
 def test_xo5_zero_dice_rolled_not_moffed(xo):
-    data = as_json(xo("attack", "--attack-dice", "0", "--defense-dice", "0", "--health", "2",
+    data = as_json(xo("combat", "--attack-dice", "0", "--defense-dice", "0", "--health", "2",
                       "--attack-mod", "1", "--json"))
     assert (data["acv"], data["dcv"], data["outcome"]) == (1, 0, "hit")
     assert not data["attack_moffed"] and not data["defense_moffed"]
 
 
 def test_xo7_aoe_hits_defender_and_given_neighbours_with_one_roll(xo):
-    data = as_json(xo("attack", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
+    data = as_json(xo("combat", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
                       "--attack-roll", "3,2", "--defense-roll", "1", "--aoe",
                       "--neighbour", "2:2:1,1", "--neighbour", "1:4:3", "--json"))
     # row order (XO-6, XO-7): neighbour 1 is left of the defender, neighbour 2 right
@@ -99,7 +99,7 @@ def test_xo7_aoe_hits_defender_and_given_neighbours_with_one_roll(xo):
 
 def test_expect_right_and_wrong(xo_subprocess):
     xo = xo_subprocess
-    args = ["attack", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
+    args = ["combat", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
             "--attack-roll", "3,2", "--defense-roll", "2"]
     right = xo(*args, "--expect", "stunned")
     assert right.returncode == 0 and "Expected stunned: correct" in right.stdout
@@ -113,7 +113,7 @@ def test_expect_right_and_wrong(xo_subprocess):
 
 def test_seeded_roll_is_reproducible(xo_subprocess):
     xo = xo_subprocess
-    args = ["attack", "--attack-dice", "4", "--defense-dice", "3", "--health", "3", "--seed", "11", "--json"]
+    args = ["combat", "--attack-dice", "4", "--defense-dice", "3", "--health", "3", "--seed", "11", "--json"]
     first, second = as_json(xo(*args)), as_json(xo(*args))
     assert first["attack_roll"] == second["attack_roll"] and len(first["attack_roll"]) == 4
 
@@ -129,7 +129,7 @@ def test_seeded_roll_is_reproducible(xo_subprocess):
     ],
 )
 def test_bad_input_is_one_line_exit_2(xo, args, message):
-    r = xo("attack", *args)
+    r = xo("combat", *args)
     assert r.returncode == 2
     assert message in r.stderr and "Traceback" not in r.stderr
 
@@ -151,5 +151,39 @@ def test_xo14_thwart_meets_tcv(xo):
 
 
 def test_session_only_options_refused_statelessly(xo):
-    r = xo("attack", "--attack-dice", "1", "--defense-dice", "1", "--health", "2", "--neighbour-roll", "X=1")
+    r = xo("combat", "--attack-dice", "1", "--defense-dice", "1", "--health", "2", "--neighbour-roll", "X=1")
     assert r.returncode == 2 and "only in a session" in r.stderr
+
+
+def test_old_stateless_attack_points_to_combat_in_one_line(xo):
+    """Issue 34: `xo attack` is the session's, `xo combat` the stateless calculator; a script
+    written for the old `xo attack --attack-dice ...` fails in one line naming the new form."""
+    r = xo("attack", "--attack-dice", "3", "--defense-dice", "2", "--health", "3", "--roll", "1,2,3,0,1")
+    assert r.returncode == 2 and r.stdout == ""
+    line, = r.stderr.strip().splitlines()
+    assert "--attack-dice" in line and "referee xo combat" in line and "Traceback" not in line
+    same = xo("combat", "--attack-dice", "3", "--defense-dice", "2", "--health", "3", "--roll", "1,2,3,0,1")
+    assert same.returncode == 0 and same.stdout.startswith("Attack: ACV 6 vs DCV 1")
+
+
+def test_attack_without_characters_points_to_combat(xo):
+    r = xo("attack", "--attack-roll", "3")
+    assert r.returncode == 2
+    line, = r.stderr.strip().splitlines()
+    assert "attack takes ATTACKER DEFENDER" in line and "referee xo combat" in line
+
+
+def test_combat_refuses_session_options_naming_attack(xo):
+    r = xo("combat", "--attack-dice", "1", "--defense-dice", "1", "--health", "2", "--play", "Overload")
+    assert r.returncode == 2
+    line, = r.stderr.strip().splitlines()
+    assert "--play: only in a session: referee xo attack ATTACKER DEFENDER" in line
+
+
+def test_attack_and_combat_share_no_side_only_option(xo):
+    """The split is real: no `Stateless:`/`Session:` help left on either command."""
+    for command in ("attack", "combat"):
+        text = xo(command, "--help").stdout
+        assert "Stateless:" not in text and "Session:" not in text
+    assert "--attack-dice" not in xo("attack", "--help").stdout
+    assert "--play" not in xo("combat", "--help").stdout

@@ -123,7 +123,7 @@ def test_feat_bonus_is_only_the_thwart_bonus(referee_in_process, bonus, code):
 def test_xo17_a_floored_miss_asks_no_extra_damage_die(referee_in_process):
     """ACV 0-1 and DCV 0+0-3 floor to 0 and 0: a miss (XO-3), so the moffed defense's
     extra damage die (XO-5) is not needed, and not asked for."""
-    done = referee_in_process("xo", "attack", "--attack-dice", "1", "--defense-dice", "2",
+    done = referee_in_process("xo", "combat", "--attack-dice", "1", "--defense-dice", "2",
                               "--health", "3", "--attack-roll", "1", "--defense-roll", "0,0",
                               "--attack-mod", "-1", "--defense-mod", "-3")
     assert done.returncode == 0, done.stderr

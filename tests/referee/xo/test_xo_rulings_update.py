@@ -130,7 +130,7 @@ def test_xo4_wrong_expect_in_session_is_one_line_exit_1_nothing_recorded(session
 
 
 def test_xo6_stateless_counterattack_counts_the_status_just_tagged(referee_in_process, fixture_db_path):
-    proc = referee_in_process("--cards", str(fixture_db_path), "xo", "attack", "--attack-dice", "2",
+    proc = referee_in_process("--cards", str(fixture_db_path), "xo", "combat", "--attack-dice", "2",
                               "--defense-dice", "1", "--health", "3", "--attack-roll", "2,1", "--defense-roll", "1",
                               "--effect", "Blinded", "--counterattack", "--counter-attack-dice", "2",
                               "--counter-defense-dice", "1", "--counter-health", "3", "--counter-attack-roll", "3,2",
@@ -147,7 +147,7 @@ def test_xo6_session_and_stateless_counterattacks_agree(started, xo_cards, refer
     out = play.attack(state, xo_cards, "Swift", "Doctor Null", dice(attack=[2, 1], defense=[1, 0], counter_attack=[3, 2],
                                                                    counter_defense=[1, 1]), effect="Blinded")
     session_counter = out.data["targets"][0]["counterattack"]
-    proc = referee_in_process("--cards", str(fixture_db_path), "xo", "attack", "--attack-dice", "2",
+    proc = referee_in_process("--cards", str(fixture_db_path), "xo", "combat", "--attack-dice", "2",
                               "--defense-dice", "2", "--health", "3", "--attack-roll", "2,1", "--defense-roll", "1,0",
                               "--effect", "Blinded", "--counterattack", "--counter-attack-dice", "2",
                               "--counter-defense-dice", "2", "--counter-health", "2", "--counter-attack-roll", "3,2",
