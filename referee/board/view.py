@@ -245,10 +245,12 @@ def _roll_of(event: Any, state: dict, looks: dict) -> dict | None:
     kind = _kind(state)
     who = _on_turn(state)
     if kind == "kit":
+        # the state keeps its last roll: a `roll` command's, or a named roll the walk's
+        # `step` made (rules as data), whose outcome is what the table reads
         roll = state.get("last_roll")
-        if isinstance(roll, dict) and event.kind == "roll":
+        if isinstance(roll, dict):
             faces = [str(f) for f in roll.get("faces", [])]
-            total = roll.get("sum", roll.get("total"))
+            total = roll.get("outcome", roll.get("sum", roll.get("total")))
             look = looks.get(str(roll.get("die")), {})
             return {"who": roll.get("who"), "label": f"{len(faces)} {roll.get('die')}",
                     "groups": [{"name": roll.get("die"), "die": "symbol", "faces": faces,

@@ -441,3 +441,30 @@ def test_page_in_chromium_follows_another_process_and_fits_tv_and_phone(tmp_path
     if os.environ.get("BOARD_SCREENSHOTS"):  # to look at them: BOARD_SCREENSHOTS=DIR
         for shot in (tv, phone):
             Path(os.environ["BOARD_SCREENSHOTS"], shot.name).write_bytes(shot.read_bytes())
+
+
+def test_a_named_roll_made_by_the_walk_shows_with_its_outcome(tmp_path, monkeypatch):
+    """Rules as data: the weather roll a `play` walk makes (a `step`, not a `roll`
+    command) is the board's last roll, its total the roll's outcome (wind - wave)."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from pnp.cli.init import write_project
+    from referee.board.server import dice_looks_of, read_board
+    from referee.play.loop import Table
+
+    project = tmp_path / "game"
+    write_project(project, None)
+    monkeypatch.chdir(project)
+    path = str(project / "k.db")
+    cli("--session", path, "new", "harbour", "--players", "Ann,Bob", "--seed", "3", check=0)
+    out = io.StringIO()
+    table = Table(path, str(project / "cards.yaml"), iter([""] * 4), out)
+    with redirect_stdout(out), redirect_stderr(out):
+        table.play()
+    assert "Weather roll, 3 storm:" in out.getvalue(), out.getvalue()
+    kept = json.loads(cli("--session", path, "status", "--json", check=0).stdout)["state"][
+        "last_roll"]
+    shown = read_board(path, dice_looks_of(path, None))
+    assert shown["roll"]["groups"][0]["faces"] == [str(f) for f in kept["faces"]]
+    assert shown["roll"]["total"] == kept["outcome"]
