@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from referee.play.walk import Question, question
 
 QUIT = {"quit", "exit", "q"}
+SHOWS_TABLE = {"undo", "redo", "status"}  # commands whose reply is the table itself
 NOTE = "  · "  # the referee runs a compulsory step: said on one line
 
 
@@ -410,14 +411,8 @@ class Table:
     def feed(self, line: str, ask: Question | None = None) -> bool:
         """One line typed at `ask` (None: at the free prompt): a command, or the answer."""
         text = line.strip()
-        if not text and ask is None and self.game_over():
-            return False  # the game is decided: Enter leaves (its winner was said)
         if not text:
-            if ask is not None and ask.enter is not None:
-                self.run(ask.enter)
-            elif ask is not None and ask.once is not None:
-                self.answered.add(ask.once)
-            return True
+            return self._enter(ask)
         if text.casefold() in QUIT:
             return False
         try:
@@ -447,9 +442,21 @@ class Table:
         except ValueError as error:
             self.say(f"play: {error}")
             return True
-        if ask is not None and ask.once is not None and argv is None:
-            self.answered.add(ask.once)
         self.run(argv)
+        if argv and argv[0] in SHOWS_TABLE:  # its reply printed the table: not twice
+            self.refresh()
+            self.turn_seen = self.turn_now()
+        return True
+
+    def _enter(self, ask: Question | None) -> bool:
+        """Enter alone: the question's default (or the question answered); at the free
+        prompt, nothing, or once the game is decided (its winner said), leave."""
+        if ask is None:
+            return not self.game_over()
+        if ask.enter is not None:
+            self.run(ask.enter)
+        elif ask.once is not None:
+            self.answered.add(ask.once)
         return True
 
     def help(self, ask: Question | None) -> None:

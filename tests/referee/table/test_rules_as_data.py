@@ -12,6 +12,7 @@ import io
 import json
 import re
 import shutil
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -148,7 +149,6 @@ def state(run) -> dict:
 
 def play(project: Path, session: Path, lines, answer=None) -> str:
     """`referee play` fed `lines` (or asked through `answer(prompt)`): its transcript."""
-    from contextlib import redirect_stderr, redirect_stdout
 
     from referee.play.loop import Table
 
@@ -620,3 +620,21 @@ def test_odds_of_a_named_roll(folder):
     assert "weather: 3 storm (wind, wave, calm, 2), outcome wind - wave" in out
     assert "P(wind - wave >= 1) = 10/27 = 37.04%" in out
     assert "1d6: mean 3.500" in run("odds", "d6").out  # dice notation as before
+
+
+def test_undo_in_play_shows_the_table_once(folder):
+    """`undo`'s reply is the table; play does not print it again for the turn it restores."""
+    project = harbour(folder)
+    session = folder / "s.db"
+    run = referee(project, session)
+    run("--seed", "3", "new", "harbour", "--players", "Ann,Bob")
+
+    def to_bobs_first_question():
+        while state(run)["turn"]["number"] == 1:
+            yield ""
+
+    play(project, session, to_bobs_first_question())  # Bob's Draw ran by itself
+    # Bob's draw and the step that ended Ann's turn: Ann's turn again
+    transcript = play(project, session, ["undo 2", "quit"])
+    after = transcript.split("undone #", 1)[1]
+    assert after.count("Harbour Lights: round 1, turn 1") == 1, after
