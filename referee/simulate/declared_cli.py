@@ -123,9 +123,10 @@ def _lines(s: dict[str, Any]) -> list[str]:
 
 
 def _sweep_lines(labels: list[str], summaries: list[dict[str, Any]]) -> list[str]:
-    from rich.table import Table
+    import io
 
-    from referee.simulate.cli import _render
+    from rich.console import Console
+    from rich.table import Table
 
     table = Table(title="One row per variant")
     for col in ("variant", "1st seat wins", "95% CI", "turns", "rounds", "spread",
@@ -137,4 +138,6 @@ def _sweep_lines(labels: list[str], summaries: list[dict[str, Any]]) -> list[str
         table.add_row(label, _pct(first["rate"]), f"{_pct(first['low'])}-{_pct(first['high'])}",
                       f"{s['turns']['mean']:.1f}", f"{s['rounds']['mean']:.1f}",
                       f"{s['score_spread']['mean']:.1f}", f"{end} {_pct(data['rate'])}")
-    return _render(table)
+    buffer = io.StringIO()
+    Console(file=buffer, width=150, highlight=False, color_system=None).print(table)
+    return buffer.getvalue().rstrip("\n").split("\n")
