@@ -8,13 +8,18 @@ import click
 
 from referee.command import SEED, Reply, WholeNumber, global_options, json_option, run
 from referee.errors import RefereeError, UsageError
+from referee.simulate.declared_cli import GamesGroup
 from referee.words import counted
 
 
-@click.group()
+@click.group(cls=GamesGroup)
 def simulate() -> None:
     """Balance lab: play many X-Statix games with automatic policies, or compute exact XO!
-    matchup and objective tables; --report PATH.pdf writes charts."""
+    matchup and objective tables; --report PATH.pdf writes charts.
+
+    Any other GAME of the card database with rules declared as data (docs/CARDS.md):
+    `referee simulate GAME --games N --policy random|greedy --players N --jobs N`, and
+    sweeps: `--set KEY=V1,V2,...` (see `referee simulate GAME --help`)."""
 
 
 def _policies(text: str, players: int) -> list[str]:

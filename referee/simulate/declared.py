@@ -1,0 +1,435 @@
+"""The balance lab for a game with rules declared as data (carddb.gamerules): whole games
+played through the referee's own moves (referee/table/turn.py `step`, the move `referee
+play` makes at every step of the walk), the dice from a seeded RNG and every choice made
+by a policy: `random` (a random legal answer) or `greedy` (the answer that leaves the
+player's declared score highest against the best other player's). No rule is written
+twice: a choice is legal when the engine accepts it. The referee counts the cards in a
+hand; the lab also knows which cards they are (the deck shuffled here, each card drawn
+off its top), so a policy plays the cards it holds. Game i of a run seeded S plays with
+an RNG seeded from (S, i) alone: the same seed gives the same figures whatever --jobs."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import RefereeError, UsageError
+from referee.table import rules, turn
+from referee.table.dice import FaceSource
+from referee.table.kit import TableGame, new_state
+
+POLICIES = ("random", "greedy")
+MAX_STEPS = 20_000  # a game still going after this many steps is counted as unfinished
+UNFINISHED = "no end (unfinished)"
+
+
+def game_seed(seed: int, index: int) -> int:
+    """A 64-bit seed for game `index` of a run seeded `seed` (no `hash()`: stable)."""
+    digest = hashlib.sha256(f"declared/{seed}/{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def seat_names(players: int) -> list[str]:
+    return [f"P{i + 1}" for i in range(players)]
+
+
+# ── the cards behind the referee's counts ───────────────────────────────────────
+class Hidden:
+    """Each deck shuffled (its top is the end of the list) and each hand's cards: what
+    the referee only counts. `sync` follows the state's counts after every move."""
+
+    def __init__(self, game: TableGame, players: list[str], rng: random.Random) -> None:
+        self.piles: dict[str, list[str]] = {}
+        for deck, cards in game.deck_cards.items():
+            pile = [name for name, copies in cards for _ in range(copies)]
+            rng.shuffle(pile)
+            self.piles[deck] = pile
+        self.hands = {p: {d: [] for d in game.decks} for p in players}
+
+    def sync(self, state: dict, rng: random.Random) -> None:
+        for player, decks in state["hands"].items():
+            for deck, n in decks.items():
+                mine = self.hands[player][deck]
+                while len(mine) < n:  # drawn: off the top of the deck
+                    mine.append(self.piles[deck].pop())
+                while len(mine) > n:  # discarded face down: which, the referee does not say
+                    mine.pop(rng.randrange(len(mine)))
+
+    def held(self, player: str, deck: str | None = None) -> list[str]:
+        decks = [deck] if deck else list(self.hands[player])
+        return [c for d in decks for c in self.hands[player][d]]
+
+
+# ── the answers a step may take ─────────────────────────────────────────────────
+def answers(state: dict, game: TableGame, hidden: Hidden, rng: random.Random) -> list[list[str]]:
+    """Every answer worth trying at the current step (the engine decides which are legal)."""
+    active = state["turn"]["player"]
+    seats = [[p] for p in state["players"]]
+    if state.get("pending"):
+        return seats
+    now = turn.current_step(state, game)
+    if now is None or now.kind == "roll":
+        return [[]]
+    if now.kind == "effect":
+        return seats if now.effect is not None and now.effect.chooses else [[]]
+    if now.kind == "choose":
+        return [[o.name] for o in now.options]
+    if now.kind == "play":
+        return [[], *([card] for card in sorted(set(hidden.held(active, now.deck or None))))]
+    if now.kind == "discard_to":
+        over = rules.hand_size(state, active) - turn.hand_limit(game, now)
+        held = hidden.held(active)
+        return [[", ".join(rng.sample(held, over))]] if over > 0 else [[]]
+    deck = now.deck or next(iter(game.decks))  # reveal: the top card of the shuffled deck
+    pile = hidden.piles[deck]
+    return [[pile[-1]]] if pile and state["decks"][deck]["deck"] > 0 else [[]]
+
+
+def margin(state: dict, game: TableGame, player: str) -> int:
+    """The declared score of `player` less the best other player's."""
+    score = rules.scores(state, game)
+    if not score:
+        return 0
+    others = [n for p, n in score.items() if p != player]
+    return score[player] - (max(others) if others else 0)
+
+
+def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
+           rng: random.Random) -> tuple[list[str], Any]:
+    """The policy's answer and the engine's result of it."""
+    options = answers(state, game, hidden, rng)
+    if policy == "random":
+        rng.shuffle(options)
+        for words in options:
+            try:
+                return words, turn.step(state, game, words, source, rng)
+            except (RefereeError, UsageError):
+                continue
+        raise RefereeError(f"no legal answer at {rules.turn_line(state)}")
+    chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
+    tried = []
+    for words in options:
+        try:
+            result = turn.step(state, game, words, source, rng)
+        except (RefereeError, UsageError):
+            continue
+        tried.append((margin(result.state, game, chooser), rng.random(), words, result))
+    if not tried:
+        raise RefereeError(f"no legal answer at {rules.turn_line(state)}")
+    best = max(tried, key=lambda t: (t[0], t[1]))
+    return best[2], best[3]
+
+
+# ── one game ────────────────────────────────────────────────────────────────────
+def end_label(end: Any) -> str:
+    if end.kind in ("token", "pool"):
+        return f"{end.kind}: {end.test}"
+    if end.kind == "deck_empty":
+        return f"deck_empty: {end.deck}"
+    return f"rounds: {end.count}"
+
+
+def _which_end(state: dict, game: TableGame) -> str:
+    reason = str(state.get("ended") or "")
+    for end in game.rules.end:
+        if end.kind in ("token", "pool") and reason.endswith(f"({end.test})"):
+            return end_label(end)
+        if end.kind == "deck_empty" and reason.startswith(
+                f"the {game.deck_titles.get(end.deck, end.deck)} deck is empty"):
+            return end_label(end)
+        if end.kind == "rounds" and reason.endswith(" played"):
+            return end_label(end)
+    return reason or UNFINISHED
+
+
+def _in_play(state: dict, player: str) -> list[str]:
+    return [c for cards in state.get("zones", {}).get(player, {}).values() for c in cards]
+
+
+def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str, Any]:
+    """One whole game; its record (plain data): seats in turn order from the first player."""
+    rng = random.Random(seed)
+    source = FaceSource(rng)
+    names = seat_names(players)
+    state = new_state(names, game, source)
+    hidden = Hidden(game, names, rng)
+    rolls: list[tuple[str, int]] = []
+    steps = 0
+    while not state.get("over") and steps < MAX_STEPS:
+        now = None if state.get("pending") else turn.current_step(state, game)
+        actor = state["turn"]["player"]
+        words, result = decide(policy, state, game, hidden, source, rng)
+        state = result.state
+        if now is not None and now.kind in ("play", "discard_to") and words:
+            for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
+                hidden.hands[actor][game.cards[card]].remove(card)
+        if now is not None and now.kind == "reveal" and words:
+            hidden.piles[game.cards[words[0]]].pop()
+        if now is not None and now.kind == "roll" and state.get("last_roll"):
+            rolls.append((now.roll, int(state["last_roll"]["outcome"])))
+        hidden.sync(state, rng)
+        steps += 1
+    first = state["setup"]["first"]
+    order = names[names.index(first):] + names[:names.index(first)]
+    ended = _which_end(state, game) if state.get("over") else UNFINISHED
+    at_start = ended.startswith(("deck_empty", "rounds"))
+    score = rules.scores(state, game)
+    return {"winners": [order.index(p) for p in state.get("winner") or []],
+            "turns": state["turn"]["number"] - (1 if at_start else 0),
+            "rounds": state["turn"]["round"] - (1 if at_start and state["turn"]["player"] == first
+                                                else 0),  # rounds begun
+            "scores": [score.get(p, 0) for p in order], "end": ended, "rolls": rolls,
+            "in_play": [_in_play(state, p) for p in order]}
+
+
+# ── many games ──────────────────────────────────────────────────────────────────
+@dataclass
+class Tally:
+    """Plain integer counts over games (merged in game order: the same whatever --jobs)."""
+
+    games: int = 0
+    seat_wins: list[int] = field(default_factory=list)
+    shared: int = 0
+    turns: list[int] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
+    spread: list[int] = field(default_factory=list)  # best score less the lowest, a game
+    win_scores: list[int] = field(default_factory=list)
+    ends: Counter = field(default_factory=Counter)
+    rolls: dict[str, Counter] = field(default_factory=dict)
+    winner_cards: Counter = field(default_factory=Counter)
+    loser_cards: Counter = field(default_factory=Counter)
+    winner_seats: int = 0
+    loser_seats: int = 0
+
+    def add(self, record: dict[str, Any]) -> None:
+        n = len(record["scores"])
+        if not self.seat_wins:
+            self.seat_wins = [0] * n
+        self.games += 1
+        won = record["winners"]
+        for s in won:
+            self.seat_wins[s] += 1
+        self.shared += len(won) > 1
+        self.turns.append(record["turns"])
+        self.rounds.append(record["rounds"])
+        scores = record["scores"]
+        self.spread.append(max(scores) - min(scores) if scores else 0)
+        if won:
+            self.win_scores.append(scores[won[0]])
+        self.ends[record["end"]] += 1
+        for name, outcome in record["rolls"]:
+            self.rolls.setdefault(name, Counter())[outcome] += 1
+        for s, cards in enumerate(record["in_play"]):
+            if not won:
+                continue
+            if s in won:
+                self.winner_cards.update(cards)
+                self.winner_seats += 1
+            else:
+                self.loser_cards.update(cards)
+                self.loser_seats += 1
+
+
+def _mean(values: list[int]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _sd(values: list[int]) -> float:
+    if len(values) < 2:
+        return 0.0
+    m = _mean(values)
+    return float((sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5)
+
+
+def summarize(tally: Tally, top: int = 8) -> dict[str, Any]:
+    """The figures the lab reports, plain data for --json."""
+    from referee.simulate.stats import wilson
+
+    n = tally.games
+    players = len(tally.seat_wins)
+    seats = []
+    for s, wins in enumerate(tally.seat_wins):
+        low, high = wilson(wins, n)
+        seats.append({"seat": s + 1, "wins": wins, "rate": wins / n if n else 0.0,
+                      "low": low, "high": high})
+    fair = 1 / players if players else 0.0
+    first = seats[0] if seats else {"rate": 0.0, "low": 0.0, "high": 1.0}
+    cards = []
+    for card in set(tally.winner_cards) | set(tally.loser_cards):
+        w = tally.winner_cards[card] / tally.winner_seats if tally.winner_seats else 0.0
+        lo = tally.loser_cards[card] / tally.loser_seats if tally.loser_seats else 0.0
+        cards.append({"card": card, "winner": round(w, 4), "loser": round(lo, 4),
+                      "difference": round(w - lo, 4)})
+    cards.sort(key=lambda c: (-c["difference"], c["card"]))
+    rolls = {}
+    for name, counts in sorted(tally.rolls.items()):
+        total = sum(counts.values())
+        rolls[name] = {"rolls": total, "outcomes": {str(k): {"count": v, "rate": v / total}
+                                                    for k, v in sorted(counts.items())}}
+    return {
+        "games": n, "players": players, "seats": seats, "shared_wins": tally.shared,
+        "first_player": {"rate": first["rate"], "low": first["low"], "high": first["high"],
+                         "fair": fair, "advantage": first["rate"] - fair},
+        "turns": {"mean": _mean(tally.turns), "sd": _sd(tally.turns),
+                  "min": min(tally.turns, default=0), "max": max(tally.turns, default=0)},
+        "rounds": {"mean": _mean(tally.rounds), "sd": _sd(tally.rounds),
+                   "min": min(tally.rounds, default=0), "max": max(tally.rounds, default=0)},
+        "score_spread": {"mean": _mean(tally.spread), "sd": _sd(tally.spread),
+                         "winner_mean": _mean(tally.win_scores)},
+        "ends": {k: {"count": v, "rate": v / n} for k, v in sorted(tally.ends.items())},
+        "rolls": rolls,
+        "cards": cards[:top],
+    }
+
+
+def play_chunk(job: tuple[TableGame, int, str, int, int, int]) -> tuple[int, list[dict]]:
+    """Games `start` .. `start + count - 1` of a run; returns (start, their records)."""
+    game, players, policy, seed, start, count = job
+    return start, [play_game(game, players, policy, game_seed(seed, i))
+                   for i in range(start, start + count)]
+
+
+def default_jobs() -> int:
+    from referee.simulate.runner import default_workers
+
+    return default_workers()
+
+
+def simulate(variants: list[TableGame], players: int, policy: str, games: int, seed: int,
+             jobs: int = 1) -> list[dict[str, Any]]:
+    """`games` games of each variant (every variant with the same seeds), in chunks over
+    `jobs` processes; each variant's summary, in the order given."""
+    from referee.simulate.runner import CHUNK_GAMES
+
+    work = [(v, (game, players, policy, seed, start, min(CHUNK_GAMES, games - start)))
+            for v, game in enumerate(variants) for start in range(0, games, CHUNK_GAMES)]
+    results: dict[tuple[int, int], list[dict]] = {}
+    if jobs <= 1 or len(work) == 1:
+        for v, job in work:
+            results[(v, job[4])] = play_chunk(job)[1]
+    else:
+        import multiprocessing
+
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with context.Pool(min(jobs, len(work))) as pool:
+            done = pool.map(play_chunk, [job for _, job in work])
+        for (v, _), (start, records) in zip(work, done, strict=True):
+            results[(v, start)] = records
+    out = []
+    for v in range(len(variants)):
+        tally = Tally()
+        for key in sorted(k for k in results if k[0] == v):
+            for record in results[key]:
+                tally.add(record)
+        out.append(summarize(tally))
+    return out
+
+
+# ── sweeps: one setting of cards.yaml changed, a variant for each value ──────────
+SWEEP_KEYS = ("hand_limit", "dice.DIE.faces", "tokens.KIND.start", "end.rounds",
+              "end.token.KIND", "end.pool.KIND")
+
+
+def parse_set(text: str) -> tuple[str, list[str]]:
+    """`KEY=V1,V2,...` as (KEY, values); a die's faces are one value, spaced:
+    `dice.storm.faces=wind wave calm 2 2 2,wind wind wave calm 2 2`."""
+    key, eq, values = text.partition("=")
+    key = key.strip()
+    found = [v.strip() for v in values.split(",") if v.strip()]
+    if not eq or not key or not found:
+        raise UsageError(f"--set {text!r}: write KEY=V1,V2,... (keys: {', '.join(SWEEP_KEYS)})")
+    return key, found
+
+
+def _set(extras: dict, key: str, value: str, title: str) -> None:
+    parts = key.split(".")
+    where = f"--set {key}={value}"
+    if parts == ["hand_limit"]:
+        extras["hand_limit"] = _number(value, where)
+    elif len(parts) == 3 and parts[0] == "dice" and parts[2] == "faces":
+        die = _known(extras.get("dice") or {}, parts[1], "die", title, where)
+        die["faces"] = [int(f) if f.lstrip("-").isdigit() else f for f in value.split()]
+    elif len(parts) == 3 and parts[0] == "tokens" and parts[2] == "start":
+        kind = _known(extras.get("tokens") or {}, parts[1], "token", title, where)
+        if not re.fullmatch(r"\d+|[1-9]\d?d[1-9]\d{0,2}", value):
+            raise UsageError(f"{where}: a start is a whole number or dice such as 2d6")
+        kind["start"] = int(value) if value.isdigit() else value
+    elif parts == ["end", "rounds"]:
+        _end(extras, "rounds", None, _number(value, where), title, where)
+    elif len(parts) == 3 and parts[:2] in (["end", "token"], ["end", "pool"]):
+        if not re.fullmatch(r"(>=|<=|==|!=|>|<) ?-?\d+", value):
+            raise UsageError(f"{where}: an end test is a comparison and a number, '>= 25'")
+        _end(extras, parts[1], parts[2], value, title, where)
+    else:
+        raise UsageError(f"{where}: no such setting (keys: {', '.join(SWEEP_KEYS)})")
+
+
+def _number(value: str, where: str) -> int:
+    if not value.isdigit():
+        raise UsageError(f"{where}: a whole number")
+    return int(value)
+
+
+def _known(table: dict, name: str, what: str, title: str, where: str) -> dict:
+    if name not in table:
+        raise UsageError(f"{where}: {title} has no {what} '{name}' (it has: "
+                         f"{', '.join(table) or 'none'})")
+    table[name] = dict(table[name])
+    return table[name]  # type: ignore[no-any-return]
+
+
+def _end(extras: dict, kind: str, name: str | None, value: Any, title: str, where: str) -> None:
+    ends = [dict(e) if isinstance(e, dict) else e for e in extras.get("end") or []]
+    for end in ends:
+        if not isinstance(end, dict) or kind not in end:
+            continue
+        if name is None:
+            end[kind] = value
+            break
+        if isinstance(end[kind], dict) and name in end[kind]:
+            end[kind] = {**end[kind], name: value}
+            break
+    else:
+        raise UsageError(f"{where}: {title} declares no such end condition")
+    extras["end"] = ends
+
+
+def variant(db: Any, game_id: str, settings: list[tuple[str, str]]) -> TableGame:
+    """The game as cards.yaml declares it with `settings` changed (a refusal, one line,
+    when a setting names nothing or its value is not one the rules accept)."""
+    import copy
+
+    from carddb import expr
+
+    game = db.games[game_id]
+    extras = copy.deepcopy(game.extras)
+    for key, value in settings:
+        _set(extras, key, value, game.title)
+    patched = copy.copy(game)
+    object.__setattr__(patched, "extras", extras)
+    shadow = copy.copy(db)
+    object.__setattr__(shadow, "games", {**db.games, game_id: patched})
+    label = ", ".join(f"{k}={v}" for k, v in settings)
+    try:
+        table = TableGame.from_db(shadow, game_id)
+        for end in table.rules.end:
+            if end.test:
+                expr.parse(end.test)
+    except Exception as error:  # noqa: BLE001 - any value the rules cannot read: one line
+        raise UsageError(f"--set {label}: not a value {game.title} can play with ({error})"
+                         ) from None
+    return table
+
+
+def sweep(db: Any, game_id: str, sets: list[tuple[str, list[str]]]) -> list[list[tuple[str, str]]]:
+    """Every combination of the values of each --set key, in the order given."""
+    import itertools
+
+    keys = [k for k, _ in sets]
+    return [list(zip(keys, combo, strict=True))
+            for combo in itertools.product(*(values for _, values in sets))]

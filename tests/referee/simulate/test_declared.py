@@ -1,0 +1,123 @@
+"""`referee simulate GAME` for a game with rules declared as data: the starter's Harbour
+Lights (`pnp init` into tmp_path) played whole through the referee's own moves by each
+policy, the same figures for a seed whatever --jobs, a sweep over two keys, and every
+refusal one line with exit 2. In-process (click's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli.main import main as pnp_main
+from referee.cli import main as referee_main
+
+GAME = "harbour"
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory):
+    root = tmp_path_factory.mktemp("starter")
+    result = CliRunner().invoke(pnp_main, ["init", str(root)])
+    assert result.exit_code == 0, result.output
+    return str(root / "cards.yaml")
+
+
+def simulate(cards: str, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(referee_main, ["--cards", cards, "simulate", GAME, *args])
+    return result.exit_code, result.output
+
+
+def figures(cards: str, *args: str) -> dict:
+    code, out = simulate(cards, "--json", *args)
+    assert code == 0, out
+    data = json.loads(out)
+    data.pop("seconds")
+    data.pop("jobs")
+    return data
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_each_policy_plays_whole_games_reproducibly_whatever_the_jobs(cards, policy):
+    one = figures(cards, "--games", "60", "--seed", "7", "--policy", policy, "--jobs", "1")
+    again = figures(cards, "--games", "60", "--seed", "7", "--policy", policy, "--jobs", "1")
+    two = figures(cards, "--games", "60", "--seed", "7", "--policy", policy, "--jobs", "2")
+    assert one == again == two
+    assert one["games"] == 60 and one["players"] == 2 and one["policy"] == policy
+    # every game ends by one of the declared end conditions, and has a winner
+    assert sum(e["count"] for e in one["ends"].values()) == 60
+    assert set(one["ends"]) <= {"token: cargo >= 20", "pool: lantern <= 0",
+                                "deck_empty: storms", "rounds: 8"}
+    assert sum(s["wins"] for s in one["seats"]) == 60 + one["shared_wins"]
+    first = one["first_player"]
+    assert first["low"] <= first["rate"] <= first["high"] and first["fair"] == 0.5
+    # the 5 Storms are revealed one a turn: the deck runs out by the 6th turn's start
+    assert 1 <= one["turns"]["min"] <= one["turns"]["max"] <= 5
+    weather = one["rolls"]["weather"]
+    assert set(weather["outcomes"]) <= {str(n) for n in range(-3, 4)}  # wind - wave, 3 dice
+    assert sum(o["count"] for o in weather["outcomes"].values()) == weather["rolls"] > 0
+    assert one["cards"] and all(c["card"] for c in one["cards"])
+    other = figures(cards, "--games", "60", "--seed", "8", "--policy", policy, "--jobs", "1")
+    assert other != one
+
+
+def test_the_text_report(cards):
+    code, out = simulate(cards, "--games", "20", "--seed", "1", "--jobs", "1", "--players", "3")
+    assert code == 0, out
+    assert "Harbour Lights: 20 games of 3 players, policy random, seed 1" in out
+    for part in ("seat 3:", "first player's advantage", "game length:", "ended by:",
+                 "weather roll", "cards in play, per winner against per loser"):
+        assert part in out, part
+
+
+def test_a_sweep_over_two_keys(cards):
+    data = figures(cards, "--games", "20", "--seed", "3", "--jobs", "2", "--policy", "greedy",
+                   "--set", "end.token.cargo=>= 5,>= 30", "--set", "tokens.cargo.start=0,8")
+    rows = data["variants"]
+    assert [r["set"] for r in rows] == [
+        {"end.token.cargo": ">= 5", "tokens.cargo.start": "0"},
+        {"end.token.cargo": ">= 5", "tokens.cargo.start": "8"},
+        {"end.token.cargo": ">= 30", "tokens.cargo.start": "0"},
+        {"end.token.cargo": ">= 30", "tokens.cargo.start": "8"}]
+    # starting with 8 cargo, a player passes 5 at the first change: every game ends at once
+    assert rows[1]["ends"] == {"token: cargo >= 5": {"count": 20, "rate": 1.0}}
+    assert rows[1]["turns"]["max"] == 1
+    # 30 cargo is out of reach before the Storms run out
+    assert "token: cargo >= 30" not in rows[2]["ends"]
+    code, out = simulate(cards, "--games", "10", "--seed", "3", "--jobs", "1",
+                         "--set", "hand_limit=1,5", "--set",
+                         "dice.storm.faces=wind wind wind wave calm 2,wave wave wave wind calm 2")
+    assert code == 0, out
+    assert "hand_limit=1, dice.storm.faces=wind wind wind wave calm 2" in out
+    assert out.count("hand_limit=") == 4
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--set", "nope=1"], "--set nope=1: no such setting"),
+    (["--set", "hand_limit"], "write KEY=V1,V2,..."),
+    (["--set", "hand_limit=x"], "--set hand_limit=x: a whole number"),
+    (["--set", "dice.fire.faces=1 2"], "has no die 'fire' (it has: storm)"),
+    (["--set", "tokens.cargo.start=2x"], "a whole number or dice such as 2d6"),
+    (["--set", "end.token.cargo==> 5"], "an end test is a comparison and a number"),
+    (["--set", "end.pool.gold=>= 2"], "declares no such end condition"),
+    (["--players", "9"], "--players 9: Harbour Lights is for 2 to 4 players"),
+])
+def test_refusals_are_one_line(cards, args, said):
+    code, out = simulate(cards, "--games", "2", *args)
+    assert code == 2
+    assert said in out and len(out.strip().splitlines()) == 1 and "Traceback" not in out
+
+
+def test_a_game_that_is_not_there_or_declares_no_rules(cards):
+    result = CliRunner().invoke(referee_main, ["--cards", cards, "simulate", "bramble"])
+    assert result.exit_code == 2 and "has no bramble game" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    result = CliRunner().invoke(referee_main, ["simulate", "xo", "--help"])
+    assert result.exit_code == 0  # the lab's own commands still answer first
+
+
+def test_help_names_declared_games():
+    result = CliRunner().invoke(referee_main, ["simulate", "--help"])
+    assert result.exit_code == 0
+    assert "rules declared as data" in result.output and "--set KEY=V1,V2" in result.output
