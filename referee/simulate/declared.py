@@ -48,7 +48,8 @@ class Hidden:
             pile = [name for name, copies in cards for _ in range(copies)]
             rng.shuffle(pile)
             self.piles[deck] = pile
-        self.hands = {p: {d: [] for d in game.decks} for p in players}
+        self.hands: dict[str, dict[str, list[str]]] = {
+            p: {d: [] for d in game.decks} for p in players}
 
     def sync(self, state: dict, rng: random.Random) -> None:
         for player, decks in state["hands"].items():
