@@ -18,6 +18,10 @@ def _token_curves(session: dict[str, Any]) -> dict[str, list[tuple[int, float]]]
     return curves
 
 
+def _expected(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def story(summary: dict[str, Any]) -> list[Any]:
     from reportlab.platypus import KeepTogether, Spacer
 
@@ -50,7 +54,7 @@ def story(summary: dict[str, Any]) -> list[Any]:
                                   [o["observed"] / roll["rolls"] for o in roll["outcomes"]]))
         flow += [Spacer(1, 8), KeepTogether(head)]
         flow.append(table(["Outcome", "Seen", "Expected", "P"],
-                          [[o["value"], o["observed"], f"{o['expected']:.2f}", o["probability"]]
+                          [[o["value"], o["observed"], _expected(o["expected"]), o["probability"] or "-"]
                            for o in roll["outcomes"]]))
     cards = summary["winners_cards"]
     flow += [Spacer(1, 8), _para("Cards the winners played", "Heading2")]

@@ -5,6 +5,8 @@ cards each player put on the table. Read-only, as `referee log` reads (`Session.
 
 from __future__ import annotations
 
+import operator
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +31,7 @@ class GameRecord:
     tokens: Series
     rolls: dict[str, list[int]] = field(default_factory=dict)  # roll name -> outcomes
     played: dict[str, list[str]] = field(default_factory=dict)  # player -> cards on the table
-    odds: dict[str, Any] = field(default_factory=dict)  # roll name -> (Pool, Outcome)
+    odds: dict[str, Any] = field(default_factory=dict)  # roll name -> exact_odds (or None)
 
 
 def read_session(path: str) -> GameRecord:
@@ -112,14 +114,41 @@ def _table_game(record: GameRecord, public: list[tuple[str, dict]], kept: Any) -
                 record.tokens[p].setdefault(name, []).append(int(held.get(name, 0)))
     rules = kept.table_game().rules.rolls if kept is not None and kept.kind == "table" else {}
     if kept is not None and kept.kind == "table":
-        from referee.table.pools import named_roll
-
         dice = kept.table_game().dice
         for name, roll in rules.items():
-            text = " + ".join(f"{n} {die}" for die, n in roll.pool)
-            record.odds[name] = named_roll(dice, text, roll.outcome)
+            record.odds[name] = exact_odds(dice, roll)
     record.rolls = _table_rolls(public, set(rules))
     record.played = _zones(public, record.players)
+
+
+_TEST = re.compile(r"^(.*?)\s*(>=|<=|==|!=|<|>)\s*(-?\d+)\s*$")
+_TESTS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+          "==": operator.eq, "!=": operator.ne}
+
+
+def exact_odds(dice: Any, roll: Any) -> Any:
+    """A named roll's exact distribution (referee/table/pools.py), its outcome as the rules
+    give it (referee/table/rules.py `roll`): a count or sum expression, or a test of one
+    against a number (`sum >= 5`: 1 when it holds, else 0); None when the outcome reads
+    more than the dice (a token, a zone), whose odds depend on the game."""
+    from referee.errors import UsageError as Unreadable
+    from referee.odds import Distribution
+    from referee.table.pools import distribution, named_roll
+
+    text = " + ".join(f"{n} {die}" for die, n in roll.pool)
+    test = _TEST.match(roll.outcome)
+    try:
+        pool, outcome = named_roll(dice, text, test.group(1) if test else roll.outcome)
+        exact = distribution(pool, outcome)
+    except Unreadable:
+        return None
+    if test is None:
+        return {"dice": str(pool), "outcome": str(outcome), "exact": exact}
+    holds, bound = _TESTS[test.group(2)], int(test.group(3))
+    yes = sum(w for v, w in exact.weights.items() if holds(v, bound))
+    weights = {1: yes, 0: exact.denominator - yes}
+    return {"dice": str(pool), "outcome": roll.outcome,
+            "exact": Distribution({v: w for v, w in weights.items() if w}, exact.denominator)}
 
 
 def _token_names(public: list[tuple[str, dict]]) -> list[str]:

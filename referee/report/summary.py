@@ -18,7 +18,7 @@ def same_game(records: list[GameRecord]) -> None:
     first = records[0]
     for other in records[1:]:
         if (other.kind, other.game) != (first.kind, first.game):
-            raise UsageError(f"report: {other.path} holds {other.title}, {first.path} holds "
+            raise UsageError(f"{other.path} holds {other.title}, {first.path} holds "
                              f"{first.title}: report the sessions of one game at a time")
 
 
@@ -66,18 +66,22 @@ def _spread(values: list[int | None]) -> dict[str, Any] | None:
 
 def _rolls(records: list[GameRecord]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name, (pool, outcome) in records[0].odds.items():
-        from referee.table.pools import distribution
-
-        exact = distribution(pool, outcome)
+    for name, odds in records[0].odds.items():
         seen = Counter(v for r in records for v in r.rolls.get(name, []))
+        if odds is None:  # an outcome reading more than the dice: observed only
+            out[name] = {"dice": None, "outcome": None, "rolls": sum(seen.values()),
+                         "test": "none", "statistic": None, "p_value": None,
+                         "outcomes": [{"value": v, "observed": n, "expected": None,
+                                       "probability": None} for v, n in sorted(seen.items())]}
+            continue
+        exact = odds["exact"]
         values = sorted(set(exact.weights) | set(seen))
         probs = [Fraction(exact.weights.get(v, 0), exact.denominator) for v in values]
         observed = [seen.get(v, 0) for v in values]
         test, statistic, p = goodness_of_fit(observed, probs)
         n = sum(observed)
         out[name] = {
-            "dice": str(pool), "outcome": str(outcome), "rolls": n, "test": test,
+            "dice": odds["dice"], "outcome": odds["outcome"], "rolls": n, "test": test,
             "statistic": statistic, "p_value": p,
             "outcomes": [{"value": v, "observed": o, "expected": n * float(q),
                           "probability": f"{q.numerator}/{q.denominator}"}

@@ -35,6 +35,11 @@ def lines(summary: dict[str, Any]) -> list[str]:
             out.append(f"Length: {what} {spread['min']}-{spread['max']}, mean "
                        f"{spread['mean']:.1f}")
     for name, roll in summary["rolls"].items():
+        if roll["dice"] is None:
+            out.append(f"Roll {name}: {roll['rolls']} rolled; no exact odds (its outcome reads "
+                       "more than the dice)")
+            out += [f"  {o['value']:>4}: {o['observed']:>4} seen" for o in roll["outcomes"]]
+            continue
         out.append(f"Roll {name} ({roll['dice']}, outcome {roll['outcome']}): {roll['rolls']} "
                    f"rolled; {roll['test']} p = {_p(roll['p_value'])}")
         out += [f"  {o['value']:>4}: {o['observed']:>4} seen, {o['expected']:6.2f} expected "
