@@ -66,10 +66,13 @@ def _winners(state: dict) -> list[str]:
     return [str(w) for w in winner] if isinstance(winner, list) else []
 
 
+def _mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 def _seats(state: dict, players: list[str]) -> list[str]:
     """Turn order from the first turn's player (or a declared game's `setup.first`)."""
-    setup = state.get("setup") if isinstance(state.get("setup"), dict) else {}
-    turn = state.get("turn") if isinstance(state.get("turn"), dict) else {}
+    setup, turn = _mapping(state.get("setup")), _mapping(state.get("turn"))
     first = setup.get("first") or turn.get("player") or turn.get("active")
     if first in players:
         at = players.index(first)
@@ -79,7 +82,7 @@ def _seats(state: dict, players: list[str]) -> list[str]:
 
 def _basics(path: str, last: dict, first: dict) -> GameRecord:
     players = [str(p) for p in last.get("players", [])]
-    turn = last.get("turn") if isinstance(last.get("turn"), dict) else {}
+    turn = _mapping(last.get("turn"))
     game = str(last.get("game", "?"))
     kind = "table" if last.get("kit") == "table" else game
     from referee import games
