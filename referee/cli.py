@@ -44,6 +44,8 @@ LAZY_GROUPS["board"] = ("referee.board.cli", "board")  # the public board (refer
 LAZY_HELP["board"] = "A read-only web page of the table for a TV or a phone."
 LAZY_GROUPS["clock"] = ("referee.board.cli", "clock")
 LAZY_HELP["clock"] = "The turn clock: clock pause / clock resume (shown by status)."
+LAZY_GROUPS["report"] = ("referee.report.cli", "report")  # sessions read back (referee/report/)
+LAZY_HELP["report"] = "What real games say: winners by seat, length, tokens, rolls vs odds."
 TABLE_COMMANDS = {
     "token": "Tokens of your own game: token PLAYER NAME +N|-N|=N (bank and pools).",
     "draw": "Your own game: PLAYER draws N cards (counted; --deck D).",

@@ -1,0 +1,206 @@
+"""A session file read back as the public record of its game: the states the table saw
+(each through its game's `public_state`: hands as counts, no seed, no deck order), the
+winners, the length, each player's tokens over the game, the named rolls made and the
+cards each player put on the table. Read-only, as `referee log` reads (`Session.log`)."""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import UsageError
+
+Series = dict[str, dict[str, list[int]]]  # player -> token -> value after each event
+
+
+@dataclass
+class GameRecord:
+    path: str
+    game: str  # the game's id ("harbour", "x-statix", "xo")
+    kind: str  # "table" (a declared game) or the bundled game's id
+    title: str
+    players: list[str]
+    seats: list[str]  # the players in turn order, the first player first
+    winners: list[str]
+    over: bool
+    turns: int | None
+    rounds: int | None
+    ended: str | None
+    tokens: Series
+    rolls: dict[str, list[int]] = field(default_factory=dict)  # roll name -> outcomes
+    played: dict[str, list[str]] = field(default_factory=dict)  # player -> cards on the table
+    odds: dict[str, Any] = field(default_factory=dict)  # roll name -> exact_odds (or None)
+
+
+def read_session(path: str) -> GameRecord:
+    """The public record of the game a session file holds (its current game, from the
+    `new` event that began it); a missing, foreign or corrupt file is a SessionError
+    naming it (exit 2)."""
+    from referee import games
+    from referee.session import Session
+
+    with Session.open(path, write=False) as session:
+        events = session.log(with_states=True)
+        kept = session.kept_game()
+    began = max((i for i, (e, _) in enumerate(events) if e.kind == "new"), default=0)
+    lived = [(e, s) for e, s in events[began:]
+             if not e.undone and e.kind not in ("undo", "redo")]
+    if not lived:
+        raise UsageError(f"{path}: no game in this session")
+    public = [(e.summary, games.module_of_state(s).public_state(s)) for e, s in lived]
+    last = public[-1][1]
+    record = _basics(path, last, public[0][1])
+    if last.get("kit") == "table":
+        _table_game(record, public, kept)
+    elif record.game == "x-statix":
+        _x_statix(record, public)
+    return record
+
+
+def _winners(state: dict) -> list[str]:
+    winner = state.get("winner")
+    if isinstance(winner, str):
+        return [winner]
+    return [str(w) for w in winner] if isinstance(winner, list) else []
+
+
+def _mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _seats(state: dict, players: list[str]) -> list[str]:
+    """Turn order from the first turn's player (or a declared game's `setup.first`)."""
+    setup, turn = _mapping(state.get("setup")), _mapping(state.get("turn"))
+    first = setup.get("first") or turn.get("player") or turn.get("active")
+    if first in players:
+        at = players.index(first)
+        return players[at:] + players[:at]
+    return list(players)
+
+
+def _basics(path: str, last: dict, first: dict) -> GameRecord:
+    players = [str(p) for p in last.get("players", [])]
+    turn = _mapping(last.get("turn"))
+    game = str(last.get("game", "?"))
+    kind = "table" if last.get("kit") == "table" else game
+    from referee import games
+
+    title = str(last.get("title") or games.title(game))
+    number, rounds = turn.get("number"), turn.get("round")
+    ended = last.get("ended")
+    return GameRecord(path=path, game=game, kind=kind, title=title, players=players,
+                      seats=_seats(first, players), winners=_winners(last),
+                      over=bool(last.get("over")), turns=_count(number, last),
+                      rounds=rounds if isinstance(rounds, int) else None,
+                      ended=ended if isinstance(ended, str) else None,
+                      tokens={p: {} for p in players})
+
+
+def _count(number: Any, last: dict) -> int | None:
+    """Turns played: the last turn's number (a turn begun after the end is not counted)."""
+    if not isinstance(number, int):
+        return None
+    turn = last["turn"]
+    begun_after_end = last.get("over") and turn.get("step") == 0 and turn.get("done") == 0
+    return number - 1 if begun_after_end and number > 1 else number
+
+
+# ── a declared game (the table kit) ──────────────────────────────────────────────
+def _table_game(record: GameRecord, public: list[tuple[str, dict]], kept: Any) -> None:
+    names = _token_names(public)
+    for _, state in public:
+        for p in record.players:
+            held = state.get("tokens", {}).get(p, {})
+            for name in names:
+                record.tokens[p].setdefault(name, []).append(int(held.get(name, 0)))
+    rules = kept.table_game().rules.rolls if kept is not None and kept.kind == "table" else {}
+    if kept is not None and kept.kind == "table":
+        dice = kept.table_game().dice
+        for name, roll in rules.items():
+            record.odds[name] = exact_odds(dice, roll)
+    record.rolls = _table_rolls(public, set(rules))
+    record.played = _zones(public, record.players)
+
+
+_TEST = re.compile(r"^(.*?)\s*(>=|<=|==|!=|<|>)\s*(-?\d+)\s*$")
+_TESTS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+          "==": operator.eq, "!=": operator.ne}
+
+
+def exact_odds(dice: Any, roll: Any) -> Any:
+    """A named roll's exact distribution (referee/table/pools.py), its outcome as the rules
+    give it (referee/table/rules.py `roll`): a count or sum expression, or a test of one
+    against a number (`sum >= 5`: 1 when it holds, else 0); None when the outcome reads
+    more than the dice (a token, a zone), whose odds depend on the game."""
+    from referee.errors import UsageError as Unreadable
+    from referee.odds import Distribution
+    from referee.table.pools import distribution, named_roll
+
+    text = " + ".join(f"{n} {die}" for die, n in roll.pool)
+    test = _TEST.match(roll.outcome)
+    try:
+        pool, outcome = named_roll(dice, text, test.group(1) if test else roll.outcome)
+        exact = distribution(pool, outcome)
+    except Unreadable:
+        return None
+    if test is None:
+        return {"dice": str(pool), "outcome": str(outcome), "exact": exact}
+    holds, bound = _TESTS[test.group(2)], int(test.group(3))
+    yes = sum(w for v, w in exact.weights.items() if holds(v, bound))
+    weights = {1: yes, 0: exact.denominator - yes}
+    return {"dice": str(pool), "outcome": roll.outcome,
+            "exact": Distribution({v: w for v, w in weights.items() if w}, exact.denominator)}
+
+
+def _token_names(public: list[tuple[str, dict]]) -> list[str]:
+    names: list[str] = []
+    for _, state in public:
+        for held in state.get("tokens", {}).values():
+            names += [n for n in held if n not in names]
+    return names
+
+
+def _table_rolls(public: list[tuple[str, dict]], named: set[str]) -> dict[str, list[int]]:
+    """Each named roll's outcomes: an event whose `last_roll` is new, or the same as
+    before but said by the event (`Weather roll, ...`: the same dice again)."""
+    rolls: dict[str, list[int]] = {name: [] for name in sorted(named)}
+    before = None
+    for summary, state in public:
+        roll = state.get("last_roll")
+        if isinstance(roll, dict) and roll.get("die") in named:
+            name = str(roll["die"])
+            if roll != before or f"{name} roll".casefold() in summary.casefold():
+                rolls[name].append(int(roll["outcome"]))
+        before = roll
+    return rolls
+
+
+def _zones(public: list[tuple[str, dict]], players: list[str]) -> dict[str, list[str]]:
+    """Every card each player had in a zone of their own at any point (face up)."""
+    played: dict[str, list[str]] = {p: [] for p in players}
+    for _, state in public:
+        for p in players:
+            for cards in state.get("zones", {}).get(p, {}).values():
+                for card in cards if isinstance(cards, list) else []:
+                    name = card.get("name") if isinstance(card, dict) else card
+                    if isinstance(name, str) and name not in played[p]:
+                        played[p].append(name)
+    return played
+
+
+# ── X-Statix ───────────────────────────────────────────────────────────────────
+def _x_statix(record: GameRecord, public: list[tuple[str, dict]]) -> None:
+    """MT and FT (the sum of a player's heroes' FT) after each event; the heroes, Owner and
+    Team Name each player put on the table."""
+    record.played = {p: [] for p in record.players}
+    for _, state in public:
+        for p in record.players:
+            seat = state.get("table", {}).get(p, {})
+            heroes = [h for h in seat.get("heroes", []) if isinstance(h, dict)]
+            record.tokens[p].setdefault("MT", []).append(int(seat.get("mt", 0)))
+            record.tokens[p].setdefault("FT", []).append(sum(int(h.get("ft", 0)) for h in heroes))
+            shown = [str(h.get("name")) for h in heroes]
+            shown += [str(seat[k]) for k in ("owner", "team") if seat.get(k) not in (None, "-")]
+            record.played[p] += [n for n in shown if n not in record.played[p]]
