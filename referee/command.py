@@ -342,6 +342,7 @@ class Tx:
         self._db: Database | None = None
         self._kept: KeptGame | None = None
         self._kept_read = False
+        self._found: Database | None = None  # cards.yaml as it is now, loaded by `kept`
         self.notice: str | None = None  # cards.yaml changed since the game began (`kept`)
         # a command whose later dice depend on its first (the X-Statix mission chain):
         # faces left when it stopped are ignored, and said in its reply
@@ -423,8 +424,10 @@ class Tx:
             kept = self.kept
             if kept is not None and kept.kind == "cards":
                 self._db = kept.database()  # type: ignore[assignment]
-            else:
-                db = load_cards(self.options.cards, self.session.state.get("game"))
+            else:  # the table kit's, loaded already when `kept` compared it
+                db = self._found
+                if db is None:
+                    db = load_cards(self.options.cards, self.session.state.get("game"))
                 if kept is None:
                     self.session.check_card_names(db)
                 self._db = db
@@ -451,6 +454,7 @@ class Tx:
             db = load_cards(self.options.cards, kept.game_id)
         except (RefereeError, UsageError) as error:  # the game goes on without it
             problem = error.message
+        self._found = db
         line = keeping.notice(self.session.path, kept, db, problem)
         if line is not None:
             self.notice = line
