@@ -304,7 +304,7 @@ def simulate(variants: list[TableGame], players: int, policy: str, games: int, s
              jobs: int = 1) -> list[dict[str, Any]]:
     """`games` games of each variant (every variant with the same seeds), in chunks over
     `jobs` processes; each variant's summary, in the order given."""
-    from referee.simulate.runner import CHUNK_GAMES
+    from referee.simulate.runner import CHUNK_GAMES, process_pool
 
     work = [(v, (game, players, policy, seed, start, min(CHUNK_GAMES, games - start)))
             for v, game in enumerate(variants) for start in range(0, games, CHUNK_GAMES)]
@@ -313,11 +313,7 @@ def simulate(variants: list[TableGame], players: int, policy: str, games: int, s
         for v, job in work:
             results[(v, job[4])] = play_chunk(job)[1]
     else:
-        import multiprocessing
-
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(min(jobs, len(work))) as pool:
+        with process_pool(min(jobs, len(work))) as pool:
             done = pool.map(play_chunk, [job for _, job in work])
         for (v, _), (start, records) in zip(work, done, strict=True):
             results[(v, start)] = records

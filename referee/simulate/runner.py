@@ -65,6 +65,16 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def process_pool(workers: int) -> Any:
+    """A pool of `workers` processes, forked where the platform can (the workers inherit
+    what the parent loaded), else the platform's default start method."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return context.Pool(workers)
+
+
 def simulate_xs(
     games: int,
     policy_names: Sequence[str],
@@ -87,13 +97,9 @@ def simulate_xs(
             if progress:
                 progress(job[4])
     else:
-        import multiprocessing
-
         _cards(cards)  # loaded before forking: the workers inherit it
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
         sizes = {job[3]: job[4] for job in jobs}
-        with context.Pool(workers) as pool:
+        with process_pool(workers) as pool:
             for index, plain in pool.imap_unordered(run_chunk, jobs):
                 results[index] = plain
                 if progress:
