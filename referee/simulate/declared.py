@@ -10,7 +10,6 @@ an RNG seeded from (S, i) alone: the same seed gives the same figures whatever -
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from collections import Counter
@@ -29,8 +28,9 @@ UNFINISHED = "no end (unfinished)"
 
 def game_seed(seed: int, index: int) -> int:
     """A 64-bit seed for game `index` of a run seeded `seed` (no `hash()`: stable)."""
-    digest = hashlib.sha256(f"declared/{seed}/{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    from referee.simulate.runner import derived_seed
+
+    return derived_seed("declared", seed, index)
 
 
 def seat_names(players: int) -> list[str]:

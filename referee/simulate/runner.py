@@ -18,11 +18,16 @@ CHUNK_GAMES = 50  # games per chunk: part of what a seed means, never derived fr
 _cache: dict[str | None, tuple[Any, Any]] = {}
 
 
-def chunk_seed(seed: int, index: int) -> int:
-    """A 64-bit seed for chunk `index` of a run seeded `seed` (stable across Python
+def derived_seed(label: str, seed: int, index: int) -> int:
+    """A 64-bit seed for part `index` of a `label` run seeded `seed` (stable across Python
     versions and processes: no `hash()`)."""
-    digest = hashlib.sha256(f"x-statix/{seed}/{index}".encode()).digest()
+    digest = hashlib.sha256(f"{label}/{seed}/{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    """A 64-bit seed for chunk `index` of an X-Statix run seeded `seed`."""
+    return derived_seed("x-statix", seed, index)
 
 
 def chunks(games: int) -> list[tuple[int, int]]:
