@@ -20,6 +20,7 @@ from referee.command import (
     Reply,
     Tx,
     WholeNumber,
+    fraction_json,
     global_options,
     json_option,
     percent,
@@ -367,10 +368,6 @@ def _roll_own_die(ctx: click.Context, seed: int | None, entered: str | None, gam
 
 
 # ── odds ───────────────────────────────────────────────────────────────────────
-def _fraction_json(p: Any) -> dict:
-    return {"fraction": str(p), "value": float(p)}
-
-
 @main.command(context_settings=_EXPRESSION_CONTEXT)
 @click.argument("expression", nargs=-1, required=True)
 @click.option("--at-least", "at_least", type=WHOLE,
@@ -432,11 +429,11 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
             data: dict[str, Any] = {
                 "left": str(left),
                 "right": str(right),
-                "win": _fraction_json(result.win),
-                "tie": _fraction_json(result.tie),
-                "loss": _fraction_json(result.loss),
-                "moffed": {k: _fraction_json(v) for k, v in moff.items()},
-                "margin": {str(m): _fraction_json(p) for m, p in result.margin.items()},
+                "win": fraction_json(result.win),
+                "tie": fraction_json(result.tie),
+                "loss": fraction_json(result.loss),
+                "moffed": {k: fraction_json(v) for k, v in moff.items()},
+                "margin": {str(m): fraction_json(p) for m, p in result.margin.items()},
             }
             return Reply(lines, data)
         expr = notation.parse(" ".join(words))
@@ -445,14 +442,14 @@ def odds(ctx: click.Context, expression: tuple[str, ...], at_least: int | None,
         lines = [f"{expr}: mean {float(dist.mean()):.3f}"]
         data = {
             "expression": str(expr),
-            "mean": _fraction_json(dist.mean()),
-            "distribution": {str(v): _fraction_json(p) for v, p in dist.fractions().items()},
-            "moffed": _fraction_json(moffed),
+            "mean": fraction_json(dist.mean()),
+            "distribution": {str(v): fraction_json(p) for v, p in dist.fractions().items()},
+            "moffed": fraction_json(moffed),
         }
         if at_least is not None:
             p = dist.at_least(at_least)
             lines.append(f"  P(total >= {at_least}) = {p} = {percent(p)}")
-            data["at_least"] = {"n": at_least, **_fraction_json(p)}
+            data["at_least"] = {"n": at_least, **fraction_json(p)}
         if expr.mask_dice:
             lines.append(f"  P(moffed) (XO-5) = {moffed} = {percent(moffed)}")
         lines.append("  total  P(=)      P(>=)")

@@ -580,3 +580,8 @@ def percent(p: Any) -> str:
     if value < 0.01:
         return f"{value:.2g}%"
     return f"{value:.2f}%"
+
+
+def fraction_json(p: Any) -> dict:
+    """A probability as --json gives it: exact and as a float."""
+    return {"fraction": str(p), "value": float(p)}

@@ -115,12 +115,13 @@ def _table_game(record: GameRecord, public: list[tuple[str, dict]], kept: Any) -
             held = state.get("tokens", {}).get(p, {})
             for name in names:
                 record.tokens[p].setdefault(name, []).append(int(held.get(name, 0)))
-    rules = kept.table_game().rules.rolls if kept is not None and kept.kind == "table" else {}
+    rolls = {}
     if kept is not None and kept.kind == "table":
-        dice = kept.table_game().dice
-        for name, roll in rules.items():
-            record.odds[name] = exact_odds(dice, roll)
-    record.rolls = _table_rolls(public, set(rules))
+        game = kept.table_game()
+        rolls = game.rules.rolls
+        for name, roll in rolls.items():
+            record.odds[name] = exact_odds(game.dice, roll)
+    record.rolls = _table_rolls(public, set(rolls))
     record.played = _zones(public, record.players)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.words import counted
+
 
 def _pct(share: float | None) -> str:
     return "-" if share is None else f"{share * 100:.0f}%"
@@ -13,17 +15,13 @@ def _p(p: float | None) -> str:
     return "-" if p is None else (f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}")
 
 
-def _n(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def lines(summary: dict[str, Any]) -> list[str]:
-    out = [f"{summary['title']}: {summary['games']} "
-           f"{'game' if summary['games'] == 1 else 'games'}, {summary['finished']} finished"]
+    out = [f"{summary['title']}: {counted(summary['games'], 'game')}, "
+           f"{summary['finished']} finished"]
     for s in summary["sessions"]:
         won = " and ".join(s["winners"]) or ("no winner" if s["over"] else "not finished")
-        rounds = f", {_n(s['rounds'], 'round')}" if s["rounds"] is not None else ""
-        turns = f"{_n(s['turns'], 'turn')}{rounds}" if s["turns"] is not None else "turns unknown"
+        rounds = f", {counted(s['rounds'], 'round')}" if s["rounds"] is not None else ""
+        turns = f"{counted(s['turns'], 'turn')}{rounds}" if s["turns"] is not None else "turns unknown"
         out.append(f"  {s['path']}: {', '.join(s['seats'])}; {won}; {turns}"
                    + (f" ({s['ended']})" if s["ended"] else ""))
         for player, tokens in s["tokens"].items():

@@ -10,7 +10,6 @@ an RNG seeded from (S, i) alone: the same seed gives the same figures whatever -
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from collections import Counter
@@ -29,8 +28,9 @@ UNFINISHED = "no end (unfinished)"
 
 def game_seed(seed: int, index: int) -> int:
     """A 64-bit seed for game `index` of a run seeded `seed` (no `hash()`: stable)."""
-    digest = hashlib.sha256(f"declared/{seed}/{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    from referee.simulate.runner import derived_seed
+
+    return derived_seed("declared", seed, index)
 
 
 def seat_names(players: int) -> list[str]:
@@ -304,7 +304,7 @@ def simulate(variants: list[TableGame], players: int, policy: str, games: int, s
              jobs: int = 1) -> list[dict[str, Any]]:
     """`games` games of each variant (every variant with the same seeds), in chunks over
     `jobs` processes; each variant's summary, in the order given."""
-    from referee.simulate.runner import CHUNK_GAMES
+    from referee.simulate.runner import CHUNK_GAMES, process_pool
 
     work = [(v, (game, players, policy, seed, start, min(CHUNK_GAMES, games - start)))
             for v, game in enumerate(variants) for start in range(0, games, CHUNK_GAMES)]
@@ -313,11 +313,7 @@ def simulate(variants: list[TableGame], players: int, policy: str, games: int, s
         for v, job in work:
             results[(v, job[4])] = play_chunk(job)[1]
     else:
-        import multiprocessing
-
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(min(jobs, len(work))) as pool:
+        with process_pool(min(jobs, len(work))) as pool:
             done = pool.map(play_chunk, [job for _, job in work])
         for (v, _), (start, records) in zip(work, done, strict=True):
             results[(v, start)] = records

@@ -18,11 +18,16 @@ CHUNK_GAMES = 50  # games per chunk: part of what a seed means, never derived fr
 _cache: dict[str | None, tuple[Any, Any]] = {}
 
 
-def chunk_seed(seed: int, index: int) -> int:
-    """A 64-bit seed for chunk `index` of a run seeded `seed` (stable across Python
+def derived_seed(label: str, seed: int, index: int) -> int:
+    """A 64-bit seed for part `index` of a `label` run seeded `seed` (stable across Python
     versions and processes: no `hash()`)."""
-    digest = hashlib.sha256(f"x-statix/{seed}/{index}".encode()).digest()
+    digest = hashlib.sha256(f"{label}/{seed}/{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    """A 64-bit seed for chunk `index` of an X-Statix run seeded `seed`."""
+    return derived_seed("x-statix", seed, index)
 
 
 def chunks(games: int) -> list[tuple[int, int]]:
@@ -65,6 +70,16 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def process_pool(workers: int) -> Any:
+    """A pool of `workers` processes, forked where the platform can (the workers inherit
+    what the parent loaded), else the platform's default start method."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return context.Pool(workers)
+
+
 def simulate_xs(
     games: int,
     policy_names: Sequence[str],
@@ -87,13 +102,9 @@ def simulate_xs(
             if progress:
                 progress(job[4])
     else:
-        import multiprocessing
-
         _cards(cards)  # loaded before forking: the workers inherit it
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
         sizes = {job[3]: job[4] for job in jobs}
-        with context.Pool(workers) as pool:
+        with process_pool(workers) as pool:
             for index, plain in pool.imap_unordered(run_chunk, jobs):
                 results[index] = plain
                 if progress:

@@ -8,17 +8,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from referee.command import Reply, percent
+from referee.command import Reply, fraction_json, percent
 from referee.errors import UsageError
 from referee.inputs import natural
 from referee.odds import Distribution
 from referee.table import draws, pools
 from referee.table.dice import faces_text
 from referee.table.kit import TableGame
-
-
-def fraction_json(p: Fraction) -> dict:
-    return {"fraction": str(p), "value": float(p)}
 
 
 def _table(dist: Distribution, label: str) -> list[str]:
