@@ -72,6 +72,10 @@ def to_hex(rgb: RGB) -> str:
     return "#" + "".join(f"{round(min(max(c, 0.0), 1.0) * 255):02x}" for c in rgb)
 
 
+# WCAG relative luminance: the weights of linear R, G, B (contrast.py applies them to pictures)
+LUMA = (0.2126, 0.7152, 0.0722)
+
+
 def linear(c: float) -> float:
     """One sRGB channel (0..1) decoded to linear light."""
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
@@ -86,7 +90,7 @@ def encoded(c: float) -> float:
 def luminance(rgb: RGB) -> float:
     """WCAG relative luminance (0 black .. 1 white)."""
     r, g, b = (linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return LUMA[0] * r + LUMA[1] * g + LUMA[2] * b
 
 
 def contrast(a: RGB, b: RGB) -> float:
