@@ -8,6 +8,7 @@ resolved output folder.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -39,13 +40,23 @@ def inside(out: Path, *parts: str) -> Path:
     return path
 
 
-def part_of(path: Path) -> Path:
-    """A temporary name beside `path` for writing it atomically, unique to this process
-    and call: two writers of one file never share (or delete) each other's."""
+def part_token() -> str:
+    """A fresh `<pid>-<8 hex>`: the mark of a temporary name (PART_NAME reads its pid)."""
     import os
     import secrets
 
-    return path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.part")
+    return f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+# a temporary name of pnp (part_of): group 1 is the pid of the process that wrote it
+PART_NAME = re.compile(r"\.(\d+)-[0-9a-f]{8}\.part\Z")
+
+
+def part_of(path: Path, token: str | None = None) -> Path:
+    """A temporary name beside `path` for writing it atomically, unique to this process
+    and call (or to `token`, a stage's, pnp.exports.staging): two writers of one file
+    never share (or delete) each other's."""
+    return path.with_name(f"{path.name}.{token or part_token()}.part")
 
 
 LOCK_NAME = ".pnp-build.lock"

@@ -49,14 +49,14 @@ def from_profile(raw: Any) -> GuideStyle:
     return GuideStyle(**given)
 
 
-def _stroke_colour(hex_colour: str) -> str:
-    h = hex_colour.lstrip("#")
-    if len(h) == 3:
-        h = "".join(ch * 2 for ch in h)
-    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+def _stroke_colour(hex_colour: str, grey: str = "G", rgb: str = "RG") -> str:
+    """The PDF operator setting `hex_colour` (stroking by default; "g"/"rg" to fill)."""
+    from pnp.draw.colour import hex_bytes
+
+    r, g, b = hex_bytes(hex_colour)
     if r == g == b:
-        return f"{r / 255:g} G"
-    return f"{r / 255:g} {g / 255:g} {b / 255:g} RG"
+        return f"{r / 255:g} {grey}"
+    return f"{r / 255:g} {g / 255:g} {b / 255:g} {rgb}"
 
 
 def code(guides: list, style: GuideStyle = GuideStyle(), dash: bool = False) -> str:
@@ -95,7 +95,7 @@ def _pointers(segments: list, style: GuideStyle) -> str:
         paths.append(f"{s.x0 + nx:.4f} {s.y0 + ny:.4f} m {s.x0 - nx:.4f} {s.y0 - ny:.4f} l "
                      f"{s.x1:.4f} {s.y1:.4f} l h")
     path = " ".join(paths)
-    fill = _stroke_colour(style.color).replace(" RG", " rg").replace(" G", " g")
+    fill = _stroke_colour(style.color, "g", "rg")
     halo = (f"q {style.halo:g} w {_stroke_colour(style.halo_color)} 1 j {path} S Q\n"
             if style.halo > 0 else "")
     return halo + f"q {fill} {path} f Q\n"

@@ -296,20 +296,31 @@ def _ink_saver_notices(db: Any, todo: list, flag: bool, progress: Progress) -> N
 
 @dataclass(frozen=True)
 class _InProcess:
-    """What drawing in the build's own process needs: fonts, plan store, renderer and
-    the recorder of the faces it plans."""
+    """What drawing in one process (the build's own or a worker) needs: fonts, plan
+    store, renderer and the recorder of the faces it plans."""
     fonts: dict[str, str]
     store: Any
     renderer: Any
     recorder: Any
 
+    def draw(self, db: Any, art: Any, opts: Any, out: Path, advance: Any) -> tuple[Any, Any]:
+        """`art` drawn beside its target (commit=False), and its deck's card entries."""
+        from pnp.artefacts import build as b
+        from pnp.artefacts import drawn
 
-def _in_process(db: Any, opts: Any, options: BuildOptions, progress: Progress) -> _InProcess:
+        result = b.build_artefact(db, art, opts, self.renderer, self.fonts, out, advance,
+                                  commit=False)
+        entries = (drawn.deck_entries(db, self.recorder, art.game, art.deck)
+                   if art.deck else None)
+        return result, entries
+
+
+def _in_process(db: Any, opts: Any, force: bool, notify: Any = None) -> _InProcess:
     from pnp.artefacts import drawn
     from pnp.draw.fonts import register_fonts
 
-    fonts = register_fonts(db.print.fonts, db.root, notify=progress.notice)
-    store = plan_store(db, options.force)
+    fonts = register_fonts(db.print.fonts, db.root, notify=notify)
+    store = plan_store(db, force)
     renderer = checked_renderer(db, fonts, opts.ink_saver, store, opts)
     return _InProcess(fonts, store, renderer, drawn.Recorder(db, renderer))
 
@@ -394,18 +405,10 @@ class _DrawnHere:
         self.made: _InProcess | None = None      # made when the first artefact is drawn here
 
     def draw(self, art: Any) -> tuple[Any, Any]:
-        from pnp.artefacts import build as b
-        from pnp.artefacts import drawn
-
-        db, opts, out, progress = self.db, self.opts, self.out, self.progress
         if self.made is None:
-            self.made = _in_process(db, opts, self.options, progress)
-        here = self.made
-        result = b.build_artefact(db, art, opts, here.renderer, here.fonts, out,
-                                  progress.advance, commit=False)
-        entries = (drawn.deck_entries(db, here.recorder, art.game, art.deck)
-                   if art.deck else None)
-        return result, entries
+            self.made = _in_process(self.db, self.opts, self.options.force,
+                                    self.progress.notice)
+        return self.made.draw(self.db, art, self.opts, self.out, self.progress.advance)
 
 
 def _drawn(art: Any, pool: Any, here: _DrawnHere, db: Any, progress: Progress) -> tuple[Any, Any]:
@@ -456,25 +459,13 @@ def _worker_start(db: Any, opts: Any, out: Path, force: bool) -> None:
 
 
 def _worker_draw(art: Any) -> tuple[Any, Any] | None:
-    from pnp.artefacts import build as b
-    from pnp.artefacts import drawn
-    from pnp.draw.fonts import register_fonts
-
     w = _WORKER
-    db = w["db"]
     try:
-        if "renderer" not in w:
-            w["fonts"] = register_fonts(db.print.fonts, db.root)
-            w["store"] = plan_store(db, w["force"])
-            w["renderer"] = checked_renderer(db, w["fonts"], w["opts"].ink_saver, w["store"],
-                                             w["opts"])
-            w["recorder"] = drawn.Recorder(db, w["renderer"])
-        result = b.build_artefact(db, art, w["opts"], w["renderer"], w["fonts"], w["out"],
-                                  None, commit=False)
-        entries = (drawn.deck_entries(db, w["recorder"], art.game, art.deck)
-                   if art.deck else None)
-        w["store"].save()
-        return result, entries
+        if "made" not in w:
+            w["made"] = _in_process(w["db"], w["opts"], w["force"])
+        drawn_now = w["made"].draw(w["db"], art, w["opts"], w["out"], None)
+        w["made"].store.save()
+        return drawn_now
     except Exception:  # the parent draws it again and raises what it raises
         return None
 

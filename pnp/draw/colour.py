@@ -19,6 +19,7 @@ function says otherwise.
 from __future__ import annotations
 
 import math
+import re
 
 RGB = tuple[float, float, float]
 
@@ -47,20 +48,32 @@ VISIONS = tuple(VISION)
 # patches; cards are seen apart, under table light).
 DISTINCT_DE = 10.0
 
+_HEX6 = re.compile(r"[0-9a-fA-F]{6}")
+
+
+def hex_bytes(value: object) -> tuple[int, int, int]:
+    """`#rrggbb` or `#rgb` -> (r, g, b) in 0..255; ValueError otherwise. The one reading
+    of a hex colour (the `tint` filter, guide strokes and the checks share it)."""
+    text = str(value).strip().lstrip("#")
+    if len(text) == 3:
+        text = "".join(ch * 2 for ch in text)
+    if not _HEX6.fullmatch(text):
+        raise ValueError(f"not a #rrggbb colour: {value!r}")
+    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+
 
 def parse_hex(value: str) -> RGB:
     """`#rrggbb` or `#rgb` -> (r, g, b) in 0..1; ValueError otherwise."""
-    text = value.strip().lstrip("#")
-    if len(text) == 3:
-        text = "".join(ch * 2 for ch in text)
-    if len(text) != 6:
-        raise ValueError(f"not a #rrggbb colour: {value!r}")
-    n = int(text, 16)
-    return ((n >> 16) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255)
+    r, g, b = hex_bytes(value)
+    return (r / 255, g / 255, b / 255)
 
 
 def to_hex(rgb: RGB) -> str:
     return "#" + "".join(f"{round(min(max(c, 0.0), 1.0) * 255):02x}" for c in rgb)
+
+
+# WCAG relative luminance: the weights of linear R, G, B (contrast.py applies them to pictures)
+LUMA = (0.2126, 0.7152, 0.0722)
 
 
 def linear(c: float) -> float:
@@ -77,7 +90,7 @@ def encoded(c: float) -> float:
 def luminance(rgb: RGB) -> float:
     """WCAG relative luminance (0 black .. 1 white)."""
     r, g, b = (linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return LUMA[0] * r + LUMA[1] * g + LUMA[2] * b
 
 
 def contrast(a: RGB, b: RGB) -> float:

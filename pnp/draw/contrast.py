@@ -88,10 +88,11 @@ def background(ops: list, target: Any, dpi: float = CONTRAST_DPI):
 
 
 def _luminance(pixels):
+    """colour.luminance of every pixel at once."""
     import numpy as np
 
     lin = np.where(pixels <= 0.04045, pixels / 12.92, ((pixels + 0.055) / 1.055) ** 2.4)
-    return lin @ np.array([0.2126, 0.7152, 0.0722])
+    return lin @ np.array(colour.LUMA)
 
 
 def measured(op: Any, lum, mapping) -> float | None:

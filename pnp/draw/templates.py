@@ -192,16 +192,14 @@ def pairs(mapping: Any, pattern: str = "%s %s", sep: str = "  ") -> str:
 def tint(color: Any, amount: float, base: Any = "#ffffff") -> str:
     """`{{ "#d7262e" | tint(0.16) }}`: the colour at `amount` strength over `base` (white
     by default), as an opaque colour. Cheaper to print than `alpha`, which is drawn live."""
-    def rgb(value: Any) -> tuple[int, int, int]:
-        text = str(value).lstrip("#")
-        if len(text) == 3:
-            text = "".join(ch * 2 for ch in text)
-        if not re.fullmatch(r"[0-9a-fA-F]{6}", text):
-            raise ValueError(f"tint: not a #rrggbb colour: {value!r}")
-        return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+    from pnp.draw.colour import hex_bytes
 
+    try:
+        pairs = zip(hex_bytes(color), hex_bytes(base), strict=True)
+    except ValueError as exc:
+        raise ValueError(f"tint: {exc}") from None
     a = max(0.0, min(1.0, float(amount)))
-    mixed = (round(c * a + b * (1 - a)) for c, b in zip(rgb(color), rgb(base), strict=True))
+    mixed = (round(c * a + b * (1 - a)) for c, b in pairs)
     return "#" + "".join(f"{v:02x}" for v in mixed)
 
 

@@ -29,13 +29,15 @@ from pnp.exports.proof import (
     gallery_html,
     grouped_by_deck_faces,
     load_record,
+    proof_key,
     save_record,
 )
 
 
 def face_key(face: Any) -> str:
+    """The face's key in proof.json (Proofed.key)."""
     card = face.card
-    return f"{face.deck.game}/{face.deck.id}/{card.name if card is not None else ''}"
+    return proof_key(face.deck.game, face.deck.id, card.name if card is not None else None)
 
 
 class FaceDigests:

@@ -114,3 +114,16 @@ def _rasterise(pages: list, renderer: Any, dpi: float, title: str):
         return iter(())
     c.save()
     return rasterise(pdf.getvalue(), dpi)
+
+
+def save_png(image: Any, folder: Any, name: str, dpi: float | None = None) -> Any:
+    """`image` written as the PNG `folder/name` (the folder made when missing) through the
+    export's stage (pnp.exports.staging: whole or not at all); returns the path."""
+    from pnp.exports import staging
+    from pnp.outpaths import inside
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = inside(folder, name)
+    extra = {"dpi": (dpi, dpi)} if dpi is not None else {}
+    image.save(staging.target(path), "PNG", compress_level=6, **extra)
+    return path

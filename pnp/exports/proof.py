@@ -46,7 +46,12 @@ class Proofed:
 
     @property
     def key(self) -> str:
-        return f"{self.game}/{self.deck}/{self.card if self.card is not None else ''}"
+        return proof_key(self.game, self.deck, self.card)
+
+
+def proof_key(game: str, deck: str, card: str | None) -> str:
+    """A proofed face's key in proof.json (`card` None: the deck's back)."""
+    return f"{game}/{deck}/{card if card is not None else ''}"
 
 
 @dataclass

@@ -22,20 +22,17 @@ write in place, as before.
 from __future__ import annotations
 
 import os
-import re
-import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-# a `.part` of pnp: pnp.outpaths.part_of's names and this module's share the shape
-_PART = re.compile(r"\.(\d+)-[0-9a-f]{8}\.part\Z")
+from pnp.outpaths import LOCK_NAME, PART_NAME, lock_output, part_of, part_token
 
 
 class _Stage:
     def __init__(self, outs: list[Path]) -> None:
-        self.token = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.token = part_token()
         self.outs = outs
         self.removals: list[Path] = []
 
@@ -47,7 +44,7 @@ def target(path: Path) -> Path:
     """Where to write `path` now: its staged name inside a stage, else `path`."""
     if _stage is None:
         return path
-    return path.with_name(f"{path.name}.{_stage.token}.part")
+    return part_of(path, _stage.token)
 
 
 def current(path: Path) -> Path:
@@ -61,8 +58,6 @@ def part(path: Path) -> Path:
     unique temporary name beside it (pnp.outpaths.part_of)."""
     if _stage is not None:
         return target(path)
-    from pnp.outpaths import part_of
-
     return part_of(path)
 
 
@@ -86,8 +81,6 @@ def staged(out: Path, notify: Any = None) -> Iterator[None]:
     """Stage what is written under `out` (see the module's docstring); a stage inside a
     stage joins it (its files commit with the outer stage's)."""
     global _stage
-    from pnp.outpaths import lock_output
-
     out = Path(out)
     if _stage is not None:
         _stage.outs.append(out)
@@ -131,8 +124,6 @@ def _unmake(made: list[Path], out: Path) -> None:
     removed when they hold nothing but the lock and empty folders."""
     if not made:
         return
-    from pnp.outpaths import LOCK_NAME
-
     for where, dirs, names in os.walk(out, topdown=False):
         if names == [LOCK_NAME] and where == str(out):
             _unlink(os.path.join(where, LOCK_NAME))
@@ -165,7 +156,7 @@ def _sweep(out: Path, token: str | None = None, commit: bool = False,
                     os.replace(path, path[:-len(suffix)])
                 else:
                     _unlink(path)
-            elif stale and (found := _PART.search(name)) and not _running(int(found[1])):
+            elif stale and (found := PART_NAME.search(name)) and not _running(int(found[1])):
                 _unlink(path)
 
 

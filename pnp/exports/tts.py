@@ -188,7 +188,7 @@ TOKEN_THICKNESS = 0.2
 def export_pieces(db: Any, renderer: Any, game: str, out: Path,
                   base_url: str | None) -> tuple[list[Path], list]:
     """A game's face and token images and its pieces.json (the module's docstring)."""
-    from pnp.exports import pieces
+    from pnp.exports import pieces, staging
     from pnp.outpaths import inside
 
     files: list[Path] = []
@@ -205,31 +205,25 @@ def export_pieces(db: Any, renderer: Any, game: str, out: Path,
                                           "written as a TTS custom die (its faces are "
                                           "written as images)"))
         dice_folder = inside(folder, "dice")
-        dice_folder.mkdir(parents=True, exist_ok=True)
-        for index, image in enumerate(die.faces, start=1):
-            path = inside(dice_folder, f"{die.set_id}-{index}.png")
-            image.save(path, "PNG", compress_level=6)
-            files.append(path)
+        files += [pieces.save_png(image, dice_folder, f"{die.set_id}-{index}.png")
+                  for index, image in enumerate(die.faces, start=1)]
         if len(die.faces) == 6:
-            texture = inside(dice_folder, f"{die.set_id}.png")
-            d6_texture(die.faces).save(texture, "PNG", compress_level=6)
+            texture = pieces.save_png(d6_texture(die.faces), dice_folder, f"{die.set_id}.png")
             files.append(texture)
             url = image_url(texture, out, base_url)
             objects += [dice_object(game, die, n, url, number)
                         for n in range(die.die.per_player)]
     for token in pieces.tokens(db, renderer, game):
         warnings += token.warnings
-        token_folder = inside(folder, "tokens")
-        token_folder.mkdir(parents=True, exist_ok=True)
-        path = inside(token_folder, f"{token.token_id}.png")
-        token.image.save(path, "PNG", compress_level=6)
+        path = pieces.save_png(token.image, inside(folder, "tokens"), f"{token.token_id}.png")
         files.append(path)
         objects.append(token_bag(game, token.token_id, token.spec,
                                  image_url(path, out, base_url)))
     if objects:
         folder.mkdir(parents=True, exist_ok=True)
         json_path = inside(folder, "pieces.json")
-        json_path.write_text(json.dumps(_saved(objects), indent=2, ensure_ascii=False) + "\n")
+        staging.target(json_path).write_text(
+            json.dumps(_saved(objects), indent=2, ensure_ascii=False) + "\n")
         files.append(json_path)
     return files, warnings
 

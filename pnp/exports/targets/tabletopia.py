@@ -61,18 +61,12 @@ def _pieces(job: Job, game: str, dpi: int) -> tuple[list, list]:
     for die in pieces.dice(job.db, job.renderer(), game, dpi):
         warnings += die.warnings
         die_folder = inside(inside(folder, "dice"), die.set_id)
-        die_folder.mkdir(parents=True, exist_ok=True)
-        for n, image in enumerate(die.faces, start=1):
-            path = inside(die_folder, f"face-{n}.png")
-            image.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
-            files.append(path)
+        files += [pieces.save_png(image, die_folder, f"face-{n}.png", dpi)
+                  for n, image in enumerate(die.faces, start=1)]
     for token in pieces.tokens(job.db, job.renderer(), game, dpi):
         warnings += token.warnings
-        token_folder = inside(folder, "tokens")
-        token_folder.mkdir(parents=True, exist_ok=True)
-        path = inside(token_folder, f"{token.token_id}.png")
-        token.image.save(path, "PNG", dpi=(dpi, dpi), compress_level=6)
-        files.append(path)
+        files.append(pieces.save_png(token.image, inside(folder, "tokens"),
+                                     f"{token.token_id}.png", dpi))
     return files, warnings
 
 
