@@ -1,19 +1,16 @@
-"""Shared test helpers: run the real CLIs in a subprocess, find the project files."""
+"""Session-wide test set-up; the harness that runs the commands is tests/harness.py."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
-BUNDLED = ROOT / "cards.yaml"
+from tests.harness import ROOT, run_cli
 
 
 def _compile_once() -> None:
@@ -33,14 +30,6 @@ def _compile_once() -> None:
 
 
 _compile_once()
-
-
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None,
-            input: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run `python -m <args...>` (e.g. run_cli("pnp", "validate")) with the project importable."""
-    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run([sys.executable, "-m", *args], cwd=cwd or ROOT, env=full_env,
-                          capture_output=True, text=True, input=input, timeout=timeout)
 
 
 @pytest.fixture(autouse=True, scope="session")

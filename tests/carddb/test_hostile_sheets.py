@@ -7,14 +7,12 @@ capped per sheet. Each hostile file is made in the test (small on disk) and run 
 from __future__ import annotations
 
 import io
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pnp"))
-from hostile_support import one_line_error, pnp, stayed_inside  # noqa: E402
+from tests.pnp.hostile_support import one_line_error, pnp, stayed_inside  # noqa: E402
 
 CARDS = """\
 version: 1

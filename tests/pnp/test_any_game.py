@@ -12,10 +12,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_watch import Watcher  # noqa: E402
-
 import carddb  # noqa: E402
+from tests.pnp.test_watch import Watcher  # noqa: E402
 
 CARDS = """\
 version: 1

@@ -165,14 +165,12 @@ def test_operations_are_frozen_slotted_and_hash_as_before(tmp_path):
 @pytest.fixture
 def checker():
     """The test-only `checker` element, registered by importing its one module."""
-    sys.path.insert(0, str(Path(__file__).parent))
     try:
-        sys.modules.pop("checker_element", None)
-        module = importlib.import_module("checker_element")
+        sys.modules.pop("tests.pnp.checker_element", None)
+        module = importlib.import_module("tests.pnp.checker_element")
         yield module.ELEMENT
     finally:
         elements.unregister("checker")
-        sys.path.remove(str(Path(__file__).parent))
 
 
 def _starter(tmp_path) -> Path:

@@ -9,13 +9,11 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-sys.path.insert(0, str(Path(__file__).parent))
-from exports_support import ROOT, StandInRenderer  # noqa: E402
-
 import carddb  # noqa: E402
 from pnp.artefacts.single import select_faces  # noqa: E402
 from pnp.exports import cards as ex  # noqa: E402
 from pnp.exports import tts  # noqa: E402
+from tests.pnp.exports_support import ROOT, StandInRenderer  # noqa: E402
 
 PT = 72 / 25.4
 
@@ -190,8 +188,9 @@ def test_export_command_png_with_the_real_renderer(db, tmp_path):
     import os
     import subprocess
 
-    from exports_support import make_project
     from PIL import ImageCms
+
+    from tests.pnp.exports_support import make_project
 
     project = make_project(tmp_path / "project")
     card = db.games["x-statix"].decks["owners"].cards[0]

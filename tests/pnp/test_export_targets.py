@@ -14,10 +14,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageChops
 
-sys.path.insert(0, str(Path(__file__).parent))
-import export_target_plugin  # noqa: E402
-
 import carddb  # noqa: E402
+import tests.pnp.export_target_plugin as export_target_plugin  # noqa: E402
 from pnp.cli.export import target_options  # noqa: E402
 from pnp.cli.main import main  # noqa: E402
 from pnp.exports import targets  # noqa: E402

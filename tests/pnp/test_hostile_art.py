@@ -6,13 +6,18 @@ resolution, made once and cached by content."""
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_support import gs_stand_in, one_line_error, pnp, project, stayed_inside, with_owner_art  # noqa: E402
+from tests.pnp.hostile_support import (  # noqa: E402
+    gs_stand_in,
+    one_line_error,
+    pnp,
+    project,
+    stayed_inside,
+    with_owner_art,
+)
 
 BUILD = ("build", "--game", "x-statix", "--only", "owners", "--out", "out")
 

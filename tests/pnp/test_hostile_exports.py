@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_support import ROOT, one_line_error, pnp  # noqa: E402
+from tests.pnp.hostile_support import ROOT, one_line_error, pnp  # noqa: E402
 
 # Loaded first by the child (sitecustomize): SIGKILL itself when it opens for writing its
 # PNP_TEST_KILL_AT-th file under PNP_TEST_KILL_UNDER: the earlier files are written whole,

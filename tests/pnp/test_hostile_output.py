@@ -8,10 +8,8 @@ import fcntl
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_support import ROOT, one_line_error, pnp, project  # noqa: E402
+from tests.pnp.hostile_support import ROOT, one_line_error, pnp, project  # noqa: E402
 
 BUILD = ("build", "--game", "x-statix", "--only", "owners", "--out", "out", "--force")
 

@@ -4,15 +4,12 @@ time and memory, the refusal located at the template's line."""
 
 from __future__ import annotations
 
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_support import one_line_error, pnp, project, stayed_inside  # noqa: E402
+from tests.pnp.hostile_support import one_line_error, pnp, project, stayed_inside  # noqa: E402
 
 S = '{% set s = "x" * 100000 %}{% set big = [s] * 100000 %}\n'
 PROBES = {

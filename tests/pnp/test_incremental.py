@@ -10,12 +10,10 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from exports_support import ROOT, make_project  # noqa: E402
-
 import carddb  # noqa: E402
 from pnp.artefacts import build as b  # noqa: E402
 from pnp.artefacts.incremental import Hasher, unchanged_build  # noqa: E402
+from tests.pnp.exports_support import ROOT, make_project  # noqa: E402
 
 
 def pnp(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -4,13 +4,11 @@ default output folder must resolve inside the project; `--out` names any other."
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from hostile_support import one_line_error, pnp, stayed_inside  # noqa: E402
+from tests.pnp.hostile_support import one_line_error, pnp, stayed_inside  # noqa: E402
 
 
 @pytest.fixture

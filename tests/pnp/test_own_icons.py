@@ -6,17 +6,13 @@ validate checks each file with a located error."""
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp.cli.main import main
-
-sys.path.insert(0, str(Path(__file__).parent))
-from pieces_support import SWORD_FILL, build, drawn, own_pieces, skull_png  # noqa: E402
+from tests.pnp.pieces_support import SWORD_FILL, build, drawn, own_pieces, skull_png  # noqa: E402
 
 
 @pytest.fixture(scope="module")

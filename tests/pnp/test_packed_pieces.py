@@ -8,17 +8,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
-sys.path.insert(0, str(Path(__file__).parent))
-from pieces_support import build, own_pieces, starter  # noqa: E402
-
 from pnp.artefacts.kinds._plurals import counted, plural  # noqa: E402
 from pnp.artefacts.kinds.tokens import pitch_mm, punch_mm  # noqa: E402
+from tests.pnp.pieces_support import build, own_pieces, starter  # noqa: E402
 
 
 @pytest.fixture(scope="module")

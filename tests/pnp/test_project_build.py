@@ -3,13 +3,9 @@ progress) -> BuildReport, in process, without the click command."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-from exports_support import make_project  # noqa: E402
 
 import carddb  # noqa: E402
 from pnp.artefacts.project_build import (  # noqa: E402
@@ -19,6 +15,7 @@ from pnp.artefacts.project_build import (  # noqa: E402
     build_project,
 )
 from pnp.errors import PnpError  # noqa: E402
+from tests.pnp.exports_support import make_project  # noqa: E402
 
 
 class Recording(Progress):

@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).parent))
-from exports_support import ROOT, StandInRenderer  # noqa: E402
-
 import carddb  # noqa: E402
 from pnp.artefacts.single import page_box, select_faces  # noqa: E402
 from pnp.draw import checks  # noqa: E402
 from pnp.exports.proof import draw_guides, load_record, proof_faces  # noqa: E402
+from tests.pnp.exports_support import ROOT, StandInRenderer  # noqa: E402
 
 PT = 72 / 25.4
 
@@ -102,7 +100,7 @@ CHECK_TEMPLATE = """\
 def checked_project(tmp_path, icon_center: str, art_px: int):
     """A project whose Owner template puts a mask icon at `icon_center` (mm) and an
     `art_px` square image into a 40 x 30 mm box."""
-    from exports_support import make_project
+    from tests.pnp.exports_support import make_project
 
     project = make_project(tmp_path)
     (project / "templates" / "x-statix").mkdir(parents=True, exist_ok=True)
@@ -273,7 +271,7 @@ def test_proof_pixels_match_the_build_pdf_card_region(db, tmp_path):
 
 
 def test_proof_command_with_the_real_renderer(db, tmp_path):
-    from exports_support import make_project
+    from tests.pnp.exports_support import make_project
 
     project = make_project(tmp_path / "project")
     card = db.games["x-statix"].decks["common"].cards[0]

@@ -6,7 +6,6 @@ so, local files; Tabletopia gets one image per die face and per token kind."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -15,9 +14,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp.cli.main import main
-
-sys.path.insert(0, str(Path(__file__).parent))
-from pieces_support import own_pieces  # noqa: E402
+from tests.pnp.pieces_support import own_pieces  # noqa: E402
 
 BASE = "https://example.org/harbour-play/"
 # TTS's save format (its knowledge base, custom-content/save-file-format: ObjectState,

@@ -4,7 +4,6 @@ pages as fit with cut lines; the size is checked like a deck's."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,9 +11,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp.cli.main import main
-
-sys.path.insert(0, str(Path(__file__).parent))
-from pieces_support import build, starter  # noqa: E402
+from tests.pnp.pieces_support import build, starter  # noqa: E402
 
 REFERENCE_J2 = """- rect: {box: [0, 0, {{ W }}, {{ H }}], fill: "#fff8e0"}
 - text: {box: [4, 4, {{ W - 8 }}, 8], text: {{ reference.title }}, markup: false, font: bold, size: 12}

@@ -11,11 +11,9 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from exports_support import ROOT, make_project  # noqa: E402
-
 import carddb  # noqa: E402
 from pnp.cli.watch import relevant, watch_loop, watch_roots  # noqa: E402
+from tests.pnp.exports_support import ROOT, make_project  # noqa: E402
 
 
 class Watcher:

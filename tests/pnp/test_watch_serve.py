@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import queue
-import sys
 import threading
 import urllib.error
 import urllib.request
@@ -15,10 +14,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _browser import CHROMIUM, SKIP_REASON, Browser  # noqa: E402
-from test_watch import Watcher  # noqa: E402
+from tests._browser import CHROMIUM, SKIP_REASON, Browser  # noqa: E402
+from tests.pnp.test_watch import Watcher  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

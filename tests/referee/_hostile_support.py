@@ -10,8 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _core_support import ROOT, env  # noqa: E402
+from tests.referee._core_support import ROOT, env  # noqa: E402
 
 MEMORY_BYTES = 1 << 30  # address space: Python + sqlite + click need ~300 MB of it
 CPU_SECONDS = 20

@@ -18,13 +18,10 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _browser import CHROMIUM, SKIP_REASON, Browser  # noqa: E402
-from _core_support import ROOT, cli, env  # noqa: E402
-
 from referee import clock  # noqa: E402
 from referee.board.server import BoardServer  # noqa: E402
+from tests._browser import CHROMIUM, SKIP_REASON, Browser  # noqa: E402
+from tests.referee._core_support import ROOT, cli, env  # noqa: E402
 
 
 def xs_session(path: Path, deal: str = "referee") -> Path:

@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import click
 import pytest
@@ -16,9 +15,7 @@ from referee import cli as referee_cli
 from referee.command import Reply, Tx, session_command
 from referee.errors import RefereeError, UsageError
 from referee.session import Session
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import ROOT, cli, env, make_session, one_line_error, read_log  # noqa: E402
+from tests.referee._core_support import ROOT, cli, env, make_session, one_line_error, read_log  # noqa: E402
 
 HEAVY = [
     "sqlite3",

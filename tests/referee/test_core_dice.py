@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from referee.dice import MASK_FACES, DiceError, is_moffed, parse_faces, roll_d6, roll_mask
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import one_line_error, referee  # noqa: E402
+from tests.referee._core_support import one_line_error, referee  # noqa: E402
 
 # chi-square critical values at p = 0.001 (a fair die fails this 1 time in 1000 seeds)
 CHI2_CRITICAL_001 = {3: 16.266, 5: 20.515}

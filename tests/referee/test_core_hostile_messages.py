@@ -7,16 +7,12 @@ prefixed twice (`referee: referee: No such option`)."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import cli, make_session, one_line_error  # noqa: E402
-from _hostile_support import bounded_referee, refused, refused_json  # noqa: E402
-
 from referee.inputs import one_line, shown  # noqa: E402
+from tests.referee._core_support import cli, make_session, one_line_error  # noqa: E402
+from tests.referee._hostile_support import bounded_referee, refused, refused_json  # noqa: E402
 
 FAKE = "\nreferee: cards.yaml:1:1: injected"
 ESCAPE = "\x1b[31m"

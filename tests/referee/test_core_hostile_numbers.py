@@ -5,16 +5,11 @@ more than 4,300 digits raises. Every such number is refused: exit 2, one line, a
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import cli, make_session  # noqa: E402
-from _hostile_support import bounded_referee, refused_json  # noqa: E402
-
 from referee import inputs  # noqa: E402
+from tests.referee._core_support import cli, make_session  # noqa: E402
+from tests.referee._hostile_support import bounded_referee, refused_json  # noqa: E402
 
 HUGE = "9" * 5000  # over Python's 4,300-digit limit for int()
 SUPERSCRIPT_TWO = "\u00b2"  # "²": isdigit() is True, int() raises

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from referee.errors import DiceError
 from referee.notation import Group, parse
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import one_line_error, referee  # noqa: E402
+from tests.referee._core_support import one_line_error, referee  # noqa: E402
 
 
 @pytest.mark.parametrize(

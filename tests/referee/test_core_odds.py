@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 import time
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from referee.dice import faces_of
 from referee.notation import parse
 from referee.odds import compare, distribution, moffed_probability
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import one_line_error, referee  # noqa: E402
+from tests.referee._core_support import one_line_error, referee  # noqa: E402
 
 
 def enumerate_totals(text: str) -> list[tuple[int, bool]]:

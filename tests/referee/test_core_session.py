@@ -17,9 +17,7 @@ from pathlib import Path
 import pytest
 
 from referee.session import Session
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import (  # noqa: E402
+from tests.referee._core_support import (  # noqa: E402
     ROOT,
     bundled_db,
     cli,

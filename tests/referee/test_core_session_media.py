@@ -18,11 +18,9 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import bundled_db, cli, make_session, read_log  # noqa: E402
-from _hostile_support import bounded_referee, refused, refused_json  # noqa: E402
-
 from referee import session as store  # noqa: E402
+from tests.referee._core_support import bundled_db, cli, make_session, read_log  # noqa: E402
+from tests.referee._hostile_support import bounded_referee, refused, refused_json  # noqa: E402
 
 READING = (["status", "--json"], ["log", "--json"])
 WRITING = (["mt", "Ann", "+1"], ["undo"], ["new", "xo", "--players", "A,B", "--force"])

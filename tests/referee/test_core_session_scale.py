@@ -19,9 +19,7 @@ import pytest
 from referee import session as store
 from referee import session_verified
 from referee.session import Session
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import ROOT, cli, env, make_session, one_line_error  # noqa: E402
+from tests.referee._core_support import ROOT, cli, env, make_session, one_line_error  # noqa: E402
 
 LONG = 20_000
 

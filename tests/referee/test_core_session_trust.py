@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,10 +16,8 @@ import pytest
 
 from referee import session as store
 from referee import state_schema
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import ROOT, cli, make_session, one_line_error, read_log, referee  # noqa: E402
-from _hostile_support import bounded_referee, refused, refused_json  # noqa: E402
+from tests.referee._core_support import ROOT, cli, make_session, one_line_error, read_log, referee  # noqa: E402
+from tests.referee._hostile_support import bounded_referee, refused, refused_json  # noqa: E402
 
 TS = "2026-01-01T00:00:00+00:00"
 
@@ -257,9 +254,8 @@ def test_every_bundled_game_state_matches_the_schema():
     """Fresh games of both games, made by the game modules, pass their schema."""
     import random
 
-    from _core_support import hand_built_db
-
     from referee.games import module
+    from tests.referee._core_support import hand_built_db
 
     for game, players in (("x-statix", ["A", "B", "C"]), ("xo", ["H", "V"])):
         state = module(game).new_state(players, hand_built_db(), random.Random(1), seed=1)

@@ -6,7 +6,6 @@ import json
 import random
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,7 @@ import carddb
 from referee.errors import UsageError
 from referee.xo import game as xo
 from referee.xs import game as xs
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import ROOT, cli, one_line_error, read_log, referee_json  # noqa: E402
+from tests.referee._core_support import ROOT, cli, one_line_error, read_log, referee_json  # noqa: E402
 
 DB = carddb.load(ROOT / "cards.yaml")
 

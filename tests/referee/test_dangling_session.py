@@ -4,13 +4,9 @@ refused too), and nothing is created at the link's target."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _core_support import cli, one_line_error  # noqa: E402
+from tests.referee._core_support import cli, one_line_error  # noqa: E402
 
 
 @pytest.mark.parametrize("args", [["new", "x-statix", "--players", "Ann,Bob"], ["status"],

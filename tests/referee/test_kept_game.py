@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import sys
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -22,9 +21,7 @@ import pytest
 from referee import session as store
 from referee.plain import from_data, to_data
 from referee.state_schema import SchemaError
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest runs with --import-mode=importlib
-from _core_support import ROOT  # noqa: E402
+from tests.referee._core_support import ROOT  # noqa: E402
 
 NOTE_END = ("the game goes on with the cards it began with; `referee new` starts a game with "
             "the new cards")

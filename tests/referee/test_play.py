@@ -171,7 +171,6 @@ def test_a_command_of_another_terminal_beside_a_waiting_play_is_handled_as_today
 def table_deck_names(session: Path) -> list[str]:
     """Every card of the common deck, each as often as it is printed: discards that the
     table's deck can always show (XS-16: a card shown replaces a hidden one)."""
-    sys.path.insert(0, str(ROOT))
     from referee.command import load_cards
 
     db = load_cards(None, "x-statix")
@@ -210,7 +209,6 @@ def test_an_answer_reveals_no_hand_deck_order_or_seed(tmp_path):
     session = tmp_path / "dealt.db"
     assert referee(session, "new", "x-statix", "--players", "Ann,Bob", "--deal", "referee",
                    "--seed", "77").returncode == 0
-    sys.path.insert(0, str(ROOT))
     from referee.session import Session
 
     with Session.open(str(session), write=False) as s:

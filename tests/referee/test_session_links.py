@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _core_support import ROOT, cli, env, make_session, read_log  # noqa: E402
+from tests.referee._core_support import ROOT, cli, env, make_session, read_log  # noqa: E402
 
 
 def _linked(tmp_path: Path, how: str) -> tuple[Path, Path]:

@@ -5,7 +5,6 @@ solid fills behind text. Measured from the pixels pypdfium2 renders."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -13,11 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 import carddb
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from exports_support import make_project  # noqa: E402
-
 from pnp.cli.main import main  # noqa: E402
+from tests.pnp.exports_support import make_project  # noqa: E402
 
 SCALE = 1.0          # 72 px per inch: enough to count dark pixels
 DARK = 128           # a pixel darker than mid-grey (the X-Statix red counts as dark)

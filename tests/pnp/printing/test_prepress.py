@@ -115,11 +115,8 @@ def cli_build(project, out, *args):
 
 @pytest.fixture(scope="module")
 def xo_project(tmp_path_factory):
-    import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from exports_support import make_project
+    from tests.pnp.exports_support import make_project
 
     project = make_project(tmp_path_factory.mktemp("xo"))
     for deck in ("heroes-core", "statuses"):
@@ -196,11 +193,8 @@ BAND_TEMPLATE = """\
 
 @pytest.mark.parametrize(("extra", "flagged"), [("", True), (", bleed: true", False)])
 def test_paint_stopping_at_the_trim_is_flagged(tmp_path, extra, flagged):
-    import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from exports_support import make_project
+    from tests.pnp.exports_support import make_project
 
     project = make_project(tmp_path)
     (project / "templates" / "x-statix" / "owner.j2").write_text(BAND_TEMPLATE % extra)
@@ -281,11 +275,8 @@ def cli_export(project, out, *args):
 
 @pytest.fixture(scope="module")
 def xo_yaml(tmp_path_factory):
-    import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from exports_support import make_project
+    from tests.pnp.exports_support import make_project
 
     return make_project(tmp_path_factory.mktemp("shops"))
 

@@ -3,14 +3,9 @@ real card database once per session."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from sim_support import CARDS  # noqa: E402
+from tests.referee.simulate.sim_support import CARDS  # noqa: E402
 
 
 @pytest.fixture(scope="session")

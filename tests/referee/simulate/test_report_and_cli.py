@@ -8,7 +8,8 @@ import json
 
 import pytest
 from pypdf import PdfReader
-from sim_support import referee
+
+from tests.referee.simulate.sim_support import referee
 
 XS_TITLES = ["X-Statix balance report", "Win rate by seat", "Win rate by Owner card",
              "Win rate by Team Name card", "MT over time", "Mission success rate by mission card",
@@ -122,7 +123,7 @@ def test_a_designers_project_folder_without_the_games(tmp_path):
     import subprocess
     import sys
 
-    from sim_support import ROOT
+    from tests.referee.simulate.sim_support import ROOT
 
     project = tmp_path / "harbour"
     subprocess.run([sys.executable, "-m", "pnp", "init", str(project)], check=True,

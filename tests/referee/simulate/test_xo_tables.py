@@ -6,12 +6,11 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from sim_support import CARDS, referee, referee_json
-
 from referee import notation, odds
 from referee.dice import MASK_FACES
 from referee.simulate import xo_tables
 from referee.xo import rules
+from tests.referee.simulate.sim_support import CARDS, referee, referee_json
 
 
 def test_every_matchup_hit_equals_the_core_odds(db):

@@ -122,9 +122,8 @@ def test_tally_merge_is_order_free(db):
 def test_edited_cards_are_simulated_by_their_data(tmp_path):
     """A designer's edit (Teleportation +3, Bush Rangers Payoff +6) is played through the
     engine without refusals, and the edited mission's payoff shows in the statistics."""
-    from sim_support import CARDS
-
     import carddb
+    from tests.referee.simulate.sim_support import CARDS
 
     text = CARDS.read_text(encoding="utf-8")
     edited = text.replace("event: [{modify: success, by: 2}]", "event: [{modify: success, by: 3}]")

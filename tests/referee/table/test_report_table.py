@@ -10,15 +10,12 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pytest's importlib mode
-from test_rules_as_data import bazaar, harbour, play, referee  # noqa: E402
-from test_rules_as_data import folder as folder  # noqa: E402, F401  (a fixture)
+from tests.referee.table.test_rules_as_data import bazaar, harbour, play, referee  # noqa: E402
+from tests.referee.table.test_rules_as_data import folder as folder  # noqa: E402, F401  (a fixture)
 
 
 def report(*args: str, code: int = 0):

@@ -7,10 +7,10 @@ import re
 import sys
 
 import pytest
-from xs_support import act, make_state, texts
 
 from referee.errors import RefereeError, UsageError
 from referee.xs import events, mission, turn
+from tests.referee.xs.xs_support import act, make_state, texts
 
 POWERS = ["Energy Blasts", "Shape Shifting", "Razor-sharp Claws", "Protoplasmic Beams",
           "Being of Pure Energy"]

@@ -8,7 +8,8 @@ import re
 import sys
 
 import pytest
-from xs_support import referee_inprocess, referee_process, without_clock
+
+from tests.referee.xs.xs_support import referee_inprocess, referee_process, without_clock
 
 MAX_COMMANDS = 2000
 
@@ -507,7 +508,8 @@ def test_dice_as_they_fall_casualties_asks_each_die_by_name_on_a_terminal(tmp_pa
     skips his Sendoff roll); Enter lets the referee roll that die. Without a terminal,
     --roll with too few faces exits 2 naming the next die and changes nothing."""
     import pexpect
-    from xs_support import ROOT, clean_env
+
+    from tests.referee.xs.xs_support import ROOT, clean_env
 
     session = str(tmp_path / "dice.db")
 
@@ -559,7 +561,8 @@ def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(tmp_path):
     import time
 
     import pexpect
-    from xs_support import ROOT, clean_env
+
+    from tests.referee.xs.xs_support import ROOT, clean_env
 
     session = str(tmp_path / "dice.db")
     referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B", "--owner", "A=Coach",

@@ -11,11 +11,11 @@ import random
 import sys
 
 import pytest
-from xs_support import ROOT, clean_env, load_catalog, make_state, referee_inprocess
 
 from referee.xs import mission
 from referee.xs.play import Play
 from referee.xs.rolls import Dice
+from tests.referee.xs.xs_support import ROOT, clean_env, load_catalog, make_state, referee_inprocess
 
 
 @pytest.fixture(scope="module")

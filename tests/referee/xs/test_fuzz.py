@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from xs_support import ROOT
 
 import carddb
 from referee.errors import RefereeError, UsageError
@@ -16,6 +15,7 @@ from referee.xs import events, game, mission, turn
 from referee.xs.catalog import Catalog
 from referee.xs.play import Play
 from referee.xs.rolls import Dice
+from tests.referee.xs.xs_support import ROOT
 
 
 def candidates(state: dict, cat: Catalog, rng: random.Random) -> list[tuple]:

@@ -8,7 +8,6 @@ import random
 import re
 
 import pytest
-from xs_support import act, make_state, referee_inprocess, texts
 
 from referee.dice import TableDice, roll_d6
 from referee.errors import DiceError, RefereeError, UsageError
@@ -17,6 +16,7 @@ from referee.notation import roll as roll_expr
 from referee.xs import events, mission, turn
 from referee.xs.game import status_lines
 from referee.xs.rolls import Dice
+from tests.referee.xs.xs_support import act, make_state, referee_inprocess, texts
 
 # Counted nouns gone wrong: "1 cards", "2 card", "(s)", "no an happens"...
 WRONG = re.compile(r"\b1 (cards|heroes|points|dice|faces|marketing cards|carnage points)\b"

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from xs_support import referee_inprocess
 
 from referee.play.loop import Table
+from tests.referee.xs.xs_support import referee_inprocess
 
 # Ann (Spike Freeman, X-Statix) goes first; the table's own deck (hands hidden, XS-16)
 SETUP = ("--players", "Ann,Bob", "--owner", "Ann=Spike Freeman", "--team", "Ann=X-Statix",

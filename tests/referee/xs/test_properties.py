@@ -21,7 +21,6 @@ import re
 from collections import Counter
 
 import pytest
-from xs_support import ROOT
 
 import carddb
 from referee.errors import RefereeError, UsageError
@@ -29,6 +28,7 @@ from referee.xs import events, game, mission, turn
 from referee.xs.catalog import Catalog
 from referee.xs.play import PHASE_INDEX, Play
 from referee.xs.rolls import Dice
+from tests.referee.xs.xs_support import ROOT
 
 OPPORTUNITY, RECRUITMENT, PUBLICITY, MISSION, FAME, FORTUNE, END = range(7)
 ROLL_PHASE = {"opportunity": "opportunity", "recruit": "recruitment", "marketing": "publicity"}
@@ -291,7 +291,7 @@ def test_random_games_from_a_mission_with_sacrifices_keep_the_invariants(world, 
 def test_the_invariants_read_the_engines_own_steps(world):
     """The step patterns above match what the engine tells (a guard: a reworded message
     must not make the phase and killing-off checks silently check nothing)."""
-    from xs_support import act, make_state
+    from tests.referee.xs.xs_support import act, make_state
 
     _, cat, _ = world
     state = make_state(hands={"A": ["Ocelot", "Movies", "Zombies"]},

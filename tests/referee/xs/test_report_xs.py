@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_cli_game import Table, play_turn, true_state
-from xs_support import referee_inprocess
+
+from tests.referee.xs.test_cli_game import Table, play_turn, true_state
+from tests.referee.xs.xs_support import referee_inprocess
 
 TURNS = 6
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from xs_support import act, make_state, texts
 
 from referee.errors import RefereeError, UsageError
 from referee.xs import events, mission, turn
 from referee.xs.catalog import Catalog
+from tests.referee.xs.xs_support import act, make_state, texts
 
 
 def run_mission(cat, state, card, faces_mission, faces_carnage, casualties_faces=None,
@@ -23,10 +23,9 @@ def run_mission(cat, state, card, faces_mission, faces_carnage, casualties_faces
 def test_xs1_setup_deals_owner_team_seven_cards_and_4d6_mt():
     import random
 
-    from xs_support import ROOT
-
     import carddb
     from referee.xs import game
+    from tests.referee.xs.xs_support import ROOT
 
     db = carddb.load(ROOT / "cards.yaml")
     state = game.new_state(["A", "B", "C"], db, random.Random(2), owners={"B": "Coach"})

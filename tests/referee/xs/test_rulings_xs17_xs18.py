@@ -4,10 +4,10 @@ and XS-18 (Orbit's +2 counts only Power cards discarded for the Success roll), i
 from __future__ import annotations
 
 import pytest
-from xs_support import act, load_catalog, make_state, texts
 
 from referee.errors import RefereeError
 from referee.xs import mission
+from tests.referee.xs.xs_support import act, load_catalog, make_state, texts
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from xs_support import act, load_catalog, make_state, referee_inprocess, texts
 
 from referee.xs import events, mission
+from tests.referee.xs.xs_support import act, load_catalog, make_state, referee_inprocess, texts
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ happen (XS-2), killing off a hero for its own ability once per mission and Coach
 from __future__ import annotations
 
 import pytest
-from xs_support import act, make_state, texts
 
 from referee.errors import RefereeError
 from referee.xs import events, mission, turn
+from tests.referee.xs.xs_support import act, make_state, texts
 
 # What keeps a paid roll open (XS-2): a hero's reroll or adjust ability in play, or an
 # event card in hand that rerolls it.
@@ -177,7 +177,7 @@ def test_xs2_cli_a_command_refused_before_settling_changes_nothing(tmp_path):
     bytes as they were; `xs pay` then settles it (XS-2)."""
     import json
 
-    from xs_support import referee_inprocess
+    from tests.referee.xs.xs_support import referee_inprocess
 
     session = str(tmp_path / "g.db")
 

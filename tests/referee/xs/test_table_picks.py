@@ -11,7 +11,7 @@ import json
 import re
 import sys
 
-from xs_support import ROOT, clean_env, referee_inprocess, without_clock
+from tests.referee.xs.xs_support import ROOT, clean_env, referee_inprocess, without_clock
 
 
 def game_at_casualties(tmp_path, *deal: str):
@@ -109,10 +109,10 @@ def test_xs16_celebrity_status_and_tv_talk_show_pick_the_hero_at_the_table(cat):
     the table with the table's own deck: not given (no terminal), refused naming the pick
     and its options; given with --pick, that hero is the one taken."""
     import pytest
-    from xs_support import act, make_state
 
     from referee.errors import UsageError
     from referee.xs import events
+    from tests.referee.xs.xs_support import act, make_state
 
     state = make_state(hidden={"A": 2, "B": 2}, heroes={"B": ["Phat", "Ocelot"]}, phase="end")
     for card in ("Celebrity Status", "TV Talk Show"):
