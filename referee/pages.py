@@ -290,7 +290,8 @@ def seat_wins(rows: list[dict[str, Any]], title: str = "Win rate by seat (seat 1
                       [r["low"] for r in rows], [r["high"] for r in rows],
                       reference=fair, reference_label=f"fair {fair:.0%}", height=height)
     grid = table(["seat", "games", "wins", "win rate", "95% CI"],
-                 [[r["label"], str(r["games"]), str(r["wins"]), pct(r["rate"]), ci(r)]
+                 [[r["label"], str(r["games"]), str(r["wins"]),
+                   pct(r["rate"]) if r["games"] else "-", ci(r) if r["games"] else "-"]
                   for r in rows], [120, 60, 60, 70, 90])
     return [KeepTogether([chart, grid]), Spacer(1, 8)]
 
