@@ -324,11 +324,11 @@ def ends(rows: Mapping[str, Mapping[str, Any]]) -> list[Any]:
     return [KeepTogether([chart, grid]), Spacer(1, 8)]
 
 
-def roll(name: str, fit: Mapping[str, Any]) -> list[Any]:
+def roll(name: str, fit: Mapping[str, Any], lead: Sequence[Any] = ()) -> list[Any]:
     """One named roll: the share of each outcome seen against its exact probability, and
     the test of the counts against the odds. `fit` is a roll of `referee report --json`
     (dice, outcome, rolls, test, p_value, outcomes of value, observed, expected,
-    probability "a/b" or None)."""
+    probability "a/b" or None); `lead`: flowables kept on the same page (a heading)."""
     n = fit["rolls"]
     outcomes = fit["outcomes"]
     exact = fit["dice"] is not None
@@ -347,13 +347,14 @@ def roll(name: str, fit: Mapping[str, Any]) -> list[Any]:
                    "-" if o["expected"] is None else f"{o['expected']:.1f}",
                    o["probability"] or "-"] for o, s in zip(outcomes, seen, strict=True)],
                  [70, 50, 60, 60, 80])
-    return [KeepTogether([para(head, "Heading3"), chart, grid]), Spacer(1, 8)]
+    return [KeepTogether([*lead, para(head, "Heading3"), chart, grid]), Spacer(1, 8)]
 
 
-def cards(rows: list[dict[str, Any]]) -> list[Any]:
-    """The cards most often in a winner's play area against a loser's (per player)."""
+def cards(rows: list[dict[str, Any]], lead: Sequence[Any] = ()) -> list[Any]:
+    """The cards most often in a winner's play area against a loser's (per player);
+    `lead`: flowables kept on the same page (a heading)."""
     if not rows:
-        return [para("Cards in play: none was in a play area at the end.")]
+        return [*lead, para("Cards in play: none was in a play area at the end.")]
     labels = [r["card"] for r in rows]
     chart = grouped_chart("Cards in play at the end: per winner against per loser", labels,
                           [("per winner", [r["winner"] for r in rows]),
@@ -361,7 +362,7 @@ def cards(rows: list[dict[str, Any]]) -> list[Any]:
     grid = table(["card", "per winner", "per loser", "difference"],
                  [[r["card"], f"{r['winner']:.2f}", f"{r['loser']:.2f}",
                    f"{r['difference']:+.2f}"] for r in rows], [160, 70, 70, 70])
-    return [KeepTogether([chart, grid]), Spacer(1, 8)]
+    return [KeepTogether([*lead, chart, grid]), Spacer(1, 8)]
 
 
 def variants(labels: list[str], summaries: list[dict[str, Any]]) -> list[Any]:

@@ -181,12 +181,10 @@ def declared_story(summary: dict[str, Any], meta: dict[str, Any]) -> list[Any]:
     story += pages.ends(summary["ends"])
     story += pages.length(_counts(summary["turns"]), _counts(summary["rounds"]))
     story += pages.spread(_counts(summary["score_spread"]), summary["score_spread"]["winner_mean"])
-    if summary["rolls"]:
-        story.append(_para("Named rolls: observed against the exact odds", "Heading2"))
-        for name, fit in summary["rolls"].items():
-            story += pages.roll(name, fit["fit"])
-    story.append(_para("Cards in the winners' play areas", "Heading2"))
-    story += pages.cards(summary["cards"])
+    lead = [_para("Named rolls: observed against the exact odds", "Heading2")]
+    for i, (name, fit) in enumerate(summary["rolls"].items()):
+        story += pages.roll(name, fit["fit"], lead if i == 0 else ())
+    story += pages.cards(summary["cards"], [_para("Cards in the winners' play areas", "Heading2")])
     return story
 
 
