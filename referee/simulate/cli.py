@@ -19,8 +19,9 @@ def simulate() -> None:
     matchup and objective tables; --report PATH.pdf writes charts.
 
     Any other GAME of the card database with rules declared as data (docs/CARDS.md):
-    `referee simulate GAME --games N --policy random|greedy --players N --jobs N`, and
-    sweeps: `--set KEY=V1,V2,...` (see `referee simulate GAME --help`)."""
+    `referee simulate GAME --games N --policy random|greedy (or one a seat: greedy,random)
+    --players N --jobs N --report FILE.pdf`, and sweeps: `--set KEY=V1,V2,...` (see
+    `referee simulate GAME --help`)."""
 
 
 def _policies(text: str, players: int) -> list[str]:
