@@ -16,8 +16,9 @@ the drawing order is unchanged, and the face hashes of the build record were mad
 same code in the worker. A run whose worker failed sends nothing: its cards are planned
 here, and the error is the one a one-process build raises.
 
-Only a build that plans the deck anew asks workers (`--force`, or no stored plans: what
-to plan is otherwise one edited card, cheaper here than sending a worker a deck).
+Only a build that plans the deck anew asks workers (`--force`, or no plan of the deck
+stored: a first build, or PNP_CACHE_DIR=off); otherwise what to plan is the few edited
+cards, cheaper here than starting workers and sending them the deck.
 """
 
 from __future__ import annotations
@@ -30,13 +31,19 @@ RUN = 100       # cards a worker plans at a time (the first run is waited for)
 
 def worth_it(db: Any, art: Any, jobs: int | None, force: bool) -> bool:
     """Whether to plan `art`'s fronts in workers: a deck of at least LARGE designs,
-    planned anew (`force`), more than one job, and workers that can start here."""
+    planned anew (`force`, or no plan of it stored), more than one job, and workers that
+    can start here."""
     from pnp.artefacts.workers import pool_size
 
-    if not force or not art.deck:
+    if not art.deck or len(db.games[art.game].decks[art.deck].cards) < LARGE:
         return False
-    designs = len(db.games[art.game].decks[art.deck].cards)
-    return designs >= LARGE and pool_size(jobs, 2) > 0
+    if pool_size(jobs, 2) == 0:
+        return False
+    if force:
+        return True
+    from pnp.artefacts.project_build import plan_store
+
+    return not plan_store(db).stored(f"{art.game}/{art.deck}")
 
 
 class Planned:

@@ -112,9 +112,15 @@ def test_a_card_the_workers_cannot_plan_fails_as_with_one_job(big, tmp_path, mon
     assert errors[0] == errors[1] and "Ship 33" in errors[0]
 
 
-def test_an_ordinary_build_plans_here(big, tmp_path, monkeypatch):
-    """Without --force the stored plans are read here: no worker plans the deck."""
+def test_a_first_build_plans_in_workers_an_edit_plans_here(big, tmp_path, monkeypatch):
+    """Without --force: a deck with no stored plans (a first build) is planned in the
+    workers; once its plans are stored, an edit plans its one card here."""
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     runs = _planned_in_workers(monkeypatch)
     build_project(big, BuildOptions(out=tmp_path / "out", jobs=2))
-    assert runs == []
+    assert len(runs) == 6
+    ships = big / "ships.csv"
+    ships.write_text(ships.read_text().replace("ship number 3.", "ship number 3 (edit)."))
+    runs.clear()
+    report = build_project(big, BuildOptions(out=tmp_path / "out", jobs=2))
+    assert runs == [] and [a.name for a in report.built] == ["ships"]
