@@ -7,6 +7,7 @@ the next build, and a card the workers cannot plan fails as a one-process build 
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from pnp.artefacts import deck_planning, workers
 from pnp.artefacts.project_build import BuildOptions, build_project, checked_renderer, plan_store
 from pnp.cli.init import write_project
 from pnp.draw.fonts import register_fonts
-from pnp.draw.render import RenderError
+from pnp.draw.render import CardRenderer, RenderError
 from pnp.layout import geometry as g
 
 CARDS = 40
@@ -58,15 +59,32 @@ def _planned_in_workers(monkeypatch) -> list:
     return runs
 
 
+def _planned_here(monkeypatch) -> list:
+    """The faces this process plans (not its workers), by their targets' card names."""
+    here, pid = [], os.getpid()
+    plan = CardRenderer._plan
+
+    def counting(self, template, context, target, missing):
+        if os.getpid() == pid:
+            here.append(target.card)
+        return plan(self, template, context, target, missing)
+
+    monkeypatch.setattr(CardRenderer, "_plan", counting)
+    return here
+
+
 def test_a_large_deck_is_planned_in_workers_and_the_output_is_the_same(big, tmp_path,
                                                                         monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", "off")
     assert workers.usable()
     runs = _planned_in_workers(monkeypatch)
+    here = _planned_here(monkeypatch)
     one = build_project(big, BuildOptions(out=tmp_path / "one", jobs=1, force=True))
-    assert runs == []
+    assert runs == [] and len([c for c in here if c.startswith("Ship ")]) == CARDS
+    here.clear()
     two = build_project(big, BuildOptions(out=tmp_path / "two", jobs=2, force=True))
     assert runs == [(i, min(i + 7, CARDS)) for i in range(0, CARDS, 7)]
+    assert [c for c in here if c.startswith("Ship ")] == []     # every front from a worker
     files = _files(tmp_path / "one")
     assert "harbour/ships.pdf" in files and ".pnp-builds/0001.json" in files
     assert _files(tmp_path / "two") == files
