@@ -41,6 +41,9 @@ def project(folder: Path, cards: int) -> Path:
 class Watch:
     def __init__(self, folder: Path, env: dict, *args: str) -> None:
         self.folder = folder
+        # a cache of its own: the plan files are named by game and deck, so two watches
+        # sharing one would overwrite each other's plans
+        env = {**env, "PNP_CACHE_DIR": str(folder.parent / f"{folder.name}-cache")}
         self.pdf = folder / "output" / "harbour" / "ships.pdf"
         self.proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", *args, "--only",
                                       "ships"], cwd=folder, env=env,
@@ -102,7 +105,7 @@ def main() -> None:
     a = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory(prefix="pnp-watch-latency-") as tmp:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(Path(tmp) / "cache")}
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
         watches = {"--interval 0.5": Watch(project(Path(tmp) / "old", a.cards), env,
                                            "--interval", "0.5"),
                    "default": Watch(project(Path(tmp) / "new", a.cards), env)}
