@@ -246,6 +246,13 @@ class PlanStore:
         self._used[shard].add(key)
         self._dirty.add(shard)
 
+    def stored(self, bucket: str) -> bool:
+        """Whether an earlier build stored plans of the deck `bucket` ("game/deck") that
+        this store would read (a file of its plans exists)."""
+        if self.where is None or not self.read:
+            return False
+        return any(self._path(f"{bucket}\0{digit}").is_file() for digit in "0123456789abcdef")
+
     def changed(self, bucket: str, key: str) -> None:
         """The entry under `key` was changed in place (what its memo keeps grew): write
         its file on `save`."""
