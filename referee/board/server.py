@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from carddb.sse import Streams
+
 POLL_S = 0.05  # the page follows a command within 200 ms: a poll, a read, a send
-KEEPALIVE_S = 15.0
 RECENT = 20  # events read for the log lines and the last roll
 
 
@@ -86,9 +86,8 @@ class Board:
         self.path = path
         self.cards = cards
         self.looks: dict | None = None  # read once a game is there
-        self.stopped = threading.Event()
-        self._lock = threading.Lock()
-        self._streams: list[queue.Queue] = []
+        self.streams = Streams()
+        self.stopped = self.streams.stopped
         self.latest = self._read()
         self._seen = identity(path)
         self._thread = threading.Thread(target=self._watch, daemon=True)
@@ -119,28 +118,14 @@ class Board:
                 self.publish(fresh)
 
     def publish(self, fresh: dict) -> None:
-        with self._lock:
+        def latest() -> dict:
             self.latest = fresh
-            for stream in self._streams:
-                stream.put(fresh)
+            return fresh
 
-    def subscribe(self) -> queue.Queue:
-        stream: queue.Queue = queue.Queue()
-        with self._lock:
-            self._streams.append(stream)
-            stream.put(self.latest)
-        return stream
-
-    def unsubscribe(self, stream: queue.Queue) -> None:
-        with self._lock:
-            if stream in self._streams:
-                self._streams.remove(stream)
+        self.streams.publish(latest)
 
     def stop(self) -> None:
-        self.stopped.set()
-        with self._lock:
-            for stream in self._streams:
-                stream.put(None)
+        self.streams.stop()
 
 
 def now_clock(snapshot: dict) -> dict:
@@ -190,32 +175,16 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _events(self, head: bool) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        if head:
-            return
-        stream = self.board.subscribe()
-        try:
-            self.wfile.write(b"retry: 1000\n\n")
-            while not self.board.stopped.is_set():
-                try:
-                    fresh = stream.get(timeout=KEEPALIVE_S)
-                except queue.Empty:
-                    self.wfile.write(b": keep-alive\n\n")
-                    self.wfile.flush()
-                    continue
-                if fresh is None:
-                    break
-                data = json.dumps(now_clock(fresh), ensure_ascii=False)
-                self.wfile.write(f"event: state\nid: {fresh.get('seq', 0)}\ndata: {data}\n\n"
-                                 .encode())
-                self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the page was closed
-        finally:
-            self.board.unsubscribe(stream)
+        from carddb import sse
+
+        sse.headers(self)
+        if not head:
+            sse.stream_to(self, self.board.streams, _frame, first=lambda: self.board.latest)
+
+
+def _frame(fresh: dict) -> str:
+    data = json.dumps(now_clock(fresh), ensure_ascii=False)
+    return f"event: state\nid: {fresh.get('seq', 0)}\ndata: {data}\n\n"
 
 
 class BoardServer:
