@@ -151,6 +151,8 @@ def load(path: str | os.PathLike, seen: list | None, version: int) -> Mark | Non
 
 def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
     """Record `mark` with the file's identity now (after the command let go of it)."""
+    from carddb.files import part_of
+
     found = _where(path)
     seen = identity(path)
     if found is None or seen is None:
@@ -159,7 +161,7 @@ def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
     data = {"format": FORMAT, "path": real, "checks": _checks(), "file": seen, "version": version,
             "seq": mark.seq, "crc": mark.crc, "base": mark.base, "done": mark.done.runs(),
             "undone": _runs(mark.undone), "reverted": _runs(sorted(mark.reverted))}
-    temp = f"{where}.{os.getpid()}.tmp"
+    temp = part_of(where)
     try:
         os.makedirs(os.path.dirname(where), exist_ok=True)
         with open(temp, "w", encoding="utf-8") as file:
