@@ -1,7 +1,8 @@
 """What was verified of a session file, so that each row is checked once, not on every command.
 
-A session is checked whole (SQLite's `PRAGMA quick_check`, every row's CRC, every payload
-and the undo/redo history, state_schema) the first time a command opens it, and again
+A session is checked whole (SQLite's `PRAGMA quick_check`, every row's CRC, the undo/redo
+history and the current row, state_schema; an earlier ordinary row's content when it is
+read, session._verify_bulk) the first time a command opens it, and again
 whenever anything other than a referee command has changed the file since. After a command
 the referee records a *mark*: the file's identity once the command has let go of it (device,
 inode, size, mtime and ctime of the file and of its `-wal`), the last event it verified
