@@ -260,6 +260,8 @@ class PlanStore:
 
     def save(self) -> None:
         """Write each deck's file that gained a plan (atomically; errors ignored)."""
+        from carddb.files import part_of
+
         if self.where is None:
             return
         for bucket in sorted(self._dirty):
@@ -271,7 +273,7 @@ class PlanStore:
                     break
                 kept.setdefault(k, plans[k])
             path = self._path(bucket)
-            part = path.with_name(f"{path.name}.{os.getpid()}.part")
+            part = part_of(path)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with open(part, "wb") as f:

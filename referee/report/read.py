@@ -7,8 +7,6 @@ tells) and the cards each player put on the table. Read-only, as `referee log` r
 
 from __future__ import annotations
 
-import operator
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,34 +127,23 @@ def _table_game(record: GameRecord, public: list[tuple[str, dict]], kept: Any) -
     record.played = _zones(public, record.players)
 
 
-_TEST = re.compile(r"^(.*?)\s*(>=|<=|==|!=|<|>)\s*(-?\d+)\s*$")
-_TESTS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-          "==": operator.eq, "!=": operator.ne}
-
-
 def exact_odds(dice: Any, roll: Any) -> Any:
     """A named roll's exact distribution (referee/table/pools.py), its outcome as the rules
-    give it (referee/table/rules.py `roll`): a count or sum expression, or a test of one
-    against a number (`sum >= 5`: 1 when it holds, else 0); None when the outcome reads
-    more than the dice (a token, a zone), whose odds depend on the game."""
+    give it (`pools.roll_outcome`, the parse referee/table/rules.py `roll` plays by): a
+    count or sum expression, or a test of one (`sum >= 5`: 1 when it holds, else 0); None
+    when the outcome reads more than the dice (a token, a zone), whose odds depend on the
+    game."""
     from referee.errors import UsageError as Unreadable
-    from referee.odds import Distribution
     from referee.table.pools import distribution, named_roll
 
     text = " + ".join(f"{n} {die}" for die, n in roll.pool)
-    test = _TEST.match(roll.outcome)
     try:
-        pool, outcome = named_roll(dice, text, test.group(1) if test else roll.outcome)
+        pool, outcome = named_roll(dice, text, roll.outcome)
         exact = distribution(pool, outcome)
     except Unreadable:
         return None
-    if test is None:
-        return {"dice": str(pool), "outcome": str(outcome), "exact": exact}
-    holds, bound = _TESTS[test.group(2)], int(test.group(3))
-    yes = sum(w for v, w in exact.weights.items() if holds(v, bound))
-    weights = {1: yes, 0: exact.denominator - yes}
-    return {"dice": str(pool), "outcome": roll.outcome,
-            "exact": Distribution({v: w for v, w in weights.items() if w}, exact.denominator)}
+    return {"dice": str(pool), "outcome": roll.outcome if outcome.test else str(outcome),
+            "exact": exact}
 
 
 def _token_names(public: list[tuple[str, dict]]) -> list[str]:
