@@ -32,6 +32,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pnp.draw.recent import RecentCache
 from pnp.draw.stamp import STAMP_KEYS, git_stamp, uses_stamp
 
 BUILDS = ".pnp-builds"
@@ -185,7 +186,8 @@ class Recorder:
         self.faces: dict[tuple[str, str, str], str] = {}
         self._files: dict[str, str] = {}
         self._colours: dict = {}  # a colour's text, for every face (plan_text)
-        self._texts: dict = {}    # replay key -> the text of its operation
+        # replay key -> the text of its operation: bounded, a card's own lines age out
+        self._texts = RecentCache(4096)
         self._fonts = fonts_digest(db)
         observe = getattr(renderer, "observe_faces", None)
         self.observing = callable(observe)
@@ -222,7 +224,7 @@ class Recorder:
             if text is None:
                 text = plan_text([(key, op)], self._files, self._colours)
                 if key is not None and not _is_image(op):
-                    known[key] = text
+                    known.put(key, text)
             out.append(text)
         return out
 

@@ -39,14 +39,22 @@ class Pages:
         self.canvas = canvas
         self.count = 0
         self.layout = result.layout if result is not None else []
+        # a slot's trim box recurs on every sheet: one list for all (read, never changed)
+        self._boxes: dict[tuple[float, ...], list[float]] = {}
+
+    def _box(self, t: g.Rect, h: float) -> list[float]:
+        key = (t.x, t.top, t.w, t.h, h)
+        box = self._boxes.get(key)
+        if box is None:
+            box = self._boxes[key] = [_mm3(t.x), _mm3(h - t.top), _mm3(t.w), _mm3(t.h)]
+        return box
 
     def show(self, side: str = "other", cards=()) -> None:
         w, h = self.canvas._pagesize
         self.count += 1
         self.layout.append({
             "page": self.count, "size_mm": [_mm3(w), _mm3(h)], "side": side,
-            "cards": [{"name": name, "trim_mm": [_mm3(t.x), _mm3(h - t.top), _mm3(t.w),
-                                                 _mm3(t.h)]} for name, t in cards]})
+            "cards": [{"name": name, "trim_mm": self._box(t, h)} for name, t in cards]})
         self.canvas.showPage()
 
 

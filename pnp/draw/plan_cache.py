@@ -11,8 +11,10 @@ a key made of everything planning reads:
 - the trim size, bleed and safe zone, min_text_pt, INK_SAVER, the version stamp, the
   font roles, the project's folder (a plan holds absolute paths), and what the caller adds (`PlanStore(context=...)`: the fonts' bytes,
   whether the plan checks are installed).
-A plan's operations are pickled apart from the rest of its entry (`StoredOps`: unpickled
-only when one must be drawn), and its memo keeps the PDF code of its text once drawn
+Each plan is stored packed (a compressed pickle: unpacked only when its card is looked
+up; a build holds the plans it is not using packed, `HOT`); its operations are pickled
+apart from the rest of its entry (`StoredOps`: unpickled only when one must be drawn),
+and its memo keeps the PDF code of its text once drawn
 (pnp.draw.textcode), reused while the fonts stand as they stood.
 Two things are checked when a stored plan is found: each other card the template looked
 up (`card_named`) still has the context it had, and each file the plan draws (images)
@@ -33,11 +35,14 @@ import json
 import os
 import pickle
 import re
+import zlib
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-FORMAT = "pnp-plans-2"         # 2: a plan's operations pickled apart (StoredOps)
+# 2: a plan's operations pickled apart (StoredOps); 3: each plan packed apart (`_pack`)
+FORMAT = "pnp-plans-3"
 _code: str | None = None
 
 
@@ -199,15 +204,34 @@ class StoredOps(Sequence):
         return zip(self.keys, self.ops(), strict=True)
 
 
+# Plans kept as objects, the most recently stored or used; the others are held packed
+# (`_pack`: a compressed pickle, a third of the memory). More than a CardRenderer keeps
+# plans (its cache_size, 512): a plan the renderer may still draw, and so add to its
+# memo (`changed`), is always one of these.
+HOT = 1024
+
+
+def _pack(entry: Any) -> bytes:
+    return zlib.compress(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+
+def _unpack(packed: bytes) -> Any:
+    return pickle.loads(zlib.decompress(packed))
+
+
 class PlanStore:
     """The plans of card fronts, by key (`get`, `put`), one file per deck (`save`).
-    `read=False` (pnp build --force): nothing stored is used, everything is stored anew."""
+    `read=False` (pnp build --force): nothing stored is used, everything is stored anew.
+    In memory a plan is an object while it is among the HOT most recent, else packed:
+    a deck of 20,000 cards no longer holds 20,000 plans' objects until `save`."""
 
     def __init__(self, where: Path | None, context: str = "", read: bool = True):
         self.where = None if where is None else Path(where)
         self.context = context
         self.read = read
-        self._buckets: dict[str, dict] = {}
+        self._buckets: dict[str, dict] = {}     # shard -> key -> packed plan (None: hot)
+        self._hot: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._changed: set[tuple[str, str]] = set()  # hot plans to pack when they leave
         self._used: dict[str, set] = {}
         self._dirty: set[str] = set()
         self.hits = self.misses = 0
@@ -235,16 +259,43 @@ class PlanStore:
 
     def get(self, bucket: str, key: str) -> Any | None:
         shard = f"{bucket}\0{key[:1]}"
-        entry = self._bucket(shard).get(key)
+        plans = self._bucket(shard)
+        entry = self._hot.get((shard, key))
         if entry is not None:
-            self._used[shard].add(key)
+            self._hot.move_to_end((shard, key))
+        else:
+            packed = plans.get(key)
+            if packed is None:
+                return None
+            try:
+                entry = _unpack(packed)
+            except Exception:  # a damaged plan: a miss, never an error
+                return None
+            self._keep(shard, key, entry)
+        self._used[shard].add(key)
         return entry
 
     def put(self, bucket: str, key: str, entry: Any) -> None:
         shard = f"{bucket}\0{key[:1]}"
-        self._bucket(shard)[key] = entry
+        self._bucket(shard)[key] = None
         self._used[shard].add(key)
         self._dirty.add(shard)
+        self._changed.add((shard, key))
+        self._keep(shard, key, entry)
+
+    def _keep(self, shard: str, key: str, entry: Any) -> None:
+        """Hold `entry` as an object; pack the least recent beyond HOT (when changed)."""
+        hot = self._hot
+        hot[(shard, key)] = entry
+        hot.move_to_end((shard, key))
+        while len(hot) > HOT:
+            (old_shard, old_key), old = hot.popitem(last=False)
+            self._settle(old_shard, old_key, old)
+
+    def _settle(self, shard: str, key: str, entry: Any) -> None:
+        if (shard, key) in self._changed:
+            self._changed.discard((shard, key))
+            self._buckets[shard][key] = _pack(entry)
 
     def stored(self, bucket: str) -> bool:
         """Whether an earlier build stored plans of the deck `bucket` ("game/deck") that
@@ -256,7 +307,10 @@ class PlanStore:
     def changed(self, bucket: str, key: str) -> None:
         """The entry under `key` was changed in place (what its memo keeps grew): write
         its file on `save`."""
-        self._dirty.add(f"{bucket}\0{key[:1]}")
+        shard = f"{bucket}\0{key[:1]}"
+        self._dirty.add(shard)
+        if (shard, key) in self._hot:
+            self._changed.add((shard, key))
 
     def save(self) -> None:
         """Write each deck's file that gained a plan (atomically; errors ignored)."""
@@ -264,14 +318,17 @@ class PlanStore:
 
         if self.where is None:
             return
+        for (shard, key), entry in self._hot.items():
+            self._settle(shard, key, entry)
         for bucket in sorted(self._dirty):
             plans = self._buckets[bucket]
             used = self._used[bucket]
-            kept = {k: plans[k] for k in plans if k in used}
+            kept = {k: plans[k] for k in plans if k in used and plans[k] is not None}
             for k in plans:                 # older plans, up to as many as are used
                 if len(kept) >= 2 * len(used):
                     break
-                kept.setdefault(k, plans[k])
+                if plans[k] is not None:
+                    kept.setdefault(k, plans[k])
             path = self._path(bucket)
             part = part_of(path)
             try:

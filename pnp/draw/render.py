@@ -134,7 +134,6 @@ class CardRenderer:
         self.check_contrast = False
         self.large_print: float | None = None
         self._key_base: str | None = None
-        self._shared_keys: dict[tuple, tuple] = {}   # replay keys as stored (_stored_front)
         # called with each PlannedFace when a face is planned (not when its plan is reused)
         self.face_observers: list[Callable[[PlannedFace], None]] = []
         # each planned face's warnings pass through these (add_face_check)
@@ -369,10 +368,10 @@ class CardRenderer:
                 if shape and shape[0] == "image" and isinstance(shape[2], str):
                     files[shape[2]] = pc.file_stamp(shape[2])
             memo = {}
-            shared = self._shared_keys       # one object per distinct key: the files
-            store.put(bucket, key, (target.design, [None if k is None else          # keep
-                                                    shared.setdefault(k[1:], k[1:])  # each
-                                                    for k, _ in ops],                # once
+            # each plan is packed on its own (plan_cache._pack): keys shared across
+            # plans would be a table of every distinct key, growing with the deck
+            store.put(bucket, key, (target.design, [None if k is None else k[1:]
+                                                    for k, _ in ops],
                                     pc.pack_ops([op for _, op in ops]), warnings,
                                     target.edges,
                                     looked, files, memo, frozenset(fonts) - {""}))

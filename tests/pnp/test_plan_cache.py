@@ -141,3 +141,27 @@ def test_a_stored_plan_drawing_a_fallback_glyph_registers_its_font(starter, tmp_
         assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
         pdfs.append((out / "harbour" / "storms.pdf").read_bytes())
     assert pdfs[0] == pdfs[1]
+
+
+def test_plans_beyond_hot_are_held_packed_and_come_back_whole(tmp_path, monkeypatch):
+    """Issue 36 item 4: a store holds only the HOT most recent plans as objects, the
+    others packed; what was packed, and a memo grown in place and told (`changed`),
+    reads back the same after `save`."""
+    monkeypatch.setattr(plan_cache, "HOT", 2)
+    where = tmp_path / "plans"
+    store = plan_cache.PlanStore(where)
+    entries = {f"{i:x}{i}": ("design", [("line", i)], b"ops", [], (), {}, {}, {}, frozenset())
+               for i in range(6)}
+    for key, entry in entries.items():
+        store.put("g/d", key, entry)
+    assert len(store._hot) == 2
+    assert sum(isinstance(p, bytes) for b in store._buckets.values() for p in b.values()) == 4
+    last = list(entries)[-1]
+    store.get("g/d", last)[7]["grown"] = 1          # its memo grows while it is hot
+    store.changed("g/d", last)
+    store.save()
+    again = plan_cache.PlanStore(where)
+    for key, entry in entries.items():
+        want = entry[:7] + ({"grown": 1} if key == last else {},) + entry[8:]
+        assert again.get("g/d", key) == want
+    assert again.get("g/d", "f-unknown") is None
