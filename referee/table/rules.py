@@ -6,7 +6,10 @@ referee draws for the table from an injected `random.Random`."""
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from carddb import expr
@@ -26,6 +29,8 @@ class Env:
     """What an expression's names mean for `player` (None: the table), `card` (card.FIELD),
     `counts`/`total` (a roll's symbols and numeric sum)."""
 
+    __slots__ = ("state", "game", "player", "card", "counts", "total")
+
     def __init__(self, state: dict, game: TableGame, player: str | None, card: str | None = None,
                  counts: dict[str, int] | None = None, total: int = 0) -> None:
         self.state, self.game, self.player, self.card = state, game, player, card
@@ -44,14 +49,15 @@ class Env:
         return int(self.state["turn"].get("rolls", {}).get(word, 0))
 
     def cards(self, zone: str) -> list[str]:
+        """The cards in `zone` (the state's own list: read, never changed)."""
         if zone == HAND:
             return []
         found = self.game.rules.zone(zone)
         if found is not None and found.shared:
-            return list(self.state.get("table", {}).get(zone, []))
+            return self.state.get("table", {}).get(zone, [])  # type: ignore[no-any-return]
         if self.player is None:
             return []
-        return list(self.state.get("zones", {}).get(self.player, {}).get(zone, []))
+        return self.state.get("zones", {}).get(self.player, {}).get(zone, [])  # type: ignore[no-any-return]
 
     def field(self, card: str, name: str) -> int:
         return int(self.game.card_fields.get(card, {}).get(name, 0))
@@ -62,34 +68,61 @@ class Env:
         return len(self.cards(zone))
 
 
-def _value(tree: expr.Tree, env: Env) -> int:
+Compiled = Callable[[Env], int]
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": operator.eq, "!=": operator.ne}
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def _compile(tree: expr.Tree) -> Compiled:
+    """The tree as one function of an Env (closures, built once per expression text:
+    a rule is evaluated at every step of a simulated game, issue 30)."""
     head = tree[0]
     if head == "num":
-        return int(tree[1])
+        n = int(tree[1])
+        return lambda env: n
     if head == "name":
-        return env.name(tree[1])
+        word = tree[1]
+        return lambda env: env.name(word)
     if head == "field":
-        return env.field(env.card, tree[2]) if env.card else 0
+        name = tree[2]
+        return lambda env: env.field(env.card, name) if env.card else 0
     if head == "sum":
-        return sum(env.field(c, tree[2]) for c in env.cards(tree[1]))
+        zone, name = tree[1], tree[2]
+
+        def total(env: Env) -> int:
+            field = env.field
+            return sum([field(c, name) for c in env.cards(zone)])
+        return total
     if head == "count":
-        return env.count(tree[1])
+        zone = tree[1]
+        return lambda env: env.count(zone)
     if head == "neg":
-        return -_value(tree[1], env)
-    if head == "op":
-        a, b = _value(tree[2], env), _value(tree[3], env)
-        return a + b if tree[1] == "+" else a - b if tree[1] == "-" else a * b
-    if head == "cmp":
-        a, b = _value(tree[2], env), _value(tree[3], env)
-        return int({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
-                    "!=": a != b}[tree[1]])
+        inner = _compile(tree[1])
+        return lambda env: -inner(env)
+    if head in ("op", "cmp"):
+        a, b = _compile(tree[2]), _compile(tree[3])
+        if head == "cmp":
+            test = _COMPARE[tree[1]]
+            return lambda env: int(test(a(env), b(env)))
+        apply = _ARITHMETIC[tree[1]]
+        return lambda env: apply(a(env), b(env))
     # "if": the value when the test holds, else 0
-    return _value(tree[1], env) if _value(tree[2], env) else 0
+    value, test = _compile(tree[1]), _compile(tree[2])
+    return lambda env: value(env) if test(env) else 0
+
+
+@lru_cache(maxsize=512)
+def compiled(text: str) -> Compiled:
+    """The function that evaluates a validated expression."""
+    return _compile(expr.parse(text))
 
 
 def evaluate(text: str, env: Env) -> int:
     """The value of a validated expression (a comparison: 1 yes, 0 no)."""
-    return _value(expr.parse(text), env)
+    return compiled(text)(env)
 
 
 def worked(tree: expr.Tree, env: Env) -> str:
@@ -105,7 +138,7 @@ def worked(tree: expr.Tree, env: Env) -> str:
         return f"{worked(tree[2], env)} {tree[1]} {worked(tree[3], env)}"
     if head == "if":
         return f"{worked(tree[1], env)} if {worked(tree[2], env)}"
-    return str(_value(tree, env))
+    return str(_compile(tree)(env))
 
 
 # ── tokens within the limits and the bank ───────────────────────────────────────
@@ -251,7 +284,7 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
     total = sum(f.value or 0 for _, f in faces)
     env = Env(state, game, player, counts=dict(counts), total=total)
     tree = expr.parse(named.outcome)
-    value = _value(tree, env)
+    value = compiled(named.outcome)(env)
     outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
     said = named.say.replace("{outcome}", outcome)
     pool = " + ".join(f"{n} {d}" for d, n in named.pool)
@@ -269,7 +302,8 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
 def scores(state: dict, game: TableGame) -> dict[str, int]:
     if not game.rules.score:
         return {}
-    return {p: evaluate(game.rules.score, Env(state, game, p)) for p in state["players"]}
+    score = compiled(game.rules.score)
+    return {p: score(Env(state, game, p)) for p in state["players"]}
 
 
 def standing(state: dict, game: TableGame) -> list[str]:
@@ -308,8 +342,9 @@ def token_end(state: dict, game: TableGame) -> str | None:
     """The first end condition on tokens that holds now, said (`Ann reaches 20 cargo`)."""
     for end in game.rules.end:
         if end.kind == "token":
+            test = compiled(end.test)
             for p in state["players"]:
-                if evaluate(end.test, Env(state, game, p)):
+                if test(Env(state, game, p)):
                     kind = game.tokens[end.test.split()[0]]
                     return f"{p} reaches {holding(state, p, kind)} {kind.name} ({end.test})"
         elif end.kind == "pool" and evaluate(end.test, Env(state, game, None)):
