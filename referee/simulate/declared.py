@@ -54,8 +54,11 @@ class Hidden:
 
     def sync(self, state: dict, rng: random.Random) -> None:
         for player, decks in state["hands"].items():
+            held = self.hands[player]
             for deck, n in decks.items():
-                mine = self.hands[player][deck]
+                mine = held[deck]
+                if len(mine) == n:
+                    continue
                 while len(mine) < n:  # drawn: off the top of the deck
                     mine.append(self.piles[deck].pop())
                 while len(mine) > n:  # discarded face down: which, the referee does not say
@@ -106,10 +109,11 @@ def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: Fa
            rng: random.Random, now: RuleStep | None) -> tuple[list[str], Any]:
     """The policy's answer at the step `now` and the engine's result of it."""
     options = answers(state, game, hidden, rng, now)
-    where = rules.turn_line(state)  # said when no answer is legal
     # one answer: no other to try, so the state is stepped in place (a refusal ends the
-    # game all the same); several: each tried on a copy, the state kept
-    move = turn.step_in_place if len(options) == 1 else turn.step
+    # game all the same, said of the state before); several: each tried on a copy
+    alone = len(options) == 1
+    move = turn.step_in_place if alone else turn.step
+    where = rules.turn_line(state) if alone else None  # said when no answer is legal
     if policy == "random":
         rng.shuffle(options)
         for words in options:
@@ -117,7 +121,7 @@ def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: Fa
                 return words, move(state, game, words, source, rng)
             except (RefereeError, UsageError):
                 continue
-        raise RefereeError(f"no legal answer at {where}")
+        raise RefereeError(f"no legal answer at {where or rules.turn_line(state)}")
     chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
     tried = []
     for words in options:
@@ -127,7 +131,7 @@ def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: Fa
             continue
         tried.append((margin(result.state, chooser), rng.random(), words, result))
     if not tried:
-        raise RefereeError(f"no legal answer at {where}")
+        raise RefereeError(f"no legal answer at {where or rules.turn_line(state)}")
     best = max(tried, key=lambda t: (t[0], t[1]))
     return best[2], best[3]
 

@@ -72,8 +72,22 @@ Compiled = Callable[[Env], int]
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "==": operator.eq, "!=": operator.ne}
-_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def _binary(head: str, op: str, a: Compiled, b: Compiled, right: expr.Tree) -> Compiled:
+    """An operator or a comparison of two values; against a number (`cargo >= 20`), the
+    number is held rather than called for."""
+    if head == "cmp":
+        test = _COMPARE[op]
+        if right[0] == "num":
+            n = int(right[1])
+            return lambda env: int(test(a(env), n))
+        return lambda env: int(test(a(env), b(env)))
+    if op == "+":
+        return lambda env: a(env) + b(env)
+    if op == "-":
+        return lambda env: a(env) - b(env)
+    return lambda env: a(env) * b(env)
 
 
 def _compile(tree: expr.Tree) -> Compiled:
@@ -103,12 +117,7 @@ def _compile(tree: expr.Tree) -> Compiled:
         inner = _compile(tree[1])
         return lambda env: -inner(env)
     if head in ("op", "cmp"):
-        a, b = _compile(tree[2]), _compile(tree[3])
-        if head == "cmp":
-            test = _COMPARE[tree[1]]
-            return lambda env: int(test(a(env), b(env)))
-        apply = _ARITHMETIC[tree[1]]
-        return lambda env: apply(a(env), b(env))
+        return _binary(head, tree[1], _compile(tree[2]), _compile(tree[3]), tree[3])
     # "if": the value when the test holds, else 0
     value, test = _compile(tree[1]), _compile(tree[2])
     return lambda env: value(env) if test(env) else 0
