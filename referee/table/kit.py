@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from carddb.dice import Die, dice_of
@@ -174,6 +175,7 @@ def _start_dice(text: str) -> tuple[int, int]:
     return int(n), int(sides)
 
 
+@cache
 def _d(sides: int) -> Die:
     from carddb.dice import DieSet, Face
 

@@ -39,25 +39,11 @@ class Env:
     def name(self, word: str) -> int:
         if self.counts is not None:
             return self.total if word == "sum" else int(self.counts.get(word, 0))
-        kind = self.game.tokens.get(word)
-        if kind is not None:
-            if kind.shared:
-                return int(self.state["pool"].get(word, 0))
-            if self.player is None:
-                return 0
-            return int(self.state["tokens"][self.player].get(word, 0))
-        return int(self.state["turn"].get("rolls", {}).get(word, 0))
+        return _name_reader(self.game, word)(self)
 
     def cards(self, zone: str) -> list[str]:
         """The cards in `zone` (the state's own list: read, never changed)."""
-        if zone == HAND:
-            return []
-        found = self.game.rules.zone(zone)
-        if found is not None and found.shared:
-            return self.state.get("table", {}).get(zone, [])  # type: ignore[no-any-return]
-        if self.player is None:
-            return []
-        return self.state.get("zones", {}).get(self.player, {}).get(zone, [])  # type: ignore[no-any-return]
+        return _zone_reader(self.game, zone)(self)
 
     def field(self, card: str, name: str) -> int:
         return int(self.game.card_fields.get(card, {}).get(name, 0))
@@ -69,6 +55,30 @@ class Env:
 
 
 Compiled = Callable[[Env], int]
+
+
+def _name_reader(game: TableGame, word: str) -> Compiled:
+    """What a name means in `game` outside a roll: a token of the pool, a token of the
+    Env's player (none for the table), else the turn's outcome of the roll so named."""
+    kind = game.tokens.get(word)
+    if kind is not None and kind.shared:
+        return lambda env: int(env.state["pool"].get(word, 0))
+    if kind is not None:
+        return lambda env: 0 if env.player is None else int(
+            env.state["tokens"][env.player].get(word, 0))
+    return lambda env: int(env.state["turn"].get("rolls", {}).get(word, 0))
+
+
+def _zone_reader(game: TableGame, zone: str) -> Callable[[Env], list[str]]:
+    """The cards in `zone` of `game`: the table's, or the Env's player's (none for the
+    table); the hand's are not known to the referee."""
+    if zone == HAND:
+        return lambda env: []
+    found = game.rules.zone(zone)
+    if found is not None and found.shared:
+        return lambda env: env.state.get("table", {}).get(zone, [])  # type: ignore[no-any-return]
+    return lambda env: [] if env.player is None else env.state.get("zones", {}).get(
+        env.player, {}).get(zone, [])
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "==": operator.eq, "!=": operator.ne}
@@ -90,36 +100,38 @@ def _binary(head: str, op: str, a: Compiled, b: Compiled, right: expr.Tree) -> C
     return lambda env: a(env) * b(env)
 
 
-def _compile(tree: expr.Tree) -> Compiled:
+def _compile(tree: expr.Tree, game: TableGame | None = None) -> Compiled:
     """The tree as one function of an Env (closures, built once per expression text:
-    a rule is evaluated at every step of a simulated game, issue 30)."""
+    a rule is evaluated at every step of a simulated game, issue 30); with `game`, its
+    names and zones looked up once (for an Env of that game without a roll's counts)."""
     head = tree[0]
     if head == "num":
         n = int(tree[1])
         return lambda env: n
     if head == "name":
         word = tree[1]
-        return lambda env: env.name(word)
+        return _name_reader(game, word) if game is not None else lambda env: env.name(word)
     if head == "field":
         name = tree[2]
         return lambda env: env.field(env.card, name) if env.card else 0
     if head == "sum":
         zone, name = tree[1], tree[2]
+        cards = _zone_reader(game, zone) if game is not None else lambda env: env.cards(zone)
 
         def total(env: Env) -> int:
             field = env.field
-            return sum([field(c, name) for c in env.cards(zone)])
+            return sum([field(c, name) for c in cards(env)])
         return total
     if head == "count":
         zone = tree[1]
         return lambda env: env.count(zone)
     if head == "neg":
-        inner = _compile(tree[1])
+        inner = _compile(tree[1], game)
         return lambda env: -inner(env)
     if head in ("op", "cmp"):
-        return _binary(head, tree[1], _compile(tree[2]), _compile(tree[3]), tree[3])
+        return _binary(head, tree[1], _compile(tree[2], game), _compile(tree[3], game), tree[3])
     # "if": the value when the test holds, else 0
-    value, test = _compile(tree[1]), _compile(tree[2])
+    value, test = _compile(tree[1], game), _compile(tree[2], game)
     return lambda env: value(env) if test(env) else 0
 
 
@@ -129,8 +141,26 @@ def compiled(text: str) -> Compiled:
     return _compile(expr.parse(text))
 
 
+# (text, id(game)) -> (the game, held so its id is not reused while kept; the function)
+_FOR_GAME: dict[tuple[str, int], tuple[TableGame, Compiled]] = {}
+
+
+def compiled_for(text: str, game: TableGame) -> Compiled:
+    """`compiled(text)` with `game`'s names and zones looked up once: for an Env of
+    `game` outside a roll (a roll's outcome reads its counts: `compiled`)."""
+    key = (text, id(game))
+    hit = _FOR_GAME.get(key)
+    if hit is None or hit[0] is not game:
+        if len(_FOR_GAME) >= 1024:
+            _FOR_GAME.clear()
+        hit = _FOR_GAME[key] = (game, _compile(expr.parse(text), game))
+    return hit[1]
+
+
 def evaluate(text: str, env: Env) -> int:
     """The value of a validated expression (a comparison: 1 yes, 0 no)."""
+    if env.counts is None:
+        return compiled_for(text, env.game)(env)
     return compiled(text)(env)
 
 
@@ -214,13 +244,25 @@ def apply_effects(state: dict, game: TableGame, effects: tuple[Effect, ...], pla
     return lines, None
 
 
+def _whom(verb: str, seats: list[str], player: str, chosen: str | None) -> list[str | None]:
+    """Whose tokens a token effect changes (None: the shared pool)."""
+    if verb == "self":
+        return [player]
+    if verb == "choose_player":
+        return [chosen or player]
+    if verb == "each_player":
+        return list(seats)
+    if verb == "each_other":
+        return [p for p in seats if p != player]
+    return [None]  # pool
+
+
 def _apply(state: dict, game: TableGame, effect: Effect, player: str, source: str,
            chosen: str | None, card: str | None) -> list[str]:
     seats = state["players"]
     verb = effect.verb
     if verb in ("self", "choose_player", "each_player", "each_other", "pool"):
-        whom = {"self": [player], "choose_player": [chosen or player], "each_player": seats,
-                "each_other": [p for p in seats if p != player], "pool": [None]}[verb]
+        whom = _whom(verb, seats, player, chosen)
         out = []
         for who in whom:
             parts = _changed(state, game, who, effect.tokens, player, card)
@@ -311,7 +353,7 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
 def scores(state: dict, game: TableGame) -> dict[str, int]:
     if not game.rules.score:
         return {}
-    score = compiled(game.rules.score)
+    score = compiled_for(game.rules.score, game)
     return {p: score(Env(state, game, p)) for p in state["players"]}
 
 
@@ -351,7 +393,7 @@ def token_end(state: dict, game: TableGame) -> str | None:
     """The first end condition on tokens that holds now, said (`Ann reaches 20 cargo`)."""
     for end in game.rules.end:
         if end.kind == "token":
-            test = compiled(end.test)
+            test = compiled_for(end.test, game)
             for p in state["players"]:
                 if test(Env(state, game, p)):
                     kind = game.tokens[end.test.split()[0]]
