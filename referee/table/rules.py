@@ -437,7 +437,7 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
     a declared game's turn starts afresh (step 0, no roll yet) and its end is checked as
     the turn begins (a deck empty, the rounds played)."""
     turn = state["turn"]
-    phases = list(game.phases)
+    phases = game.phases
     new_turn = not (phases and turn.get("phase") in phases
                     and phases.index(turn["phase"]) + 1 < len(phases))
     if not new_turn:
