@@ -141,7 +141,10 @@ class Rules:
                     or any(p.steps for p in self.phases))
 
     def zone(self, name: str) -> Zone | None:
-        return next((z for z in self.zones if z.name == name), None)
+        for z in self.zones:
+            if z.name == name:
+                return z
+        return None
 
     def effects_of(self, card: str, card_type: str, when: str) -> tuple[Effect, ...]:
         """The effects a card has when `when` (played or revealed): its type's, then its own."""

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from carddb.gamerules import Step as RuleStep
 from referee.errors import RefereeError, UsageError
 from referee.table import rules, turn
 from referee.table.dice import FaceSource
@@ -53,8 +54,11 @@ class Hidden:
 
     def sync(self, state: dict, rng: random.Random) -> None:
         for player, decks in state["hands"].items():
+            held = self.hands[player]
             for deck, n in decks.items():
-                mine = self.hands[player][deck]
+                mine = held[deck]
+                if len(mine) == n:
+                    continue
                 while len(mine) < n:  # drawn: off the top of the deck
                     mine.append(self.piles[deck].pop())
                 while len(mine) > n:  # discarded face down: which, the referee does not say
@@ -66,13 +70,14 @@ class Hidden:
 
 
 # ── the answers a step may take ─────────────────────────────────────────────────
-def answers(state: dict, game: TableGame, hidden: Hidden, rng: random.Random) -> list[list[str]]:
-    """Every answer worth trying at the current step (the engine decides which are legal)."""
+def answers(state: dict, game: TableGame, hidden: Hidden, rng: random.Random,
+            now: RuleStep | None) -> list[list[str]]:
+    """Every answer worth trying at the current step, `now` (the engine decides which are
+    legal)."""
     active = state["turn"]["player"]
     seats = [[p] for p in state["players"]]
     if state.get("pending"):
         return seats
-    now = turn.current_step(state, game)
     if now is None or now.kind == "roll":
         return [[]]
     if now.kind == "effect":
@@ -90,9 +95,10 @@ def answers(state: dict, game: TableGame, hidden: Hidden, rng: random.Random) ->
     return [[pile[-1]]] if pile and state["decks"][deck]["deck"] > 0 else [[]]
 
 
-def margin(state: dict, game: TableGame, player: str) -> int:
-    """The declared score of `player` less the best other player's."""
-    score = rules.scores(state, game)
+def margin(state: dict, player: str) -> int:
+    """The declared score of `player` less the best other player's (the scores the engine
+    keeps in the state after every move: rules.settle)."""
+    score = state["scores"]
     if not score:
         return 0
     others = [n for p, n in score.items() if p != player]
@@ -100,27 +106,32 @@ def margin(state: dict, game: TableGame, player: str) -> int:
 
 
 def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
-           rng: random.Random) -> tuple[list[str], Any]:
-    """The policy's answer and the engine's result of it."""
-    options = answers(state, game, hidden, rng)
+           rng: random.Random, now: RuleStep | None) -> tuple[list[str], Any]:
+    """The policy's answer at the step `now` and the engine's result of it."""
+    options = answers(state, game, hidden, rng, now)
+    # one answer: no other to try, so the state is stepped in place (a refusal ends the
+    # game all the same, said of the state before); several: each tried on a copy
+    alone = len(options) == 1
+    move = turn.step_in_place if alone else turn.step
+    where = rules.turn_line(state) if alone else None  # said when no answer is legal
     if policy == "random":
         rng.shuffle(options)
         for words in options:
             try:
-                return words, turn.step(state, game, words, source, rng)
+                return words, move(state, game, words, source, rng)
             except (RefereeError, UsageError):
                 continue
-        raise RefereeError(f"no legal answer at {rules.turn_line(state)}")
+        raise RefereeError(f"no legal answer at {where or rules.turn_line(state)}")
     chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
     tried = []
     for words in options:
         try:
-            result = turn.step(state, game, words, source, rng)
+            result = move(state, game, words, source, rng)
         except (RefereeError, UsageError):
             continue
-        tried.append((margin(result.state, game, chooser), rng.random(), words, result))
+        tried.append((margin(result.state, chooser), rng.random(), words, result))
     if not tried:
-        raise RefereeError(f"no legal answer at {rules.turn_line(state)}")
+        raise RefereeError(f"no legal answer at {where or rules.turn_line(state)}")
     best = max(tried, key=lambda t: (t[0], t[1]))
     return best[2], best[3]
 
@@ -186,7 +197,7 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
         now = None if state.get("pending") else turn.current_step(state, game)
         actor = state["turn"]["player"]
         chooser = state["pending"]["player"] if state.get("pending") else actor
-        words, result = decide(policy_of[chooser], state, game, hidden, source, rng)
+        words, result = decide(policy_of[chooser], state, game, hidden, source, rng, now)
         state = result.state
         if now is not None and now.kind in ("play", "discard_to") and words:
             for card in turn._names(words):  # noqa: SLF001 - the engine's own reading

@@ -124,13 +124,11 @@ def session_roll(tx: Tx, words: tuple[str, ...]) -> Reply:
 def _named_roll(tx: Tx, state: dict, game: Any, text: str) -> Reply:
     """`roll NAME`: a roll cards.yaml names (`rolls:`), its outcome worked out and kept for
     the turn (a step may read it: `if weather > 0`)."""
-    import copy
-
     from referee.table import kit, rules
 
     name = kit.named(text, list(game.rules.rolls), "roll", "the rolls are")
     source = face_source(tx)
-    new = copy.deepcopy(state)
+    new = kit.copy_state(state)
     line, data = rules.roll(new, game, game.rules.rolls[name], new["turn"]["player"], source)
     source.check_all_used()
     tx.entered = None

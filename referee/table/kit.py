@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from carddb.dice import Die, dice_of
@@ -174,6 +175,7 @@ def _start_dice(text: str) -> tuple[int, int]:
     return int(n), int(sides)
 
 
+@cache
 def _d(sides: int) -> Die:
     from carddb.dice import DieSet, Face
 
@@ -309,6 +311,45 @@ def public_state(state: dict) -> dict:
     return {k: v for k, v in state.items() if k not in ("seed", "shown")}
 
 
+# ── the copy a command changes ──────────────────────────────────────────────────
+def _rows(table: dict) -> dict:
+    return {k: dict(v) for k, v in table.items()}
+
+
+def _lists(table: dict) -> dict:
+    return {k: list(v) for k, v in table.items()}
+
+
+# each part of the state a rule changes in place, copied as deep as its shape (game.py's
+# schema): a command never changes the state it was given
+_COPIES: dict[str, Any] = {
+    "players": list, "winner": list, "pool": dict, "scores": dict, "pending": dict,
+    "tokens": _rows, "hands": _rows, "shown": _lists, "table": _lists,
+    "zones": lambda zones: {p: _lists(z) for p, z in zones.items()},
+    "decks": lambda decks: {d: {**pile, "seen": list(pile["seen"])} for d, pile in decks.items()},
+    "turn": lambda turn: {**turn, "rolls": dict(turn["rolls"])} if "rolls" in turn else dict(turn),
+}
+# only ever replaced whole, never changed in place: shared by the copy
+_KNOWN = frozenset(_COPIES) | {"setup", "last_roll"}
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def copy_state(state: dict) -> dict:
+    """The state for a command to change: equal to `state`, sharing with it only what no
+    rule changes in place (the setup, the last roll, the plain values), so the copy costs
+    a few dicts and lists rather than a deep copy of every value (issue 30: the balance
+    lab copies at every step). A part of unknown shape is deep-copied."""
+    new = dict(state)
+    for key, copier in _COPIES.items():
+        value = state.get(key)
+        if value is not None:
+            new[key] = copier(value)
+    for key in state.keys() - _KNOWN:
+        if type(state[key]) not in _ATOMS:
+            new[key] = copy.deepcopy(state[key])
+    return new
+
+
 # ── commands (each returns the new state, a summary, lines and data) ──────────
 def _result(state: dict, summary: str, lines: list[str], data: dict[str, Any],
             game: TableGame | None = None) -> Result:
@@ -324,7 +365,7 @@ def _result(state: dict, summary: str, lines: list[str], data: dict[str, Any],
 
 
 def roll(state: dict, game: TableGame, n: int, die: Die, source: FaceSource) -> Result:
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     who = state["turn"]["player"]
     faces = source.take(n, die, f"{who}'s roll of {counted(n, die.name + ' die', die.name + ' dice')}")
     data = summary(faces, die)
@@ -339,7 +380,7 @@ def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
                  op: str, amount: int) -> Result:
     """+N takes N from the bank, -N gives N back, =N sets; never below 0, never more
     than the bank holds."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     if kind.shared and who is not None:
         raise UsageError(f"{kind.name} tokens are shared: referee token {kind.id} AMOUNT")
     if not kind.shared and who is None:
@@ -368,7 +409,7 @@ def change_token(state: dict, game: TableGame, who: str | None, kind: TokenKind,
 
 
 def draw(state: dict, game: TableGame, who: str, n: int, deck: str) -> Result:
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     pile = new["decks"][deck]
     if n > pile["deck"]:
         more = " (referee shuffle " + deck + " turns the discard pile over)" if pile["discard"] else ""
@@ -411,7 +452,7 @@ def discard(state: dict, game: TableGame, who: str, cards: list[str], n: int | N
             deck: str | None) -> Result:
     """Named cards are shown as they go onto their deck's discard pile (the referee learns
     them); without names, `n` cards (default 1) of `deck` go face down."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     moved: list[tuple[str, str | None]] = []  # (deck, card or None)
     if cards:
         if n is not None:
@@ -441,7 +482,7 @@ def discard(state: dict, game: TableGame, who: str, cards: list[str], n: int | N
 
 def show(state: dict, game: TableGame, who: str, text: str) -> Result:
     """A card shown to the table that stays in the hand: the referee learns it."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     name = card_named(game, text)
     d = game.cards[name]
     known = new["shown"][who].count(name)
@@ -454,7 +495,7 @@ def show(state: dict, game: TableGame, who: str, text: str) -> Result:
 
 
 def shuffle(state: dict, game: TableGame, deck: str) -> Result:
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     pile = new["decks"][deck]
     back = pile["discard"]
     pile["deck"] += back
@@ -472,6 +513,6 @@ def next_turn(state: dict, game: TableGame) -> Result:
     the phase are skipped, and the end checked as the turn begins)."""
     from referee.table.rules import next_phase
 
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     lines = next_phase(new, game)
     return _result(new, lines[0], lines, {"turn": dict(new["turn"])}, game)

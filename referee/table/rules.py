@@ -6,7 +6,10 @@ referee draws for the table from an injected `random.Random`."""
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from carddb import expr
@@ -26,6 +29,8 @@ class Env:
     """What an expression's names mean for `player` (None: the table), `card` (card.FIELD),
     `counts`/`total` (a roll's symbols and numeric sum)."""
 
+    __slots__ = ("state", "game", "player", "card", "counts", "total")
+
     def __init__(self, state: dict, game: TableGame, player: str | None, card: str | None = None,
                  counts: dict[str, int] | None = None, total: int = 0) -> None:
         self.state, self.game, self.player, self.card = state, game, player, card
@@ -34,24 +39,11 @@ class Env:
     def name(self, word: str) -> int:
         if self.counts is not None:
             return self.total if word == "sum" else int(self.counts.get(word, 0))
-        kind = self.game.tokens.get(word)
-        if kind is not None:
-            if kind.shared:
-                return int(self.state["pool"].get(word, 0))
-            if self.player is None:
-                return 0
-            return int(self.state["tokens"][self.player].get(word, 0))
-        return int(self.state["turn"].get("rolls", {}).get(word, 0))
+        return _name_reader(self.game, word)(self)
 
     def cards(self, zone: str) -> list[str]:
-        if zone == HAND:
-            return []
-        found = self.game.rules.zone(zone)
-        if found is not None and found.shared:
-            return list(self.state.get("table", {}).get(zone, []))
-        if self.player is None:
-            return []
-        return list(self.state.get("zones", {}).get(self.player, {}).get(zone, []))
+        """The cards in `zone` (the state's own list: read, never changed)."""
+        return _zone_reader(self.game, zone)(self)
 
     def field(self, card: str, name: str) -> int:
         return int(self.game.card_fields.get(card, {}).get(name, 0))
@@ -62,34 +54,114 @@ class Env:
         return len(self.cards(zone))
 
 
-def _value(tree: expr.Tree, env: Env) -> int:
+Compiled = Callable[[Env], int]
+
+
+def _name_reader(game: TableGame, word: str) -> Compiled:
+    """What a name means in `game` outside a roll: a token of the pool, a token of the
+    Env's player (none for the table), else the turn's outcome of the roll so named."""
+    kind = game.tokens.get(word)
+    if kind is not None and kind.shared:
+        return lambda env: int(env.state["pool"].get(word, 0))
+    if kind is not None:
+        return lambda env: 0 if env.player is None else int(
+            env.state["tokens"][env.player].get(word, 0))
+    return lambda env: int(env.state["turn"].get("rolls", {}).get(word, 0))
+
+
+def _zone_reader(game: TableGame, zone: str) -> Callable[[Env], list[str]]:
+    """The cards in `zone` of `game`: the table's, or the Env's player's (none for the
+    table); the hand's are not known to the referee."""
+    if zone == HAND:
+        return lambda env: []
+    found = game.rules.zone(zone)
+    if found is not None and found.shared:
+        return lambda env: env.state.get("table", {}).get(zone, [])  # type: ignore[no-any-return]
+    return lambda env: [] if env.player is None else env.state.get("zones", {}).get(
+        env.player, {}).get(zone, [])
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": operator.eq, "!=": operator.ne}
+
+
+def _binary(head: str, op: str, a: Compiled, b: Compiled, right: expr.Tree) -> Compiled:
+    """An operator or a comparison of two values; against a number (`cargo >= 20`), the
+    number is held rather than called for."""
+    if head == "cmp":
+        test = _COMPARE[op]
+        if right[0] == "num":
+            n = int(right[1])
+            return lambda env: int(test(a(env), n))
+        return lambda env: int(test(a(env), b(env)))
+    if op == "+":
+        return lambda env: a(env) + b(env)
+    if op == "-":
+        return lambda env: a(env) - b(env)
+    return lambda env: a(env) * b(env)
+
+
+def _compile(tree: expr.Tree, game: TableGame | None = None) -> Compiled:
+    """The tree as one function of an Env (closures, built once per expression text:
+    a rule is evaluated at every step of a simulated game, issue 30); with `game`, its
+    names and zones looked up once (for an Env of that game without a roll's counts)."""
     head = tree[0]
     if head == "num":
-        return int(tree[1])
+        n = int(tree[1])
+        return lambda env: n
     if head == "name":
-        return env.name(tree[1])
+        word = tree[1]
+        return _name_reader(game, word) if game is not None else lambda env: env.name(word)
     if head == "field":
-        return env.field(env.card, tree[2]) if env.card else 0
+        name = tree[2]
+        return lambda env: env.field(env.card, name) if env.card else 0
     if head == "sum":
-        return sum(env.field(c, tree[2]) for c in env.cards(tree[1]))
+        zone, name = tree[1], tree[2]
+        cards = _zone_reader(game, zone) if game is not None else lambda env: env.cards(zone)
+
+        def total(env: Env) -> int:
+            field = env.field
+            return sum([field(c, name) for c in cards(env)])
+        return total
     if head == "count":
-        return env.count(tree[1])
+        zone = tree[1]
+        return lambda env: env.count(zone)
     if head == "neg":
-        return -_value(tree[1], env)
-    if head == "op":
-        a, b = _value(tree[2], env), _value(tree[3], env)
-        return a + b if tree[1] == "+" else a - b if tree[1] == "-" else a * b
-    if head == "cmp":
-        a, b = _value(tree[2], env), _value(tree[3], env)
-        return int({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
-                    "!=": a != b}[tree[1]])
+        inner = _compile(tree[1], game)
+        return lambda env: -inner(env)
+    if head in ("op", "cmp"):
+        return _binary(head, tree[1], _compile(tree[2], game), _compile(tree[3], game), tree[3])
     # "if": the value when the test holds, else 0
-    return _value(tree[1], env) if _value(tree[2], env) else 0
+    value, test = _compile(tree[1], game), _compile(tree[2], game)
+    return lambda env: value(env) if test(env) else 0
+
+
+@lru_cache(maxsize=512)
+def compiled(text: str) -> Compiled:
+    """The function that evaluates a validated expression."""
+    return _compile(expr.parse(text))
+
+
+# (text, id(game)) -> (the game, held so its id is not reused while kept; the function)
+_FOR_GAME: dict[tuple[str, int], tuple[TableGame, Compiled]] = {}
+
+
+def compiled_for(text: str, game: TableGame) -> Compiled:
+    """`compiled(text)` with `game`'s names and zones looked up once: for an Env of
+    `game` outside a roll (a roll's outcome reads its counts: `compiled`)."""
+    key = (text, id(game))
+    hit = _FOR_GAME.get(key)
+    if hit is None or hit[0] is not game:
+        if len(_FOR_GAME) >= 1024:
+            _FOR_GAME.clear()
+        hit = _FOR_GAME[key] = (game, _compile(expr.parse(text), game))
+    return hit[1]
 
 
 def evaluate(text: str, env: Env) -> int:
     """The value of a validated expression (a comparison: 1 yes, 0 no)."""
-    return _value(expr.parse(text), env)
+    if env.counts is None:
+        return compiled_for(text, env.game)(env)
+    return compiled(text)(env)
 
 
 def worked(tree: expr.Tree, env: Env) -> str:
@@ -105,7 +177,7 @@ def worked(tree: expr.Tree, env: Env) -> str:
         return f"{worked(tree[2], env)} {tree[1]} {worked(tree[3], env)}"
     if head == "if":
         return f"{worked(tree[1], env)} if {worked(tree[2], env)}"
-    return str(_value(tree, env))
+    return str(_compile(tree)(env))
 
 
 # ── tokens within the limits and the bank ───────────────────────────────────────
@@ -172,13 +244,25 @@ def apply_effects(state: dict, game: TableGame, effects: tuple[Effect, ...], pla
     return lines, None
 
 
+def _whom(verb: str, seats: list[str], player: str, chosen: str | None) -> list[str | None]:
+    """Whose tokens a token effect changes (None: the shared pool)."""
+    if verb == "self":
+        return [player]
+    if verb == "choose_player":
+        return [chosen or player]
+    if verb == "each_player":
+        return list(seats)
+    if verb == "each_other":
+        return [p for p in seats if p != player]
+    return [None]  # pool
+
+
 def _apply(state: dict, game: TableGame, effect: Effect, player: str, source: str,
            chosen: str | None, card: str | None) -> list[str]:
     seats = state["players"]
     verb = effect.verb
     if verb in ("self", "choose_player", "each_player", "each_other", "pool"):
-        whom = {"self": [player], "choose_player": [chosen or player], "each_player": seats,
-                "each_other": [p for p in seats if p != player], "pool": [None]}[verb]
+        whom = _whom(verb, seats, player, chosen)
         out = []
         for who in whom:
             parts = _changed(state, game, who, effect.tokens, player, card)
@@ -251,7 +335,7 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
     total = sum(f.value or 0 for _, f in faces)
     env = Env(state, game, player, counts=dict(counts), total=total)
     tree = expr.parse(named.outcome)
-    value = _value(tree, env)
+    value = compiled(named.outcome)(env)
     outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
     said = named.say.replace("{outcome}", outcome)
     pool = " + ".join(f"{n} {d}" for d, n in named.pool)
@@ -269,7 +353,8 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
 def scores(state: dict, game: TableGame) -> dict[str, int]:
     if not game.rules.score:
         return {}
-    return {p: evaluate(game.rules.score, Env(state, game, p)) for p in state["players"]}
+    score = compiled_for(game.rules.score, game)
+    return {p: score(Env(state, game, p)) for p in state["players"]}
 
 
 def standing(state: dict, game: TableGame) -> list[str]:
@@ -308,8 +393,9 @@ def token_end(state: dict, game: TableGame) -> str | None:
     """The first end condition on tokens that holds now, said (`Ann reaches 20 cargo`)."""
     for end in game.rules.end:
         if end.kind == "token":
+            test = compiled_for(end.test, game)
             for p in state["players"]:
-                if evaluate(end.test, Env(state, game, p)):
+                if test(Env(state, game, p)):
                     kind = game.tokens[end.test.split()[0]]
                     return f"{p} reaches {holding(state, p, kind)} {kind.name} ({end.test})"
         elif end.kind == "pool" and evaluate(end.test, Env(state, game, None)):
@@ -351,7 +437,7 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
     a declared game's turn starts afresh (step 0, no roll yet) and its end is checked as
     the turn begins (a deck empty, the rounds played)."""
     turn = state["turn"]
-    phases = list(game.phases)
+    phases = game.phases
     new_turn = not (phases and turn.get("phase") in phases
                     and phases.index(turn["phase"]) + 1 < len(phases))
     if not new_turn:

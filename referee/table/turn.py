@@ -7,7 +7,6 @@ card the referee draws for the table from an injected `random.Random`."""
 
 from __future__ import annotations
 
-import copy
 import random
 
 from carddb.gamerules import Effect, Phase
@@ -22,6 +21,7 @@ from referee.table.kit import (
     _result,
     bank,
     card_named,
+    copy_state,
     deck_of,
     named,
     seat,
@@ -33,7 +33,10 @@ from referee.words import counted
 def phase_of(state: dict, game: TableGame) -> Phase | None:
     """The declared phase the turn is in (None: no phases, or a game without rules)."""
     name = state["turn"].get("phase")
-    return next((p for p in game.rules.phases if p.name == name), None)
+    for phase in game.rules.phases:
+        if phase.name == name:
+            return phase
+    return None
 
 
 def current_step(state: dict, game: TableGame) -> RuleStep | None:
@@ -127,7 +130,7 @@ def put(state: dict, game: TableGame, who: str, text: str, zone: str | None,
         chosen: str | None = None) -> Result:
     """A card of `who`'s hand put into play (`zone`), its effects when played applied."""
     rules.refuse_when_over(state)
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     card, where = card_named(game, text), _zone_of(game, zone)
     _from_hand(new, game, who, card)
     _cards_of(new, game, who, where).append(card)
@@ -139,7 +142,7 @@ def put(state: dict, game: TableGame, who: str, text: str, zone: str | None,
 def take_out(state: dict, game: TableGame, who: str, cards: list[str], zone: str | None) -> Result:
     """Cards of `who` in play (`zone`) onto their deck's discard pile, shown."""
     rules.refuse_when_over(state)
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     where = _zone_of(game, zone)
     if not cards:
         raise UsageError("name the cards to take out of play")
@@ -180,7 +183,13 @@ def reveal(state: dict, game: TableGame, who: str, text: str | None, deck: str |
            rng: random.Random, chosen: str | None = None, then: str = "stay") -> tuple[dict, list[str]]:
     """`who` reveals the top card of `deck` (named by the table, else drawn by the referee
     among the cards it has not seen): onto the discard pile, its effects when revealed."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
+    return new, _reveal(new, game, who, text, deck, rng, chosen, then)
+
+
+def _reveal(new: dict, game: TableGame, who: str, text: str | None, deck: str | None,
+            rng: random.Random, chosen: str | None, then: str) -> list[str]:
+    """`reveal` on a state the caller has copied (changed in place): the lines."""
     d = deck_of(game, deck)
     pile = new["decks"][d]
     if pile["deck"] < 1:
@@ -203,8 +212,7 @@ def reveal(state: dict, game: TableGame, who: str, text: str | None, deck: str |
     pile["discard"] += 1
     pile["seen"].append(card)
     lines = [f"{who} reveals {card}{how}"]
-    lines += _card_effects(new, game, who, card, "revealed", chosen, then)
-    return new, lines
+    return lines + _card_effects(new, game, who, card, "revealed", chosen, then)
 
 
 def reveal_command(state: dict, game: TableGame, who: str, text: str | None, deck: str | None,
@@ -221,7 +229,7 @@ def token_all(state: dict, game: TableGame, kind: TokenKind, op: str, amount: in
     rules.refuse_when_over(state)
     if kind.shared:
         raise UsageError(f"{kind.name} tokens are shared: referee token {kind.id} AMOUNT")
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     parts = []
     for who in new["players"]:
         before = rules.holding(new, who, kind)
@@ -247,7 +255,7 @@ def give(state: dict, game: TableGame, giver: str, taker: str, kind: TokenKind, 
         raise UsageError(f"{kind.name} tokens are shared, not a player's to give")
     if giver == taker:
         raise UsageError(f"{giver} cannot give to themselves")
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     have, other = rules.holding(new, giver, kind), rules.holding(new, taker, kind)
     if have - n < kind.min:
         raise RefereeError(f"{giver} has {have} {kind.name}; giving {n} leaves fewer than "
@@ -283,7 +291,15 @@ def step(state: dict, game: TableGame, words: list[str], source: FaceSource,
     player's name at a choice of player, faces at a roll, cards at play or discard, an
     option at a choice, the card revealed."""
     rules.refuse_when_over(state)
-    new = copy.deepcopy(state)
+    return step_in_place(copy_state(state), game, words, source, rng)
+
+
+def step_in_place(new: dict, game: TableGame, words: list[str], source: FaceSource,
+                  rng: random.Random) -> Result:
+    """`step` on a state the caller gives up: changed in place and returned in the Result
+    (a refusal may leave it part-changed; `step` copies it first). The balance lab steps
+    this way where one answer is all there is (issue 30: no copy per step)."""
+    rules.refuse_when_over(new)
     active = new["turn"]["player"]
     if new.get("pending"):
         lines = _resolve(new, game, words)
@@ -361,10 +377,8 @@ def _run(state: dict, game: TableGame, now: RuleStep, active: str, words: list[s
         text = " ".join(words) or None
         state["turn"]["done"] = state["turn"].get("done", 0) + 1
         last = state["turn"]["done"] >= now.count
-        new, lines = reveal(state, game, active, text, now.deck or None, rng,
-                            then="advance" if last else "stay")
-        state.clear()
-        state.update(new)
+        lines = _reveal(state, game, active, text, now.deck or None, rng, None,
+                        "advance" if last else "stay")
         if last and not state.get("pending"):
             lines += advance(state, game)
         return lines
