@@ -323,68 +323,96 @@ class CardRenderer:
 
     def _stored_front(self, keep, template, context, target: _Target, missing) -> _Plan:
         """A card front's plan from the plan store if it is still true, else planned
-        and stored (its `card_named` look-ups and drawn files kept to check it by)."""
-        from pnp.draw import plan_cache as pc
-
+        and stored (its `card_named` look-ups and drawn files kept to check it by). A
+        store not read (pnp build --force) plans every front afresh, and stores only
+        the plans it does not hold yet: one stored under the same key and still true is
+        what was planned now, not pickled and written again."""
         card, deck = keep
         game = self._game(card.game)
         store = self.plan_store
         bucket = f"{game.id}/{deck.id}"
         key = self._front_key(card, deck, game, template, target)
-        entry = store.get(bucket, key) if store.read else None
+        entry = store.stored(bucket, key)
+        held = entry is not None and self._still_true(entry, game)
         ops: Sequence[Any]
-        memo: dict[str, Any]
-        if entry is not None and self._still_true(entry, game):
+        memo: dict[str, Any] = {}
+        if held and store.read:
             store.hits += 1
-            design, keys, packed, warnings, edges, _deps, _files, memo, fonts = entry
-            target.design, target.edges = design, edges
-            if fonts:                   # fallback fonts are registered when first needed
-                from pnp.draw.glyphs import make_ready
-
-                make_ready(fonts)
-            token = self._token
-            ops = pc.StoredOps([(token, *k) if k is not None else None for k in keys],
-                               packed)
+            ops, warnings, memo = self._from_store(entry, target)
         else:
             store.misses += 1
-            looked: dict[str, str | None] = {}
-
-            def recording_context():
-                ctx = context()
-                inner = ctx["card_named"]
-
-                def card_named(name):
-                    found = inner(name)
-                    looked[str(name)] = None if found is None else pc.quick_digest(found)
-                    return found
-
-                ctx["card_named"] = card_named
-                return ctx
-
-            ops, warnings = self._plan(template, recording_context, target, missing)
-            files, fonts = {}, set()
-            for _, op in ops:
-                fonts.update(getattr(p, "font", "") for p in getattr(op, "pieces", ()) or ())
-                shape = op.as_tuple() if type(op) is not tuple else op
-                if shape and shape[0] == "image" and isinstance(shape[2], str):
-                    files[shape[2]] = pc.file_stamp(shape[2])
-            memo = {}
-            shared = self._shared_keys       # one object per distinct key: the files
-            store.put(bucket, key, (target.design, [None if k is None else          # keep
-                                                    shared.setdefault(k[1:], k[1:])  # each
-                                                    for k, _ in ops],                # once
-                                    pc.pack_ops([op for _, op in ops]), warnings,
-                                    target.edges,
-                                    looked, files, memo, frozenset(fonts) - {""}))
+            ops, warnings, looked = self._plan_looking(template, context, target, missing)
+            if not held:
+                store.put(bucket, key, self._entry(ops, warnings, target, looked, memo))
         if self.face_observers:
             self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                    self._replanner(template, context, target, missing),
                                    memo))
+        if held and not store.read:     # its stored text code is the stored plan's
+            return (keep, ops, warnings, target.edges, None)
         kept = memo.get(_KeptText.MEMO)
         if kept is None:
             kept = memo[_KeptText.MEMO] = {}
         return (keep, ops, warnings, target.edges,
                 _KeptText(kept, lambda: store.changed(bucket, key)))
+
+    def _from_store(self, entry, target: _Target) -> tuple[Any, list, dict]:
+        """(ops, warnings, memo) of a stored plan still true; the target's design and
+        edge paint as planned."""
+        from pnp.draw import plan_cache as pc
+
+        design, keys, packed, warnings, edges, _deps, _files, memo, fonts = entry
+        target.design, target.edges = design, edges
+        if fonts:                       # fallback fonts are registered when first needed
+            from pnp.draw.glyphs import make_ready
+
+            make_ready(fonts)
+        token = self._token
+        return (pc.StoredOps([(token, *k) if k is not None else None for k in keys], packed),
+                warnings, memo)
+
+    def _plan_looking(self, template, context, target: _Target,
+                      missing) -> tuple[list, list, dict[str, str | None]]:
+        """(ops, warnings, the `card_named` look-ups) of a front planned afresh: each
+        name looked up with the digest of what it found, to check a stored plan by."""
+        from pnp.draw import plan_cache as pc
+
+        looked: dict[str, str | None] = {}
+
+        def recording_context():
+            ctx = context()
+            inner = ctx["card_named"]
+
+            def card_named(name):
+                found = inner(name)
+                looked[str(name)] = None if found is None else pc.quick_digest(found)
+                return found
+
+            ctx["card_named"] = card_named
+            return ctx
+
+        ops, warnings = self._plan(template, recording_context, target, missing)
+        return ops, warnings, looked
+
+    def _entry(self, ops: list, warnings: list, target: _Target, looked: dict,
+               memo: dict) -> tuple:
+        """What the plan store keeps of a front planned afresh: its design, replay keys,
+        packed operations, warnings, edge paint, look-ups, drawn files (size and
+        mtime), memo and the fonts its text runs use."""
+        from pnp.draw import plan_cache as pc
+
+        files: dict[str, Any] = {}
+        fonts: set[str] = set()
+        for _, op in ops:
+            fonts.update(getattr(p, "font", "") for p in getattr(op, "pieces", ()) or ())
+            shape = op.as_tuple() if type(op) is not tuple else op
+            if shape and shape[0] == "image" and isinstance(shape[2], str):
+                files[shape[2]] = pc.file_stamp(shape[2])
+        shared = self._shared_keys           # one object per distinct key: the files
+        return (target.design, [None if k is None else shared.setdefault(k[1:], k[1:])
+                                for k, _ in ops],          # keep each once
+                pc.pack_ops([op for _, op in ops]), warnings, target.edges,
+                looked, files, memo, frozenset(fonts) - {""})
 
     def _front_key(self, card, deck, game, template, target: _Target) -> str:
         from pnp.draw import plan_cache as pc

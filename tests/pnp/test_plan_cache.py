@@ -61,6 +61,27 @@ def test_only_the_edited_card_is_planned_again(starter, tmp_path):
     assert len(fresh) == total
 
 
+def _files(where: Path) -> dict[str, tuple[int, int]]:
+    """Each plan file's inode and mtime: a file written again (atomically) is a new one."""
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in where.glob("*.pickle")}
+
+
+def test_a_forced_build_plans_every_front_and_stores_only_what_it_lacks(starter, tmp_path):
+    """Issue 36 item 1: --force pickles no plan the store already holds under its key."""
+    where = tmp_path / "plans"
+    _, every = _plan_all(starter, where)
+    files = _files(where)
+    store, fresh = _plan_all(starter, where, read=False)
+    assert fresh == every and store.hits == 0
+    assert _files(where) == files                           # nothing written again
+    ships = starter / "ships.csv"
+    ships.write_text(ships.read_text().replace("Moves 1 extra", "Moves 4 extra"))
+    store, fresh = _plan_all(starter, where, read=False)    # the Gull's new plan stored
+    assert fresh == every and _files(where) != files
+    store, fresh = _plan_all(starter, where)
+    assert fresh == [] and store.hits == len(every)
+
+
 def test_an_edited_template_or_one_it_imports_plans_all_its_cards_again(starter, tmp_path):
     where = tmp_path / "plans"
     _, every = _plan_all(starter, where)
