@@ -344,6 +344,8 @@ class CardRenderer:
             ops, warnings, looked = self._plan_looking(template, context, target, missing)
             if not held:
                 store.put(bucket, key, self._entry(ops, warnings, target, looked, memo))
+            else:           # what observers kept about this plan (the reprint record's hash)
+                memo = entry[7]
         if self.face_observers:
             self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                    self._replanner(template, context, target, missing),
