@@ -162,3 +162,19 @@ def test_a_stored_plan_drawing_a_fallback_glyph_registers_its_font(starter, tmp_
         assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
         pdfs.append((out / "harbour" / "storms.pdf").read_bytes())
     assert pdfs[0] == pdfs[1]
+
+
+def test_pnp_build_force_writes_no_plan_the_cache_holds(starter, tmp_path):
+    """`pnp build --force` twice: the second draws every card again (same PDFs) and
+    writes no plan file (issue 36 item 1: no plan pickling on --force's critical path)."""
+    from tests.harness import run_cli
+
+    env = {"PNP_CACHE_DIR": str(tmp_path / "cache")}
+    args = ("build", "--force", "--jobs", "1", "--out", str(tmp_path / "out"))
+    assert run_cli("pnp", *args, cwd=starter, env=env).returncode == 0
+    where = tmp_path / "cache" / "plans"
+    files, pdfs = _files(where), _digests(tmp_path / "out")
+    assert files and pdfs
+    result = run_cli("pnp", *args, cwd=starter, env=env)
+    assert result.returncode == 0, result.stderr
+    assert _files(where) == files and _digests(tmp_path / "out") == pdfs
