@@ -122,8 +122,10 @@ def save(raw: bytes, path: Path, name: str, db: Any, report: Any) -> None:
 
 def _write(where: Path, name: str, data: bytes) -> None:
     """Written whole or not at all (a reader never sees half a file); errors ignored."""
+    from carddb.files import part_of
+
     target = where / name
-    part = target.with_name(f"{target.name}.{os.getpid()}.part")
+    part = part_of(target)
     try:
         where.mkdir(parents=True, exist_ok=True)
         part.write_bytes(data)

@@ -4,7 +4,28 @@ its spreadsheets are read through it; pnp reads templates with it)."""
 from __future__ import annotations
 
 import os
+import re
 import stat
+from pathlib import Path
+
+# a temporary name (part_of): group 1 is the pid of the process that wrote it
+PART_NAME = re.compile(r"\.(\d+)-[0-9a-f]{8}\.part\Z")
+
+
+def part_token() -> str:
+    """A fresh `<pid>-<8 hex>`: the mark of a temporary name (PART_NAME reads its pid)."""
+    import secrets
+
+    return f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def part_of(path: str | os.PathLike[str], token: str | None = None) -> Path:
+    """A temporary name beside `path` for writing it atomically (then os.replace), unique
+    to this process and call (or to `token`, a stage's, pnp.exports.staging): two writers
+    of one file, in two processes or two threads of one, never share (or delete) each
+    other's. The one scheme of temporary names of carddb, pnp and the referee."""
+    path = Path(path)
+    return path.with_name(f"{path.name}.{token or part_token()}.part")
 
 
 def read_limited(path: str | os.PathLike[str], limit: int,

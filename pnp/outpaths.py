@@ -8,8 +8,12 @@ resolved output folder.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+
+# the one scheme of temporary names, carddb's (pnp.exports.staging and the builds use it)
+from carddb.files import PART_NAME as PART_NAME
+from carddb.files import part_of as part_of
+from carddb.files import part_token as part_token
 
 
 class OutsideOutput(ValueError):
@@ -38,25 +42,6 @@ def inside(out: Path, *parts: str) -> Path:
     if real != root and root not in real.parents:
         raise OutsideOutput(f"{str(path)[:200]!r} leaves the output folder {root} (refused)")
     return path
-
-
-def part_token() -> str:
-    """A fresh `<pid>-<8 hex>`: the mark of a temporary name (PART_NAME reads its pid)."""
-    import os
-    import secrets
-
-    return f"{os.getpid()}-{secrets.token_hex(4)}"
-
-
-# a temporary name of pnp (part_of): group 1 is the pid of the process that wrote it
-PART_NAME = re.compile(r"\.(\d+)-[0-9a-f]{8}\.part\Z")
-
-
-def part_of(path: Path, token: str | None = None) -> Path:
-    """A temporary name beside `path` for writing it atomically, unique to this process
-    and call (or to `token`, a stage's, pnp.exports.staging): two writers of one file
-    never share (or delete) each other's."""
-    return path.with_name(f"{path.name}.{token or part_token()}.part")
 
 
 LOCK_NAME = ".pnp-build.lock"

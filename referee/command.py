@@ -140,15 +140,16 @@ def load_cards(path: str | None = None, game: str | None = None) -> Database:
     """The card database (an invalid one is a refusal, exit 1): --cards, else the
     project's ./cards.yaml when it has `game`, else the bundled games (from the installed
     package), so a designer's own project in the current folder never hides them. With
-    `game`, a database (--cards) without that game is refused (UsageError, exit 2)."""
+    `game`, a database without that game is refused (UsageError, exit 2) in a line naming
+    the games of the database in use (and, without --cards, the bundled ones too)."""
     import carddb
 
+    bundled = None
     try:
-        if path is None and game is not None:
-            db = carddb.load(carddb.default_path())
-            db = db if game in db.games else carddb.load(carddb.bundled_path())
-        else:
-            db = carddb.load(path)
+        db = carddb.load(carddb.default_path() if path is None and game is not None else path)
+        if path is None and game is not None and game not in db.games:
+            bundled = carddb.load(carddb.bundled_path())
+            db, bundled = (bundled, None) if game in bundled.games else (db, bundled)
     except carddb.DatabaseError as error:
         problems = getattr(error, "problems", None) or [error]
         more = f" (and {len(problems) - 1} more; run `pnp validate`)" if len(problems) > 1 else ""
@@ -156,13 +157,23 @@ def load_cards(path: str | None = None, game: str | None = None) -> Database:
     except OSError as error:
         raise UsageError(f"cannot read the card database: {error}") from None
     if game is not None and game not in db.games:
-        from referee.games import title
-
-        raise UsageError(
-            f"{carddb.display_name(db.path)} has no {title(game)} game "
-            f"(it has: {', '.join(db.games) or 'none'}); name a card database with one: --cards PATH"
-        )
+        raise UsageError(_no_such_game(db, game, bundled))
     return db
+
+
+def _no_such_game(db: Database, game: str, bundled: Database | None) -> str:
+    """`cards.yaml has no bramble game (it has: harbour; bundled: x-statix, xo); ...`:
+    the games of the database in use, then the bundled ones when they were looked in too."""
+    from pathlib import Path
+
+    import carddb
+    from referee.games import title
+
+    has = ", ".join(db.games) or "none"
+    if bundled is not None and Path(bundled.path).resolve() != Path(db.path).resolve():
+        has += f"; bundled: {', '.join(bundled.games) or 'none'}"
+    return (f"{carddb.display_name(db.path)} has no {title(game)} game (it has: {has}); "
+            "name a card database with one: --cards PATH")
 
 
 def kept_of(session: str, game: str) -> Any:

@@ -428,6 +428,8 @@ def _memory_file(session: str) -> tuple[str, str] | None:
 def first_time(session: str, kept: KeptGame, key: str) -> bool:
     """Whether the notice keyed `key` (the digest of what the command found) is new for
     this session's game; it is remembered as said."""
+    from carddb.files import part_of
+
     real = os.path.realpath(session)
     entry = [list(kept.began), key]
     if _said.get(real) == entry:
@@ -444,7 +446,7 @@ def first_time(session: str, kept: KeptGame, key: str) -> bool:
             return False
     except (OSError, ValueError, AttributeError):
         pass
-    temp = f"{path}.{os.getpid()}.tmp"
+    temp = part_of(path)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temp, "w", encoding="utf-8") as file:

@@ -83,34 +83,23 @@ _SELECT_LAST = _SELECT + " ORDER BY seq DESC LIMIT 1"
 _SELECT_RANGE = _SELECT + " WHERE seq BETWEEN ? AND ? ORDER BY seq"
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
 # Session._verify_bulk: a whole check in one pass of SQLite's C code over the rows.
-_BULK_LONGEST = 10_000  # ts, kind, summary: longer is checked row by row (at most MAX_TEXT_CHARS)
-_PLAIN_PAYLOAD = (  # a JSON object that Python's json reads the same way: no NUL (SQLite's
-    # text functions stop there), short (no 4,301-digit number), at most MAX_DEPTH brackets
-    # (counted only when there is a bracket after the first)
-    "instr(CAST(payload_json AS BLOB), x'00') = 0 AND length(payload_json) <= 4000 "
-    "AND CASE WHEN instr(payload_json, '[') = 0 AND instr(substr(payload_json, 2), '{') = 0 "
-    "THEN 1 ELSE length(payload_json) - length(replace(replace(payload_json, '[', ''), '{', "
-    f"'')) <= {state_schema.MAX_DEPTH} END "
-    "AND substr(payload_json, 1, 1) = '{' AND json_valid(payload_json)")  # valid, so an object
 _BULK = (
     "SELECT count(*), min(seq), max(seq), "
-    # any column not text (or a CRC not a number)
+    # any column not text (or a CRC not a number): its CRC is not the one SQL computes
     "total(typeof(ts) != 'text' OR typeof(kind) != 'text' OR typeof(summary) != 'text' "
     "OR typeof(payload_json) != 'text' OR typeof(state_json) != 'text' "
     "OR typeof(crc) != 'integer'), "
-    "max(max(length(CAST(ts AS BLOB))), max(length(CAST(kind AS BLOB))), "
-    "max(length(CAST(summary AS BLOB)))), "
     # row_crc: the columns as text joined by \x1f, as UTF-8, crc32: the first that differs
-    "min(CASE WHEN referee_crc32(CAST(state_json AS BLOB), referee_crc32(CAST(seq || char(31) "
-    "|| ts || char(31) || kind || char(31) || summary || char(31) || payload_json || char(31) "
-    "AS BLOB), 0)) != crc THEN seq END), "
-    "group_concat(ts || kind || summary, ''), "  # one `isprintable` for them all
-    # the rows Python reads: new, undo, redo, and a payload that is not plainly an object
-    f"json_group_array(seq) FILTER (WHERE kind IN ('new', 'undo', 'redo') "
-    f"OR NOT ({_PLAIN_PAYLOAD})) "
+    # (printf: one string, not ten; a text with a NUL in it is cut there, so its CRC
+    # differs and the row-by-row check decides: a mismatch is a doubt, never a verdict)
+    "min(CASE WHEN referee_crc32(CAST(state_json AS BLOB), referee_crc32(CAST(printf("
+    "'%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f', seq, ts, kind, summary, payload_json) AS BLOB), 0)) "
+    "!= crc THEN seq END), "
+    # the rows Python reads: the history's (new, undo, redo)
+    "json_group_array(seq) FILTER (WHERE kind IN ('new', 'undo', 'redo')) "
     "FROM events")
 _BULK_OTHERS = ("SELECT seq, ts, kind, summary, payload_json, '' FROM events "
-                "WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq")
+                "WHERE seq IN (SELECT value FROM json_each(?)) OR seq = ? ORDER BY seq")
 Row = tuple[int, str, str, str, str, str]
 PathText = session_media.PathText  # a path as text: pathlib costs more to import than a command may spend
 
@@ -519,28 +508,27 @@ class Session:
         self._marked = False
 
     def _verify_bulk(self) -> bool:
-        """The checks of `_verify_whole`, in SQLite's C code for the rows that are ordinary
-        (issue 36, item 5: a 50,000-event session, 65 MB of states, is checked whole the
-        first time a command opens it; a Python loop over its rows was most of the time):
-        seqs 1..N (count, min and max), every column text, each row's CRC computed by zlib
-        inside the query (the same bytes `row_crc` hashes: the columns' UTF-8 joined by
-        \x1f), the short texts one line (one `isprintable` over them all), each ordinary
-        event's payload a JSON object SQLite's parser accepts, short and shallow (JSON that
-        Python's `json` reads the same way). Only the other rows (new, undo, redo, a payload
-        SQLite doubts) come to Python, through state_schema.LogCheck as on a row-by-row
-        check, with the runs of ordinary events between them; and the current row, whose
-        state is checked. False at the first doubt (nothing is concluded from it: the
-        row-by-row check then decides and says where), and when SQLite lacks JSON."""
+        """The checks of `_verify_whole` that a first open makes, in SQLite's C code (issue
+        36, item 5: a 50,000-event session, 65 MB of states, is checked whole the first
+        time a command opens it; a Python loop over its rows was most of the time): seqs
+        1..N (count, min and max), every column text, each row's CRC computed by zlib inside
+        the query (the same bytes `row_crc` hashes: the columns' UTF-8 joined by \x1f), so
+        a byte changed anywhere is refused now. Only the history's rows (new, undo, redo)
+        and the current row come to Python, through state_schema.LogCheck as on a
+        row-by-row check, with the runs of ordinary events between them; the current row's
+        state is checked. An earlier ordinary row's content (its one-line texts, its
+        payload), like an earlier state, is checked when a command reads it
+        (`_rows_between`): the referee never writes one it would refuse, so only a forger
+        who also forged its CRC gets one past the open. False at the first doubt (nothing
+        is concluded from it: the row-by-row check then decides and says where), and when
+        SQLite lacks JSON."""
         conn = self._db()
         try:
             conn.create_function("referee_crc32", 2, zlib.crc32, deterministic=True)
-            count, first, top, odd, longest, damaged, lines, read = conn.execute(
-                _BULK).fetchone()
-            if (not count or first != 1 or top != count or odd or longest > _BULK_LONGEST
-                    or damaged is not None or not isinstance(lines, str)
-                    or not lines.isprintable()):
+            count, first, top, odd, damaged, read = conn.execute(_BULK).fetchone()
+            if not count or first != 1 or top != count or odd or damaged is not None:
                 return False
-            others = conn.execute(_BULK_OTHERS, (read,)).fetchall()
+            others = conn.execute(_BULK_OTHERS, (read, count)).fetchall()
             last = conn.execute(_SELECT_LAST).fetchone()
         except sqlite3.Error:
             return False
@@ -733,6 +721,8 @@ class Session:
                 row: Row = tuple(fields)  # type: ignore[assignment]
                 if row_crc(row) != crc:
                     raise SessionError(f"{self.path}: damaged session file (event #{seq})")
+                with _refusing_bad_rows(self.path):  # its content, as on a whole check
+                    state_schema.check_columns(row)
                 self._read[seq] = row
         return [self._read[seq] for seq in range(first, last + 1)]
 

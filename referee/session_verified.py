@@ -1,7 +1,8 @@
 """What was verified of a session file, so that each row is checked once, not on every command.
 
-A session is checked whole (SQLite's `PRAGMA quick_check`, every row's CRC, every payload
-and the undo/redo history, state_schema) the first time a command opens it, and again
+A session is checked whole (SQLite's `PRAGMA quick_check`, every row's CRC, the undo/redo
+history and the current row, state_schema; an earlier ordinary row's content when it is
+read, session._verify_bulk) the first time a command opens it, and again
 whenever anything other than a referee command has changed the file since. After a command
 the referee records a *mark*: the file's identity once the command has let go of it (device,
 inode, size, mtime and ctime of the file and of its `-wal`), the last event it verified
@@ -151,6 +152,8 @@ def load(path: str | os.PathLike, seen: list | None, version: int) -> Mark | Non
 
 def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
     """Record `mark` with the file's identity now (after the command let go of it)."""
+    from carddb.files import part_of
+
     found = _where(path)
     seen = identity(path)
     if found is None or seen is None:
@@ -159,7 +162,7 @@ def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
     data = {"format": FORMAT, "path": real, "checks": _checks(), "file": seen, "version": version,
             "seq": mark.seq, "crc": mark.crc, "base": mark.base, "done": mark.done.runs(),
             "undone": _runs(mark.undone), "reverted": _runs(sorted(mark.reverted))}
-    temp = f"{where}.{os.getpid()}.tmp"
+    temp = part_of(where)
     try:
         os.makedirs(os.path.dirname(where), exist_ok=True)
         with open(temp, "w", encoding="utf-8") as file:

@@ -379,11 +379,29 @@ def check_rows(rows: list[tuple], version: int = FORMAT_VERSION,
         load_state(last[5], version, f"event #{last[0]}: state")
 
 
+def check_columns(row: tuple) -> Any:
+    """One row's own content, whatever its place in the log: ts, kind and summary one
+    line of text each (at most MAX_TEXT_CHARS), the state text, the payload a JSON object;
+    the payload is returned. SchemaError saying where otherwise."""
+    number, ts, kind, summary, payload_json, state_json = row
+    at = f"event #{number}"
+    for column, value in (("ts", ts), ("kind", kind), ("summary", summary)):
+        if not isinstance(value, str) or not value.isprintable():
+            raise _fail(f"{at}: {column}", f"expected one line of text, found {_found(value)}")
+        if len(value) > MAX_TEXT_CHARS:
+            raise _fail(f"{at}: {column}", f"{len(value)} characters; at most {MAX_TEXT_CHARS}")
+    if not isinstance(state_json, str):
+        raise _fail(f"{at}: state", f"expected JSON text, found {_found(state_json)}")
+    payload = parse(payload_json, f"{at}: payload")
+    obj(payload, f"{at}: payload")
+    return payload
+
+
 class LogCheck:
     """`check_rows` a row at a time, keeping the undo history as it goes (base, done,
     undone, reverted: as session._undo_stacks replays them). `regular(first, count)` takes
-    a run of ordinary events whose columns and payloads were checked already (a whole
-    session checked in bulk, session._verify_bulk): they only extend what undo may revert."""
+    a run of ordinary events (a whole session checked in bulk, session._verify_bulk: their
+    CRCs; their columns are checked when read): they only extend what undo may revert."""
 
     def __init__(self, history: tuple[int, Iterable[int], list[int]] | None = None) -> None:
         self.base, self.done, self.undone = (0, Seqs(), []) if history is None else (
@@ -395,17 +413,9 @@ class LogCheck:
         self.undone = []
 
     def row(self, row: tuple) -> None:
-        number, ts, kind, summary, payload_json, state_json = row
+        number, _, kind, _, _, _ = row
         at = f"event #{number}"
-        for column, value in (("ts", ts), ("kind", kind), ("summary", summary)):
-            if not isinstance(value, str) or not value.isprintable():
-                raise _fail(f"{at}: {column}", f"expected one line of text, found {_found(value)}")
-            if len(value) > MAX_TEXT_CHARS:
-                raise _fail(f"{at}: {column}", f"{len(value)} characters; at most {MAX_TEXT_CHARS}")
-        if not isinstance(state_json, str):
-            raise _fail(f"{at}: state", f"expected JSON text, found {_found(state_json)}")
-        payload = parse(payload_json, f"{at}: payload")
-        obj(payload, f"{at}: payload")
+        payload = check_columns(row)
         if number == 1 and kind != "new":
             raise _fail(at, "the first event is not a new game")
         done, undone = self.done, self.undone

@@ -340,6 +340,8 @@ def recorded(out: Path, root: Path) -> bool:
 def save_record(out: Path, record: dict, db: Any = None) -> Path | None:
     """Add `record` as the next build, unless it says what the latest already says;
     with `db`, remember whether its stamp came from git (for `recorded`)."""
+    from carddb.files import part_of
+
     if db is not None:
         folder = Path(out) / BUILDS
         folder.mkdir(parents=True, exist_ok=True)
@@ -354,7 +356,7 @@ def save_record(out: Path, record: dict, db: Any = None) -> Path | None:
     found = records(out)
     number = int(found[-1].stem) + 1 if found else 1
     path = folder / f"{number:04d}.json"
-    part = path.with_name(path.name + f".{os.getpid()}.part")
+    part = part_of(path)
     part.write_text(json.dumps({"build": number, **record}, indent=1, sort_keys=True) + "\n",
                     encoding="utf-8")
     os.replace(part, path)

@@ -340,7 +340,9 @@ class Manifest:
     def save(self) -> None:
         """Write the manifest; an output folder that cannot be written keeps none (the
         build itself has already reported that folder), so the next build redoes all."""
-        part = self.path.with_name(self.path.name + f".{os.getpid()}.part")
+        from carddb.files import part_of
+
+        part = part_of(self.path)
         data = {"version": VERSION, "artefacts": self.entries, "runs": self.runs}
         try:
             self.out.mkdir(parents=True, exist_ok=True)

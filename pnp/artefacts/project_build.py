@@ -317,10 +317,11 @@ class _InProcess:
 
 def _in_process(db: Any, opts: Any, force: bool, notify: Any = None) -> _InProcess:
     from pnp.artefacts import drawn
+    from pnp.artefacts.deck_planning import Planned
     from pnp.draw.fonts import register_fonts
 
     fonts = register_fonts(db.print.fonts, db.root, notify=notify)
-    store = plan_store(db, force)
+    store = Planned(plan_store(db, force))     # a large deck's plans may come from workers
     renderer = checked_renderer(db, fonts, opts.ink_saver, store, opts)
     return _InProcess(fonts, store, renderer, drawn.Recorder(db, renderer))
 
@@ -330,7 +331,7 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
                      warnings: _Warnings) -> BuildReport:
     """The locked part of `build_project`: draw what changed, then record the build."""
     from pnp.artefacts import build as b
-    from pnp.artefacts import drawn, incremental
+    from pnp.artefacts import deck_planning, drawn, incremental
     from pnp.draw.art import listen as listen_art
     from pnp.draw.fonts import register_fonts
 
@@ -341,12 +342,18 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
     built_cards: dict[str, dict] = {}
     progress.begin(sum(b.units(db, a) for a in todo))
     ready = _up_to_date(plan, db, todo, previous)
-    to_draw = [art for art, result in zip(todo, ready, strict=True) if result is None]
+    # A large deck is drawn here first, its cards planned by workers, before the workers
+    # drawing the other artefacts start (nothing is forked beside their pool's thread).
+    large = [art for art, result in zip(todo, ready, strict=True) if result is None
+             and deck_planning.worth_it(db, art, options.jobs, options.force)]
+    to_draw = [art for art, result in zip(todo, ready, strict=True) if result is None
+               and art not in large]
     jobs = pool_size(options.jobs, len(to_draw))
     pool = None
     here = _DrawnHere(db, opts, options, out, progress)
     try:
         listen_art(progress.notice)         # art downsampled for print is told (workers too)
+        early = _draw_first(large, here, out, progress, staged)
         if jobs:
             register_fonts(db.print.fonts, db.root, notify=progress.notice)
             pool = _Pool(db, opts, out, options.force, jobs, by_cost(db, to_draw))
@@ -354,9 +361,8 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
             if result is not None:
                 progress.skip(result.path, b.units(db, art))
             else:
-                progress.start(art, art.path(out))
-                result, entries = _drawn(art, pool, here, db, progress)
-                staged.append(result)
+                result, entries = early.get(id(art)) or _drawn_now(art, pool, here, db, out,
+                                                                    progress, staged)
                 if art.deck:
                     built_cards.update(entries or {})
             warnings.add(result)
@@ -378,6 +384,22 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
     if here.made is not None:
         here.made.store.save()
     return BuildReport(out, db_path, written, [r.artefact for r in staged], warnings.all)
+
+
+def _draw_first(large: list, here: _DrawnHere, out: Path, progress: Progress,
+                staged: list) -> dict[int, tuple[Any, Any]]:
+    """The large decks drawn before anything else (by id of artefact)."""
+    return {id(art): _drawn_now(art, None, here, here.db, out, progress, staged)
+            for art in large}
+
+
+def _drawn_now(art: Any, pool: Any, here: _DrawnHere, db: Any, out: Path, progress: Progress,
+               staged: list) -> tuple[Any, Any]:
+    """One artefact drawn (told to `progress`), its result staged."""
+    progress.start(art, art.path(out))
+    result, entries = _drawn(art, pool, here, db, progress)
+    staged.append(result)
+    return result, entries
 
 
 def _up_to_date(plan: Any, db: Any, todo: list, previous: Any) -> list[Any]:
@@ -405,10 +427,20 @@ class _DrawnHere:
         self.made: _InProcess | None = None      # made when the first artefact is drawn here
 
     def draw(self, art: Any) -> tuple[Any, Any]:
+        from pnp.artefacts import deck_planning
+
         if self.made is None:
             self.made = _in_process(self.db, self.opts, self.options.force,
                                     self.progress.notice)
-        return self.made.draw(self.db, art, self.opts, self.out, self.progress.advance)
+        planners = None
+        if deck_planning.worth_it(self.db, art, self.options.jobs, self.options.force):
+            planners = deck_planning.DeckPlanners(self.db, art, self.opts, self.options.jobs,
+                                                  self.made.store)
+        try:
+            return self.made.draw(self.db, art, self.opts, self.out, self.progress.advance)
+        finally:
+            if planners is not None:
+                planners.close()
 
 
 def _drawn(art: Any, pool: Any, here: _DrawnHere, db: Any, progress: Progress) -> tuple[Any, Any]:
@@ -498,6 +530,9 @@ class _Pool:
             self.workers.submit(art, _worker_draw, art)
 
     def result(self, art: Any) -> tuple[Any, Any] | None:
+        """What a worker drew of `art`; None: draw it here (failed, or never sent)."""
+        if art not in self.workers.futures:
+            return None
         return self.workers.result(art)
 
     def close(self) -> list[Any]:

@@ -91,8 +91,9 @@ def _scale(ctx, param, value):
                    "leave every output as it was.")
 @click.option("--force", is_flag=True, help="Rebuild every artefact, even those up to date.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
-              help="Draw artefacts in N worker processes (default: the machine's cores; "
-                   "1: in this process). The output is the same whatever N.")
+              help="Draw artefacts in N worker processes, and plan the cards of a large "
+                   "deck in them (default: the machine's cores; 1: in this process). The "
+                   "output is the same whatever N.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the layout report (every page, every card's trim box) as one "
                    "JSON object on stdout; the table and progress go to stderr.")

@@ -25,6 +25,8 @@ import click
 
 from pnp.cli.options import project_option
 
+SETTLE_S = 0.05    # the default --interval: a save's burst of events is over by then
+
 
 def watched_paths(db_path: Path, db: Any | None) -> list[Path]:
     """Files and folders to watch: the database, the template folders, the project's
@@ -325,7 +327,7 @@ def _finite(value: float) -> float:
 @click.option("--interval", type=click.FloatRange(0.01, 60), default=None,
               callback=lambda ctx, param, value: None if value is None else _finite(value),
               help="Seconds without a file event after which a burst of saves is one change "
-                   "[default: 0.5; with --serve 0.05: an editor's save is one burst of a few ms].")
+                   "[default: 0.05: an editor's save is one burst of a few ms].")
 @click.option("--serve", is_flag=True,
               help="Serve the proof gallery on 127.0.0.1 with live updates: after each save "
                    "only the changed cards are proofed and the open page swaps their images.")
@@ -362,8 +364,8 @@ def watch(out, proof, interval, serve, port, project, build_args) -> int:
                            exit_code=2) from None
         (out / "proof").mkdir(parents=True, exist_ok=True)
         echo(f"serving the proof gallery: {server.url} (Ctrl-C stops)")
-    if interval is None:
-        interval = 0.05 if serve else 0.5
+    if interval is None:    # an editor's save is one burst of a few ms (issue 36)
+        interval = SETTLE_S
     try:
         watch_loop(database_path(project), list(build_args), proof, out, interval, echo,
                    restart=_restart, serve=server)

@@ -254,6 +254,13 @@ class PlanStore:
         self._used[shard].add(key)
         self._dirty.add(shard)
 
+    def stored(self, bucket: str) -> bool:
+        """Whether an earlier build stored plans of the deck `bucket` ("game/deck") that
+        this store would read (a file of its plans exists)."""
+        if self.where is None or not self.read:
+            return False
+        return any(self._path(f"{bucket}\0{digit}").is_file() for digit in "0123456789abcdef")
+
     def changed(self, bucket: str, key: str) -> None:
         """The entry under `key` was changed in place (what its memo keeps grew): write
         its file on `save`."""
@@ -261,6 +268,8 @@ class PlanStore:
 
     def save(self) -> None:
         """Write each deck's file that gained a plan (atomically; errors ignored)."""
+        from carddb.files import part_of
+
         if self.where is None:
             return
         for bucket in sorted(self._dirty):
@@ -272,7 +281,7 @@ class PlanStore:
                     break
                 kept.setdefault(k, plans[k])
             path = self._path(bucket)
-            part = path.with_name(f"{path.name}.{os.getpid()}.part")
+            part = part_of(path)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with open(part, "wb") as f:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import mimetypes
-import queue
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-KEEPALIVE_S = 15.0
+from carddb.sse import Streams
 
 LIVE_SCRIPT = """<div id="pnp-live-error" hidden style="position:fixed;top:0;left:0;right:0;
 z-index:9;background:#c0392b;color:#fff;font:15px/1.4 monospace;padding:8px 12px"></div>
@@ -48,37 +47,20 @@ class Gallery:
 
     def __init__(self, out: Path) -> None:
         self.out = out
-        self.stopped = threading.Event()
-        self._lock = threading.Lock()
-        self._streams: list[queue.Queue] = []
+        self.streams = Streams()
+        self.stopped = self.streams.stopped
         self.builds = 0
 
     def publish(self, changed: list[str], error: str | None = None,
                 reload: bool = False) -> dict:
-        with self._lock:
+        def event() -> dict:
             self.builds += 1
-            event = {"build": self.builds, "changed": changed, "error": error,
-                     "reload": reload}
-            for stream in self._streams:
-                stream.put(event)
-        return event
+            return {"build": self.builds, "changed": changed, "error": error, "reload": reload}
 
-    def subscribe(self) -> queue.Queue:
-        stream: queue.Queue = queue.Queue()
-        with self._lock:
-            self._streams.append(stream)
-        return stream
-
-    def unsubscribe(self, stream: queue.Queue) -> None:
-        with self._lock:
-            if stream in self._streams:
-                self._streams.remove(stream)
+        return self.streams.publish(event)
 
     def stop(self) -> None:
-        self.stopped.set()
-        with self._lock:
-            for stream in self._streams:
-                stream.put(None)
+        self.streams.stop()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -139,30 +121,15 @@ class Handler(BaseHTTPRequestHandler):
         self._send(200, kind, data)
 
     def _events(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        stream = self.gallery.subscribe()
-        try:
-            self.wfile.write(b"retry: 1000\n\n")
-            self.wfile.flush()
-            while not self.gallery.stopped.is_set():
-                try:
-                    event = stream.get(timeout=KEEPALIVE_S)
-                except queue.Empty:
-                    self.wfile.write(b": keep-alive\n\n")
-                    self.wfile.flush()
-                    continue
-                if event is None:
-                    break
-                self.wfile.write(f"event: build\nid: {event['build']}\ndata: "
-                                 f"{json.dumps(event, ensure_ascii=False)}\n\n".encode())
-                self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        finally:
-            self.gallery.unsubscribe(stream)
+        from carddb import sse
+
+        sse.headers(self)
+        sse.stream_to(self, self.gallery.streams, _frame)
+
+
+def _frame(event: dict) -> str:
+    return (f"event: build\nid: {event['build']}\ndata: "
+            f"{json.dumps(event, ensure_ascii=False)}\n\n")
 
 
 class GalleryServer:

@@ -12,20 +12,20 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from carddb.sse import Streams
+
 POLL_S = 0.05  # the page follows a command within 200 ms: a poll, a read, a send
-KEEPALIVE_S = 15.0
 RECENT = 20  # events read for the log lines and the last roll
 
 
-def read_board(path: str, looks: dict | None = None) -> dict:
+def read_board(path: str, looks: dict | None = None, names: dict | None = None) -> dict:
     """The board of the session at `path` now (view.board), read as `status` reads;
-    `looks`: a declared game's dice looks (`dice_looks_of`)."""
+    `looks` and `names`: a declared game's dice looks and own names (`declared_of`)."""
     from referee import clock
     from referee.board.view import board
     from referee.command import public_state
@@ -40,28 +40,34 @@ def read_board(path: str, looks: dict | None = None) -> dict:
         seq = session.last_seq
     events = [event for event, _ in recent]  # type: ignore[misc]
     states = [public_state(s) for _, s in recent]  # type: ignore[misc]
-    return board(seq, public_state(state), lines, stand, events, states, looks)
+    return board(seq, public_state(state), lines, stand, events, states, looks, names)
 
 
-def dice_looks_of(path: str, cards: str | None) -> dict:
-    """The dice of the session's game as cards.yaml declares them (a declared game only:
-    X-Statix rolls d6, XO! mask dice); {} when the database cannot be read (the faces are
-    then drawn with their symbols alone)."""
+def declared_of(path: str, cards: str | None) -> tuple[dict, dict | None]:
+    """The session's game as cards.yaml declares it (a declared game only: X-Statix rolls
+    d6, XO! mask dice): its dice looks (`view.dice_looks`) and its own names for its
+    tokens and decks (`view.kit_names`); ({}, None) when the database cannot be read (the
+    faces are then drawn with their symbols alone, the tokens named by their ids)."""
     from referee.session import Session
 
     try:
         with Session.open(path, write=False) as session:
             state = session.state
         if state.get("kit") != "table":
-            return {}
-        from referee.board.view import dice_looks
+            return {}, None
+        from referee.board.view import dice_looks, kit_names
         from referee.command import load_cards
         from referee.table.kit import TableGame
 
-        db = load_cards(cards, None)
-        return dice_looks(TableGame.from_db(db, str(state["game"])).dice)
-    except Exception:  # a look is decoration: never a reason to refuse the board
-        return {}
+        game = TableGame.from_db(load_cards(cards, None), str(state["game"]))
+        return dice_looks(game.dice), kit_names(game)
+    except Exception:  # a look or a name is decoration: never a reason to refuse the board
+        return {}, None
+
+
+def dice_looks_of(path: str, cards: str | None) -> dict:
+    """The dice looks alone (`declared_of`)."""
+    return declared_of(path, cards)[0]
 
 
 def identity(path: str) -> tuple:
@@ -86,9 +92,9 @@ class Board:
         self.path = path
         self.cards = cards
         self.looks: dict | None = None  # read once a game is there
-        self.stopped = threading.Event()
-        self._lock = threading.Lock()
-        self._streams: list[queue.Queue] = []
+        self.names: dict | None = None
+        self.streams = Streams()
+        self.stopped = self.streams.stopped
         self.latest = self._read()
         self._seen = identity(path)
         self._thread = threading.Thread(target=self._watch, daemon=True)
@@ -96,8 +102,8 @@ class Board:
     def _read(self) -> dict:
         try:
             if self.looks is None and os.path.isfile(self.path):
-                self.looks = dice_looks_of(self.path, self.cards)
-            return {**read_board(self.path, self.looks), "read_at": time.time()}
+                self.looks, self.names = declared_of(self.path, self.cards)
+            return {**read_board(self.path, self.looks, self.names), "read_at": time.time()}
         except Exception as error:  # a session refused: the page says why, in one line
             from referee.inputs import one_line
 
@@ -119,28 +125,14 @@ class Board:
                 self.publish(fresh)
 
     def publish(self, fresh: dict) -> None:
-        with self._lock:
+        def latest() -> dict:
             self.latest = fresh
-            for stream in self._streams:
-                stream.put(fresh)
+            return fresh
 
-    def subscribe(self) -> queue.Queue:
-        stream: queue.Queue = queue.Queue()
-        with self._lock:
-            self._streams.append(stream)
-            stream.put(self.latest)
-        return stream
-
-    def unsubscribe(self, stream: queue.Queue) -> None:
-        with self._lock:
-            if stream in self._streams:
-                self._streams.remove(stream)
+        self.streams.publish(latest)
 
     def stop(self) -> None:
-        self.stopped.set()
-        with self._lock:
-            for stream in self._streams:
-                stream.put(None)
+        self.streams.stop()
 
 
 def now_clock(snapshot: dict) -> dict:
@@ -190,32 +182,16 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _events(self, head: bool) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        if head:
-            return
-        stream = self.board.subscribe()
-        try:
-            self.wfile.write(b"retry: 1000\n\n")
-            while not self.board.stopped.is_set():
-                try:
-                    fresh = stream.get(timeout=KEEPALIVE_S)
-                except queue.Empty:
-                    self.wfile.write(b": keep-alive\n\n")
-                    self.wfile.flush()
-                    continue
-                if fresh is None:
-                    break
-                data = json.dumps(now_clock(fresh), ensure_ascii=False)
-                self.wfile.write(f"event: state\nid: {fresh.get('seq', 0)}\ndata: {data}\n\n"
-                                 .encode())
-                self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the page was closed
-        finally:
-            self.board.unsubscribe(stream)
+        from carddb import sse
+
+        sse.headers(self)
+        if not head:
+            sse.stream_to(self, self.board.streams, _frame, first=lambda: self.board.latest)
+
+
+def _frame(fresh: dict) -> str:
+    data = json.dumps(now_clock(fresh), ensure_ascii=False)
+    return f"event: state\nid: {fresh.get('seq', 0)}\ndata: {data}\n\n"
 
 
 class BoardServer:

@@ -18,14 +18,16 @@ MASK_FACES = (0, 1, 1, 2, 2, 3)  # XO-1 (referee/dice.py, not imported: kept lig
 
 
 def board(seq: int, public: dict, lines: list[str], stand: dict, events: list[Any],
-          states: list[dict], looks: dict | None = None) -> dict:
+          states: list[dict], looks: dict | None = None, names: dict | None = None) -> dict:
     """The board of the session at event `seq`: `public` its public state, `lines` what
     `status` prints, `stand` the clock (`clock.standing`), `events` the last events
     (session.Event, oldest first) and `states` their public states; `looks`: a declared
-    game's dice as its labels print them (`dice_looks`)."""
+    game's dice as its labels print them (`dice_looks`); `names`: its own names for its
+    tokens and decks (`kit_names`; without them, their ids)."""
     players = [p for p in public.get("players", []) if isinstance(p, str)]
     kind = _kind(public)
-    seats = {"x-statix": _xs_seats, "xo": _xo_seats}.get(kind, _kit_seats)(public, players)
+    seats = (_kit_seats(public, players, names) if kind == "kit" else
+             {"x-statix": _xs_seats, "xo": _xo_seats}.get(kind, _kit_seats)(public, players))
     return {
         "ok": True,
         "seq": seq,
@@ -39,7 +41,8 @@ def board(seq: int, public: dict, lines: list[str], stand: dict, events: list[An
         "players": [{"name": p, "turn": p == _on_turn(public), "running": p == stand.get("running"),
                      "seconds": stand.get("used", {}).get(p, 0), **seats.get(p, {})}
                     for p in players],
-        "facts": {"x-statix": _xs_facts, "xo": _xo_facts}.get(kind, _kit_facts)(public),
+        "facts": (_kit_facts(public, names) if kind == "kit" else
+                  {"x-statix": _xs_facts, "xo": _xo_facts}.get(kind, _kit_facts)(public)),
         "roll": last_roll(events, states, looks or {}),
         "log": [{"seq": e.seq, "kind": e.kind, "text": e.summary, "undone": e.undone}
                 for e in events[-LOG_LINES:]],
@@ -141,20 +144,37 @@ def _xo_facts(state: dict) -> list[list[Any]]:
 
 # ── a declared game (the table kit): tokens, zones, scores, whatever it adds ──────
 KIT_KNOWN = {"game", "kit", "players", "title", "turn", "tokens", "pool", "decks", "hands",
-             "last_roll", "setup", "over", "winner", "clock"}
+             "last_roll", "setup", "over", "winner", "clock", "zones", "table", "scores",
+             "pending"}
 
 
-def _kit_seats(state: dict, players: list[str]) -> dict[str, dict]:
-    """Tokens and cards in hand, then every other per-player key of the public state
-    (zones, scores, ...), generically: a key whose value is keyed by the players."""
+def kit_names(game: Any) -> dict[str, dict[str, str]]:
+    """A declared game's own names for what its state keys by id (referee.table.kit's
+    TableGame): each token kind's `name` (`cargo` -> Cargo), each deck's title."""
+    return {"tokens": {k: t.name for k, t in game.tokens.items()},
+            "decks": dict(game.deck_titles)}
+
+
+def _named(names: dict | None, what: str, key: str) -> str:
+    return str(((names or {}).get(what) or {}).get(key) or key)
+
+
+def _kit_seats(state: dict, players: list[str], names: dict | None = None) -> dict[str, dict]:
+    """Tokens (by the names the game gives them), cards in hand and the score, each zone
+    by its name with its cards, then every other per-player key of the public state,
+    generically: a key whose value is keyed by the players."""
     per_player = [k for k, v in state.items() if k not in KIT_KNOWN and isinstance(v, dict)
                   and v and set(v) <= set(players)]
     seats = {}
     for p in players:
-        stats: list[list[Any]] = [[k, n] for k, n in (state.get("tokens", {}).get(p) or {}).items()]
+        stats: list[list[Any]] = [[_named(names, "tokens", k), n]
+                                  for k, n in (state.get("tokens", {}).get(p) or {}).items()]
         hand = (state.get("hands", {}).get(p) or {})
         stats.append(["cards in hand", sum(n for n in hand.values() if isinstance(n, int))])
-        items = []
+        if p in (state.get("scores") or {}):
+            stats.append(["score", state["scores"][p]])
+        items = [_zone_item(zone, cards) for zone, cards in
+                 ((state.get("zones") or {}).get(p) or {}).items()]
         for key in per_player:
             value = state[key].get(p)
             if isinstance(value, (int, float, str)) or value is None:
@@ -168,16 +188,25 @@ def _kit_seats(state: dict, players: list[str]) -> dict[str, dict]:
     return seats
 
 
-def _kit_facts(state: dict) -> list[list[Any]]:
+def _zone_item(zone: str, cards: Any) -> dict:
+    """A zone by its declared name, its cards (`harbour`: Kestrel, Osprey; or no cards)."""
+    listed = _words(cards) if isinstance(cards, list) and cards else "no cards"
+    return {"name": str(zone), "detail": listed, "tags": []}
+
+
+def _kit_facts(state: dict, names: dict | None = None) -> list[list[Any]]:
     turn = state.get("turn", {})
     facts: list[list[Any]] = [["round", turn.get("round")], ["turn", turn.get("number")],
                               ["phase", turn.get("phase")]]
-    facts += [[f"shared {k}", n] for k, n in (state.get("pool") or {}).items()]
+    facts += [[f"{_named(names, 'tokens', k)} (shared)", n]
+              for k, n in (state.get("pool") or {}).items()]
+    facts += [[f"{zone} (the table)", _zone_item(zone, cards)["detail"]]
+              for zone, cards in (state.get("table") or {}).items()]
     for deck, pile in (state.get("decks") or {}).items():
         if isinstance(pile, dict):
             top = f", top of discard: {pile['seen'][-1]}" if pile.get("seen") else ""
-            facts.append([f"deck {deck}", f"{pile.get('deck')} to draw, "
-                          f"{pile.get('discard')} discarded{top}"])
+            facts.append([f"deck {_named(names, 'decks', deck)}", f"{pile.get('deck')} to "
+                          f"draw, {pile.get('discard')} discarded{top}"])
     players = set(state.get("players", []))
     for key, value in state.items():  # a key the kit does not know and not per player
         if key in KIT_KNOWN or (isinstance(value, dict) and value and set(value) <= players):

@@ -11,7 +11,8 @@ import click
 @click.argument("sessions", nargs=-1, required=True, type=click.Path(dir_okay=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--report", "pdf", type=click.Path(dir_okay=False),
-              help="Also write a PDF report (tokens over each game as a plot) to this file.")
+              help="Also write a PDF report (wins by seat, tokens over each game, each named "
+                   "roll against its exact odds) to this file.")
 def report(sessions: tuple[str, ...], as_json: bool, pdf: str | None) -> None:
     """What real games of one game say: winners by seat, game length, each player's
     tokens (MT/FT in X-Statix) over the game, each named roll's outcomes against the exact
@@ -23,11 +24,15 @@ def report(sessions: tuple[str, ...], as_json: bool, pdf: str | None) -> None:
     from referee.report.summary import summarise
 
     with guard(as_json):
+        from referee.report_file import report_path, write_report
+
+        pdf = report_path(pdf)
         summary = summarise([read_session(path) for path in sessions])
         if pdf:
-            from referee.report.pdf import write_report
+            from referee.report.pdf import write_report as write_pdf
 
-            write_report(pdf, summary)
+            target = pdf
+            write_report(target, lambda: write_pdf(target, summary))
     if as_json:
         click.echo(json.dumps(summary, indent=1))
         return

@@ -1,12 +1,11 @@
-"""The report as a PDF, in the balance lab's page style (referee/simulate/report.py):
-tables, each game's tokens over the game as a line chart, each named roll's observed
-outcomes against the exact odds as bars."""
+"""The report as a PDF, built from the pages every report shares (referee/pages.py):
+the sessions' table, wins by seat with Wilson 95% intervals, game length, each game's
+tokens over the game as a line chart, each named roll's observed outcomes against the
+exact odds, and the cards the winners played."""
 
 from __future__ import annotations
 
 from typing import Any
-
-from referee.errors import UsageError
 
 
 def _token_curves(session: dict[str, Any]) -> dict[str, list[tuple[int, float]]]:
@@ -18,58 +17,54 @@ def _token_curves(session: dict[str, Any]) -> dict[str, list[tuple[int, float]]]
     return curves
 
 
-def _expected(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
+def _seat_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"label": f"seat {r['seat']}", "games": r["games"], "wins": r["wins"],
+             "rate": r["share"] or 0.0, "low": r["low"], "high": r["high"]}
+            for r in summary["seats"]]
+
+
+def _length_counts(summary: dict[str, Any], what: str) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for s in summary["sessions"]:
+        if s[what] is not None:
+            counts[s[what]] = counts.get(s[what], 0) + 1
+    return counts
 
 
 def story(summary: dict[str, Any]) -> list[Any]:
-    from reportlab.platypus import KeepTogether, Spacer
+    from reportlab.platypus import Spacer
 
-    from referee.report.text import _p, _pct
-    from referee.simulate.report import _para, bar_chart, line_chart, table
+    from referee import pages
 
-    flow: list[Any] = [_para(f"{summary['title']}: report of {summary['games']} played "
-                             f"{'game' if summary['games'] == 1 else 'games'}", "Title")]
-    flow.append(table(["Session", "Seats (first first)", "Winners", "Turns", "Rounds"],
-                      [[s["path"][-40:], ", ".join(s["seats"]), ", ".join(s["winners"]) or "-",
-                        s["turns"] if s["turns"] is not None else "-",
-                        s["rounds"] if s["rounds"] is not None else "-"]
-                       for s in summary["sessions"]], text_cols=3))
-    flow += [Spacer(1, 8), _para("Wins by seat (seat 1 plays first)", "Heading2"),
-             table(["Seat", "Games", "Wins", "Share"],
-                   [[r["seat"], r["games"], r["wins"], _pct(r["share"])]
-                    for r in summary["seats"]])]
+    flow: list[Any] = [pages.para(f"{summary['title']}: report of {summary['games']} played "
+                                  f"{'game' if summary['games'] == 1 else 'games'}", "Title")]
+    flow.append(pages.table(
+        ["Session", "Seats (first first)", "Winners", "Turns", "Rounds"],
+        [[s["path"][-40:], ", ".join(s["seats"]), ", ".join(s["winners"]) or "-",
+          s["turns"] if s["turns"] is not None else "-",
+          s["rounds"] if s["rounds"] is not None else "-"] for s in summary["sessions"]],
+        text_cols=3))
+    flow += [Spacer(1, 8), *pages.seat_wins(_seat_rows(summary))]
+    turns = _length_counts(summary, "turns")
+    if turns:
+        flow += pages.length(turns, _length_counts(summary, "rounds"))
     for s in summary["sessions"]:
         curves = _token_curves(s)
         if curves:
-            flow += [Spacer(1, 8), line_chart(f"Tokens over the game: {s['path'][-50:]}",
-                                              curves, "event", "tokens")]
+            flow += [Spacer(1, 8), pages.line_chart(f"Tokens over the game: {s['path'][-50:]}",
+                                                    curves, "event", "tokens")]
     for name, roll in summary["rolls"].items():
-        head = [_para(f"Roll {name}: {roll['dice']}, outcome {roll['outcome']}; "
-                      f"{roll['rolls']} rolled, {roll['test']} p = {_p(roll['p_value'])}",
-                      "Heading2")]
-        if roll["rolls"]:
-            head.append(bar_chart(f"Roll {name}: share of each outcome seen",
-                                  [str(o["value"]) for o in roll["outcomes"]],
-                                  [o["observed"] / roll["rolls"] for o in roll["outcomes"]]))
-        flow += [Spacer(1, 8), KeepTogether(head)]
-        flow.append(table(["Outcome", "Seen", "Expected", "P"],
-                          [[o["value"], o["observed"], _expected(o["expected"]), o["probability"] or "-"]
-                           for o in roll["outcomes"]]))
+        flow += pages.roll(name, roll)
     cards = summary["winners_cards"]
-    flow += [Spacer(1, 8), _para("Cards the winners played", "Heading2")]
-    flow.append(table(["Card", "Games"], [[c["card"], c["games"]] for c in cards])
-                if cards else _para("none"))
+    flow += [Spacer(1, 8), pages.para("Cards the winners played", "Heading2")]
+    flow.append(pages.table(["Card", "Games"], [[c["card"], c["games"]] for c in cards])
+                if cards else pages.para("none"))
     return flow
 
 
 def write_report(path: str, summary: dict[str, Any]) -> None:
-    from referee.simulate.report import _doc
+    from referee import pages
 
-    doc = _doc(path, f"{summary['title']}: played games")
-    doc.author, doc.subject, doc.creator = ("referee report", "playtest report",
-                                            "referee report (reportlab)")
-    try:
-        doc.build(story(summary))
-    except OSError as error:
-        raise UsageError(f"{path}: cannot write the report: {error.strerror}") from None
+    doc = pages.doc(path, f"{summary['title']}: played games", author="referee report",
+                    subject="playtest report")
+    doc.build(story(summary))

@@ -1,12 +1,12 @@
 """A session file read back as the public record of its game: the states the table saw
 (each through its game's `public_state`: hands as counts, no seed, no deck order), the
-winners, the length, each player's tokens over the game, the named rolls made and the
-cards each player put on the table. Read-only, as `referee log` reads (`Session.log`)."""
+winners, the length, each player's tokens over the game, the named rolls made (a declared
+game's named rolls; X-Statix's mission rolls; XO!'s combat dice, from the attacks the log
+tells) and the cards each player put on the table. Read-only, as `referee log` reads
+(`Session.log`)."""
 
 from __future__ import annotations
 
-import operator
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +56,8 @@ def read_session(path: str) -> GameRecord:
         _table_game(record, public, kept)
     elif record.game == "x-statix":
         _x_statix(record, public)
+    elif record.game == "xo":
+        _xo(record, [e.payload for e, _ in lived])
     return record
 
 
@@ -125,34 +127,23 @@ def _table_game(record: GameRecord, public: list[tuple[str, dict]], kept: Any) -
     record.played = _zones(public, record.players)
 
 
-_TEST = re.compile(r"^(.*?)\s*(>=|<=|==|!=|<|>)\s*(-?\d+)\s*$")
-_TESTS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-          "==": operator.eq, "!=": operator.ne}
-
-
 def exact_odds(dice: Any, roll: Any) -> Any:
     """A named roll's exact distribution (referee/table/pools.py), its outcome as the rules
-    give it (referee/table/rules.py `roll`): a count or sum expression, or a test of one
-    against a number (`sum >= 5`: 1 when it holds, else 0); None when the outcome reads
-    more than the dice (a token, a zone), whose odds depend on the game."""
+    give it (`pools.roll_outcome`, the parse referee/table/rules.py `roll` plays by): a
+    count or sum expression, or a test of one (`sum >= 5`: 1 when it holds, else 0); None
+    when the outcome reads more than the dice (a token, a zone), whose odds depend on the
+    game."""
     from referee.errors import UsageError as Unreadable
-    from referee.odds import Distribution
     from referee.table.pools import distribution, named_roll
 
     text = " + ".join(f"{n} {die}" for die, n in roll.pool)
-    test = _TEST.match(roll.outcome)
     try:
-        pool, outcome = named_roll(dice, text, test.group(1) if test else roll.outcome)
+        pool, outcome = named_roll(dice, text, roll.outcome)
         exact = distribution(pool, outcome)
     except Unreadable:
         return None
-    if test is None:
-        return {"dice": str(pool), "outcome": str(outcome), "exact": exact}
-    holds, bound = _TESTS[test.group(2)], int(test.group(3))
-    yes = sum(w for v, w in exact.weights.items() if holds(v, bound))
-    weights = {1: yes, 0: exact.denominator - yes}
-    return {"dice": str(pool), "outcome": roll.outcome,
-            "exact": Distribution({v: w for v, w in weights.items() if w}, exact.denominator)}
+    return {"dice": str(pool), "outcome": roll.outcome if outcome.test else str(outcome),
+            "exact": exact}
 
 
 def _token_names(public: list[tuple[str, dict]]) -> list[str]:
@@ -192,9 +183,48 @@ def _zones(public: list[tuple[str, dict]], players: list[str]) -> dict[str, list
 
 
 # ── X-Statix ───────────────────────────────────────────────────────────────────
+XS_MISSION_DICE = {"mission": 1, "carnage": 1, "success": 1, "payoff": 2}  # XS-6..XS-8
+
+
+def _sum_of_d6(n: int) -> Any:
+    from referee.odds import Distribution, convolve
+
+    weights = {0: 1}
+    for _ in range(n):
+        weights = convolve(weights, {face: 1 for face in range(1, 7)})
+    return Distribution(weights, 6 ** n)
+
+
 def _x_statix(record: GameRecord, public: list[tuple[str, dict]]) -> None:
     """MT and FT (the sum of a player's heroes' FT) after each event; the heroes, Owner and
-    Team Name each player put on the table."""
+    Team Name each player put on the table; the mission rolls' dice (XS-6..XS-8)."""
+    _xs_tables(record, public)
+    record.rolls = _xs_mission_rolls(public)
+    record.odds = {kind: {"dice": f"{n}d6", "outcome": "the dice before modifiers",
+                          "exact": _sum_of_d6(n)} for kind, n in XS_MISSION_DICE.items()}
+
+
+def _xs_mission_rolls(public: list[tuple[str, dict]]) -> dict[str, list[int]]:
+    """The faces' sum of each Mission, Carnage, Success and Payoff roll: a roll is new when
+    the turn's mission shows it for the first time, or with other faces or one more
+    reroll used (a reroll rolls the dice again; a boost changes only the modifiers)."""
+    made: dict[str, list[int]] = {kind: [] for kind in XS_MISSION_DICE}
+    seen: dict[str, tuple] = {}
+    for _, state in public:
+        turn = _mapping(state.get("turn"))
+        mission = _mapping(turn.get("mission"))
+        for kind, roll in _mapping(mission.get("rolls")).items():
+            faces = roll.get("faces") if isinstance(roll, dict) else None
+            if kind not in made or not isinstance(faces, list):
+                continue
+            key = (turn.get("number"), mission.get("card"), tuple(faces), len(roll.get("used", [])))
+            if seen.get(kind) != key:
+                made[kind].append(sum(int(f) for f in faces))
+            seen[kind] = key
+    return made
+
+
+def _xs_tables(record: GameRecord, public: list[tuple[str, dict]]) -> None:
     record.played = {p: [] for p in record.players}
     for _, state in public:
         for p in record.players:
@@ -205,3 +235,38 @@ def _x_statix(record: GameRecord, public: list[tuple[str, dict]]) -> None:
             shown = [str(h.get("name")) for h in heroes]
             shown += [str(seat[k]) for k in ("owner", "team") if seat.get(k) not in (None, "-")]
             record.played[p] += [n for n in shown if n not in record.played[p]]
+
+
+# ── XO! ────────────────────────────────────────────────────────────────────────
+COMBAT_DICE = "combat dice"
+
+
+def _xo(record: GameRecord, payloads: list[dict]) -> None:
+    """Every mask die of every combat the log tells (XO-1..XO-7): the shared attack roll,
+    each target's defense roll and extra damage die, each counterattack's dice."""
+    from referee.dice import MASK_FACES
+    from referee.odds import Distribution
+
+    faces = [f for payload in payloads for f in _attack_faces(_mapping(payload.get("result")))]
+    record.rolls = {COMBAT_DICE: faces}
+    weights = {face: MASK_FACES.count(face) for face in sorted(set(MASK_FACES))}
+    record.odds = {COMBAT_DICE: {"dice": "1 mask", "outcome": "each die's face",
+                                 "exact": Distribution(weights, len(MASK_FACES))}}
+
+
+def _attack_faces(result: dict) -> list[int]:
+    targets = result.get("targets")
+    if not isinstance(targets, list):
+        return []
+    faces = list(result.get("attack_roll") or [])  # one attack roll for every target (XO-7)
+    for target in targets:
+        faces += _round_faces(_mapping(target), attack=False)
+        faces += _round_faces(_mapping(_mapping(target).get("counterattack")), attack=True)
+    return [f for f in faces if isinstance(f, int)]
+
+
+def _round_faces(round_: dict, attack: bool) -> list[Any]:
+    faces = list(round_.get("attack_roll") or []) if attack else []
+    faces += list(round_.get("defense_roll") or [])
+    extra = round_.get("extra_damage_roll")
+    return faces + ([extra] if isinstance(extra, int) else [])

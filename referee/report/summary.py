@@ -46,14 +46,18 @@ def _session(r: GameRecord) -> dict[str, Any]:
 
 def _seats(records: list[GameRecord]) -> list[dict[str, Any]]:
     """Seat 1 is the first player. A shared win counts for each winner's seat; a seat's
-    games are the finished games with a player in it."""
+    games are the finished games with a player in it; its win rate's Wilson 95% interval
+    (0-1 without a game)."""
+    from referee.simulate.stats import wilson
+
     most = max((len(r.seats) for r in records), default=0)
     rows = []
     for seat in range(most):
         played = [r for r in records if r.over and len(r.seats) > seat]
         won = sum(r.seats[seat] in r.winners for r in played)
+        low, high = wilson(won, len(played))
         rows.append({"seat": seat + 1, "games": len(played), "wins": won,
-                     "share": won / len(played) if played else None})
+                     "share": won / len(played) if played else None, "low": low, "high": high})
     return rows
 
 
@@ -65,29 +69,32 @@ def _spread(values: list[int | None]) -> dict[str, Any] | None:
 
 
 def _rolls(records: list[GameRecord]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, odds in records[0].odds.items():
-        seen = Counter(v for r in records for v in r.rolls.get(name, []))
-        if odds is None:  # an outcome reading more than the dice: observed only
-            out[name] = {"dice": None, "outcome": None, "rolls": sum(seen.values()),
-                         "test": "none", "statistic": None, "p_value": None,
-                         "outcomes": [{"value": v, "observed": n, "expected": None,
-                                       "probability": None} for v, n in sorted(seen.items())]}
-            continue
-        exact = odds["exact"]
-        values = sorted(set(exact.weights) | set(seen))
-        probs = [Fraction(exact.weights.get(v, 0), exact.denominator) for v in values]
-        observed = [seen.get(v, 0) for v in values]
-        test, statistic, p = goodness_of_fit(observed, probs)
-        n = sum(observed)
-        out[name] = {
-            "dice": odds["dice"], "outcome": odds["outcome"], "rolls": n, "test": test,
-            "statistic": statistic, "p_value": p,
-            "outcomes": [{"value": v, "observed": o, "expected": n * float(q),
-                          "probability": f"{q.numerator}/{q.denominator}"}
-                         for v, o, q in zip(values, observed, probs, strict=True)],
-        }
-    return out
+    return {name: fit(odds, Counter(v for r in records for v in r.rolls.get(name, [])))
+            for name, odds in records[0].odds.items()}
+
+
+def fit(odds: dict[str, Any] | None, seen: Counter) -> dict[str, Any]:
+    """A named roll's outcomes seen (`seen`: outcome -> times) against its exact odds
+    (read.exact_odds; None: an outcome reading more than the dice, observed only), with
+    the goodness-of-fit test and its p-value."""
+    if odds is None:
+        return {"dice": None, "outcome": None, "rolls": sum(seen.values()),
+                "test": "none", "statistic": None, "p_value": None,
+                "outcomes": [{"value": v, "observed": n, "expected": None,
+                              "probability": None} for v, n in sorted(seen.items())]}
+    exact = odds["exact"]
+    values = sorted(set(exact.weights) | set(seen))
+    probs = [Fraction(exact.weights.get(v, 0), exact.denominator) for v in values]
+    observed = [seen.get(v, 0) for v in values]
+    test, statistic, p = goodness_of_fit(observed, probs)
+    n = sum(observed)
+    return {
+        "dice": odds["dice"], "outcome": odds["outcome"], "rolls": n, "test": test,
+        "statistic": statistic, "p_value": p,
+        "outcomes": [{"value": v, "observed": o, "expected": n * float(q),
+                      "probability": f"{q.numerator}/{q.denominator}"}
+                     for v, o, q in zip(values, observed, probs, strict=True)],
+    }
 
 
 def _winners_cards(records: list[GameRecord]) -> list[dict[str, Any]]:

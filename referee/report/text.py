@@ -11,7 +11,7 @@ def _pct(share: float | None) -> str:
     return "-" if share is None else f"{share * 100:.0f}%"
 
 
-def _p(p: float | None) -> str:
+def p_text(p: float | None) -> str:
     return "-" if p is None else (f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}")
 
 
@@ -29,9 +29,9 @@ def lines(summary: dict[str, Any]) -> list[str]:
                               f"{max(series)})" for name, series in tokens.items() if series)
             if shown:
                 out.append(f"    {player}: {shown}")
-    out.append("Wins by seat (seat 1 plays first):")
-    out += [f"  seat {row['seat']}: {row['wins']} of {row['games']} ({_pct(row['share'])})"
-            for row in summary["seats"]]
+    out.append("Wins by seat (seat 1 plays first; Wilson 95% interval):")
+    out += [f"  seat {row['seat']}: {row['wins']} of {row['games']} ({_pct(row['share'])}, "
+            f"95% {_pct(row['low'])}-{_pct(row['high'])})" for row in summary["seats"]]
     for what, spread in summary["length"].items():
         if spread:
             out.append(f"Length: {what} {spread['min']}-{spread['max']}, mean "
@@ -43,7 +43,7 @@ def lines(summary: dict[str, Any]) -> list[str]:
             out += [f"  {o['value']:>4}: {o['observed']:>4} seen" for o in roll["outcomes"]]
             continue
         out.append(f"Roll {name} ({roll['dice']}, outcome {roll['outcome']}): {roll['rolls']} "
-                   f"rolled; {roll['test']} p = {_p(roll['p_value'])}")
+                   f"rolled; {roll['test']} p = {p_text(roll['p_value'])}")
         out += [f"  {o['value']:>4}: {o['observed']:>4} seen, {o['expected']:6.2f} expected "
                 f"(P = {o['probability']})" for o in roll["outcomes"]]
     cards = summary["winners_cards"]

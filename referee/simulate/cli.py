@@ -8,6 +8,7 @@ import click
 
 from referee.command import SEED, Reply, WholeNumber, global_options, json_option, run
 from referee.errors import RefereeError, UsageError
+from referee.report_file import report_path, write_report
 from referee.simulate.declared_cli import GamesGroup
 from referee.words import counted
 
@@ -18,8 +19,9 @@ def simulate() -> None:
     matchup and objective tables; --report PATH.pdf writes charts.
 
     Any other GAME of the card database with rules declared as data (docs/CARDS.md):
-    `referee simulate GAME --games N --policy random|greedy --players N --jobs N`, and
-    sweeps: `--set KEY=V1,V2,...` (see `referee simulate GAME --help`)."""
+    `referee simulate GAME --games N --policy random|greedy (or one a seat: greedy,random)
+    --players N --jobs N --report FILE.pdf`, and sweeps: `--set KEY=V1,V2,...` (see
+    `referee simulate GAME --help`)."""
 
 
 def _policies(text: str, players: int) -> list[str]:
@@ -35,29 +37,6 @@ def _policies(text: str, players: int) -> list[str]:
     if len(names) != players:
         raise UsageError(f"--policy {text!r} names {len(names)} policies for {players} players")
     return names
-
-
-def _report_path(path: str | None) -> str | None:
-    if path is None:
-        return None
-    from pathlib import Path
-
-    target = Path(path)
-    if target.suffix.lower() != ".pdf":
-        raise UsageError(f"--report {path}: the report is a PDF, name it *.pdf")
-    if not target.parent.exists() and str(target.parent):
-        raise UsageError(f"--report {path}: folder {target.parent} does not exist")
-    if target.is_dir():
-        raise UsageError(f"--report {path} is a folder")
-    return str(target)
-
-
-def _write(path: str, write) -> None:
-    """Write the report; a file that cannot be written is bad input (exit 2), one line."""
-    try:
-        write()
-    except OSError as error:
-        raise UsageError(f"--report {path}: cannot write it: {error.strerror or error}") from None
 
 
 def _render(*renderables: object, width: int = 150) -> list[str]:
@@ -112,7 +91,7 @@ def x_statix(ctx: click.Context, games: int, players: int, seed: int | None, pol
         from referee.simulate import runner, stats
 
         names = _policies(policy, players)
-        path = _report_path(report)
+        path = report_path(report)
         options = global_options(ctx)
         run_seed = seed if seed is not None else options.seed
         if run_seed is None:
@@ -137,7 +116,7 @@ def x_statix(ctx: click.Context, games: int, players: int, seed: int | None, pol
         if path:
             from referee.simulate import report as pdf
 
-            _write(path, lambda: pdf.write_xs_report(path, summary, meta))
+            write_report(path, lambda: pdf.write_xs_report(path, summary, meta))
         lines = _xs_lines(summary, meta, path)
         return Reply(lines, {**meta, **summary, "report": path})
 
@@ -210,7 +189,7 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
         from referee.command import load_cards
         from referee.simulate import xo_tables
 
-        path = _report_path(report)
+        path = report_path(report)
         both = not matchups and not objectives
         db = load_cards(global_options(ctx).cards, "xo")
         table = xo_tables.matchups(db) if (matchups or both) else []
@@ -218,7 +197,7 @@ def xo(ctx: click.Context, matchups: bool, objectives: bool, report: str | None,
         if path:
             from referee.simulate import report as pdf
 
-            _write(path, lambda: pdf.write_xo_report(path, table, objs))
+            write_report(path, lambda: pdf.write_xo_report(path, table, objs))
         lines = []
         if matchups or both:
             lines += _matchup_lines(table)

@@ -151,6 +151,27 @@ def _in_play(state: dict, player: str) -> list[str]:
     return [c for cards in state.get("zones", {}).get(player, {}).values() for c in cards]
 
 
+def seat_policies(policy: str, state: dict) -> dict[str, str]:
+    """Each player's policy: `policy` names one for all, or one a seat in turn order from
+    the first player (`greedy,random`: the first player greedy)."""
+    names = policy.split(",")
+    players = state["players"]
+    first = players.index(state["setup"]["first"])
+    order = players[first:] + players[:first]
+    return {p: names[i if len(names) > 1 else 0] for i, p in enumerate(order)}
+
+
+def parse_policies(text: str, players: int) -> str:
+    """`--policy`: one name, or one a seat separated by commas (a one-line refusal)."""
+    names = [n.strip().lower() for n in text.split(",")]
+    if not all(n in POLICIES for n in names):
+        raise UsageError(f"--policy {text!r}: choose from {', '.join(POLICIES)} (one name, "
+                         "or one a seat in turn order separated by commas)")
+    if len(names) not in (1, players):
+        raise UsageError(f"--policy {text!r} names {len(names)} policies for {players} players")
+    return ",".join(names)
+
+
 def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str, Any]:
     """One whole game; its record (plain data): seats in turn order from the first player."""
     rng = random.Random(seed)
@@ -160,10 +181,12 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
     hidden = Hidden(game, names, rng)
     rolls: list[tuple[str, int]] = []
     steps = 0
+    policy_of = seat_policies(policy, state)
     while not state.get("over") and steps < MAX_STEPS:
         now = None if state.get("pending") else turn.current_step(state, game)
         actor = state["turn"]["player"]
-        words, result = decide(policy, state, game, hidden, source, rng)
+        chooser = state["pending"]["player"] if state.get("pending") else actor
+        words, result = decide(policy_of[chooser], state, game, hidden, source, rng)
         state = result.state
         if now is not None and now.kind in ("play", "discard_to") and words:
             for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
@@ -246,6 +269,24 @@ def _sd(values: list[int]) -> float:
     return float((sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5)
 
 
+def _counts(values: list[int]) -> dict[str, int]:
+    """How many games had each value (a histogram; JSON keys are strings)."""
+    return {str(v): n for v, n in sorted(Counter(values).items())}
+
+
+def with_odds(summary: dict[str, Any], tally: Tally, game: TableGame) -> dict[str, Any]:
+    """Each named roll's outcomes against its exact odds (referee/table/pools.py), with the
+    goodness-of-fit test, as `referee report` gives them: `fit` in the roll's figures."""
+    from referee.report.read import exact_odds
+    from referee.report.summary import fit
+
+    for name, figures in summary["rolls"].items():
+        declared = game.rules.rolls.get(name)
+        odds = exact_odds(game.dice, declared) if declared is not None else None
+        figures["fit"] = fit(odds, tally.rolls[name])
+    return summary
+
+
 def summarize(tally: Tally, top: int = 8) -> dict[str, Any]:
     """The figures the lab reports, plain data for --json."""
     from referee.simulate.stats import wilson
@@ -276,11 +317,14 @@ def summarize(tally: Tally, top: int = 8) -> dict[str, Any]:
         "first_player": {"rate": first["rate"], "low": first["low"], "high": first["high"],
                          "fair": fair, "advantage": first["rate"] - fair},
         "turns": {"mean": _mean(tally.turns), "sd": _sd(tally.turns),
-                  "min": min(tally.turns, default=0), "max": max(tally.turns, default=0)},
+                  "min": min(tally.turns, default=0), "max": max(tally.turns, default=0),
+                  "counts": _counts(tally.turns)},
         "rounds": {"mean": _mean(tally.rounds), "sd": _sd(tally.rounds),
-                   "min": min(tally.rounds, default=0), "max": max(tally.rounds, default=0)},
+                   "min": min(tally.rounds, default=0), "max": max(tally.rounds, default=0),
+                   "counts": _counts(tally.rounds)},
         "score_spread": {"mean": _mean(tally.spread), "sd": _sd(tally.spread),
-                         "winner_mean": _mean(tally.win_scores)},
+                         "winner_mean": _mean(tally.win_scores),
+                         "counts": _counts(tally.spread)},
         "ends": {k: {"count": v, "rate": v / n} for k, v in sorted(tally.ends.items())},
         "rolls": rolls,
         "cards": cards[:top],
@@ -323,7 +367,7 @@ def simulate(variants: list[TableGame], players: int, policy: str, games: int, s
         for key in sorted(k for k in results if k[0] == v):
             for record in results[key]:
                 tally.add(record)
-        out.append(summarize(tally))
+        out.append(with_odds(summarize(tally), tally, variants[v]))
     return out
 
 

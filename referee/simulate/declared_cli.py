@@ -5,6 +5,7 @@ parse, call referee.simulate.declared, print (or --json)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -32,66 +33,103 @@ def declared_command(game_id: str) -> click.Command:
                   help="Players (default: the game's least).")
     @click.option("--seed", type=SEED, default=None,
                   help="Seed (default: referee --seed, else random and shown).")
-    @click.option("--policy", type=click.Choice(["random", "greedy"]), default="random",
-                  show_default=True, help="random: random legal answers; greedy: the answer "
-                  "that leaves the player's score highest against the best other's.")
+    @click.option("--policy", default="random", show_default=True,
+                  help="random: random legal answers; greedy: the answer that leaves the "
+                  "player's score highest against the best other's; or one a seat in turn "
+                  "order: greedy,random.")
     @click.option("--jobs", type=WholeNumber(min=1), default=None,
                   help="Processes (default: all cores). Results do not depend on it.")
     @click.option("--set", "sets", multiple=True, metavar="KEY=V1,V2,...",
                   help="Sweep: a variant for each value (repeatable: every combination). "
                        "Keys: hand_limit, dice.DIE.faces (faces spaced), tokens.KIND.start, "
                        "end.rounds, end.token.KIND, end.pool.KIND (a test: '>= 25').")
+    @click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
+                  help="Also write a PDF report with charts (a sweep: one page comparing "
+                       "the variants).")
     @json_option
     @click.pass_context
     def command(ctx: click.Context, games: int, players: int | None, seed: int | None,
-                policy: str, jobs: int | None, sets: tuple[str, ...], as_json: bool) -> None:
+                policy: str, jobs: int | None, sets: tuple[str, ...], report: str | None,
+                as_json: bool) -> None:
         """Play GAMES whole games of a game with rules declared as data, through the
         referee's own moves, and report wins by seat (the first player's advantage, Wilson
         95%), game length, score spread, the end conditions, each named roll's outcomes and
-        the cards in the winners' play zones against the losers'."""
-        run(as_json, lambda: _answer(ctx, game_id, games, players, seed, policy, jobs, sets))
+        the cards in the winners' play zones against the losers'; --report FILE.pdf: the
+        same as charts, each named roll observed against its exact odds."""
+        run(as_json, lambda: _answer(ctx, game_id, Asked(games, players, seed, policy, jobs,
+                                                         sets, report)))
 
     return command
 
 
-def _answer(ctx: click.Context, game_id: str, games: int, players: int | None,
-            seed: int | None, policy: str, jobs: int | None, sets: tuple[str, ...]) -> Reply:
+@dataclass(frozen=True)
+class Asked:
+    """The command's options, as given."""
+
+    games: int
+    players: int | None
+    seed: int | None
+    policy: str
+    jobs: int | None
+    sets: tuple[str, ...]
+    report: str | None
+
+
+def _answer(ctx: click.Context, game_id: str, asked: Asked) -> Reply:
     import random
     import time
 
     from referee.command import load_cards
+    from referee.report_file import report_path
     from referee.simulate import declared
     from referee.table.kit import TableGame
 
+    path = report_path(asked.report)
     options = global_options(ctx)
     db = load_cards(options.cards, game_id)
     game = TableGame.from_db(db, game_id)
     if not game.rules.declared:
         raise UsageError(f"{game.title} declares no rules as data (docs/CARDS.md, \"Rules as "
                          "data\"): nothing to simulate")
-    n = players if players is not None else game.min_players
+    n = asked.players if asked.players is not None else game.min_players
     if not game.min_players <= n <= game.max_players:
         raise UsageError(f"--players {n}: {game.title} is for {game.min_players} to "
                          f"{game.max_players} players")
-    parsed = [declared.parse_set(text) for text in sets]
+    policy = declared.parse_policies(asked.policy, n)
+    parsed = [declared.parse_set(text) for text in asked.sets]
     combos = declared.sweep(db, game_id, parsed) if parsed else [[]]
     variants = [declared.variant(db, game_id, c) if c else game for c in combos]
-    run_seed = seed if seed is not None else options.seed
+    run_seed = asked.seed if asked.seed is not None else options.seed
     if run_seed is None:
         run_seed = random.SystemRandom().randrange(2**31)
-    workers = jobs or declared.default_jobs()
+    workers = asked.jobs or declared.default_jobs()
     started = time.perf_counter()
-    summaries = declared.simulate(variants, n, policy, games, run_seed, workers)
-    meta = {"game": game_id, "title": game.title, "games": games, "players": n,
+    summaries = declared.simulate(variants, n, policy, asked.games, run_seed, workers)
+    meta = {"game": game_id, "title": game.title, "games": asked.games, "players": n,
             "policy": policy, "seed": run_seed, "jobs": workers,
-            "seconds": round(time.perf_counter() - started, 3)}
-    head = (f"{game.title}: {counted(games, 'game')} of {n} players, policy {policy}, seed "
-            f"{run_seed} ({meta['seconds']:.1f} s on {counted(workers, 'job')})")
+            "seconds": round(time.perf_counter() - started, 3), "report": path}
+    head = (f"{game.title}: {counted(asked.games, 'game')} of {n} players, policy {policy}, "
+            f"seed {run_seed} ({meta['seconds']:.1f} s on {counted(workers, 'job')})")
+    labels = [", ".join(f"{k}={v}" for k, v in c) for c in combos]
+    if path:
+        _write_pdf(path, labels if parsed else None, summaries, meta)
+    tail = [f"report: {path}"] if path else []
     if parsed:
-        labels = [", ".join(f"{k}={v}" for k, v in c) for c in combos]
         rows = [{"set": dict(c), **s} for c, s in zip(combos, summaries, strict=True)]
-        return Reply([head, *_sweep_lines(labels, summaries)], {**meta, "variants": rows})
-    return Reply([head, *_lines(summaries[0])], {**meta, **summaries[0]})
+        return Reply([head, *_sweep_lines(labels, summaries), *tail], {**meta, "variants": rows})
+    return Reply([head, *_lines(summaries[0]), *tail], {**meta, **summaries[0]})
+
+
+def _write_pdf(path: str, labels: list[str] | None, summaries: list[dict[str, Any]],
+               meta: dict[str, Any]) -> None:
+    """The PDF: one declared game's pages, or a sweep's page of variants."""
+    from referee.report_file import write_report
+    from referee.simulate import report
+
+    if labels is None:
+        write_report(path, lambda: report.write_declared_report(path, summaries[0], meta))
+    else:
+        write_report(path, lambda: report.write_sweep_report(path, labels, summaries, meta))
 
 
 def _pct(p: float) -> str:
@@ -99,6 +137,8 @@ def _pct(p: float) -> str:
 
 
 def _lines(s: dict[str, Any]) -> list[str]:
+    from referee.report.text import p_text
+
     first = s["first_player"]
     out = ["wins by seat in turn order (a shared first place counts for each; Wilson 95%):"]
     out += [f"  seat {r['seat']}: {r['wins']} wins, {_pct(r['rate'])} "
@@ -115,7 +155,10 @@ def _lines(s: dict[str, Any]) -> list[str]:
     out += [f"  {k}: {v['count']} ({_pct(v['rate'])})" for k, v in s["ends"].items()]
     for name, roll in s["rolls"].items():
         parts = ", ".join(f"{k}: {_pct(v['rate'])}" for k, v in roll["outcomes"].items())
-        out.append(f"{name} roll ({roll['rolls']} rolled): {parts}")
+        fit = roll["fit"]
+        against = (f"; against the exact odds, {fit['test']} p = {p_text(fit['p_value'])}"
+                   if fit["dice"] is not None else "")
+        out.append(f"{name} roll ({roll['rolls']} rolled): {parts}{against}")
     if s["cards"]:
         out.append("cards in play, per winner against per loser (most winning first):")
         out += [f"  {c['card']}: {c['winner']:.2f} against {c['loser']:.2f}" for c in s["cards"]]

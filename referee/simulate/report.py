@@ -1,211 +1,23 @@
-"""PDF reports of the balance lab, drawn with ReportLab's own graphics
-(`reportlab.graphics`): bar charts with 95% error bars, heat maps of the XO! matchups, a
-line chart of MT over time, the tables, and a short plain-language summary of the most
-unbalanced findings. Chart titles are real text in the PDF (searchable, testable)."""
+"""PDF reports of the balance lab, built from the pages every report shares
+(referee/pages.py): X-Statix (bar charts with 95% error bars, MT over time), XO! (heat maps
+of the matchups, the objectives' odds), and a game with rules declared as data (wins by
+seat, game length, score spread, end conditions, each named roll against its exact odds,
+the cards in the winners' play areas; a sweep: one row per variant)."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from typing import Any
 
-from reportlab.graphics.charts.legends import Legend
-from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, Line, Rect, String
-from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
-from reportlab.lib.styles import getSampleStyleSheet
-from reportlab.lib.units import mm
-from reportlab.platypus import (
-    KeepTogether,
-    PageBreak,
-    Paragraph,
-    SimpleDocTemplate,
-    Spacer,
-    Table,
-    TableStyle,
-)
+from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer
 
+from referee import pages
+from referee.pages import STYLES, bar_chart, heat_map, line_chart, table
+from referee.pages import ci as _ci
+from referee.pages import doc as _doc
+from referee.pages import esc as _esc
+from referee.pages import para as _para
+from referee.pages import pct as _pct
 from referee.simulate import xo_tables
-
-WIDTH = A4[0] - 30 * mm  # frame width
-SERIES = [colors.HexColor(c) for c in ("#d7262e", "#1f4fa8", "#2e8b57", "#e0a000")]
-BAR = colors.HexColor("#1f4fa8")
-STYLES = getSampleStyleSheet()
-
-
-# ── charts ────────────────────────────────────────────────────────────────────
-def bar_chart(title: str, labels: list[str], values: list[float], lows: list[float] | None = None,
-              highs: list[float] | None = None, reference: float | None = None,
-              reference_label: str = "", percent: bool = True, height: float = 190,
-              lines: Sequence[tuple[float, str]] = ()) -> Drawing:
-    """Vertical bars, one per label, with 95% error bars (`lows`..`highs`) and an optional
-    dashed reference line (the fair share)."""
-    d = Drawing(WIDTH, height)
-    d.add(String(WIDTH / 2, height - 12, title, fontName="Helvetica-Bold", fontSize=11,
-                 textAnchor="middle"))
-    left, bottom = 40, 62 if max((len(s) for s in labels), default=0) > 6 else 24
-    plot_w, plot_h = WIDTH - left - 34, height - bottom - 24
-    top_value = max([*values, *(highs or []), reference or 0, *(v for v, _ in lines), 1e-9])
-    if percent and top_value <= 1:  # zoom to the data: a multiple of 20% (round quarters)
-        scale_max = min(1.0, math.ceil(top_value * 1.1 * 5 - 1e-9) / 5)
-    else:
-        scale_max = _nice(top_value)
-    d.add(Line(left, bottom, left, bottom + plot_h, strokeColor=colors.black))
-    d.add(Line(left, bottom, left + plot_w, bottom, strokeColor=colors.black))
-    for i in range(5):
-        v = scale_max * i / 4
-        y = bottom + plot_h * i / 4
-        d.add(Line(left - 3, y, left + plot_w, y, strokeColor=colors.lightgrey, strokeWidth=0.3))
-        d.add(String(left - 5, y - 3, f"{v:.0%}" if percent else f"{v:g}", fontSize=7,
-                     textAnchor="end"))
-    n = max(1, len(values))
-    slot = plot_w / n
-    for i, (label, value) in enumerate(zip(labels, values, strict=True)):
-        x = left + slot * i + slot * 0.15
-        w = slot * 0.7
-        h = plot_h * value / scale_max
-        d.add(Rect(x, bottom, w, h, fillColor=BAR, strokeColor=None))
-        cx = x + w / 2
-        if lows is not None and highs is not None:
-            y0 = bottom + plot_h * lows[i] / scale_max
-            y1 = bottom + plot_h * highs[i] / scale_max
-            for shape in (Line(cx, y0, cx, y1), Line(cx - w / 4, y0, cx + w / 4, y0),
-                          Line(cx - w / 4, y1, cx + w / 4, y1)):
-                shape.strokeColor = colors.black
-                shape.strokeWidth = 0.8
-                d.add(shape)
-        text = String(cx, bottom - 9, label, fontSize=6.5, textAnchor="middle")
-        if bottom > 30:
-            text = String(0, 0, label, fontSize=6.5, textAnchor="end")
-            from reportlab.graphics.shapes import Group
-
-            group = Group(text)
-            group.transform = (0.7071, 0.7071, -0.7071, 0.7071, cx + 2, bottom - 6)
-            d.add(group)
-        else:
-            d.add(text)
-    marks = list(lines)
-    if reference is not None:
-        marks.append((reference, reference_label))
-    for value, label in marks:
-        y = bottom + plot_h * value / scale_max
-        d.add(Line(left, y, left + plot_w, y, strokeColor=colors.HexColor("#d7262e"),
-                   strokeDashArray=[3, 2], strokeWidth=0.8))
-        if label:  # outside the plot, right of the line's end
-            d.add(String(left + plot_w + 2, y - 2, label, fontSize=6.5, textAnchor="start",
-                         fillColor=colors.HexColor("#d7262e")))
-    return d
-
-
-def _nice(value: float) -> float:
-    """The smallest 1, 2, 2.5 or 5 times a power of ten that is >= value (axis top)."""
-    return min(s * 10 ** p for s in (1, 2, 2.5, 5) for p in range(-2, 7) if s * 10 ** p >= value)
-
-
-def line_chart(title: str, curves: dict[str, list[tuple[int, float]]], x_label: str,
-               y_label: str, height: float = 220) -> Drawing:
-    """One line per series (ReportLab's LinePlot) with a legend."""
-    d = Drawing(WIDTH, height)
-    d.add(String(WIDTH / 2, height - 12, title, fontName="Helvetica-Bold", fontSize=11,
-                 textAnchor="middle"))
-    plot = LinePlot()
-    plot.x, plot.y = 45, 35
-    plot.width, plot.height = WIDTH - 160, height - 60
-    names = list(curves)
-    plot.data = [curves[n] or [(0, 0)] for n in names]
-    for i in range(len(names)):
-        plot.lines[i].strokeColor = SERIES[i % len(SERIES)]
-        plot.lines[i].strokeWidth = 1.5
-    plot.xValueAxis.labels.fontSize = 7
-    plot.yValueAxis.labels.fontSize = 7
-    plot.yValueAxis.valueMin = 0
-    d.add(plot)
-    legend = Legend()
-    legend.x, legend.y = WIDTH - 105, height - 40
-    legend.fontSize = 8
-    legend.colorNamePairs = [(SERIES[i % len(SERIES)], n) for i, n in enumerate(names)]
-    d.add(legend)
-    d.add(String(45 + plot.width / 2, 8, x_label, fontSize=8, textAnchor="middle"))
-    d.add(String(10, 35 + plot.height / 2, y_label, fontSize=8, textAnchor="middle"))
-    return d
-
-
-def heat_map(title: str, rows: list[str], cols: list[str], value: dict[tuple[str, str], float],
-             fmt: str = "{:.0%}", high_is_red: bool = True) -> Drawing:
-    """A grid: rows = attackers, columns = defenders, cell colour = the value (0..1)."""
-    label_w, head_h = 95, 70
-    cell_w = min(48.0, (WIDTH - label_w - 10) / max(1, len(cols)))
-    cell_h = 16
-    height = head_h + cell_h * len(rows) + 24
-    d = Drawing(WIDTH, height)
-    d.add(String(WIDTH / 2, height - 12, title, fontName="Helvetica-Bold", fontSize=11,
-                 textAnchor="middle"))
-    top = height - 24 - head_h
-    from reportlab.graphics.shapes import Group
-
-    for j, col in enumerate(cols):
-        text = String(0, 0, col, fontSize=7)
-        group = Group(text)
-        group.transform = (0.7071, 0.7071, -0.7071, 0.7071,
-                           label_w + cell_w * j + cell_w / 2, top + 4)
-        d.add(group)
-    for i, row in enumerate(rows):
-        y = top - cell_h * (i + 1)
-        d.add(String(label_w - 4, y + 5, row, fontSize=7, textAnchor="end"))
-        for j, col in enumerate(cols):
-            v = value.get((row, col), 0.0)
-            shade = v if high_is_red else 1 - v
-            fill = colors.Color(1, 1 - 0.75 * shade, 1 - 0.85 * shade)
-            d.add(Rect(label_w + cell_w * j, y, cell_w, cell_h, fillColor=fill,
-                       strokeColor=colors.white, strokeWidth=0.5))
-            d.add(String(label_w + cell_w * j + cell_w / 2, y + 5, fmt.format(v), fontSize=6.5,
-                         textAnchor="middle"))
-    return d
-
-
-# ── tables ────────────────────────────────────────────────────────────────────
-def table(header: list[str], rows: list[list[Any]], widths: list[float] | None = None,
-          text_cols: int = 1) -> Table:
-    """A plain table; the first `text_cols` columns are left-aligned, numbers right."""
-    t = Table([header, *rows], colWidths=widths, repeatRows=1)
-    t.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7.5),
-        ("FONT", (0, 1), (-1, -1), "Helvetica", 7.5),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
-        ("ALIGN", (text_cols, 0), (-1, -1), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ]))
-    return t
-
-
-def _pct(p: float) -> str:
-    return f"{p * 100:.1f}%"
-
-
-def _ci(row: dict) -> str:
-    return f"{row['low'] * 100:.1f}-{row['high'] * 100:.1f}%"
-
-
-def _doc(path: str, title: str) -> SimpleDocTemplate:
-    return SimpleDocTemplate(path, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm,
-                             topMargin=15 * mm, bottomMargin=15 * mm, title=title,
-                             author="referee simulate", subject="balance report",
-                             creator="referee simulate (reportlab)")
-
-
-def _esc(text: str) -> str:
-    from xml.sax.saxutils import escape
-
-    return escape(text)
-
-
-def _para(text: str, style: str = "BodyText") -> Paragraph:
-    return Paragraph(_esc(text), STYLES[style])
 
 
 # ── X-Statix ──────────────────────────────────────────────────────────────────
@@ -232,8 +44,9 @@ def write_xs_report(path: str, summary: dict[str, Any], meta: dict[str, Any]) ->
               table(["", "games", "wins", "win rate", "95% CI"], rows,
                     [190, 50, 50, 60, 80])]
     story.append(PageBreak())
-    charts = [("Win rate by seat (turn order)", summary["seats"]),
-              ("Win rate by Owner card", summary["owners"]),
+    story += pages.seat_wins([{**r, "games": r["n"]} for r in summary["seats"]],
+                             "Win rate by seat (turn order)", height=180)
+    charts = [("Win rate by Owner card", summary["owners"]),
               ("Win rate by Team Name card", summary["teams"])]
     if len(summary["by_policy"]) > 1:
         charts.append(("Win rate by policy", summary["by_policy"]))
@@ -241,7 +54,7 @@ def write_xs_report(path: str, summary: dict[str, Any], meta: dict[str, Any]) ->
         story.append(bar_chart(title, [r["label"] for r in items], [r["rate"] for r in items],
                                [r["low"] for r in items], [r["high"] for r in items],
                                reference=fair, reference_label=f"fair {fair:.0%}",
-                               height=200 if len(charts) == 3 else 165))
+                               height=190 if len(charts) == 2 else 165))
         story.append(Spacer(1, 8))
     curves = {f"{_ordinal(int(p))} player": [(r["turn"], r["mean_mt"]) for r in rows_
                                              if r["games"] >= max(1, summary["games"] // 20)]
@@ -340,3 +153,48 @@ def write_xo_report(path: str, matchups: list, objectives: list) -> None:
         story.append(_para("P(won): the feat succeeds and the best thwart fails, for one "
                            "attempt (XO-13, XO-14), without cards or the thwart bonus.", "Italic"))
     _doc(path, "XO! balance report").build(story)
+
+
+# ── a game with rules declared as data ────────────────────────────────────────
+def _counts(figure: dict[str, Any]) -> dict[int, int]:
+    return {int(v): n for v, n in figure.get("counts", {}).items()}
+
+
+def _about(meta: dict[str, Any]) -> str:
+    return (f"{meta['games']} simulated games of {meta['players']} players, policy "
+            f"{meta['policy']} (by seat in turn order when several), seed {meta['seed']}. Games "
+            "are played through the referee's own moves; intervals are Wilson 95% confidence "
+            "intervals; a shared first place counts as a win for each.")
+
+
+def declared_story(summary: dict[str, Any], meta: dict[str, Any]) -> list[Any]:
+    """Every page of one declared game's simulation (the figures of `simulate GAME --json`)."""
+    first = summary["first_player"]
+    story: list[Any] = [
+        _para(f"{meta['title']} balance report", "Title"), _para(_about(meta)),
+        _para(f"First player's advantage: {first['advantage'] * 100:+.1f} points over a fair "
+              f"{_pct(first['fair'])} (95% {_ci(first)}); shared wins {summary['shared_wins']}."),
+        _para(f"Average game length: {summary['turns']['mean']:.1f} turns, "
+              f"{summary['rounds']['mean']:.1f} rounds."), Spacer(1, 6)]
+    story += pages.seat_wins([{**r, "label": f"seat {r['seat']}", "games": summary["games"]}
+                              for r in summary["seats"]])
+    story += pages.ends(summary["ends"])
+    story += pages.length(_counts(summary["turns"]), _counts(summary["rounds"]))
+    story += pages.spread(_counts(summary["score_spread"]), summary["score_spread"]["winner_mean"])
+    lead = [_para("Named rolls: observed against the exact odds", "Heading2")]
+    for i, (name, fit) in enumerate(summary["rolls"].items()):
+        story += pages.roll(name, fit["fit"], lead if i == 0 else ())
+    story += pages.cards(summary["cards"], [_para("Cards in the winners' play areas", "Heading2")])
+    return story
+
+
+def write_declared_report(path: str, summary: dict[str, Any], meta: dict[str, Any]) -> None:
+    _doc(path, f"{meta['title']} balance report").build(declared_story(summary, meta))
+
+
+def write_sweep_report(path: str, labels: list[str], summaries: list[dict[str, Any]],
+                       meta: dict[str, Any]) -> None:
+    """A sweep: one page comparing the variants (a row each)."""
+    story: list[Any] = [_para(f"{meta['title']} sweep report", "Title"), _para(_about(meta))]
+    story += pages.variants(labels, summaries)
+    _doc(path, f"{meta['title']} sweep report").build(story)

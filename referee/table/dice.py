@@ -1,13 +1,12 @@
 """The dice of a designer's own game (cards.yaml `dice:`, read by `carddb.dice`): rolls
-with an injected RNG or the faces the table rolled, and exact odds of symbol counts and
-numeric sums. Pure: no click, no session."""
+with an injected RNG or the faces the table rolled. Exact odds of a pool are
+referee.table.pools'. Pure: no click, no session."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Any
 
 from carddb.dice import Die, Face
@@ -161,55 +160,3 @@ def roll_line(die: Die, faces: Sequence[Face]) -> str:
     if data["sum"] is not None:
         parts.append(f"sum {data['sum']}")
     return f"{len(faces)} {die.name}: {' '.join(data['faces'])}  ({', '.join(parts)})"
-
-
-# ── exact odds ──────────────────────────────────────────────────────────────────
-def _convolve(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + p * q
-    return out
-
-
-def symbol_counts(n: int, die: Die) -> dict[str, dict[int, Fraction]]:
-    """For each symbol of `die`, the exact distribution of how many of `n` dice show it."""
-    sides = len(die.faces)
-    result: dict[str, dict[int, Fraction]] = {}
-    for symbol in dict.fromkeys(f.symbol for f in die.faces if f.symbol is not None):
-        hits = sum(1 for f in die.faces if f.symbol == symbol)
-        one = {1: Fraction(hits, sides), 0: Fraction(sides - hits, sides)}
-        dist: dict[int, Fraction] = {0: Fraction(1)}
-        for _ in range(n):
-            dist = _convolve(dist, one)
-        result[symbol] = dict(sorted((k, v) for k, v in dist.items() if v))
-    return result
-
-
-def numeric_sum(n: int, die: Die) -> dict[int, Fraction] | None:
-    """The exact distribution of the sum of the faces' values (a face without one adds 0);
-    None when no face has a value."""
-    if all(f.value is None for f in die.faces):
-        return None
-    sides = len(die.faces)
-    one: dict[int, Fraction] = {}
-    for f in die.faces:
-        one[f.value or 0] = one.get(f.value or 0, Fraction(0)) + Fraction(1, sides)
-    dist: dict[int, Fraction] = {0: Fraction(1)}
-    for _ in range(n):
-        dist = _convolve(dist, one)
-    return dict(sorted(dist.items()))
-
-
-def at_least(n: int, die: Die, k: int, symbol: str) -> Fraction:
-    """P(at least `k` of `n` dice show `symbol`); `symbol` may be a number face's key."""
-    face = die.face(symbol)
-    if face is None:
-        raise UsageError(f"the {die.name} die has no face {shown(symbol)} (faces {faces_text(die)})")
-    sides = len(die.faces)
-    hits = sum(1 for f in die.faces if f.key == face.key)
-    one = {1: Fraction(hits, sides), 0: Fraction(sides - hits, sides)}
-    dist: dict[int, Fraction] = {0: Fraction(1)}
-    for _ in range(n):
-        dist = _convolve(dist, one)
-    return sum((p for c, p in dist.items() if c >= k), Fraction(0))

@@ -9,8 +9,10 @@ comparison with a target reads that distribution (`at_least`, `at_most`, `probab
 two pools compared by one outcome give `opposed`. One roll at the table gives `value`.
 
 The same model is a game's named roll (cards.yaml `rolls: {weather: {dice: 3 storm,
-outcome: wind - wave}}`): `named_roll(dice, "3 storm", "wind - wave")` reads it, and
-`distribution` answers it."""
+outcome: wind - wave}}`): `named_roll(dice, "3 storm", "wind - wave")` reads its outcome
+through carddb.expr, the parse the table plays it by (referee/table/rules.py `roll`), a
+comparison (`sum >= 7`) being a yes/no `test`; `distribution` answers it. One place says
+what a named roll's outcome is, for the odds, the report and the table."""
 
 from __future__ import annotations
 
@@ -69,10 +71,12 @@ class Pool:
 class Outcome:
     """`constant` + the sum of `coefficient * term` over `terms`, a term being the count
     of a face key among the dice, or SUM (the faces' values added, a face without one
-    adding 0)."""
+    adding 0); with a `test` (`(">=", 7)`, a named roll's `sum >= 7`), whether that sum
+    passes it: 1 yes, 0 no (as referee.table.rules plays it)."""
 
     terms: tuple[tuple[int, str], ...]
     constant: int = 0
+    test: tuple[str, int] | None = None
 
     def __str__(self) -> str:
         text = ""
@@ -84,7 +88,15 @@ class Outcome:
         if self.constant or not text:
             text += (f"{self.constant}" if not text else
                      f" {'+' if self.constant > 0 else '-'} {abs(self.constant)}")
-        return text
+        return text if self.test is None else f"{text} {self.test[0]} {self.test[1]}"
+
+    def passes(self, total: int) -> int:
+        """The outcome of a roll whose linear part came to `total`."""
+        if self.test is None:
+            return total
+        op, bound = self.test
+        return int({"<": total < bound, "<=": total <= bound, ">": total > bound,
+                    ">=": total >= bound, "==": total == bound, "!=": total != bound}[op])
 
     def of_face(self, face: Face) -> int:
         """What one die showing `face` adds to the outcome."""
@@ -324,7 +336,7 @@ def _side(tokens: list[tuple[str, str, int]], text: str, dice: Mapping[str, Die]
     if len(rest) == 1 and word in rolls and word not in {k.casefold() for k in pool.keys} | {SUM}:
         name, (_, outcome_text) = rolls[word]
         try:
-            return Side(pool, parse_outcome(outcome_text, pool), name)
+            return Side(pool, roll_outcome(outcome_text, pool), name)
         except UsageError as error:
             raise UsageError(f"roll {name}: {error}") from None
     return Side(pool, _outcome(rest, text, pool))
@@ -346,7 +358,63 @@ def named_roll(dice: Mapping[str, Die], pool_text: str, outcome_text: str,
     """A game's named roll (`dice: 3 storm`, `outcome: wind - wave`) read against its
     dice: the pool and the outcome `distribution` and `value` take."""
     pool = parse_pool(pool_text, dice, owner)
-    return pool, parse_outcome(outcome_text, pool)
+    return pool, roll_outcome(outcome_text, pool)
+
+
+def roll_outcome(text: str, pool: Pool) -> Outcome:
+    """A named roll's `outcome:` (cards.yaml) as the odds model: read by carddb.expr, the
+    parse referee.table.rules plays it by, so the odds and the table agree on what it is
+    (a number is a constant, a name a face's count or `sum`, a comparison a yes/no test).
+    A DiceError when it is not linear in the dice (`wind * wave`, `wind if sum > 3`):
+    it has no exact odds here."""
+    from carddb import expr
+
+    try:
+        tree = expr.parse(text)
+    except expr.ExprError as error:
+        raise DiceError(f"bad outcome {shown(text)} at column {error.column}: "
+                        f"{error.message}") from None
+    if tree[0] == "cmp":
+        left, right = _linear(tree[2], text, pool), _linear(tree[3], text, pool)
+        terms = dict(left[0])
+        for term, coefficient in right[0].items():
+            terms[term] = terms.get(term, 0) - coefficient
+        if right[0]:  # a test against the dice themselves: (left - right) op 0
+            return _made(terms, left[1] - right[1], (tree[1], 0))
+        return _made(terms, left[1], (tree[1], right[1]))
+    terms, constant = _linear(tree, text, pool)
+    return _made(terms, constant)
+
+
+def _made(terms: dict[str, int], constant: int, test: tuple[str, int] | None = None) -> Outcome:
+    return Outcome(tuple((c, t) for t, c in terms.items() if c), constant, test)
+
+
+def _linear(tree: tuple, text: str, pool: Pool) -> tuple[dict[str, int], int]:
+    """({term: coefficient}, constant) of an expression tree linear in the dice."""
+    head = tree[0]
+    if head == "num":
+        return {}, int(tree[1])
+    if head == "name":
+        return {_term(tree[1], 1, text, pool): 1}, 0
+    if head == "neg":
+        terms, constant = _linear(tree[1], text, pool)
+        return {t: -c for t, c in terms.items()}, -constant
+    if head == "op":
+        a, b = _linear(tree[2], text, pool), _linear(tree[3], text, pool)
+        if tree[1] == "*":
+            if a[0] and b[0]:
+                raise DiceError(f"outcome {shown(text)}: a product of two counts has no "
+                                "exact odds here")
+            (terms, constant), k = (a, b[1]) if a[0] else (b, a[1])
+            return {t: c * k for t, c in terms.items()}, constant * k
+        sign = 1 if tree[1] == "+" else -1
+        terms = dict(a[0])
+        for term, coefficient in b[0].items():
+            terms[term] = terms.get(term, 0) + sign * coefficient
+        return terms, a[1] + sign * b[1]
+    raise DiceError(f"outcome {shown(text)} reads more than the dice (a test inside it, "
+                    "a token, a zone, a card): it has no exact odds here")
 
 
 # ── exact odds ──────────────────────────────────────────────────────────────────
@@ -368,6 +436,11 @@ def distribution(pool: Pool, outcome: Outcome) -> Distribution:
         for _ in range(n):
             weights = convolve(weights, one)
             denominator *= len(die.faces)
+    if outcome.test is not None:  # yes (1) or no (0)
+        tested: dict[int, int] = {}
+        for v, w in weights.items():
+            tested[outcome.passes(v)] = tested.get(outcome.passes(v), 0) + w
+        weights = tested
     return Distribution({v: w for v, w in weights.items() if w}, denominator)
 
 
@@ -381,4 +454,4 @@ def opposed(left: Pool, right: Pool, outcome: Outcome,
 
 def value(outcome: Outcome, faces: Sequence[Face]) -> int:
     """The outcome of one roll, the faces as they fell."""
-    return outcome.constant + sum(outcome.of_face(f) for f in faces)
+    return outcome.passes(outcome.constant + sum(outcome.of_face(f) for f in faces))

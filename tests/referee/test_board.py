@@ -179,13 +179,15 @@ def test_a_declared_games_new_public_keys_show_generically():
     shown = view.board(2, state, [], clock.standing(None, state, 0), [], [])
     ann = shown["players"][0]
     assert ["cargo", 3] in ann["stats"] and ["score", 7] in ann["stats"]
-    assert {"name": "zones: harbour", "detail": "Kestrel", "tags": []} in ann["items"]
-    assert ["weather", "calm"] in shown["facts"] and ["shared cargo", 20] in shown["facts"]
+    assert {"name": "harbour", "detail": "Kestrel", "tags": []} in ann["items"]
+    bob = shown["players"][1]
+    assert bob["items"] == [{"name": "harbour", "detail": "no cards", "tags": []}]
+    assert ["weather", "calm"] in shown["facts"] and ["cargo (shared)", 20] in shown["facts"]
 
 
 def test_a_declared_games_roll_is_drawn_as_its_label_prints_it(tmp_path, monkeypatch):
     from pnp.cli.init import write_project
-    from referee.board.server import dice_looks_of, read_board
+    from referee.board.server import declared_of, read_board
 
     project = tmp_path / "game"
     write_project(project, None)
@@ -198,13 +200,16 @@ def test_a_declared_games_roll_is_drawn_as_its_label_prints_it(tmp_path, monkeyp
     cli("--session", path, "new", "harbour", "--players", "Ann,Bob", "--seed", "1", check=0)
     cli("--session", path, "roll", "3", "--roll", "calm,wind,2", check=0)
     cli("--session", path, "token", "Ann", "cargo", "+2", check=0)
-    shown = read_board(path, dice_looks_of(path, None))
+    shown = read_board(path, *declared_of(path, None))
     group = shown["roll"]["groups"][0]
     assert shown["roll"]["who"] == shown["turn"] and group["faces"] == ["calm", "wind", "2"]
     assert group["color"] == "#1d5c8c" and group["ink"] == "#ffffff"
     assert group["icons"] == {"calm": "defense"}
-    assert ["Cargo", 5] in shown["players"][0]["stats"] or ["cargo", 5] in shown["players"][0][
-        "stats"]
+    ann = shown["players"][0]  # the game's own names: its token's, its zone's, its decks'
+    assert ["Cargo", 5] in ann["stats"] and ["score", 5] in ann["stats"]
+    assert ann["items"] == [{"name": "harbour", "detail": "no cards", "tags": []}]
+    assert ["Lantern (shared)", shown["state"]["pool"]["lantern"]] in shown["facts"]
+    assert any(label == "deck Ships" for label, _ in shown["facts"])
 
 
 # ── the turn clock ───────────────────────────────────────────────────────────────

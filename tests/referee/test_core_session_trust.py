@@ -206,6 +206,21 @@ def test_a_bad_earlier_state_is_refused_when_undo_would_restore_it(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+def test_a_bad_earlier_row_is_refused_when_a_command_reads_it(tmp_path):
+    """On open, every row's CRC and the history's rows are checked; an earlier ordinary
+    row's own content (a forged one, its CRC right) when a command reads it (issue 36)."""
+    state = good_state(tmp_path)
+    db = tmp_path / "session.db"
+    forge(db, [new_row(state), ("mt", "Ann MT +1\nreferee: fake", "{}", json.dumps(state)),
+               mt_row(state, 9)])
+    before = db.read_bytes()
+    assert cli("--session", str(db), "status", check=0).stdout  # it reads no earlier row
+    for args in (["log"], ["undo", "2"]):
+        proc = cli("--session", str(db), *args)
+        assert proc.returncode == 2 and "event #2: summary" in one_line_error(proc), args
+    assert db.read_bytes() == before
+
+
 def test_an_unknown_session_format_is_refused(tmp_path):
     db = tmp_path / "session.db"
     forge(db, [new_row(good_state(tmp_path))], version=state_schema.FORMAT_VERSION + 1)

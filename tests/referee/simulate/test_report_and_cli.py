@@ -118,7 +118,8 @@ def test_global_seed_is_the_run_seed_and_is_shown():
 def test_a_designers_project_folder_without_the_games(tmp_path):
     """In a project of the designer's own game (`pnp init`: no X-Statix, no XO!), the
     balance lab loads the cards as the referee does: ./cards.yaml only when it has the
-    game, else the bundled games; a --cards database without the game is one line, exit 2."""
+    game, else the bundled games; a database without the game is one line naming the games
+    of the database in use (and the bundled ones when it looked there too), exit 2."""
     import os
     import subprocess
     import sys
@@ -140,3 +141,7 @@ def test_a_designers_project_folder_without_the_games(tmp_path):
         assert proc.stderr.splitlines() == [
             f"referee: cards.yaml has no {title} game (it has: harbour); name a card "
             "database with one: --cards PATH"]
+    proc = referee("simulate", "bramble", cwd=project)  # no such game here nor bundled
+    assert proc.returncode == 2 and proc.stderr.splitlines() == [
+        "referee: cards.yaml has no bramble game (it has: harbour; bundled: x-statix, xo); "
+        "name a card database with one: --cards PATH"]

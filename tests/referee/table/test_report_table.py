@@ -58,8 +58,13 @@ def test_two_harbour_games_read_back(harbours):
     assert (one["seats"], one["winners"], one["ended"]) == (["Bob", "Ann"], ["Bob"],
                                                             "the Storms deck is empty")
     assert (two["seats"], two["winners"]) == (["Ann", "Bob"], ["Ann"])
-    assert got["seats"] == [{"seat": 1, "games": 2, "wins": 2, "share": 1.0},
-                            {"seat": 2, "games": 2, "wins": 0, "share": 0.0}]
+    # Wilson 95% for 2 of 2, by hand: centre (1 + z²/4) / (1 + z²/2) = 0.67119, half
+    # z * sqrt(z²/16) / (1 + z²/2) = 0.32881 (z = 1.96): 0.34238 to 1; for 0 of 2, 0 to 0.65762
+    assert got["seats"] == [
+        {"seat": 1, "games": 2, "wins": 2, "share": 1.0, "low": pytest.approx(0.34238, abs=1e-5),
+         "high": 1.0},
+        {"seat": 2, "games": 2, "wins": 0, "share": 0.0, "low": 0.0,
+         "high": pytest.approx(0.65762, abs=1e-5)}]
     assert (one["turns"], one["rounds"]) == (5, 3)  # the log: turns of Bob, Ann, Bob, Ann, Bob
     for session, game in zip(harbours, got["sessions"], strict=True):
         states = [st for _, st in history(session)]
@@ -79,7 +84,7 @@ def test_two_harbour_games_read_back(harbours):
         -3: "1/27", -2: "1/9", -1: "2/9", 0: "7/27", 1: "2/9", 2: "1/9", 3: "1/27"}
     assert weather["test"] == "exact" and 0 < weather["p_value"] <= 1
     text = report(*map(str, harbours)).stdout
-    assert "seat 1: 2 of 2 (100%)" in text and "Length: turns 5-5" in text
+    assert "seat 1: 2 of 2 (100%, 95% 34%-100%)" in text and "Length: turns 5-5" in text
     assert "Roll weather (3 storm, outcome wind - wave): 10 rolled; exact p = " in text
 
 
@@ -90,10 +95,14 @@ def test_the_pdf_parsed_back_and_rendered(harbours, folder):
     assert out.rstrip().endswith(f"report: {pdf}")
     reader = pypdf.PdfReader(pdf)
     text = " ".join(page.extract_text() for page in reader.pages)
-    for words in ("Harbour Lights: report of 2 played games", "Wins by seat",
+    for words in ("Harbour Lights: report of 2 played games", "Win rate by seat",
                   "Tokens over the game: " + str(harbours[0])[-50:], "Roll weather",
+                  "share of each outcome, observed against exact", "Game length in turns",
                   "Cards the winners played"):
         assert words in text
+    # the seat table (the shared page): 2 of 2 wins, Wilson 95% 34.2-100.0%
+    assert re.search(r"seat 1\s+2\s+2\s+100\.0%\s+34\.2-100\.0%", text)
+    assert re.search(r"seat 2\s+2\s+0\s+0\.0%\s+0\.0-65\.8%", text)
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm is not installed: the pages are not rendered")
     subprocess.run(["pdftoppm", "-r", "30", "-png", str(pdf), str(folder / "page")], check=True)

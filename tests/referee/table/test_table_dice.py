@@ -1,6 +1,6 @@
 """Symbol dice of a designer's own game (issue 21): cards.yaml accepts number, symbol and
 {symbol, icon, value} faces in one die or several named dice; the exact odds of each
-symbol's count and of the numeric sum match an `itertools.product` enumeration; `referee
+face's count and of the numeric sum (referee.table.pools) match an `itertools.product` enumeration; `referee
 odds "N DIE"` and `referee roll N DIE` read the project's die."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from carddb.dice import Face, dice_of
 from referee.errors import DiceError
-from referee.table import dice
+from referee.table import dice, pools
 
 STORM = {"storm": {"faces": ["wind", "wind", "wave", "wave", "calm", 2], "per_player": 3}}
 SUN = {"sun": {"faces": [{"symbol": "sun", "icon": "energy", "value": 1}, "moon", 3, 3, "moon",
@@ -34,27 +34,24 @@ def enumerate_faces(d, n):
 @pytest.mark.parametrize("spec", [STORM, SUN])
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_exact_odds_match_an_enumeration(spec, n):
+    """Each face's count and the numeric sum of `n` of a designer's dice (symbol, number
+    and {symbol, icon, value} faces), through the pools model the odds and rolls use."""
     d = die(spec)
-    counts = dice.symbol_counts(n, d)
-    total = dice.numeric_sum(n, d)
-    expected_counts: dict[str, Counter] = {s: Counter() for s in counts}
-    expected_sum: Counter = Counter()
-    for faces, p in enumerate_faces(d, n):
-        for symbol in expected_counts:
-            expected_counts[symbol][sum(1 for f in faces if f.symbol == symbol)] += p
-        expected_sum[sum(f.value or 0 for f in faces)] += p
-    assert {s: dict(c) for s, c in expected_counts.items()} == counts
-    assert dict(expected_sum) == total
-    for symbol in counts:
+    pool = pools.Pool(((n, d),))
+    for term in (*d.symbols, pools.SUM):
+        outcome = pools.Outcome(((1, term),))
+        expected: Counter = Counter()
+        for faces, p in enumerate_faces(d, n):
+            expected[sum(f.value or 0 if term == pools.SUM else f.key == term for f in faces)] += p
+        dist = pools.distribution(pool, outcome)
+        assert {v: p for v, p in dist.fractions().items() if p} == dict(expected)
         for k in range(n + 2):
-            brute = sum((p for faces, p in enumerate_faces(d, n)
-                         if sum(1 for f in faces if f.key == symbol) >= k), Fraction(0))
-            assert dice.at_least(n, d, k, symbol) == brute
+            assert dist.at_least(k) == sum((p for v, p in expected.items() if v >= k), Fraction(0))
 
 
 def test_a_die_of_symbols_only_has_no_numeric_sum():
     d = die({"dice4": {"faces": ["a", "b", "c"], "per_player": 1}})
-    assert dice.numeric_sum(2, d) is None
+    assert not pools.Pool(((2, d),)).numeric
     assert dice.summary([d.faces[0]], d)["sum"] is None
 
 

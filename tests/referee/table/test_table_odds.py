@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from referee.errors import UsageError
+from referee.errors import DiceError, UsageError
 from referee.table import draws, pools
 
 CARDS = """\
@@ -257,6 +257,35 @@ def test_a_named_roll_through_the_answer_the_cli_gives(db, dice):
                                      "1 fate (attack: sword - shield): left wins")
     with pytest.raises(UsageError, match="roll bad: .*no die 'storm'"):
         odds_cli.dice_answer(db, "bad", None, lambda game: {"bad": ("3 storm", "wind")})
+
+
+@pytest.mark.parametrize("outcome", ["sum >= 5", "2 * sword - shield", "sword * 2 + 1",
+                                     "(sword - shield) * 3", "6", "sword >= shield",
+                                     "-(sum - 3) < 0"])
+def test_a_named_rolls_odds_are_the_outcome_the_table_plays(dice, outcome):
+    """One model of a named roll's outcome (issue 36 review): its odds and one roll's
+    value are what referee.table.rules makes of the same text at the table (carddb.expr:
+    a number a constant, a comparison yes 1 / no 0), over every roll."""
+    from referee.table import rules
+
+    groups = [(2, "battle"), (1, "fate")]
+    pool, parsed = pools.named_roll(dice, pool_text(groups), outcome)
+    played = Counter()
+    for faces in enumerate_pool(dice, groups):
+        env = rules.Env({}, None, None, counts=dict(Counter(f.key for f in faces)),
+                        total=sum(f.value or 0 for f in faces))
+        at_table = rules.evaluate(outcome, env)
+        assert pools.value(parsed, faces) == at_table, faces
+        played[at_table] += 1
+    total = sum(played.values())
+    assert pools.distribution(pool, parsed).fractions() == {
+        v: Fraction(n, total) for v, n in sorted(played.items())}
+
+
+def test_a_named_roll_not_linear_in_its_dice_has_no_exact_odds(dice):
+    for outcome in ("sword * shield", "sword if sum > 3"):
+        with pytest.raises(DiceError, match="no exact odds"):
+            pools.named_roll(dice, "2 battle", outcome)
 
 
 # ── decks ───────────────────────────────────────────────────────────────────────

@@ -51,7 +51,31 @@ def test_mt_ft_and_the_heroes_on_the_table(played):
         heroes = {h["name"] for s in states for h in s["table"][p]["heroes"]}
         assert heroes <= set(game["played"][p])
     assert game["turns"] == final["turn"]["number"]
-    assert report["rolls"] == {}  # X-Statix rolls are not yet reported
+    # the mission rolls' dice, counted by hand from the table's states: a roll is new
+    # where the turn's mission first shows it (or shows other faces, or one more reroll)
+    by_hand: dict[str, list[int]] = {"mission": [], "carnage": [], "success": [], "payoff": []}
+    before: dict = {}
+    for s in states:
+        mission = s["turn"].get("mission") or {}
+        for kind, roll in (mission.get("rolls") or {}).items():
+            key = (s["turn"]["number"], mission["card"], roll["faces"], len(roll["used"]))
+            if before.get(kind) != key:
+                by_hand[kind].append(sum(roll["faces"]))
+            before[kind] = key
+    assert by_hand["mission"], "the scripted turns go on missions"
+    for kind, sums in by_hand.items():
+        roll = report["rolls"][kind]
+        assert roll["rolls"] == len(sums)
+        assert {o["value"]: o["observed"] for o in roll["outcomes"] if o["observed"]} == {
+            v: sums.count(v) for v in set(sums)}
+    assert report["rolls"]["mission"]["dice"] == "1d6"
+    assert {o["value"]: o["probability"] for o in report["rolls"]["mission"]["outcomes"]} == {
+        v: "1/6" for v in range(1, 7)}
+    payoff = {o["value"]: o["probability"] for o in report["rolls"]["payoff"]["outcomes"]}
+    assert report["rolls"]["payoff"]["dice"] == "2d6"
+    assert (payoff[2], payoff[7], payoff[12]) == ("1/36", "1/6", "1/36") and len(payoff) == 11
+    assert all(report["seats"][i]["low"] <= (report["seats"][i]["share"] or 0)
+               <= report["seats"][i]["high"] for i in range(2))
 
 
 def test_no_card_only_ever_hidden_appears_anywhere(played, tmp_path):
