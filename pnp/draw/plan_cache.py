@@ -202,7 +202,7 @@ class StoredOps(Sequence):
 class PlanStore:
     """The plans of card fronts, by key (`get`, `put`), one file per deck (`save`).
     `read=False` (pnp build --force): nothing stored is used, every front is planned
-    afresh; a plan already stored under its key (`stored`) is kept as it is rather than
+    afresh; a plan already stored under its key (`held`) is kept as it is rather than
     pickled and written again (the key is everything planning reads), the others are
     stored anew."""
 
@@ -238,9 +238,9 @@ class PlanStore:
 
     def get(self, bucket: str, key: str) -> Any | None:
         """The plan stored under `key` to draw from (None with `read=False`)."""
-        return self.stored(bucket, key) if self.read else None
+        return self.held(bucket, key) if self.read else None
 
-    def stored(self, bucket: str, key: str) -> Any | None:
+    def held(self, bucket: str, key: str) -> Any | None:
         """The entry stored under `key`, kept by `save` (whether or not it is read)."""
         shard = f"{bucket}\0{key[:1]}"
         entry = self._bucket(shard).get(key)

@@ -332,31 +332,43 @@ class CardRenderer:
         store = self.plan_store
         bucket = f"{game.id}/{deck.id}"
         key = self._front_key(card, deck, game, template, target)
-        entry = store.stored(bucket, key)
-        held = entry is not None and self._still_true(entry, game)
-        ops: Sequence[Any]
-        memo: dict[str, Any] = {}
-        if held and store.read:
+        entry = store.get(bucket, key)
+        if entry is not None and self._still_true(entry, game):
             store.hits += 1
             ops, warnings, memo = self._from_store(entry, target)
-        else:
-            store.misses += 1
-            ops, warnings, looked = self._plan_looking(template, context, target, missing)
-            if not held:
-                store.put(bucket, key, self._entry(ops, warnings, target, looked, memo))
-            else:           # what observers kept about this plan (the reprint record's hash)
-                memo = entry[7]
+            kept = memo.get(_KeptText.MEMO)
+            if kept is None:
+                kept = memo[_KeptText.MEMO] = {}
+            self._tell_planned(template, context, target, missing, ops, memo)
+            return (keep, ops, warnings, target.edges,
+                    _KeptText(kept, lambda: store.changed(bucket, key)))
+        store.misses += 1
+        ops, warnings, looked = self._plan_looking(template, context, target, missing)
+        held = self._held(store, bucket, key, game)
+        if held is not None:            # a forced build: the stored plan is this one
+            # what observers kept about it (the reprint record's hash); its stored text
+            # code stays the stored plan's
+            self._tell_planned(template, context, target, missing, ops, held[7])
+            return (keep, ops, warnings, target.edges, None)
+        fresh: dict[str, Any] = {}       # what observers keep about it, stored with it
+        store.put(bucket, key, self._entry(ops, warnings, target, looked, fresh))
+        self._tell_planned(template, context, target, missing, ops, fresh)
+        kept = fresh[_KeptText.MEMO] = {}
+        return (keep, ops, warnings, target.edges,
+                _KeptText(kept, lambda: store.changed(bucket, key)))
+
+    def _held(self, store, bucket: str, key: str, game) -> Any | None:
+        """The still true entry a store that is not read holds under `key` (PlanStore.
+        held; None for a store that cannot tell)."""
+        held = getattr(store, "held", None) if not store.read else None
+        entry = held(bucket, key) if callable(held) else None
+        return entry if entry is not None and self._still_true(entry, game) else None
+
+    def _tell_planned(self, template, context, target: _Target, missing, ops, memo) -> None:
         if self.face_observers:
             self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                    self._replanner(template, context, target, missing),
                                    memo))
-        if held and not store.read:     # its stored text code is the stored plan's
-            return (keep, ops, warnings, target.edges, None)
-        kept = memo.get(_KeptText.MEMO)
-        if kept is None:
-            kept = memo[_KeptText.MEMO] = {}
-        return (keep, ops, warnings, target.edges,
-                _KeptText(kept, lambda: store.changed(bucket, key)))
 
     def _from_store(self, entry, target: _Target) -> tuple[Any, list, dict]:
         """(ops, warnings, memo) of a stored plan still true; the target's design and
