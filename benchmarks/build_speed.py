@@ -57,91 +57,13 @@ def full_build(out: Path) -> tuple[tuple[float, float], int]:
 
 
 def bare_reportlab(frames: int, out: Path, fonts: dict[str, str]) -> tuple[float, float]:
-    """Seconds to draw `frames` poker cards, 9 to a Letter page, with plain ReportLab calls
-    and no templates: the same elements as an X-Statix Hero front (bleed, panel, name
-    banner, type tag, tinted art window with a mask icon, wrapped rules text, footer)."""
-    from reportlab.lib.colors import HexColor
-    from reportlab.lib.pagesizes import letter
-    from reportlab.lib.utils import simpleSplit
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-    from reportlab.pdfgen.canvas import Canvas
+    """(wall, CPU) seconds to draw `frames` poker cards, 9 to a Letter page, with plain
+    ReportLab calls and no templates (benchmarks/reportlab_floor.py: the same elements as
+    an X-Statix Hero front)."""
+    from benchmarks.reportlab_floor import draw_frames
 
-    mm = 72 / 25.4
-    red, ink, paper = HexColor("#d7262e"), HexColor("#111111"), HexColor("#fdf6e3")
-    text = "Give +1 or -1 to one target roll on your turn"
     start, cpu = time.perf_counter(), time.process_time()
-    c = Canvas(str(out), pagesize=letter, invariant=1, pageCompression=1,
-               initialFontName=fonts["regular"])
-    w, h, b = 63.5 * mm, 88.9 * mm, 3.175 * mm
-    for i in range(frames):
-        slot = i % 9
-        x, y = 18 + (slot % 3) * (w + 2 * b), 18 + (slot // 3) * h
-        c.saveState()
-        p = c.beginPath()
-        p.rect(x - b, y, w + 2 * b, h)
-        c.clipPath(p, stroke=0, fill=0)
-        c.setFillColor(ink)
-        c.rect(x - b, y - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-        c.setFillColor(paper)
-        c.roundRect(x + 2.4 * mm, y + 2.4 * mm, w - 4.8 * mm, h - 4.8 * mm, 2.2 * mm, stroke=0, fill=1)
-        c.setFillColor(red)
-        c.roundRect(x + 2.4 * mm, y + h - 15 * mm, w - 4.8 * mm, 12.6 * mm, 2.2 * mm, stroke=0, fill=1)
-        c.rect(x + 2.4 * mm, y + h - 15 * mm, w - 4.8 * mm, 6 * mm, stroke=0, fill=1)
-        c.setFillColorRGB(1, 1, 1)
-        c.setFont(fonts["bold"], 13)
-        c.drawString(x + 5 * mm, y + h - 10 * mm, f"Hero frame {i}")
-        c.saveState()
-        c.setFillColor(red)
-        c.setFillAlpha(0.16)
-        c.rect(x + 5 * mm, y + h - 53.5 * mm, w - 10 * mm, 36 * mm, stroke=0, fill=1)
-        c.setFillAlpha(0.12)
-        p = c.beginPath()
-        p.moveTo(x + 5 * mm, y + h - 53.5 * mm)
-        p.lineTo(x + w - 5 * mm, y + h - 30 * mm)
-        p.lineTo(x + w - 5 * mm, y + h - 53.5 * mm)
-        p.close()
-        c.drawPath(p, stroke=0, fill=1)
-        c.restoreState()
-        cx, cy = x + w / 2, y + h - 35.5 * mm  # the mask icon: outline and two eye holes
-        c.setFillColor(red)
-        p = c.beginPath()
-        p.moveTo(cx - 11 * mm, cy)
-        p.curveTo(cx - 10 * mm, cy + 8 * mm, cx - 2 * mm, cy + 5 * mm, cx, cy + 3 * mm)
-        p.curveTo(cx + 2 * mm, cy + 5 * mm, cx + 10 * mm, cy + 8 * mm, cx + 11 * mm, cy)
-        p.curveTo(cx + 10 * mm, cy - 7 * mm, cx + 2 * mm, cy - 5 * mm, cx, cy - 2 * mm)
-        p.curveTo(cx - 2 * mm, cy - 5 * mm, cx - 10 * mm, cy - 7 * mm, cx - 11 * mm, cy)
-        p.ellipse(cx - 8 * mm, cy - 2 * mm, 5 * mm, 3.5 * mm)
-        p.ellipse(cx + 3 * mm, cy - 2 * mm, 5 * mm, 3.5 * mm)
-        c.drawPath(p, stroke=0, fill=1, fillMode=0)
-        c.setStrokeColor(ink)
-        c.setLineWidth(0.8)
-        c.rect(x + 5 * mm, y + h - 53.5 * mm, w - 10 * mm, 36 * mm, stroke=1, fill=0)
-        c.setFillColor(ink)
-        c.roundRect(x + w - 27 * mm, y + h - 18.8 * mm, 22 * mm, 5.2 * mm, 0.8 * mm, stroke=0, fill=1)
-        c.setFillColorRGB(1, 1, 1)
-        c.setFont(fonts["bold"], 7)
-        c.drawCentredString(x + w - 16 * mm, y + h - 17.2 * mm, "HERO")
-        size = 10.0  # shrink the rules text until it fits its box, as the templates do
-        while True:
-            lines = simpleSplit(text, fonts["regular"], size, w - 11.2 * mm)
-            if len(lines) * size * 1.2 <= 22 * mm or size <= 6:
-                break
-            size -= 0.5
-        c.setFillColor(ink)
-        c.setFont(fonts["regular"], size)
-        for n, line in enumerate(lines):
-            width = stringWidth(line, fonts["regular"], size)
-            c.drawString(x + (w - width) / 2, y + 25 * mm - n * size * 1.2, line)
-        c.setLineWidth(0.4)
-        c.line(x + 5 * mm, y + 8.6 * mm, x + w - 5 * mm, y + 8.6 * mm)
-        c.setFillColor(HexColor("#777777"))
-        c.setFont(fonts["bold"], 5.5)
-        c.drawCentredString(x + w / 2, y + 5.2 * mm, "X-STATIX  ·  COMMON DECK")
-        c.restoreState()
-        if slot == 8:
-            c.showPage()
-    c.showPage()
-    c.save()
+    draw_frames(frames, str(out), fonts)
     return time.perf_counter() - start, time.process_time() - cpu
 
 

@@ -104,9 +104,12 @@ def stops_at_trim(op: Any, w: float, h: float) -> list[str]:
 
 
 def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
-                trim_h_mm: float, bleed_mm: float = 0.0) -> list[Any]:
+                trim_h_mm: float, bleed_mm: float = 0.0, keys: list | None = None) -> list[Any]:
     """Warnings for one compiled card face. `ops` are the renderer's drawing operations
-    (pnp.draw.elements' frozen op objects: `kind`, and their fields) in points from the top-left corner of the trim box (x right, y up: negative down)."""
+    (pnp.draw.elements' frozen op objects: `kind`, and their fields) in points from the
+    top-left corner of the trim box (x right, y up: negative down). `keys`: each op's
+    replay key (None for one drawn per face): an op of a key is the same on every face
+    of that trim size (a frame, a label), so what it is found to do is found once."""
     out: list[Any] = []
     seen: set[str] = set()
 
@@ -115,39 +118,65 @@ def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
             seen.add(element)
             out.append(warning(game, deck, card, element, message))
 
-    drawn = [op for op in ops if op]
-    if not drawn:
+    pairs = [(key, op) for key, op in zip(keys or [None] * len(ops), ops, strict=True) if op]
+    if not pairs:
         add("template", "the template produced nothing to draw: the card face is blank")
-    s = SAFE_MM * PT_PER_MM
-    safe = (s, -(trim_h_mm * PT_PER_MM - s), trim_w_mm * PT_PER_MM - s, -s)
-    for op in drawn:
-        kind = op.kind
-        if kind == "icon":
-            name, cx, cy, size = op.name, op.cx, op.cy, op.size
-            name = Path(name).name if name.startswith("file:") else name   # an own icon
-            half = size / 2
-            by = _outside((cx - half, cy - half, cx + half, cy + half), safe) / PT_PER_MM
-            if by > TOLERANCE_MM:
-                add(f"icon {name}", f"icon reaches {by:.1f} mm outside the safe zone "
-                                    "(1/8 in inside the trim)")
-        elif kind == "image":
-            box, path, pixels, fit = op.box, op.path, op.pixels, op.fit
-            dpi = image_dpi(box, pixels, fit)
-            w_mm, h_mm = box[2] / PT_PER_MM, box[3] / PT_PER_MM
-            if dpi + 0.5 < MIN_DPI:
-                add(f"image {Path(path).name}",
-                    f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
-                    f"({fit}) prints at {dpi:.0f} dpi (needs {MIN_DPI})")
-    if bleed_mm > TOLERANCE_MM:
-        w_pt, h_pt = trim_w_mm * PT_PER_MM, trim_h_mm * PT_PER_MM
-        for op in drawn:
-            edges = stops_at_trim(op, w_pt, h_pt)
-            if edges:
-                add(f"{op.kind} at the trim",
-                    f"{op.kind} paint stops exactly at the {' and '.join(edges)} trim: a cut "
-                    "a little off shows a hairline of what lies beyond; run it into the "
-                    "bleed (`bleed: true`, or points past the trim) or keep it inside")
+    size = (trim_w_mm, trim_h_mm, bleed_mm > TOLERANCE_MM)
+    found = [_op_findings(key, op, size) for key, op in pairs]
+    for zone, _ in found:
+        for element, message in zone:
+            add(element, message)
+    for _, trim in found:
+        for element, message in trim:
+            add(element, message)
     return out
+
+
+_FINDINGS: dict[tuple, tuple] = {}   # (replay key, trim size) -> _findings of its op
+
+
+def _op_findings(key: Any, op: Any, size: tuple[float, float, bool]) -> tuple:
+    if key is None:
+        return _findings(op, *size)
+    found = _FINDINGS.get((key, size))
+    if found is None:
+        if len(_FINDINGS) > 65_536:
+            _FINDINGS.clear()
+        found = _FINDINGS[(key, size)] = _findings(op, *size)
+    return found
+
+
+def _findings(op: Any, trim_w_mm: float, trim_h_mm: float, bleed: bool) -> tuple:
+    """((element, message) of an icon outside the safe zone or an image below MIN_DPI,
+    (element, message) of paint that stops at the trim while the card has bleed)."""
+    zone: list[tuple[str, str]] = []
+    kind = op.kind
+    if kind == "icon":
+        s = SAFE_MM * PT_PER_MM
+        safe = (s, -(trim_h_mm * PT_PER_MM - s), trim_w_mm * PT_PER_MM - s, -s)
+        name, cx, cy, size = op.name, op.cx, op.cy, op.size
+        name = Path(name).name if name.startswith("file:") else name   # an own icon
+        half = size / 2
+        by = _outside((cx - half, cy - half, cx + half, cy + half), safe) / PT_PER_MM
+        if by > TOLERANCE_MM:
+            zone.append((f"icon {name}", f"icon reaches {by:.1f} mm outside the safe zone "
+                                         "(1/8 in inside the trim)"))
+    elif kind == "image":
+        box, path, pixels, fit = op.box, op.path, op.pixels, op.fit
+        dpi = image_dpi(box, pixels, fit)
+        w_mm, h_mm = box[2] / PT_PER_MM, box[3] / PT_PER_MM
+        if dpi + 0.5 < MIN_DPI:
+            zone.append((f"image {Path(path).name}",
+                         f"{pixels[0]} x {pixels[1]} px in a {w_mm:.1f} x {h_mm:.1f} mm box "
+                         f"({fit}) prints at {dpi:.0f} dpi (needs {MIN_DPI})"))
+    trim: list[tuple[str, str]] = []
+    edges = stops_at_trim(op, trim_w_mm * PT_PER_MM, trim_h_mm * PT_PER_MM) if bleed else []
+    if edges:
+        trim.append((f"{op.kind} at the trim",
+                     f"{op.kind} paint stops exactly at the {' and '.join(edges)} trim: a "
+                     "cut a little off shows a hairline of what lies beyond; run it into "
+                     "the bleed (`bleed: true`, or points past the trim) or keep it inside"))
+    return tuple(zone), tuple(trim)
 
 
 def _merge(first: list[Any], more: list[Any]) -> list[Any]:
@@ -167,7 +196,8 @@ def card_checks(target: Any, ops: list, warnings: list[Any]) -> list[Any]:
     if not _is_card(target):
         return warnings
     found = plan_checks([op for _, op in ops], target.game, target.deck, target.card,
-                        target.W, target.H, getattr(target, "bleed", 0.0))
+                        target.W, target.H, getattr(target, "bleed", 0.0),
+                        [key for key, _ in ops])
     return _merge(warnings, found)
 
 

@@ -221,9 +221,11 @@ def _unpack(packed: bytes) -> Any:
 
 class PlanStore:
     """The plans of card fronts, by key (`get`, `put`), one file per deck (`save`).
-    `read=False` (pnp build --force): nothing stored is used, everything is stored anew.
-    In memory a plan is an object while it is among the HOT most recent, else packed:
-    a deck of 20,000 cards no longer holds 20,000 plans' objects until `save`."""
+    `read=False` (pnp build --force): nothing stored is used, every front is planned
+    afresh; a plan already stored under its key (`held`) is kept as it is rather than
+    pickled and written again (the key is everything planning reads), the others are
+    stored anew. In memory a plan is an object while it is among the HOT most recent, else
+    packed: a deck of 20,000 cards no longer holds 20,000 plans' objects until `save`."""
 
     def __init__(self, where: Path | None, context: str = "", read: bool = True):
         self.where = None if where is None else Path(where)
@@ -240,7 +242,7 @@ class PlanStore:
         found = self._buckets.get(bucket)
         if found is None:
             found = {}
-            if self.where is not None and self.read:
+            if self.where is not None:
                 try:
                     with open(self._path(bucket), "rb") as f:
                         data = pickle.load(f)
@@ -258,6 +260,11 @@ class PlanStore:
         return self.where / f"{name}.pickle"
 
     def get(self, bucket: str, key: str) -> Any | None:
+        """The plan stored under `key` to draw from (None with `read=False`)."""
+        return self.held(bucket, key) if self.read else None
+
+    def held(self, bucket: str, key: str) -> Any | None:
+        """The entry stored under `key`, kept by `save` (whether or not it is read)."""
         shard = f"{bucket}\0{key[:1]}"
         plans = self._bucket(shard)
         entry = self._hot.get((shard, key))

@@ -322,68 +322,110 @@ class CardRenderer:
 
     def _stored_front(self, keep, template, context, target: _Target, missing) -> _Plan:
         """A card front's plan from the plan store if it is still true, else planned
-        and stored (its `card_named` look-ups and drawn files kept to check it by)."""
-        from pnp.draw import plan_cache as pc
-
+        and stored (its `card_named` look-ups and drawn files kept to check it by). A
+        store not read (pnp build --force) plans every front afresh, and stores only
+        the plans it does not hold yet: one stored under the same key and still true is
+        what was planned now, not pickled and written again."""
         card, deck = keep
         game = self._game(card.game)
         store = self.plan_store
         bucket = f"{game.id}/{deck.id}"
         key = self._front_key(card, deck, game, template, target)
-        entry = store.get(bucket, key) if store.read else None
-        ops: Sequence[Any]
-        memo: dict[str, Any]
+        entry = store.get(bucket, key)
         if entry is not None and self._still_true(entry, game):
             store.hits += 1
-            design, keys, packed, warnings, edges, _deps, _files, memo, fonts = entry
-            target.design, target.edges = design, edges
-            if fonts:                   # fallback fonts are registered when first needed
-                from pnp.draw.glyphs import make_ready
+            ops, warnings, memo = self._from_store(entry, target)
+            kept = memo.get(_KeptText.MEMO)
+            if kept is None:
+                kept = memo[_KeptText.MEMO] = {}
+            self._tell_planned(template, context, target, missing, ops, memo)
+            return (keep, ops, warnings, target.edges,
+                    _KeptText(kept, lambda: store.changed(bucket, key)))
+        store.misses += 1
+        ops, warnings, looked = self._plan_looking(template, context, target, missing)
+        held = self._held(store, bucket, key, game)
+        if held is not None:            # a forced build: the stored plan is this one
+            # what observers kept about it (the reprint record's hash); its stored text
+            # code stays the stored plan's
+            self._tell_planned(template, context, target, missing, ops, held[7])
+            return (keep, ops, warnings, target.edges, None)
+        fresh: dict[str, Any] = {}       # what observers keep about it, stored with it
+        store.put(bucket, key, self._entry(ops, warnings, target, looked, fresh))
+        self._tell_planned(template, context, target, missing, ops, fresh)
+        kept = fresh[_KeptText.MEMO] = {}
+        return (keep, ops, warnings, target.edges,
+                _KeptText(kept, lambda: store.changed(bucket, key)))
 
-                make_ready(fonts)
-            token = self._token
-            ops = pc.StoredOps([(token, *k) if k is not None else None for k in keys],
-                               packed)
-        else:
-            store.misses += 1
-            looked: dict[str, str | None] = {}
+    def _held(self, store, bucket: str, key: str, game) -> Any | None:
+        """The still true entry a store that is not read holds under `key` (PlanStore.
+        held; None for a store that cannot tell)."""
+        held = getattr(store, "held", None) if not store.read else None
+        entry = held(bucket, key) if callable(held) else None
+        return entry if entry is not None and self._still_true(entry, game) else None
 
-            def recording_context():
-                ctx = context()
-                inner = ctx["card_named"]
-
-                def card_named(name):
-                    found = inner(name)
-                    looked[str(name)] = None if found is None else pc.quick_digest(found)
-                    return found
-
-                ctx["card_named"] = card_named
-                return ctx
-
-            ops, warnings = self._plan(template, recording_context, target, missing)
-            files, fonts = {}, set()
-            for _, op in ops:
-                fonts.update(getattr(p, "font", "") for p in getattr(op, "pieces", ()) or ())
-                shape = op.as_tuple() if type(op) is not tuple else op
-                if shape and shape[0] == "image" and isinstance(shape[2], str):
-                    files[shape[2]] = pc.file_stamp(shape[2])
-            memo = {}
-            # each plan is packed on its own (plan_cache._pack): keys shared across
-            # plans would be a table of every distinct key, growing with the deck
-            store.put(bucket, key, (target.design, [None if k is None else k[1:]
-                                                    for k, _ in ops],
-                                    pc.pack_ops([op for _, op in ops]), warnings,
-                                    target.edges,
-                                    looked, files, memo, frozenset(fonts) - {""}))
+    def _tell_planned(self, template, context, target: _Target, missing, ops, memo) -> None:
         if self.face_observers:
             self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                    self._replanner(template, context, target, missing),
                                    memo))
-        kept = memo.get(_KeptText.MEMO)
-        if kept is None:
-            kept = memo[_KeptText.MEMO] = {}
-        return (keep, ops, warnings, target.edges,
-                _KeptText(kept, lambda: store.changed(bucket, key)))
+
+    def _from_store(self, entry, target: _Target) -> tuple[Any, list, dict]:
+        """(ops, warnings, memo) of a stored plan still true; the target's design and
+        edge paint as planned."""
+        from pnp.draw import plan_cache as pc
+
+        design, keys, packed, warnings, edges, _deps, _files, memo, fonts = entry
+        target.design, target.edges = design, edges
+        if fonts:                       # fallback fonts are registered when first needed
+            from pnp.draw.glyphs import make_ready
+
+            make_ready(fonts)
+        token = self._token
+        return (pc.StoredOps([(token, *k) if k is not None else None for k in keys], packed),
+                warnings, memo)
+
+    def _plan_looking(self, template, context, target: _Target,
+                      missing) -> tuple[list, list, dict[str, str | None]]:
+        """(ops, warnings, the `card_named` look-ups) of a front planned afresh: each
+        name looked up with the digest of what it found, to check a stored plan by."""
+        from pnp.draw import plan_cache as pc
+
+        looked: dict[str, str | None] = {}
+
+        def recording_context():
+            ctx = context()
+            inner = ctx["card_named"]
+
+            def card_named(name):
+                found = inner(name)
+                looked[str(name)] = None if found is None else pc.quick_digest(found)
+                return found
+
+            ctx["card_named"] = card_named
+            return ctx
+
+        ops, warnings = self._plan(template, recording_context, target, missing)
+        return ops, warnings, looked
+
+    def _entry(self, ops: list, warnings: list, target: _Target, looked: dict,
+               memo: dict) -> tuple:
+        """What the plan store keeps of a front planned afresh: its design, replay keys,
+        packed operations, warnings, edge paint, look-ups, drawn files (size and
+        mtime), memo and the fonts its text runs use."""
+        from pnp.draw import plan_cache as pc
+
+        files: dict[str, Any] = {}
+        fonts: set[str] = set()
+        for _, op in ops:
+            fonts.update(getattr(p, "font", "") for p in getattr(op, "pieces", ()) or ())
+            shape = op.as_tuple() if type(op) is not tuple else op
+            if shape and shape[0] == "image" and isinstance(shape[2], str):
+                files[shape[2]] = pc.file_stamp(shape[2])
+        # each plan is packed on its own (plan_cache._pack): keys shared across plans
+        # would be a table of every distinct key, growing with the deck
+        return (target.design, [None if k is None else k[1:] for k, _ in ops],
+                pc.pack_ops([op for _, op in ops]), warnings, target.edges,
+                looked, files, memo, frozenset(fonts) - {""})
 
     def _front_key(self, card, deck, game, template, target: _Target) -> str:
         from pnp.draw import plan_cache as pc

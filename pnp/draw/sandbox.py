@@ -189,6 +189,28 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         self.globals["range"] = self._range
         budget.install(self)        # every filter and lipsum bounded inside its call too
 
+    # `card.name`: most attribute look-ups of a card template are items of a context
+    # mapping (plain dicts, pnp.draw.render). Jinja tries the attribute first and takes
+    # the item after the AttributeError; a name no dict attribute has is an item at once.
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except (TypeError, LookupError):
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """Jinja's answer (the immutable sandbox's: by the object's type and the
+        attribute's name alone), worked out once per type and name."""
+        key = (type(obj), attr)
+        safe = _SAFE_ATTRIBUTES.get(key)
+        if safe is None:
+            if len(_SAFE_ATTRIBUTES) > 4096:       # (`attr(name)` names them at run time)
+                _SAFE_ATTRIBUTES.clear()
+            safe = _SAFE_ATTRIBUTES[key] = super().is_safe_attribute(obj, attr, value)
+        return safe
+
     # every loop step of every `{% for %}` passes here (see _parse)
     @staticmethod
     def _loop_budget(iterable: Any, weight: int = 1):
@@ -248,6 +270,10 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             return check_size(wrapped(*args, **kwargs))
 
         return checked
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+_SAFE_ATTRIBUTES: dict[tuple[type, str], bool] = {}
 
 
 def _direct(node: nodes.Node, kind: type) -> list:

@@ -61,6 +61,27 @@ def test_only_the_edited_card_is_planned_again(starter, tmp_path):
     assert len(fresh) == total
 
 
+def _files(where: Path) -> dict[str, tuple[int, int]]:
+    """Each plan file's inode and mtime: a file written again (atomically) is a new one."""
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in where.glob("*.pickle")}
+
+
+def test_a_forced_build_plans_every_front_and_stores_only_what_it_lacks(starter, tmp_path):
+    """Issue 36 item 1: --force pickles no plan the store already holds under its key."""
+    where = tmp_path / "plans"
+    _, every = _plan_all(starter, where)
+    files = _files(where)
+    store, fresh = _plan_all(starter, where, read=False)
+    assert fresh == every and store.hits == 0
+    assert _files(where) == files                           # nothing written again
+    ships = starter / "ships.csv"
+    ships.write_text(ships.read_text().replace("Moves 1 extra", "Moves 4 extra"))
+    store, fresh = _plan_all(starter, where, read=False)    # the Gull's new plan stored
+    assert fresh == every and _files(where) != files
+    store, fresh = _plan_all(starter, where)
+    assert fresh == [] and store.hits == len(every)
+
+
 def test_an_edited_template_or_one_it_imports_plans_all_its_cards_again(starter, tmp_path):
     where = tmp_path / "plans"
     _, every = _plan_all(starter, where)
@@ -165,3 +186,19 @@ def test_plans_beyond_hot_are_held_packed_and_come_back_whole(tmp_path, monkeypa
         want = entry[:7] + ({"grown": 1} if key == last else {},) + entry[8:]
         assert again.get("g/d", key) == want
     assert again.get("g/d", "f-unknown") is None
+
+
+def test_pnp_build_force_writes_no_plan_the_cache_holds(starter, tmp_path):
+    """`pnp build --force` twice: the second draws every card again (same PDFs) and
+    writes no plan file (issue 36 item 1: no plan pickling on --force's critical path)."""
+    from tests.harness import run_cli
+
+    env = {"PNP_CACHE_DIR": str(tmp_path / "cache")}
+    args = ("build", "--force", "--jobs", "1", "--out", str(tmp_path / "out"))
+    assert run_cli("pnp", *args, cwd=starter, env=env).returncode == 0
+    where = tmp_path / "cache" / "plans"
+    files, pdfs = _files(where), _digests(tmp_path / "out")
+    assert files and pdfs
+    result = run_cli("pnp", *args, cwd=starter, env=env)
+    assert result.returncode == 0, result.stderr
+    assert _files(where) == files and _digests(tmp_path / "out") == pdfs
