@@ -405,7 +405,7 @@ def _turn_start(state: dict, game: TableGame) -> list[str]:
     turn = state["turn"]
     round_over = turn["player"] == state["setup"]["first"]
     if round_over and state.get("last_round"):
-        return finish(state, game, state["last_round"])
+        return ["The last round is over.", *finish(state, game, state["last_round"])]
     return ending(state, game, turn_start_ends(state, game, turn["round"] - 1), round_over)
 
 
