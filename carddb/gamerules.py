@@ -113,12 +113,15 @@ class Phase:
 class End:
     """An end condition: "token" (`test`, e.g. `cargo >= 20`, checked for every player
     after every change), "pool" (`test` on a shared kind), "deck_empty" (`deck`, at a turn's
-    start), "rounds" (`count` rounds played)."""
+    start), "rounds" (`count` rounds played). `finish`: "now" (the game ends as it holds)
+    or "round" (the round is played out first, so every player has had as many turns: the
+    game ends as the next round would begin)."""
 
     kind: str
     test: str = ""
     deck: str = ""
     count: int = 0
+    finish: str = "now"
 
 
 @dataclass(frozen=True)
@@ -250,13 +253,14 @@ def _step(raw: dict) -> Step:
 
 
 def _end(raw: dict) -> End:
-    verb, value = next(iter(raw.items()))
+    verb, value = next((k, v) for k, v in raw.items() if k != "finish")
+    finish = str(raw.get("finish", "now"))
     if verb in ("token", "pool"):
         kind, test = next(iter(value.items()))
-        return End(verb, f"{kind} {str(test).strip()}")
+        return End(verb, f"{kind} {str(test).strip()}", finish=finish)
     if verb == "deck_empty":
-        return End(verb, deck=str(value))
-    return End("rounds", count=int(value))
+        return End(verb, deck=str(value), finish=finish)
+    return End("rounds", count=int(value), finish=finish)
 
 
 # ── validation ──────────────────────────────────────────────────────────────────
@@ -716,6 +720,9 @@ def _check_effects(ch: _Checker, raw: Any, path: str, pos: Pos) -> None:
         ch.effects(effects, epath, epos, True)
 
 
+FINISHES = ("now", "round")
+
+
 def _check_end(ch: _Checker, raw: Any, path: str, pos: Pos) -> None:
     if not isinstance(raw, list) or not raw:
         ch.add(pos, path, f"expected a list of end conditions, got {kind_of(raw)}")
@@ -726,10 +733,15 @@ def _check_end(ch: _Checker, raw: Any, path: str, pos: Pos) -> None:
         if not ch.mapping(item, ipath, ipos, "{token: {TOKEN: '>= N'}}, {deck_empty: DECK} or "
                                               "{rounds: N}"):
             continue
-        if len(item) != 1:
-            ch.add(ipos, ipath, f"an end condition has one of {', '.join(verbs)}")
+        if "finish" in item:
+            ch.choice(item["finish"], join(ipath, "finish"), value_pos(item, "finish", ipos),
+                      FINISHES, "a finish")
+        named = [k for k in item if k != "finish"]
+        if len(named) != 1:
+            ch.add(ipos, ipath, f"an end condition has one of {', '.join(verbs)}"
+                   + (" (and may say finish: now or round)" if "finish" in item else ""))
             continue
-        verb, value = next(iter(item.items()))
+        verb, value = named[0], item[named[0]]
         vpath, vpos = join(ipath, verb), value_pos(item, verb, ipos)
         if not ch.choice(verb, vpath, key_pos(item, verb, ipos), verbs, "an end condition"):
             continue

@@ -95,18 +95,31 @@ def _basics(path: str, last: dict, first: dict) -> GameRecord:
     return GameRecord(path=path, game=game, kind=kind, title=title, players=players,
                       seats=_seats(first, players), winners=_winners(last),
                       over=bool(last.get("over")), turns=_count(number, last),
-                      rounds=rounds if isinstance(rounds, int) else None,
+                      rounds=_rounds(rounds, last),
                       ended=ended if isinstance(ended, str) else None,
                       tokens={p: {} for p in players})
+
+
+def _begun_after_end(last: dict) -> bool:
+    turn = last["turn"]
+    return bool(last.get("over") and turn.get("step") == 0 and turn.get("done") == 0)
 
 
 def _count(number: Any, last: dict) -> int | None:
     """Turns played: the last turn's number (a turn begun after the end is not counted)."""
     if not isinstance(number, int):
         return None
-    turn = last["turn"]
-    begun_after_end = last.get("over") and turn.get("step") == 0 and turn.get("done") == 0
-    return number - 1 if begun_after_end and number > 1 else number
+    return number - 1 if _begun_after_end(last) and number > 1 else number
+
+
+def _rounds(number: Any, last: dict) -> int | None:
+    """Rounds begun: the last turn's round, less a round the end began at its first turn
+    (a last round played out, `finish: round`, or the rounds or a deck at a round's start)."""
+    if not isinstance(number, int):
+        return None
+    first = _mapping(last.get("setup")).get("first")
+    at_first = first is not None and last["turn"].get("player") == first
+    return number - 1 if _begun_after_end(last) and at_first and number > 1 else number
 
 
 # ── a declared game (the table kit) ──────────────────────────────────────────────

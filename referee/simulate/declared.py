@@ -211,7 +211,8 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
     first = state["setup"]["first"]
     order = names[names.index(first):] + names[:names.index(first)]
     ended = _which_end(state, game) if state.get("over") else UNFINISHED
-    at_start = ended.startswith(("deck_empty", "rounds"))
+    at_start = (ended.startswith(("deck_empty", "rounds"))
+                or state.get("ended") == state.get("last_round"))  # a round played out
     score = rules.scores(state, game)
     return {"winners": [order.index(p) for p in state.get("winner") or []],
             "turns": state["turn"]["number"] - (1 if at_start else 0),
@@ -384,7 +385,7 @@ def simulate(variants: list[TableGame], players: int, policy: str, games: int, s
 
 # ── sweeps: one setting of cards.yaml changed, a variant for each value ──────────
 SWEEP_KEYS = ("hand_limit", "dice.DIE.faces", "tokens.KIND.start", "end.rounds",
-              "end.token.KIND", "end.pool.KIND")
+              "end.token.KIND", "end.pool.KIND", "end.finish")
 
 
 def parse_set(text: str) -> tuple[str, list[str]]:
@@ -411,6 +412,8 @@ def _set(extras: dict, key: str, value: str, title: str) -> None:
         if not re.fullmatch(r"\d+|[1-9]\d?d[1-9]\d{0,2}", value):
             raise UsageError(f"{where}: a start is a whole number or dice such as 2d6")
         kind["start"] = int(value) if value.isdigit() else value
+    elif parts == ["end", "finish"]:
+        _finish(extras, value, title, where)
     elif parts == ["end", "rounds"]:
         _end(extras, "rounds", None, _number(value, where), title, where)
     elif len(parts) == 3 and parts[:2] in (["end", "token"], ["end", "pool"]):
@@ -449,6 +452,18 @@ def _end(extras: dict, kind: str, name: str | None, value: Any, title: str, wher
     else:
         raise UsageError(f"{where}: {title} declares no such end condition")
     extras["end"] = ends
+
+
+def _finish(extras: dict, value: str, title: str, where: str) -> None:
+    """`end.finish=now|round`: every end condition of the game finishes so."""
+    from carddb.gamerules import FINISHES
+
+    if value not in FINISHES:
+        raise UsageError(f"{where}: a finish is one of {', '.join(FINISHES)}")
+    ends = [e for e in extras.get("end") or [] if isinstance(e, dict)]
+    if not ends:
+        raise UsageError(f"{where}: {title} declares no end condition")
+    extras["end"] = [{**e, "finish": value} for e in ends]
 
 
 def variant(db: Any, game_id: str, settings: list[tuple[str, str]]) -> TableGame:

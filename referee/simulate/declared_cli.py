@@ -42,7 +42,8 @@ def declared_command(game_id: str) -> click.Command:
     @click.option("--set", "sets", multiple=True, metavar="KEY=V1,V2,...",
                   help="Sweep: a variant for each value (repeatable: every combination). "
                        "Keys: hand_limit, dice.DIE.faces (faces spaced), tokens.KIND.start, "
-                       "end.rounds, end.token.KIND, end.pool.KIND (a test: '>= 25').")
+                       "end.rounds, end.token.KIND, end.pool.KIND (a test: '>= 25'), "
+                       "end.finish (now or round: every end condition).")
     @click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
                   help="Also write a PDF report with charts (a sweep: one page comparing "
                        "the variants).")

@@ -51,7 +51,7 @@ _STATE = record(
     },
     # rules as data (carddb.gamerules): zones in play, a choice waiting, scores, the end
     {"setup": obj, "zones": mapping(mapping(list_of(name))), "table": mapping(list_of(name)),
-     "pending": maybe(obj), "scores": mapping(_NUMBER), "ended": name},
+     "pending": maybe(obj), "scores": mapping(_NUMBER), "ended": name, "last_round": name},
 )
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
 from carddb import expr
-from carddb.gamerules import HAND, Effect, Roll
+from carddb.gamerules import HAND, Effect, End, Roll
 from referee.errors import RefereeError, UsageError
 from referee.words import counted, listed
 
@@ -389,40 +389,65 @@ def finish(state: dict, game: TableGame, reason: str) -> list[str]:
             + f" {listed(won)} {verb}."]
 
 
-def token_end(state: dict, game: TableGame) -> str | None:
-    """The first end condition on tokens that holds now, said (`Ann reaches 20 cargo`)."""
+def token_ends(state: dict, game: TableGame) -> Iterator[tuple[End, str]]:
+    """The end conditions on tokens that hold now, in order, each said (`Ann reaches 20
+    cargo (cargo >= 20)`)."""
     for end in game.rules.end:
         if end.kind == "token":
             test = compiled_for(end.test, game)
             for p in state["players"]:
                 if test(Env(state, game, p)):
                     kind = game.tokens[end.test.split()[0]]
-                    return f"{p} reaches {holding(state, p, kind)} {kind.name} ({end.test})"
+                    yield end, f"{p} reaches {holding(state, p, kind)} {kind.name} ({end.test})"
+                    break
         elif end.kind == "pool" and evaluate(end.test, Env(state, game, None)):
             kind = game.tokens[end.test.split()[0]]
-            return f"the shared {kind.name} is at {holding(state, None, kind)} ({end.test})"
-    return None
+            yield end, f"the shared {kind.name} is at {holding(state, None, kind)} ({end.test})"
+
+
+def token_end(state: dict, game: TableGame) -> str | None:
+    """The first end condition on tokens that holds now, said."""
+    return next((reason for _, reason in token_ends(state, game)), None)
+
+
+def turn_start_ends(state: dict, game: TableGame, rounds_played: int) -> Iterator[tuple[End, str]]:
+    """The end conditions checked as a turn begins that hold: a deck empty, the rounds
+    played."""
+    for end in game.rules.end:
+        if end.kind == "deck_empty" and state["decks"][end.deck]["deck"] == 0:
+            yield end, f"the {game.deck_titles.get(end.deck, end.deck)} deck is empty"
+        elif end.kind == "rounds" and rounds_played >= end.count:
+            yield end, f"{counted(end.count, 'round')} played"
 
 
 def turn_start_end(state: dict, game: TableGame, rounds_played: int) -> str | None:
-    """An end condition checked as a turn begins: a deck empty, or the rounds played."""
-    for end in game.rules.end:
-        if end.kind == "deck_empty" and state["decks"][end.deck]["deck"] == 0:
-            return f"the {game.deck_titles.get(end.deck, end.deck)} deck is empty"
-        if end.kind == "rounds" and rounds_played >= end.count:
-            return f"{counted(end.count, 'round')} played"
-    return None
+    """The first end condition checked as a turn begins that holds, said."""
+    return next((reason for _, reason in turn_start_ends(state, game, rounds_played)), None)
+
+
+def ending(state: dict, game: TableGame, held: Iterable[tuple[End, str]],
+           round_over: bool) -> list[str]:
+    """The game over at the first condition that holds and finishes now (or, `round_over`,
+    as a round begins); a condition with `finish: round` makes the round the last one: the
+    others play their turns, and the game ends as the next round would begin."""
+    lines: list[str] = []
+    for end, reason in held:
+        if end.finish != "round" or round_over:
+            return lines + finish(state, game, reason)
+        if not state.get("last_round"):
+            state["last_round"] = reason
+            lines.append(f"{reason}: this round is the last (the game ends when it is over).")
+    return lines
 
 
 def settle(state: dict, game: TableGame) -> list[str]:
     """After every change of a declared game: the scores kept up to date, and the game
-    over when a token condition holds."""
+    over (or in its last round) when a token condition holds."""
     if not game.rules.declared or state.get("over"):
         return []
     if game.rules.score:
         state["scores"] = scores(state, game)
-    reason = token_end(state, game)
-    return finish(state, game, reason) if reason else []
+    return ending(state, game, token_ends(state, game), False)
 
 
 # ── the turn ────────────────────────────────────────────────────────────────────
@@ -455,10 +480,18 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
             turn["rolls"] = {}
     lines = [turn_line(state)]
     if new_turn and game.rules.declared and not state.get("over"):
-        reason = turn_start_end(state, game, turn["round"] - 1)
-        if reason:
-            lines += finish(state, game, reason)
+        lines += _turn_start(state, game)
     return lines
+
+
+def _turn_start(state: dict, game: TableGame) -> list[str]:
+    """As a turn begins: a condition checked then that holds ends the game, or makes this
+    round the last; as a round begins, a last round is over (`finish: round`)."""
+    turn = state["turn"]
+    round_over = turn["player"] == state["setup"]["first"]
+    if round_over and state.get("last_round"):
+        return ["The last round is over.", *finish(state, game, state["last_round"])]
+    return ending(state, game, turn_start_ends(state, game, turn["round"] - 1), round_over)
 
 
 def refuse_when_over(state: dict) -> None:

@@ -304,7 +304,7 @@ def test_pnp_init_writes_a_project_that_builds(cli, tmp_path):
     db = carddb.load(project / "cards.yaml")
     (game,) = db.games.values()
     assert game.id == "harbour" and len(game.card_types) == 2
-    assert sum(d.count for d in game.decks.values()) == 12
+    assert sum(d.count for d in game.decks.values()) == 24  # 12 Ships, 12 Storms
     assert (project / "templates" / "harbour" / "reference.j2").is_file()  # its turn summary
     build = cli("pnp", "build", "--project", str(project), cwd=tmp_path)
     assert build.returncode == 0, build.stderr

@@ -76,7 +76,7 @@ def test_added_removed_and_copies(cli, project, tmp_path):
     sheet = project / "ships.csv"
     rows = sheet.read_text().splitlines()
     kept = [r for r in rows if not r.startswith("Kestrel,")]
-    kept = [r.replace("The Gull,blue,4,2,Ada Moor,1,", "The Gull,blue,4,2,Ada Moor,3,")
+    kept = [r.replace("The Gull,blue,4,2,Ada Moor,2,", "The Gull,blue,4,2,Ada Moor,3,")
             for r in kept]
     kept.append("Sea Wolf,red,3,2,,1,Hunts the nearest ship.")
     sheet.write_text("\n".join(kept) + "\n")
@@ -183,7 +183,7 @@ def test_changed_only_prints_on_the_decks_paper_with_guides_and_duplex_backs(cli
     out = tmp_path / "out"
     build(cli, project, out, "--paper", "a4")
     sheet = project / "ships.csv"
-    # Iron Maiden, Kestrel, Salt Runner: 2 + 1 + 1 copies (their English text: the sheet's
+    # Iron Maiden, Kestrel, Salt Runner: 2 + 2 + 2 copies (their English text: the sheet's
     # German columns come after it)
     edited = ("Ignores the first Squall.", "draws 1 extra Storm each round.",
               "May swap places with one ship it passes.")
@@ -201,7 +201,8 @@ def test_changed_only_prints_on_the_decks_paper_with_guides_and_duplex_backs(cli
     assert deck["artefacts"][0]["pages"][0]["size_mm"] == a4
     assert [p["side"] for p in pages] == ["front", "back"]
     names = sorted(c["name"] for c in pages[0]["cards"])
-    assert names == ["Iron Maiden", "Iron Maiden", "Kestrel", "Salt Runner"]
+    assert names == ["Iron Maiden", "Iron Maiden", "Kestrel", "Kestrel", "Salt Runner",
+                     "Salt Runner"]
     # long-edge duplex: each back lands behind its front, mirrored across the sheet
     for front, back in zip(pages[0]["cards"], pages[1]["cards"], strict=True):
         x, y, w, h = front["trim_mm"]

@@ -25,8 +25,8 @@ def test_tgc_profile_gives_825x1125_pngs_per_poker_card(cli, project, tmp_path):
     out = tmp_path / "tgc"
     export(cli, project, out, "--profile", "tgc")
     files = sorted(p.name for p in (out / "harbour").iterdir())
-    # six designs, Iron Maiden twice (copies are files), and the back
-    assert len(files) == 7 + 1
+    # six designs, two copies of each (copies are files), and the back
+    assert len(files) == 12 + 1
     assert "ships--iron-maiden--2.png" in files and "ships--back--1.png" in files
     for name in files:
         with Image.open(out / "harbour" / name) as image:
@@ -59,12 +59,12 @@ def test_mpc_preset_and_dtc_pages(cli, project, tmp_path):
     done = export(cli, project, tmp_path / "dtc", "--profile", "dtc")
     assert "CMYK PDF/X-1a, total ink <= 240 %" in done.stdout    # tests/pnp/test_cmyk.py checks it
     pdf = PdfReader(tmp_path / "dtc" / "harbour" / "ships.pdf")
-    assert len(pdf.pages) == 2 * 7          # each copy: its back, then its front (back_first)
+    assert len(pdf.pages) == 2 * 12         # each copy: its back, then its front (back_first)
     for page in pdf.pages:
         assert [round(float(v) / 72, 3) for v in page.mediabox[2:]] == [2.75, 3.75]
         assert [round(float(v) / 72, 3) for v in page.trimbox] == [0.125, 0.125, 2.625, 3.625]
     texts = [p.extract_text() for p in pdf.pages]
-    assert "Iron Maiden" in texts[3] and "Iron Maiden" in texts[5]
+    assert "Iron Maiden" in texts[5] and "Iron Maiden" in texts[7]  # after two Gulls
     assert texts[0] == texts[2] != texts[1]                 # backs on pages 1, 3, ...
 
 

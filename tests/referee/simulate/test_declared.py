@@ -52,8 +52,10 @@ def test_each_policy_plays_whole_games_reproducibly_whatever_the_jobs(cards, pol
     assert sum(s["wins"] for s in one["seats"]) == 60 + one["shared_wins"]
     first = one["first_player"]
     assert first["low"] <= first["rate"] <= first["high"] and first["fair"] == 0.5
-    # the 5 Storms are revealed one a turn: the deck runs out by the 6th turn's start
-    assert 1 <= one["turns"]["min"] <= one["turns"]["max"] <= 5
+    # the 12 Storms are revealed one a turn: the deck runs out by the 13th turn's start, and
+    # every end plays its round out (finish: round): each player has as many turns
+    assert 2 <= one["turns"]["min"] <= one["turns"]["max"] <= 12
+    assert all(int(turns) % 2 == 0 for turns in one["turns"]["counts"])
     weather = one["rolls"]["weather"]
     assert set(weather["outcomes"]) <= {str(n) for n in range(-3, 4)}  # wind - wave, 3 dice
     assert sum(o["count"] for o in weather["outcomes"].values()) == weather["rolls"] > 0
@@ -73,18 +75,20 @@ def test_the_text_report(cards):
 
 def test_a_sweep_over_two_keys(cards):
     data = figures(cards, "--games", "20", "--seed", "3", "--jobs", "2", "--policy", "greedy",
-                   "--set", "end.token.cargo=>= 5,>= 30", "--set", "tokens.cargo.start=0,8")
+                   "--set", "end.token.cargo=>= 5,>= 150", "--set", "tokens.cargo.start=0,8")
     rows = data["variants"]
     assert [r["set"] for r in rows] == [
         {"end.token.cargo": ">= 5", "tokens.cargo.start": "0"},
         {"end.token.cargo": ">= 5", "tokens.cargo.start": "8"},
-        {"end.token.cargo": ">= 30", "tokens.cargo.start": "0"},
-        {"end.token.cargo": ">= 30", "tokens.cargo.start": "8"}]
-    # starting with 8 cargo, a player passes 5 at the first change: every game ends at once
+        {"end.token.cargo": ">= 150", "tokens.cargo.start": "0"},
+        {"end.token.cargo": ">= 150", "tokens.cargo.start": "8"}]
+    # starting with 8 cargo, a player passes 5 at the first change: the first round is the
+    # last (finish: round), and every game ends as the second would begin
     assert rows[1]["ends"] == {"token: cargo >= 5": {"count": 20, "rate": 1.0}}
-    assert rows[1]["turns"]["max"] == 1
-    # 30 cargo is out of reach before the Storms run out
-    assert "token: cargo >= 30" not in rows[2]["ends"]
+    assert rows[1]["turns"]["min"] == rows[1]["turns"]["max"] == 2
+    assert rows[1]["rounds"]["max"] == 1
+    # 150 cargo is out of reach before the Storms run out (a ship a turn, speeds up to 6)
+    assert "token: cargo >= 150" not in rows[2]["ends"]
     code, out = simulate(cards, "--games", "10", "--seed", "3", "--jobs", "1",
                          "--set", "hand_limit=1,5", "--set",
                          "dice.storm.faces=wind wind wind wave calm 2,wave wave wave wind calm 2")
@@ -93,7 +97,20 @@ def test_a_sweep_over_two_keys(cards):
     assert out.count("hand_limit=") == 4
 
 
+def test_a_sweep_of_how_the_end_finishes(cards):
+    """`--set end.finish=now,round`: the starter's ends at once (the first player may have
+    a turn more) against its rounds played out (the same turns for each)."""
+    data = figures(cards, "--games", "30", "--seed", "5", "--jobs", "1",
+                   "--set", "end.finish=now,round")
+    now, played_out = data["variants"]
+    assert [now["set"], played_out["set"]] == [{"end.finish": "now"}, {"end.finish": "round"}]
+    assert any(int(t) % 2 for t in now["turns"]["counts"])  # the Storms out as Bob's turn begins
+    assert all(int(t) % 2 == 0 for t in played_out["turns"]["counts"])
+    assert played_out["turns"]["mean"] > now["turns"]["mean"]
+
+
 @pytest.mark.parametrize(("args", "said"), [
+    (["--set", "end.finish=later"], "--set end.finish=later: a finish is one of now, round"),
     (["--set", "nope=1"], "--set nope=1: no such setting"),
     (["--set", "hand_limit"], "write KEY=V1,V2,..."),
     (["--set", "hand_limit=x"], "--set hand_limit=x: a whole number"),

@@ -54,38 +54,39 @@ def test_two_harbour_games_read_back(harbours):
     assert [s.read_bytes() for s in harbours] == before  # read-only
     assert got["title"] == "Harbour Lights" and got["games"] == got["finished"] == 2
     one, two = got["sessions"]
-    # seed 11: Bob goes first and wins when the Storms run out; seed 12: Ann does
+    # seed 11: Bob goes first and wins when the Storms run out; seed 12: Ann goes first, Bob
+    # wins (Enter alone puts no ship to sea: the 12 Storms end both games)
     assert (one["seats"], one["winners"], one["ended"]) == (["Bob", "Ann"], ["Bob"],
                                                             "the Storms deck is empty")
-    assert (two["seats"], two["winners"]) == (["Ann", "Bob"], ["Ann"])
-    # Wilson 95% for 2 of 2, by hand: centre (1 + z²/4) / (1 + z²/2) = 0.67119, half
-    # z * sqrt(z²/16) / (1 + z²/2) = 0.32881 (z = 1.96): 0.34238 to 1; for 0 of 2, 0 to 0.65762
-    assert got["seats"] == [
-        {"seat": 1, "games": 2, "wins": 2, "share": 1.0, "low": pytest.approx(0.34238, abs=1e-5),
-         "high": 1.0},
-        {"seat": 2, "games": 2, "wins": 0, "share": 0.0, "low": 0.0,
-         "high": pytest.approx(0.65762, abs=1e-5)}]
-    assert (one["turns"], one["rounds"]) == (5, 3)  # the log: turns of Bob, Ann, Bob, Ann, Bob
+    assert (two["seats"], two["winners"]) == (["Ann", "Bob"], ["Bob"])
+    # Wilson 95% for 1 of 2, by hand: centre (0.5 + z²/4) / (1 + z²/2) = 0.5, half
+    # z * sqrt(0.125 + z²/16) / (1 + z²/2) = 0.40547 (z = 1.96): 0.09453 to 0.90547
+    wilson = {"games": 2, "wins": 1, "share": 0.5, "low": pytest.approx(0.09453, abs=1e-5),
+              "high": pytest.approx(0.90547, abs=1e-5)}
+    assert got["seats"] == [{"seat": 1, **wilson}, {"seat": 2, **wilson}]
+    # the log: 6 rounds of Bob then Ann, the last played out; the game ends as the 7th begins
+    assert (one["turns"], one["rounds"]) == (12, 6)
     for session, game in zip(harbours, got["sessions"], strict=True):
         states = [st for _, st in history(session)]
         for p in ("Ann", "Bob"):
             assert game["tokens"][p]["cargo"] == [st["tokens"][p]["cargo"] for st in states]
-    # the weather rolls, as the log says them ("... = -2 knots"): s11 rolled -2 1 0 -2 3
+    # the weather rolls, as the log says them ("... = -2 knots"): s11 rolled -3 0 0 -1 1 ...
     said = [int(n) for s in harbours for summary, _ in history(s)
             for n in re.findall(r"= (-?\d+) knots", summary)]
-    assert said[:5] == [-2, 1, 0, -2, 3]
+    assert said[:5] == [-3, 0, 0, -1, 1]
     weather = got["rolls"]["weather"]
-    assert weather["dice"] == "3 storm" and weather["rolls"] == len(said) == 10
+    assert weather["dice"] == "3 storm" and weather["rolls"] == len(said) == 24
     seen = Counter(said)
     assert {o["value"]: o["observed"] for o in weather["outcomes"]} == {
         v: seen.get(v, 0) for v in range(-3, 4)}
     # wind - wave on three storm dice (2 wind, 2 wave, calm, 2 of six faces): exact odds
     assert {o["value"]: o["probability"] for o in weather["outcomes"]} == {
         -3: "1/27", -2: "1/9", -1: "2/9", 0: "7/27", 1: "2/9", 2: "1/9", 3: "1/27"}
-    assert weather["test"] == "exact" and 0 < weather["p_value"] <= 1
+    assert weather["test"] == "chi-square" and 0 < weather["p_value"] <= 1
     text = report(*map(str, harbours)).stdout
-    assert "seat 1: 2 of 2 (100%, 95% 34%-100%)" in text and "Length: turns 5-5" in text
-    assert "Roll weather (3 storm, outcome wind - wave): 10 rolled; exact p = " in text
+    assert "seat 1: 1 of 2 (50%, 95% 9%-91%)" in text and "Length: turns 12-12" in text
+    assert "Length: rounds 6-6" in text
+    assert "Roll weather (3 storm, outcome wind - wave): 24 rolled; chi-square p = " in text
 
 
 def test_the_pdf_parsed_back_and_rendered(harbours, folder):
@@ -100,9 +101,9 @@ def test_the_pdf_parsed_back_and_rendered(harbours, folder):
                   "share of each outcome, observed against exact", "Game length in turns",
                   "Cards the winners played"):
         assert words in text
-    # the seat table (the shared page): 2 of 2 wins, Wilson 95% 34.2-100.0%
-    assert re.search(r"seat 1\s+2\s+2\s+100\.0%\s+34\.2-100\.0%", text)
-    assert re.search(r"seat 2\s+2\s+0\s+0\.0%\s+0\.0-65\.8%", text)
+    # the seat table (the shared page): 1 of 2 wins each, Wilson 95% 9.5-90.5%
+    assert re.search(r"seat 1\s+2\s+1\s+50\.0%\s+9\.5-90\.5%", text)
+    assert re.search(r"seat 2\s+2\s+1\s+50\.0%\s+9\.5-90\.5%", text)
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm is not installed: the pages are not rendered")
     subprocess.run(["pdftoppm", "-r", "30", "-png", str(pdf), str(folder / "page")], check=True)

@@ -416,6 +416,36 @@ def test_a_tie_shares_the_win_and_rounds_end_the_game(folder):
     assert sorted(state(run)["winner"]) == ["Ann", "Bob"]
 
 
+def test_an_end_with_finish_round_plays_the_round_out(folder):
+    """`finish: round`: the condition makes the round the last; the other player has their
+    turn, and the game ends as the next round would begin (the same turns for each)."""
+    project = bazaar(folder)
+    cards = project / "cards.yaml"
+    cards.write_text(BAZAAR.replace('- token: {fame: ">= 15"}',
+                                    '- {token: {fame: ">= 15"}, finish: round}'))
+    session = folder / "s.db"
+    run = referee(project, session)
+    run("--seed", "3", "new", "bazaar", "--players", "Ann,Bob")
+    first = state(run)["setup"]["first"]
+    other = "Bob" if first == "Ann" else "Ann"
+    out = run("token", first, "fame", "=15").out
+    assert f"{first} reaches 15 Fame (fame >= 15): this round is the last" in out
+    assert state(run)["over"] is False and state(run)["last_round"].startswith(first)
+    for _ in range(4):  # the first player's phases, then the other's whole turn
+        run("next")
+    assert state(run)["turn"]["player"] == other and state(run)["over"] is False
+    run("token", first, "fame", "=3")  # fallen back: the last round still ends the game
+    for _ in range(3):
+        run("next")
+    assert state(run)["over"] is False
+    out = run("next").out
+    assert f"{first} reaches 15 Fame (fame >= 15): the game ends." in out
+    end = state(run)
+    assert end["over"] is True and end["turn"] == {**end["turn"], "round": 2, "player": first}
+    run("undo")
+    assert state(run)["over"] is False and state(run)["turn"]["player"] == other
+
+
 def test_bazaar_through_play_enter_and_typed_answers(folder):
     project = bazaar(folder)
     session = folder / "s.db"
@@ -498,6 +528,10 @@ MISTAKES = [
      "'favour' is a shared token: write pool:"),
     ("- deck_empty: events", "- deck_empty: event", "event", "'event' is not a deck"),
     ("- rounds: 4", "- round: 4", "round", "'round' is not an end condition (did you mean 'rounds'?)"),
+    ("- deck_empty: events", "- {deck_empty: events, finish: rond}", "rond",
+     "'rond' is not a finish (did you mean 'round'?)"),
+    ("- deck_empty: events", "- {deck_empty: events, rounds: 3}", "{deck_empty",
+     "an end condition has one of token, pool, deck_empty, rounds"),
     ("score: fame + count(stalls) * 2", "score: fame + + 2", "fame + + 2",
      "expected a number or a name, got '+'"),
     ("tie_break: [gold, count(hand)]", "tie_break: [gold, glory]", "glory",

@@ -497,9 +497,10 @@ def test_the_docs_example_reads_the_starter(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["odds", "draw", "3", "ships", "--at-least", "1",
                                        "speed >= 4"])
     assert result.exit_code == 0, result.stderr
-    # ships.csv: speeds 4, 2 (x2), 5, 1, 6, 3: three of seven cards have speed >= 4
-    assert "  P(at least 1 card with speed >= 4) = 31/35 = 88.57%" in result.stdout
-    assert textwrap.dedent(result.stdout).startswith("draw 3 of ships (7 cards, 3 with")
+    # ships.csv: speeds 4, 2, 5, 1, 6, 3, two copies each: six of twelve have speed >= 4,
+    # 1 - C(6,3)/C(12,3) = 1 - 20/220
+    assert "  P(at least 1 card with speed >= 4) = 10/11 = 90.91%" in result.stdout
+    assert textwrap.dedent(result.stdout).startswith("draw 3 of ships (12 cards, 6 with")
 
 
 # ── properties: random dice, pools and outcomes against the enumeration ──────────

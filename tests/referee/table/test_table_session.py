@@ -128,9 +128,9 @@ def test_a_starter_project_plays_a_whole_session(started):
     refused(run, "token", "Ann", "cargo", "5", code=2, says="write +N")
 
     # decks and hands, as counts; a card is learned only when shown
-    assert "Ann draws 3 cards from ships: 3 in hand, 4 left" in run("draw", "Ann", "3", "--deck", "ships").out
+    assert "Ann draws 3 cards from ships: 3 in hand, 9 left" in run("draw", "Ann", "3", "--deck", "ships").out
     run("draw", "Bob", "2", "--deck", "storms")
-    refused(run, "draw", "Bob", "9", "--deck", "storms", code=1, says="holds 3 cards")
+    refused(run, "draw", "Bob", "11", "--deck", "storms", code=1, says="holds 10 cards")
     refused(run, "draw", "Bob", "1", code=2, says="name one with --deck")
     refused(run, "discard", "Ann", "Squall", code=1, says="holds no storms card")
     assert "Bob discards Squall: 1 in hand" in run("discard", "Bob", "squall").out
@@ -139,7 +139,7 @@ def test_a_starter_project_plays_a_whole_session(started):
     run("show", "Bob", "Gale")
     s = state(run)
     assert s["hands"] == {"Ann": {"ships": 1, "storms": 0}, "Bob": {"ships": 0, "storms": 1}}
-    assert s["decks"]["storms"] == {"deck": 3, "discard": 1, "seen": ["Squall"]}
+    assert s["decks"]["storms"] == {"deck": 10, "discard": 1, "seen": ["Squall"]}
     assert "Gale" not in run("status").out and "Gale" not in json.dumps(s)
     assert "shown: Gale" in run("hand", "Bob").out  # the private command only
     assert "2 cards from the discard pile" in run("shuffle", "ships").out
