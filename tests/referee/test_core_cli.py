@@ -15,7 +15,8 @@ from referee import cli as referee_cli
 from referee.command import Reply, Tx, session_command
 from referee.errors import RefereeError, UsageError
 from referee.session import Session
-from tests.referee._core_support import ROOT, cli, env, make_session, one_line_error, read_log  # noqa: E402
+from tests.harness import ROOT, process_env
+from tests.referee._core_support import cli, make_session, one_line_error, read_log
 
 HEAVY = [
     "sqlite3",
@@ -42,8 +43,8 @@ def test_roll_path_imports_nothing_heavy():
         print("\\n" + " ".join(sorted(sys.modules)))
         """
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env(), cwd=ROOT
+    proc = subprocess.run(  # a fresh process: what start-up imports is the point
+        [sys.executable, "-c", code], capture_output=True, text=True, env=process_env(), cwd=ROOT
     )
     assert proc.returncode == 0, proc.stderr
     loaded = set(proc.stdout.strip().splitlines()[-1].split())
@@ -68,8 +69,8 @@ def test_status_imports_no_dice(tmp_path):
         print("\\n" + " ".join(sorted(sys.modules)))
         """
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env(), cwd=ROOT
+    proc = subprocess.run(  # a fresh process: what start-up imports is the point
+        [sys.executable, "-c", code], capture_output=True, text=True, env=process_env(), cwd=ROOT
     )
     assert proc.returncode == 0, proc.stderr
     assert "X-Statix: turn 1" in proc.stdout
