@@ -91,11 +91,11 @@ SCRIPT: list[tuple[list[str], int, str]] = [
 
 
 @pytest.fixture
-def play_game(referee_in_process, fixture_db_path, tmp_path):
+def play_game(referee, fixture_db_path, tmp_path):
     session = str(tmp_path / "game.db")
 
     def run(*args: str):
-        return referee_in_process("--session", session, "--cards", str(fixture_db_path), *args)
+        return referee("--session", session, "--cards", str(fixture_db_path), *args)
 
     for args, code, text in SCRIPT:
         result = run(*args)
