@@ -9,27 +9,19 @@ session file's bytes unchanged."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def env() -> dict[str, str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("REFEREE_SESSION", "REFEREE_CARDS")}
-    return {**clean, "PYTHONPATH": str(ROOT)}
+from tests.harness import ROOT, run_cli
 
 
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("own") / "harbour"
-    done = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)], env=env(),
-                          capture_output=True, text=True)
+    done = run_cli("pnp", "init", str(folder))
     assert done.returncode == 0, done.stderr
     return folder
 
@@ -50,21 +42,14 @@ def project(starter, tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def table(project, monkeypatch, tmp_path):
-    """`referee ARGS` in the project folder (in process), on a fresh session file."""
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
-    monkeypatch.chdir(project)
-    monkeypatch.delenv("REFEREE_SESSION", raising=False)
-    monkeypatch.delenv("REFEREE_CARDS", raising=False)
+def table(project, tmp_path):
+    """`referee ARGS` in the project folder (the harness, in this process), on a fresh
+    session file."""
     session = tmp_path / "harbour.db"
 
     def run(*args: str, code: int = 0):
-        result = CliRunner().invoke(main, ["--session", str(session), *args],
-                                    catch_exceptions=False)
-        assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.stdout}{result.stderr}"
+        result = run_cli("referee", "--session", str(session), *args, cwd=project)
+        assert result.returncode == code, f"{args}: exit {result.returncode}\n{result.stdout}{result.stderr}"
         return SimpleNamespace(out=result.stdout, err=result.stderr, session=session)
 
     run.session = session
@@ -191,8 +176,7 @@ def test_the_setup_refuses_a_wrong_face_and_faces_left_over(table):
 
 
 def test_the_dice_labels_print_the_symbols(project):
-    done = subprocess.run([sys.executable, "-m", "pnp", "build", "--only", "dice-labels",
-                           "--project", str(project)], env=env(), capture_output=True, text=True)
+    done = run_cli("pnp", "build", "--only", "dice-labels", "--project", str(project))
     assert done.returncode == 0, done.stderr
     import pypdf
 
