@@ -249,16 +249,11 @@ def test_helper_is_usable_directly():
 def test_roll_refuses_more_mask_dice_than_a_player_owns():
     """XO-1: each player owns 7 mask dice of the league's set: `roll 8` is refused (it
     used to roll 8 and call them White Mask), 7 of either set are rolled."""
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
-    runner = CliRunner()
-    refused = runner.invoke(main, ["roll", "8", "--league", "villains"])
-    assert refused.exit_code == 1
-    assert refused.output.strip() == ("referee: 8m: 8 mask dice, but a player owns 7 Black Mask dice and "
+    refused = cli("roll", "8", "--league", "villains")
+    assert refused.returncode == 1
+    assert refused.stderr.strip() == ("referee: 8m: 8 mask dice, but a player owns 7 Black Mask dice and "
                                       "rolls as many as they can: roll at most 7 (XO-1)")
-    assert runner.invoke(main, ["roll", "3m+5m"]).exit_code == 1
-    done = runner.invoke(main, ["roll", "7", "--league", "villains", "--seed", "1"])
-    assert done.exit_code == 0 and done.output.startswith("7m: Black Mask ")
-    assert runner.invoke(main, ["roll", "8d6", "--seed", "1"]).exit_code == 0
+    assert cli("roll", "3m+5m").returncode == 1
+    done = cli("roll", "7", "--league", "villains", "--seed", "1")
+    assert done.returncode == 0 and done.stdout.startswith("7m: Black Mask ")
+    assert cli("roll", "8d6", "--seed", "1").returncode == 0

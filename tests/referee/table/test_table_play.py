@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+
+from tests.harness import run_cli
 
 SETUP = ["harbour", "Ann,Bob", "1", "2", "3 4"]  # first-player d6s, then the 2d6 lanterns
 
 
 @pytest.fixture
 def harbour(tmp_path, monkeypatch):
-    from pnp.cli.main import main
-
     project = tmp_path / "harbour"
-    assert CliRunner().invoke(main, ["init", str(project)]).exit_code == 0
+    assert run_cli("pnp", "init", str(project)).returncode == 0
     cards = project / "cards.yaml"  # its phases as names only: its rules as data left out
     text = cards.read_text()        # (test_rules_as_data.py walks those)
     cards.write_text(text[:text.index("    zones:")] + "    phases: [Draw, Sail, Storm]\n"
@@ -43,9 +43,7 @@ def play(lines: list[str], capsys) -> tuple[str, str]:
 
 
 def state() -> dict:
-    from referee.cli import main
-
-    result = CliRunner().invoke(main, ["--session", "s.db", "status", "--json"])
+    result = run_cli("referee", "--session", "s.db", "status", "--json", cwd=Path.cwd())
     return json.loads(result.stdout)["state"]
 
 

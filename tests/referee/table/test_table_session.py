@@ -232,23 +232,19 @@ def test_a_hand_edited_kit_session_is_refused_in_one_line(started, where, value,
 def test_dice_are_asked_for_by_name_on_a_terminal(project, monkeypatch, tmp_path):
     """On a terminal each die is asked for by name (stderr); a face the die lacks is asked
     again; Enter lets the referee roll it."""
-    from click.testing import CliRunner
-
     import referee.command
-    from referee.cli import main
 
-    monkeypatch.chdir(project)
     monkeypatch.setattr(referee.command, "at_terminal", lambda: True)
     session = str(tmp_path / "asked.db")
     # Ann's d6, Bob's d6, then the lanterns' 2d6: Enter twice (the referee rolls them)
-    new = CliRunner().invoke(main, ["--session", session, "new", "harbour", "--players", "Ann,Bob"],
-                             input="6\n2\n\n\n")
-    assert new.exit_code == 0, new.stderr
+    new = run_cli("referee", "--session", session, "new", "harbour", "--players", "Ann,Bob",
+                  cwd=project, input="6\n2\n\n\n")
+    assert new.returncode == 0, new.stderr
     assert "Ann goes first (rolled Ann 6, Bob 2)" in new.stdout
     assert "Ann's first-player roll (d6)" in new.stderr
-    roll = CliRunner().invoke(main, ["--session", session, "roll", "2", "--json"],
-                              input="fire\nwind\n\n")
-    assert roll.exit_code == 0, roll.stderr
+    roll = run_cli("referee", "--session", session, "roll", "2", "--json", cwd=project,
+                   input="fire\nwind\n\n")
+    assert roll.returncode == 0, roll.stderr
     data = json.loads(roll.stdout)
     assert data["faces"][0] == "wind" and len(data["faces"]) == 2
     assert "'fire': the storm die shows wind, wave, calm, 2" in roll.stderr
@@ -263,6 +259,8 @@ def test_the_playtest_walkthrough_is_what_the_referee_prints(starter, monkeypatc
     import shlex
     import shutil
 
+    # click's runner itself, not the harness: its `output` interleaves stdout and stderr as
+    # the terminal of the walkthrough shows them
     from click.testing import CliRunner
 
     from referee.cli import main

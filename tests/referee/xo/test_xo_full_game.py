@@ -1,8 +1,8 @@
 """A scripted full game of XO! through the CLI in a session, every roll fixed, to the
 winner (XO-15); then `referee log` tells the story and `referee status` the table.
 
-Runs in this process with click's CliRunner (dozens of commands; a subprocess each would
-be slow), on the fixture card set tests/data/xo-cards.yaml."""
+Runs in this process through the harness (dozens of commands; a subprocess each would be
+slow), on the fixture card set tests/data/xo-cards.yaml."""
 
 from __future__ import annotations
 
