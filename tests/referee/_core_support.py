@@ -1,57 +1,21 @@
-"""Shared helpers for the referee core tests: run the CLI for real, build sessions."""
+"""Shared helpers for the referee core tests: run the CLI (the harness), build sessions."""
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
-import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def env(**extra: str) -> dict[str, str]:
-    result = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result.pop("REFEREE_SESSION", None)
-    result.pop("REFEREE_CARDS", None)
-    return {**result, **extra}
+from tests.harness import ROOT, run_cli
 
 
-def referee(
-    *args: str, cwd: Path | None = None, check: int | None = None
-) -> subprocess.CompletedProcess:
-    """Run `python -m referee ARGS` and return the finished process."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "referee", *args],
-        capture_output=True,
-        text=True,
-        env=env(),
-        cwd=cwd or ROOT,
-        timeout=60,
-    )
-    if check is not None:
-        assert proc.returncode == check, (proc.returncode, proc.stdout, proc.stderr)
-    return proc
-
-
-def cli(*args: str, check: int | None = None, env: dict | None = None) -> SimpleNamespace:
-    """Run the `referee` command in this process with click's CliRunner (fast); the result
-    looks like a finished subprocess (returncode, stdout, stderr)."""
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
-    result = CliRunner(env={"REFEREE_SESSION": None, "REFEREE_CARDS": None, **(env or {})}).invoke(
-        main, list(args)
-    )
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    proc = SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
+def cli(*args: str, check: int | None = None, cwd: Path | str | None = None,
+        env: dict | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    """`referee ARGS` through the one harness (tests.harness.run_cli, in this process), in
+    `cwd` (default: the current folder); `check`: the exit code the command must give."""
+    proc = run_cli("referee", *args, cwd=cwd or Path.cwd(), env=env, input=input)
     if check is not None:
         assert proc.returncode == check, (proc.returncode, proc.stdout, proc.stderr)
     return proc

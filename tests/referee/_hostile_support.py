@@ -1,5 +1,8 @@
-"""Run the real `referee` on hostile input inside time and memory bounds, and check the
-answer has the agreed shape: one line on stderr, the exit code, a JSON object with --json."""
+"""Run the real `referee` on hostile input inside time and memory bounds (a process is the
+point: the bounds are resource limits set in the child, so a regression that eats memory
+or CPU fails the test instead of the test run), and check the answer has the agreed shape:
+one line on stderr, the exit code, a JSON object with --json (for any CompletedProcess,
+the harness's in-process run_cli included)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.referee._core_support import ROOT, env  # noqa: E402
+from tests.harness import ROOT, process_env
 
 MEMORY_BYTES = 1 << 30  # address space: Python + sqlite + click need ~300 MB of it
 CPU_SECONDS = 20
@@ -36,7 +39,7 @@ def bounded_referee(*args: str, cwd: Path | None = None, preexec=None) -> subpro
         [sys.executable, "-m", "referee", *args],
         capture_output=True,
         text=True,
-        env=env(),
+        env=process_env(),
         cwd=cwd or ROOT,
         timeout=WALL_SECONDS,
         preexec_fn=setup,

@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from referee import clock  # noqa: E402
-from referee.board.server import BoardServer  # noqa: E402
-from tests._browser import CHROMIUM, SKIP_REASON, Browser  # noqa: E402
-from tests.referee._core_support import ROOT, cli, env  # noqa: E402
+from referee import clock
+from referee.board.server import BoardServer
+from tests._browser import CHROMIUM, SKIP_REASON, Browser
+from tests.harness import ROOT, process_env, run_process
+from tests.referee._core_support import cli
 
 
 def xs_session(path: Path, deal: str = "referee") -> Path:
@@ -257,11 +258,12 @@ def test_clock_survives_undo_pause_quit_and_resume(tmp_path, monkeypatch):
     assert refused.returncode == 1 and "already paused" in refused.stderr
     cli("--session", path, "clock", "resume", check=0)
     now[0] += 5
-    # quit and resume: a new process reads the clock from the session alone
+    # quit and resume: a new process (the point: nothing in memory) reads the clock from
+    # the session alone
     code = (f"from referee import session; session._time = lambda: {now[0]!r}; "
             f"from referee.cli import main; main(['--session', {path!r}, 'status', '--json'])")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env(), cwd=ROOT, timeout=60)
+                          env=process_env(), cwd=ROOT, timeout=60)
     assert json.loads(proc.stdout)["clock"]["used"] == {"Ann": 0, "Bob": 105}
     # undo of the resume pauses it again, like any command taken back
     cli("--session", path, "undo", check=0)
@@ -272,33 +274,18 @@ def test_clock_survives_undo_pause_quit_and_resume(tmp_path, monkeypatch):
 def test_the_stream_follows_commands_of_other_processes_within_200ms(tmp_path, served):
     path = xs_session(tmp_path / "s.db")
     server = served(path)
-    got: list[tuple[float, dict]] = []
-
-    def listen() -> None:
-        with urllib.request.urlopen(server.url + "events", timeout=20) as stream:
-            for raw in stream:
-                line = raw.decode()
-                if line.startswith("data: "):
-                    got.append((time.monotonic(), json.loads(line[6:])))
-                    if len(got) == 3:
-                        return
-
-    listener = threading.Thread(target=listen, daemon=True)
-    listener.start()
-    deadline = time.monotonic() + 10
-    while not got and time.monotonic() < deadline:
-        time.sleep(0.01)
+    events = queue_of(server.url + "events", stamped=True)
+    got = [events.get(timeout=10)]  # the board as it is, once the stream is open
     committed = []
     for command in (["xs", "draw"], ["xs", "pass"]):
-        subprocess.run([sys.executable, "-m", "referee", "--session", str(path), *command],
-                       env=env(), cwd=ROOT, capture_output=True, timeout=60, check=True)
+        # another process writes (the point: the board follows other processes' commits)
+        done = run_process("referee", "--session", str(path), *command)
+        assert done.returncode == 0, done.stderr
         committed.append(time.monotonic())
-        while len(got) < len(committed) + 1 and time.monotonic() < deadline:
-            time.sleep(0.005)
-    listener.join(timeout=10)
+        got.append(events.get(timeout=10))
     assert [board["seq"] for _, board in got] == [1, 2, 3]
-    for done, (seen, _) in zip(committed, got[1:], strict=True):
-        assert seen - done < 0.2, seen - done
+    for done_at, (seen, _) in zip(committed, got[1:], strict=True):
+        assert seen - done_at < 0.2, seen - done_at
 
 
 def test_a_session_reached_through_a_link_is_followed(tmp_path, served):
@@ -310,13 +297,13 @@ def test_a_session_reached_through_a_link_is_followed(tmp_path, served):
     events = queue_of(server.url + "events")
     assert events.get(timeout=10)["seq"] == 1
     # another process writes (as at the table: a board never shares a writer's process)
-    subprocess.run([sys.executable, "-m", "referee", "--session", str(link), "xs", "draw"],
-                   env=env(), cwd=ROOT, capture_output=True, timeout=60, check=True)
+    assert run_process("referee", "--session", str(link), "xs", "draw").returncode == 0
     assert events.get(timeout=10)["seq"] == 2
 
 
-def queue_of(url: str):
-    """The stream's boards on a queue, read by a thread (each wait bounded by the caller)."""
+def queue_of(url: str, stamped: bool = False):
+    """The stream's boards on a queue, read by a thread (each wait bounded by the caller);
+    `stamped`: each as (time.monotonic() when it came, board)."""
     import queue
 
     found: queue.Queue = queue.Queue()
@@ -326,7 +313,8 @@ def queue_of(url: str):
             for raw in stream:
                 line = raw.decode()
                 if line.startswith("data: "):
-                    found.put(json.loads(line[6:]))
+                    board = json.loads(line[6:])
+                    found.put((time.monotonic(), board) if stamped else board)
 
     threading.Thread(target=read, daemon=True).start()
     return found
@@ -337,18 +325,17 @@ def test_play_and_one_shot_commands_at_once(tmp_path, served):
     board follows both, and ends cleanly when play ends."""
     path = xs_session(tmp_path / "s.db")
     server = served(path)
-    play = subprocess.Popen(
+    play = subprocess.Popen(  # processes: play and one-shot commands at once is the point
         [sys.executable, "-m", "referee", "--session", str(path), "play", "--board",
          "--board-port", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+        stderr=subprocess.PIPE, text=True, env=process_env(), cwd=ROOT)
     try:
         first = play.stdout.readline()
         assert re.match(r"board: http://127\.0\.0\.1:\d+/ ", first), first
         own = first.split()[1]
         for _ in range(3):  # one-shot commands from another process meanwhile
-            subprocess.run([sys.executable, "-m", "referee", "--session", str(path), "mt",
-                            "Ann", "+1"], env=env(), cwd=ROOT, capture_output=True,
-                           timeout=60, check=True)
+            done = run_process("referee", "--session", str(path), "mt", "Ann", "+1")
+            assert done.returncode == 0, done.stderr
         out, err = play.communicate("status\nquit\n", timeout=60)
     finally:
         if play.poll() is None:
@@ -366,9 +353,10 @@ def test_play_and_one_shot_commands_at_once(tmp_path, served):
 
 def test_board_command_ends_cleanly_on_ctrl_c_and_binds_loopback(tmp_path):
     path = xs_session(tmp_path / "s.db")
+    # a process: a SIGINT to the real command is the point
     proc = subprocess.Popen([sys.executable, "-m", "referee", "--session", str(path), "board",
                              "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env(), cwd=ROOT)
+                            text=True, env=process_env(), cwd=ROOT)
     try:
         first = proc.stdout.readline()
         assert first.startswith("board: http://127.0.0.1:"), first
@@ -425,8 +413,8 @@ def test_page_in_chromium_follows_another_process_and_fits_tv_and_phone(tmp_path
         assert names == ["Ann", "Bob"]
         assert browser.js("document.querySelectorAll('#dice .die').length") == 1
         tv = browser.screenshot(tmp_path / "board-1920x1080.png")
-        subprocess.run([sys.executable, "-m", "referee", "--session", str(path), "mt", "Ann",
-                        "+5"], env=env(), cwd=ROOT, capture_output=True, timeout=60, check=True)
+        # another process writes: the page following it is the point
+        assert run_process("referee", "--session", str(path), "mt", "Ann", "+5").returncode == 0
         assert browser.wait_for("document.body.dataset.seq == '5' && window.loadedOnce", 5)
         assert browser.js("document.querySelector('.player .stat b').textContent") == "13"
         browser.size(390, 844, mobile=True)

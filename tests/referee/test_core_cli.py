@@ -15,7 +15,8 @@ from referee import cli as referee_cli
 from referee.command import Reply, Tx, session_command
 from referee.errors import RefereeError, UsageError
 from referee.session import Session
-from tests.referee._core_support import ROOT, cli, env, make_session, one_line_error, read_log  # noqa: E402
+from tests.harness import ROOT, process_env
+from tests.referee._core_support import cli, make_session, one_line_error, read_log
 
 HEAVY = [
     "sqlite3",
@@ -42,8 +43,8 @@ def test_roll_path_imports_nothing_heavy():
         print("\\n" + " ".join(sorted(sys.modules)))
         """
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env(), cwd=ROOT
+    proc = subprocess.run(  # a fresh process: what start-up imports is the point
+        [sys.executable, "-c", code], capture_output=True, text=True, env=process_env(), cwd=ROOT
     )
     assert proc.returncode == 0, proc.stderr
     loaded = set(proc.stdout.strip().splitlines()[-1].split())
@@ -68,8 +69,8 @@ def test_status_imports_no_dice(tmp_path):
         print("\\n" + " ".join(sorted(sys.modules)))
         """
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env(), cwd=ROOT
+    proc = subprocess.run(  # a fresh process: what start-up imports is the point
+        [sys.executable, "-c", code], capture_output=True, text=True, env=process_env(), cwd=ROOT
     )
     assert proc.returncode == 0, proc.stderr
     assert "X-Statix: turn 1" in proc.stdout
@@ -248,16 +249,11 @@ def test_helper_is_usable_directly():
 def test_roll_refuses_more_mask_dice_than_a_player_owns():
     """XO-1: each player owns 7 mask dice of the league's set: `roll 8` is refused (it
     used to roll 8 and call them White Mask), 7 of either set are rolled."""
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
-    runner = CliRunner()
-    refused = runner.invoke(main, ["roll", "8", "--league", "villains"])
-    assert refused.exit_code == 1
-    assert refused.output.strip() == ("referee: 8m: 8 mask dice, but a player owns 7 Black Mask dice and "
+    refused = cli("roll", "8", "--league", "villains")
+    assert refused.returncode == 1
+    assert refused.stderr.strip() == ("referee: 8m: 8 mask dice, but a player owns 7 Black Mask dice and "
                                       "rolls as many as they can: roll at most 7 (XO-1)")
-    assert runner.invoke(main, ["roll", "3m+5m"]).exit_code == 1
-    done = runner.invoke(main, ["roll", "7", "--league", "villains", "--seed", "1"])
-    assert done.exit_code == 0 and done.output.startswith("7m: Black Mask ")
-    assert runner.invoke(main, ["roll", "8d6", "--seed", "1"]).exit_code == 0
+    assert cli("roll", "3m+5m").returncode == 1
+    done = cli("roll", "7", "--league", "villains", "--seed", "1")
+    assert done.returncode == 0 and done.stdout.startswith("7m: Black Mask ")
+    assert cli("roll", "8d6", "--seed", "1").returncode == 0

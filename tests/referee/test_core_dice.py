@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from referee.dice import MASK_FACES, DiceError, is_moffed, parse_faces, roll_d6, roll_mask
-from tests.referee._core_support import one_line_error, referee  # noqa: E402
+from tests.referee._core_support import cli, one_line_error
 
 # chi-square critical values at p = 0.001 (a fair die fails this 1 time in 1000 seeds)
 CHI2_CRITICAL_001 = {3: 16.266, 5: 20.515}
@@ -98,39 +98,39 @@ def test_parse_faces_rejects_impossible_faces(text, die, column):
 
 
 def test_cli_roll_moffed_from_table_faces():
-    proc = referee("roll", "3", "--roll", "0,0,0", "--league", "villains", "--json", check=0)
+    proc = cli("roll", "3", "--roll", "0,0,0", "--league", "villains", "--json", check=0)
     data = json.loads(proc.stdout)
     assert data["moffed"] is True and data["total"] == 0 and data["dice"] == [0, 0, 0]
     assert data["league"] == "villains" and data["entered"] is True
-    text = referee("roll", "3", "--roll", "0,0,0", check=0).stdout
+    text = cli("roll", "3", "--roll", "0,0,0", check=0).stdout
     assert "MOFFED" in text and "XO-5" in text
 
 
 def test_cli_roll_not_moffed_with_one_nonzero_face():
-    data = json.loads(referee("roll", "3m", "--roll", "0,1,0", "--json", check=0).stdout)
+    data = json.loads(cli("roll", "3m", "--roll", "0,1,0", "--json", check=0).stdout)
     assert data["moffed"] is False and data["total"] == 1
 
 
 def test_cli_roll_zero_dice_is_not_moffed():
-    data = json.loads(referee("roll", "0m+2", "--json", check=0).stdout)
+    data = json.loads(cli("roll", "0m+2", "--json", check=0).stdout)
     assert data["moffed"] is False and data["dice"] == [] and data["total"] == 2
 
 
 def test_cli_roll_rejects_impossible_table_face():
-    proc = referee("roll", "3", "--roll", "0,4,1")
+    proc = cli("roll", "3", "--roll", "0,4,1")
     assert proc.returncode == 2
     line = one_line_error(proc)
     assert "die 2" in line and "4" in line and proc.stdout == ""
 
 
 def test_cli_roll_rejects_wrong_face_count():
-    proc = referee("roll", "2d6", "--roll", "3")
+    proc = cli("roll", "2d6", "--roll", "3")
     assert proc.returncode == 2 and "2 dice" in one_line_error(proc)
 
 
 def test_cli_roll_seeded_is_reproducible_and_total_adds_up():
-    first = json.loads(referee("roll", "4d6+2", "--seed", "11", "--json", check=0).stdout)
-    again = json.loads(referee("--seed", "11", "roll", "4d6+2", "--json", check=0).stdout)
+    first = json.loads(cli("roll", "4d6+2", "--seed", "11", "--json", check=0).stdout)
+    again = json.loads(cli("--seed", "11", "roll", "4d6+2", "--json", check=0).stdout)
     assert first == again
     assert len(first["dice"]) == 4 and all(1 <= f <= 6 for f in first["dice"])
     assert first["total"] == sum(first["dice"]) + 2
@@ -138,7 +138,7 @@ def test_cli_roll_seeded_is_reproducible_and_total_adds_up():
 
 
 def test_cli_roll_mixed_expression_entered_faces():
-    data = json.loads(referee("roll", "2m+1d6-1", "--roll", "0 0 6", "--json", check=0).stdout)
+    data = json.loads(cli("roll", "2m+1d6-1", "--roll", "0 0 6", "--json", check=0).stdout)
     assert data["total"] == 5 and data["moffed"] is True
 
 

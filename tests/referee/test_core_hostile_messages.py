@@ -10,25 +10,25 @@ import json
 
 import pytest
 
-from referee.inputs import one_line, shown  # noqa: E402
-from tests.referee._core_support import cli, make_session, one_line_error  # noqa: E402
-from tests.referee._hostile_support import bounded_referee, refused, refused_json  # noqa: E402
+from referee.inputs import one_line, shown
+from tests.referee._core_support import cli, make_session, one_line_error
+from tests.referee._hostile_support import refused, refused_json
 
 FAKE = "\nreferee: cards.yaml:1:1: injected"
 ESCAPE = "\x1b[31m"
 
 
 def test_click_errors_are_prefixed_once(tmp_path):
-    line = refused(bounded_referee("--nope", cwd=tmp_path))
+    line = refused(cli("--nope", cwd=tmp_path))
     assert line == "referee: No such option '--nope'."
-    line = refused(bounded_referee("mt", cwd=tmp_path))
+    line = refused(cli("mt", cwd=tmp_path))
     assert line == "referee: mt: Missing argument 'PLAYER'."
-    line = refused(bounded_referee("xs", "adjust", "x", "--nope", cwd=tmp_path))
+    line = refused(cli("xs", "adjust", "x", "--nope", cwd=tmp_path))
     assert line.startswith("referee: xs adjust: No such option") and "referee: referee" not in line
 
 
 def test_click_errors_with_json_print_one_object(tmp_path):
-    data = refused_json(bounded_referee("log", "--limit", "0", "--json", cwd=tmp_path))
+    data = refused_json(cli("log", "--limit", "0", "--json", cwd=tmp_path))
     assert data["error"].startswith("log: Invalid value for '--limit'")
 
 
@@ -55,7 +55,7 @@ CASES = {
 @pytest.mark.parametrize("args", CASES.values(), ids=CASES.keys())
 def test_typed_values_are_escaped_in_the_one_error_line(session, args):
     before = session.read_bytes()
-    proc = bounded_referee("--session", str(session), *args, "--json")
+    proc = cli("--session", str(session), *args, "--json")
     code = 1 if args[0] == "ft" else 2  # a hero not in play is a game-state refusal
     line = refused(proc, code)
     assert ESCAPE not in proc.stderr and "\x1b" not in proc.stdout
@@ -65,7 +65,7 @@ def test_typed_values_are_escaped_in_the_one_error_line(session, args):
 
 
 def test_a_session_path_with_a_line_break_stays_one_line(tmp_path):
-    line = refused(bounded_referee("--session", str(tmp_path / ("x" + FAKE)), "status"))
+    line = refused(cli("--session", str(tmp_path / ("x" + FAKE)), "status"))
     assert "x\\nreferee: cards.yaml:1:1: injected" in line
 
 
@@ -77,7 +77,7 @@ def test_sqlite_multi_line_integrity_report_is_one_line(tmp_path):
     db.write_bytes(bytes(data))
     before = db.read_bytes()
     for args in (["status"], ["mt", "Ann", "+1"]):
-        line = refused(bounded_referee("--session", str(db), *args))
+        line = refused(cli("--session", str(db), *args))
         assert "damaged session file" in line and "On tree page 2" in line, line
         assert "***" not in line and "; " in line
     assert db.read_bytes() == before

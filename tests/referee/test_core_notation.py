@@ -6,7 +6,7 @@ import pytest
 
 from referee.errors import DiceError
 from referee.notation import Group, parse
-from tests.referee._core_support import one_line_error, referee  # noqa: E402
+from tests.referee._core_support import cli, one_line_error
 
 
 @pytest.mark.parametrize(
@@ -60,12 +60,12 @@ def test_errors_name_the_column(text, column, words):
 
 
 def test_cli_notation_error_is_one_line_exit_2():
-    proc = referee("roll", "2d6+x")
+    proc = cli("roll", "2d6+x")
     assert proc.returncode == 2
     line = one_line_error(proc)
     assert "column 5" in line and "'2d6+x'" in line
 
 
 def test_cli_odds_notation_error_exit_2():
-    proc = referee("odds", "3m", "vs", "2q")
+    proc = cli("odds", "3m", "vs", "2q")
     assert proc.returncode == 2 and "column 2" in one_line_error(proc)

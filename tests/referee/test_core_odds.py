@@ -12,7 +12,7 @@ import pytest
 from referee.dice import faces_of
 from referee.notation import parse
 from referee.odds import compare, distribution, moffed_probability
-from tests.referee._core_support import one_line_error, referee  # noqa: E402
+from tests.referee._core_support import cli, one_line_error
 
 
 def enumerate_totals(text: str) -> list[tuple[int, bool]]:
@@ -95,7 +95,7 @@ def test_fourteen_dice_a_side_in_milliseconds():
 
 
 def test_cli_odds_vs_json():
-    data = json.loads(referee("odds", "3m", "vs", "2m", "--json", check=0).stdout)
+    data = json.loads(cli("odds", "3m", "vs", "2m", "--json", check=0).stdout)
     result = compare(parse("3m"), parse("2m"))
     assert Fraction(data["win"]["fraction"]) == result.win
     assert Fraction(data["tie"]["fraction"]) == result.tie
@@ -106,36 +106,36 @@ def test_cli_odds_vs_json():
 
 
 def test_cli_odds_text_shows_fraction_and_percent():
-    out = referee("odds", "3m", "vs", "2m", check=0).stdout
+    out = cli("odds", "3m", "vs", "2m", check=0).stdout
     win = compare(parse("3m"), parse("2m")).win
     assert f"win   {win}  = {float(win) * 100:.2f}%" in out
     assert "margin" in out and "moffed" in out
 
 
 def test_cli_odds_at_least_for_a_feat():
-    data = json.loads(referee("odds", "4m", "--at-least", "6", "--json", check=0).stdout)
+    data = json.loads(cli("odds", "4m", "--at-least", "6", "--json", check=0).stdout)
     brute = enumerate_totals("4m")
     expected = Fraction(sum(t >= 6 for t, _ in brute), len(brute))
     assert Fraction(data["at_least"]["fraction"]) == expected
-    out = referee("odds", "4m", "--at-least", "6", check=0).stdout
+    out = cli("odds", "4m", "--at-least", "6", check=0).stdout
     assert f"P(total >= 6) = {expected}" in out
 
 
 def test_cli_odds_xstatix_with_modifier():
-    data = json.loads(referee("odds", "2d6+2", "--json", check=0).stdout)
+    data = json.loads(cli("odds", "2d6+2", "--json", check=0).stdout)
     assert Fraction(data["distribution"]["9"]["fraction"]) == Fraction(1, 6)
     assert Fraction(data["mean"]["fraction"]) == 9
 
 
 def test_cli_odds_bad_usage():
-    proc = referee("odds", "3m", "vs")
+    proc = cli("odds", "3m", "vs")
     assert proc.returncode == 2 and one_line_error(proc)
-    proc = referee("odds", "3m", "vs", "2m", "--at-least", "3")
+    proc = cli("odds", "3m", "vs", "2m", "--at-least", "3")
     assert proc.returncode == 2 and one_line_error(proc)
 
 
 def test_odds_refuse_expressions_too_wide_to_be_instant():
-    proc = referee("odds", "50d100")
+    proc = cli("odds", "50d100")
     assert proc.returncode == 2 and "exact odds stop at" in one_line_error(proc)
     start = time.perf_counter()
     distribution(parse("10d100"))  # just inside the limit, still quick

@@ -17,15 +17,13 @@ from pathlib import Path
 import pytest
 
 from referee.session import Session
-from tests.referee._core_support import (  # noqa: E402
-    ROOT,
+from tests.harness import ROOT, process_env, run_process
+from tests.referee._core_support import (
     bundled_db,
     cli,
-    env,
     make_session,
     one_line_error,
     read_log,
-    referee,
     referee_json,
 )
 
@@ -97,20 +95,14 @@ def test_log_limit_and_status_text(tmp_path):
 def test_session_from_environment_variable(tmp_path):
     db = tmp_path / "env.db"
     make_session(db)
-    proc = subprocess.run(
-        [sys.executable, "-m", "referee", "mt", "Bob", "+2", "--json"],
-        capture_output=True,
-        text=True,
-        env=env(REFEREE_SESSION=str(db)),
-        cwd=tmp_path,
-    )
+    proc = cli("mt", "Bob", "+2", "--json", env={"REFEREE_SESSION": str(db)}, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["player"] == "Bob"
 
 
 def test_default_session_file_in_the_current_folder(tmp_path):
     make_session(tmp_path / "referee-session.db")
-    assert referee("status", cwd=tmp_path).returncode == 0
+    assert cli("status", cwd=tmp_path).returncode == 0
 
 
 def test_mt_never_below_zero(tmp_path):
@@ -267,7 +259,8 @@ def test_corrupt_session_in_a_real_process(tmp_path):
     db = tmp_path / "session.db"
     _damaged_pages(db)
     before = db.read_bytes()
-    proc = referee("--session", str(db), "mt", "Ann", "+1")
+    # the real entry point's exit code and stderr: sqlite's error must not escape it
+    proc = run_process("referee", "--session", str(db), "mt", "Ann", "+1")
     assert proc.returncode == 2 and "damaged" in one_line_error(proc)
     assert db.read_bytes() == before
 
@@ -279,12 +272,12 @@ def test_two_concurrent_writers_lose_nothing(tmp_path):
     per_writer = 3
     failures: list[str] = []
 
-    def writer(player: str) -> None:
+    def writer(player: str) -> None:  # processes: concurrent writers are the point
         for _ in range(per_writer):
-            proc = referee("--session", str(db), "mt", "Ann", "+1")
+            proc = run_process("referee", "--session", str(db), "mt", "Ann", "+1")
             if proc.returncode != 0:
                 failures.append(proc.stderr)
-            proc = referee("--session", str(db), "mt", player, "+0")
+            proc = run_process("referee", "--session", str(db), "mt", player, "+0")
             if proc.returncode != 0:
                 failures.append(proc.stderr)
 
@@ -319,10 +312,10 @@ def test_two_processes_writing_in_tight_loops_lose_nothing(tmp_path):
     db = tmp_path / "game.db"
     start = make_session(db)["table"]
     count = 60
-    procs = [
+    procs = [  # processes: two writers at once is the point
         subprocess.Popen(
             [sys.executable, "-c", CONTENDER, str(db), player, str(count)],
-            env=env(),
+            env=process_env(),
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -366,16 +359,17 @@ def assert_consistent(log: list[tuple[dict, dict]]) -> None:
 def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
     db = tmp_path / "game.db"
     start = make_session(db)["table"]["Ann"]["mt"]
+    # real processes: a SIGKILL in the middle of the write is the point
     cmd = [sys.executable, "-m", "referee", "--session", str(db), "mt", "Ann", "+1"]
     t0 = time.perf_counter()
-    subprocess.run(cmd, env=env(), check=True, capture_output=True)
+    subprocess.run(cmd, env=process_env(), check=True, capture_output=True)
     delay = time.perf_counter() - t0
     rng = random.Random(42)
     committed = 0
     for _ in range(30):
         before = len(read_log(db))
-        proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay * rng.uniform(0.9, 1.1))
+        proc = subprocess.Popen(cmd, env=process_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay * rng.uniform(0.9, 1.1))  # the kill's moment is what is tested
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         log = read_log(db)  # opens: never broken
@@ -389,8 +383,8 @@ def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
         committed += landed_after
         delay *= 0.85 if landed_after else 1.15
     assert 0 < committed < 30  # the kills did straddle the write
-    referee("--session", str(db), "mt", "Ann", "+1", check=0)
-    assert referee("--session", str(db), "status").returncode == 0
+    cli("--session", str(db), "mt", "Ann", "+1", check=0)
+    assert cli("--session", str(db), "status").returncode == 0
 
 
 WRITER = """
@@ -416,15 +410,15 @@ def test_sigkill_of_a_busy_writer_never_breaks_the_session(tmp_path):
     make_session(db)
     rng = random.Random(7)
     for _ in range(10):
-        proc = subprocess.Popen(
+        proc = subprocess.Popen(  # a process: SIGKILL mid-write is the point
             [sys.executable, "-c", WRITER, str(db)],
-            env=env(),
+            env=process_env(),
             cwd=ROOT,
             stdout=subprocess.PIPE,
             text=True,
         )
         assert proc.stdout.readline() == "writing\n"  # it is now writing in a loop
-        time.sleep(rng.uniform(0.0, 0.05))
+        time.sleep(rng.uniform(0.0, 0.05))  # the kill's moment in the writes is what is tested
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         proc.stdout.close()
@@ -432,7 +426,7 @@ def test_sigkill_of_a_busy_writer_never_breaks_the_session(tmp_path):
         for (_, before), (_, after) in zip(log, log[1:], strict=False):
             assert after["table"]["Ann"]["mt"] == before["table"]["Ann"]["mt"] + 1
     assert len(log) > 10  # each writer got at least one write in before its kill
-    assert referee("--session", str(db), "status").returncode == 0
+    assert cli("--session", str(db), "status").returncode == 0
 
 
 def test_session_api_rolls_back_on_error(tmp_path):

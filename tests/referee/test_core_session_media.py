@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import session as store  # noqa: E402
-from tests.referee._core_support import bundled_db, cli, make_session, read_log  # noqa: E402
-from tests.referee._hostile_support import bounded_referee, refused, refused_json  # noqa: E402
+from referee import session as store
+from tests.referee._core_support import bundled_db, cli, make_session, read_log
+from tests.referee._hostile_support import bounded_referee, refused, refused_json
 
 READING = (["status", "--json"], ["log", "--json"])
 WRITING = (["mt", "Ann", "+1"], ["undo"], ["new", "xo", "--players", "A,B", "--force"])
@@ -65,6 +65,7 @@ def _drop_root_overrides() -> None:
 
 
 def _as_user_bound_by_modes(*args: str) -> subprocess.CompletedProcess:
+    """A process: root's capabilities are dropped in the child, not in the test run."""
     if os.geteuid() != 0:
         return bounded_referee(*args)
     return bounded_referee(*args, preexec=_drop_root_overrides)
@@ -100,9 +101,9 @@ def test_read_only_medium_reads_and_refuses_writes(tmpfs):
     cli("--session", str(db), "mt", "Ann", "+1", check=0)
     _remount(folder, "ro")
     try:
-        _check_read_only(db, bounded_referee)
+        _check_read_only(db, cli)
         assert sorted(p.name for p in folder.iterdir()) == ["game.db"]
-        proc = bounded_referee("--session", str(folder / "new.db"), "new", "xo", "--players", "A,B")
+        proc = cli("--session", str(folder / "new.db"), "new", "xo", "--players", "A,B")
         assert "folder is read-only" in refused(proc)
     finally:
         _remount(folder, "rw")
@@ -139,13 +140,13 @@ def test_full_disk_reads_and_says_disk_full(tmpfs):
             pass
     before = db.read_bytes()
     for args in READING:
-        proc = bounded_referee("--session", str(db), *args)
+        proc = cli("--session", str(db), *args)
         assert proc.returncode == 0, (args, proc.stderr)
     for args in (["mt", "Ann", "+1"], ["new", "xo", "--players", "A,B", "--force"]):
-        line = refused_json(bounded_referee("--session", str(db), *args, "--json"))["error"]
+        line = refused_json(cli("--session", str(db), *args, "--json"))["error"]
         assert "disk full" in line, line
     assert db.read_bytes() == before
-    proc = bounded_referee("--session", str(folder / "other.db"), "new", "xo", "--players", "A,B")
+    proc = cli("--session", str(folder / "other.db"), "new", "xo", "--players", "A,B")
     assert "disk full" in refused(proc)
     filler.unlink()
     cli("--session", str(db), "mt", "Ann", "+1", check=0)  # space again: works

@@ -19,7 +19,8 @@ import pytest
 from referee import session as store
 from referee import session_verified
 from referee.session import Session
-from tests.referee._core_support import ROOT, cli, env, make_session, one_line_error  # noqa: E402
+from tests.harness import ROOT, process_env
+from tests.referee._core_support import cli, make_session, one_line_error
 
 LONG = 20_000
 
@@ -245,9 +246,10 @@ def test_mt_makes_two_fsyncs_and_status_none(tmp_path):
     counts = {}
     for args in (["status"], ["mt", "Ann", "+1"], ["status"]):
         out = tmp_path / "trace.txt"
+        # a process: strace counts its system calls
         subprocess.run(["strace", "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", str(out),
                         sys.executable, "-m", "referee", "--session", str(path), *args],
-                       check=True, env=env(), cwd=ROOT, capture_output=True, timeout=60)
+                       check=True, env=process_env(), cwd=ROOT, capture_output=True, timeout=60)
         counts[" ".join(args)] = sum("sync(" in line for line in out.read_text().splitlines())
     assert counts == {"status": 0, "mt Ann +1": 2}, counts
 
@@ -283,9 +285,10 @@ def test_log_at_a_terminal_shows_a_screenful(tmp_path):
     make_session(path)
     grow(path, 30)
     leader, follower = os.openpty()
+    # a process: its stdout must be a terminal (a pty)
     proc = subprocess.Popen([sys.executable, "-m", "referee", "--session", str(path), "log"],
                             stdout=follower, stderr=subprocess.PIPE, cwd=ROOT,
-                            env=env(LINES="12", COLUMNS="100"))
+                            env=process_env({"LINES": "12", "COLUMNS": "100"}))
     os.close(follower)
     chunks = []
     while True:

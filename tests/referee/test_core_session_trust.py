@@ -16,8 +16,9 @@ import pytest
 
 from referee import session as store
 from referee import state_schema
-from tests.referee._core_support import ROOT, cli, make_session, one_line_error, read_log, referee  # noqa: E402
-from tests.referee._hostile_support import bounded_referee, refused, refused_json  # noqa: E402
+from tests.harness import ROOT, run_process
+from tests.referee._core_support import cli, make_session, one_line_error, read_log
+from tests.referee._hostile_support import bounded_referee, refused, refused_json
 
 TS = "2026-01-01T00:00:00+00:00"
 
@@ -454,7 +455,8 @@ def test_a_session_keeps_the_cards_its_game_began_with(tmp_path):
     db = tmp_path / "xo.db"
     with_minimal = _picked_from_minimal(db)
     before = db.read_bytes()
-    proc = referee("--session", str(db), "xo", "pick", "heroes", "Captain Volt")  # real process
+    # a real process: the note's memory must outlive it (the file, not this process's dict)
+    proc = run_process("referee", "--session", str(db), "xo", "pick", "heroes", "Captain Volt")
     note, line = proc.stderr.strip().splitlines()
     assert proc.returncode == 1 and "already" in line and "invalid session" not in proc.stderr
     assert note.startswith("referee: note: this game began with minimal-cards.yaml; cards.yaml "
@@ -475,7 +477,7 @@ def test_a_session_from_before_is_checked_against_the_database_the_command_loads
     with_minimal = _picked_from_minimal(db)
     made_before_games_were_kept(db)
     before = db.read_bytes()
-    proc = referee("--session", str(db), "xo", "pick", "heroes", "Captain Volt")  # real process
+    proc = cli("--session", str(db), "xo", "pick", "heroes", "Captain Volt")
     line = one_line_error(proc)
     assert proc.returncode == 2 and "event #3: state.roster.villains[0].name: 'Doctor Static'" \
         " is not a Character card of XO! in cards.yaml" in line, line

@@ -13,7 +13,7 @@ import carddb
 from referee.errors import UsageError
 from referee.xo import game as xo
 from referee.xs import game as xs
-from tests.referee._core_support import ROOT, cli, one_line_error, read_log, referee_json  # noqa: E402
+from tests.referee._core_support import ROOT, cli, one_line_error, read_log, referee_json
 
 DB = carddb.load(ROOT / "cards.yaml")
 

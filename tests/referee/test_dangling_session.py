@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.referee._core_support import cli, one_line_error  # noqa: E402
+from tests.referee._core_support import cli, one_line_error
 
 
 @pytest.mark.parametrize("args", [["new", "x-statix", "--players", "Ann,Bob"], ["status"],

@@ -21,7 +21,7 @@ import pytest
 from referee import session as store
 from referee.plain import from_data, to_data
 from referee.state_schema import SchemaError
-from tests.referee._core_support import ROOT  # noqa: E402
+from tests.harness import ROOT, run_cli
 
 NOTE_END = ("the game goes on with the cards it began with; `referee new` starts a game with "
             "the new cards")
@@ -154,22 +154,16 @@ def test_a_table_game_with_added_fields_round_trips(tmp_path):
 # ── a declared game (the table kit) ───────────────────────────────────────────
 @pytest.fixture
 def bramble(tmp_path, monkeypatch):
-    """`referee ARGS` in a project folder of its own (in process), on a fresh session."""
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
+    """`referee ARGS` in a project folder of its own (the harness, in this process), on a
+    fresh session."""
     monkeypatch.chdir(tmp_path)
-    for name in ("REFEREE_SESSION", "REFEREE_CARDS"):
-        monkeypatch.delenv(name, raising=False)
     cards = tmp_path / "cards.yaml"
     cards.write_text(BRAMBLE)
     session = tmp_path / "bramble.db"
 
     def run(*args: str, code: int = 0) -> SimpleNamespace:
-        result = CliRunner().invoke(main, ["--session", str(session), *args],
-                                    catch_exceptions=False)
-        assert result.exit_code == code, (args, result.stdout, result.stderr)
+        result = run_cli("referee", "--session", str(session), *args, cwd=tmp_path)
+        assert result.returncode == code, (args, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr
         return SimpleNamespace(out=result.stdout, err=result.stderr)
 
@@ -356,19 +350,15 @@ def test_a_session_from_before_games_were_kept_reads_cards_yaml_as_before(brambl
 @pytest.fixture
 def bundled(tmp_path, monkeypatch):
     """`referee --cards <a copy of the bundled cards.yaml> ARGS`, in process."""
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
     monkeypatch.chdir(tmp_path)
     cards = tmp_path / "cards.yaml"
     shutil.copyfile(ROOT / "cards.yaml", cards)
     session = tmp_path / "game.db"
 
     def run(*args: str, code: int = 0) -> SimpleNamespace:
-        result = CliRunner().invoke(main, ["--session", str(session), "--cards", str(cards),
-                                           *args], catch_exceptions=False)
-        assert result.exit_code == code, (args, result.stdout, result.stderr)
+        result = run_cli("referee", "--session", str(session), "--cards", str(cards), *args,
+                         cwd=tmp_path)
+        assert result.returncode == code, (args, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr
         return SimpleNamespace(out=result.stdout, err=result.stderr)
 

@@ -6,17 +6,16 @@ Here X-Statix's Recruit roll, asked by name inside `xs recruit` (XS-4)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from click.testing import CliRunner
+from tests.harness import run_cli
 
 SETUP = ["--owner", "Ann=Spike Freeman", "--roll", "5,4,6,3,2,2,5,1,6,2"]
 
 
 def referee(session: str, *args: str) -> str:
-    from referee.cli import main
-
-    result = CliRunner().invoke(main, ["--session", session, *args])
-    assert result.exit_code == 0, result.stdout + result.stderr
+    result = run_cli("referee", "--session", session, *args, cwd=Path.cwd())
+    assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 
 

@@ -6,13 +6,11 @@ command."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.referee._core_support import ROOT, cli, env, make_session, read_log  # noqa: E402
+from tests.referee._core_support import cli, make_session, read_log
 
 
 def _linked(tmp_path: Path, how: str) -> tuple[Path, Path]:
@@ -47,9 +45,6 @@ def test_a_write_through_a_link_commits_once_and_answers(tmp_path, how):
 
 def test_play_on_a_linked_session_takes_its_commands(tmp_path):
     real, link = _linked(tmp_path, "file")
-    fed = subprocess.run(
-        [sys.executable, "-m", "referee", "--session", str(link), "play"],
-        input="mt Bob +2\nmt Bob +1\nquit\n", capture_output=True, text=True, env=env(),
-        cwd=str(ROOT), timeout=60)
+    fed = cli("--session", str(link), "play", input="mt Bob +2\nmt Bob +1\nquit\n")
     assert fed.returncode == 0 and "Traceback" not in fed.stderr, fed.stderr[-2000:]
     assert [event["kind"] for event, _ in read_log(real)][-2:] == ["mt", "mt"]

@@ -1,23 +1,17 @@
-"""Helpers of the balance-lab tests: run `python -m referee` for real, load the cards."""
+"""Helpers of the balance-lab tests: `referee` through the one harness (in this process),
+the bundled cards."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from functools import partial
 
-ROOT = Path(__file__).resolve().parents[3]
-CARDS = ROOT / "cards.yaml"
+from tests.harness import BUNDLED as CARDS
+from tests.harness import ROOT, run_cli
 
+__all__ = ["CARDS", "ROOT", "referee", "referee_json"]
 
-def referee(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("REFEREE_CARDS", None)
-    env.pop("REFEREE_SESSION", None)
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
-                          text=True, env=env, cwd=cwd or ROOT, timeout=timeout)
+referee = partial(run_cli, "referee")
 
 
 def referee_json(*args: str) -> dict:

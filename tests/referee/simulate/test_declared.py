@@ -1,17 +1,15 @@
 """`referee simulate GAME` for a game with rules declared as data: the starter's Harbour
 Lights (`pnp init` into tmp_path) played whole through the referee's own moves by each
 policy, the same figures for a seed whatever --jobs, a sweep over two keys, and every
-refusal one line with exit 2. In-process (click's CliRunner)."""
+refusal one line with exit 2. In-process (tests.harness.run_cli)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from pnp.cli.main import main as pnp_main
-from referee.cli import main as referee_main
+from tests.harness import run_cli
 
 GAME = "harbour"
 
@@ -19,14 +17,14 @@ GAME = "harbour"
 @pytest.fixture(scope="module")
 def cards(tmp_path_factory):
     root = tmp_path_factory.mktemp("starter")
-    result = CliRunner().invoke(pnp_main, ["init", str(root)])
-    assert result.exit_code == 0, result.output
+    result = run_cli("pnp", "init", str(root))
+    assert result.returncode == 0, result.stderr
     return str(root / "cards.yaml")
 
 
 def simulate(cards: str, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(referee_main, ["--cards", cards, "simulate", GAME, *args])
-    return result.exit_code, result.output
+    result = run_cli("referee", "--cards", cards, "simulate", GAME, *args)
+    return result.returncode, result.stdout + result.stderr
 
 
 def figures(cards: str, *args: str) -> dict:
@@ -127,14 +125,14 @@ def test_refusals_are_one_line(cards, args, said):
 
 
 def test_a_game_that_is_not_there_or_declares_no_rules(cards):
-    result = CliRunner().invoke(referee_main, ["--cards", cards, "simulate", "bramble"])
-    assert result.exit_code == 2 and "has no bramble game" in result.output
-    assert len(result.output.strip().splitlines()) == 1
-    result = CliRunner().invoke(referee_main, ["simulate", "xo", "--help"])
-    assert result.exit_code == 0  # the lab's own commands still answer first
+    result = run_cli("referee", "--cards", cards, "simulate", "bramble")
+    assert result.returncode == 2 and "has no bramble game" in result.stderr
+    assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1
+    result = run_cli("referee", "simulate", "xo", "--help")
+    assert result.returncode == 0  # the lab's own commands still answer first
 
 
 def test_help_names_declared_games():
-    result = CliRunner().invoke(referee_main, ["simulate", "--help"])
-    assert result.exit_code == 0
-    assert "rules declared as data" in result.output and "--set KEY=V1,V2" in result.output
+    result = run_cli("referee", "simulate", "--help")
+    assert result.returncode == 0
+    assert "rules declared as data" in result.stdout and "--set KEY=V1,V2" in result.stdout

@@ -1,4 +1,4 @@
-"""`referee simulate` for real: the PDF reports have their charts (parsed back with pypdf:
+"""`referee simulate` through the CLI: the PDF reports have their charts (parsed back with pypdf:
 pages, chart titles in the text layer, drawing operators), --json equals across worker
 counts, and bad input is one line on stderr with exit 2."""
 
@@ -120,15 +120,11 @@ def test_a_designers_project_folder_without_the_games(tmp_path):
     balance lab loads the cards as the referee does: ./cards.yaml only when it has the
     game, else the bundled games; a database without the game is one line naming the games
     of the database in use (and the bundled ones when it looked there too), exit 2."""
-    import os
-    import subprocess
-    import sys
-
+    from tests.harness import run_cli
     from tests.referee.simulate.sim_support import ROOT
 
     project = tmp_path / "harbour"
-    subprocess.run([sys.executable, "-m", "pnp", "init", str(project)], check=True,
-                   capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+    assert run_cli("pnp", "init", str(project), cwd=tmp_path).returncode == 0
     run = ("simulate", "x-statix", "--games", "4", "--seed", "2", "--workers", "1", "--json")
     here, bundled = (referee(*run, cwd=cwd) for cwd in (project, ROOT))
     assert here.returncode == 0 == bundled.returncode, here.stderr

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -19,12 +20,10 @@ from tests.referee.table.test_rules_as_data import folder as folder  # noqa: E40
 
 
 def report(*args: str, code: int = 0):
-    from click.testing import CliRunner
+    from tests.harness import run_cli
 
-    from referee.cli import main
-
-    result = CliRunner().invoke(main, ["report", *args], catch_exceptions=False)
-    assert result.exit_code == code, result.output
+    result = run_cli("referee", "report", *args, cwd=Path.cwd())
+    assert result.returncode == code, result.stdout + result.stderr
     return result
 
 
@@ -181,5 +180,5 @@ def test_refusals_are_one_line(harbours, folder):
     junk.write_bytes(b"not a session at all" * 10)
     bad = report(str(junk), code=2)
     assert bad.stderr.strip() == f"referee: {junk}: not a referee session (not an SQLite file, or damaged)"
-    assert "Traceback" not in mixed.output + missing.output + bad.output
+    assert "Traceback" not in mixed.stderr + missing.stderr + bad.stderr
     assert not (folder / "x.pdf").exists()

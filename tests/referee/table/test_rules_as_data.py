@@ -135,15 +135,12 @@ def bazaar(folder: Path) -> Path:
 
 
 def referee(project: Path, session: Path):
-    from click.testing import CliRunner
-
-    from referee.cli import main
+    from tests.harness import run_cli
 
     def run(*args: str, code: int = 0) -> SimpleNamespace:
         cards = ["--cards", str(project / "cards.yaml")]
-        result = CliRunner().invoke(main, ["--session", str(session), *cards, *args],
-                                    catch_exceptions=False)
-        assert result.exit_code == code, f"{args}: {result.exit_code}\n{result.output}"
+        result = run_cli("referee", "--session", str(session), *cards, *args, cwd=Path.cwd())
+        assert result.returncode == code, f"{args}: {result.returncode}\n{result.stdout}{result.stderr}"
         return SimpleNamespace(out=result.stdout, err=result.stderr)
 
     return run

@@ -146,18 +146,13 @@ def test_bad_dice_and_tokens_are_one_located_problem(tmp_path, extra, says):
 
 # ── the CLI, without a session ──────────────────────────────────────────────────
 @pytest.fixture
-def own_project(tmp_path, monkeypatch):
+def own_project(tmp_path):
     load(tmp_path, "dice:\n  storm: {faces: [wind, wind, wave, wave, calm, 2], per_player: 3}\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("REFEREE_SESSION", raising=False)
-    monkeypatch.delenv("REFEREE_CARDS", raising=False)
-    from click.testing import CliRunner
-
-    from referee.cli import main
+    from tests.harness import run_cli
 
     def run(*args, code=0):
-        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
-        assert result.exit_code == code, result.stdout + result.stderr
+        result = run_cli("referee", *args, cwd=tmp_path)
+        assert result.returncode == code, result.stdout + result.stderr
         return result
 
     return run
@@ -191,25 +186,18 @@ def test_roll_names_a_die_of_the_project_without_a_session(own_project):
 def test_a_label_prints_a_faces_icon_instead_of_its_symbol(tmp_path):
     """The starter's die-face.j2 on a die with an icon face: the icon is drawn, so the
     symbol is not in the label's text; the other faces print their symbol or number."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     import pypdf
 
-    root = Path(__file__).resolve().parents[3]
+    from tests.harness import run_cli
+
     project = tmp_path / "isle"
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    subprocess.run([sys.executable, "-m", "pnp", "init", str(project)], env=env, check=True,
-                   capture_output=True)
+    assert run_cli("pnp", "init", str(project)).returncode == 0
     cards = project / "cards.yaml"
     text = cards.read_text().replace("faces: [wind, wind, wave, wave, calm, 2]",
                                      "faces: [{symbol: sun, icon: energy, value: 1}, moon, 3]")
     text = text.replace("outcome: wind - wave", "outcome: sun - moon")  # its roll's symbols
     cards.write_text(text)
-    done = subprocess.run([sys.executable, "-m", "pnp", "build", "--only", "dice-labels",
-                           "--project", str(project)], env=env, capture_output=True, text=True)
+    done = run_cli("pnp", "build", "--only", "dice-labels", "--project", str(project))
     assert done.returncode == 0, done.stderr
     page = pypdf.PdfReader(project / "output" / "harbour" / "dice-labels.pdf").pages[0]
     text = page.extract_text()

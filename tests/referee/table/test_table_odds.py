@@ -361,18 +361,13 @@ def test_hypergeometric_sums_to_one_and_refuses_impossible_draws(db):
 
 # ── the command ─────────────────────────────────────────────────────────────────
 @pytest.fixture
-def referee_odds(tmp_path, monkeypatch):
+def referee_odds(tmp_path):
     (tmp_path / "cards.yaml").write_text(CARDS)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("REFEREE_SESSION", raising=False)
-    monkeypatch.delenv("REFEREE_CARDS", raising=False)
-    from click.testing import CliRunner
-
-    from referee.cli import main
+    from tests.harness import run_cli
 
     def run(*args, code=0):
-        result = CliRunner().invoke(main, ["odds", *args], catch_exceptions=False)
-        assert result.exit_code == code, result.stdout + result.stderr
+        result = run_cli("referee", "odds", *args, cwd=tmp_path)
+        assert result.returncode == code, result.stdout + result.stderr
         return result
 
     return run
@@ -480,7 +475,7 @@ def test_cli_mask_dice_odds_are_unchanged(referee_odds):
     assert "bad dice expression '3x' at column 2" in referee_odds("3x", code=2).stderr
 
 
-def test_the_docs_example_reads_the_starter(tmp_path, monkeypatch):
+def test_the_docs_example_reads_the_starter(tmp_path):
     """docs/PLAYTEST.md's deck question, on the starter's own cards.yaml."""
     import shutil
     from pathlib import Path
@@ -489,14 +484,11 @@ def test_the_docs_example_reads_the_starter(tmp_path, monkeypatch):
 
     starter = Path(pnp.__file__).parent / "starter"
     shutil.copytree(starter, tmp_path / "p")
-    monkeypatch.chdir(tmp_path / "p")
-    from click.testing import CliRunner
+    from tests.harness import run_cli
 
-    from referee.cli import main
-
-    result = CliRunner().invoke(main, ["odds", "draw", "3", "ships", "--at-least", "1",
-                                       "speed >= 4"])
-    assert result.exit_code == 0, result.stderr
+    result = run_cli("referee", "odds", "draw", "3", "ships", "--at-least", "1", "speed >= 4",
+                     cwd=tmp_path / "p")
+    assert result.returncode == 0, result.stderr
     # ships.csv: speeds 4, 2, 5, 1, 6, 3, two copies each: six of twelve have speed >= 4,
     # 1 - C(6,3)/C(12,3) = 1 - 20/220
     assert "  P(at least 1 card with speed >= 4) = 10/11 = 90.91%" in result.stdout

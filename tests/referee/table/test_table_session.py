@@ -9,27 +9,19 @@ session file's bytes unchanged."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def env() -> dict[str, str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("REFEREE_SESSION", "REFEREE_CARDS")}
-    return {**clean, "PYTHONPATH": str(ROOT)}
+from tests.harness import ROOT, run_cli
 
 
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("own") / "harbour"
-    done = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)], env=env(),
-                          capture_output=True, text=True)
+    done = run_cli("pnp", "init", str(folder))
     assert done.returncode == 0, done.stderr
     return folder
 
@@ -50,21 +42,14 @@ def project(starter, tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def table(project, monkeypatch, tmp_path):
-    """`referee ARGS` in the project folder (in process), on a fresh session file."""
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
-    monkeypatch.chdir(project)
-    monkeypatch.delenv("REFEREE_SESSION", raising=False)
-    monkeypatch.delenv("REFEREE_CARDS", raising=False)
+def table(project, tmp_path):
+    """`referee ARGS` in the project folder (the harness, in this process), on a fresh
+    session file."""
     session = tmp_path / "harbour.db"
 
     def run(*args: str, code: int = 0):
-        result = CliRunner().invoke(main, ["--session", str(session), *args],
-                                    catch_exceptions=False)
-        assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.stdout}{result.stderr}"
+        result = run_cli("referee", "--session", str(session), *args, cwd=project)
+        assert result.returncode == code, f"{args}: exit {result.returncode}\n{result.stdout}{result.stderr}"
         return SimpleNamespace(out=result.stdout, err=result.stderr, session=session)
 
     run.session = session
@@ -177,8 +162,11 @@ def test_a_bundled_game_session_refuses_the_kit_commands(table, project):
 
 def test_new_refuses_an_unknown_game_naming_the_projects_games(table):
     result = table("new", "chess", "--players", "A,B", code=2)
-    assert result.err.strip() == ("referee: unknown game 'chess': choose xo, x-statix, harbour "
-                                  "(the games of cards.yaml and the bundled ones)")
+    said = result.err.strip()  # one line, naming the project's game and the bundled ones
+    assert said.startswith("referee: unknown game 'chess': choose ") and "\n" not in said
+    assert said.endswith(" (the games of cards.yaml and the bundled ones)")
+    named = said.split("choose ", 1)[1].split(" (", 1)[0].split(", ")
+    assert {"harbour", "xo", "x-statix"} <= set(named)
     result = table("new", "harbour", "--players", "A", code=2)
     assert "Harbour Lights is for 2 to 4 players, not 1" in result.err
 
@@ -191,8 +179,7 @@ def test_the_setup_refuses_a_wrong_face_and_faces_left_over(table):
 
 
 def test_the_dice_labels_print_the_symbols(project):
-    done = subprocess.run([sys.executable, "-m", "pnp", "build", "--only", "dice-labels",
-                           "--project", str(project)], env=env(), capture_output=True, text=True)
+    done = run_cli("pnp", "build", "--only", "dice-labels", "--project", str(project))
     assert done.returncode == 0, done.stderr
     import pypdf
 
@@ -245,23 +232,19 @@ def test_a_hand_edited_kit_session_is_refused_in_one_line(started, where, value,
 def test_dice_are_asked_for_by_name_on_a_terminal(project, monkeypatch, tmp_path):
     """On a terminal each die is asked for by name (stderr); a face the die lacks is asked
     again; Enter lets the referee roll it."""
-    from click.testing import CliRunner
-
     import referee.command
-    from referee.cli import main
 
-    monkeypatch.chdir(project)
     monkeypatch.setattr(referee.command, "at_terminal", lambda: True)
     session = str(tmp_path / "asked.db")
     # Ann's d6, Bob's d6, then the lanterns' 2d6: Enter twice (the referee rolls them)
-    new = CliRunner().invoke(main, ["--session", session, "new", "harbour", "--players", "Ann,Bob"],
-                             input="6\n2\n\n\n")
-    assert new.exit_code == 0, new.stderr
+    new = run_cli("referee", "--session", session, "new", "harbour", "--players", "Ann,Bob",
+                  cwd=project, input="6\n2\n\n\n")
+    assert new.returncode == 0, new.stderr
     assert "Ann goes first (rolled Ann 6, Bob 2)" in new.stdout
     assert "Ann's first-player roll (d6)" in new.stderr
-    roll = CliRunner().invoke(main, ["--session", session, "roll", "2", "--json"],
-                              input="fire\nwind\n\n")
-    assert roll.exit_code == 0, roll.stderr
+    roll = run_cli("referee", "--session", session, "roll", "2", "--json", cwd=project,
+                   input="fire\nwind\n\n")
+    assert roll.returncode == 0, roll.stderr
     data = json.loads(roll.stdout)
     assert data["faces"][0] == "wind" and len(data["faces"]) == 2
     assert "'fire': the storm die shows wind, wave, calm, 2" in roll.stderr
@@ -276,6 +259,8 @@ def test_the_playtest_walkthrough_is_what_the_referee_prints(starter, monkeypatc
     import shlex
     import shutil
 
+    # click's runner itself, not the harness: its `output` interleaves stdout and stderr as
+    # the terminal of the walkthrough shows them
     from click.testing import CliRunner
 
     from referee.cli import main

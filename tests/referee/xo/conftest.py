@@ -1,17 +1,15 @@
 """Shared fixtures of the XO! referee tests: the small, valid card set in
-tests/data/xo-cards.yaml, games set up on it, and a runner of the real CLI."""
+tests/data/xo-cards.yaml, games set up on it, and the CLI through the one harness."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
+from functools import partial
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.harness import ROOT, run_cli
+
 FIXTURE_DB = ROOT / "tests" / "data" / "xo-cards.yaml"
 # The fixture's characters in pick order (the row order that decides AOE neighbours).
 HEROES = ["Captain Volt", "Iron Ward", "Swift", "Mindlock", "Sky Lancer", "Arcana", "Gearhead"]
@@ -65,30 +63,5 @@ def fixture_db_path():
 
 @pytest.fixture
 def referee():
-    """Run `python -m referee ARGS` for real, with the repo on PYTHONPATH."""
-
-    def run(*args: str, cwd: Path | None = None, input: str | None = None):
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        return subprocess.run(
-            [sys.executable, "-m", "referee", *args],
-            capture_output=True, text=True, env=env, cwd=cwd or ROOT, input=input, timeout=60,
-        )
-
-    return run
-
-
-@pytest.fixture
-def referee_in_process():
-    """Run the `referee` command in this process with click's CliRunner (fast); the
-    result has returncode, stdout and stderr like a subprocess's."""
-    from types import SimpleNamespace
-
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
-    def run(*args: str):
-        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
-        return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
-
-    return run
+    """`referee ARGS` through the one harness (tests.harness.run_cli), in this process."""
+    return partial(run_cli, "referee")

@@ -8,25 +8,24 @@ next die, nothing changed."""
 from __future__ import annotations
 
 import json
-import os
 import sys
-from pathlib import Path
 
 import pexpect
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.harness import ROOT, process_env, run_cli
+
 FIXTURE_DB = ROOT / "tests" / "data" / "xo-cards.yaml"
 HEROES = ["Captain Volt", "Iron Ward", "Swift", "Mindlock", "Sky Lancer", "Arcana", "Gearhead"]
 VILLAINS = ["Doctor Null", "Brute", "Wraith", "Blaze", "Frostbite", "Psyche", "Razor"]
 
 
 @pytest.fixture
-def table(tmp_path, referee_in_process):
+def table(tmp_path, referee):
     path = tmp_path / "table.db"
 
     def run(*args, code=0):
-        result = referee_in_process("--session", str(path), "--cards", str(FIXTURE_DB), *args)
+        result = referee("--session", str(path), "--cards", str(FIXTURE_DB), *args)
         assert result.returncode == code, f"{args}: {result.stdout}{result.stderr}"
         return result
 
@@ -107,14 +106,9 @@ def test_without_a_terminal_too_few_faces_name_the_next_die_and_change_nothing(t
 def test_a_stateless_aoe_refusal_names_all_its_dice_and_a_valid_option():
     """Issue 23: an AOE's --roll refusal names all its dice (not "at least"); the option
     it suggests for a neighbour's extra die is one the stateless command takes."""
-    import subprocess
-    import sys
-
     def stateless(*args):
-        return subprocess.run([sys.executable, "-m", "referee", "xo", "combat", "--attack-dice", "3",
-                               "--defense-dice", "2", "--health", "3", "--aoe", *args],
-                              capture_output=True, text=True, cwd=str(ROOT), stdin=subprocess.DEVNULL,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+        return run_cli("referee", "xo", "combat", "--attack-dice", "3", "--defense-dice", "2",
+                       "--health", "3", "--aoe", *args)
 
     short = stateless("--neighbour", "2:3", "--neighbour", "2:3", "--roll", "3,3")
     assert short.returncode == 2
@@ -138,9 +132,9 @@ def test_faces_left_over_are_refused(table):
 
 
 def spawn(path, *args):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
+    """The real command on a pseudo-terminal (a process: what it asks there is the point)."""
     return pexpect.spawn(sys.executable, ["-m", "referee", "--session", str(path), "--cards", str(FIXTURE_DB), *args],
-                         env=env, encoding="utf-8", timeout=30, cwd=str(ROOT))
+                         env=process_env({"COLUMNS": "200"}), encoding="utf-8", timeout=30, cwd=str(ROOT))
 
 
 def test_on_a_terminal_each_die_is_asked_for_in_rules_order(table):
@@ -197,17 +191,12 @@ def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(table):
     """While `xo attack` waits for a die on a terminal, another command writes the same
     session at once (no wait for SQLite's 30 s busy timeout); the waiting command then
     finds its session changed and records nothing (one line, exit 1)."""
-    import subprocess
     import time
 
     child = spawn(table.path, "xo", "attack", "Swift", "Razor")
     child.expect_exact("Swift's attack roll, die 1 of 2, mask 0-3 (Enter: the referee rolls): ")
     start = time.monotonic()
-    other = subprocess.run(
-        [sys.executable, "-m", "referee", "--session", str(table.path), "--cards", str(FIXTURE_DB),
-         "xo", "tag", "Iron Ward", "Blinded"],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, cwd=str(ROOT),
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    other = table("xo", "tag", "Iron Ward", "Blinded")  # here, beside the waiting process
     waited = time.monotonic() - start
     assert other.returncode == 0, other.stderr
     assert waited < 10, f"the second command waited {waited:.1f} s for the lock"  # busy timeout: 30 s

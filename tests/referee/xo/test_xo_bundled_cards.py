@@ -4,11 +4,10 @@ of several turns where the dice are rolled by the referee, through the CLI."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-BUNDLED = Path(__file__).resolve().parents[3] / "cards.yaml"
+from tests.harness import BUNDLED
 
 
 @pytest.fixture(scope="module")
@@ -18,11 +17,11 @@ def db():
     return carddb.load(BUNDLED)
 
 
-def test_seeded_turns_with_the_bundled_cards(db, referee_in_process, tmp_path):
+def test_seeded_turns_with_the_bundled_cards(db, referee, tmp_path):
     session = str(tmp_path / "bundled.db")
 
     def run(*args: str, code: int = 0):
-        result = referee_in_process("--session", session, "--cards", str(BUNDLED), *args)
+        result = referee("--session", session, "--cards", str(BUNDLED), *args)
         assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
         return result
 
@@ -63,12 +62,12 @@ def test_seeded_turns_with_the_bundled_cards(db, referee_in_process, tmp_path):
 
 
 def test_a_removal_card_works_only_on_its_own_league_and_only_when_it_removes_something(
-    db, referee_in_process, tmp_path
+    db, referee, tmp_path
 ):
     session = str(tmp_path / "remove.db")
 
     def run(*args: str, code: int = 0):
-        result = referee_in_process("--session", session, "--cards", str(BUNDLED), *args)
+        result = referee("--session", session, "--cards", str(BUNDLED), *args)
         assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
         return result
 
@@ -97,11 +96,11 @@ def test_a_removal_card_works_only_on_its_own_league_and_only_when_it_removes_so
     assert state() == freed
 
 
-def test_next_refuses_two_discard_counts_for_one_league(db, referee_in_process, tmp_path):
+def test_next_refuses_two_discard_counts_for_one_league(db, referee, tmp_path):
     session = str(tmp_path / "discard.db")
 
     def run(*args: str, code: int = 0):
-        result = referee_in_process("--session", session, "--cards", str(BUNDLED), *args)
+        result = referee("--session", session, "--cards", str(BUNDLED), *args)
         assert result.returncode == code, f"{args}\n{result.stdout}{result.stderr}"
         return result
 

@@ -1,6 +1,5 @@
-"""Stateless `referee xo combat|feat|thwart`: real invocations, in this process with
-click's CliRunner (fast) and, where the exact stderr/exit code matter, as a subprocess
-(python -m referee)."""
+"""Stateless `referee xo combat|feat|thwart`: real invocations through the one harness
+(tests.harness.run_cli, in this process)."""
 
 from __future__ import annotations
 
@@ -10,15 +9,7 @@ import pytest
 
 
 @pytest.fixture
-def xo(referee_in_process, fixture_db_path):
-    def run(*args: str):
-        return referee_in_process("--cards", str(fixture_db_path), "xo", *args)
-
-    return run
-
-
-@pytest.fixture
-def xo_subprocess(referee, fixture_db_path):
+def xo(referee, fixture_db_path):
     def run(*args: str):
         return referee("--cards", str(fixture_db_path), "xo", *args)
 
@@ -97,8 +88,7 @@ def test_xo7_aoe_hits_defender_and_given_neighbours_with_one_roll(xo):
     assert "XO-7" in data["rulings"]
 
 
-def test_expect_right_and_wrong(xo_subprocess):
-    xo = xo_subprocess
+def test_expect_right_and_wrong(xo):
     args = ["combat", "--attack-dice", "2", "--defense-dice", "1", "--health", "3",
             "--attack-roll", "3,2", "--defense-roll", "2"]
     right = xo(*args, "--expect", "stunned")
@@ -111,8 +101,7 @@ def test_expect_right_and_wrong(xo_subprocess):
     ]
 
 
-def test_seeded_roll_is_reproducible(xo_subprocess):
-    xo = xo_subprocess
+def test_seeded_roll_is_reproducible(xo):
     args = ["combat", "--attack-dice", "4", "--defense-dice", "3", "--health", "3", "--seed", "11", "--json"]
     first, second = as_json(xo(*args)), as_json(xo(*args))
     assert first["attack_roll"] == second["attack_roll"] and len(first["attack_roll"]) == 4

@@ -18,13 +18,13 @@ MOVE_5 = "Captain Volt Move 5"  # attack: cost 1, 1 extra die, +1 damage, tag In
 
 
 @pytest.fixture
-def table(referee_in_process, fixture_db_path, picks, tmp_path):
+def table(referee, fixture_db_path, picks, tmp_path):
     """A session at turn 1's Attack phase, heroes active, 7 cards in each hand. Returns
     run(*args, code=0) checking the exit code."""
     session = str(tmp_path / "energy.db")
 
     def run(*args: str, code: int = 0):
-        result = referee_in_process("--session", session, "--cards", str(fixture_db_path), *args)
+        result = referee("--session", session, "--cards", str(fixture_db_path), *args)
         assert result.returncode == code, f"{args}: exit {result.returncode}\n{result.stdout}{result.stderr}"
         return result
 

@@ -1,8 +1,8 @@
 """A scripted full game of XO! through the CLI in a session, every roll fixed, to the
 winner (XO-15); then `referee log` tells the story and `referee status` the table.
 
-Runs in this process with click's CliRunner (dozens of commands; a subprocess each would
-be slow), on the fixture card set tests/data/xo-cards.yaml."""
+Runs in this process through the harness (dozens of commands; a subprocess each would be
+slow), on the fixture card set tests/data/xo-cards.yaml."""
 
 from __future__ import annotations
 
@@ -91,11 +91,11 @@ SCRIPT: list[tuple[list[str], int, str]] = [
 
 
 @pytest.fixture
-def play_game(referee_in_process, fixture_db_path, tmp_path):
+def play_game(referee, fixture_db_path, tmp_path):
     session = str(tmp_path / "game.db")
 
     def run(*args: str):
-        return referee_in_process("--session", session, "--cards", str(fixture_db_path), *args)
+        return referee("--session", session, "--cards", str(fixture_db_path), *args)
 
     for args, code, text in SCRIPT:
         result = run(*args)

@@ -23,16 +23,16 @@ VILLAINS = ["Gravelmaw", "Static Jack", "Nightjar", "Madame Rime", "Doctor Null"
 
 
 @pytest.fixture
-def run(tmp_path, referee_in_process):
+def run(tmp_path, referee):
     """The bundled XO! game (heroes Ann go first with seed 5) in a session of its own."""
     session = str(tmp_path / "xo.db")
 
-    def referee(*args: str):
-        return referee_in_process("--session", session, *args)
+    def in_session(*args: str):
+        return referee("--session", session, *args)
 
-    assert referee("new", "xo", "--players", "Ann,Bob", "--seed", "5").returncode == 0
-    referee.session = session
-    return referee
+    assert in_session("new", "xo", "--players", "Ann,Bob", "--seed", "5").returncode == 0
+    in_session.session = session
+    return in_session
 
 
 def picked(run) -> None:
@@ -112,18 +112,18 @@ def test_a_feat_records_who_could_thwart_it(started, xo_cards):
 
 
 @pytest.mark.parametrize("bonus, code", [("5", 2), ("2", 0), ("0", 0)])
-def test_feat_bonus_is_only_the_thwart_bonus(referee_in_process, bonus, code):
-    done = referee_in_process("xo", "feat", "--dice", "2", "--fcv", "4", "--roll", "1,1",
+def test_feat_bonus_is_only_the_thwart_bonus(referee, bonus, code):
+    done = referee("xo", "feat", "--dice", "2", "--fcv", "4", "--roll", "1,1",
                               "--bonus", bonus)
     assert done.returncode == code, done.stderr
     if code:
         assert done.stderr.count("\n") == 1 and "the thwart bonus is +2 (XO-14)" in done.stderr
 
 
-def test_xo17_a_floored_miss_asks_no_extra_damage_die(referee_in_process):
+def test_xo17_a_floored_miss_asks_no_extra_damage_die(referee):
     """ACV 0-1 and DCV 0+0-3 floor to 0 and 0: a miss (XO-3), so the moffed defense's
     extra damage die (XO-5) is not needed, and not asked for."""
-    done = referee_in_process("xo", "combat", "--attack-dice", "1", "--defense-dice", "2",
+    done = referee("xo", "combat", "--attack-dice", "1", "--defense-dice", "2",
                               "--health", "3", "--attack-roll", "1", "--defense-roll", "0,0",
                               "--attack-mod", "-1", "--defense-mod", "-3")
     assert done.returncode == 0, done.stderr

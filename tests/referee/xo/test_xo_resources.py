@@ -41,9 +41,9 @@ def resource_cards(tmp_path_factory):
     return path
 
 
-def session(referee_in_process, cards: Path, path: Path):
+def session(referee, cards: Path, path: Path):
     def run(*args: str, code: int = 0):
-        result = referee_in_process("--session", str(path), "--cards", str(cards), *args)
+        result = referee("--session", str(path), "--cards", str(cards), *args)
         assert result.returncode == code, f"{args}: exit {result.returncode}\n{result.stdout}{result.stderr}"
         return result
 
@@ -80,16 +80,16 @@ def face_up_line(stacks: dict) -> str:
 
 
 @pytest.fixture
-def table(referee_in_process, resource_cards, picks, tmp_path):
+def table(referee, resource_cards, picks, tmp_path):
     """Turn 1's Attack phase on the resource card set, heroes active, hands of 7."""
-    run = session(referee_in_process, resource_cards, tmp_path / "resources.db")
+    run = session(referee, resource_cards, tmp_path / "resources.db")
     run("new", "xo", "--players", "Ann,Bob", "--seed", "8")  # heroes first (XO-1)
     run("xo", "pick", "heroes", *picks["heroes"])
     run("xo", "pick", "villains", *picks["villains"])
     return run
 
 
-def test_bundled_resource_stacks_are_dealt_with_the_seed(referee_in_process, tmp_path):
+def test_bundled_resource_stacks_are_dealt_with_the_seed(referee, tmp_path):
     import carddb
 
     expected = {key: Counter() for key in LABELS}
@@ -97,7 +97,7 @@ def test_bundled_resource_stacks_are_dealt_with_the_seed(referee_in_process, tmp
         expected[card["stack"]][card.name] += card.copies
     dealt = []
     for name, seed in (("a", "21"), ("b", "21"), ("c", "22")):
-        run = session(referee_in_process, BUNDLED, tmp_path / f"{name}.db")
+        run = session(referee, BUNDLED, tmp_path / f"{name}.db")
         setup = run("new", "xo", "--players", "Ann,Bob", "--seed", seed).stdout
         stacks = state_of(run)["resources"]  # what the referee holds (private: shuffled)
         assert {key: Counter(cards) for key, cards in stacks.items()} == expected  # every card, right stack

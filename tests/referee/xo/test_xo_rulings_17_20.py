@@ -103,8 +103,8 @@ def test_xo17_the_exact_odds_of_a_combat_floor_both_totals_at_zero(left, right):
     assert (result.win, result.tie) == (win, tie)
 
 
-def test_xo17_the_odds_command_says_it_floors_a_combat(referee_in_process):
-    out = referee_in_process("odds", "1m vs 2m-3").stdout.splitlines()[0]
+def test_xo17_the_odds_command_says_it_floors_a_combat(referee):
+    out = referee("odds", "1m vs 2m-3").stdout.splitlines()[0]
     assert out == "1m vs 2m-3: a hit needs left > right (XO-3), each total at least 0 (XO-17)"
-    plain = referee_in_process("odds", "2d6 vs 1d6+3").stdout.splitlines()[0]
+    plain = referee("odds", "2d6 vs 1d6+3").stdout.splitlines()[0]
     assert "XO-17" not in plain

@@ -92,14 +92,14 @@ def test_xo4_card_tag_not_on_a_miss_or_a_ko_and_effect_only_below_health():
 
 
 @pytest.fixture
-def session(tmp_path, referee_in_process, fixture_db_path):
+def session(tmp_path, referee, fixture_db_path):
     """A session at turn 1's Attack phase (heroes active), played through the CLI."""
-    return started_session(tmp_path / "xo.db", referee_in_process, fixture_db_path, "8")
+    return started_session(tmp_path / "xo.db", referee, fixture_db_path, "8")
 
 
-def started_session(path, referee_in_process, fixture_db_path, seed):
+def started_session(path, referee, fixture_db_path, seed):
     def run(*args):
-        return referee_in_process("--session", str(path), "--cards", str(fixture_db_path), *args)
+        return referee("--session", str(path), "--cards", str(fixture_db_path), *args)
 
     assert run("new", "xo", "--players", "Ann,Bob", "--seed", seed).returncode == 0
     assert run("xo", "pick", "heroes", "Captain Volt", "Iron Ward", "Swift", "Mindlock", "Sky Lancer", "Arcana",
@@ -129,8 +129,8 @@ def test_xo4_wrong_expect_in_session_is_one_line_exit_1_nothing_recorded(session
 # XO-6: a status the attack just tagged counts in the counterattack, stateless too ---
 
 
-def test_xo6_stateless_counterattack_counts_the_status_just_tagged(referee_in_process, fixture_db_path):
-    proc = referee_in_process("--cards", str(fixture_db_path), "xo", "combat", "--attack-dice", "2",
+def test_xo6_stateless_counterattack_counts_the_status_just_tagged(referee, fixture_db_path):
+    proc = referee("--cards", str(fixture_db_path), "xo", "combat", "--attack-dice", "2",
                               "--defense-dice", "1", "--health", "3", "--attack-roll", "2,1", "--defense-roll", "1",
                               "--effect", "Blinded", "--counterattack", "--counter-attack-dice", "2",
                               "--counter-defense-dice", "1", "--counter-health", "3", "--counter-attack-roll", "3,2",
@@ -142,12 +142,12 @@ def test_xo6_stateless_counterattack_counts_the_status_just_tagged(referee_in_pr
     assert (counter["attack_mod"], counter["acv"], counter["outcome"]) == (-1, 4, "stunned")
 
 
-def test_xo6_session_and_stateless_counterattacks_agree(started, xo_cards, referee_in_process, fixture_db_path):
+def test_xo6_session_and_stateless_counterattacks_agree(started, xo_cards, referee, fixture_db_path):
     state = at_phase(started, xo_cards, "Attack")  # Doctor Null: Counterattack, attack 2; Swift: defense 2, Health 2
     out = play.attack(state, xo_cards, "Swift", "Doctor Null", dice(attack=[2, 1], defense=[1, 0], counter_attack=[3, 2],
                                                                    counter_defense=[1, 1]), effect="Blinded")
     session_counter = out.data["targets"][0]["counterattack"]
-    proc = referee_in_process("--cards", str(fixture_db_path), "xo", "combat", "--attack-dice", "2",
+    proc = referee("--cards", str(fixture_db_path), "xo", "combat", "--attack-dice", "2",
                               "--defense-dice", "2", "--health", "3", "--attack-roll", "2,1", "--defense-roll", "1,0",
                               "--effect", "Blinded", "--counterattack", "--counter-attack-dice", "2",
                               "--counter-defense-dice", "2", "--counter-health", "2", "--counter-attack-roll", "3,2",
@@ -183,10 +183,10 @@ AOE_ARGS = ["xo", "attack", "Sky Lancer", "Brute", "--attack-roll", "3,2", "--de
             "--counter-attack-roll", "Doctor Null=1,1", "--counter-defense-roll", "Doctor Null=1,1", "--json"]
 
 
-def test_xo6_every_die_of_an_aoe_round_is_enterable(tmp_path, referee_in_process, fixture_db_path):
+def test_xo6_every_die_of_an_aoe_round_is_enterable(tmp_path, referee, fixture_db_path):
     results = []
     for seed in ("5", "6", "9"):  # games where the heroes start, of other seeds: other referee dice
-        _, run = started_session(tmp_path / f"xo-{seed}.db", referee_in_process, fixture_db_path, seed)
+        _, run = started_session(tmp_path / f"xo-{seed}.db", referee, fixture_db_path, seed)
         proc = run(*AOE_ARGS, "--neighbour-extra-roll", "Wraith=1")
         assert proc.returncode == 0, proc.stderr
         data = json.loads(proc.stdout)

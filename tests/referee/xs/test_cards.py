@@ -534,10 +534,22 @@ def test_card_cult_of_personality(cat):
 
 
 def test_card_roadshow(cat):
+    """cards.yaml: "Event: Reroll Mission Roll". A Mission roll of 5 stops a one-hero team
+    (XS-6); Roadshow, discarded for its Event (XS-12), rolls it again and the new roll
+    replaces the old (XS-20): on a 1 the mission goes on to its Carnage roll."""
     r = act(cat, mission.start, mission_state(["Ocelot"], hand=["Roadshow"]), None, "Zombies",
             faces=[5])
+    assert rolls_of(r)["mission"] == 5
+    with pytest.raises(RefereeError, match="needs 5 heroes"):
+        act(cat, mission.carnage, r.state, None, faces=[1])
     r = act(cat, events.play_event, r.state, None, "Roadshow", faces=[1])
-    act(cat, mission.carnage, r.state, None, faces=[1])
+    assert rolls_of(r)["mission"] == 1
+    said = texts(r)
+    assert "A discards Roadshow for its Event ability [XS-12]" in said
+    assert "Roadshow rerolls the Mission roll (5 -> 1): Mission roll 1: 1 hero needed" in said
+    assert "Roadshow" not in r.state["table"]["A"]["hand"] and "Roadshow" in r.state["discard"]
+    carnage = act(cat, mission.carnage, r.state, None, faces=[1])
+    assert rolls_of(carnage)["carnage"] == 1
 
 
 def test_card_tv_talk_show(cat):

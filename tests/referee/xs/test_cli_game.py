@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.referee.xs.xs_support import referee_inprocess, referee_process, without_clock
+from tests.referee.xs.xs_support import referee, without_clock
 
 MAX_COMMANDS = 2000
 
@@ -36,7 +36,7 @@ class Table:
     def run(self, *args: str, expect: int = 0) -> dict:
         self.commands += 1
         assert self.commands < MAX_COMMANDS
-        proc = referee_inprocess("--session", self.session, *args, "--json")
+        proc = referee("--session", self.session, *args, "--json")
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         reply = json.loads(proc.stdout.strip().splitlines()[-1])
         if expect == 0:
@@ -163,9 +163,7 @@ def play_mission(t: Table, card: str) -> None:
 
 def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     session = tmp_path / "game.db"
-    # The game starts in a real process; the many turns run in-process (the same CLI)
-    # to keep the test fast; the story is read back in a real process.
-    new = referee_process("--session", str(session), "new", "x-statix",
+    new = referee("--session", str(session), "new", "x-statix",
                           "--deal", "referee", "--players", "Ann,Bo,Cy", "--seed", "1", "--json")
     assert new.returncode == 0, new.stderr
     t = Table(session, cat)
@@ -191,88 +189,88 @@ def test_scripted_three_player_game_runs_to_the_end_of_the_deck(tmp_path, cat):
     assert sorted(seen) == sorted(c for c in cat.names("Hero") + cat.names("Power")
                                   + cat.names("Mission") + cat.names("Marketing"))
 
-    log = referee_process("--session", str(session), "log")
+    log = referee("--session", str(session), "log")
     assert log.returncode == 0, log.stderr
     story = log.stdout
     assert "goes first (XS-1)" in story and "Recruit roll" in story
     assert "Carnage roll" in story and "Payoff roll" in story and "Fortune:" in story
     assert "the deck is empty: the game ends" in story
     assert f"winner: {' and '.join(t.state['winner'])}" in story
-    status = referee_process("--session", str(session), "status")
+    status = referee("--session", str(session), "status")
     assert "Game over" in status.stdout and "1. " in status.stdout
 
 
 @pytest.fixture
 def game(tmp_path):
     session = str(tmp_path / "g.db")
-    proc = referee_inprocess("--session", session, "new", "x-statix", "--deal", "referee", "--players", "A,B",
+    proc = referee("--session", session, "new", "x-statix", "--deal", "referee", "--players", "A,B",
                              "--seed", "5", "--owner", "A=Coach", "--team", "A=X-Force")
     assert proc.returncode == 0, proc.stderr
     return session
 
 
 def test_cli_refusals_are_one_line_with_the_ruling_and_change_nothing(game):
-    status = referee_inprocess("--session", game, "status").stdout
+    status = referee("--session", game, "status").stdout
     first = "A" if "*A:" in status else "B"
     other = "B" if first == "A" else "A"
-    wrong = referee_inprocess("--session", game, "xs", "draw", "--player", other)
+    wrong = referee("--session", game, "xs", "draw", "--player", other)
     assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1
     assert "it is" in wrong.stderr and "(XS-1)" in wrong.stderr
-    bad_face = referee_inprocess("--session", game, "xs", "draw", "--roll", "7")
+    bad_face = referee("--session", game, "xs", "draw", "--roll", "7")
     assert bad_face.returncode == 2 and "--roll" in bad_face.stderr
-    before_free_draw = referee_inprocess("--session", game, "xs", "pass")
+    before_free_draw = referee("--session", game, "xs", "pass")
     assert before_free_draw.returncode == 1 and "xs draw (XS-3)" in before_free_draw.stderr
     def table(text: str) -> list[str]:  # the clock line moves on meanwhile (issue 32)
         return [line for line in text.splitlines() if not line.startswith("clock: ")]
 
-    assert table(referee_inprocess("--session", game, "status").stdout) == table(status)
-    assert referee_inprocess("--session", game, "xs", "draw").returncode == 0
-    out_of_phase = referee_inprocess("--session", game, "xs", "carnage")
+    assert table(referee("--session", game, "status").stdout) == table(status)
+    assert referee("--session", game, "xs", "draw").returncode == 0
+    out_of_phase = referee("--session", game, "xs", "carnage")
     assert out_of_phase.returncode == 1 and "(XS-6)" in out_of_phase.stderr
-    again = referee_inprocess("--session", game, "xs", "draw")  # not a paid draw by accident
+    again = referee("--session", game, "xs", "draw")  # not a paid draw by accident
     assert again.returncode == 1 and "xs draw --extra (or xs buy)" in again.stderr
 
 
-def test_cli_real_process_turn_and_json(game):
-    draw = referee_process("--session", game, "xs", "draw", "--json")
+def test_cli_turn_and_json(game):
+    draw = referee("--session", game, "xs", "draw", "--json")
     assert draw.returncode == 0, draw.stderr
     reply = json.loads(draw.stdout)
     assert reply["ok"] and reply["steps"][0]["ruling"] == "XS-3"
     mt = reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"]
-    bought = referee_process("--session", game, "xs", "draw", "--extra", "--roll", "2", "--json")
+    bought = referee("--session", game, "xs", "draw", "--extra", "--roll", "2", "--json")
     assert bought.returncode == 0, bought.stderr
     reply = json.loads(bought.stdout)
     assert reply["state"]["turn"]["open"]["total"] == 2  # B holds cards: open till the next action
-    passed = referee_process("--session", game, "xs", "pass", "--json")
+    passed = referee("--session", game, "xs", "pass", "--json")
     assert passed.returncode == 0 and "recruitment phase" in passed.stdout
     reply = json.loads(passed.stdout)
     assert reply["state"]["table"][reply["state"]["turn"]["player"]]["mt"] == mt - 2
     me = reply["state"]["turn"]["player"]
-    hand = referee_process("--session", game, "xs", "hand", "--player", me, "--json")
+    hand = referee("--session", game, "xs", "hand", "--player", me, "--json")
     assert len(json.loads(hand.stdout)["hand"]) == 9 == reply["state"]["table"][me]["hand"]
-    anyone = referee_process("--session", game, "xs", "hand")  # whose? say it (XS-16)
+    anyone = referee("--session", game, "xs", "hand")  # whose? say it (XS-16)
     assert anyone.returncode == 2 and "--player" in anyone.stderr
 
 
 def test_cli_undo_takes_back_an_xs_command(game):
-    before = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
-    draw = referee_inprocess("--session", game, "xs", "draw", "--json")
+    before = json.loads(referee("--session", game, "status", "--json").stdout)["state"]
+    draw = referee("--session", game, "xs", "draw", "--json")
     assert draw.returncode == 0
-    undo = referee_inprocess("--session", game, "undo")
+    undo = referee("--session", game, "undo")
     assert undo.returncode == 0, undo.stderr
-    after = json.loads(referee_inprocess("--session", game, "status", "--json").stdout)["state"]
+    after = json.loads(referee("--session", game, "status", "--json").stdout)["state"]
     assert after == before
 
 
 def test_cli_a_stolen_card_is_shown_as_the_card_taken_not_as_the_thieves_hand(tmp_path):
     session = str(tmp_path / "steal.db")
     # seed 13: A goes first holding Chameleon Powers (and six more cards)
-    assert referee_inprocess("--session", session, "new", "x-statix", "--deal", "referee", "--players", "A,B",
+    assert referee("--session", session, "new", "x-statix", "--deal", "referee", "--players", "A,B",
                              "--seed", "13").returncode == 0
-    assert referee_inprocess("--session", session, "xs", "draw").returncode == 0
+    assert referee("--session", session, "xs", "draw").returncode == 0
     hand = {"state": true_state(session)}
     assert "Chameleon Powers" in hand["state"]["table"]["A"]["hand"]
-    steal = referee_inprocess("--session", session, "xs", "event", "Chameleon Powers")
+    steal = referee("--session", session, "xs", "event", "Chameleon Powers")
     assert steal.returncode == 0, steal.stderr
     seen = [line for line in steal.stdout.splitlines() if line.startswith("seen")]
     taken = {"state": true_state(session)}
@@ -283,15 +281,15 @@ def test_cli_a_stolen_card_is_shown_as_the_card_taken_not_as_the_thieves_hand(tm
 def test_fair_dice_undo_and_the_same_command_rolls_the_same_dice(game):
     """Issue 14 item 4: a command's referee dice follow the game's state and the command,
     not the log's length: `undo` then the same command gives the same roll."""
-    assert referee_inprocess("--session", game, "xs", "draw").returncode == 0  # the free card
+    assert referee("--session", game, "xs", "draw").returncode == 0  # the free card
     rolled = []
     for _ in range(3):
-        bought = referee_inprocess("--session", game, "xs", "buy", "--json")
+        bought = referee("--session", game, "xs", "buy", "--json")
         assert bought.returncode == 0, bought.stderr
         rolled.append([s["text"] for s in json.loads(bought.stdout)["steps"]])
-        assert referee_inprocess("--session", game, "undo").returncode == 0
+        assert referee("--session", game, "undo").returncode == 0
     assert rolled[0] == rolled[1] == rolled[2] and "Opportunity roll" in rolled[0][0]
-    again = referee_inprocess("--session", game, "xs", "draw", "--seed", "4")
+    again = referee("--session", game, "xs", "draw", "--seed", "4")
     assert again.returncode == 2 and "--seed" in again.stderr
 
 
@@ -304,7 +302,7 @@ def test_xs16_no_hand_content_or_deck_order_in_status_or_log_of_a_referee_dealt_
     from referee.session import Session
 
     session = tmp_path / "private.db"
-    new = referee_inprocess("--session", str(session), "new", "x-statix", "--deal", "referee",
+    new = referee("--session", str(session), "new", "x-statix", "--deal", "referee",
                             "--players", "Ann,Bo,Cy", "--seed", "2", "--json")
     assert new.returncode == 0
     t = Table(session, cat)
@@ -313,10 +311,10 @@ def test_xs16_no_hand_content_or_deck_order_in_status_or_log_of_a_referee_dealt_
     for _ in range(7):
         play_turn(t)
         for args in (["status"], ["status", "--json"], ["log"], ["log", "--json"]):
-            proc = referee_inprocess("--session", str(session), *args)
+            proc = referee("--session", str(session), *args)
             assert proc.returncode == 0
             outputs.append(proc.stdout)
-    shown = json.loads(referee_inprocess("--session", str(session), "status", "--json").stdout)
+    shown = json.loads(referee("--session", str(session), "status", "--json").stdout)
     assert "seed" not in shown["state"] and isinstance(shown["state"]["deck"], int)
     assert all(isinstance(seat["hand"], int) for seat in shown["state"]["table"].values())
     with Session.open(session, write=False) as s:
@@ -374,9 +372,9 @@ class OwnDeck(Table):
         options; the table picks one and gives it with --picked, until the command passes
         (then undone, to be played for real: the same state and command, the same dice)."""
         while True:
-            proc = referee_inprocess("--session", self.session, *args, "--json")
+            proc = referee("--session", self.session, *args, "--json")
             if proc.returncode == 0:
-                undo = referee_inprocess("--session", self.session, "undo")
+                undo = referee("--session", self.session, "undo")
                 assert undo.returncode == 0, undo.stderr
                 return args
             error = json.loads(proc.stdout)["error"]
@@ -429,7 +427,7 @@ def test_xs16_a_three_player_game_with_the_tables_own_deck_runs_to_the_end(tmp_p
     card already in play and a second copy of a unique card (the fourth card named from a
     hand of three: the next test)."""
     session = tmp_path / "own.db"
-    new = referee_process("--session", str(session), "new", "x-statix", "--players",
+    new = referee("--session", str(session), "new", "x-statix", "--players",
                           "Ann,Bo,Cy", "--seed", "5", "--json")
     assert new.returncode == 0, new.stderr
     shown = json.loads(new.stdout)["state"]
@@ -449,7 +447,7 @@ def test_xs16_a_three_player_game_with_the_tables_own_deck_runs_to_the_end(tmp_p
             "next", "pass", "pay", "discard"} <= t.kinds
     assert "in play on" in t.refused["in play"]
     assert "cannot be in" in t.refused["copy"] and "discard pile" in t.refused["copy"]
-    log = referee_process("--session", str(session), "log").stdout
+    log = referee("--session", str(session), "log").stdout
     assert "the players deal their own deck" in log and "the deck is empty: the game ends" in log
 
 
@@ -474,11 +472,11 @@ def test_xs16_a_fourth_card_named_from_a_hand_of_three_is_refused(tmp_path):
     session = str(tmp_path / "three.db")
 
     def xs(*args, expect=0):
-        proc = referee_inprocess("--session", session, "xs", *args)
+        proc = referee("--session", session, "xs", *args)
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         return proc
 
-    new = referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B",
+    new = referee("--session", session, "new", "x-statix", "--players", "A,B",
                             "--owner", "A=Coach", "--team", "A=X-Force",
                             "--roll", "6,6,6,6,6,6,6,6,6,5")
     assert new.returncode == 0, new.stderr
@@ -490,15 +488,15 @@ def test_xs16_a_fourth_card_named_from_a_hand_of_three_is_refused(tmp_path):
     xs("pass")
     xs("mission", "Zombies", "--roll", "1")
     xs("carnage", "--roll", "6")
-    hand = json.loads(referee_inprocess("--session", session, "xs", "hand", "--player", "A",
+    hand = json.loads(referee("--session", session, "xs", "hand", "--player", "A",
                                         "--json").stdout)
     assert hand["count"] == 3 and hand["hand"] == []
-    before = without_clock(referee_inprocess("--session", session, "status", "--json").stdout)
+    before = without_clock(referee("--session", session, "status", "--json").stdout)
     refused = xs("casualties", "--power", "Energy Blasts", "--power", "Flight", "--power",
                  "Teleportation", "--power", "Shockwave", expect=1)
     assert ("A holds 3 cards, all named already: Energy Blasts, Flight, Teleportation; "
             "Shockwave would be one more (XS-7)") in refused.stderr
-    assert without_clock(referee_inprocess("--session", session, "status",
+    assert without_clock(referee("--session", session, "status",
                                            "--json").stdout) == before
 
 
@@ -509,12 +507,12 @@ def test_dice_as_they_fall_casualties_asks_each_die_by_name_on_a_terminal(tmp_pa
     --roll with too few faces exits 2 naming the next die and changes nothing."""
     import pexpect
 
-    from tests.referee.xs.xs_support import ROOT, clean_env
+    from tests.harness import ROOT, process_env
 
     session = str(tmp_path / "dice.db")
 
     def xs(*args, expect=0):
-        proc = referee_inprocess("--session", session, *args)
+        proc = referee("--session", session, *args)
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         return proc
 
@@ -526,9 +524,10 @@ def test_dice_as_they_fall_casualties_asks_each_die_by_name_on_a_terminal(tmp_pa
         xs("xs", *args)
 
     def at_terminal(*answers: str) -> str:
+        # a process: the questions on a terminal (a pty) are the point
         child = pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, "xs",
                                                "casualties", "--picked", "Smoke"],
-                              cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+                              cwd=str(ROOT), env=process_env(), encoding="utf-8", timeout=30)
         for prompt, answer in answers:
             child.expect_exact(prompt)
             child.sendline(answer)
@@ -557,28 +556,26 @@ def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(tmp_path):
     """The same way as XO!'s (core's Tx.rng lets go of the write lock before asking):
     while `xs casualties` waits for Smoke's survival roll on a terminal, `referee undo`
     on the same session completes at once; the waiting command then records nothing."""
-    import subprocess
     import time
 
     import pexpect
 
-    from tests.referee.xs.xs_support import ROOT, clean_env
+    from tests.harness import ROOT, process_env
 
     session = str(tmp_path / "dice.db")
-    referee_inprocess("--session", session, "new", "x-statix", "--players", "A,B", "--owner", "A=Coach",
+    referee("--session", session, "new", "x-statix", "--players", "A,B", "--owner", "A=Coach",
                       "--team", "A=X-Force", "--roll", "6,6,6,6,6,6,6,6,6,5")
     for args in (["draw"], ["pass"], ["recruit", "Smoke", "--roll", "1"],
                  ["recruit", "Ocelot", "--roll", "1"], ["pass"], ["pass"],
                  ["mission", "Zombies", "--roll", "1"], ["carnage", "--roll", "1"]):
-        assert referee_inprocess("--session", session, "xs", *args).returncode == 0
+        assert referee("--session", session, "xs", *args).returncode == 0
+    # a process on a terminal (a pty): the point is a command waiting at its prompt
     child = pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, "xs", "casualties",
                                            "--picked", "Smoke"],
-                          cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+                          cwd=str(ROOT), env=process_env(), encoding="utf-8", timeout=30)
     child.expect_exact("Smoke's survival roll, 1D6 (Enter: the referee rolls):")
     start = time.monotonic()
-    other = subprocess.run([sys.executable, "-m", "referee", "--session", session, "undo"],
-                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
-                           cwd=str(ROOT), env=clean_env())
+    other = referee("--session", session, "undo")  # here, beside the waiting process
     waited = time.monotonic() - start
     assert other.returncode == 0, other.stderr
     assert waited < 10, f"undo waited {waited:.1f} s for the lock"  # busy timeout: 30 s
@@ -588,5 +585,5 @@ def test_a_command_waiting_at_a_dice_prompt_holds_no_write_lock(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1
-    kinds = [e["kind"] for e in json.loads(referee_inprocess("--session", session, "log", "--json").stdout)["events"]]
+    kinds = [e["kind"] for e in json.loads(referee("--session", session, "log", "--json").stdout)["events"]]
     assert kinds[-1] == "undo"

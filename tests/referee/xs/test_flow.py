@@ -15,7 +15,8 @@ import pytest
 from referee.xs import mission
 from referee.xs.play import Play
 from referee.xs.rolls import Dice
-from tests.referee.xs.xs_support import ROOT, clean_env, load_catalog, make_state, referee_inprocess
+from tests.harness import ROOT, process_env
+from tests.referee.xs.xs_support import load_catalog, make_state, referee
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def game_at_mission(tmp_path):
     session = str(tmp_path / "flow.db")
 
     def xs(*args: str, expect: int = 0):
-        proc = referee_inprocess("--session", session, *args)
+        proc = referee("--session", session, *args)
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         return proc
 
@@ -120,7 +121,7 @@ def test_a_command_refused_with_a_roll_open_pays_nothing(tmp_path):
     session2 = str(tmp_path / "open.db")
 
     def xs2(*args: str, expect: int = 0):
-        proc = referee_inprocess("--session", session2, *args)
+        proc = referee("--session", session2, *args)
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         return proc
 
@@ -140,10 +141,11 @@ def test_a_command_refused_with_a_roll_open_pays_nothing(tmp_path):
 
 
 def spawn(session: str, *args: str):
+    """The real command on a pseudo-terminal (a process: what it asks there is the point)."""
     import pexpect
 
     return pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, *args],
-                         cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+                         cwd=str(ROOT), env=process_env(), encoding="utf-8", timeout=30)
 
 
 def test_on_a_terminal_the_skip_guard_asks_instead_of_refusing(tmp_path):
@@ -194,7 +196,7 @@ def test_on_a_terminal_an_open_paid_roll_is_asked_about_and_paid_at_once(tmp_pat
     session = str(tmp_path / "pay.db")
     for args in (["new", "x-statix", "--players", "A,B", "--owner", "A=Coach", "--roll",
                   "6,6,6,6,6,6,6,6,6,5"], ["xs", "draw"], ["xs", "pass"]):
-        assert referee_inprocess("--session", session, *args).returncode == 0
+        assert referee("--session", session, *args).returncode == 0
     child = spawn(session, "xs", "recruit", "Smoke")
     child.expect_exact("(Enter: the referee rolls):")
     child.sendline("2")
@@ -205,7 +207,7 @@ def test_on_a_terminal_an_open_paid_roll_is_asked_about_and_paid_at_once(tmp_pat
     assert child.exitstatus == 0, child.before
     assert "A pays 2 MT for recruiting Smoke" in child.before
     assert "Smoke joins A's team" in child.before
-    state = json.loads(referee_inprocess("--session", session, "status", "--json").stdout)["state"]
+    state = json.loads(referee("--session", session, "status", "--json").stdout)["state"]
     assert state["turn"]["open"] is None
     assert [h["name"] for h in state["table"]["A"]["heroes"]] == ["Smoke"]
 
@@ -237,7 +239,7 @@ def test_a_chained_step_without_enough_faces_is_given_up_not_refused(tmp_path, c
     session = str(tmp_path / "payoff.db")
 
     def xs(*args: str, expect: int = 0):
-        proc = referee_inprocess("--session", session, *args)
+        proc = referee("--session", session, *args)
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         return proc
 

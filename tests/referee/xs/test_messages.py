@@ -16,7 +16,7 @@ from referee.notation import roll as roll_expr
 from referee.xs import events, mission, turn
 from referee.xs.game import status_lines
 from referee.xs.rolls import Dice
-from tests.referee.xs.xs_support import act, make_state, referee_inprocess, texts
+from tests.referee.xs.xs_support import act, make_state, referee, texts
 
 # Counted nouns gone wrong: "1 cards", "2 card", "(s)", "no an happens"...
 WRONG = re.compile(r"\b1 (cards|heroes|points|dice|faces|marketing cards|carnage points)\b"
@@ -141,7 +141,7 @@ def test_core_roll_messages_count_dice_and_faces():
 
 def test_core_setup_roll_left_over_is_counted(tmp_path):
     faces = ",".join(["1"] * 8 + ["6", "1", "2"])  # 4D6 each, the first-player rolls, one more
-    proc = referee_inprocess("--session", str(tmp_path / "g.db"), "new", "x-statix",
+    proc = referee("--session", str(tmp_path / "g.db"), "new", "x-statix",
                              "--players", "A,B", "--roll", faces)
     assert proc.returncode == 2
     assert "setup rolled 10 dice, 1 face left over" in proc.stderr
@@ -241,7 +241,7 @@ def test_xs14_an_open_roll_at_the_table_names_who_may_change_it_once_in_turn_ord
     session = str(tmp_path / "table.db")
 
     def run(*args):
-        proc = referee_inprocess("--session", session, *args)
+        proc = referee("--session", session, *args)
         assert proc.returncode == 0, (args, proc.stderr)
         return proc.stdout
 

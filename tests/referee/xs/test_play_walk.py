@@ -12,7 +12,7 @@ import json
 import pytest
 
 from referee.play.loop import Table
-from tests.referee.xs.xs_support import referee_inprocess
+from tests.referee.xs.xs_support import referee
 
 # Ann (Spike Freeman, X-Statix) goes first; the table's own deck (hands hidden, XS-16)
 SETUP = ("--players", "Ann,Bob", "--owner", "Ann=Spike Freeman", "--team", "Ann=X-Statix",
@@ -22,9 +22,9 @@ SETUP = ("--players", "Ann,Bob", "--owner", "Ann=Spike Freeman", "--team", "Ann=
 def game(tmp_path, *commands: tuple[str, ...], owner: str = "Spike Freeman") -> str:
     session = str(tmp_path / "xs.db")
     setup = [a.replace("Spike Freeman", owner) for a in SETUP]
-    assert referee_inprocess("--session", session, "new", "x-statix", *setup).returncode == 0
+    assert referee("--session", session, "new", "x-statix", *setup).returncode == 0
     for args in commands:
-        done = referee_inprocess("--session", session, *args)
+        done = referee("--session", session, *args)
         assert done.returncode == 0, (args, done.stdout, done.stderr)
     return session
 
@@ -45,7 +45,7 @@ def walk(session: str, lines: list[str], capsys) -> str:
 
 
 def state(session: str) -> dict:
-    return json.loads(referee_inprocess("--session", session, "status", "--json").stdout)["state"]
+    return json.loads(referee("--session", session, "status", "--json").stdout)["state"]
 
 
 def in_order(text: str, *parts: str) -> None:
@@ -118,7 +118,7 @@ def test_card_names_of_several_words_need_no_quotes(tmp_path):
                    ("xs", "attach", "Movies", "dead", "girl", "--roll", "1"), ("xs", "pay"),
                    ("xs", "mission", "mysterious", "fan", "boy", "--roll", "1"),
                    ("xs", "carnage", "--roll", "3"))
-    done = referee_inprocess("--session", session, "xs", "casualties", "--power", "healing",
+    done = referee("--session", session, "xs", "casualties", "--power", "healing",
                              "powers", "--picked", "dead", "girl", "--roll", "1")
     assert done.returncode == 0, done.stderr
     assert "Healing Powers discarded: negates 2 carnage points" in done.stdout
@@ -131,7 +131,7 @@ def test_an_attach_of_names_that_cut_two_ways_says_to_quote_them(tmp_path):
     session = game(tmp_path, ("xs", "draw"), ("xs", "pass"),
                    ("xs", "recruit", "Dead Girl", "--roll", "1"), ("xs", "pay"), ("xs", "pass"))
     before = open(session, "rb").read()
-    done = referee_inprocess("--session", session, "xs", "attach", "nothing", "known", "here")
+    done = referee("--session", session, "xs", "attach", "nothing", "known", "here")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
     assert 'each in quotes: xs attach "CARD" "HERO"' in done.stderr
     assert open(session, "rb").read() == before
@@ -169,7 +169,7 @@ def test_a_refused_recruit_does_not_pay_the_open_roll_of_the_one_before(tmp_path
                    ("xs", "recruit", "Lacuna", "--roll", "1"), ("xs", "pay"),
                    ("xs", "recruit", "Dead Girl", "--roll", "3"))
     before = open(session, "rb").read()
-    done = referee_inprocess("--session", session, "xs", "recruit", "Lacuna", "--roll", "2")
+    done = referee("--session", session, "xs", "recruit", "Lacuna", "--roll", "2")
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Lacuna" in done.stderr
     assert open(session, "rb").read() == before
@@ -184,7 +184,7 @@ def test_no_refusal_pays_an_open_roll(tmp_path, command):
     session = game(tmp_path, ("xs", "draw"), ("xs", "pass"),
                    ("xs", "recruit", "Lacuna", "--roll", "3"))
     before = open(session, "rb").read()
-    done = referee_inprocess("--session", session, *command)
+    done = referee("--session", session, *command)
     assert done.returncode in (1, 2) and done.stdout == "" and done.stderr.count("\n") == 1
     assert open(session, "rb").read() == before
 
@@ -201,11 +201,11 @@ def test_xs19_the_card_bloke_drew_is_played_on_the_mission_roll_at_the_walk(tmp_
 
 def test_an_event_and_fame_tokens_take_names_of_several_words_too(tmp_path):
     session = at_the_mission(tmp_path, "Dead Girl")
-    done = referee_inprocess("--session", session, "xs", "event", "popularity", "ratings",
+    done = referee("--session", session, "xs", "event", "popularity", "ratings",
                              "--hero", "dead", "girl")
     assert done.returncode == 0, done.stderr
     assert "Popularity Ratings: Dead Girl (Ann) gains 1 FT (now 2)" in done.stdout
-    done = referee_inprocess("--session", session, "ft", "Dead", "Girl", "-1")
+    done = referee("--session", session, "ft", "Dead", "Girl", "-1")
     assert done.returncode == 0, done.stderr
     assert "Dead Girl (Ann) FT -1: 2 -> 1" in done.stdout
 
@@ -214,7 +214,7 @@ def test_quoted_names_after_an_option_read_as_before(tmp_path):
     """The words after `--hero` join it only once the command's own name is given: a
     quoted card after the option is still the card; `--player` never takes more words."""
     session = at_the_mission(tmp_path, "Dead Girl")
-    done = referee_inprocess("--session", session, "xs", "event", "--player", "Ann", "--hero",
+    done = referee("--session", session, "xs", "event", "--player", "Ann", "--hero",
                              "Dead Girl", "Popularity Ratings")
     assert done.returncode == 0, done.stderr
     assert "Popularity Ratings: Dead Girl (Ann) gains 1 FT (now 2)" in done.stdout

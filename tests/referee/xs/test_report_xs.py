@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.referee.xs.test_cli_game import Table, play_turn, true_state
-from tests.referee.xs.xs_support import referee_inprocess
+from tests.referee.xs.xs_support import referee
 
 TURNS = 6
 
@@ -25,7 +25,7 @@ def every_state(session) -> list[dict]:
 @pytest.fixture
 def played(tmp_path, cat):
     session = tmp_path / "xs.db"
-    assert referee_inprocess("--session", str(session), "new", "x-statix", "--deal", "referee",
+    assert referee("--session", str(session), "new", "x-statix", "--deal", "referee",
                              "--players", "Ann,Bo", "--seed", "1").returncode == 0
     t = Table(session, cat)
     t.state = true_state(session)
@@ -37,7 +37,7 @@ def played(tmp_path, cat):
 
 
 def test_mt_ft_and_the_heroes_on_the_table(played):
-    out = referee_inprocess("report", str(played), "--json")
+    out = referee("report", str(played), "--json")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     states = every_state(played)
@@ -94,8 +94,8 @@ def test_no_card_only_ever_hidden_appears_anywhere(played, tmp_path):
         states)}
     assert len(hidden) >= 3, hidden  # the test has something to look for
     pdf = tmp_path / "xs.pdf"
-    text = referee_inprocess("report", str(played), "--report", str(pdf))
-    as_json = referee_inprocess("report", str(played), "--json")
+    text = referee("report", str(played), "--report", str(pdf))
+    as_json = referee("report", str(played), "--json")
     assert text.returncode == 0 and as_json.returncode == 0
     pages = " ".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages)
     assert "Tokens over the game" in pages and "Ann MT" in pages

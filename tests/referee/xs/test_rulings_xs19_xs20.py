@@ -9,7 +9,7 @@ import json
 import pytest
 
 from referee.xs import events, mission
-from tests.referee.xs.xs_support import act, load_catalog, make_state, referee_inprocess, texts
+from tests.referee.xs.xs_support import act, load_catalog, make_state, referee, texts
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def test_xs19_at_the_table_the_hidden_card_bloke_drew_may_be_shown_as_flight(tmp
     session = str(tmp_path / "b.db")
 
     def run(*args):
-        done = referee_inprocess("--session", session, *args)
+        done = referee("--session", session, *args)
         assert done.returncode == 0, (args, done.stderr)
         return done
 

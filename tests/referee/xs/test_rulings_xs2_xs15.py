@@ -177,12 +177,12 @@ def test_xs2_cli_a_command_refused_before_settling_changes_nothing(tmp_path):
     bytes as they were; `xs pay` then settles it (XS-2)."""
     import json
 
-    from tests.referee.xs.xs_support import referee_inprocess
+    from tests.referee.xs.xs_support import referee
 
     session = str(tmp_path / "g.db")
 
     def run(*args):
-        return referee_inprocess("--session", session, *args)
+        return referee("--session", session, *args)
 
     # seed 1, dealt by the referee: A goes first holding The Orphan, Overkill and Bloke
     assert run("new", "x-statix", "--players", "A,B,C", "--seed", "1",

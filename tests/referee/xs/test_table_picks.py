@@ -11,7 +11,8 @@ import json
 import re
 import sys
 
-from tests.referee.xs.xs_support import ROOT, clean_env, referee_inprocess, without_clock
+from tests.harness import ROOT, process_env
+from tests.referee.xs.xs_support import referee, without_clock
 
 
 def game_at_casualties(tmp_path, *deal: str):
@@ -19,7 +20,7 @@ def game_at_casualties(tmp_path, *deal: str):
     session = str(tmp_path / "picks.db")
 
     def xs(*args: str, expect: int = 0):
-        proc = referee_inprocess("--session", session, *args)
+        proc = referee("--session", session, *args)
         assert proc.returncode == expect, (args, proc.stdout, proc.stderr)
         return proc
 
@@ -67,9 +68,10 @@ def test_xs16_the_pick_is_asked_by_name_on_a_terminal_like_a_die(tmp_path):
     session, xs = game_at_casualties(tmp_path)
 
     def at_terminal(*answers: tuple[str, str | None]) -> str:
+        # a process on a pseudo-terminal: the questions asked there are the point
         child = pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, "xs",
                                                "casualties"],
-                              cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+                              cwd=str(ROOT), env=process_env(), encoding="utf-8", timeout=30)
         for prompt, answer in answers:
             child.expect_exact(prompt)
             if answer is not None:  # None: a line the referee prints, nothing to type
@@ -87,10 +89,10 @@ def test_xs16_the_pick_is_asked_by_name_on_a_terminal_like_a_die(tmp_path):
     assert team(xs) == ["Smoke"]
     xs("undo")
     # Enter at the pick; then every die asked for (one or two: Smoke may survive) the
-    # referee's too
+    # referee's too (on a pseudo-terminal, as above)
     child = pexpect.spawn(sys.executable, ["-m", "referee", "--session", session, "xs",
                                            "casualties"],
-                          cwd=str(ROOT), env=clean_env(), encoding="utf-8", timeout=30)
+                          cwd=str(ROOT), env=process_env(), encoding="utf-8", timeout=30)
     child.expect_exact(pick)
     child.sendline("")
     told = ""

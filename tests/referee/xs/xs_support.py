@@ -4,13 +4,12 @@ builder of game states with exactly the cards a test needs."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
+from functools import partial
 
 from referee.xs.catalog import Catalog
 from referee.xs.play import Play, fresh_turn
 from referee.xs.rolls import Dice
-
-ROOT = Path(__file__).resolve().parents[3]
+from tests.harness import ROOT, run_cli
 
 
 def load_catalog() -> Catalog:
@@ -73,37 +72,7 @@ def texts(result) -> str:
 
 
 # ── the CLI ───────────────────────────────────────────────────────────────────
-def clean_env(**extra: str) -> dict[str, str]:
-    import os
-
-    result = {k: v for k, v in os.environ.items() if k not in ("REFEREE_SESSION", "REFEREE_CARDS")}
-    return {**result, "PYTHONPATH": str(ROOT), **extra}
-
-
-def referee_process(*args: str, cwd: Path | None = None):
-    """`python -m referee ARGS` in a real process."""
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
-                          text=True, env=clean_env(), cwd=cwd or ROOT, timeout=60)
-
-
-def referee_inprocess(*args: str):
-    """The same command line through click's CliRunner on `referee.cli:main` (fast: the
-    card database is loaded once per test process)."""
-    from types import SimpleNamespace
-
-    from click.testing import CliRunner
-
-    from referee.cli import main
-
-    result = CliRunner(env={"REFEREE_SESSION": None, "REFEREE_CARDS": None}).invoke(
-        main, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout,
-                           stderr=result.stderr)
+referee = partial(run_cli, "referee")  # the one harness, in this process
 
 
 def without_clock(status_json: str) -> dict:
