@@ -141,3 +141,27 @@ def test_a_stored_plan_drawing_a_fallback_glyph_registers_its_font(starter, tmp_
         assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
         pdfs.append((out / "harbour" / "storms.pdf").read_bytes())
     assert pdfs[0] == pdfs[1]
+
+
+def test_two_copies_of_one_project_keep_their_own_plans(tmp_path, monkeypatch):
+    """Two copies of the starter (the same game and deck ids) sharing the user's cache:
+    building one does not overwrite the other's plans, so rebuilding the first plans
+    nothing again."""
+    copies = [tmp_path / "one", tmp_path / "two"]
+    for folder in copies:
+        write_project(folder, None)
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    stored: list[str] = []
+    put = plan_cache.PlanStore.put
+
+    def counting(self, bucket, key, entry):
+        stored.append(key)
+        return put(self, bucket, key, entry)
+
+    monkeypatch.setattr(plan_cache.PlanStore, "put", counting)
+    for n, folder in enumerate(copies):
+        build_project(folder, BuildOptions(out=tmp_path / f"out{n}", jobs=1))
+    assert stored                                   # each copy planned its cards
+    del stored[:]
+    build_project(copies[0], BuildOptions(out=tmp_path / "again", jobs=1))
+    assert stored == []
