@@ -41,8 +41,8 @@ def project(folder: Path, cards: int) -> Path:
 class Watch:
     def __init__(self, folder: Path, env: dict, *args: str) -> None:
         self.folder = folder
-        # a cache of its own: the plan files are named by game and deck, so two watches
-        # sharing one would overwrite each other's plans
+        # a cache of its own: each watch measured as if alone (plan files are now named
+        # by the project too, so two watches sharing one no longer overwrite each other's)
         env = {**env, "PNP_CACHE_DIR": str(folder.parent / f"{folder.name}-cache")}
         self.pdf = folder / "output" / "harbour" / "ships.pdf"
         self.proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", *args, "--only",

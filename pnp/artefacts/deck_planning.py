@@ -14,7 +14,10 @@ The PDF is byte for byte the one a single process writes: a plan taken from the 
 the plan made here (that is what every rebuild relies on: tests/pnp/test_plan_cache.py),
 the drawing order is unchanged, and the face hashes of the build record were made by the
 same code in the worker. A run whose worker failed sends nothing: its cards are planned
-here, and the error is the one a one-process build raises.
+here, and the error is the one a one-process build raises. A notice a worker's planning
+raises (art downsampled for print, when --contrast draws a face to measure it) is sent
+with the plan of its card and told when this process takes that plan: in card order,
+once, as a one-process build tells it (pnp.draw.art.tell).
 
 Only a build that plans the deck anew asks workers (`--force`, or no plan of the deck
 stored: a first build, or PNP_CACHE_DIR=off); otherwise what to plan is the few edited
@@ -56,6 +59,7 @@ class Planned:
         self.store = store
         self.hits = self.misses = 0
         self._given: dict[tuple[str, str], Any] = {}
+        self._notices: dict[tuple[str, str], list] = {}     # told when the plan is taken
         self._runs: list[Any] = []          # what a run's result is waited on by, in order
         self._take: Any = None
 
@@ -68,26 +72,38 @@ class Planned:
 
     def expect(self, runs: list, take: Any) -> None:
         """Plans for this build will come from `take(run)` for each of `runs`, in order
-        (a list of (bucket, key, entry), or None: planned here instead)."""
+        (a list of (bucket, key, entry, notices), or None: planned here instead)."""
         self._runs, self._take = list(runs), take
 
     def done(self) -> None:
         """Stop waiting for runs (the deck is drawn, or the build failed)."""
         self._runs, self._take = [], None
         self._given.clear()
+        self._notices.clear()
 
     def get(self, bucket: str, key: str) -> Any | None:
         while (bucket, key) not in self._given and self._runs:
-            for found in self._take(self._runs.pop(0)) or ():
-                self._given[(found[0], found[1])] = found[2]
+            for found_bucket, found_key, entry, notices in self._take(self._runs.pop(0)) or ():
+                self._given[(found_bucket, found_key)] = entry
+                if notices:
+                    self._notices.setdefault((found_bucket, found_key), []).extend(notices)
         entry = self._given.get((bucket, key))
         if entry is not None:
+            self._tell(self._notices.pop((bucket, key), ()))
             self.store.put(bucket, key, entry)
             return entry
         return self.store.get(bucket, key) if self.store.read else None
 
     def put(self, bucket: str, key: str, entry: Any) -> None:
         self.store.put(bucket, key, entry)
+
+    @staticmethod
+    def _tell(notices: Any) -> None:
+        if notices:
+            from pnp.draw.art import tell
+
+            for told, line in notices:
+                tell(told, line)
 
     def changed(self, bucket: str, key: str) -> None:
         self.store.changed(bucket, key)
@@ -128,8 +144,11 @@ _WORKER: dict[str, Any] = {}
 
 
 def _start(db: Any, opts: Any, deck: tuple[str, str]) -> None:
+    from pnp.draw.art import keep_notices
+
     _WORKER.clear()
     _WORKER.update(db=db, opts=opts, deck=deck)
+    keep_notices()          # sent with the plans, told by the build in card order
 
 
 def _renderer() -> tuple[Any, _Capture]:
@@ -150,7 +169,9 @@ def _renderer() -> tuple[Any, _Capture]:
 
 
 def _plan_run(run: tuple[int, int]) -> list | None:
-    """Plan the fronts of cards run[0]:run[1] of the deck: their store entries."""
+    """Plan the fronts of cards run[0]:run[1] of the deck: their store entries, each as
+    (bucket, key, entry, the notices its planning raised)."""
+    from pnp.draw.art import keep_notices
     from pnp.layout import geometry as g
 
     try:
@@ -160,9 +181,17 @@ def _plan_run(run: tuple[int, int]) -> list | None:
         deck = db.games[game].decks[deck_id]
         w, h = g.mm(deck.size_mm[0]), g.mm(deck.size_mm[1])
         store.take()
+        keep_notices()
+        made, notices = [], []
         for card in deck.cards[run[0]:run[1]]:
             renderer.bleed_colors(card, deck, w, h, opts.bleed)
-        return store.take()
+            notices += keep_notices()
+            for bucket, key, entry in store.take():     # the card's notices with its plan
+                made.append((bucket, key, entry, notices))
+                notices = []
+        if notices and made:
+            made[-1][3].extend(notices)
+        return made
     except Exception:  # planned again in the parent, which raises what it raises
         return None
 

@@ -573,7 +573,7 @@ def plan_store(db: Any, force: bool = False) -> Any:
     from pnp.draw import plan_cache
 
     return plan_cache.PlanStore(plan_cache.folder(), context=drawn.fonts_digest(db),
-                                read=not force)
+                                read=not force, project=str(Path(db.root).resolve()))
 
 
 def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False,

@@ -12,7 +12,8 @@ Art far finer than its box needs (over `2 x PRINT_DPI` at its printed size) is e
 downsampled to `PRINT_DPI`, once per content: the result is kept in the cache folder
 (carddb.cache: $PNP_CACHE_DIR) by the SHA-256 of the original's bytes, with what was
 learnt from decoding it, so a rebuild after an edit elsewhere decodes it again never.
-One notice line says so (`listen(notify)`).
+One notice line says so (`listen(notify)`), once per image and size in a build; a worker
+planning a deck's cards keeps its notices (`keep_notices`) for the build to tell (`tell`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,25 @@ _known: dict[tuple, Art] = {}                 # (path, mtime_ns, size) -> Art
 _readers: dict[str, Any] = {}                 # downsampled art kept in memory (no cache folder)
 _told: set[tuple] = set()
 _listeners: list = []
+_kept: dict[tuple, str] | None = None        # a worker's notices, kept for the build to tell
+
+
+def keep_notices() -> list[tuple[tuple, str]]:
+    """From now on this process (a worker) keeps its notices instead of telling them;
+    returns (and forgets) those kept since the last call, each as (key, line) for `tell`."""
+    global _kept
+    kept = [] if _kept is None else list(_kept.items())
+    _kept = {}
+    return kept
+
+
+def tell(told: tuple, line: str) -> None:
+    """Tell the listeners `line`, unless the notice `told` (an image and size) was told."""
+    if told in _told:
+        return
+    _told.add(told)
+    for notify in _listeners:
+        notify(line)
 
 
 def listen(notify: Any) -> None:
@@ -258,14 +278,16 @@ def printable(path: str, pixels: tuple[int, int], w_pt: float, h_pt: float) -> A
         else:
             result = _readers[name] = _reader(data)
     told = (art.digest, target)
-    if told not in _told:
-        _told.add(told)
+    if told not in _told or (_kept is not None and told not in _kept):
         dpi = min(pixels[0] / (w_pt / 72), pixels[1] / (h_pt / 72))
-        for notify in _listeners:
-            kept = "made once and cached" if isinstance(result, str) else "made once"
-            notify(f"{Path(path).name}: {pixels[0]} x {pixels[1]} px would print at "
-                   f"{dpi:,.0f} dpi; embedded at {PRINT_DPI} dpi ({target[0]} x {target[1]} px, "
-                   f"{kept})")
+        kept = "made once and cached" if isinstance(result, str) else "made once"
+        line = (f"{Path(path).name}: {pixels[0]} x {pixels[1]} px would print at "
+                f"{dpi:,.0f} dpi; embedded at {PRINT_DPI} dpi ({target[0]} x {target[1]} px, "
+                f"{kept})")
+        if _kept is not None:
+            _kept[told] = line
+        else:
+            tell(told, line)
     return result
 
 

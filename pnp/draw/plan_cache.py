@@ -21,7 +21,9 @@ up (`card_named`) still has the context it had, and each file the plan draws (im
 still has its size and modification time (an own icon's file is read when drawn). Anything else: planned afresh.
 
 The plans of one deck's fronts are 16 files (by the key's first hex digit: an edit
-rewrites one sixteenth of a big deck's plans), FOLDER/<digest of game/deck/digit>.pickle,
+rewrites one sixteenth of a big deck's plans), FOLDER/<digest of project/game/deck/digit>.pickle
+(the project's folder too: two copies of one project, with the same game and deck ids,
+sharing the user's cache would otherwise overwrite each other's plans at every build),
 each written atomically when a build planned anything new in it; it keeps the plans
 used by that build and, up to as many again, older ones (an edit undone is a hit). A file that
 cannot be read is a miss, never an error; an unwritable folder means no cache.
@@ -225,12 +227,15 @@ class PlanStore:
     afresh; a plan already stored under its key (`held`) is kept as it is rather than
     pickled and written again (the key is everything planning reads), the others are
     stored anew. In memory a plan is an object while it is among the HOT most recent, else
-    packed: a deck of 20,000 cards no longer holds 20,000 plans' objects until `save`."""
+    packed: a deck of 20,000 cards no longer holds 20,000 plans' objects until `save`.
+    `project` (the project's folder) names its files apart from another project's."""
 
-    def __init__(self, where: Path | None, context: str = "", read: bool = True):
+    def __init__(self, where: Path | None, context: str = "", read: bool = True,
+                 project: str = ""):
         self.where = None if where is None else Path(where)
         self.context = context
         self.read = read
+        self.project = project
         self._buckets: dict[str, dict] = {}     # shard -> key -> packed plan (None: hot)
         self._hot: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._changed: set[tuple[str, str]] = set()  # hot plans to pack when they leave
@@ -256,7 +261,7 @@ class PlanStore:
 
     def _path(self, bucket: str) -> Path:
         assert self.where is not None
-        name = hashlib.sha256(bucket.encode()).hexdigest()[:32]
+        name = hashlib.sha256(f"{self.project}\0{bucket}".encode()).hexdigest()[:32]
         return self.where / f"{name}.pickle"
 
     def get(self, bucket: str, key: str) -> Any | None:

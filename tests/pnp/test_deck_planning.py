@@ -142,3 +142,40 @@ def test_a_first_build_plans_in_workers_an_edit_plans_here(big, tmp_path, monkey
     runs.clear()
     report = build_project(big, BuildOptions(out=tmp_path / "out", jobs=2))
     assert runs == [] and [a.name for a in report.built] == ["ships"]
+
+
+# A build in its own process (the workers' output is the point), the deck planned in
+# workers from 30 designs on, as the `big` fixture sets it in this process.
+_SMALL_LARGE = ("import sys; from pnp.artefacts import deck_planning as d; d.LARGE = 30; "
+                "d.RUN = 7; from pnp.cli.main import main; sys.argv[0] = 'pnp'; main()")
+
+
+def test_notices_raised_while_workers_plan_are_told_once_in_card_order(big, tmp_path):
+    """--contrast draws each face to measure it while planning, so art far finer than
+    print needs is downsampled (a notice) in the workers: the build tells each notice
+    once, in card order, as a one-job build does."""
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    from tests.harness import ROOT
+
+    (big / "art").mkdir()
+    for i in range(3):
+        Image.new("RGB", (3000 + 10 * i, 3000), "#204080").save(big / "art" / f"big{i}.png")
+    ship = big / "templates" / "harbour" / "ship.j2"
+    ship.write_text(ship.read_text() + '- image: {box: [6, 17, 20, 20], '
+                    'path: "art/big{{ 2 - card.speed % 3 }}.png"}\n')
+    told = {}
+    for jobs in ("1", "2"):
+        env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / f"cache{jobs}"),
+               "PYTHONPATH": str(ROOT)}
+        run = subprocess.run([sys.executable, "-c", _SMALL_LARGE, "build", "--only", "ships",
+                              "--contrast", "--jobs", jobs, "--out", str(tmp_path / jobs)],
+                             cwd=big, env=env, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        told[jobs] = [ln for ln in run.stderr.splitlines() if ln.startswith("notice: ")]
+    assert sorted(ln.split(":")[1] for ln in told["1"]) == [" big0.png", " big1.png",
+                                                            " big2.png"]
+    assert told["2"] == told["1"]

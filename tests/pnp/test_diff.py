@@ -325,3 +325,19 @@ def test_the_plan_text_is_the_repr_with_its_numbers_rounded_on_every_bundled_fac
     odd = [(0, ("x", -0.0, 1e-05, 9.5e-05, 1e16, 123456.789, float("inf"), float("nan"),
                 (2.5,), [], {"k": 1.25}, True, None, "1.5 'q'", 'say "2.5"'))]
     assert drawn.plan_text(odd, {}) == rule(odd)
+
+
+def test_the_build_record_is_compact_json_that_diff_reads(cli, project, tmp_path):
+    """The record is read by programs only: one line of compact JSON (its indented
+    text cost a one-card edit of a large deck a noticeable share), still what diff reads."""
+    out = tmp_path / "out"
+    build(cli, project, out)
+    text = (out / ".pnp-builds" / "0001.json").read_text(encoding="utf-8")
+    assert text.endswith("}\n") and text.count("\n") == 1 and '": ' not in text
+    assert json.loads(text)["build"] == 1
+    sheet = project / "ships.csv"
+    sheet.write_text(sheet.read_text().replace("Ignores the first Squall.",
+                                               "Ignores every Squall."))
+    build(cli, project, out)
+    assert diff(cli, project, out, "--since", "1")["changed"] == [
+        {"card": "harbour/ships/Iron Maiden", "what": ["front"]}]

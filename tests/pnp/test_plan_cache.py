@@ -202,3 +202,27 @@ def test_pnp_build_force_writes_no_plan_the_cache_holds(starter, tmp_path):
     result = run_cli("pnp", *args, cwd=starter, env=env)
     assert result.returncode == 0, result.stderr
     assert _files(where) == files and _digests(tmp_path / "out") == pdfs
+
+
+def test_two_copies_of_one_project_keep_their_own_plans(tmp_path, monkeypatch):
+    """Two copies of the starter (the same game and deck ids) sharing the user's cache:
+    building one does not overwrite the other's plans, so rebuilding the first plans
+    nothing again."""
+    copies = [tmp_path / "one", tmp_path / "two"]
+    for folder in copies:
+        write_project(folder, None)
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    stored: list[str] = []
+    put = plan_cache.PlanStore.put
+
+    def counting(self, bucket, key, entry):
+        stored.append(key)
+        return put(self, bucket, key, entry)
+
+    monkeypatch.setattr(plan_cache.PlanStore, "put", counting)
+    for n, folder in enumerate(copies):
+        build_project(folder, BuildOptions(out=tmp_path / f"out{n}", jobs=1))
+    assert stored                                   # each copy planned its cards
+    del stored[:]
+    build_project(copies[0], BuildOptions(out=tmp_path / "again", jobs=1))
+    assert stored == []
