@@ -5,10 +5,7 @@ printed pages. Real `pnp init` projects through the CLI (in-process)."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +13,7 @@ from click.testing import CliRunner
 
 from pnp.cli.main import main
 from pnp.draw import colour
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER = "#f7f1e3"          # the starter's paper colour (cards.yaml colors.paper)
@@ -24,9 +22,7 @@ PAPER = "#f7f1e3"          # the starter's paper colour (cards.yaml colors.paper
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("starter") / "game"
-    result = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)],
-                            env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            capture_output=True, text=True, timeout=60)
+    result = run_cli("pnp", "init", str(folder))
     assert result.returncode == 0, result.stderr
     return folder
 

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import pkgutil
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +23,7 @@ from pnp.artefacts.artefact import Artefact
 from pnp.artefacts.kinds import Kind
 from pnp.artefacts.project_build import BuildOptions, Progress, build_project
 from pnp.cli.main import main
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ["deck", "mats", "mats-tiled", "dice-labels", "tokens", "reference", "calibration"]
@@ -59,8 +57,7 @@ BOOKLET = Kind("booklet", order=65, artefacts=_booklet, draw=_draw_booklet,
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory):
     root = tmp_path_factory.mktemp("kinds") / "proj"
-    done = subprocess.run([sys.executable, "-m", "pnp", "init", str(root)], capture_output=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = run_cli("pnp", "init", str(root))
     assert done.returncode == 0, done.stderr
     return root
 

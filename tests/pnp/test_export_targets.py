@@ -5,9 +5,6 @@ the Tabletopia target writes one trimmed image per physical card front plus the 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +17,7 @@ from pnp.cli.export import target_options  # noqa: E402
 from pnp.cli.main import main  # noqa: E402
 from pnp.exports import targets  # noqa: E402
 from pnp.exports.targets import Option, Target  # noqa: E402
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,8 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("targets") / "proj"
-    done = subprocess.run([sys.executable, "-m", "pnp", "init", str(root)], capture_output=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = run_cli("pnp", "init", str(root))
     assert done.returncode == 0, done.stderr
     return root
 

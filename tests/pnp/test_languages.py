@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +17,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp.cli.main import main
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,9 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("starter") / "game"
-    done = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)],
-                          env={**os.environ, "PYTHONPATH": str(ROOT)},
-                          capture_output=True, text=True, timeout=60)
+    done = run_cli("pnp", "init", str(folder))
     assert done.returncode == 0, done.stderr
     return folder
 
