@@ -13,7 +13,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader
 
 import carddb
@@ -22,7 +21,6 @@ from pnp.artefacts import kinds
 from pnp.artefacts.artefact import Artefact
 from pnp.artefacts.kinds import Kind
 from pnp.artefacts.project_build import BuildOptions, Progress, build_project
-from pnp.cli.main import main
 from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,14 +100,14 @@ def test_the_bundled_games_list_their_artefacts_in_the_build_order():
 def test_a_registered_kind_is_built_by_pnp_build_in_its_place(starter, tmp_path):
     out = tmp_path / "out"
     args = ["build", "--project", str(starter), "--out", str(out), "--jobs", "2", "--json"]
-    first = CliRunner().invoke(main, args)
-    assert first.exit_code == 0, first.output
+    first = run_cli("pnp", *args)
+    assert first.returncode == 0, first.stderr
     kinds.register(BOOKLET)
     try:                # the build before had no booklet: this one is not "nothing to do"
-        done = CliRunner().invoke(main, args)
+        done = run_cli("pnp", *args)
     finally:
         kinds.unregister("booklet")
-    assert done.exit_code == 0, done.output
+    assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [a["path"] for a in report["artefacts"]] == [
         "harbour/ships.pdf", "harbour/storms.pdf", "harbour/dice-labels.pdf",
@@ -118,7 +116,7 @@ def test_a_registered_kind_is_built_by_pnp_build_in_its_place(starter, tmp_path)
     pdf = PdfReader(out / "harbour" / "rules.pdf")
     assert len(pdf.pages) == 1 and "Harbour Lights" in pdf.pages[0].extract_text()
     assert pdf.metadata.title == "Harbour Lights: rules booklet"
-    assert "harbour/rules.pdf" not in CliRunner().invoke(main, args).stdout
+    assert "harbour/rules.pdf" not in run_cli("pnp", *args).stdout
 
 
 def test_only_names_a_registered_kinds_artefact_and_unregister_restores(starter, tmp_path):
@@ -126,16 +124,16 @@ def test_only_names_a_registered_kinds_artefact_and_unregister_restores(starter,
     args = ["build", "--project", str(starter), "--out", str(out), "--only", "rules"]
     kinds.register(BOOKLET)
     try:
-        done = CliRunner().invoke(main, args)
-        assert done.exit_code == 0, done.output
+        done = run_cli("pnp", *args)
+        assert done.returncode == 0, done.stderr
         assert sorted(p.name for p in (out / "harbour").glob("*.pdf")) == ["rules.pdf"]
         assert "Harbour Lights" in _text(out / "harbour" / "rules.pdf")
     finally:
         kinds.unregister("booklet")
     assert "booklet" not in kinds.registry() and "rules" not in kinds.reserved_deck_ids()
-    again = CliRunner().invoke(main, args)
-    assert again.exit_code == 2
-    assert "unknown artefact 'rules'" in again.output
+    again = run_cli("pnp", *args)
+    assert again.returncode == 2
+    assert "unknown artefact 'rules'" in again.stderr
 
 
 def test_build_project_builds_a_registered_kind(booklet, starter, tmp_path):
