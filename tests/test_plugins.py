@@ -69,6 +69,9 @@ def broken(site: Path) -> None:
 
 
 def env(site: Path, **extra: str) -> dict[str, str]:
+    """The environment of a real process with `site` on its path: the commands run below
+    in processes of their own because an installed plug-in is found on the path a
+    process starts with (entry points are read once per process)."""
     found = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
     return {**found, "PYTHONPATH": os.pathsep.join([str(ROOT), str(site)]), **extra}
 

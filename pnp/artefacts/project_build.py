@@ -377,6 +377,7 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
         b.discard_staged(staged)          # a refused build changes nothing in OUT
         raise
     finally:
+        listen_art(None)                    # the caller's process is left as it was
         if pool is not None:
             pool.close()
         progress.end()

@@ -34,7 +34,8 @@ def validate(path: Path | None, project: Path | None, game: str | None, strict: 
     Prints every problem as one located line; exits 1 when the build would refuse."""
     import carddb
     from pnp.artefacts.kinds import reserved_deck_ids
-    from pnp.cli.support import announce
+    from pnp.cli.support import announce, font_notice
+    from pnp.draw.art import listen as listen_art
     from pnp.project import require_database
 
     if path is None:                # an explicit PATH is carddb's to read (or refuse)
@@ -47,7 +48,11 @@ def validate(path: Path | None, project: Path | None, game: str | None, strict: 
         for problem in exc.problems:
             click.echo(str(problem), err=True)
         return _count(len(exc.problems))
-    problems, warnings = _languages(db, game)
+    listen_art(font_notice)     # art far above print resolution: embedded at 300 dpi, told once
+    try:
+        problems, warnings = _languages(db, game)
+    finally:
+        listen_art(None)        # the caller's process is left as it was
     for line in problems:
         click.echo(line, err=True)
     for line in warnings:
@@ -112,8 +117,7 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[tuple[str, tuple]]]:
     once (a broken back template refuses every deck with the same line); each warning
     with its key, its card named by identity (carddb.languages)."""
     from pnp.artefacts import build as b
-    from pnp.cli.support import first_line, font_notice, render_errors, warning_text
-    from pnp.draw.art import listen as listen_art
+    from pnp.cli.support import first_line, font_notice, render_errors
     from pnp.draw.checks import CheckedRenderer
     from pnp.draw.fonts import register_fonts
     from pnp.draw.render import CardRenderer
@@ -131,7 +135,16 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[tuple[str, tuple]]]:
     plain = CardRenderer(db, fonts)
     plain.check_contrast = True     # text contrast, measured (pnp.draw.contrast)
     renderer = CheckedRenderer(plain)
-    listen_art(font_notice)     # art far above print resolution: embedded at 300 dpi, told
+    warnings = _checked(db, todo, opts, renderer, fonts, problems)
+    return problems, warnings
+
+
+def _checked(db, todo: list, opts, renderer, fonts, problems: list[str]) -> list[tuple[str, tuple]]:
+    """The warnings of drawing each artefact, each once; a refusal's line added to
+    `problems` (once)."""
+    from pnp.artefacts import build as b
+    from pnp.cli.support import first_line, render_errors, warning_text
+
     warnings: list[tuple[str, tuple]] = []
     seen: set = set()
     identity_key = _identity(db)
@@ -149,4 +162,4 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[tuple[str, tuple]]]:
             if key not in seen:
                 seen.add(key)
                 warnings.append((warning_text(w), key))
-    return problems, warnings
+    return warnings

@@ -82,9 +82,11 @@ def tell(told: tuple, line: str) -> None:
 
 
 def listen(notify: Any) -> None:
-    """`notify(line)` is told each time art is downsampled for print (once per image and
-    size in a process); None: nobody."""
+    """`notify(line)` is told each time art is downsampled for print, once per image and
+    size from this call on (each run listens anew, so a second build or validate in the
+    same process is told again); None: nobody."""
     _listeners.clear()
+    _told.clear()
     if notify is not None:
         _listeners.append(notify)
 

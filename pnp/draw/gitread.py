@@ -94,8 +94,8 @@ class Repository:
             name = text[4:].strip()
         return None
 
-    def tags(self) -> dict[str, str]:
-        """{commit sha: tag name} (annotated tags peeled to their commit)."""
+    def tag_refs(self) -> dict[str, str]:
+        """{"refs/tags/NAME": sha as the ref holds it} (packed ones peeled where known)."""
         names: dict[str, str] = {}
         for name, sha in self.packed_refs().items():
             if name.startswith("refs/tags/"):
@@ -106,8 +106,12 @@ class Repository:
                 if path.is_file():
                     names[path.relative_to(self.common).as_posix()] = (
                         _read(path, 4096).decode("utf-8", "replace").strip())
+        return names
+
+    def tags(self) -> dict[str, str]:
+        """{commit sha: tag name} (annotated tags peeled to their commit)."""
         by_commit: dict[str, str] = {}
-        for name, sha in sorted(names.items()):
+        for name, sha in sorted(self.tag_refs().items()):
             commit = self._peel(sha)
             if commit:
                 by_commit.setdefault(commit, name[len("refs/tags/"):])
@@ -283,6 +287,20 @@ def _date(committer: str) -> str:
     offset = sign * (int(zone[1:3]) * 60 + int(zone[3:5]))
     moment = _dt.datetime.fromtimestamp(seconds, _dt.timezone(_dt.timedelta(minutes=offset)))
     return moment.strftime("%Y-%m-%d")
+
+
+def state(root: Path) -> tuple:
+    """What `describe` depends on that can change, cheaply: the repository, the commit HEAD
+    names and the tags (objects never change). Equal states describe alike; () outside a
+    repository or where it cannot be read."""
+    found = find_git_dir(root)
+    if found is None:
+        return ()
+    repo = Repository(*found)
+    try:
+        return (str(found[0]), repo.ref("HEAD"), tuple(sorted(repo.tag_refs().items())))
+    except (_Unreadable, OSError, ValueError, UnicodeDecodeError):
+        return ()
 
 
 def describe(root: Path) -> tuple[str, str]:

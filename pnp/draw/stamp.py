@@ -18,16 +18,20 @@ STAMP_KEYS = ("version", "build_date")
 
 
 @functools.lru_cache(maxsize=8)
-def _git_stamp(root: str) -> tuple[str, str]:
-    from pnp.draw.gitread import describe  # only when a stamp is drawn: not at import
+def _git_stamp(root: str, state: tuple) -> tuple[str, str]:
+    from pnp.draw.gitread import describe
 
     return describe(Path(root))
 
 
 def git_stamp(root: Path) -> dict[str, str]:
     """{"version", "build_date"} from the git repository holding `root` ("" outside one,
-    or where it cannot be read). Read once per process and folder."""
-    version, date = _git_stamp(str(Path(root).resolve()))
+    or where it cannot be read). Described once per folder and repository state (HEAD
+    and tags), so a process that builds again after a commit sees the new one."""
+    from pnp.draw.gitread import state  # only when a stamp is drawn: not at import
+
+    folder = Path(root).resolve()
+    version, date = _git_stamp(str(folder), state(folder))
     return {"version": version, "build_date": date}
 
 

@@ -145,7 +145,8 @@ def _limited(max_mb: int = 700, cpu_s: int = 20):
 
 
 def run_limited(args, cwd, timeout=30, max_mb=700):
-    """`python -m pnp ARGS` under memory and CPU limits: a blow-up fails, not the machine."""
+    """`python -m pnp ARGS` under memory and CPU limits: a blow-up fails, not the machine.
+    A process of its own is the point: the limits, and a hang killed by the timeout."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env, text=True,
                           capture_output=True, timeout=timeout, preexec_fn=_limited(max_mb))

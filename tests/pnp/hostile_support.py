@@ -73,7 +73,9 @@ def _limits(max_mb: int, cpu_s: int):
 def pnp(*args: str, cwd: Path, watch: Path, timeout: float = 60, max_mb: int = 1200,
         cpu_s: int = 40, env: dict | None = None) -> Run:
     """`python -m pnp ARGS` in `cwd`, bounded, audited; files opened under `watch` are
-    recorded. The cache folder is `watch/cache` unless `env` says otherwise."""
+    recorded. The cache folder is `watch/cache` unless `env` says otherwise. A process
+    of its own is the point: memory and CPU limits, and an audit hook installed at its
+    start-up that sees its workers too (a hook cannot be removed from a process)."""
     hooks = watch / ".audit"
     hooks.mkdir(exist_ok=True)
     (hooks / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")

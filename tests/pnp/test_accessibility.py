@@ -5,17 +5,13 @@ printed pages. Real `pnp init` projects through the CLI (in-process)."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pnp.cli.main import main
 from pnp.draw import colour
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER = "#f7f1e3"          # the starter's paper colour (cards.yaml colors.paper)
@@ -24,9 +20,7 @@ PAPER = "#f7f1e3"          # the starter's paper colour (cards.yaml colors.paper
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("starter") / "game"
-    result = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)],
-                            env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            capture_output=True, text=True, timeout=60)
+    result = run_cli("pnp", "init", str(folder))
     assert result.returncode == 0, result.stderr
     return folder
 
@@ -43,8 +37,8 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _pnp(*args: str):
-    result = CliRunner().invoke(main, list(args))
-    assert "Traceback" not in result.output
+    result = run_cli("pnp", *args)
+    assert "Traceback" not in result.stderr
     return result
 
 
@@ -87,33 +81,33 @@ def test_the_simulations_keep_greys_and_merge_red_with_green_for_deuteranopia():
 
 def test_a_low_contrast_template_is_warned_with_its_ratio_and_a_passing_one_is_not(game):
     passing = _pnp("validate", "--project", str(game))
-    assert passing.exit_code == 0 and _warnings(passing) == [], passing.output
+    assert passing.returncode == 0 and _warnings(passing) == [], passing.stderr
     # the type tag at the foot of every card, now light grey on the paper panel
     _edit(game / "templates" / "harbour" / "_look.j2", 'color: "#5f5f5f"}', 'color: "#b0b0b0"}')
     ratio = colour.contrast(colour.parse_hex("#b0b0b0"), colour.parse_hex(PAPER))
     result = _pnp("validate", "--project", str(game))
-    assert result.exit_code == 0, result.output
+    assert result.returncode == 0, result.stderr
     says = (f'text "SHIP": contrast {ratio:.2f}:1 of #b0b0b0 text (6 pt bold) against '
             "what is behind it, below 4.5:1 (WCAG 1.4.3)")
     assert f"warning: harbour/ships: The Gull: {says}" in _warnings(result)
     storms = [w for w in _warnings(result) if "harbour/storms: Squall: " in w]
     assert len(storms) == 1 and 'text "STORM": contrast' in storms[0]
     strict = _pnp("validate", "--project", str(game), "--strict")
-    assert strict.exit_code == 1
+    assert strict.returncode == 1
 
 
 def test_build_measures_contrast_when_asked_and_strict_refuses_it(game, tmp_path):
     _edit(game / "templates" / "harbour" / "_look.j2", 'color: "#5f5f5f"}', 'color: "#b0b0b0"}')
     plain = _pnp("build", "--project", str(game), "--out", str(tmp_path / "a"), "-j", "1")
-    assert plain.exit_code == 0 and not any("contrast" in w for w in _warnings(plain))
+    assert plain.returncode == 0 and not any("contrast" in w for w in _warnings(plain))
     asked = _pnp("build", "--project", str(game), "--out", str(tmp_path / "b"), "-j", "1",
                  "--contrast")
-    assert asked.exit_code == 0
+    assert asked.returncode == 0
     assert any('The Gull: text "SHIP": contrast 1.93:1' in w for w in _warnings(asked))
     out = tmp_path / "c"
     refused = _pnp("build", "--project", str(game), "--out", str(out), "-j", "1",
                    "--contrast", "--strict")
-    assert refused.exit_code == 1 and not list(out.rglob("*.pdf"))     # nothing written
+    assert refused.returncode == 1 and not list(out.rglob("*.pdf"))     # nothing written
 
 
 def test_text_over_a_dark_band_is_measured_against_the_band(game):
@@ -135,21 +129,21 @@ def test_kind_colours_that_collapse_for_deuteranopia_are_warned_by_pair(game, tm
     diff = colour.difference(colour.parse_hex("#d62728"), colour.parse_hex("#2ca02c"),
                              "deuteranopia")
     result = _pnp("validate", "--project", str(game))
-    assert result.exit_code == 0, result.output
+    assert result.returncode == 0, result.stderr
     assert _warnings(result) == [
         f"warning: harbour/(colours): flags: red / green: #d62728 and #2ca02c look alike with "
         f"deuteranopia (CIEDE2000 {diff:.1f}, below 10): tell them apart by another colour, "
         "or by shape or text as well"]
     build = _pnp("build", "--project", str(game), "--out", str(tmp_path / "o"), "-j", "1",
                  "--strict")
-    assert build.exit_code == 1 and "red / green" in build.stderr
+    assert build.returncode == 1 and "red / green" in build.stderr
 
 
 def test_a_kind_colour_must_be_a_colour(game):
     _edit(game / "cards.yaml", '    colors: {primary: "#1d5c8c"',
           '    kind_colors: {flags: {red: crimson}}\n    colors: {primary: "#1d5c8c"')
     result = _pnp("validate", "--project", str(game))
-    assert result.exit_code == 1
+    assert result.returncode == 1
     assert "kind_colors.flags.red" in result.stderr and "crimson" in result.stderr
 
 
@@ -159,7 +153,7 @@ def test_vision_proofs_are_written_as_each_deficiency_sees_the_faces(game, tmp_p
     out = tmp_path / "proof"
     result = _pnp("proof", "--project", str(game), "--out", str(out), "--deck", "ships",
                   "--vision", "all", "-j", "1", "--dpi", "72")
-    assert result.exit_code == 0, result.output
+    assert result.returncode == 0, result.stderr
     original = Image.open(out / "harbour" / "ships" / "the-gull.png").convert("RGB")
     for vision in ("deuteranopia", "protanopia", "tritanopia"):
         folder = out / "vision" / vision / "harbour"
@@ -183,7 +177,7 @@ def test_large_print_is_measured_on_the_rendered_pages(game, tmp_path, kit):
                   "--only", "ships", "--no-backs")
     large = _pnp("build", "--project", str(game), "--out", str(tmp_path / "l"), "-j", "1",
                  "--only", "ships", "--no-backs", "--large-print")
-    assert normal.exit_code == 0 and large.exit_code == 0, large.output
+    assert normal.returncode == 0 and large.returncode == 0, large.stderr
     before = kit.glyphs(tmp_path / "n" / "harbour" / "ships.pdf")
     after = kit.glyphs(tmp_path / "l" / "harbour" / "ships.pdf")
     assert [g.char for g in before] == [g.char for g in after]     # the same text

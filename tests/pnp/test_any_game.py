@@ -284,7 +284,7 @@ def test_a_warm_load_imports_no_yaml_or_validation(orbit, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
            "PNP_CACHE_DIR": str(tmp_path / "cache")}
 
-    def run():
+    def run():                      # a fresh process: what a load imports is the point
         return subprocess.run([sys.executable, "-c", code], cwd=orbit, env=env,
                               capture_output=True, text=True, timeout=60)
 

@@ -5,8 +5,7 @@ one-process build reports, with nothing written."""
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from pnp.artefacts.project_build import BuildOptions, build_project, job_count
 from pnp.cli.init import write_project
 from pnp.draw.render import RenderError
+from tests.harness import run_cli, run_process
 
 
 @pytest.fixture
@@ -62,8 +62,7 @@ def test_jobs_default_to_the_cores_and_the_option_is_checked(starter):
     import os
 
     assert job_count(None) == max(1, os.cpu_count() or 1) and job_count(1) == 1
-    run = subprocess.run([sys.executable, "-m", "pnp", "build", "--project", str(starter),
-                          "--jobs", "0"], capture_output=True, text=True)
+    run = run_cli("pnp", "build", "--project", str(starter), "--jobs", "0")
     assert run.returncode == 2 and "--jobs" in run.stderr and "Traceback" not in run.stderr
 
 
@@ -71,9 +70,8 @@ def test_proof_with_one_and_two_jobs_writes_the_same_files(starter, tmp_path):
     runs = {}
     for jobs in (1, 2):
         out = tmp_path / f"proof{jobs}"
-        run = subprocess.run([sys.executable, "-m", "pnp", "proof", "--project", str(starter),
-                              "--out", str(out), "--dpi", "40", "--jobs", str(jobs)],
-                             capture_output=True, text=True)
+        run = _cli("proof", "--project", str(starter), "--out", str(out), "--dpi", "40",
+                   "--jobs", str(jobs))
         assert run.returncode == 0, run.stderr
         runs[jobs] = {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
                       for p in sorted(out.rglob("*")) if p.is_file()}
@@ -104,8 +102,9 @@ def test_with_another_thread_running_the_build_stays_in_this_process(starter, tm
     assert started == [] and len(report.built) >= 4
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pnp", *args], capture_output=True, text=True)
+# A real process where workers are the point: pnp forks its workers only from a process
+# with no other thread running (pnp.artefacts.workers), and a pytest worker has some.
+_cli = partial(run_process, "pnp")
 
 
 def _tree(out: Path) -> dict[str, str]:

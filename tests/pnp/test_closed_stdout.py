@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def with_reader_gone(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     """`pnp ARGS` whose stdout is a pipe nobody reads any more (its read end closed
     before the first line: every write fails with EPIPE, as after `head -1`)."""
-    read, write = os.pipe()
+    read, write = os.pipe()         # a real process: its own stdout file descriptor is the point
     os.close(read)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(cwd.parent / "cache")}
     try:

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import ezdxf
 import pytest
 
 from pnp.exports.cut_dxf import rounded_outline
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 LETTER = (215.9, 279.4)
@@ -24,10 +22,6 @@ QUARTER = math.tan(math.radians(90) / 4)   # the bulge of a 90-degree arc: 0.414
 MACHINES = ("silhouette", "cricut")
 
 
-def run_cli(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def export(project, out, *extra, machine="silhouette"):

@@ -6,9 +6,6 @@ project `pnp init` writes (deck `ships`: 7 poker cards)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from dataclasses import astuple
 from pathlib import Path
@@ -17,6 +14,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnp.exports.cutting import CLEARANCE_MM, MACHINES, STANDARD_CORNER_MM, Area, cut_sheet
+from tests.harness import run_cli
 
 SVG = "{http://www.w3.org/2000/svg}"
 DPI = 150
@@ -31,11 +29,6 @@ EXPECTED = {"silhouette": ((279.4, 215.9), [4, 2], [7]),      # landscape, 8 a s
             "cricut": (LETTER, [2, 2], [4, 3])}               # the 6.75 x 9.25 in area
 
 
-def run_cli(*args, cwd=ROOT):
-    """As the `cli` fixture (tests/conftest.py), for the module-scoped fixtures here."""
-    return subprocess.run([sys.executable, "-m", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 @pytest.fixture(scope="module")

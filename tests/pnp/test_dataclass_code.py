@@ -22,6 +22,7 @@ PROBE = ("import pnp.cli.main, pnp.dataclass_code as d\n"
 
 
 def _run(cache: Path) -> list[str]:
+    # a fresh process: what a start-up compiles (or finds kept) is the point
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(cache)}
     result = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
                             text=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import carddb  # noqa: E402
 from pnp.artefacts.single import select_faces  # noqa: E402
 from pnp.exports import cards as ex  # noqa: E402
 from pnp.exports import tts  # noqa: E402
+from tests.harness import run_cli
 from tests.pnp.exports_support import ROOT, StandInRenderer  # noqa: E402
 
 PT = 72 / 25.4
@@ -185,8 +185,6 @@ def test_tts_sheets_of_one_deck_share_one_resolution(db, tmp_path, monkeypatch):
 
 def test_export_command_png_with_the_real_renderer(db, tmp_path):
     import io
-    import os
-    import subprocess
 
     from PIL import ImageCms
 
@@ -194,9 +192,7 @@ def test_export_command_png_with_the_real_renderer(db, tmp_path):
 
     project = make_project(tmp_path / "project")
     card = db.games["x-statix"].decks["owners"].cards[0]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-m", "pnp", "export", "png", "--card", card.name],
-                         cwd=project, capture_output=True, text=True, timeout=120, env=env)
+    run = run_cli("pnp", "export", "png", "--card", card.name, cwd=project)
     assert run.returncode == 0, run.stderr
     files = sorted((project / "output" / "export" / "png" / "x-statix").glob("*.png"))
     assert [p.name for p in files] == ["owners--back.png",
@@ -206,8 +202,7 @@ def test_export_command_png_with_the_real_renderer(db, tmp_path):
             assert im.size == (825, 1125)
             icc = ImageCms.ImageCmsProfile(io.BytesIO(im.info["icc_profile"]))
             assert ImageCms.getProfileDescription(icc).strip() == "sRGB built-in"
-    bad = subprocess.run([sys.executable, "-m", "pnp", "export", "svg"], cwd=project,
-                         capture_output=True, text=True, timeout=60, env=env)
+    bad = run_cli("pnp", "export", "svg", cwd=project)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 

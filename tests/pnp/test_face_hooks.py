@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from pnp.artefacts import drawn
 from pnp.artefacts.project_build import BuildOptions, build_project
 from pnp.cli.init import write_project
 from pnp.errors import PnpError
+from tests.harness import run_cli
 
 
 @pytest.fixture
@@ -97,8 +96,7 @@ def test_pnp_diff_across_a_record_format_change_says_so(starter):
     del old["format"]
     old["cards"] = {k: {**v, "front": "0" * 64} for k, v in old["cards"].items()}
     first.write_text(json.dumps(old))
-    run = subprocess.run([sys.executable, "-m", "pnp", "diff", "--project", str(starter)],
-                         capture_output=True, text=True)
+    run = run_cli("pnp", "diff", "--project", str(starter))
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr.count("\n") == 1 and "record format changed" in run.stderr
     assert "format 1" in run.stderr and "changed" not in run.stderr.replace(

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pnp.draw.gitread import describe
+from tests.harness import run_cli
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None,
                                 reason="git is not installed: nothing to compare with")
@@ -82,8 +83,7 @@ def test_a_project_folder_inside_the_repository(repo):
 def test_a_stamp_drawn_from_git_starts_no_program(repo, tmp_path):
     """pnp build of a project in a repository whose template prints the stamp: the
     audit hook of the build records every program started: none."""
-    subprocess.run([sys.executable, "-m", "pnp", "init", str(repo / "proj")], check=True,
-                   capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run_cli("pnp", "init", str(repo / "proj")).returncode == 0
     ship = repo / "proj" / "templates" / "harbour" / "ship.j2"
     ship.write_text(ship.read_text() + "- text: {box: [5, 80, 50, 5], "
                                        "text: {{ version ~ ' ' ~ build_date }}, size: 6}\n")
@@ -99,6 +99,7 @@ def test_a_stamp_drawn_from_git_starts_no_program(repo, tmp_path):
         "try:\n    runpy.run_module('pnp', run_name='__main__')\n"
         "except SystemExit as e:\n    code = e.code\n"
         "print('STARTED', started, file=sys.stderr)\n")
+    # a process of its own: an audit hook, once added, cannot be removed from a process
     done = subprocess.run([sys.executable, str(probe)], cwd=repo / "proj", capture_output=True,
                           text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert "STARTED []" in done.stderr, done.stderr

@@ -55,6 +55,7 @@ def starter(tmp_path: Path) -> Path:
 
 def run(folder: Path, *args: str, kill_at: int = 0, out: Path | None = None,
         extra_env: dict | None = None) -> subprocess.CompletedProcess:
+    # a real process: its start-up hook (KILLER) SIGKILLs it in the middle of a write
     hooks = folder.parent / "hooks"
     hooks.mkdir(exist_ok=True)
     (hooks / "sitecustomize.py").write_text(KILLER, encoding="utf-8")

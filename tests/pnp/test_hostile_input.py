@@ -11,9 +11,12 @@ import shutil
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
+
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "minimal-cards.yaml"
@@ -26,9 +29,13 @@ def _limits(max_mb: int, cpu_s: int):
     return apply
 
 
-def pnp(*args: str, cwd: Path, timeout: float = 60, max_mb: int = 1200,
-        cpu_s: int = 40) -> subprocess.CompletedProcess:
-    """`python -m pnp ARGS` in `cwd`, bounded: a blow-up fails the test, not the machine."""
+pnp = partial(run_cli, "pnp")
+
+
+def bounded(*args: str, cwd: Path, timeout: float = 60, max_mb: int = 1200,
+            cpu_s: int = 40) -> subprocess.CompletedProcess:
+    """`python -m pnp ARGS` in `cwd`, bounded: a blow-up fails the test, not the machine.
+    A process of its own is the point: memory and CPU limits, a hang killed."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env, text=True,
                           capture_output=True, timeout=timeout, preexec_fn=_limits(max_mb, cpu_s))
@@ -144,8 +151,8 @@ def test_template_fifo_is_refused_without_hanging(tmp_path):
     owner = folder / "templates" / "x-statix" / "owner.j2"
     owner.unlink()
     os.mkfifo(owner)
-    run = pnp("build", "--game", "x-statix", "--only", "owners", "--out", "out", cwd=folder,
-              timeout=30)
+    run = bounded("build", "--game", "x-statix", "--only", "owners", "--out", "out",
+                  cwd=folder, timeout=30)
     one_line_error(run, 1, "templates/x-statix/owner.j2", "not a regular file")
 
 
@@ -247,8 +254,8 @@ def test_hostile_template_stops_the_build_with_one_line(tmp_path):
     folder = project(tmp_path)
     (folder / "templates" / "x-statix" / "owner.j2").write_text(
         "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}\n")
-    run = pnp("build", "--game", "x-statix", "--only", "owners", "--out", "out", cwd=folder,
-              timeout=60, max_mb=800)
+    run = bounded("build", "--game", "x-statix", "--only", "owners", "--out", "out",
+                  cwd=folder, timeout=60, max_mb=800)
     one_line_error(run, 1, "templates/x-statix/owner.j2:1:", "loop steps", "(card 'Coach')")
 
 
@@ -264,8 +271,8 @@ def test_decompression_bomb_png_is_one_line(tmp_path):
     cards = folder / "cards.yaml"
     cards.write_text(cards.read_text().replace("{name: Coach, type: Owner,",
                                                "{name: Coach, type: Owner, image: art/bomb.png,", 1))
-    run = pnp("build", "--game", "x-statix", "--only", "owners", "--out", "out", cwd=folder,
-              max_mb=900)
+    run = bounded("build", "--game", "x-statix", "--only", "owners", "--out", "out",
+                  cwd=folder, max_mb=900)
     one_line_error(run, 1, "bomb.png", "more than 100,000,000 pixels (limit)")
 
 

@@ -19,6 +19,7 @@ def test_concurrent_builds_on_one_out_all_finish_whole(tmp_path):
 
     folder = project(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    # real processes: concurrent builds on one folder are the point
     runs = [subprocess.Popen([sys.executable, "-m", "pnp", *BUILD], cwd=folder, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for _ in range(4)]

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from dataclasses import replace
-from pathlib import Path
+from functools import partial
 
 import pytest
 
-import carddb  # noqa: E402
-from pnp.artefacts import build as b  # noqa: E402
-from pnp.artefacts.incremental import Hasher, unchanged_build  # noqa: E402
-from tests.pnp.exports_support import ROOT, make_project  # noqa: E402
+import carddb
+from pnp.artefacts import build as b
+from pnp.artefacts.incremental import Hasher, unchanged_build
+from tests.harness import run_cli
+from tests.pnp.exports_support import ROOT, make_project
 
-
-def pnp(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+pnp = partial(run_cli, "pnp")
 
 
 def built(run: subprocess.CompletedProcess) -> set[str]:

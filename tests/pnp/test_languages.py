@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader
 
-from pnp.cli.main import main
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,9 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("starter") / "game"
-    done = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)],
-                          env={**os.environ, "PYTHONPATH": str(ROOT)},
-                          capture_output=True, text=True, timeout=60)
+    done = run_cli("pnp", "init", str(folder))
     assert done.returncode == 0, done.stderr
     return folder
 
@@ -42,9 +36,15 @@ def game(starter, tmp_path, monkeypatch) -> Path:
 
 
 def pnp(*args: str, code: int = 0):
-    result = CliRunner().invoke(main, list(args))
-    assert result.exit_code == code, (args, result.output)
+    """`pnp ARGS` in the game's folder (the fixture's working directory), exiting `code`."""
+    result = run_cli("pnp", *args, cwd=Path.cwd())
+    assert result.returncode == code, (args, printed(result))
     return result
+
+
+def printed(result) -> str:
+    """What the command printed, stdout then stderr."""
+    return result.stdout + result.stderr
 
 
 def text_of(pdf: Path) -> str:
@@ -94,7 +94,7 @@ def test_templates_see_the_language_code(game):
 
 def test_a_language_not_declared_is_refused_in_one_line(game):
     done = pnp("build", "--lang", "fr", "--out", "out", code=2)
-    assert done.output.strip().splitlines()[-1].endswith(
+    assert printed(done).strip().splitlines()[-1].endswith(
         "--lang fr: not a language of cards.yaml (it declares en, de; or all)")
     # a game in one language: no `languages`, no German columns
     edit(game / "cards.yaml", "languages: [en, de]", "")
@@ -104,7 +104,7 @@ def test_a_language_not_declared_is_refused_in_one_line(game):
         csv.writer(fh).writerows(rows)
     pnp("validate")
     done = pnp("build", "--lang", "all", "--out", "out", code=2)
-    assert "cards.yaml declares no languages" in done.output
+    assert "cards.yaml declares no languages" in printed(done)
     assert not (game / "out").exists()
 
 
@@ -113,31 +113,31 @@ def test_validate_lists_each_missing_translation_and_strict_refuses(game):
     edit(sheet, ",Eiserne Jungfrau,Ignoriert den ersten Squall.", ",Eiserne Jungfrau,")
     done = pnp("validate", code=0)
     assert ("warning: ships.csv:3:I: games.harbour.decks.ships.cards[1].text: no 'de' "
-            "translation (card 'Iron Maiden')") in done.output
-    assert "1 warning" in done.output
+            "translation (card 'Iron Maiden')") in printed(done)
+    assert "1 warning" in printed(done)
     refused = pnp("validate", "--strict", code=1)
-    assert "1 problem found [--strict]" in refused.output
+    assert "1 problem found [--strict]" in printed(refused)
 
 
 def test_german_text_that_overflows_is_reported_for_german_only(game):
     long = " ".join(["Die Möwe zieht bei Flaute weiter, so weit der Wind sie trägt."] * 8)
     edit(game / "ships.csv", "Zieht bei Flaute 1 weiter.", f'"{long}"'.replace(",", ";"))
     done = pnp("validate")
-    lines = [line for line in done.output.splitlines() if "does not fit" in line]
+    lines = [line for line in printed(done).splitlines() if "does not fit" in line]
     assert lines and all(line.startswith("warning: [de] harbour/ships: Die Möwe: rules:")
-                         for line in lines), done.output
-    assert "[en]" not in done.output
+                         for line in lines), printed(done)
+    assert "[en]" not in printed(done)
     # the build of each language warns for its own text alone
     built = pnp("build", "--lang", "all", "--out", "out", "--jobs", "1")
-    fits = [line for line in built.output.splitlines() if "does not fit" in line]
+    fits = [line for line in printed(built).splitlines() if "does not fit" in line]
     assert len(fits) == 1 and "Die Möwe" in fits[0]
 
 
 def test_a_character_no_font_has_is_checked_in_its_language(game):
     edit(game / "ships.csv", "Zieht bei Flaute 1 weiter.", "Zieht bei Flaute 1 weiter. 嵐")
     done = pnp("validate")
-    glyphs = [line for line in done.output.splitlines() if "嵐" in line or "U+5D50" in line]
-    assert glyphs and all("[de]" in line for line in glyphs), done.output
+    glyphs = [line for line in printed(done).splitlines() if "嵐" in line or "U+5D50" in line]
+    assert glyphs and all("[de]" in line for line in glyphs), printed(done)
 
 
 def test_a_card_keeps_its_identity_in_the_record_diff_and_changed_only(game):
@@ -153,7 +153,7 @@ def test_a_card_keeps_its_identity_in_the_record_diff_and_changed_only(game):
     assert found["changed"] == [{"card": "harbour/ships/The Gull", "what": ["front"]}]
     assert found["added"] == found["removed"] == []
     done = pnp("build", "--lang", "de", "--out", "out", "--changed-only", "--jobs", "1")
-    assert "(1 card, 2 pages" in done.output
+    assert "(1 card, 2 pages" in printed(done)
     reprint = text_of(game / "out" / "de" / "changed.pdf")
     assert "Die Silbermöwe" in reprint and "Zieht bei Flaute 2 weiter." in reprint
     assert "Eiserne Jungfrau" not in reprint
@@ -172,20 +172,20 @@ def test_exports_and_diff_work_per_language(game):
     found = json.loads(pnp("diff", "--out", "out", "--lang", "de", "--json").stdout)
     assert found["since"] == "build 1" and found["changed"] == []
     done = pnp("diff", "--out", "out", "--lang", "../x", code=2)
-    assert "--lang ../x: not a language code" in done.output
+    assert "--lang ../x: not a language code" in printed(done)
 
 
 def test_a_build_in_a_language_warns_of_its_missing_translations(game):
     edit(game / "ships.csv", ",Eiserne Jungfrau,Ignoriert den ersten Squall.", ",Eiserne Jungfrau,")
     done = pnp("build", "--lang", "de", "--out", "out", "--jobs", "1")
-    said = [line for line in done.output.splitlines() if "translation" in line]
+    said = [line for line in printed(done).splitlines() if "translation" in line]
     assert said == ["warning: harbour/ships: Iron Maiden: text: no 'de' translation: printed "
                     "in 'en' (ships.csv:3:I)"]
     assert "Ignores the first Squall." in text_of(game / "out" / "de" / "harbour" / "ships.pdf")
     # the default language misses nothing; --strict refuses the German, even up to date
-    assert "translation" not in pnp("build", "--out", "out", "--jobs", "1").output
+    assert "translation" not in printed(pnp("build", "--out", "out", "--jobs", "1"))
     refused = pnp("build", "--lang", "de", "--out", "out", "--strict", code=1)
-    assert "a warning above with --strict" in refused.output
+    assert "a warning above with --strict" in printed(refused)
 
 
 def test_a_language_prints_with_its_own_fonts(game):

@@ -145,20 +145,18 @@ def test_an_unreadable_plan_file_is_a_miss(starter, tmp_path):
 def test_a_stored_plan_drawing_a_fallback_glyph_registers_its_font(starter, tmp_path):
     """Fallback fonts are registered when planning first needs them; a plan taken from
     the store (a fresh process that planned nothing) must register them too."""
-    import os
-    import subprocess
-    import sys
+    from tests.harness import run_process
 
     cards = starter / "cards.yaml"
     cards.write_text(cards.read_text().replace("No ship may move more than 2 this round.",
                                                "No ship may move \u2192 more than 2 \u2605."))
-    env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    env = {"PNP_CACHE_DIR": str(tmp_path / "cache")}
     pdfs = []
     for n in (1, 2):
         out = tmp_path / f"out{n}"
-        run = subprocess.run([sys.executable, "-m", "pnp", "build", "--project",
-                              str(starter), "--only", "storms", "--out", str(out)],
-                             capture_output=True, text=True, env=env)
+        # a fresh process each time is the point: the second one plans nothing itself
+        run = run_process("pnp", "build", "--project", str(starter), "--only", "storms",
+                          "--out", str(out), env=env)
         assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
         pdfs.append((out / "harbour" / "storms.pdf").read_bytes())
     assert pdfs[0] == pdfs[1]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import carddb  # noqa: E402
 from pnp.artefacts.single import page_box, select_faces  # noqa: E402
 from pnp.draw import checks  # noqa: E402
 from pnp.exports.proof import draw_guides, load_record, proof_faces  # noqa: E402
+from tests.harness import run_cli
 from tests.pnp.exports_support import ROOT, StandInRenderer  # noqa: E402
 
 PT = 72 / 25.4
@@ -137,9 +136,7 @@ def test_icon_inside_and_sharp_image_pass(tmp_path):
 
 def test_build_reports_the_layout_checks(tmp_path):
     checked_project(tmp_path, "[2, 2]", 100)
-    run = subprocess.run([sys.executable, "-m", "pnp", "build", "--only", "owners"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    run = run_cli("pnp", "build", "--only", "owners", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     lines = [line for line in run.stderr.splitlines() if line.startswith("warning:")]
     owners = len(carddb.load(tmp_path / "cards.yaml").games["x-statix"].decks["owners"].cards)
@@ -275,15 +272,12 @@ def test_proof_command_with_the_real_renderer(db, tmp_path):
 
     project = make_project(tmp_path / "project")
     card = db.games["x-statix"].decks["common"].cards[0]
-    run = subprocess.run([sys.executable, "-m", "pnp", "proof", "--card", card.name,
-                          "--guides", "--out", "proofs"], cwd=project, capture_output=True,
-                         text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    run = run_cli("pnp", "proof", "--card", card.name, "--guides", "--out", "proofs",
+                  cwd=project)
     assert run.returncode == 0, run.stderr
     assert "proofed 2 faces" in run.stdout
     assert (project / "proofs" / "index.html").is_file()
     assert (project / "proofs" / "x-statix" / "common-contact.png").is_file()
-    bad = subprocess.run([sys.executable, "-m", "pnp", "proof", "--card", "Nobody At All"],
-                         cwd=project, capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    bad = run_cli("pnp", "proof", "--card", "Nobody At All", cwd=project)
     assert bad.returncode == 2
     assert bad.stderr.strip() == "pnp: unknown card 'Nobody At All'"

@@ -28,6 +28,7 @@ def test_a_warm_build_imports_no_other_command_nor_what_it_does_not_use(cli, tmp
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
     args = [sys.executable, "-c", PROBE, "build", "--game", "harbour", "--only", "storms",
             "--force"]
+    # fresh processes: what a start-up imports is the point (here and below)
     cold = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
     warm = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert cold.returncode == warm.returncode == 0, warm.stderr

@@ -4,14 +4,13 @@ nothing is written. Real projects from `pnp init`, through the CLI."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,9 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def starter(tmp_path_factory) -> Path:
     """A `pnp init` project (made once; each test edits a copy)."""
     folder = tmp_path_factory.mktemp("starter") / "game"
-    result = subprocess.run([sys.executable, "-m", "pnp", "init", str(folder)],
-                            env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            capture_output=True, text=True, timeout=60)
+    result = run_cli("pnp", "init", str(folder))
     assert result.returncode == 0, result.stderr
     return folder
 

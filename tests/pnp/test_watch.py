@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import queue
 import shutil
 import subprocess
@@ -11,16 +10,18 @@ import threading
 import time
 from pathlib import Path
 
-import carddb  # noqa: E402
-from pnp.cli.watch import relevant, watch_loop, watch_roots  # noqa: E402
-from tests.pnp.exports_support import ROOT, make_project  # noqa: E402
+import carddb
+from pnp.cli.watch import relevant, watch_loop, watch_roots
+from tests.harness import process_env, run_cli
+from tests.pnp.exports_support import ROOT, make_project
 
 
 class Watcher:
-    """`pnp watch` in a subprocess; lines of its output (stdout and stderr) on a queue."""
+    """`pnp watch` in a subprocess; lines of its output (stdout and stderr) on a queue.
+    A real process is the point: it runs until terminated, and a changed font re-execs it."""
 
     def __init__(self, cwd: Path, *args: str):
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        env = process_env({"PYTHONUNBUFFERED": "1"})
         self.proc = subprocess.Popen([sys.executable, "-m", "pnp", "watch", *args], cwd=cwd,
                                      env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
@@ -122,14 +123,19 @@ def test_watch_reacts_to_an_edit_through_file_events(tmp_path, monkeypatch):
     owner = carddb.load(cards).games["x-statix"].decks["owners"].cards[0]
     batches, reports, lines = [], [], []
     real_watch, real_build = watchfiles.watch, pb.build_project
+    listened, first_built = threading.Event(), threading.Event()
+    probe = project / "probe.txt"          # in the watched folder, read by no build
 
     def recording_watch(*args, **kwargs):
         for batch in real_watch(*args, **kwargs):
             batches.append(batch)
+            if any(Path(name).name == probe.name for _, name in batch):
+                listened.set()
             yield batch
 
     def recording_build(*args, **kwargs):
         reports.append(real_build(*args, **kwargs))
+        first_built.set()
         return reports[-1]
 
     monkeypatch.setattr(watchfiles, "watch", recording_watch)
@@ -145,10 +151,12 @@ def test_watch_reacts_to_an_edit_through_file_events(tmp_path, monkeypatch):
         cards, ["--game", "x-statix", "--only", "owners"], False, project / "output", 0.1,
         echo), kwargs={"stop": done.is_set}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60
-    while len(reports) < 1 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)                        # the watcher is listening
+    assert first_built.wait(60), lines
+    deadline = time.monotonic() + 60       # the watcher is listening once it saw the probe
+    while not listened.is_set() and time.monotonic() < deadline:
+        probe.write_text(str(time.monotonic()))
+        listened.wait(0.5)
+    assert listened.is_set(), batches
     cards.write_text(cards.read_text().replace(owner.text, owner.text + " Edited.", 1))
     assert done.wait(60), lines
     thread.join(10)
@@ -163,9 +171,7 @@ def test_a_mistyped_build_option_ends_the_watch_with_a_usage_error(tmp_path):
     """No edit can fix a bad command line: the watch exits 2 with the build's one-line
     error instead of watching and failing on every change."""
     make_project(tmp_path)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-m", "pnp", "watch", "--paepr", "a4"], cwd=tmp_path,
-                            env=env, capture_output=True, text=True, timeout=60)
+    result = run_cli("pnp", "watch", "--paepr", "a4", cwd=tmp_path)
     assert result.returncode == 2
     (line,) = result.stderr.splitlines()
     # (click's wording changed in 8.2.x: "No such option: --paepr (Possible options: ...)",

@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
 import carddb
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 PT = 72 / 25.4
 
 
-def pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+pnp = partial(run_cli, "pnp")
 
 
 @pytest.fixture(scope="module")

@@ -5,23 +5,16 @@ fold lines dashed [2 2]); a bad value is a located refusal."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
 from pnp.artefacts.guides import GuideStyle, code, from_profile
+from tests.harness import run_cli
 
-ROOT = Path(__file__).resolve().parents[3]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-
-
-def pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=ENV,
-                          capture_output=True, text=True, timeout=120)
+pnp = partial(run_cli, "pnp")
 
 
 @pytest.fixture

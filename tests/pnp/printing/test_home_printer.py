@@ -6,10 +6,8 @@ unprintable 5 mm band painted white, where every trim line must still show a gui
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 import carddb
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 PT = 72 / 25.4
@@ -25,10 +24,7 @@ MARGIN = 5.0  # mm: the default print.printer_margin_mm
 DPI = 150
 
 
-def pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+pnp = partial(run_cli, "pnp")
 
 
 @pytest.fixture(scope="module", params=["letter", "a4"])

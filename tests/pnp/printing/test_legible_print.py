@@ -6,22 +6,19 @@ in a warning, and font roles filled from the family with a notice."""
 from __future__ import annotations
 
 import html
-import os
 import shutil
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
+
+from tests.harness import run_cli
 
 ROOT = Path(__file__).resolve().parents[3]
 COACH = "{name: Coach, type: Owner,"
 
 
-def pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+pnp = partial(run_cli, "pnp")
 
 
 def project(tmp_path: Path, *replacements: tuple[str, str]) -> Path:
