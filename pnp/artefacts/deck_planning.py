@@ -44,7 +44,7 @@ def worth_it(db: Any, art: Any, jobs: int | None, force: bool) -> bool:
         return False
     if force:
         return True
-    from pnp.artefacts.project_build import plan_store
+    from pnp.artefacts.renderers import plan_store
 
     return not plan_store(db).stored(f"{art.game}/{art.deck}")
 
@@ -157,7 +157,7 @@ def _renderer() -> tuple[Any, _Capture]:
     w = _WORKER
     if "renderer" not in w:
         from pnp.artefacts import drawn
-        from pnp.artefacts.project_build import checked_renderer
+        from pnp.artefacts.renderers import checked_renderer
         from pnp.draw.fonts import register_fonts
 
         db, opts = w["db"], w["opts"]

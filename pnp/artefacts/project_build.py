@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.artefacts.renderers import checked_renderer, plan_store
 from pnp.artefacts.workers import job_count, pool_size  # noqa: F401 (job_count: the tests')
 from pnp.errors import PnpError
 
@@ -565,46 +566,6 @@ def warning_key(w: Any) -> tuple:
     """One problem of a card's element: its copies and later pages repeat it, but an
     element may have two (text cut at the floor and a character no font has)."""
     return tuple(getattr(w, k, None) for k in ("game", "deck", "card", "element", "message"))
-
-
-def plan_store(db: Any, force: bool = False) -> Any:
-    """The card plans kept across builds (pnp.draw.plan_cache); `force`: none is read,
-    every plan is made and stored anew."""
-    from pnp.artefacts import drawn
-    from pnp.draw import plan_cache
-
-    return plan_cache.PlanStore(plan_cache.folder(), context=drawn.fonts_digest(db),
-                                read=not force, project=str(Path(db.root).resolve()))
-
-
-def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False,
-                     store: Any = None, opts: Any = None) -> Any:
-    """The card renderer, wrapped in the layout checks (pnp.draw.checks), keeping its
-    card plans in `store` (a PlanStore) when given; `opts` (Options): --contrast adds the
-    contrast check, --large-print sets text as large as its box allows."""
-    from pnp.draw.checks import CheckedRenderer
-    from pnp.draw.render import CardRenderer
-
-    if not ink_saver:      # (the call stand-in renderers of the tests take)
-        renderer = CardRenderer(db, fonts)
-    else:
-        renderer = CardRenderer(db, fonts, ink_saver=True)
-    if store is not None:
-        renderer.plan_store = store
-    accessible(renderer, opts)
-    return CheckedRenderer(renderer)
-
-
-def accessible(renderer: Any, opts: Any) -> Any:
-    """`renderer` set up for the accessibility options of `opts` (before the checks are
-    installed): --contrast, --large-print."""
-    if opts is not None and getattr(opts, "contrast", False):
-        renderer.check_contrast = True
-    if opts is not None and getattr(opts, "large_print", False):
-        from pnp.draw.render import LARGE_PRINT_PT
-
-        renderer.large_print = LARGE_PRINT_PT
-    return renderer
 
 
 def load_database(path: Path) -> Any:

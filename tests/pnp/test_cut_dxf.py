@@ -98,7 +98,7 @@ def check_outline(points, trim, radius, page_h=LETTER[1]):
 def test_each_sheets_dxf_outlines_are_the_layout_reports_trims(exported, machine):
     folder = exported[machine]
     pages = json.loads((folder / "ships.layout.json").read_text())["pages"]
-    assert [len(p["cards"]) for p in pages] == {"silhouette": [7], "cricut": [4, 3]}[machine]
+    assert [len(p["cards"]) for p in pages] == {"silhouette": [8, 4], "cricut": [4, 4, 4]}[machine]
     for page in pages:
         size = tuple(page["size_mm"])
         assert size == {"silhouette": (279.4, 215.9), "cricut": LETTER}[machine]
@@ -120,7 +120,7 @@ def test_corner_radius_0_cuts_square_corners_and_two_exports_are_byte_identical(
     for points, card in zip(outlines(square / "ships-sheet-1.dxf", size), page["cards"],
                             strict=True):
         check_outline(points, card["trim_mm"], 0, size[1])
-    stale = square / "ships-sheet-2.dxf"                 # from a longer deck before
+    stale = square / "ships-sheet-3.dxf"                 # from a longer deck before
     stale.write_text("0\nEOF\n")
     export(project, tmp_path / "square")
     assert not stale.exists()

@@ -25,8 +25,8 @@ POKER = (63.5, 88.9)
 ROOT = Path(__file__).resolve().parents[2]
 # What each machine makes of the 7 poker cards on Letter: the page (mm, as printed),
 # the grid, the cards on each sheet.
-EXPECTED = {"silhouette": ((279.4, 215.9), [4, 2], [7]),      # landscape, 8 a sheet
-            "cricut": (LETTER, [2, 2], [4, 3])}               # the 6.75 x 9.25 in area
+EXPECTED = {"silhouette": ((279.4, 215.9), [4, 2], [8, 4]),   # landscape, 8 a sheet
+            "cricut": (LETTER, [2, 2], [4, 4, 4])}            # the 6.75 x 9.25 in area
 
 
 
@@ -261,7 +261,7 @@ def test_a_fixed_bleed_takes_the_densest_grid_that_keeps_it(project, tmp_path, c
     assert done.returncode == 0, done.stderr
     assert "6 cards a sheet (3 x 2, letter landscape), bleed 3.175 mm" in done.stdout
     found = report(tmp_path / "full" / "harbour")
-    assert found["bleed_mm"] == 3.175 and [len(p["cards"]) for p in found["pages"]] == [6, 1]
+    assert found["bleed_mm"] == 3.175 and [len(p["cards"]) for p in found["pages"]] == [6, 6]
     dense = cli("pnp", "export", "cut", "--machine", "silhouette", "--deck", "ships",
                 "--out", str(tmp_path / "dense"), cwd=project)
     assert "8 cards a sheet (4 x 2, letter landscape)" in dense.stdout
@@ -310,13 +310,14 @@ def test_corner_radius_option_and_two_exports_are_byte_identical(project, export
                                          EXPECTED["silhouette"][0])} == {0.0}
     first = (exported["silhouette"] / "ships-sheet-1.pdf").read_bytes()
     assert (out / "harbour" / "ships-sheet-1.pdf").read_bytes() == first
-    stale = out / "harbour" / "ships-sheet-2.svg"       # from a longer deck before
+    stale = out / "harbour" / "ships-sheet-3.svg"       # from a longer deck before
     stale.write_text("<svg/>")
     again = cli("pnp", "export", "cut", "--machine", "silhouette", "--deck", "ships",
                 "--out", str(out), cwd=project)
     assert again.returncode == 0 and not stale.exists()
     assert sorted(p.name for p in (out / "harbour").iterdir()) == [
-        "ships-sheet-1.dxf", "ships-sheet-1.pdf", "ships-sheet-1.svg", "ships.layout.json"]
+        f"ships-sheet-{n}.{kind}" for n in (1, 2) for kind in ("dxf", "pdf", "svg")
+    ] + ["ships.layout.json"]
 
 
 def test_print_corner_radius_mm_sets_the_rounding(project, tmp_path, cli):

@@ -32,7 +32,10 @@ def _styled(project: Path, style: str) -> None:
 
 
 def _content(pdf: Path) -> str:
-    return PdfReader(pdf).pages[0].get_contents().get_data().decode("latin-1")
+    """Every page's content stream (a full sheet has no room for crop marks: they are on
+    the part-filled one)."""
+    return "".join(page.get_contents().get_data().decode("latin-1")
+                   for page in PdfReader(pdf).pages)
 
 
 class Segment:
