@@ -33,7 +33,10 @@ with the new cards. Once per change: the line is remembered, per session and gam
 by the digest of the database's definition as found (beside the session's verified marks,
 referee/session_verified.py, and in the process for `referee play`; with
 PNP_CACHE_DIR=off only in the process); an edit that changes the definition again is said
-again, with everything that differs from the game's start. Commands that read no cards
+again, with everything that differs from the game's start. A command that finds the
+database unchanged remembers so (`same_as_kept`: the fingerprints of the files it loaded,
+carddb.fingerprint, for this `new` event's payload): the next command whose files have
+the same fingerprints neither loads nor compares them (`unchanged`). Commands that read no cards
 (`status`, `log`, `undo`, `redo`, `mt`, `hand`) load no database (as before) and say
 nothing; the next one that does says it."""
 
