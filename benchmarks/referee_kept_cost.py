@@ -6,7 +6,7 @@ Run from the project root:
     python benchmarks/referee_kept_cost.py --against /tmp/base [--runs N]
 
 Each command starts a fresh interpreter (the console script's three lines) with
-PYTHONPATH set to one checkout or the other; the two are run alternately (A B A B ...)
+PYTHONPATH set to one checkout or the other; the two are run alternately (A B B A ...)
 so that machine load affects both alike, and each figure is the median CPU (user +
 system) of the child process (`resource.getrusage(RUSAGE_CHILDREN)`), wall time on a
 shared machine saying more about the neighbours. Bytecode is cached in a temporary
@@ -105,8 +105,8 @@ def main() -> None:
             cpu: dict[str, list[float]] = {name: [] for name in trees}
             for name in trees:  # warm: bytecode, card cache, kept memory
                 child_cpu([sys.executable, "-c", REFEREE, *words], envs[name], session)
-            for _ in range(args.runs):
-                for name in trees:
+            for run in range(args.runs):
+                for name in list(trees)[::1 if run % 2 else -1]:  # A B B A: neither first
                     cpu[name].append(
                         in_process_cpu(words, envs[name], session) if args.in_process
                         else child_cpu([sys.executable, "-c", REFEREE, *words], envs[name],
