@@ -85,6 +85,29 @@ def read_digest(path: str | os.PathLike) -> str | None:
     return _read.get(str(Path(path).resolve()))
 
 
+def fingerprint(path: str | os.PathLike | None = None) -> str | None:
+    """A digest of everything a `load(path)` validates against, told without loading it:
+    the file's bytes, where it is, the name messages call it, carddb's code, and each
+    spreadsheet read (its digest) and file checked (that it exists), as this process's or
+    the on-disk cache's entry for those bytes records them. Equal fingerprints: `load`
+    gives an equal database (the referee's kept game compares them, referee/kept.py).
+    None when no entry knows the file (never loaded, invalid, unreadable, or a file it
+    depends on changed): then only `load` can tell."""
+    path = Path(path) if path is not None else default_path()
+    try:
+        raw = read_limited(path, limits.MAX_FILE_BYTES)
+    except (OSError, ValueError):
+        return None
+    from carddb import cache
+
+    resolved, name = path.resolve(), display_name(path)
+    db = _cache.get((str(resolved), name, hash(raw)))
+    facts = cache.facts_of(db) if db is not None else cache.stored_facts(raw, resolved, name)
+    if facts is None or cache.changed(facts):
+        return None
+    return cache.fingerprint(raw, resolved, name, facts)
+
+
 def load(path: str | os.PathLike | None = None, reserved: Iterable[str] = ()) -> Database:
     """Load and validate the card database (cached per file content in this process).
     `reserved`: ids no deck may take, the caller's own names for what it writes beside

@@ -81,10 +81,41 @@ def _digest(path: Path) -> str | None:
 def stale(db: Any) -> bool:
     """Whether a database loaded earlier depends on a file that has changed since."""
     facts = _facts.get(id(db))
-    if facts is None:
-        return False
+    return facts is not None and changed(facts)
+
+
+def changed(facts: tuple[list, list]) -> bool:
+    """Whether a spreadsheet read has other bytes now, or a file checked is gone."""
     sheets, checked = facts
     return any(_digest(p) != d for p, d in sheets) or not all(Path(p).is_file() for p in checked)
+
+
+def facts_of(db: Any) -> tuple[list, list] | None:
+    """What a database loaded in this process was validated against (None: not known)."""
+    return _facts.get(id(db))
+
+
+def stored_facts(raw: bytes, path: Path, name: str) -> tuple[list, list] | None:
+    """What the on-disk entry for these bytes was validated against, its database left
+    pickled (None: no entry, or an unreadable one)."""
+    where = folder()
+    if where is None:
+        return None
+    try:
+        data = (where / (_key(raw, path, name) + ".pickle")).read_bytes()
+        sheets, checked, _pickled = pickle.loads(data)
+    except Exception:  # missing, unreadable or from another version
+        return None
+    return sheets, checked
+
+
+def fingerprint(raw: bytes, path: Path, name: str, facts: tuple[list, list]) -> str:
+    """The entry's key (bytes, place, name, code) with what it was validated against."""
+    h = hashlib.sha256(_key(raw, path, name).encode())
+    sheets, checked = facts
+    for part in [*(f"{p}\0{d}" for p, d in sheets), *checked]:
+        h.update(len(part).to_bytes(8, "little") + part.encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
 
 
 def load(raw: bytes, path: Path, name: str) -> Any | None:
@@ -94,7 +125,7 @@ def load(raw: bytes, path: Path, name: str) -> Any | None:
     try:
         data = (where / (_key(raw, path, name) + ".pickle")).read_bytes()
         sheets, checked, pickled = pickle.loads(data)
-        if any(_digest(p) != d for p, d in sheets) or not all(Path(p).is_file() for p in checked):
+        if changed((sheets, checked)):
             return None
         db = pickle.loads(pickled)
     except Exception:  # missing, unreadable or from another version: validate afresh

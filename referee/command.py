@@ -331,6 +331,37 @@ SEED_REFUSED = (
 )
 
 
+class _Fingerprints:
+    """The fingerprints of the files `load_cards(cards, game)` looks at, each computed
+    once (carddb.fingerprint): 0, --cards or ./cards.yaml; 1, the bundled games (looked
+    at when the first has not the game)."""
+
+    def __init__(self, cards: str | None) -> None:
+        self.cards = cards
+        self._known: dict[int, str | None] = {}
+
+    def _path(self, index: int) -> Any:
+        import carddb
+
+        if index == 0:
+            return self.cards if self.cards is not None else carddb.default_path()
+        return carddb.bundled_path()
+
+    def __call__(self, index: int) -> str | None:
+        if index not in self._known:
+            import carddb
+
+            self._known[index] = carddb.fingerprint(self._path(index)) if index < 2 else None
+        return self._known[index]
+
+    def of(self, db: Any) -> list[str | None]:
+        """Those of the files `db` (loaded by load_cards) came from."""
+        from pathlib import Path
+
+        first = Path(self._path(0)).resolve()
+        return [self(0)] if Path(db.path).resolve() == first else [self(0), self(1)]
+
+
 class Tx:
     """One command's transaction on the session (see `session_command`)."""
 
@@ -458,15 +489,22 @@ class Tx:
         return self._kept
 
     def _notice_changes(self, kept: KeptGame) -> None:
+        """Load cards.yaml and compare it with the kept game (the notice), unless the
+        files it would load from are those found the same before (their fingerprints,
+        carddb.fingerprint: no load, no comparison)."""
         from referee import kept as keeping
 
+        looked = _Fingerprints(self.options.cards)
+        if keeping.unchanged(self.session.path, kept, looked):
+            return
         db, problem = None, None
         try:
             db = load_cards(self.options.cards, kept.game_id)
         except (RefereeError, UsageError) as error:  # the game goes on without it
             problem = error.message
         self._found = db
-        line = keeping.notice(self.session.path, kept, db, problem)
+        line = keeping.notice(self.session.path, kept, db, problem,
+                              looked.of(db) if db is not None else None)
         if line is not None:
             self.notice = line
             click.echo(f"referee: {line}", err=True)

@@ -33,7 +33,10 @@ with the new cards. Once per change: the line is remembered, per session and gam
 by the digest of the database's definition as found (beside the session's verified marks,
 referee/session_verified.py, and in the process for `referee play`; with
 PNP_CACHE_DIR=off only in the process); an edit that changes the definition again is said
-again, with everything that differs from the game's start. Commands that read no cards
+again, with everything that differs from the game's start. A command that finds the
+database unchanged remembers so (`same_as_kept`: the fingerprints of the files it loaded,
+carddb.fingerprint, for this `new` event's payload): the next command whose files have
+the same fingerprints neither loads nor compares them (`unchanged`). Commands that read no cards
 (`status`, `log`, `undo`, `redo`, `mt`, `hand`) load no database (as before) and say
 nothing; the next one that does says it."""
 
@@ -41,6 +44,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,15 +135,16 @@ class KeptDatabase:
 class KeptGame:
     """A session's kept definition, read and checked (`read`)."""
 
-    __slots__ = ("kind", "game_id", "cards", "definition", "began", "_database")
+    __slots__ = ("kind", "game_id", "cards", "definition", "began", "stored", "_database")
 
     def __init__(self, kind: str, game_id: str, cards: str, definition: Any,
-                 began: tuple[int, str] = (0, "")) -> None:
+                 began: tuple[int, str] = (0, ""), stored: str = "") -> None:
         self.kind = kind  # "table" or "cards"
         self.game_id = game_id
         self.cards = cards  # the card database's name when the game began
         self.definition = definition  # a TableGame, or KeptCards
         self.began = began  # (seq, ts) of the `new` event
+        self.stored = stored  # the digest of that event's payload as stored (`read_row`)
         self._database: KeptDatabase | None = None
 
     def table_game(self) -> Any:
@@ -245,6 +250,33 @@ def read(payload: dict, state: dict, where: str, began: tuple[int, str] = (0, ""
     if definition.id != stored["game"]:
         raise SchemaError(f"{at}.data.id: {shown(definition.id)}, not {shown(stored['game'])}")
     return KeptGame(stored["kind"], stored["game"], stored["cards"], definition, began)
+
+
+_read: dict[tuple, KeptGame] = {}  # in this process: (payload digest, began...) -> read
+
+
+def read_row(text: str, state: dict, where: str, began: tuple[int, str]) -> KeptGame | None:
+    """`read` of a `new` event's payload as stored (its JSON text), once per process: the
+    definition of a payload read before is reused (what was checked is the same text),
+    only its game checked against `state` again."""
+    import hashlib
+
+    from referee import state_schema
+
+    stored = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    key = (stored, began, state.get("game"), state.get("kit") == "table", where)
+    game = _read.get(key)
+    if game is None:
+        payload = state_schema.parse(text, where)
+        state_schema.obj(payload, where)
+        game = read(payload, state, where, began)
+        if game is None:
+            return None
+        game.stored = stored
+        if len(_read) >= 8:
+            _read.clear()
+        _read[key] = game
+    return game
 
 
 # ── what changed ───────────────────────────────────────────────────────────────
@@ -409,7 +441,9 @@ def digest(value: Any) -> str:
 
 
 # ── said once ──────────────────────────────────────────────────────────────────
-_said: dict[str, list] = {}  # in this process (referee play): session path -> what was said
+# In this process (referee play): session path -> {"said": ..., "same": ...}, as the
+# memory file beside the session's verified marks holds them.
+_memory: dict[str, dict[str, list]] = {}
 
 
 def _memory_file(session: str) -> tuple[str, str] | None:
@@ -425,45 +459,89 @@ def _memory_file(session: str) -> tuple[str, str] | None:
     return real, os.path.join(base, f"{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}.kept.json")
 
 
-def first_time(session: str, kept: KeptGame, key: str) -> bool:
-    """Whether the notice keyed `key` (the digest of what the command found) is new for
-    this session's game; it is remembered as said."""
+def _recall(session: str, what: str) -> list[list]:
+    """What this session's memory holds under `what` ("said", "same"): in this process,
+    then in the memory file (another process may have written it since)."""
+    real = os.path.realpath(session)
+    known = [entry for entry in [_memory.get(real, {}).get(what)] if entry is not None]
+    where = _memory_file(session)
+    if where is None:
+        return known
+    try:
+        with open(where[1], encoding="utf-8") as file:
+            data = json.load(file)
+        if data.get("path") == real and data.get(what) is not None:
+            known.append(data[what])
+    except (OSError, ValueError, AttributeError):
+        pass
+    return known
+
+
+def _remember(session: str, what: str, entry: list) -> None:
+    """Keep `entry` under `what` in this process and in the memory file (a cache: the
+    other entries kept as they were; no fsync, a lost one only means a notice said again
+    or a comparison made again)."""
     from carddb.files import part_of
 
     real = os.path.realpath(session)
-    entry = [list(kept.began), key]
-    if _said.get(real) == entry:
-        return False
-    _said[real] = entry
+    _memory.setdefault(real, {})[what] = entry
     where = _memory_file(session)
     if where is None:
-        return True
+        return
     real, path = where
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-        if data.get("path") == real and data.get("said") == entry:
-            return False
-    except (OSError, ValueError, AttributeError):
-        pass
+    data: dict[str, Any] = {"path": real}
+    for other in ("said", "same"):
+        if other != what and (known := _recall(session, other)):
+            data[other] = known[0]
+    data[what] = entry
     temp = part_of(path)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temp, "w", encoding="utf-8") as file:
-            json.dump({"path": real, "said": entry}, file)
-        os.replace(temp, path)  # a cache: no fsync (a lost one says the notice again)
+            json.dump(data, file)
+        os.replace(temp, path)
     except OSError:
         try:
             os.unlink(temp)
         except OSError:
             pass
+
+
+def first_time(session: str, kept: KeptGame, key: str) -> bool:
+    """Whether the notice keyed `key` (the digest of what the command found) is new for
+    this session's game; it is remembered as said."""
+    entry = [list(kept.began), key]
+    if entry in _recall(session, "said"):
+        return False
+    _remember(session, "said", entry)
     return True
 
 
-def notice(session: str, kept: KeptGame, db: Any | None, problem: str | None = None
-           ) -> str | None:
+def unchanged(session: str, kept: KeptGame, found: Callable[[int], str | None]) -> bool:
+    """Whether the card database a command would load is the one found the same as the
+    kept game before (`same_as_kept`), told by fingerprints without loading it:
+    `found(i)`, the fingerprint of the i-th file the loading looks at (carddb.fingerprint:
+    0, --cards or ./cards.yaml; 1, the bundled games when the first has not the game)."""
+    mine = [list(kept.began), kept.stored]
+    return bool(kept.stored) and any(
+        isinstance(same, list) and len(same) == 3 and same[:2] == mine
+        and isinstance(same[2], list) and all(found(i) == looked for i, looked in enumerate(same[2]))
+        for same in _recall(session, "same"))
+
+
+def same_as_kept(session: str, kept: KeptGame, looked: list[str | None]) -> None:
+    """Remember that the database the files `looked` (their fingerprints) gave has the
+    kept game unchanged: later commands skip loading and comparing it (`unchanged`)."""
+    if looked and None not in looked and kept.stored:
+        _remember(session, "same", [list(kept.began), kept.stored, looked])
+
+
+def notice(session: str, kept: KeptGame, db: Any | None, problem: str | None = None,
+           looked: list[str | None] | None = None) -> str | None:
     """The notice for a command that found `db` (or could not load it: `problem`), once
-    per change; None when nothing changed or it was said already."""
+    per change; None when nothing changed or it was said already. `looked`: the
+    fingerprints of the files `db` was loaded from: when nothing changed, remembered
+    (`same_as_kept`), so that the next command need not load and compare."""
     if db is None:
         what: list[str] | str = one_line(problem or "the card database does not load")
         found, key = kept.cards, digest(["problem", what])
@@ -477,6 +555,7 @@ def notice(session: str, kept: KeptGame, db: Any | None, problem: str | None = N
         found = _source_name(db)
         what, now = changes(kept, db)
         if not what:
+            same_as_kept(session, kept, looked or [])
             return None
         key = digest([found, now])
     if not first_time(session, kept, key):

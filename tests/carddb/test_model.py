@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import carddb
+from tests.harness import run_cli
 
 BUNDLED = Path(__file__).resolve().parents[2] / "cards.yaml"
 
@@ -72,3 +73,27 @@ def test_pnp_usage_error_is_one_line(cli):
     result = cli("pnp", "frobnicate")
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_fingerprint_tells_a_load_apart_without_loading(tmp_path, monkeypatch):
+    """Equal while the file and every spreadsheet it read are as loaded (from this
+    process's cache or the on-disk entry); another when either changes; None when no
+    load knows the file (the caller must load it)."""
+    run_cli("pnp", "init", str(tmp_path / "p"))
+    cards, ships = tmp_path / "p" / "cards.yaml", tmp_path / "p" / "ships.csv"
+    assert carddb.fingerprint(tmp_path / "missing.yaml") is None
+    carddb.load(cards)
+    first = carddb.fingerprint(cards)
+    assert first is not None and carddb.fingerprint(cards) == first
+    monkeypatch.setattr(carddb, "_cache", {})  # another process: the on-disk entry
+    assert carddb.fingerprint(cards) == first
+    ships.write_text(ships.read_text(encoding="utf-8").replace("The Gull", "The Tern"),
+                     encoding="utf-8")
+    assert carddb.fingerprint(cards) is None  # the sheet changed: only a load can tell
+    carddb.load(cards)
+    second = carddb.fingerprint(cards)
+    assert second not in (None, first)
+    cards.write_text(cards.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    assert carddb.fingerprint(cards) is None
+    carddb.load(cards)
+    assert carddb.fingerprint(cards) not in (None, first, second)

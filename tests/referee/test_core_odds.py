@@ -10,8 +10,9 @@ from fractions import Fraction
 import pytest
 
 from referee.dice import faces_of
+from referee.errors import DiceError
 from referee.notation import parse
-from referee.odds import compare, distribution, moffed_probability
+from referee.odds import MAX_SPREAD, compare, distribution, moffed_probability
 from tests.referee._core_support import cli, one_line_error
 
 
@@ -135,11 +136,18 @@ def test_cli_odds_bad_usage():
 
 
 def test_odds_refuse_expressions_too_wide_to_be_instant():
+    """The refusal is decided by the size of the computation (the span of totals, which
+    bounds the convolution's work), not by a clock: a span of exactly MAX_SPREAD is
+    computed exactly, one face more is refused before any convolution."""
     proc = cli("odds", "50d100")
     assert proc.returncode == 2 and "exact odds stop at" in one_line_error(proc)
-    start = time.perf_counter()
-    distribution(parse("10d100"))  # just inside the limit, still quick
-    assert time.perf_counter() - start < 1.0
+    at_limit = distribution(parse("10d100+2d6"))  # 10*99 + 2*5 = 1000: just inside
+    assert len(at_limit.weights) == MAX_SPREAD + 1
+    assert sum(at_limit.weights.values()) == at_limit.denominator == 100**10 * 6**2
+    with pytest.raises(DiceError, match="span 1005 values; exact odds stop at 1000"):
+        distribution(parse("10d100+3d6"))
+    proc = cli("odds", "10d100+3d6")
+    assert proc.returncode == 2 and "span 1005 values" in one_line_error(proc)
 
 
 # ── properties ───────────────────────────────────────────────────────────────

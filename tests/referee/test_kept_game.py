@@ -18,6 +18,7 @@ from typing import Literal
 
 import pytest
 
+import carddb
 from referee import session as store
 from referee.plain import from_data, to_data
 from referee.state_schema import SchemaError
@@ -472,3 +473,30 @@ def test_every_field_of_table_game_round_trips_through_plain_data():
         from_data(dict[int, Outcome], {"x": "count"})
     with pytest.raises(SchemaError, match=r"data.2: expected 'count', found text 'sum'"):
         from_data(dict[int, Outcome], {"2": "sum"})
+
+
+def test_cards_found_unchanged_once_are_not_loaded_again_until_a_file_changes(
+        tmp_path, monkeypatch):
+    """A command that found the kept game unchanged remembers the fingerprints of the
+    files it loaded (carddb.fingerprint): the next command neither loads nor compares
+    them; an edit of a spreadsheet the game reads (not cards.yaml) is still said."""
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("pnp", "init", ".", cwd=tmp_path).returncode == 0
+
+    def run(*args: str) -> SimpleNamespace:
+        result = run_cli("referee", *args, cwd=tmp_path)
+        assert result.returncode == 0, (args, result.stdout, result.stderr)
+        return SimpleNamespace(out=result.stdout, err=result.stderr)
+
+    run("new", "harbour", "--players", "Ann,Bob", "--seed", "3")
+    assert run("token", "Ann", "cargo", "+1").err == ""  # compared: the same
+    loads = []
+    real_load = carddb.load
+    monkeypatch.setattr(carddb, "load", lambda *a, **k: loads.append(a) or real_load(*a, **k))
+    assert run("token", "Ann", "cargo", "+1").err == "" and loads == []
+    ships = tmp_path / "ships.csv"
+    ships.write_text(ships.read_text(encoding="utf-8").replace("The Gull", "The Tern"),
+                     encoding="utf-8")
+    (line,) = notes(run("token", "Ann", "cargo", "+1").err)
+    assert "card 'The Gull' renamed 'The Tern'" in line and len(loads) == 1
+    assert run("token", "Ann", "cargo", "+1").err == ""  # said once
