@@ -129,9 +129,9 @@ def _bomb(levels: int, fan: int = 10) -> str:
 def test_unbounded_yaml_is_refused_quickly(tmp_path, name, text, message):
     import time
 
-    started = time.perf_counter()
+    started = time.process_time()   # CPU, not the machine's load
     problems = _problems(tmp_path, text)
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
     hits = [p for p in problems if message in p]
     assert hits, problems
     assert re.match(r"[^:]+:\d+:\d+: ", hits[0]) and "\n" not in hits[0]
