@@ -118,7 +118,7 @@ def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: Fa
         rng.shuffle(options)
         for words in options:
             try:
-                return words, move(state, game, words, source, rng)
+                return words, move(state, game, words, source, rng, quiet=True)
             except (RefereeError, UsageError):
                 continue
         raise RefereeError(f"no legal answer at {where or rules.turn_line(state)}")
@@ -126,7 +126,7 @@ def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: Fa
     tried = []
     for words in options:
         try:
-            result = move(state, game, words, source, rng)
+            result = move(state, game, words, source, rng, quiet=True)
         except (RefereeError, UsageError):
             continue
         tried.append((margin(result.state, chooser), rng.random(), words, result))
