@@ -445,9 +445,91 @@ def settle(state: dict, game: TableGame) -> list[str]:
     over (or in its last round) when a token condition holds."""
     if not game.rules.declared or state.get("over"):
         return []
+    kept, held = settled(state, game)
     if game.rules.score:
-        state["scores"] = scores(state, game)
-    return ending(state, game, token_ends(state, game), False)
+        state["scores"] = dict(kept)
+    return ending(state, game, held, False)
+
+
+# ── the score and the token ends, worked out once for what they read ─────────────
+def _read(tree: expr.Tree, names: set[str], zones: set[str]) -> None:
+    """The names and zones an expression reads (a card's field reads the Env's card: none
+    for a player's score or an end test, and the fields never change)."""
+    head = tree[0]
+    if head == "name":
+        names.add(tree[1])
+    elif head in ("sum", "count"):
+        zones.add(tree[1])
+    elif head == "neg":
+        _read(tree[1], names, zones)
+    elif head in ("op", "cmp"):
+        _read(tree[2], names, zones)
+        _read(tree[3], names, zones)
+    elif head == "if":
+        _read(tree[1], names, zones)
+        _read(tree[2], names, zones)
+
+
+def _part_reader(game: TableGame, word: str, zone: bool) -> Callable[[dict], Any]:
+    """The part of a state a name (or, `zone`, a zone) reads, for every player at once, as
+    a value equal for two states exactly when the expression reads the same of both."""
+    if zone and word == HAND:
+        return lambda s: tuple([sum(s["hands"][p].values()) for p in s["players"]])
+    if zone:
+        found = game.rules.zone(word)
+        if found is not None and found.shared:
+            return lambda s: tuple(s.get("table", {}).get(word, ()))
+
+        def own(s: dict) -> tuple:
+            zones = s.get("zones", {})
+            return tuple([tuple(zones.get(p, {}).get(word, ())) for p in s["players"]])
+        return own
+    kind = game.tokens.get(word)
+    if kind is not None and kind.shared:
+        return lambda s: s["pool"].get(word, 0)
+    if kind is not None:
+        def tokens(s: dict) -> tuple:
+            held = s["tokens"]
+            return tuple([held[p].get(word, 0) for p in s["players"]])
+        return tokens
+    return lambda s: s["turn"].get("rolls", {}).get(word, 0)
+
+
+def _reads_of(game: TableGame) -> Callable[[dict], tuple]:
+    """The state's parts the score and the end tests on tokens read, as one key."""
+    names: set[str] = set()
+    zones: set[str] = set()
+    texts = [game.rules.score] if game.rules.score else []
+    texts += [end.test for end in game.rules.end if end.kind in ("token", "pool")]
+    for text in texts:
+        _read(expr.parse(text), names, zones)
+    parts = [_part_reader(game, n, False) for n in sorted(names)]
+    parts += [_part_reader(game, z, True) for z in sorted(zones)]
+    return lambda s: (*s["players"], *[part(s) for part in parts])
+
+
+# id(game) -> (the game, held so its id is not reused; its key; key -> scores and ends)
+_SETTLED: dict[int, tuple[TableGame, Callable[[dict], tuple], dict]] = {}
+SETTLED_MOST = 4096  # states remembered a game (then forgotten all at once)
+
+
+def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[End, str]]]:
+    """`scores` and the `token_ends` that hold, worked out again only when what they read
+    (the tokens, the zones, the rolls their names name) differs from a state already seen
+    (issue 30: the balance lab settles after every step; most steps change none of it)."""
+    hit = _SETTLED.get(id(game))
+    if hit is None or hit[0] is not game:
+        if len(_SETTLED) >= 64:
+            _SETTLED.clear()
+        hit = _SETTLED[id(game)] = (game, _reads_of(game), {})
+    _, key_of, seen = hit
+    key = key_of(state)
+    found = seen.get(key)
+    if found is None:
+        if len(seen) >= SETTLED_MOST:
+            seen.clear()
+        found = seen[key] = (scores(state, game), list(token_ends(state, game)))
+    return found
 
 
 # ── the turn ────────────────────────────────────────────────────────────────────
