@@ -79,6 +79,24 @@ def _zone_reader(game: TableGame, zone: str) -> Callable[[Env], list[str]]:
         return lambda env: env.state.get("table", {}).get(zone, [])  # type: ignore[no-any-return]
     return lambda env: [] if env.player is None else env.state.get("zones", {}).get(
         env.player, {}).get(zone, [])
+
+
+def _field_sum(cards: Callable[[Env], list[str]], name: str) -> Compiled:
+    """`sum(zone.name)` for an Env of one game: each card's field read once and kept (a
+    game's card fields never change)."""
+    values: dict[str, int] = {}
+
+    def total(env: Env) -> int:
+        out = 0
+        for card in cards(env):
+            value = values.get(card)
+            if value is None:
+                value = values[card] = env.field(card, name)
+            out += value
+        return out
+    return total
+
+
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "==": operator.eq, "!=": operator.ne}
@@ -116,11 +134,12 @@ def _compile(tree: expr.Tree, game: TableGame | None = None) -> Compiled:
         return lambda env: env.field(env.card, name) if env.card else 0
     if head == "sum":
         zone, name = tree[1], tree[2]
-        cards = _zone_reader(game, zone) if game is not None else lambda env: env.cards(zone)
+        if game is not None:
+            return _field_sum(_zone_reader(game, zone), name)
 
         def total(env: Env) -> int:
             field = env.field
-            return sum([field(c, name) for c in cards(env)])
+            return sum([field(c, name) for c in env.cards(zone)])
         return total
     if head == "count":
         zone = tree[1]
