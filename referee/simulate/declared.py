@@ -109,29 +109,33 @@ def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: Fa
            rng: random.Random, now: RuleStep | None) -> tuple[list[str], Any]:
     """The policy's answer at the step `now` and the engine's result of it."""
     options = answers(state, game, hidden, rng, now)
-    # one answer: no other to try, so the state is stepped in place (a refusal ends the
-    # game all the same, said of the state before); several: each tried on a copy
-    alone = len(options) == 1
-    move = turn.step_in_place if alone else turn.step
-    where = rules.turn_line(state) if alone else None  # said when no answer is legal
+    where = rules.turn_line(state)  # said when no answer is legal
+    last = len(options) - 1
+
+    def move(i: int, words: list[str]) -> Any:
+        """Every answer but the last tried on a copy; the last on the state itself, no
+        longer needed (each earlier try has its own; a refusal may leave it part-changed,
+        and then an earlier try is taken or the game ends)."""
+        step = turn.step_in_place if i == last else turn.step
+        return step(state, game, words, source, rng, quiet=True)
     if policy == "random":
         rng.shuffle(options)
-        for words in options:
+        for i, words in enumerate(options):
             try:
-                return words, move(state, game, words, source, rng)
+                return words, move(i, words)
             except (RefereeError, UsageError):
                 continue
-        raise RefereeError(f"no legal answer at {where or rules.turn_line(state)}")
+        raise RefereeError(f"no legal answer at {where}")
     chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
     tried = []
-    for words in options:
+    for i, words in enumerate(options):
         try:
-            result = move(state, game, words, source, rng)
+            result = move(i, words)
         except (RefereeError, UsageError):
             continue
         tried.append((margin(result.state, chooser), rng.random(), words, result))
     if not tried:
-        raise RefereeError(f"no legal answer at {where or rules.turn_line(state)}")
+        raise RefereeError(f"no legal answer at {where}")
     best = max(tried, key=lambda t: (t[0], t[1]))
     return best[2], best[3]
 

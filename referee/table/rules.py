@@ -79,6 +79,24 @@ def _zone_reader(game: TableGame, zone: str) -> Callable[[Env], list[str]]:
         return lambda env: env.state.get("table", {}).get(zone, [])  # type: ignore[no-any-return]
     return lambda env: [] if env.player is None else env.state.get("zones", {}).get(
         env.player, {}).get(zone, [])
+
+
+def _field_sum(cards: Callable[[Env], list[str]], name: str) -> Compiled:
+    """`sum(zone.name)` for an Env of one game: each card's field read once and kept (a
+    game's card fields never change)."""
+    values: dict[str, int] = {}
+
+    def total(env: Env) -> int:
+        out = 0
+        for card in cards(env):
+            value = values.get(card)
+            if value is None:
+                value = values[card] = env.field(card, name)
+            out += value
+        return out
+    return total
+
+
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "==": operator.eq, "!=": operator.ne}
@@ -116,11 +134,12 @@ def _compile(tree: expr.Tree, game: TableGame | None = None) -> Compiled:
         return lambda env: env.field(env.card, name) if env.card else 0
     if head == "sum":
         zone, name = tree[1], tree[2]
-        cards = _zone_reader(game, zone) if game is not None else lambda env: env.cards(zone)
+        if game is not None:
+            return _field_sum(_zone_reader(game, zone), name)
 
         def total(env: Env) -> int:
             field = env.field
-            return sum([field(c, name) for c in cards(env)])
+            return sum([field(c, name) for c in env.cards(zone)])
         return total
     if head == "count":
         zone = tree[1]
@@ -445,9 +464,91 @@ def settle(state: dict, game: TableGame) -> list[str]:
     over (or in its last round) when a token condition holds."""
     if not game.rules.declared or state.get("over"):
         return []
+    kept, held = settled(state, game)
     if game.rules.score:
-        state["scores"] = scores(state, game)
-    return ending(state, game, token_ends(state, game), False)
+        state["scores"] = dict(kept)
+    return ending(state, game, held, False)
+
+
+# ── the score and the token ends, worked out once for what they read ─────────────
+def _read(tree: expr.Tree, names: set[str], zones: set[str]) -> None:
+    """The names and zones an expression reads (a card's field reads the Env's card: none
+    for a player's score or an end test, and the fields never change)."""
+    head = tree[0]
+    if head == "name":
+        names.add(tree[1])
+    elif head in ("sum", "count"):
+        zones.add(tree[1])
+    elif head == "neg":
+        _read(tree[1], names, zones)
+    elif head in ("op", "cmp"):
+        _read(tree[2], names, zones)
+        _read(tree[3], names, zones)
+    elif head == "if":
+        _read(tree[1], names, zones)
+        _read(tree[2], names, zones)
+
+
+def _part_reader(game: TableGame, word: str, zone: bool) -> Callable[[dict], Any]:
+    """The part of a state a name (or, `zone`, a zone) reads, for every player at once, as
+    a value equal for two states exactly when the expression reads the same of both."""
+    if zone and word == HAND:
+        return lambda s: tuple([sum(s["hands"][p].values()) for p in s["players"]])
+    if zone:
+        found = game.rules.zone(word)
+        if found is not None and found.shared:
+            return lambda s: tuple(s.get("table", {}).get(word, ()))
+
+        def own(s: dict) -> tuple:
+            zones = s.get("zones", {})
+            return tuple([tuple(zones.get(p, {}).get(word, ())) for p in s["players"]])
+        return own
+    kind = game.tokens.get(word)
+    if kind is not None and kind.shared:
+        return lambda s: s["pool"].get(word, 0)
+    if kind is not None:
+        def tokens(s: dict) -> tuple:
+            held = s["tokens"]
+            return tuple([held[p].get(word, 0) for p in s["players"]])
+        return tokens
+    return lambda s: s["turn"].get("rolls", {}).get(word, 0)
+
+
+def _reads_of(game: TableGame) -> Callable[[dict], tuple]:
+    """The state's parts the score and the end tests on tokens read, as one key."""
+    names: set[str] = set()
+    zones: set[str] = set()
+    texts = [game.rules.score] if game.rules.score else []
+    texts += [end.test for end in game.rules.end if end.kind in ("token", "pool")]
+    for text in texts:
+        _read(expr.parse(text), names, zones)
+    parts = [_part_reader(game, n, False) for n in sorted(names)]
+    parts += [_part_reader(game, z, True) for z in sorted(zones)]
+    return lambda s: (*s["players"], *[part(s) for part in parts])
+
+
+# id(game) -> (the game, held so its id is not reused; its key; key -> scores and ends)
+_SETTLED: dict[int, tuple[TableGame, Callable[[dict], tuple], dict]] = {}
+SETTLED_MOST = 4096  # states remembered a game (then forgotten all at once)
+
+
+def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[End, str]]]:
+    """`scores` and the `token_ends` that hold, worked out again only when what they read
+    (the tokens, the zones, the rolls their names name) differs from a state already seen
+    (issue 30: the balance lab settles after every step; most steps change none of it)."""
+    hit = _SETTLED.get(id(game))
+    if hit is None or hit[0] is not game:
+        if len(_SETTLED) >= 64:
+            _SETTLED.clear()
+        hit = _SETTLED[id(game)] = (game, _reads_of(game), {})
+    _, key_of, seen = hit
+    key = key_of(state)
+    found = seen.get(key)
+    if found is None:
+        if len(seen) >= SETTLED_MOST:
+            seen.clear()
+        found = seen[key] = (scores(state, game), list(token_ends(state, game)))
+    return found
 
 
 # ── the turn ────────────────────────────────────────────────────────────────────

@@ -285,17 +285,19 @@ def _step_at(game: TableGame, phase: str, index: int) -> RuleStep:
 
 
 def step(state: dict, game: TableGame, words: list[str], source: FaceSource,
-         rng: random.Random) -> Result:
+         rng: random.Random, quiet: bool = False) -> Result:
     """`referee step [ANSWER]`: the step the turn is at, run (a step that runs by itself,
     or the default answer of one that asks: Enter at `referee play`) or answered: a
     player's name at a choice of player, faces at a roll, cards at play or discard, an
-    option at a choice, the card revealed."""
+    option at a choice, the card revealed. `quiet`: the Result holds the new state alone
+    (no summary, lines or data; the balance lab reads only the state, issue 30); the
+    scores and the end are kept all the same."""
     rules.refuse_when_over(state)
-    return step_in_place(copy_state(state), game, words, source, rng)
+    return step_in_place(copy_state(state), game, words, source, rng, quiet)
 
 
 def step_in_place(new: dict, game: TableGame, words: list[str], source: FaceSource,
-                  rng: random.Random) -> Result:
+                  rng: random.Random, quiet: bool = False) -> Result:
     """`step` on a state the caller gives up: changed in place and returned in the Result
     (a refusal may leave it part-changed; `step` copies it first). The balance lab steps
     this way where one answer is all there is (issue 30: no copy per step)."""
@@ -309,6 +311,9 @@ def step_in_place(new: dict, game: TableGame, words: list[str], source: FaceSour
             lines = rules.next_phase(new, game)
         else:
             lines = _run(new, game, now, active, words, source, rng)
+    if quiet:
+        rules.settle(new, game)
+        return Result(new, "")
     if not lines:
         lines = [rules.turn_line(new)]
     return _result(new, lines[0], lines, {"turn": dict(new["turn"]),

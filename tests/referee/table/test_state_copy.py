@@ -81,3 +81,52 @@ def test_compiled_expressions_give_the_values_worked_by_hand(game):
     assert rules.evaluate("cargo if lantern > 3", ann) == 7
     assert rules.evaluate("cargo", table) == 0  # the table holds no player's tokens
     assert rules.scores(state, game)["Ann"] == 7 + cargo
+
+
+@pytest.mark.parametrize(("policy", "players"), [("random", 2), ("greedy", 3), ("random", 4),
+                                                 ("greedy,random", 2)])
+def test_the_settled_scores_and_ends_are_those_worked_out_afresh_over_whole_games(
+        game, monkeypatch, policy, players):
+    """`rules.settle` works the score and the token ends out again only when what they read
+    changed (`rules.settled`, remembered across states and games): at every settle of whole
+    simulated games, what it gives equals the full recomputation."""
+    from referee.simulate.declared import game_seed, play_game
+
+    real = rules.settle
+    checked = []
+
+    def checking(state, game_):
+        if game_.rules.declared and not state.get("over"):
+            afresh = (rules.scores(state, game_), list(rules.token_ends(state, game_)))
+            assert rules.settled(state, game_) == afresh
+            checked.append(afresh[1] != [])
+        return real(state, game_)
+
+    monkeypatch.setattr(rules, "settle", checking)
+    for i in range(25):
+        record = play_game(game, players, policy, game_seed(11, i))
+        assert record["end"] != "no end (unfinished)"
+    assert len(checked) > 25 * 20 and any(checked), "token ends that held were checked too"
+
+
+def test_the_settled_scores_follow_every_part_they_read(game):
+    """A card in play swapped for another (the zone as long as before), a token, the
+    shared pool: each a state not seen, worked out again."""
+    state = kit.new_state(["Ann", "Bob"], game, FaceSource(random.Random(6)))
+    state["zones"]["Ann"]["harbour"] = ["Kestrel"]
+    before = rules.settled(state, game)[0]["Ann"]
+    swapped = kit.copy_state(state)
+    other = next(c for c, f in game.card_fields.items()
+                 if "cargo" in f and f["cargo"] != game.card_fields["Kestrel"]["cargo"])
+    swapped["zones"]["Ann"]["harbour"] = [other]
+    assert rules.settled(swapped, game)[0]["Ann"] == before - game.card_fields["Kestrel"][
+        "cargo"] + game.card_fields[other]["cargo"]
+    richer = kit.copy_state(state)
+    richer["tokens"]["Ann"]["cargo"] = 20
+    assert rules.settled(richer, game)[0]["Ann"] == before - state["tokens"]["Ann"]["cargo"] + 20
+    assert [end.kind for end, _ in rules.settled(richer, game)[1]] == ["token"]
+    dark = kit.copy_state(state)
+    dark["pool"]["lantern"] = 0
+    assert [end.kind for end, _ in rules.settled(dark, game)[1]] == ["pool"]
+    assert rules.settled(state, game)[1] == []
+    assert rules.settled(state, game)[0]["Ann"] == before
