@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _starter import grown_starter  # benchmarks/, the script's folder
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 1.5
 CHILD = ("import resource, sys, runpy; sys.argv = ['pnp'] + sys.argv[1:]\n"
@@ -56,18 +58,8 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=8000)
     parser.add_argument("--pairs", type=int, default=3)
     a = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
-    from pnp.cli.init import write_project
-
     with tempfile.TemporaryDirectory(prefix="pnp-deck-jobs-") as tmp:
-        project = Path(tmp) / "game"
-        write_project(project, None)
-        flags = ["red", "blue", "green", "gold"]
-        rows = ["name,flag,speed,cargo,captain,copies,text"]
-        rows += [f"Ship {i},{flags[i % 4]},{1 + i % 6},{i % 7},Captain {i},1,"
-                 f"Moves {i % 3} extra in calm weather; ship number {i}."
-                 for i in range(a.cards)]
-        (project / "ships.csv").write_text("\n".join(rows) + "\n")
+        project = grown_starter(Path(tmp) / "game", a.cards)
         env = {**os.environ, "PYTHONPATH": str(ROOT),
                "PNP_CACHE_DIR": str(Path(tmp) / "cache")}
         walls: dict[int, list[float]] = {1: [], 2: []}

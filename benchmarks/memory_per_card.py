@@ -32,6 +32,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _starter import grown_starter  # benchmarks/, the script's folder
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_TARGET_KIB = 10
 TTS_TARGET_MIB = 100
@@ -68,17 +70,7 @@ def measure(code: Path, project: Path, cache: Path, *args: str) -> tuple[int, fl
 
 def make_project(where: Path, cards: int) -> Path:
     """The starter project with a Ships deck of `cards` cards."""
-    sys.path.insert(0, str(ROOT))
-    from pnp.cli.init import write_project
-
-    project = where / f"game-{cards}"
-    write_project(project, None)
-    flags = ["red", "blue", "green", "gold"]
-    rows = ["name,flag,speed,cargo,captain,copies,text"]
-    rows += [f"Ship {i},{flags[i % 4]},{1 + i % 6},{i % 7},Captain {i},1,"
-             f"Moves {i % 3} extra in calm weather; ship number {i}." for i in range(cards)]
-    (project / "ships.csv").write_text("\n".join(rows) + "\n")
-    return project
+    return grown_starter(where / f"game-{cards}", cards)
 
 
 BUILD = ("build", "--force", "--jobs", "1")

@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _starter import grown_starter  # benchmarks/, the script's folder
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 0.25
 
@@ -39,19 +41,9 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=8000)
     parser.add_argument("--pairs", type=int, default=5)
     a = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
-    from pnp.cli.init import write_project
-
     with tempfile.TemporaryDirectory(prefix="pnp-plan-cache-") as tmp:
-        project = Path(tmp) / "game"
-        write_project(project, None)
-        flags = ["red", "blue", "green", "gold"]
-        rows = ["name,flag,speed,cargo,captain,copies,text"]
-        rows += [f"Ship {i},{flags[i % 4]},{1 + i % 6},{i % 7},Captain {i},1,"
-                 f"Moves {i % 3} extra in calm weather; ship number {i}."
-                 for i in range(a.cards)]
+        project = grown_starter(Path(tmp) / "game", a.cards)
         ships = project / "ships.csv"
-        ships.write_text("\n".join(rows) + "\n")
         env = {**os.environ, "PYTHONPATH": str(ROOT),
                "PNP_CACHE_DIR": str(Path(tmp) / "cache")}
         build = [sys.executable, "-m", "pnp", "build", "--only", "ships"]

@@ -22,20 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from _starter import grown_starter  # benchmarks/, the script's folder
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {80: 0.3, 8000: 1.0}
-
-
-def project(folder: Path, cards: int) -> Path:
-    from pnp.cli.init import write_project
-
-    write_project(folder, None)
-    flags = ["red", "blue", "green", "gold"]
-    rows = ["name,flag,speed,cargo,captain,copies,text"]
-    rows += [f"Ship {i},{flags[i % 4]},{1 + i % 6},{i % 7},Captain {i},1,"
-             f"Moves {i % 3} extra in calm weather; ship number {i}." for i in range(cards)]
-    (folder / "ships.csv").write_text("\n".join(rows) + "\n")
-    return folder
 
 
 class Watch:
@@ -106,9 +96,9 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory(prefix="pnp-watch-latency-") as tmp:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        watches = {"--interval 0.5": Watch(project(Path(tmp) / "old", a.cards), env,
+        watches = {"--interval 0.5": Watch(grown_starter(Path(tmp) / "old", a.cards), env,
                                            "--interval", "0.5"),
-                   "default": Watch(project(Path(tmp) / "new", a.cards), env)}
+                   "default": Watch(grown_starter(Path(tmp) / "new", a.cards), env)}
         took: dict[str, list[float]] = {name: [] for name in watches}
         idle: dict[str, list[float]] = {name: [] for name in watches}
         try:
