@@ -1,11 +1,12 @@
-"""Balance-lab tests: sim_support (next to this file) importable under importlib mode; the
-real card database once per session."""
+"""Balance-lab tests: the real card database once per session, and a starter project
+(`pnp init`: the designer's own declared game, Harbour Lights) once per test module."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.referee.simulate.sim_support import CARDS  # noqa: E402
+from tests.harness import run_cli
+from tests.referee.simulate.sim_support import CARDS
 
 
 @pytest.fixture(scope="session")
@@ -13,3 +14,12 @@ def db():
     import carddb
 
     return carddb.load(CARDS)
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory):
+    """The starter's cards.yaml (a fresh `pnp init` project)."""
+    root = tmp_path_factory.mktemp("starter")
+    done = run_cli("pnp", "init", str(root))
+    assert done.returncode == 0, done.stderr
+    return str(root / "cards.yaml")

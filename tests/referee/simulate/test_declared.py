@@ -14,14 +14,6 @@ from tests.harness import run_cli
 GAME = "harbour"
 
 
-@pytest.fixture(scope="module")
-def cards(tmp_path_factory):
-    root = tmp_path_factory.mktemp("starter")
-    result = run_cli("pnp", "init", str(root))
-    assert result.returncode == 0, result.stderr
-    return str(root / "cards.yaml")
-
-
 def simulate(cards: str, *args: str) -> tuple[int, str]:
     result = run_cli("referee", "--cards", cards, "simulate", GAME, *args)
     return result.returncode, result.stdout + result.stderr

@@ -23,14 +23,6 @@ from tests.harness import run_cli
 GAME = "harbour"
 
 
-@pytest.fixture(scope="module")
-def cards(tmp_path_factory):
-    root = tmp_path_factory.mktemp("starter")
-    done = run_cli("pnp", "init", str(root))
-    assert done.returncode == 0, done.stderr
-    return str(root / "cards.yaml")
-
-
 def simulate(cards: str, *args: str):
     return run_cli("referee", "--cards", cards, "simulate", GAME, *args)
 
