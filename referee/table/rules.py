@@ -160,20 +160,28 @@ def compiled(text: str) -> Compiled:
     return _compile(expr.parse(text))
 
 
-# (text, id(game)) -> (the game, held so its id is not reused while kept; the function)
+def _of_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
+             most: int) -> Any:
+    """What `make()` gives for `game`, kept in `cache` under `key` (which holds id(game))
+    beside the game itself, so a kept entry is never another game's that took its id;
+    the cache is emptied when it holds `most`."""
+    hit = cache.get(key)
+    if hit is None or hit[0] is not game:
+        if len(cache) >= most:
+            cache.clear()
+        hit = cache[key] = (game, make())
+    return hit[1]
+
+
+# (text, id(game)) -> (the game, the function)
 _FOR_GAME: dict[tuple[str, int], tuple[TableGame, Compiled]] = {}
 
 
 def compiled_for(text: str, game: TableGame) -> Compiled:
     """`compiled(text)` with `game`'s names and zones looked up once: for an Env of
     `game` outside a roll (a roll's outcome reads its counts: `compiled`)."""
-    key = (text, id(game))
-    hit = _FOR_GAME.get(key)
-    if hit is None or hit[0] is not game:
-        if len(_FOR_GAME) >= 1024:
-            _FOR_GAME.clear()
-        hit = _FOR_GAME[key] = (game, _compile(expr.parse(text), game))
-    return hit[1]
+    return _of_game(_FOR_GAME, (text, id(game)), game,  # type: ignore[no-any-return]
+                    lambda: _compile(expr.parse(text), game), 1024)
 
 
 def evaluate(text: str, env: Env) -> int:
@@ -527,8 +535,8 @@ def _reads_of(game: TableGame) -> Callable[[dict], tuple]:
     return lambda s: (*s["players"], *[part(s) for part in parts])
 
 
-# id(game) -> (the game, held so its id is not reused; its key; key -> scores and ends)
-_SETTLED: dict[int, tuple[TableGame, Callable[[dict], tuple], dict]] = {}
+# id(game) -> (the game, (its key, key -> scores and ends))
+_SETTLED: dict[int, tuple[TableGame, tuple[Callable[[dict], tuple], dict]]] = {}
 SETTLED_MOST = 4096  # states remembered a game (then forgotten all at once)
 
 
@@ -536,12 +544,7 @@ def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[En
     """`scores` and the `token_ends` that hold, worked out again only when what they read
     (the tokens, the zones, the rolls their names name) differs from a state already seen
     (issue 30: the balance lab settles after every step; most steps change none of it)."""
-    hit = _SETTLED.get(id(game))
-    if hit is None or hit[0] is not game:
-        if len(_SETTLED) >= 64:
-            _SETTLED.clear()
-        hit = _SETTLED[id(game)] = (game, _reads_of(game), {})
-    _, key_of, seen = hit
+    key_of, seen = _of_game(_SETTLED, id(game), game, lambda: (_reads_of(game), {}), 64)
     key = key_of(state)
     found = seen.get(key)
     if found is None:
