@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 
 from referee.command import SEED, Reply, WholeNumber, global_options, json_option, run
-from referee.errors import RefereeError, UsageError
+from referee.errors import RefereeError
 from referee.report_file import report_path, write_report
 from referee.simulate.declared_cli import GamesGroup
 from referee.words import counted
@@ -25,18 +25,11 @@ def simulate() -> None:
 
 
 def _policies(text: str, players: int) -> list[str]:
+    from referee.simulate import policy_names
     from referee.simulate.policies import POLICIES
 
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in POLICIES]
-    if unknown or not names:
-        raise UsageError(f"--policy {text!r}: choose from {', '.join(POLICIES)} "
-                         "(one name, or one per seat separated by commas)")
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise UsageError(f"--policy {text!r} names {len(names)} policies for {players} players")
-    return names
+    names = policy_names(text, players, list(POLICIES))
+    return names * players if len(names) == 1 else names
 
 
 def _render(*renderables: object, width: int = 150) -> list[str]:

@@ -178,13 +178,9 @@ def seat_policies(policy: str, state: dict) -> dict[str, str]:
 
 def parse_policies(text: str, players: int) -> str:
     """`--policy`: one name, or one a seat separated by commas (a one-line refusal)."""
-    names = [n.strip().lower() for n in text.split(",")]
-    if not all(n in POLICIES for n in names):
-        raise UsageError(f"--policy {text!r}: choose from {', '.join(POLICIES)} (one name, "
-                         "or one a seat in turn order separated by commas)")
-    if len(names) not in (1, players):
-        raise UsageError(f"--policy {text!r} names {len(names)} policies for {players} players")
-    return ",".join(names)
+    from referee.simulate import policy_names
+
+    return ",".join(policy_names(text, players, POLICIES))
 
 
 def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str, Any]:
