@@ -134,7 +134,7 @@ class KeptSheets:
         try:
             with open(self.path, "rb") as f:
                 data = pickle.load(f)
-        except FileNotFoundError:
+        except OSError:         # none yet, or a folder it cannot be read from: a miss
             return
         except Exception as exc:  # damaged, truncated, not ours: every sheet drawn
             self._note(f"kept sheets of deck {self.deck.id!r} unreadable "
