@@ -24,7 +24,7 @@ in drawing order) is kept; every form a kept page draws must already be in the d
 The PDF is byte for byte the one `--force` writes, whatever is kept (tests/pnp/
 test_kept_sheets.py).
 
-One file per deck and project, beside the card plans (FOLDER/sheets/<digest>.pickle),
+One file per deck, project and language, beside the card plans (FOLDER/sheets/<digest>.pickle),
 with a header of what every sheet of it depends on (the build's options, fonts, page,
 backs, the sheet code, ReportLab's and zlib's versions): another header, nothing is
 reused. A file that cannot be read is a note and every sheet drawn, never an error. It
@@ -95,7 +95,9 @@ def for_deck(canvas: Any, drawer: Any, opts: Any, fonts: dict, page: tuple) -> K
         return None
     deck = drawer.decks[0]
     project = str(getattr(store, "project", ""))
-    name = hashlib.sha256(f"{project}\0{deck.game}/{deck.id}".encode()).hexdigest()[:32]
+    # by language too: `--lang de` and the default build keep their sheets apart
+    lang = getattr(renderer, "language", None)
+    name = hashlib.sha256(f"{project}\0{deck.game}/{deck.id}\0{lang}".encode()).hexdigest()[:32]
     header = hashlib.sha256(repr((
         _code_digest(), getattr(store, "context", ""), repr(opts), sorted(fonts.items()), page,
         drawer.backs_drawn, deck.game, deck.id, drawer.w, drawer.h, drawer.bleed,
