@@ -244,6 +244,27 @@ class _Place:
     cells: dict[str, str]       # a spreadsheet's cell of each language's column
 
 
+class _Untranslated:
+    """A value given in the default language only (Collector.take): its `_Place`, made
+    when a translation of its kind makes it a missing one."""
+
+    __slots__ = ("container", "key", "gid", "place", "path", "card")
+
+    def __init__(self, container: Any, key: Any, gid: str, place: tuple, path: str,
+                 card: str | None) -> None:
+        self.container, self.key, self.gid, self.place = container, key, gid, place
+        self.path, self.card = path, card
+
+    def place_in(self, collector: Collector) -> _Place:
+        from carddb.yamlsource import Pos, value_pos
+
+        container, key = self.container, self.key
+        here = value_pos(container, key, getattr(container, "pos", Pos(1, 1)))
+        where = here.where or f"{collector.report.file}:{here.line}:{here.col}"
+        return _Place(self.gid, self.place, where, self.path, self.card, set(),
+                      _cells(container, key, collector.codes))
+
+
 def _cells(card: Any, key: str, codes: tuple[str, ...]) -> dict[str, str]:
     """Where a sheet row's `key@lang` cells are (a missing translation is written
     there), for a card read from a spreadsheet (carddb.sheets)."""
@@ -262,7 +283,7 @@ class Collector:
     def __init__(self, codes: tuple[str, ...], fonts: dict[str, dict[str, str]], report: Any):
         self.codes, self.fonts, self.report = codes, fonts, report
         self.values: dict[str, dict[tuple, Any]] = {c: {} for c in codes[1:]}
-        self.kinds: dict[tuple, list[_Place]] = {}
+        self.kinds: dict[tuple, list[_Place | _Untranslated]] = {}
         self.names: dict[str, dict[str, str]] = {}
         self.translated: set[tuple] = set()      # kinds with at least one translation
         self.translated_names: set[str] = set()  # case-folded names given as translations
@@ -272,7 +293,8 @@ class Collector:
         for kind, places in self.kinds.items():
             if kind not in self.translated:
                 continue
-            for p in places:
+            for found in places:
+                p = found.place_in(self) if isinstance(found, _Untranslated) else found
                 deck = p.place[1] if p.place[0] in ("card", "decks") else None
                 missing += [Missing(lang, p.cells.get(lang, p.where), p.path, p.card, p.gid,
                                     deck)
@@ -284,15 +306,28 @@ class Collector:
              name: bool = False, card: str | None = None, extra: dict | None = None) -> None:
         """Take the translations of `container[key]` (a mapping by language, and
         `extra`: {lang: (value, pos)} from `key@lang` keys) out, leaving its default text."""
-        from carddb.schema import NAME, STR, join, shown
-        from carddb.yamlsource import LocatedList, Pos, value_pos
-
         if isinstance(container, list):
             value = container[key]
         elif isinstance(container, dict):
             value = container.get(key)
         else:
             return
+        if not extra and not isinstance(value, dict):
+            # no translation given (most values): where it is is looked up only if another
+            # value of its kind is translated (`result`): a deck of 8,000 cards re-read
+            # after a one-card edit does not place every card's text (issue 36 item 2)
+            if isinstance(value, str) and value:
+                self.kinds.setdefault(kind, []).append(
+                    _Untranslated(container, key, gid, place, path, card))
+            return
+        self._given(container, key, value, gid, place, kind, path, name, card, extra)
+
+    def _given(self, container: Any, key: Any, value: Any, gid: str, place: tuple, kind: tuple,
+               path: str, name: bool, card: str | None, extra: dict | None) -> None:
+        """`take` of a value given in several languages (a mapping, or `key@lang` keys)."""
+        from carddb.schema import NAME, STR, join, shown
+        from carddb.yamlsource import LocatedList, Pos, value_pos
+
         here = value_pos(container, key, getattr(container, "pos", Pos(1, 1)))
         found: dict[str, tuple[Any, Any]] = dict(extra or {})
         default = self.codes[0]

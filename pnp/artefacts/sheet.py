@@ -57,6 +57,13 @@ class Pages:
             "cards": [{"name": name, "trim_mm": self._box(t, h)} for name, t in cards]})
         self.canvas.showPage()
 
+    def shown_again(self, entry: dict, show) -> None:
+        """A page kept from an earlier build (pnp.artefacts.kept_sheets): its layout
+        report `entry` numbered as this page, and `show()` to add it to the PDF."""
+        self.count += 1
+        self.layout.append({**entry, "page": self.count})
+        show()
+
 
 def clipped(c, area: g.Rect):
     """Start a clip to `area` (caller restores state). Written as a literal operator:

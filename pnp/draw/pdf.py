@@ -59,20 +59,94 @@ def _canvas_class() -> Any:
     from reportlab.pdfgen.canvas import Canvas
 
     class DeflatingCanvas(Canvas):
+        # a list while a caller keeps the pages shown (pnp.artefacts.kept_sheets): each
+        # page's `KeptPage`, or None for a page that cannot be shown again as it is
+        kept_pages: list | None = None
+
         def showPage(self) -> None:
+            local = _page_locals(self) if self.kept_pages is not None else None
             super().showPage()
             page = self._doc.Pages.pages[-1]
             stream = page.stream
             if (not page.compression or rl_config.useA85 or not isinstance(stream, str)
                     or not stream or page.Contents or page.Override_default_compilation):
+                if self.kept_pages is not None:
+                    self.kept_pages.append(None)
                 return      # as ReportLab would write it (a test stream, A85, no compression)
             contents = PDFStream(content=zlib.compress(stream.encode("utf8")),
                                  filters=[_Deflated])
             contents.__Comment__ = "page stream"
             page.Contents = contents
             page.stream = None
+            if self.kept_pages is not None:
+                self.kept_pages.append(None if local is None else
+                                       KeptPage(contents.content, *local))
+
+        def show_kept(self, kept: KeptPage) -> None:
+            """Show a page kept from an earlier document (`kept_pages`) as it was: the
+            page object `showPage` makes, with the kept content stream. The canvas must
+            be at the start of an empty page; the caller has checked that the document
+            holds every font state and form the content names (pnp.artefacts.kept_sheets)."""
+            from reportlab.pdfbase import pdfdoc
+
+            page = pdfdoc.PDFPage()
+            page.pagewidth, page.pageheight = self._pagesize
+            page.Rotate = self._pageRotation
+            page.hasImages = kept.has_images
+            page.setPageTransition(self._pageTransition)
+            page.setCompression(self._pageCompression)
+            contents = PDFStream(content=kept.content, filters=[_Deflated])
+            contents.__Comment__ = "page stream"
+            page.Contents = contents
+            page.stream = None
+            self._formsinuse = list(kept.forms)
+            self._extgstate._c = dict(kept.states)
+            self._setColorSpace(page)
+            self._setExtGState(page)
+            self._setXObjects(page)
+            self._setShadingUsed(page)
+            self._setAnnotations(page)
+            self._doc.addPage(page)
+            if self._onPage:
+                self._onPage(self._pageNumber)
+            self._startPage()
 
     return DeflatingCanvas
+
+
+class KeptPage:
+    """A page as shown, to show again in another document (`DeflatingCanvas.show_kept`):
+    its deflated content stream, the forms it draws (by name), its graphics states
+    ((key, value) -> name: page resources) and whether it has images."""
+
+    __slots__ = ("content", "forms", "states", "has_images")
+
+    def __init__(self, content: bytes, forms: tuple[str, ...], states: dict,
+                 has_images: Any) -> None:
+        self.content, self.forms, self.states = content, forms, states
+        self.has_images = has_images
+
+    def __getstate__(self) -> tuple:
+        return (self.content, self.forms, self.states, self.has_images)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.content, self.forms, self.states, self.has_images = state
+
+
+def _page_locals(canvas: Any) -> tuple | None:
+    """What a page about to be shown holds besides its content and shared objects (its
+    forms, graphics states, whether it has images); None when it holds anything a kept
+    page cannot show again (annotations, colour spaces, shadings, crop marks, boxes,
+    PostScript, a page size or rotation of its own)."""
+    if (canvas._annotationrefs or canvas._colorsUsed or canvas._shadingUsed
+            or canvas._cropMarks or canvas._psCommandsBeforePage
+            or canvas._psCommandsAfterPage or canvas._pageDuration is not None
+            or canvas._hanging_pagesize or canvas._pageRotation or canvas._codeStack
+            or any(getattr(canvas, f"_{box}Box", None) for box in ("crop", "art", "bleed",
+                                                                    "trim"))):
+        return None
+    return (tuple(canvas._formsinuse), dict(canvas._extgstate._c),
+            canvas._currentPageHasImages)
 
 
 def end_form(canvas) -> None:

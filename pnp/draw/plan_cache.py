@@ -241,6 +241,7 @@ class PlanStore:
         self._changed: set[tuple[str, str]] = set()  # hot plans to pack when they leave
         self._used: dict[str, set] = {}
         self._dirty: set[str] = set()
+        self._touched: dict[str, set] = {}     # shard -> keys used without being read
         self.hits = self.misses = 0
 
     def _bucket(self, bucket: str) -> dict:
@@ -309,6 +310,11 @@ class PlanStore:
             self._changed.discard((shard, key))
             self._buckets[shard][key] = _pack(entry)
 
+    def touch(self, bucket: str, key: str) -> None:
+        """The plan under `key` was used without being read (a kept sheet drew its card,
+        pnp.artefacts.kept_sheets): `save` keeps it as it keeps the plans read."""
+        self._touched.setdefault(f"{bucket}\0{key[:1]}", set()).add(key)
+
     def stored(self, bucket: str) -> bool:
         """Whether an earlier build stored plans of the deck `bucket` ("game/deck") that
         this store would read (a file of its plans exists)."""
@@ -334,7 +340,7 @@ class PlanStore:
             self._settle(shard, key, entry)
         for bucket in sorted(self._dirty):
             plans = self._buckets[bucket]
-            used = self._used[bucket]
+            used = self._used[bucket] | self._touched.get(bucket, set())
             kept = {k: plans[k] for k in plans if k in used and plans[k] is not None}
             for k in plans:                 # older plans, up to as many as are used
                 if len(kept) >= 2 * len(used):

@@ -82,6 +82,28 @@ class PlannedFace:
         return f"PlannedFace({self.template!r}, {self.target.what!r}, {len(self.ops)} ops)"
 
 
+class _LazyOps(Sequence):
+    """A face's (replay key, op) pairs, got from `take()` when first read."""
+
+    def __init__(self, take: Callable[[], Sequence]) -> None:
+        self._take: Callable[[], Sequence] | None = take
+        self._ops: Sequence = ()
+
+    def _got(self) -> Sequence:
+        if self._take is not None:
+            self._ops, self._take = self._take(), None
+        return self._ops
+
+    def __len__(self) -> int:
+        return len(self._got())
+
+    def __getitem__(self, index):
+        return self._got()[index]
+
+    def __iter__(self):
+        return iter(self._got())
+
+
 def template_slug(card_type: str) -> str:
     """`Team Name` -> `team-name` (templates/<game>/team-name.j2)."""
     return re.sub(r"[^a-z0-9]+", "-", card_type.lower()).strip("-")
@@ -121,6 +143,7 @@ class CardRenderer:
         self._cache_size = cache_size
         self._image_sizes: dict[Path, tuple[int, int]] = {}
         self._compiled = RecentCache(4096)   # element line -> (operations, warnings)
+        self._fronts = RecentCache(64)       # _recent_front
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
         # (id(deck), template) -> (deck, the digest of what its fronts share: _front_key)
         self._scopes: dict[tuple[int, str], tuple[Any, str]] = {}
@@ -162,6 +185,58 @@ class CardRenderer:
         comparable keys: two cards may share a cut line without a gutter only where
         these are equal. The card is planned (and its plan cached for draw_front)."""
         return self._planned(*self._front(card, deck, w, h, bleed))[3]
+
+    def front_key(self, card, deck, w, h, bleed) -> str | None:
+        """The key a card front's plan is stored under (pnp.draw.plan_cache): everything
+        planning reads but the other cards it looks up and the files it draws (see
+        `front_depends`); None without a plan store. Nothing is planned."""
+        if self.plan_store is None:
+            return None
+        _, _, template, _, target, _ = self._recent_front(card, deck, w, h, bleed)
+        return self._front_key(card, deck, self._game(card.game), template, target)
+
+    def _recent_front(self, card, deck, w, h, bleed) -> tuple:
+        """`_front`, kept for the few cards a sheet is about (a kept sheet asks for each
+        card's key, then tells it: `kept_front`)."""
+        key = (id(card), id(deck), w, h, bleed)
+        found = self._fronts.get(key)
+        if found is None or found[1][0] is not card or found[1][1] is not deck:
+            found = self._front(card, deck, w, h, bleed)
+            self._fronts.put(key, found)
+        return found
+
+    def front_depends(self, card, deck, w, h, bleed) -> tuple[dict, dict] | None:
+        """What a stored front's plan also depends on besides its key: (the other cards
+        it looked up, the files it draws), to check with `depends_hold`; None when no
+        plan of it is stored. Call after the front is drawn (its plan is then at hand)."""
+        store = self.plan_store
+        key = self.front_key(card, deck, w, h, bleed)
+        held = getattr(store, "held", None)
+        entry = held(f"{card.game}/{deck.id}", key) if key and callable(held) else None
+        if entry is None or len(entry) != 9:
+            return None
+        return dict(entry[5]), dict(entry[6])
+
+    def depends_hold(self, game_id: str, looked: dict, files: dict) -> bool:
+        """Whether the other cards a plan looked up and the files it draws are as they
+        were (`front_depends`)."""
+        return self._still_true((None,) * 5 + (looked, files, None, None),
+                                self._game(game_id))
+
+    def kept_front(self, card, deck, w, h, bleed, memo: dict) -> None:
+        """A card front drawn as an earlier build drew it (a kept sheet,
+        pnp.artefacts.kept_sheets) is told to the observers as a plan reused, with
+        `memo`, what they kept about that plan; its operations are planned (or taken
+        from the plan store) only if an observer reads them."""
+        if not self.face_observers:
+            return
+        _, keep, template, context, target, missing = self._recent_front(card, deck, w, h,
+                                                                         bleed)
+        args = (("front", id(card), id(deck), round(w, 3), round(h, 3), round(bleed, 3)),
+                keep, template, context, target, missing)
+        ops = _LazyOps(lambda: self._planned(*args)[1])
+        self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
+                               self._replanner(template, context, target, missing), memo))
 
     def _front(self, card, deck, w, h, bleed) -> tuple:
         """(plan key, objects the plan keeps alive, template, context, target, what a

@@ -84,12 +84,13 @@ class _Batches:
     auto), each sheet takes the first whose shared cut lines join cards with the same
     bleed paint; the last sheet takes full bleed when that still holds its cards."""
 
-    def __init__(self, decks: list, choices: list[g.Sheet], renderer, w, h, bleed):
+    def __init__(self, decks: list, choices: list[g.Sheet], renderer, w, h, bleed,
+                 paint=None):
         self.cards = _designs(decks)
         self.pending: deque = deque()
         self.choices = choices
         self.decks = decks
-        self.paint = getattr(renderer, "bleed_colors", None)
+        self.paint = paint or getattr(renderer, "bleed_colors", None)
         self.size = (w, h, bleed)
         self.known: dict[tuple[int, int], tuple] = {}
 
@@ -137,19 +138,23 @@ class _Batches:
 
 def _draw_deck(db, art, opts: Options, renderer, fonts, target, result: Written, step) -> None:
     draw_deck(db.games[art.game].decks[art.deck], opts, renderer, fonts, target, result, step,
-              art.title)
+              art.title, keep=True)
 
 
 def draw_deck(deck, opts: Options, renderer, fonts, target, result: Written,
-              step: Progress | None = None, title: str | None = None) -> None:
+              step: Progress | None = None, title: str | None = None,
+              keep: bool = False) -> None:
     """Impose `deck` (every copy of its cards) on sheets of `opts.paper` into the PDF
     `target`: cut guides, bleed, scale bar and duplex backs (or fold sheets) as `pnp
-    build` prints it. A reprint passes a deck of some of its cards (pnp.exports.diff)."""
-    draw_decks([deck], opts, renderer, fonts, target, result, step, title)
+    build` prints it. A reprint passes a deck of some of its cards (pnp.exports.diff).
+    `keep`: sheets drawn are kept, and sheets kept by an earlier build shown again
+    instead of drawn (pnp.artefacts.kept_sheets: the deck's build artefact)."""
+    draw_decks([deck], opts, renderer, fonts, target, result, step, title, keep)
 
 
 def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Written,
-               step: Progress | None = None, title: str | None = None) -> None:
+               step: Progress | None = None, title: str | None = None,
+               keep: bool = False) -> None:
     """`draw_deck` for the cards of several decks of one card size, packed together on
     shared sheets deck after deck, each back behind its own front (a reprint of a few
     cards from several decks: pnp.exports.diff). With more than one deck, each card of
@@ -173,11 +178,22 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
                    if opts.backs else None)
     cards = _CardDrawer(c, decks, renderer, w, h, opts.bleed, result, step or (lambda n: None),
                         backs_drawn, pages)
-    if fold is not None:
-        _draw_fold_sheets(cards, fold, opts, fonts)
-    else:
-        _draw_sheets(cards, choices, page, opts, fonts)
-    c.save()
+    kept = None
+    if keep:
+        from pnp.artefacts import kept_sheets
+
+        kept = kept_sheets.for_deck(c, cards, opts, fonts, page)
+    try:
+        if fold is not None:
+            _draw_fold_sheets(cards, fold, opts, fonts, kept)
+        else:
+            _draw_sheets(cards, choices, page, opts, fonts, kept)
+        c.save()
+    finally:
+        if kept is not None:
+            kept.close()
+    if kept is not None:
+        kept.save()
     result.pages = pages.count
 
 
@@ -258,72 +274,96 @@ class _CardDrawer:
                 entry["deck"] = f"{decks[number].game}/{decks[number].id}"
 
 
-def _draw_fold_sheets(cards: _CardDrawer, fold, opts: Options, fonts) -> None:
+def _draw_fold_sheets(cards: _CardDrawer, fold, opts: Options, fonts, kept=None) -> None:
     """Fold-and-glue sheets: each front beside its back, cut and fold guides with pointers,
-    the scale bar in a free cell off the paint; each sheet lists what is cut out."""
+    the scale bar in a free cell off the paint; each sheet lists what is cut out. A sheet
+    `kept` (pnp.artefacts.kept_sheets) is shown as kept."""
+    from pnp.layout import geometry as g
+
+    for batch in g.chunks(_designs(cards.decks), fold.per_sheet):
+        if kept is None:
+            _fold_sheet(cards, fold, batch, opts, fonts)
+        else:
+            kept.sheet(batch, ("fold", len(batch)),
+                       lambda batch=batch: _fold_sheet(cards, fold, batch, opts, fonts))
+
+
+def _fold_sheet(cards: _CardDrawer, fold, batch: list, opts: Options, fonts) -> None:
+    """One fold-and-glue sheet of the pairs in `batch`."""
     from pnp.artefacts.sheet import draw_scale, guide_code, scale_plate_length
     from pnp.layout import geometry as g
 
     c = cards.c
-    for batch in g.chunks(_designs(cards.decks), fold.per_sheet):
-        # a pair beside an empty unit of a partly filled sheet keeps full bleed there
-        sheet_fold = g.fold_filled(fold, len(batch))
-        units = sheet_fold.grid.slots
-        for pair, card in zip(sheet_fold.pairs, batch, strict=True):
-            cards.front(pair.front, card)
-            cards.back_at(pair.back, card)
-        pointers = g.strip_pointers(sheet_fold.grid) if opts.crop_marks else []
-        order = g.cut_order(sheet_fold.grid) if opts.crop_marks else None
-        if opts.crop_marks:
-            c.addLiteral(guide_code(g.cut_guides(sheet_fold.grid) + pointers, opts.guides))
-            c.addLiteral(guide_code(g.fold_guides(sheet_fold), opts.guides, dash=True))
-        lines = [pair.fold for pair in sheet_fold.pairs]
-        cells = g.free_cells(sheet_fold.grid, None, [f.x0 for f in lines if f.x0 == f.x1],
-                             [f.y0 for f in lines if f.y0 == f.y1])
-        painted = [p.front.area for p in sheet_fold.pairs] + [
-            p.back.area for p in sheet_fold.pairs]
-        need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
-        draw_scale(c, fonts, g.scale_plate(cells, need, opts.min_text_pt, painted,
-                                           [g.guide_box(p) for p in pointers]),
-                   opts.paper, opts.min_text_pt, order)
-        # a fold sheet lists what is cut out: each front with its back
-        cards.show("other", batch, [unit.trim for unit in units])
+    # a pair beside an empty unit of a partly filled sheet keeps full bleed there
+    sheet_fold = g.fold_filled(fold, len(batch))
+    units = sheet_fold.grid.slots
+    for pair, card in zip(sheet_fold.pairs, batch, strict=True):
+        cards.front(pair.front, card)
+        cards.back_at(pair.back, card)
+    pointers = g.strip_pointers(sheet_fold.grid) if opts.crop_marks else []
+    order = g.cut_order(sheet_fold.grid) if opts.crop_marks else None
+    if opts.crop_marks:
+        c.addLiteral(guide_code(g.cut_guides(sheet_fold.grid) + pointers, opts.guides))
+        c.addLiteral(guide_code(g.fold_guides(sheet_fold), opts.guides, dash=True))
+    lines = [pair.fold for pair in sheet_fold.pairs]
+    cells = g.free_cells(sheet_fold.grid, None, [f.x0 for f in lines if f.x0 == f.x1],
+                         [f.y0 for f in lines if f.y0 == f.y1])
+    painted = [p.front.area for p in sheet_fold.pairs] + [
+        p.back.area for p in sheet_fold.pairs]
+    need = scale_plate_length(fonts, opts.paper, opts.min_text_pt, order)
+    draw_scale(c, fonts, g.scale_plate(cells, need, opts.min_text_pt, painted,
+                                       [g.guide_box(p) for p in pointers]),
+               opts.paper, opts.min_text_pt, order)
+    # a fold sheet lists what is cut out: each front with its back
+    cards.show("other", batch, [unit.trim for unit in units])
 
 
 def _draw_sheets(cards: _CardDrawer, choices: list, page: tuple[float, float], opts: Options,
-                 fonts) -> None:
+                 fonts, kept=None) -> None:
     """Sheets of fronts with cut guides, pointers and the scale bar, each followed by its
     sheet of backs placed for `opts.duplex`, scaled and turned as calibrated (when backs
-    are printed)."""
+    are printed). A sheet `kept` (pnp.artefacts.kept_sheets) is shown as kept."""
+    from pnp.layout import geometry as g
+
+    turn = g.back_matrix(*page, opts.back_scale_pct, opts.back_rotate_deg)
+    marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
+    for full, batch in _Batches(cards.decks, choices, cards.renderer, cards.w, cards.h,
+                                cards.bleed, kept.paint if kept is not None else None):
+        key = (choices.index(full), len(batch))
+        if kept is None:
+            _sheet(cards, full, batch, key, marks, opts, fonts, turn)
+        else:
+            kept.sheet(batch, key, lambda full=full, batch=batch, key=key: _sheet(
+                cards, full, batch, key, marks, opts, fonts, turn))
+
+
+def _sheet(cards: _CardDrawer, full: g.Sheet, batch: list, key: tuple[int, int],
+           marks: dict, opts: Options, fonts, turn) -> None:
+    """One sheet of fronts, and its sheet of backs when backs are printed."""
     from pnp.artefacts.sheet import draw_scale
     from pnp.layout import geometry as g
 
     c = cards.c
-    turn = g.back_matrix(*page, opts.back_scale_pct, opts.back_rotate_deg)
-    marks: dict[tuple[int, int], tuple] = {}  # a few (sheet, count) pairs recur
-    for full, batch in _Batches(cards.decks, choices, cards.renderer, cards.w, cards.h,
-                                cards.bleed):
-        # a card beside an empty slot of a partly filled sheet keeps full bleed there
-        sheet = g.filled(full, len(batch))
-        for slot, card in zip(sheet.slots, batch, strict=True):
-            cards.front(slot, card)
-        key = (choices.index(full), len(batch))
-        if key not in marks:
-            marks[key] = _sheet_marks(sheet, opts, fonts)
-        code, order, plate = marks[key]
-        c.addLiteral(code)
-        draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt, order)
-        cards.show("front", batch, [s.trim for s in sheet.slots])
-        if cards.backs_drawn is not None:
-            backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
-            if turn is not None:        # print.back_scale_pct / back_rotate_deg
-                c.saveState()
-                c.transform(*turn)
-            for slot, design in zip(backs, batch, strict=True):
-                cards.back_at(slot, design)
-            if turn is not None:
-                c.restoreState()
-            cards.show("back", batch, [s.trim for s in backs])
+    # a card beside an empty slot of a partly filled sheet keeps full bleed there
+    sheet = g.filled(full, len(batch))
+    for slot, card in zip(sheet.slots, batch, strict=True):
+        cards.front(slot, card)
+    if key not in marks:
+        marks[key] = _sheet_marks(sheet, opts, fonts)
+    code, order, plate = marks[key]
+    c.addLiteral(code)
+    draw_scale(c, fonts, plate, opts.paper, opts.min_text_pt, order)
+    cards.show("front", batch, [s.trim for s in sheet.slots])
+    if cards.backs_drawn is not None:
+        backs = g.back_slots(sheet, len(batch), opts.duplex, opts.back_offset)
+        if turn is not None:        # print.back_scale_pct / back_rotate_deg
+            c.saveState()
+            c.transform(*turn)
+        for slot, design in zip(backs, batch, strict=True):
+            cards.back_at(slot, design)
+        if turn is not None:
+            c.restoreState()
+        cards.show("back", batch, [s.trim for s in backs])
 
 
 def _sheet_marks(sheet: g.Sheet, opts: Options, fonts) -> tuple:

@@ -1,0 +1,330 @@
+"""Finished sheets kept across builds (issue 36 item 2): an edit to one card of a big
+deck redraws the sheets that card is on, not every sheet of the deck.
+
+A deck's PDF is drawn sheet by sheet (pnp.artefacts.kinds.deck). Each sheet drawn is
+kept, its pages as shown (`pnp.draw.pdf.KeptPage`: the deflated content stream, the
+forms it draws by name, its graphics states), under a key made of
+- the plan key of each card on it (pnp.draw.plan_cache: everything its plan reads), with
+  its design index and copies (a card with copies is drawn through a form named by its
+  index), and the sheet's layout (which imposition, how many cards);
+- where the document's fonts stand when the sheet starts: ReportLab gives each TrueType
+  font's characters their codes in the order they are first drawn, so the same text is
+  other bytes after other text (each font's name in the document and a digest of its
+  assignments in order, as pnp.draw.textcode does for one text).
+With the sheet are kept the characters it gave codes to (in order), the layout report's
+entries of its pages, its cards' warnings, the other cards their plans looked up and the
+files they draw (checked as the plan store checks them), and what the build record's
+observers kept about each card's plan (its hash: pnp.artefacts.drawn).
+
+A sheet whose key is kept is shown again instead of drawn: its characters get the same
+codes (so the document, and every later sheet, stands as drawing it would have left it),
+its pages are added as kept. Only a sheet that made nothing else in the document (no
+font used for the first time, no form or image object made: those are numbered and named
+in drawing order) is kept; every form a kept page draws must already be in the document.
+The PDF is byte for byte the one `--force` writes, whatever is kept (tests/pnp/
+test_kept_sheets.py).
+
+One file per deck, project and language, beside the card plans (FOLDER/sheets/<digest>.pickle),
+with a header of what every sheet of it depends on (the build's options, fonts, page,
+backs, the sheet code, ReportLab's and zlib's versions): another header, nothing is
+reused. A file that cannot be read is a note and every sheet drawn, never an error. It
+keeps the sheets of the last build and, up to as many again, older ones (an edit undone
+is a hit). `--force` shows none, and writes the file only when it drew a sheet not kept
+under its key already.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+from array import array
+from pathlib import Path
+from typing import Any
+
+FORMAT = "pnp-kept-sheets-1"
+# The sources whose code decides a sheet's bytes besides a card's plan (plan keys hold
+# the drawing code's own hash).
+_SHEET_CODE = ("artefacts", "layout", "draw/pdf.py", "draw/glyphs.py")
+
+
+class _Sheet:
+    """A kept sheet: its pages and the layout report's entries of them, the characters it
+    gave codes to per font, its warnings and cards."""
+
+    __slots__ = ("pages", "entries", "fonts", "warnings", "cards")
+
+    def __init__(self, pages: list, entries: list, fonts: list, warnings: list,
+                 cards: list) -> None:
+        self.pages, self.entries, self.fonts = pages, entries, fonts
+        self.warnings, self.cards = warnings, cards
+
+    def __getstate__(self) -> tuple:
+        return (self.pages, self.entries, self.fonts, self.warnings, self.cards)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.pages, self.entries, self.fonts, self.warnings, self.cards = state
+
+
+@functools.cache
+def _code_digest() -> str:
+    import zlib
+
+    import reportlab
+
+    package = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256(f"{FORMAT}\0{reportlab.Version}\0{zlib.ZLIB_RUNTIME_VERSION}".encode())
+    for part in _SHEET_CODE:
+        where = package / part
+        for path in sorted(where.rglob("*.py")) if where.is_dir() else [where]:
+            h.update(path.relative_to(package).as_posix().encode() + b"\0")
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def for_deck(canvas: Any, drawer: Any, opts: Any, fonts: dict, page: tuple) -> KeptSheets | None:
+    """The kept sheets of the one deck `drawer` (deck._CardDrawer) draws on `canvas`; None
+    when sheets cannot be kept (no plan store, caching off, a canvas that cannot show a
+    kept page)."""
+    renderer = drawer.renderer
+    store = getattr(renderer, "plan_store", None)
+    where = getattr(store, "where", None)
+    if (where is None or len(drawer.decks) != 1 or not callable(getattr(canvas, "show_kept", None))
+            or not callable(getattr(renderer, "front_key", None))):
+        return None
+    deck = drawer.decks[0]
+    project = str(getattr(store, "project", ""))
+    # by language too: `--lang de` and the default build keep their sheets apart
+    lang = getattr(renderer, "language", None)
+    name = hashlib.sha256(f"{project}\0{deck.game}/{deck.id}\0{lang}".encode()).hexdigest()[:32]
+    header = hashlib.sha256(repr((
+        _code_digest(), getattr(store, "context", ""), repr(opts), sorted(fonts.items()), page,
+        drawer.backs_drawn, deck.game, deck.id, drawer.w, drawer.h, drawer.bleed,
+    )).encode()).hexdigest()
+    # a build that plans every card anew (--force) reads no kept sheet (the store that
+    # workers' plans pass through reads what the build's own store reads)
+    read = bool(getattr(getattr(store, "store", store), "read", False))
+    return KeptSheets(Path(where).parent / "sheets" / f"{name}.pickle", header, read,
+                      canvas, drawer)
+
+
+class KeptSheets:
+    """The kept sheets of one deck being drawn: `sheet(batch, layout, draw)` shows the kept
+    sheet or draws it (and keeps it); `paint` gives _Batches a card's edge paint without
+    planning it when kept; `close()` stops listening, `save()` writes what was kept."""
+
+    def __init__(self, path: Path, header: str, read: bool, canvas: Any, drawer: Any) -> None:
+        self.path, self.header, self.canvas, self.drawer = path, header, canvas, drawer
+        self.deck = drawer.decks[0]
+        self.size = (drawer.w, drawer.h, drawer.bleed)
+        self.sheets: dict[str, _Sheet] = {}
+        self.edges: dict[str, tuple] = {}         # plan key -> edge paint (no depends)
+        self.made: dict[str, _Sheet] = {}         # shown or drawn by this build
+        self.made_edges: dict[str, tuple] = {}
+        self.changed = False
+        self.memos: dict[str, dict] = {}          # card name -> its plan's memo
+        self._keys: dict[int, str | None] = {}    # id(card) -> plan key
+        self._digests: dict[tuple[str, int], bytes] = {}
+        self.read = read
+        self._load()
+        self.renderer = drawer.renderer
+        self.renderer.observe_faces(self._seen)
+
+    # ── the file ──────────────────────────────────────────────────────────────────
+    def _load(self) -> None:
+        try:
+            with open(self.path, "rb") as f:
+                data = pickle.load(f)
+        except OSError:         # none yet, or a folder it cannot be read from: a miss
+            return
+        except Exception as exc:  # damaged, truncated, not ours: every sheet drawn
+            self._note(f"kept sheets of deck {self.deck.id!r} unreadable "
+                       f"({type(exc).__name__}): every sheet drawn again")
+            return
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            self._note(f"kept sheets of deck {self.deck.id!r} unreadable (not {FORMAT}): "
+                       f"every sheet drawn again")
+            return
+        if data.get("header") == self.header:
+            self.sheets, self.edges = dict(data["sheets"]), dict(data["edges"])
+
+    def _note(self, line: str) -> None:
+        from pnp.draw.art import tell
+
+        tell(("kept-sheets", str(self.path)), f"{self.path}: {line}")
+
+    def save(self) -> None:
+        """Write the sheets of this build and, up to as many again, older ones, when
+        anything was drawn anew (atomically; an unwritable folder keeps none)."""
+        from carddb.files import part_of
+
+        if not self.changed:
+            return
+        kept = dict(self.made)
+        for key, found in self.sheets.items():
+            if len(kept) >= 2 * len(self.made):
+                break
+            kept.setdefault(key, found)
+        keys = {card[0] for found in kept.values() for card in found.cards}
+        edges = {k: v for k, v in {**self.edges, **self.made_edges}.items() if k in keys}
+        part = part_of(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(part, "wb") as f:
+                pickle.dump({"format": FORMAT, "header": self.header, "sheets": kept,
+                             "edges": edges}, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(part, self.path)
+        except (OSError, pickle.PicklingError, TypeError, AttributeError):
+            part.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        observers = self.renderer.face_observers
+        if self._seen in observers:
+            observers.remove(self._seen)
+
+    # ── cards ─────────────────────────────────────────────────────────────────────
+    def _seen(self, face: Any) -> None:
+        target = face.target
+        if target.deck == self.deck.id and target.game == self.deck.game:
+            self.memos[target.card] = face.memo
+
+    def key_of(self, card: Any) -> str | None:
+        found = self._keys.get(id(card), "")
+        if found == "":
+            found = self._keys[id(card)] = self.renderer.front_key(card, self.deck,
+                                                                   *self.size)
+        return found
+
+    def paint(self, card: Any, deck: Any, w: float, h: float, bleed: float) -> tuple:
+        """A front's edge paint (CardRenderer.bleed_colors) as kept when its plan is the
+        one kept and reads nothing else; else planned."""
+        key = self.key_of(card)
+        found = self.edges.get(key) if key is not None and self.read else None
+        if found is not None:
+            self.made_edges[key] = found        # type: ignore[index]
+            return found
+        edges = self.renderer.bleed_colors(card, deck, w, h, bleed)
+        if key is not None and self.renderer.front_depends(card, deck, w, h, bleed) == ({}, {}):
+            self.made_edges[key] = edges
+        return edges
+
+    # ── sheets ────────────────────────────────────────────────────────────────────
+    def sheet(self, batch: list, layout: tuple, draw: Any) -> None:
+        """Show the kept sheet of `batch` ((design, card) pairs) on the imposition
+        `layout`, or `draw()` it (and keep it when it can be)."""
+        key = self._key(batch, layout)
+        if key is None:
+            draw()
+            return
+        found = self.sheets.get(key)
+        if self.read and found is not None and self._holds(found):
+            self._show(found, batch)
+            self.made[key] = found
+            return
+        made = self._drawn(batch, draw)
+        if made is not None:
+            self.made[key] = made
+            # a forced build writes no sheet kept already under its key (it is this one)
+            self.changed = self.changed or found is None
+
+    def _key(self, batch: list, layout: tuple) -> str | None:
+        c = self.canvas
+        if c._code or c._codeStack:          # not at the start of an empty page
+            return None
+        cards = []
+        for (where, card) in batch:
+            key = self.key_of(card)
+            if key is None:
+                return None
+            cards.append((key, where[1], card.copies))
+        return hashlib.sha256(repr((layout, cards, self._fonts())).encode()).hexdigest()
+
+    def _fonts(self) -> tuple:
+        """Where the document's fonts stand: each font's name there and, for a TrueType
+        font, a digest of its characters' codes (their order of assignment)."""
+        doc = self.canvas._doc
+        out: list[Any] = [tuple(doc.fontMapping.items())]
+        for font in doc.delayedFonts:
+            state = getattr(font, "state", {}).get(doc)
+            if state is None:
+                continue
+            assigned = state.assignments
+            n = len(assigned)
+            digest = self._digests.get((font.fontName, n))
+            if digest is None:
+                digest = hashlib.blake2b(array("q", assigned).tobytes(), digest_size=16).digest()
+                self._digests[(font.fontName, n)] = digest
+            out.append((font.fontName, state.internalName, n, digest))
+        return tuple(out)
+
+    def _holds(self, found: _Sheet) -> bool:
+        """Whether a kept sheet may be shown here: every form its pages draw is in the
+        document, the cards its plans looked up and the files they draw are as they were."""
+        from reportlab.pdfbase.pdfdoc import xObjectName
+
+        objects = self.canvas._doc.idToObject
+        if any(xObjectName(name) not in objects for page in found.pages for name in page.forms):
+            return False
+        return all(self.renderer.depends_hold(self.deck.game, card[2], card[3])
+                   for card in found.cards if card[2] or card[3])
+
+    def _show(self, found: _Sheet, batch: list) -> None:
+        from reportlab.pdfbase.pdfmetrics import getFont
+
+        c, drawer = self.canvas, self.drawer
+        for name, codes in found.fonts:
+            getFont(name).splitString("".join(map(chr, codes)), c._doc)
+        store = self.renderer.plan_store
+        for (_, card), (key, _name, _looked, _files, memo) in zip(batch, found.cards,
+                                                                strict=True):
+            store.touch(f"{self.deck.game}/{self.deck.id}", key)
+            self.renderer.kept_front(card, self.deck, *self.size, dict(memo or {}))
+            drawer.result.cards += 1
+            drawer.step(1)
+        drawer.result.warnings += found.warnings
+        for page, entry in zip(found.pages, found.entries, strict=True):
+            drawer.pages.shown_again(entry, lambda page=page: c.show_kept(page))
+
+    def _drawn(self, batch: list, draw: Any) -> _Sheet | None:
+        """`draw()` the sheet; what to keep of it, or None when it made anything else in
+        the document than pages and character codes."""
+        c, drawer = self.canvas, self.drawer
+        doc = c._doc
+        before = (len(doc.idToObject), len(doc.fontMapping), len(doc.delayedFonts),
+                  len(drawer.forms))
+        assigned = {font.fontName: len(font.state[doc].assignments)
+                    for font in doc.delayedFonts if doc in getattr(font, "state", {})}
+        warnings, entries = len(drawer.result.warnings), len(drawer.pages.layout)
+        c.kept_pages = []
+        try:
+            draw()
+            pages = c.kept_pages
+        finally:
+            c.kept_pages = None
+        after = (len(doc.idToObject) - len(pages), len(doc.fontMapping),
+                 len(doc.delayedFonts), len(drawer.forms))
+        if not pages or None in pages or after != before:
+            return None
+        fonts = []
+        for font in doc.delayedFonts:
+            new = list(font.state[doc].assignments)[assigned.get(font.fontName, 0):]
+            if new:
+                fonts.append((font.fontName, tuple(new)))
+        cards = []
+        for (_, card) in batch:
+            depends: tuple[dict, dict] = (self.renderer.front_depends(card, self.deck,
+                                                                      *self.size) or ({}, {}))
+            memo = self.memos.get(card.name)
+            cards.append((self.key_of(card), card.name, depends[0], depends[1],
+                          None if memo is None else _observed(memo)))
+        return _Sheet(pages, [dict(e) for e in drawer.pages.layout[entries:]], fonts,
+                      list(drawer.result.warnings[warnings:]), cards)
+
+
+def _observed(memo: dict) -> dict:
+    """What observers kept about a plan, without the text code the plan store keeps in
+    its memo (pnp.draw.textcode: reused only with the plan itself)."""
+    from pnp.draw.render import _KeptText
+
+    return {k: v for k, v in memo.items() if k != _KeptText.MEMO}

@@ -1,0 +1,218 @@
+"""Kept sheets (issue 36 item 2, pnp.artefacts.kept_sheets): an edit build shows the sheets
+it kept instead of drawing them, and writes byte for byte the PDF a forced build writes."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import zlib
+from pathlib import Path
+
+import pytest
+
+from pnp.artefacts.project_build import BuildOptions, build_project
+from pnp.cli.init import write_project
+from tests.harness import run_cli
+
+SHIPS = 40          # 5 sheets of 9 poker cards on Letter
+
+
+def _ships(project: Path, rows: list[str]) -> None:
+    (project / "ships.csv").write_text(
+        "\n".join(["name,flag,speed,cargo,captain,copies,text", *rows]) + "\n")
+
+
+def _row(i: int, text: str | None = None) -> str:
+    flags = ["red", "blue", "green", "gold"]
+    return (f"Ship {i},{flags[i % 4]},{1 + i % 6},{i % 7},Captain {i},1,"
+            f"{text or f'Moves {i % 3} extra in calm weather; ship number {i}.'}")
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "game"
+    write_project(folder, None)
+    _ships(folder, [_row(i) for i in range(SHIPS)])
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    return folder
+
+
+def _build(project: Path, out: Path, **options) -> dict[str, bytes]:
+    build_project(project, BuildOptions(out=out, only="ships", **options))
+    found = {p.name: p.read_bytes() for p in (out / "harbour").glob("ships.*")}
+    record = sorted((out / ".pnp-builds").glob("[0-9]*.json"))[-1]
+    found["record"] = json.dumps(json.loads(record.read_text())["cards"]).encode()
+    return found
+
+
+def _forced(project: Path, out: Path, monkeypatch, **options) -> dict[str, bytes]:
+    """The same cards built with --force and no cache at all (nothing kept, nothing read)."""
+    with monkeypatch.context() as m:
+        m.setenv("PNP_CACHE_DIR", "off")
+        return _build(project, out, force=True, **options)
+
+
+def _kept_file(tmp_path: Path) -> Path:
+    found = list((tmp_path / "cache" / "sheets").glob("*.pickle"))
+    assert len(found) == 1, found
+    return found[0]
+
+
+MARK = b"% kept by the test"
+
+
+def _mark_kept_pages(path: Path) -> int:
+    """Give every kept page a content stream the build cannot have drawn; how many."""
+    data = pickle.loads(path.read_bytes())
+    count = 0
+    for sheet in data["sheets"].values():
+        for page in sheet.pages:
+            page.content = zlib.compress(zlib.decompress(page.content) + b"\n" + MARK)
+            count += 1
+    path.write_bytes(pickle.dumps(data))
+    return count
+
+
+def _marked_pages(pdf: bytes) -> int:
+    """How many page streams of `pdf` carry MARK (streams deflated, one per page)."""
+    import re
+
+    count = 0
+    for stream in re.findall(rb"stream\r?\n(.*?)endstream", pdf, re.S):
+        try:
+            count += MARK in zlib.decompress(stream)
+        except zlib.error:
+            continue
+    return count
+
+
+def _edit(project: Path, index: int, text: str) -> None:
+    ships = project / "ships.csv"
+    lines = ships.read_text().splitlines()
+    lines[index + 1] = _row(index, text)
+    ships.write_text("\n".join(lines) + "\n")
+
+
+def test_an_edit_shows_every_sheet_but_the_edited_cards(project, tmp_path):
+    """Kept sheets are shown as kept (their marked streams are in the PDF) and only the
+    sheet of the edited card (its front and back pages) is drawn again."""
+    _build(project, tmp_path / "out")
+    pages = _mark_kept_pages(_kept_file(tmp_path))
+    # 5 sheets, fronts and backs; the first makes the fonts and forms every sheet uses,
+    # the last (4 cards) its own scale plate: not kept
+    assert pages == 6
+    _edit(project, 20, "Moves far in any weather.")                 # on the third sheet
+    built = _build(project, tmp_path / "out")
+    assert _marked_pages(built["ships.pdf"]) == pages - 2
+
+
+@pytest.mark.parametrize("edit", ["middle", "first", "last", "add", "remove", "new glyph",
+                                  "new glyph first", "copies"])
+def test_an_edit_build_is_byte_identical_to_a_forced_build(project, tmp_path, monkeypatch,
+                                                           edit):
+    """Whatever changed (a card in the middle, the first or last, a card added or removed,
+    a character no card had drawn before (its font's codes shift for every later sheet),
+    a card given copies), the PDF, the layout report and the build record are those of a
+    forced build of the same cards."""
+    _build(project, tmp_path / "out")
+    _build(project, tmp_path / "out")       # every sheet kept and shown
+    rows = [_row(i) for i in range(SHIPS)]
+    if edit == "middle":
+        rows[22] = _row(22, "Moves far in any weather.")
+    elif edit == "first":
+        rows[0] = _row(0, "Leads the fleet.")
+    elif edit == "last":
+        rows[-1] = _row(SHIPS - 1, "Trails the fleet.")
+    elif edit == "add":
+        rows.insert(13, _row(100))
+    elif edit == "remove":
+        del rows[13]
+    elif edit == "new glyph":
+        rows[22] = _row(22, "Sails to Ærø and Łódź.")
+    elif edit == "new glyph first":
+        rows[1] = _row(1, "Sails to Ærø and Łódź.")
+    elif edit == "copies":
+        rows[22] = rows[22].replace(",1,Moves", ",3,Moves")
+    _ships(project, rows)
+    incremental = _build(project, tmp_path / "out")
+    assert incremental == _forced(project, tmp_path / "forced", monkeypatch)
+    assert _build(project, tmp_path / "out") == incremental    # and once more, all kept
+
+
+def test_an_edit_build_is_byte_identical_whatever_jobs(project, tmp_path, monkeypatch):
+    _build(project, tmp_path / "out", jobs=2)
+    _edit(project, 5, "Moves far in any weather.")
+    two = _build(project, tmp_path / "out", jobs=2)
+    _edit(project, 6, "Moves far in fog.")
+    one = _build(project, tmp_path / "out", jobs=1)
+    forced = _forced(project, tmp_path / "forced", monkeypatch, jobs=2)
+    assert one == forced
+    assert two["ships.pdf"] != one["ships.pdf"]
+
+
+def test_fold_sheets_are_kept_too(project, tmp_path, monkeypatch):
+    _build(project, tmp_path / "out", fold=True)
+    pages = _mark_kept_pages(_kept_file(tmp_path))
+    assert pages > 2
+    _edit(project, 20, "Moves far in any weather.")
+    built = _build(project, tmp_path / "out", fold=True)
+    assert _marked_pages(built["ships.pdf"]) == pages - 1
+    assert _build(project, tmp_path / "again", fold=True, force=True) == _forced(
+        project, tmp_path / "forced", monkeypatch, fold=True)
+
+
+def test_a_forced_build_shows_no_kept_sheet(project, tmp_path, monkeypatch):
+    _build(project, tmp_path / "out")
+    _mark_kept_pages(_kept_file(tmp_path))
+    forced = _build(project, tmp_path / "out", force=True)
+    assert _marked_pages(forced["ships.pdf"]) == 0
+    assert forced == _forced(project, tmp_path / "forced", monkeypatch)
+
+
+def test_other_options_keep_nothing_of_these(project, tmp_path, monkeypatch):
+    """A sheet kept on Letter is not shown on A4 (the file's header differs)."""
+    _build(project, tmp_path / "out")
+    _mark_kept_pages(_kept_file(tmp_path))
+    a4 = _build(project, tmp_path / "out", paper="a4")
+    assert _marked_pages(a4["ships.pdf"]) == 0
+    assert a4 == _forced(project, tmp_path / "forced", monkeypatch, paper="a4")
+
+
+def test_a_damaged_kept_file_is_a_note_and_every_sheet_drawn(project, tmp_path, monkeypatch):
+    env = {"PNP_CACHE_DIR": str(tmp_path / "cache")}
+    args = ("build", "--only", "ships", "--out", str(tmp_path / "out"))
+    assert run_cli("pnp", *args, cwd=project, env=env).returncode == 0
+    kept = _kept_file(tmp_path)
+    kept.write_bytes(b"not a pickle at all")
+    _edit(project, 20, "Moves far in any weather.")
+    result = run_cli("pnp", *args, cwd=project, env=env)
+    assert result.returncode == 0, result.stderr
+    said = result.stdout + result.stderr
+    assert "kept sheets of deck 'ships' unreadable" in said and "Traceback" not in said
+    forced = _forced(project, tmp_path / "forced", monkeypatch)
+    assert (tmp_path / "out" / "harbour" / "ships.pdf").read_bytes() == forced["ships.pdf"]
+    assert pickle.loads(kept.read_bytes())["sheets"]       # written anew
+
+
+def test_a_kept_sheet_whose_card_looks_up_another_is_drawn_when_that_one_changes(
+        project, tmp_path, monkeypatch):
+    """A template that reads another card (card_named): the plan key of the reading card
+    does not change, its kept sheet is still drawn again (as the plan store checks it)."""
+    template = project / "templates" / "harbour" / "ship.j2"
+    text = template.read_text()
+    template.write_text(text + "\n{% if card.name == 'Ship 30' %}"
+                               "{% set other = card_named('Ship 0') %}\n"
+                               "- text: {id: other, box: [6, 60, 40, 5], markup: false, "
+                               "size: 8, text: {{ other.text[:12] }}}\n{% endif %}\n")
+    _build(project, tmp_path / "out")
+    pages = _mark_kept_pages(_kept_file(tmp_path))
+    _edit(project, 0, "Leads the fleet.")
+    built = _build(project, tmp_path / "out")
+    # the first sheet (Ship 0, never kept) and the fourth (Ship 30, which reads it) are
+    # drawn again
+    assert _marked_pages(built["ships.pdf"]) == pages - 2
+    _kept_file(tmp_path).unlink()           # kept again unmarked, then edited again
+    _build(project, tmp_path / "out", force=True)
+    _edit(project, 0, "Leads the whole fleet.")
+    assert _build(project, tmp_path / "out") == _forced(project, tmp_path / "forced",
+                                                          monkeypatch)
