@@ -1,7 +1,7 @@
 """The `pnp` command's entry point (the console script, `python -m pnp`).
 
 It sets up the process the command is (`command_process`), then runs a plain `pnp build`
-itself, without importing click (issue 36: click and what it loads are a tenth of a cold
+itself, without importing click (issue 36: click and what it loads are about a twentieth of a cold
 80-card build): the options are read from the same table the click command is made from
 (pnp.cli.build_options), and an error is the same one line. Everything else, help and
 usage errors included, goes to the click commands (pnp.cli.main), which answer as before.
