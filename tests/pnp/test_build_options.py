@@ -97,3 +97,21 @@ def test_the_real_command_says_a_build_error_in_one_line_and_as_json(tmp_path):
     answer = json.loads(result.stdout.splitlines()[-1])
     assert answer["ok"] is False and answer["exit_code"] == 2
     assert answer["error"].startswith("unknown game 'nope'")
+
+
+def test_the_entry_point_builds_what_it_read_in_this_process(cli, tmp_path, monkeypatch, capsys):
+    from pnp.cli import entry
+
+    assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
+    monkeypatch.chdir(tmp_path)
+    argv = ["build", "--game", "harbour", "--only", "storms"]
+    params = fast_params(argv)
+    assert params is not None
+    assert entry.build(params, argv) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == f"reading {(tmp_path / 'cards.yaml').resolve()}"
+    assert "output/harbour/storms.pdf" in out
+    assert (tmp_path / "output" / "harbour" / "storms.pdf").read_bytes()[:5] == b"%PDF-"
+    argv = ["build", "--game", "nope"]
+    assert entry.build(fast_params(argv) or {}, argv) == 2
+    assert capsys.readouterr().err.splitlines() == ["pnp: unknown game 'nope' (choose harbour)"]
