@@ -28,8 +28,12 @@ install .`), as decksmith runs from its own: a venv starts Python without the gl
 site-packages' .pth hooks, which on some machines (this sandbox's) import packages
 into every interpreter start.
 
+`--baseline DIR` also times the pnp of another checkout (say the main branch's, `git
+worktree add`) in every round, after ours, on a project and cache folder of its own: a
+before-and-after in one alternating run.
+
     python benchmarks/vs_decksmith.py --decksmith /tmp/decksmith [--rounds 3] [--no-bytecode]
-                                      [--pnp-venv DIR | --checkout DIR]
+                                      [--pnp-venv DIR | --checkout DIR] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -80,6 +84,8 @@ def main() -> int:
     parser.add_argument("--checkout", type=Path, default=ROOT,
                         help="run the pnp of this checkout (default: the one holding this "
                              "benchmark), e.g. the main branch's for a before-and-after")
+    parser.add_argument("--baseline", type=Path,
+                        help="also time the pnp of this checkout in each round (before/after)")
     args = parser.parse_args()
     ds = args.decksmith.resolve()
     exe = ds / "venv" / "bin" / "decksmith"
@@ -102,13 +108,17 @@ def main() -> int:
                        check=True, stdout=subprocess.DEVNULL)
         ours_cmd = [*pnp, "build", "--game", "x-statix", "--only", "common", "--force"]
         timed(ours_cmd, project, env)                   # warms the load cache
+        base = _baseline(args.baseline, Path(tmp), env) if args.baseline else None
+        base_cmd = [sys.executable, "-m", "pnp", *ours_cmd[3:]]   # from its PYTHONPATH
+        if base is not None:
+            timed(base_cmd, base[0], base[1])           # its load cache warmed too
         import carddb
 
         count = carddb.load(project / "cards.yaml").games["x-statix"].decks["common"].count
         floor_cmd = [sys.executable, str(ROOT / "benchmarks" / "reportlab_floor.py"),
                      str(count), str(Path(tmp) / "floor.pdf"), "--backs"]
         timed(floor_cmd, project, env)                  # its byte-compiled files too
-        ours, theirs, ours_cpu, theirs_cpu, floor_cpu = [], [], [], [], []
+        ours, theirs, ours_cpu, theirs_cpu, floor_cpu, base_cpu = [], [], [], [], [], []
         for _ in range(args.rounds):
             CPU.clear()
             theirs.append(timed([str(exe), "build", "--output", "out"], ds)
@@ -116,6 +126,9 @@ def main() -> int:
                                    "--page-size", "Letter"], ds))
             ours.append(timed(ours_cmd, project, env))
             timed(floor_cmd, project, env)
+            if base is not None:
+                timed(base_cmd, base[0], base[1])
+                base_cpu.append(CPU[4])
             theirs_cpu.append(CPU[0] + CPU[1])
             ours_cpu.append(CPU[2])
             floor_cpu.append(CPU[3])
@@ -137,7 +150,25 @@ def main() -> int:
           f"{', installed in ' + str(args.pnp_venv) if args.pnp_venv else ', checkout ' + str(args.checkout)})")
     print(f"ratio pnp/floor: {floor_ratio:.2f}x CPU (target at most {FLOOR_TARGET:.1f}x: "
           f"{'met' if floor_ratio <= FLOOR_TARGET else 'missed'})")
+    if base_cpu:
+        before = statistics.median(base_cpu)
+        print(f"baseline {args.baseline}: CPU median {before:.2f} s = 1/"
+              f"{statistics.median(theirs_cpu) / before:.0f} of decksmith, "
+              f"{before / statistics.median(floor_cpu):.2f}x the floor; "
+              f"ours/baseline {statistics.median(ours_cpu) / before:.3f}")
+    print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
+
+
+def _baseline(checkout: Path, tmp: Path, env: dict) -> tuple[Path, dict]:
+    """(project, env) of the baseline checkout's own runs: its project and cache folder
+    apart from ours (each checkout's code keys its caches)."""
+    base_env = {**env, "PYTHONPATH": str(checkout.resolve()),
+                "PNP_CACHE_DIR": str(tmp / "base-cache")}
+    project = tmp / "base-project"
+    subprocess.run([sys.executable, "-m", "pnp", "init", str(project), "--example",
+                    "x-statix"], env=base_env, check=True, stdout=subprocess.DEVNULL)
+    return project, base_env
 
 
 if __name__ == "__main__":

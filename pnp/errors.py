@@ -1,25 +1,67 @@
-"""One-line errors for the `pnp` command: what went wrong and where, no traceback."""
+"""One-line errors for the `pnp` command: what went wrong and where, no traceback.
+
+Free of click (issue 36): the library raises PnpError and `pnp build`'s own path
+(pnp.cli.entry) reports it without importing click; the click commands report it
+through pnp.cli.main.Commands, as they report click's own usage errors."""
 
 from __future__ import annotations
 
+import re
 import sys
 
-import click
 
-
-class PnpError(click.ClickException):
-    """A failure the user can fix (bad database, missing file, unwritable folder)."""
+class PnpError(Exception):
+    """A failure the user can fix (bad database, missing file, unwritable folder); its
+    message and exit code, shown as one line (`show`), as click shows its own errors."""
 
     exit_code = 1
 
     def __init__(self, message: str, exit_code: int = 1):
         super().__init__(message)
-        # click's stubs declare exit_code a ClassVar, but click reads it off the instance
-        # (BaseCommand.main): the exit code of this one error
-        self.exit_code = exit_code  # type: ignore[misc]
+        self.message = message
+        self.exit_code = exit_code
+
+    def format_message(self) -> str:
+        return self.message
+
+    def __str__(self) -> str:
+        return self.message
 
     def show(self, file=None) -> None:
-        click.echo(f"pnp: {_one_line(self.format_message())}", err=True)
+        echo(f"pnp: {_one_line(self.format_message())}", err=True)
+
+
+def fail(message: str, exit_code: int, argv: list[str]) -> None:
+    """Report a failure of the `pnp` command as one line on stderr (and, for a --json
+    caller, which reads stdout, as one JSON object there too); the process's exit follows."""
+    echo(f"pnp: {_one_line(message)}", err=True)
+    if "--json" in argv:
+        import json
+
+        echo(json.dumps({"ok": False, "error": _one_line(message), "exit_code": exit_code}))
+
+
+# click.echo's own pattern (click._compat._ansi_re): what it strips from a line written to
+# a stream that is no terminal
+_ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
+
+
+def echo(message: str, err: bool = False) -> None:
+    """A line on stdout (stderr with `err`), written as click.echo writes text: through
+    click.echo itself once click is loaded (the click commands, tests' CliRunner), else
+    as it would: ANSI styles stripped where the stream is no terminal, then flushed. Keeps
+    `pnp build`'s own path free of click."""
+    if "click" in sys.modules:
+        sys.modules["click"].echo(message, err=err)
+        return
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:
+        return
+    out = f"{message}\n"
+    if not _isatty(stream):
+        out = _ANSI.sub("", out)
+    stream.write(out)
+    stream.flush()
 
 
 def one_line(text: str) -> str:
@@ -33,6 +75,13 @@ def one_line(text: str) -> str:
 
 
 _one_line = one_line
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except Exception:
+        return False
 
 
 class _ClosedStdoutIsNoFailure:
@@ -81,29 +130,3 @@ def keep_going_when_stdout_closes() -> None:
     """Install `_ClosedStdoutIsNoFailure` as sys.stdout (a `pnp` process, once)."""
     if sys.stdout is not None and not isinstance(sys.stdout, _ClosedStdoutIsNoFailure):
         sys.stdout = _ClosedStdoutIsNoFailure(sys.stdout)  # type: ignore[assignment]
-
-
-class OneLineGroup(click.Group):
-    """A click group whose every error, usage errors included, is one line on stderr."""
-
-    def main(self, args=None, prog_name=None, **extra):
-        try:
-            rv = super().main(args=args, prog_name=prog_name or "pnp", standalone_mode=False, **extra)
-        except click.exceptions.Exit as exc:
-            sys.exit(exc.exit_code)
-        except click.ClickException as exc:
-            if isinstance(exc, PnpError):
-                exc.show()
-            else:
-                click.echo(f"pnp: {_one_line(exc.format_message())}", err=True)
-            if "--json" in (sys.argv[1:] if args is None else list(args)):
-                # a --json caller reads stdout: it gets a JSON object, usage errors too
-                import json
-
-                click.echo(json.dumps({"ok": False, "error": _one_line(exc.format_message()),
-                                       "exit_code": exc.exit_code}))
-            sys.exit(exc.exit_code)
-        except click.exceptions.Abort:
-            click.echo("pnp: aborted", err=True)
-            sys.exit(1)
-        sys.exit(rv if isinstance(rv, int) else 0)

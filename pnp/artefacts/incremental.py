@@ -39,7 +39,8 @@ PACKAGE = Path(__file__).resolve().parents[1]
 PROJECT = PACKAGE.parent
 # The stages whose source decides what `pnp build` writes, relative to the package
 # (exports, proofs and the other commands cannot change it).
-BUILD_CODE = ("layout", "draw", "artefacts", "errors.py", "outpaths.py", "cli/build.py")
+BUILD_CODE = ("layout", "draw", "artefacts", "errors.py", "outpaths.py", "cli/build.py",
+              "cli/building.py", "cli/build_options.py")
 NOT_BUILD_CODE = frozenset({"artefacts/incremental.py", "artefacts/single.py"})
 
 

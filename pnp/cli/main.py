@@ -3,24 +3,35 @@ the other commands in modules of their own)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from pnp.cli.options import DATABASE_ARG, project_option
-from pnp.errors import OneLineGroup, PnpError, keep_going_when_stdout_closes
+from pnp.cli.process import command_process, speed_ups
+from pnp.errors import PnpError, fail
+
+__all__ = ["main", "speed_ups"]
 
 
-def speed_ups() -> None:
-    """What only the `pnp` command does to its own process, before any of carddb's and
-    pnp's classes are made and before anything imports ReportLab (issue 24; issue 36: never
-    on `import pnp`, which a program calling the library does): dataclass methods compiled
-    once and kept in the cache folder (pnp.dataclass_code, which hooks `dataclasses`), and
-    PIL.Image loaded at its first use (pnp.lazy_pillow, a lazy module in sys.modules)."""
-    from pnp import dataclass_code, lazy_pillow
+class OneLineGroup(click.Group):
+    """A click group whose every error, usage errors and PnpError included, is one line on
+    stderr (pnp.errors.fail)."""
 
-    dataclass_code.install()
-    lazy_pillow.install()
+    def main(self, args=None, prog_name=None, **extra):
+        argv = sys.argv[1:] if args is None else list(args)
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "pnp", standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except (click.ClickException, PnpError) as exc:
+            fail(exc.format_message(), exc.exit_code, argv)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("pnp: aborted", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 class Commands(OneLineGroup):
@@ -37,20 +48,8 @@ class Commands(OneLineGroup):
     def main(self, args=None, *rest, **kwargs):
         if args is not None:            # called in a program of its own (tests' CliRunner)
             return super().main(args, *rest, **kwargs)
-        speed_ups()
-        import gc
-
-        # The command is the process (issue 24). It allocates far more than it frees, so
-        # collecting every 700 new objects is wasted work: rarer collections, as mypy's
-        # main does. At exit everything is frozen, so the interpreter's last full
-        # collection (a twentieth of a small build) does not scan what the process is
-        # about to drop (atexit handlers still run first).
-        gc.set_threshold(100_000, 50, 100)
-        keep_going_when_stdout_closes()     # `pnp build | head -1` still builds
-        try:
+        with command_process():
             return super().main(args, *rest, **kwargs)
-        finally:
-            gc.freeze()
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in self.LAZY and name not in self.commands:

@@ -9,16 +9,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import click
-
-from pnp.errors import PnpError
+from pnp.errors import PnpError, echo
 from pnp.project import require_database
 
 
 def announce(path: Path, err: bool = False) -> None:
     """The first line of every command that reads a database: which cards.yaml it is
     (on stderr for a command printing JSON, err=True, so that stdout stays one object)."""
-    click.echo(f"reading {path.resolve()}", err=err)
+    echo(f"reading {path.resolve()}", err=err)
 
 
 def load(project: Path | None, path: Path | None = None):
@@ -45,7 +43,7 @@ def make_renderer(db: Any) -> Any:
 
 def font_notice(line: str) -> None:
     """A font role print.fonts leaves out, and what draws it instead (pnp.draw.fonts)."""
-    click.echo(f"notice: {line}", err=True)
+    echo(f"notice: {line}", err=True)
 
 
 def faces(db: Any, game: str | None, decks, cards, backs: bool = True) -> list:
@@ -138,4 +136,4 @@ def echo_warnings_once(warnings: list) -> None:
         key = warning_key(w)
         if key not in seen:
             seen.add(key)
-            click.echo(warning_line(w), err=True)
+            echo(warning_line(w), err=True)

@@ -121,18 +121,14 @@ def build_once(build_args: list[str], out: Path, root: Path) -> tuple[int, Any]:
     """One `pnp build` with BUILD_ARGS in this process: (exit status, BuildReport or
     None); a failure is printed as one line, as `pnp build` prints it."""
     from pnp.cli.build import build, run
+    from pnp.errors import PnpError, one_line
 
     try:
         ctx = build.make_context("pnp build", ["--out", str(out), "--project", str(root),
                                                *build_args])
         return 0, run(ctx.params)
-    except click.ClickException as exc:
-        from pnp.errors import PnpError, one_line
-
-        if isinstance(exc, PnpError):
-            exc.show()
-        else:
-            click.echo(f"pnp: {one_line(exc.format_message())}", err=True)
+    except (click.ClickException, PnpError) as exc:     # (PnpError: no click exception)
+        click.echo(f"pnp: {one_line(exc.format_message())}", err=True)
         return exc.exit_code, None
 
 

@@ -13,8 +13,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # ReportLab imports) stays a lazy module, never loaded
 LIBRARIES = ("PIL.Image", "rich", "pypdf", "pypdfium2", "numpy", "openpyxl", "ezdxf",
              "watchfiles", "multiprocessing")
+# issue 36: a plain `pnp build` is read without click (pnp.cli.entry), so neither click nor
+# the gettext and locale it loads are paid for by a build
 UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", "pnp.cli.diff",
-            "pnp.exports", "yaml", "carddb.validate", "importlib.metadata", *LIBRARIES)
+            "pnp.exports", "yaml", "carddb.validate", "importlib.metadata", "click",
+            "pnp.cli.main", "gettext", "locale", *LIBRARIES)
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
 PROBE = ("import atexit, runpy, sys\n"

@@ -1,0 +1,42 @@
+"""The process the `pnp` command is: what it sets up around its command, and only it
+(never `import pnp`: issue 36), whether click runs the command (pnp.cli.main) or the
+command line is a plain build (pnp.cli.entry)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+def speed_ups() -> None:
+    """What only the `pnp` command does to its own process, before any of carddb's and
+    pnp's classes are made and before anything imports ReportLab (issue 24; issue 36: never
+    on `import pnp`, which a program calling the library does): dataclass methods compiled
+    once and kept in the cache folder (pnp.dataclass_code, which hooks `dataclasses`), and
+    PIL.Image loaded at its first use (pnp.lazy_pillow, a lazy module in sys.modules)."""
+    from pnp import dataclass_code, lazy_pillow
+
+    dataclass_code.install()
+    lazy_pillow.install()
+
+
+@contextmanager
+def command_process() -> Iterator[None]:
+    """The `pnp` process's own settings around its command: the speed-ups, rarer garbage
+    collections and a closed stdout that is no failure."""
+    from pnp.errors import keep_going_when_stdout_closes
+
+    speed_ups()
+    import gc
+
+    # The command is the process (issue 24). It allocates far more than it frees, so
+    # collecting every 700 new objects is wasted work: rarer collections, as mypy's
+    # main does. At exit everything is frozen, so the interpreter's last full
+    # collection (a twentieth of a small build) does not scan what the process is
+    # about to drop (atexit handlers still run first).
+    gc.set_threshold(100_000, 50, 100)
+    keep_going_when_stdout_closes()     # `pnp build | head -1` still builds
+    try:
+        yield
+    finally:
+        gc.freeze()
