@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from carddb import expr, limits
@@ -70,9 +71,10 @@ class Effect:
     deck: str = ""
     when: str = "any"
 
-    @property
+    @cached_property
     def chooses(self) -> bool:
-        """Whether a player must be chosen to apply it."""
+        """Whether a player must be chosen to apply it (worked out once: read at every
+        effect of a simulated game, issue 30)."""
         return self.verb == "choose_player" or (
             self.verb == "transfer" and "chosen" in (self.source, self.target))
 

@@ -32,11 +32,7 @@ from referee.words import counted
 # ── where the turn is ─────────────────────────────────────────────────────────────
 def phase_of(state: dict, game: TableGame) -> Phase | None:
     """The declared phase the turn is in (None: no phases, or a game without rules)."""
-    name = state["turn"].get("phase")
-    for phase in game.rules.phases:
-        if phase.name == name:
-            return phase
-    return None
+    return game.phase_named.get(state["turn"].get("phase"))  # type: ignore[no-any-return]
 
 
 def current_step(state: dict, game: TableGame) -> RuleStep | None:
