@@ -166,6 +166,14 @@ def compiled(text: str) -> Compiled:
     return _compile(expr.parse(text))
 
 
+@lru_cache(maxsize=512)
+def constant(text: str) -> int | None:
+    """The value of a validated expression that reads nothing (`+1`, `-2`: most amounts
+    of an effect), else None (worked out once: issue 30)."""
+    tree = expr.parse(text)
+    return None if expr.names(tree) else _compile(tree)(Env({}, None, None))
+
+
 def _of_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
              most: int) -> Any:
     """What `make()` gives for `game`, kept in `cache` under `key` (which holds id(game))
@@ -258,7 +266,9 @@ def _changed(state: dict, game: TableGame, who: str | None, tokens: tuple[tuple[
     for kind_id, amount in tokens:
         kind = game.tokens[kind_id]
         owner = None if kind.shared else who
-        delta = evaluate(amount, Env(state, game, who or player, card))
+        fixed = constant(amount)
+        delta = fixed if fixed is not None else evaluate(amount, Env(state, game, who or player,
+                                                                      card))
         if delta == 0:
             continue
         made = moved(state, owner, kind, delta)
