@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from carddb import expr, limits
@@ -70,9 +71,10 @@ class Effect:
     deck: str = ""
     when: str = "any"
 
-    @property
+    @cached_property
     def chooses(self) -> bool:
-        """Whether a player must be chosen to apply it."""
+        """Whether a player must be chosen to apply it (worked out once: read at every
+        effect of a simulated game, issue 30)."""
         return self.verb == "choose_player" or (
             self.verb == "transfer" and "chosen" in (self.source, self.target))
 
@@ -136,9 +138,9 @@ class Rules:
     score: str = ""
     tie_break: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def declared(self) -> bool:
-        """Whether the game declares any rule beyond plain phase names."""
+        """Whether the game declares any rule beyond plain phase names (worked out once)."""
         return bool(self.zones or self.hand_limit is not None or self.rolls or self.end
                     or self.score or self.card_effects or self.type_effects
                     or any(p.steps for p in self.phases))
@@ -150,9 +152,18 @@ class Rules:
         return None
 
     def effects_of(self, card: str, card_type: str, when: str) -> tuple[Effect, ...]:
-        """The effects a card has when `when` (played or revealed): its type's, then its own."""
-        found = (*self.type_effects.get(card_type, ()), *self.card_effects.get(card, ()))
-        return tuple(e for e in found if e.when in ("any", when))
+        """The effects a card has when `when` (played or revealed): its type's, then its own
+        (worked out once for each: a simulated game asks at every card, issue 30)."""
+        key = (card, card_type, when)
+        effects = self._effects.get(key)
+        if effects is None:
+            found = (*self.type_effects.get(card_type, ()), *self.card_effects.get(card, ()))
+            effects = self._effects[key] = tuple(e for e in found if e.when in ("any", when))
+        return effects
+
+    @cached_property
+    def _effects(self) -> dict[tuple[str, str, str], tuple[Effect, ...]]:
+        return {}
 
 
 # ── reading the validated declaration ──────────────────────────────────────────

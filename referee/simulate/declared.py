@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from carddb.dice import Die, Face
 from carddb.gamerules import Step as RuleStep
 from referee.errors import RefereeError, UsageError
 from referee.table import rules, turn
@@ -53,8 +54,9 @@ class Hidden:
             p: {d: [] for d in game.decks} for p in players}
 
     def sync(self, state: dict, rng: random.Random) -> None:
+        hands = self.hands
         for player, decks in state["hands"].items():
-            held = self.hands[player]
+            held = hands[player]
             for deck, n in decks.items():
                 mine = held[deck]
                 if len(mine) == n:
@@ -67,6 +69,16 @@ class Hidden:
     def held(self, player: str, deck: str | None = None) -> list[str]:
         decks = [deck] if deck else list(self.hands[player])
         return [c for d in decks for c in self.hands[player][d]]
+
+
+class LabFaces(FaceSource):
+    """The referee's dice for the lab: each face drawn from the seeded RNG as FaceSource
+    draws it (the same numbers in the same order), without the words naming each die
+    that FaceSource keeps for a session's log (the lab keeps no log)."""
+
+    def take(self, n: int, die: Die, label: str) -> list[Face]:
+        choice, faces = self.rng.choice, die.faces
+        return [choice(faces) for _ in range(n)]
 
 
 # ── the answers a step may take ─────────────────────────────────────────────────
@@ -105,37 +117,40 @@ def margin(state: dict, player: str) -> int:
     return score[player] - (max(others) if others else 0)
 
 
+def _move(state: dict, game: TableGame, words: list[str], source: FaceSource,
+          rng: random.Random, last: bool) -> Any:
+    """Every answer but the last tried on a copy; the last on the state itself, no longer
+    needed (each earlier try has its own; a refusal may leave it part-changed, and then
+    an earlier try is taken or the game ends)."""
+    step = turn.step_in_place if last else turn.step
+    return step(state, game, words, source, rng, quiet=True)
+
+
 def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
            rng: random.Random, now: RuleStep | None) -> tuple[list[str], Any]:
     """The policy's answer at the step `now` and the engine's result of it."""
     options = answers(state, game, hidden, rng, now)
-    where = rules.turn_line(state)  # said when no answer is legal
+    where = {"turn": dict(state["turn"])}  # said (turn_line) when no answer is legal
     last = len(options) - 1
-
-    def move(i: int, words: list[str]) -> Any:
-        """Every answer but the last tried on a copy; the last on the state itself, no
-        longer needed (each earlier try has its own; a refusal may leave it part-changed,
-        and then an earlier try is taken or the game ends)."""
-        step = turn.step_in_place if i == last else turn.step
-        return step(state, game, words, source, rng, quiet=True)
     if policy == "random":
-        rng.shuffle(options)
+        if last:  # one answer: nothing to shuffle (and no number drawn for it)
+            rng.shuffle(options)
         for i, words in enumerate(options):
             try:
-                return words, move(i, words)
+                return words, _move(state, game, words, source, rng, i == last)
             except (RefereeError, UsageError):
                 continue
-        raise RefereeError(f"no legal answer at {where}")
+        raise RefereeError(f"no legal answer at {rules.turn_line(where)}")
     chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
     tried = []
     for i, words in enumerate(options):
         try:
-            result = move(i, words)
+            result = _move(state, game, words, source, rng, i == last)
         except (RefereeError, UsageError):
             continue
         tried.append((margin(result.state, chooser), rng.random(), words, result))
     if not tried:
-        raise RefereeError(f"no legal answer at {where}")
+        raise RefereeError(f"no legal answer at {rules.turn_line(where)}")
     best = max(tried, key=lambda t: (t[0], t[1]))
     return best[2], best[3]
 
@@ -186,7 +201,7 @@ def parse_policies(text: str, players: int) -> str:
 def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str, Any]:
     """One whole game; its record (plain data): seats in turn order from the first player."""
     rng = random.Random(seed)
-    source = FaceSource(rng)
+    source = LabFaces(rng)
     names = seat_names(players)
     state = new_state(names, game, source)
     hidden = Hidden(game, names, rng)
@@ -194,18 +209,20 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
     steps = 0
     policy_of = seat_policies(policy, state)
     while not state.get("over") and steps < MAX_STEPS:
-        now = None if state.get("pending") else turn.current_step(state, game)
+        pending = state.get("pending")
+        now = None if pending else turn.current_step(state, game)
         actor = state["turn"]["player"]
-        chooser = state["pending"]["player"] if state.get("pending") else actor
-        words, result = decide(policy_of[chooser], state, game, hidden, source, rng, now)
+        words, result = decide(policy_of[pending["player"] if pending else actor], state, game,
+                               hidden, source, rng, now)
         state = result.state
-        if now is not None and now.kind in ("play", "discard_to") and words:
+        kind = now.kind if now is not None else ""
+        if words and kind in ("play", "discard_to"):
             for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
                 hidden.hands[actor][game.cards[card]].remove(card)
-        if now is not None and now.kind == "reveal" and words:
+        elif words and kind == "reveal":
             hidden.piles[game.cards[words[0]]].pop()
-        if now is not None and now.kind == "roll" and state.get("last_roll"):
-            rolls.append((now.roll, int(state["last_roll"]["outcome"])))
+        elif kind == "roll" and state.get("last_roll"):
+            rolls.append((now.roll, int(state["last_roll"]["outcome"])))  # type: ignore[union-attr]
         hidden.sync(state, rng)
         steps += 1
     first = state["setup"]["first"]

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from carddb.dice import Die, dice_of
-from carddb.gamerules import Rules, rules_of
+from carddb.gamerules import Phase, Rules, rules_of
 from referee.errors import RefereeError, UsageError
 from referee.inputs import shown
 from referee.outcome import Result, Step
@@ -89,6 +89,20 @@ class TableGame:
                    rules_of(game.extras, game.card_types), types, fields,
                    {d: tuple((c.name, c.copies) for c in deck.cards)
                     for d, deck in game.decks.items()}, _aliases(db, game_id, cards))
+
+    @cached_property
+    def folded(self) -> dict[str, str]:
+        """Each card's name case-folded -> its name (worked out once: `card_named` reads it
+        at every card a simulated game plays, issue 30)."""
+        return {c.casefold(): c for c in self.cards}
+
+    @cached_property
+    def phase_named(self) -> dict[str, Phase]:
+        """Each declared phase by its name, the first of a name (worked out once)."""
+        found: dict[str, Phase] = {}
+        for phase in self.rules.phases:
+            found.setdefault(phase.name, phase)
+        return found
 
     @property
     def card_names(self) -> tuple[str, ...]:
@@ -330,23 +344,23 @@ _COPIES: dict[str, Any] = {
     "turn": lambda turn: {**turn, "rolls": dict(turn["rolls"])} if "rolls" in turn else dict(turn),
 }
 # only ever replaced whole, never changed in place: shared by the copy
-_KNOWN = frozenset(_COPIES) | {"setup", "last_roll"}
-_ATOMS = (str, int, float, bool, type(None))
+_SHARED = frozenset({"setup", "last_roll"})
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def copy_state(state: dict) -> dict:
     """The state for a command to change: equal to `state`, sharing with it only what no
     rule changes in place (the setup, the last roll, the plain values), so the copy costs
     a few dicts and lists rather than a deep copy of every value (issue 30: the balance
-    lab copies at every step). A part of unknown shape is deep-copied."""
-    new = dict(state)
-    for key, copier in _COPIES.items():
-        value = state.get(key)
-        if value is not None:
-            new[key] = copier(value)
-    for key in state.keys() - _KNOWN:
-        if type(state[key]) not in _ATOMS:
-            new[key] = copy.deepcopy(state[key])
+    lab copies at every step, so each part is visited once, by its own copier). A part
+    of unknown shape is deep-copied."""
+    new = state.copy()
+    copies = _COPIES
+    for key, value in state.items():
+        if type(value) in _ATOMS or key in _SHARED:
+            continue
+        copier = copies.get(key)
+        new[key] = copy.deepcopy(value) if copier is None else copier(value)
     return new
 
 
@@ -438,7 +452,7 @@ def card_named(game: TableGame, text: str) -> str:
     import difflib
 
     typed = text.strip().casefold()
-    found = {c.casefold(): c for c in game.cards}.get(typed) or game.aliases.get(typed)
+    found = game.folded.get(typed) or game.aliases.get(typed)
     if found is None:
         close = difflib.get_close_matches(text.strip().casefold(),
                                           [c.casefold() for c in game.cards], n=1, cutoff=0.6)

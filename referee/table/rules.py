@@ -7,7 +7,6 @@ referee draws for the table from an injected `random.Random`."""
 from __future__ import annotations
 
 import operator
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
@@ -155,9 +154,24 @@ def _compile(tree: expr.Tree, game: TableGame | None = None) -> Compiled:
 
 
 @lru_cache(maxsize=512)
+def parsed(text: str) -> expr.Tree:
+    """The tree of a validated expression, parsed once (a named roll's outcome is worked
+    out at every roll of a simulated game)."""
+    return expr.parse(text)
+
+
+@lru_cache(maxsize=512)
 def compiled(text: str) -> Compiled:
     """The function that evaluates a validated expression."""
     return _compile(expr.parse(text))
+
+
+@lru_cache(maxsize=512)
+def constant(text: str) -> int | None:
+    """The value of a validated expression that reads nothing (`+1`, `-2`: most amounts
+    of an effect), else None (worked out once: issue 30)."""
+    tree = expr.parse(text)
+    return None if expr.names(tree) else _compile(tree)(Env({}, None, None))
 
 
 def _of_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
@@ -173,15 +187,24 @@ def _of_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
     return hit[1]
 
 
-# (text, id(game)) -> (the game, the function)
-_FOR_GAME: dict[tuple[str, int], tuple[TableGame, Compiled]] = {}
+# id(game) -> (the game, {expression text: its function})
+_FOR_GAME: dict[int, tuple[TableGame, dict[str, Compiled]]] = {}
+FOR_GAME_MOST = 1024  # expressions kept a game (then forgotten all at once)
 
 
 def compiled_for(text: str, game: TableGame) -> Compiled:
     """`compiled(text)` with `game`'s names and zones looked up once: for an Env of
-    `game` outside a roll (a roll's outcome reads its counts: `compiled`)."""
-    return _of_game(_FOR_GAME, (text, id(game)), game,  # type: ignore[no-any-return]
-                    lambda: _compile(expr.parse(text), game), 1024)
+    `game` outside a roll (a roll's outcome reads its counts: `compiled`). Looked up
+    with no allocation (issue 30: at every token change of a simulated game)."""
+    hit = _FOR_GAME.get(id(game))
+    fns = hit[1] if hit is not None and hit[0] is game else _of_game(
+        _FOR_GAME, id(game), game, dict, 64)
+    fn = fns.get(text)
+    if fn is None:
+        if len(fns) >= FOR_GAME_MOST:
+            fns.clear()
+        fn = fns[text] = _compile(expr.parse(text), game)
+    return fn  # type: ignore[no-any-return]
 
 
 def evaluate(text: str, env: Env) -> int:
@@ -243,7 +266,9 @@ def _changed(state: dict, game: TableGame, who: str | None, tokens: tuple[tuple[
     for kind_id, amount in tokens:
         kind = game.tokens[kind_id]
         owner = None if kind.shared else who
-        delta = evaluate(amount, Env(state, game, who or player, card))
+        fixed = constant(amount)
+        delta = fixed if fixed is not None else evaluate(amount, Env(state, game, who or player,
+                                                                      card))
         if delta == 0:
             continue
         made = moved(state, owner, kind, delta)
@@ -358,10 +383,13 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
         die = game.dice[die_name]
         faces += [(die, f) for f in source.take(n, die, f"{player}'s {named.name} roll "
                                                         f"({n} {die_name})")]
-    counts = Counter(f.key for _, f in faces)
-    total = sum(f.value or 0 for _, f in faces)
+    counts: dict[str, int] = {}
+    total = 0
+    for _, f in faces:
+        counts[f.key] = counts.get(f.key, 0) + 1
+        total += f.value or 0
     env = Env(state, game, player, counts=dict(counts), total=total)
-    tree = expr.parse(named.outcome)
+    tree = parsed(named.outcome)
     value = compiled(named.outcome)(env)
     outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
     said = named.say.replace("{outcome}", outcome)
@@ -475,7 +503,7 @@ def settle(state: dict, game: TableGame) -> list[str]:
     kept, held = settled(state, game)
     if game.rules.score:
         state["scores"] = dict(kept)
-    return ending(state, game, held, False)
+    return ending(state, game, held, False) if held else []
 
 
 # ── the score and the token ends, worked out once for what they read ─────────────
@@ -498,27 +526,15 @@ def _read(tree: expr.Tree, names: set[str], zones: set[str]) -> None:
 
 
 def _part_reader(game: TableGame, word: str, zone: bool) -> Callable[[dict], Any]:
-    """The part of a state a name (or, `zone`, a zone) reads, for every player at once, as
-    a value equal for two states exactly when the expression reads the same of both."""
+    """The part of a state a name (or, `zone`, a zone) reads that is not a player's own
+    token or zone (`_reads_of` reads those), as a value equal for two states exactly
+    when the expression reads the same of both."""
     if zone and word == HAND:
         return lambda s: tuple([sum(s["hands"][p].values()) for p in s["players"]])
-    if zone:
-        found = game.rules.zone(word)
-        if found is not None and found.shared:
-            return lambda s: tuple(s.get("table", {}).get(word, ()))
-
-        def own(s: dict) -> tuple:
-            zones = s.get("zones", {})
-            return tuple([tuple(zones.get(p, {}).get(word, ())) for p in s["players"]])
-        return own
-    kind = game.tokens.get(word)
-    if kind is not None and kind.shared:
+    if zone:  # the table's
+        return lambda s: tuple(s.get("table", {}).get(word, ()))
+    if word in game.tokens:  # the pool's
         return lambda s: s["pool"].get(word, 0)
-    if kind is not None:
-        def tokens(s: dict) -> tuple:
-            held = s["tokens"]
-            return tuple([held[p].get(word, 0) for p in s["players"]])
-        return tokens
     return lambda s: s["turn"].get("rolls", {}).get(word, 0)
 
 
@@ -530,9 +546,31 @@ def _reads_of(game: TableGame) -> Callable[[dict], tuple]:
     texts += [end.test for end in game.rules.end if end.kind in ("token", "pool")]
     for text in texts:
         _read(expr.parse(text), names, zones)
-    parts = [_part_reader(game, n, False) for n in sorted(names)]
-    parts += [_part_reader(game, z, True) for z in sorted(zones)]
-    return lambda s: (*s["players"], *[part(s) for part in parts])
+    own = tuple(n for n in sorted(names) if n in game.tokens and not game.tokens[n].shared)
+    mine = tuple(z for z in sorted(zones) if z != HAND and not _shared_zone(game, z))
+    parts = [_part_reader(game, n, False) for n in sorted(names) if n not in own]
+    parts += [_part_reader(game, z, True) for z in sorted(zones) if z not in mine]
+
+    def key(s: dict) -> tuple:
+        """One pass, no comprehension: each player's own tokens and zones, then the rest."""
+        players = s["players"]
+        out = list(players)
+        tokens, in_play = s["tokens"], s.get("zones", {})
+        for p in players:
+            held, zoned = tokens[p], in_play.get(p, {})
+            for word in own:
+                out.append(held.get(word, 0))
+            for zone in mine:
+                out.append(tuple(zoned.get(zone, ())))
+        for part in parts:
+            out.append(part(s))
+        return tuple(out)
+    return key
+
+
+def _shared_zone(game: TableGame, zone: str) -> bool:
+    found = game.rules.zone(zone)
+    return found is not None and found.shared
 
 
 # id(game) -> (the game, (its key, key -> scores and ends))
@@ -544,7 +582,9 @@ def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[En
     """`scores` and the `token_ends` that hold, worked out again only when what they read
     (the tokens, the zones, the rolls their names name) differs from a state already seen
     (issue 30: the balance lab settles after every step; most steps change none of it)."""
-    key_of, seen = _of_game(_SETTLED, id(game), game, lambda: (_reads_of(game), {}), 64)
+    hit = _SETTLED.get(id(game))
+    key_of, seen = hit[1] if hit is not None and hit[0] is game else _of_game(
+        _SETTLED, id(game), game, lambda: (_reads_of(game), {}), 64)
     key = key_of(state)
     found = seen.get(key)
     if found is None:

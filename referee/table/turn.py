@@ -32,11 +32,7 @@ from referee.words import counted
 # ── where the turn is ─────────────────────────────────────────────────────────────
 def phase_of(state: dict, game: TableGame) -> Phase | None:
     """The declared phase the turn is in (None: no phases, or a game without rules)."""
-    name = state["turn"].get("phase")
-    for phase in game.rules.phases:
-        if phase.name == name:
-            return phase
-    return None
+    return game.phase_named.get(state["turn"].get("phase"))  # type: ignore[no-any-return]
 
 
 def current_step(state: dict, game: TableGame) -> RuleStep | None:
@@ -179,6 +175,20 @@ def unseen(state: dict, game: TableGame, deck: str) -> list[str]:
     return out
 
 
+def _unseen_copy(state: dict, game: TableGame, deck: str, card: str) -> bool:
+    """Whether `card` is among `unseen(state, game, deck)`, counting only its own copies
+    (the lab reveals a named card at every turn, issue 30)."""
+    seen = state["decks"][deck]["seen"].count(card)
+    for cards in state["shown"].values():
+        seen += cards.count(card)
+    for zones in state.get("zones", {}).values():
+        for cards in zones.values():
+            seen += cards.count(card)
+    for cards in state.get("table", {}).values():
+        seen += cards.count(card)
+    return any(copies > seen for name, copies in game.deck_cards.get(deck, ()) if name == card)
+
+
 def reveal(state: dict, game: TableGame, who: str, text: str | None, deck: str | None,
            rng: random.Random, chosen: str | None = None, then: str = "stay") -> tuple[dict, list[str]]:
     """`who` reveals the top card of `deck` (named by the table, else drawn by the referee
@@ -198,7 +208,7 @@ def _reveal(new: dict, game: TableGame, who: str, text: str | None, deck: str | 
         card = card_named(game, text)
         if game.cards[card] != d:
             raise UsageError(f"{card} is a card of the {game.cards[card]} deck, not {d}")
-        if card not in unseen(new, game, d):
+        if not _unseen_copy(new, game, d, card):
             raise RefereeError(f"every {card} of {d} is accounted for (on the discard pile, in "
                                "play or shown): not the one revealed, nothing changed")
         how = ""
