@@ -57,8 +57,12 @@ def test_wheel_installs_working_pnp_and_referee(tmp_path):
     made = run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path, env=env)
     assert made.returncode == 0, made.stderr
     bin_dir = venv / "bin"
+    # --no-compile: pip byte-compiling every installed .py (numpy, reportlab, ezdxf, ...) was
+    # half of the install's CPU and proves nothing here; the commands below import (and so
+    # compile) what they run.
     installed = run(sys.executable, "-m", "pip", "--python", bin_dir / "python", "install", "-q",
-                    "--disable-pip-version-check", wheel, cwd=tmp_path, env=env, timeout=900)
+                    "--disable-pip-version-check", "--no-compile", wheel, cwd=tmp_path, env=env,
+                    timeout=900)
     if installed.returncode != 0 and any(s in installed.stderr for s in OFFLINE):
         pytest.skip("pip reaches no package index and has not cached the wheel's "
                     "dependencies: " + installed.stderr.strip().splitlines()[-1][:200])

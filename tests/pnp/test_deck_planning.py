@@ -162,8 +162,9 @@ def test_notices_raised_while_workers_plan_are_told_once_in_card_order(big, tmp_
     from tests.harness import ROOT
 
     (big / "art").mkdir()
+    # 1000 px across a 20 mm box: over twice print resolution (472 px), so downsampled
     for i in range(3):
-        Image.new("RGB", (3000 + 10 * i, 3000), "#204080").save(big / "art" / f"big{i}.png")
+        Image.new("RGB", (1000 + 10 * i, 1000), "#204080").save(big / "art" / f"big{i}.png")
     ship = big / "templates" / "harbour" / "ship.j2"
     ship.write_text(ship.read_text() + '- image: {box: [6, 17, 20, 20], '
                     'path: "art/big{{ 2 - card.speed % 3 }}.png"}\n')

@@ -76,7 +76,7 @@ scalars = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(
     st.sampled_from(["rect", "text", "badge"]),
     st.dictionaries(st.from_regex(r"[a-z_]{1,6}", fullmatch=True),

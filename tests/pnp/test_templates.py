@@ -27,7 +27,7 @@ def one_text(tmp_path_factory):
     return templates_in(tmp_path_factory.mktemp("t"), card=ONE_TEXT)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.one_of(st.text(), st.integers(), st.booleans(), st.none(),
                  st.lists(st.text(max_size=5), max_size=3),
                  st.dictionaries(st.text(max_size=5), st.integers(), max_size=3)))

@@ -15,7 +15,7 @@ words = st.lists(st.one_of(
                      "Supercalifragilisticexpialidocious"])), min_size=1, max_size=60)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(words, st.floats(20, 200), st.floats(8, 120), st.sampled_from([6.0, 9.0, 14.0]),
        st.sampled_from(["left", "center", "right"]),
        st.sampled_from(["top", "middle", "bottom"]))

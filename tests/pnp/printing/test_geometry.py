@@ -85,7 +85,7 @@ def _spans(seg: g.Segment) -> g.Rect:
                   abs(seg.y1 - seg.y0))
 
 
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=50, deadline=None, derandomize=True)
 @given(sizes)
 def test_sheet_properties(case):
     w_mm, h_mm, bleed_mm, paper, margin_mm, layout = case

@@ -55,7 +55,7 @@ def white_beyond(image, trim_mm, edge: str, depth=(0.4, 1.4)) -> float:
     else:
         y0 = y - depth[1] if edge == "top" else y + h + depth[0]
         box = (x + 0.1 * w, y0, x + 0.9 * w, y0 + depth[1] - depth[0])
-    crop = image.crop(tuple(round(v * px) for v in box))
+    crop = image.crop(tuple(round(v * px) for v in box)).convert("RGB")
     from PIL import ImageChops
 
     r, g, b_ = crop.split()
@@ -66,7 +66,14 @@ def white_beyond(image, trim_mm, edge: str, depth=(0.4, 1.4)) -> float:
 def unpainted_edges(result) -> list[tuple[int, str, str]]:
     """(page, card, edge) for every card edge of every page with white paper right
     outside its trim (more than 2 % of the strip)."""
-    images = render(result.path)
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(result.path))
+    # RGBX bitmaps PIL reads in place (no copy of a 288 dpi page into RGB): the strips are
+    # converted as they are cut; the bitmaps are kept while their images are read.
+    bitmaps = [doc[i].render(scale=SCALE, prefer_bgrx=True, rev_byteorder=True)
+               for i in range(len(doc))]
+    images = [bitmap.to_pil() for bitmap in bitmaps]
     out = []
     for page in result.layout:
         image = images[page["page"] - 1]
@@ -74,6 +81,8 @@ def unpainted_edges(result) -> list[tuple[int, str, str]]:
             for edge in ("left", "right", "top", "bottom"):
                 if white_beyond(image, card["trim_mm"], edge) > 0.02:
                     out.append((page["page"], card["name"], edge))
+    del images, bitmaps
+    doc.close()
     return out
 
 
