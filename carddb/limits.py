@@ -58,7 +58,8 @@ MAX_SLUG = 80                      # a card's file-name slug (from its name)
 
 # ── templates (per card, mat, label or token drawn) ───────────────────────────────
 TEMPLATE_OPERATIONS = 1_000_000    # loop iterations and calls
-TEMPLATE_SECONDS = 5.0             # wall-clock time of one render
+TEMPLATE_SECONDS = 5.0             # CPU time of one render (its thread's: a busy machine
+                                   # must not fail a build that is fine on an idle one)
 TEMPLATE_STRING = 100_000          # characters of a string a template builds
 TEMPLATE_OUTPUT = 1_000_000        # characters of a template's output
 TEMPLATE_INT_BITS = 256            # integers a template computes (** and *)

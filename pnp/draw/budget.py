@@ -44,14 +44,14 @@ class Budget:
     def start(self) -> None:
         self.ops = 0
         self.output = 0
-        self.deadline = time.monotonic() + limits.TEMPLATE_SECONDS
+        self.deadline = time.thread_time() + limits.TEMPLATE_SECONDS
 
     def spend(self, n: int = 1) -> None:
         self.ops += n
         if self.ops > limits.TEMPLATE_OPERATIONS:
             raise TemplateLimit(f"more than {limits.TEMPLATE_OPERATIONS:,} loop steps and "
                                 "calls in one render (limit)")
-        if (self.ops & 0x3FF) < n and time.monotonic() > self.deadline:
+        if (self.ops & 0x3FF) < n and time.thread_time() > self.deadline:
             raise TemplateLimit(f"took more than {limits.TEMPLATE_SECONDS:g} s to render (limit)")
 
     def wrote(self, n: int) -> None:

@@ -49,10 +49,10 @@ def test_one_call_cannot_build_an_unbounded_result(tmp_path, monkeypatch, name):
     (tmp_path / "x-statix" / "probe.j2").write_text(source)
     templates = Templates([tmp_path])
     line = source.count("\n") + 1
-    started = time.perf_counter()
+    started = time.thread_time()     # the render's own CPU, not the machine's load
     with pytest.raises(TemplateError) as caught:
         templates.render("x-statix/probe.j2", {}, "card 'Probe'")
-    seconds = time.perf_counter() - started
+    seconds = time.thread_time() - started
     peak = 0
     if S in source:             # again, for the memory it takes (tracemalloc is slow)
         tracemalloc.start()
@@ -95,5 +95,5 @@ def test_a_hostile_template_call_stops_the_build_with_one_line(tmp_path):
               watch=tmp_path, timeout=60, max_mb=800)
     one_line_error(run, 1, "templates/x-statix/owner.j2:2:", "more than 1,000,000 characters",
                    "(card 'Coach')")
-    assert run.seconds < 20 and run.max_rss_mb < 400, (run.seconds, run.max_rss_mb)
+    assert run.cpu < 20 and run.max_rss_mb < 400, (run.cpu, run.max_rss_mb)
     stayed_inside(run, folder, tmp_path / "cache")
