@@ -19,7 +19,11 @@ and `pnp export tts --jobs 1` of the 80-card starter deck under 100 MiB.
 
 `--against DIR`: a checkout of the code before (e.g. `git archive main | tar -x -C DIR`):
 each size is built with it and with this checkout alternately (A B A B ...), and the
-ratios of peak and CPU are printed, medians of `--runs`.
+ratios of peak and CPU are printed, medians of `--runs`. Each checkout has a plan cache
+of its own (PNP_CACHE_DIR): when their drawing code differs, so do their plans' keys, and
+a --force build reads the stored plans of its deck (to keep, not re-pickle, the same
+ones): sharing one cache, each would also read the other's plans. The first run of each
+size starts with no plans stored; a later run (`--runs 2`) finds the first one's.
 """
 
 from __future__ import annotations
@@ -85,11 +89,12 @@ def figures(codes: list[Path], projects: dict[int, Path], cache: Path,
     for _ in range(runs):
         for size, project in projects.items():
             for label, code in zip(labels, codes, strict=True):
-                out.setdefault((label, size), []).append(measure(code, project, cache, *BUILD))
+                out.setdefault((label, size), []).append(
+                    measure(code, project, cache / label, *BUILD))
         small = min(projects)
         for label, code in zip(labels, codes, strict=True):
             out.setdefault((label, "tts"), []).append(
-                measure(code, projects[small], cache, *TTS))
+                measure(code, projects[small], cache / label, *TTS))
     return out
 
 

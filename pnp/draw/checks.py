@@ -26,6 +26,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pnp.draw.recent import RecentCache
+
 PT_PER_MM = 72 / 25.4
 SAFE_MM = 3.175  # 1/8 in
 MIN_DPI = 300   # the print resolution: art below it prints soft
@@ -132,7 +134,10 @@ def plan_checks(ops: list, game: str, deck: str, card: str, trim_w_mm: float,
     return out
 
 
-_FINDINGS: dict[tuple, tuple] = {}   # (replay key, trim size) -> _findings of its op
+# (replay key, trim size) -> _findings of its op. Kept for ops that recur (a frame, a
+# label: found on every face); a card's own text ages out (pnp.draw.recent), so a deck of
+# 20,000 cards does not hold 60,000 findings and the element lines their keys name.
+_FINDINGS = RecentCache(4096)
 
 
 def _op_findings(key: Any, op: Any, size: tuple[float, float, bool]) -> tuple:
@@ -140,9 +145,8 @@ def _op_findings(key: Any, op: Any, size: tuple[float, float, bool]) -> tuple:
         return _findings(op, *size)
     found = _FINDINGS.get((key, size))
     if found is None:
-        if len(_FINDINGS) > 65_536:
-            _FINDINGS.clear()
-        found = _FINDINGS[(key, size)] = _findings(op, *size)
+        found = _findings(op, *size)
+        _FINDINGS.put((key, size), found)
     return found
 
 

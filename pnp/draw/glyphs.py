@@ -71,7 +71,7 @@ def has(font: str, char: str) -> bool:
     return cmap is None or ord(char) in cmap
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def covered(text: str, font: str) -> bool:
     """Does `font` alone draw every character of `text`? (The common case: one check.)"""
     cmap = _cmap(font)
@@ -88,7 +88,7 @@ def font_for(char: str, font: str) -> str:
     return font
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def runs(text: str, font: str) -> tuple[tuple[str, str], ...]:
     """`text` as (text, font) runs, cut where the drawing font changes."""
     if covered(text, font):

@@ -30,7 +30,7 @@ _ROLE_FLAGS = {"regular": (False, False), "bold": (True, False), "italic": (Fals
 _FLAGS_ROLE = {v: k for k, v in _ROLE_FLAGS.items()}
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _width(text: str, font: str, size: float) -> float:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 

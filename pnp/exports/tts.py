@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from typing import Any
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SHEET_PX = 4096
 MAX_CARD_DPI = 300  # no point in sheets sharper than the print
+JPEG_QUALITY = 92
 
 
 @dataclass(frozen=True)
@@ -316,7 +318,6 @@ def _saved(objects: list[dict]) -> dict[str, Any]:
 def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     """One deck's sheets, back and JSON (a piece of pnp.artefacts.workers.in_order):
     (files, warnings)."""
-    from PIL import Image
 
     from pnp.artefacts.single import Face
     from pnp.exports import staging
@@ -353,16 +354,12 @@ def _deck(shared: tuple, deck_faces: list) -> tuple[list, list]:
     card_ids: dict[str, int] = {}
     for number, designs in enumerate(sheets, start=1):
         grid = sheet_grid(len(designs), w_mm, h_mm, cell_px)
-        sheet = Image.new("RGB", grid.size, "white")
-        for index, (face, raw, warnings) in enumerate(
-                render_faces(designs, renderer, bleed_mm, dpi, f"{game}/{deck_id}")):
-            result.warnings += warnings
-            cell = crop_trim(raw, bleed_mm / 25.4 * dpi, (grid.cell_w, grid.cell_h))
-            sheet.paste(cell, _slot_xy(grid, index))
-            card_ids[face.card.name] = number * 100 + index
-        sheet.paste(back, _slot_xy(grid, grid.hidden))
         sheet_path = inside(folder, f"{deck_id}-sheet-{number}.{ext}")
-        _save(sheet, staging.target(sheet_path), jpeg)
+        cells = _cells(render_faces(designs, renderer, bleed_mm, dpi, f"{game}/{deck_id}"),
+                       bleed_mm / 25.4 * dpi, grid, result.warnings)
+        for index, face in enumerate(_write_sheet(grid, cells, back, staging.target(sheet_path),
+                                                  jpeg)):
+            card_ids[face.card.name] = number * 100 + index
         result.files.append(sheet_path)
         custom_decks[str(number)] = {
             "FaceURL": image_url(sheet_path, out, base_url),
@@ -385,11 +382,66 @@ def _slot_xy(grid: SheetGrid, index: int) -> tuple[int, int]:
     return (index % grid.cols) * grid.cell_w, (index // grid.cols) * grid.cell_h
 
 
+def _cells(rendered: Iterator[tuple], bleed_px: float, grid: SheetGrid,
+           warnings: list) -> Iterator[tuple[Any, Any]]:
+    """(face, its cell image: the trim, cell-sized) of each rendered face, its warnings
+    added to `warnings`; each raster is dropped once cut."""
+    for face, raw, found in rendered:
+        warnings += found
+        yield face, crop_trim(raw, bleed_px, (grid.cell_w, grid.cell_h))
+
+
+def _write_sheet(grid: SheetGrid, cells: Iterator[tuple[Any, Any]], back: Any, path: Path,
+                 jpeg: bool) -> Iterator[Any]:
+    """Write the sheet of `cells` (slot by slot from the first) with `back` in the hidden
+    slot to `path`, yielding each card's face as it is placed. A JPEG sheet is written a
+    row of cards at a time (pnp.exports.jpeg_strips), never held whole; a PNG whole."""
+    if not jpeg:
+        from PIL import Image
+
+        sheet = Image.new("RGB", grid.size, "white")
+        for row, (faces, band) in enumerate(_bands(grid, cells, back)):
+            yield from faces
+            sheet.paste(band, (0, row * grid.cell_h))
+        _save(sheet, path, jpeg)
+        return
+    from pnp.exports.jpeg_strips import JpegStrips
+
+    with path.open("wb") as fp:
+        strips = JpegStrips(fp, grid.size, JPEG_QUALITY)
+        for faces, band in _bands(grid, cells, back):
+            yield from faces
+            strips.add(band)
+            del band                    # freed before the next row is made
+
+
+def _bands(grid: SheetGrid, cells: Iterator[tuple[Any, Any]], back: Any
+           ) -> Iterator[tuple[list, Any]]:
+    """(faces placed, image) of each row of the sheet, top to bottom: the cells in slot
+    order, the back in the hidden (last) slot, white where no card is."""
+    from PIL import Image
+
+    for row in range(grid.rows):
+        band = Image.new("RGB", (grid.size[0], grid.cell_h), "white")
+        faces = []
+        for slot in range(row * grid.cols, (row + 1) * grid.cols):
+            if slot == grid.hidden:
+                cell = back
+            else:
+                face, cell = next(cells, (None, None))
+                if face is None:
+                    continue
+                faces.append(face)
+            band.paste(cell, ((slot % grid.cols) * grid.cell_w, 0))
+        yield faces, band
+        del band, cell                  # freed before the next row is made
+
+
 def _save(image: Any, path: Path, jpeg: bool) -> None:
     # convert() copies even an RGB image: a 4090 x 4011 sheet is 64 MiB more at its peak
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     if jpeg:
-        rgb.save(path, "JPEG", quality=92, optimize=True)
+        rgb.save(path, "JPEG", quality=JPEG_QUALITY, optimize=True)
     else:
         rgb.save(path, "PNG", compress_level=6)
 

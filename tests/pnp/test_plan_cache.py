@@ -174,7 +174,9 @@ def test_plans_beyond_hot_are_held_packed_and_come_back_whole(tmp_path, monkeypa
     for key, entry in entries.items():
         store.put("g/d", key, entry)
     assert len(store._hot) == 2
-    assert sum(isinstance(p, bytes) for b in store._buckets.values() for p in b.values()) == 4
+    # packed: in the spill file beside the plans, only their places in memory
+    assert sum(p is not None for b in store._buckets.values() for p in b.values()) == 4
+    assert not any(isinstance(p, bytes) for b in store._buckets.values() for p in b.values())
     last = list(entries)[-1]
     store.get("g/d", last)[7]["grown"] = 1          # its memo grows while it is hot
     store.changed("g/d", last)
@@ -224,3 +226,17 @@ def test_two_copies_of_one_project_keep_their_own_plans(tmp_path, monkeypatch):
     del stored[:]
     build_project(copies[0], BuildOptions(out=tmp_path / "again", jobs=1))
     assert stored == []
+
+
+def test_a_store_without_a_folder_holds_its_packed_plans_and_reads_them(monkeypatch):
+    """No folder (PNP_CACHE_DIR=off): no spill file; the plans beyond HOT stay packed in
+    memory and read back whole within the build."""
+    monkeypatch.setattr(plan_cache, "HOT", 1)
+    store = plan_cache.PlanStore(None)
+    entries = {f"{i:x}{i}": ("design", [("line", i)], b"ops", [], (), {}, {}, {}, frozenset())
+               for i in range(3)}
+    for key, entry in entries.items():
+        store.put("g/d", key, entry)
+    assert sum(isinstance(p, bytes) for b in store._buckets.values() for p in b.values()) == 2
+    for key, entry in entries.items():
+        assert store.get("g/d", key) == entry
