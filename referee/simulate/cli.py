@@ -19,7 +19,8 @@ def simulate() -> None:
     matchup and objective tables; --report PATH.pdf writes charts.
 
     Any other GAME of the card database with rules declared as data (docs/CARDS.md):
-    `referee simulate GAME --games N --policy random|greedy (or one a seat: greedy,random)
+    `referee simulate GAME --games N --policy random|greedy (or one a seat: greedy,random;
+    --seating rotate to compare them fairly)
     --players N --jobs N --report FILE.pdf`, and sweeps: `--set KEY=V1,V2,...` (see
     `referee simulate GAME --help`)."""
 
@@ -58,7 +59,9 @@ def _ci(row: dict) -> str:
 @click.option("--players", type=WholeNumber(2, 3), default=3, show_default=True)
 @click.option("--seed", type=SEED, default=None, help="Seed (default: referee --seed, else random and shown).")
 @click.option("--policy", "policy", default="greedy", show_default=True,
-              help="cautious or greedy, or one per seat: cautious,greedy,greedy.")
+              help="cautious or greedy, or one per seat as dealt: cautious,greedy,greedy "
+                   "(the first player is rolled, XS-1, so each policy plays every turn "
+                   "position by chance; wins by policy are shown beside wins by seat).")
 @click.option("--workers", type=WholeNumber(min=1), default=None,
               help="Processes (default: all cores). Results do not depend on it.")
 @click.option("--report", "report", type=click.Path(dir_okay=False), default=None,

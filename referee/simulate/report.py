@@ -161,8 +161,10 @@ def _counts(figure: dict[str, Any]) -> dict[int, int]:
 
 
 def _about(meta: dict[str, Any]) -> str:
+    seated = ("rotated one seat each game" if meta.get("seating") == "rotate"
+              else "by seat in turn order when several")
     return (f"{meta['games']} simulated games of {meta['players']} players, policy "
-            f"{meta['policy']} (by seat in turn order when several), seed {meta['seed']}. Games "
+            f"{meta['policy']} ({seated}), seed {meta['seed']}. Games "
             "are played through the referee's own moves; intervals are Wilson 95% confidence "
             "intervals; a shared first place counts as a win for each.")
 
@@ -178,6 +180,9 @@ def declared_story(summary: dict[str, Any], meta: dict[str, Any]) -> list[Any]:
               f"{summary['rounds']['mean']:.1f} rounds."), Spacer(1, 6)]
     story += pages.seat_wins([{**r, "label": f"seat {r['seat']}", "games": summary["games"]}
                               for r in summary["seats"]])
+    if len(summary.get("by_policy", [])) > 1:
+        story += pages.policies(summary["by_policy"], summary["players"],
+                                meta.get("seating", "fixed"))
     story += pages.ends(summary["ends"])
     story += pages.length(_counts(summary["turns"]), _counts(summary["rounds"]))
     story += pages.spread(_counts(summary["score_spread"]), summary["score_spread"]["winner_mean"])
