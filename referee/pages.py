@@ -360,11 +360,13 @@ def roll(name: str, fit: Mapping[str, Any], lead: Sequence[Any] = ()) -> list[An
     labels = [str(o["value"]) for o in outcomes]
     seen = [o["observed"] / n if n else 0.0 for o in outcomes]
     series: list[tuple[str, list[float]]] = [("observed", seen)]
+    each = fit.get("kind") == "outcome"  # each roll's own chance: their mean is shown
     if exact:
-        series.append(("exact odds", [float(Fraction(o["probability"])) for o in outcomes]))
-    chart = grouped_chart(f"Roll {name}: share of each outcome, observed against exact",
-                          labels, series, height=170)
-    grid = table(["outcome", "seen", "share", "expected", "P (exact)"],
+        series.append(("expected" if each else "exact odds",
+                       [float(Fraction(o["probability"] or 0)) for o in outcomes]))
+    chart = grouped_chart(f"Roll {name}: share of each outcome, observed against "
+                          f"{'expected' if each else 'exact'}", labels, series, height=170)
+    grid = table(["outcome", "seen", "share", "expected", "mean P" if each else "P (exact)"],
                  [[str(o["value"]), str(o["observed"]), pct(s),
                    "-" if o["expected"] is None else f"{o['expected']:.1f}",
                    o["probability"] or "-"] for o, s in zip(outcomes, seen, strict=True)],
