@@ -342,6 +342,52 @@ def _xo(record: GameRecord, payloads: list[dict]) -> None:
     for result in feats:
         name = "feat outcome" if "fcv" in result else "thwart outcome"
         record.trials[name].made.append((_xo_chance(result), bool(result.get("success"))))
+    record.trials["attack hits"] = Trials(
+        "each round's own mask dice and modifiers", "ACV > DCV: a hit (XO-2, XO-3)",
+        ("hit", "miss"),
+        [(_hit_chance(r), bool(r.get("hit"))) for result in results for r in _combat_rounds(result)])
+
+
+def _combat_rounds(result: dict) -> list[dict]:
+    """An attack's combat rounds with dice of their own: the first target's (an AOE's
+    other targets share its attack roll, XO-7, so they are not independent of it and are
+    left out) and every counterattack's (XO-6)."""
+    targets = result.get("targets")
+    if not isinstance(targets, list) or not targets:
+        return []
+    first = {**_mapping(targets[0]), "attack_roll": result.get("attack_roll")}
+    counters = [_mapping(_mapping(t).get("counterattack")) for t in targets]
+    rounds = [first, *(c for c in counters if c)]
+    return [r for r in rounds if isinstance(r.get("attack_roll"), list)
+            and isinstance(r.get("defense_roll"), list) and isinstance(r.get("hit"), bool)]
+
+
+def _mask_sums(dice: int) -> dict[int, int]:
+    """How many ways `dice` mask dice (XO-1) give each total."""
+    from referee.dice import MASK_FACES
+    from referee.odds import convolve
+
+    weights = {0: 1}
+    for _ in range(dice):
+        weights = convolve(weights, {face: MASK_FACES.count(face) for face in set(MASK_FACES)})
+    return weights
+
+
+def _hit_chance(round_: dict) -> Fraction:
+    """The chance of a hit with as many attack and defense dice as the round rolled and its
+    modifiers: each pair of totals judged by the rule function (referee.xo.rules.
+    combat_round: XO-2's values, XO-17's floor, XO-3's miss when DCV >= ACV)."""
+    from referee.dice import MASK_FACES
+    from referee.xo import rules
+
+    attack, defense = _mask_sums(len(round_["attack_roll"])), _mask_sums(len(round_["defense_roll"]))
+    attack_mod = int(round_.get("attack_mod") or 0)
+    defense_mod = int(round_.get("defense_mod") or 0)
+    hits = sum(wa * wd for a, wa in attack.items() for d, wd in defense.items()
+               if rules.combat_round((a,), (d,), 99, {}, attack_mod=attack_mod,
+                                     defense_mod=defense_mod, extra_damage_die=0).hit)
+    dice = len(round_["attack_roll"]) + len(round_["defense_roll"])
+    return Fraction(hits, len(MASK_FACES) ** dice)
 
 
 def _first_player_faces(payload: dict) -> list[int]:
@@ -357,12 +403,9 @@ def _xo_chance(result: dict) -> Fraction:
     its modifiers and thwart bonus, against its FCV or TCV: each total of the dice judged
     by the rule function itself (referee.xo.rules.feat / thwart: XO-17's floor at 0)."""
     from referee.dice import MASK_FACES
-    from referee.odds import convolve
     from referee.xo import rules
 
-    weights = {0: 1}
-    for _ in result["roll"]:
-        weights = convolve(weights, {face: MASK_FACES.count(face) for face in set(MASK_FACES)})
+    weights = _mask_sums(len(result["roll"]))
     mod, bonus = int(result.get("mod") or 0), int(result.get("bonus") or 0)
     if "fcv" in result:
         wins = sum(w for s, w in weights.items()

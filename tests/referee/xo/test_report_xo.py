@@ -190,3 +190,60 @@ def poisson_binomial_p(chances: list[Fraction], seen: int) -> Fraction:
             p *= q if ok else 1 - q
         by_count[sum(outcome)] += p
     return sum((p for p in by_count if p <= by_count[seen]), Fraction(0))
+
+
+def hit_chance(attack: int, defense: int) -> Fraction:
+    """P(the attack dice's faces sum to more than the defense dice's), every face of every
+    die enumerated (XO-2, XO-3: DCV >= ACV misses)."""
+    import itertools
+
+    faces = (0, 1, 1, 2, 2, 3)
+    rolls = list(itertools.product(faces, repeat=attack + defense))
+    return Fraction(sum(sum(r[:attack]) > sum(r[attack:]) for r in rolls), len(rolls))
+
+
+def test_each_attack_hits_against_its_own_dice(fought, tmp_path):
+    # Swift (2 attack dice) on Razor (1 defense die): 3+2 > 3, a hit; Captain Volt (3) on
+    # Brute (2): 1+1+1 > 0+0, a hit
+    got = json.loads(run_cli("referee", "report", str(fought), "--json").stdout)["rolls"]
+    hits = got["attack hits"]
+    chances = [hit_chance(2, 1), hit_chance(3, 2)]
+    assert [e["chance"] for e in hits["each"]] == [f"{q.numerator}/{q.denominator}" for q in chances]
+    assert [(o["value"], o["observed"]) for o in hits["outcomes"]] == [("hit", 2), ("miss", 0)]
+    assert hits["p_value"] == pytest.approx(float(poisson_binomial_p(chances, 2)), rel=1e-9)
+    assert hits["outcomes"][0]["expected"] == pytest.approx(float(sum(chances)))
+
+
+def test_a_counterattack_counts_and_an_aoe_counts_once(tmp_path):
+    """A counterattack is a round with dice of its own (XO-6); an AOE's targets share one
+    attack roll (XO-7), so only its first target's round is counted."""
+    session = tmp_path / "rounds.db"
+
+    def run(*args: str) -> None:
+        done = run_cli("referee", "--session", str(session), "--cards", str(FIXTURE_DB), *args)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+    run("new", "xo", "--players", "Ann,Bob", "--seed", "8")
+    run("xo", "pick", "heroes", *HEROES)
+    run("xo", "pick", "villains", *VILLAINS)
+    # Captain Volt (3 attack dice) moffs against Brute (2 defense): a miss, and Brute (3
+    # attack) counterattacks Volt (2 defense): 3+3+3 > 1+1, a hit
+    run("xo", "attack", "Captain Volt", "Brute", "--attack-roll", "0,0,0", "--defense-roll",
+        "1,1", "--counter-attack-roll", "3,3,3", "--counter-defense-roll", "1,1")
+    # Sky Lancer's AOE (2 attack dice, +1) on Wraith hits Brute, Wraith and Blaze in row
+    # order: Brute's round (2 defense dice, 1+1 = 2 against 1+0+1 = 2) is the one counted
+    run("xo", "attack", "Sky Lancer", "Wraith", "--attack-roll", "1,0", "--attack-mod", "1",
+        "--defense-roll", "0,0", "--neighbour-roll", "Brute=1,1", "--neighbour-roll",
+        "Blaze=0", "--extra-damage-roll", "1", "--neighbour-extra-roll", "Blaze=1")
+    hits = json.loads(run_cli("referee", "report", str(session), "--json").stdout)["rolls"][
+        "attack hits"]
+    aoe = Fraction(sum(sum(r[:2]) + 1 > sum(r[2:]) for r in _faces(4)), 6 ** 4)
+    chances = [hit_chance(3, 2), hit_chance(3, 2), aoe]
+    assert [e["chance"] for e in hits["each"]] == [f"{q.numerator}/{q.denominator}" for q in chances]
+    assert [e["success"] for e in hits["each"]] == [False, True, False]
+
+
+def _faces(dice: int) -> list[tuple[int, ...]]:
+    import itertools
+
+    return list(itertools.product((0, 1, 1, 2, 2, 3), repeat=dice))
