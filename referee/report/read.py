@@ -7,6 +7,7 @@ tells) and the cards each player put on the table. Read-only, as `referee log` r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -375,19 +376,24 @@ def _mask_sums(dice: int) -> dict[int, int]:
 
 def _hit_chance(round_: dict) -> Fraction:
     """The chance of a hit with as many attack and defense dice as the round rolled and its
-    modifiers: each pair of totals judged by the rule function (referee.xo.rules.
-    combat_round: XO-2's values, XO-17's floor, XO-3's miss when DCV >= ACV)."""
+    modifiers (`hit_chance`)."""
+    return hit_chance(len(round_["attack_roll"]), len(round_["defense_roll"]),
+                      int(round_.get("attack_mod") or 0), int(round_.get("defense_mod") or 0))
+
+
+@functools.lru_cache(maxsize=512)
+def hit_chance(attack_dice: int, defense_dice: int, attack_mod: int, defense_mod: int) -> Fraction:
+    """P(hit) of a combat round: each pair of mask dice totals judged by the rule function
+    (referee.xo.rules.combat_round: XO-2's values, XO-17's floor, XO-3's miss when
+    DCV >= ACV)."""
     from referee.dice import MASK_FACES
     from referee.xo import rules
 
-    attack, defense = _mask_sums(len(round_["attack_roll"])), _mask_sums(len(round_["defense_roll"]))
-    attack_mod = int(round_.get("attack_mod") or 0)
-    defense_mod = int(round_.get("defense_mod") or 0)
+    attack, defense = _mask_sums(attack_dice), _mask_sums(defense_dice)
     hits = sum(wa * wd for a, wa in attack.items() for d, wd in defense.items()
                if rules.combat_round((a,), (d,), 99, {}, attack_mod=attack_mod,
                                      defense_mod=defense_mod, extra_damage_die=0).hit)
-    dice = len(round_["attack_roll"]) + len(round_["defense_roll"])
-    return Fraction(hits, len(MASK_FACES) ** dice)
+    return Fraction(hits, len(MASK_FACES) ** (attack_dice + defense_dice))
 
 
 def _first_player_faces(payload: dict) -> list[int]:
