@@ -160,11 +160,22 @@ def _xs_lines(summary: dict, meta: dict, path: str | None) -> list[str]:
         missions.add_row(row["label"], str(row["played"]), str(row["attempted"]),
                          _pct(row["rate"]), _ci(row), f"{row['mean_payoff']:.1f}",
                          f"{row['mt_per_play']:.1f}")
-    lines = [head, length, *_render(wins, missions), "findings:"]
+    lines = [head, length, *_render(wins, missions), *_policy_seat_lines(summary["by_policy"]),
+             "findings:"]
     lines += [f"  - {note}" for note in summary["findings"]]
     if path:
         lines.append(f"report: {path}")
     return lines
+
+
+def _policy_seat_lines(rows: list[dict]) -> list[str]:
+    """Each policy's wins at each turn position (the XS-1 roll seats them by chance)."""
+    if len(rows) < 2:
+        return []
+    out = ["policies by turn position (the first player is rolled, XS-1), wins/seats:"]
+    out += [f"  {r['label']}: " + ", ".join(f"{c['seat']}. {c['wins']}/{c['games']}"
+                                             for c in r["by_seat"]) for r in rows]
+    return out
 
 
 @simulate.command("xo")
