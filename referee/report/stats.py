@@ -135,9 +135,11 @@ def poisson_binomial_p(chances: Sequence[float], successes: int) -> float | None
     """The exact two-sided test of a success count against trials of their own chances:
     the total probability of every count no likelier than the one seen (as the exact
     multinomial test reads "as extreme"); None without a trial or when every trial was
-    certain either way (nothing to test)."""
-    if not chances or all(q in (0.0, 1.0) for q in chances):
+    certain either way and came out so (nothing to test), 0 when they did not."""
+    if not chances:
         return None
     dist = poisson_binomial(chances)
+    if all(q in (0.0, 1.0) for q in chances):
+        return None if dist[successes] == 1.0 else 0.0
     seen = dist[successes]
     return min(1.0, sum(p for p in dist if p <= seen * (1 + 1e-9)))

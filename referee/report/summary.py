@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from referee.errors import UsageError
-from referee.report.read import GameRecord
+from referee.report.read import GameRecord, Trials
 from referee.report.stats import goodness_of_fit
 
 
@@ -114,7 +114,7 @@ def _winners_cards(records: list[GameRecord]) -> list[dict[str, Any]]:
             sorted(games.items(), key=lambda item: (-item[1], item[0]))]
 
 
-def outcome_fit(trials: Any) -> dict[str, Any]:
+def outcome_fit(trials: Trials) -> dict[str, Any]:
     """A named roll's outcome (success or fail) seen against each roll's own chance, given
     its own dice, modifiers and target as the log records them (read.Trials): the expected
     successes are the sum of the chances (a Poisson-binomial), tested exactly
