@@ -296,6 +296,28 @@ def seat_wins(rows: list[dict[str, Any]], title: str = "Win rate by seat (seat 1
     return [KeepTogether([chart, grid]), Spacer(1, 8)]
 
 
+def policies(rows: list[dict[str, Any]], players: int, seating: str) -> list[Any]:
+    """Wins by policy over every seat it played, Wilson 95% and the fair share, and each
+    policy's wins at each seat: rows of `referee simulate GAME --json` `by_policy`."""
+    fair = 1 / players if players else 0.0
+    chart = bar_chart("Win rate by policy, over every seat it played", [r["policy"] for r in rows],
+                      [r["rate"] for r in rows], [r["low"] for r in rows],
+                      [r["high"] for r in rows], reference=fair,
+                      reference_label=f"fair {fair:.0%}", height=170)
+    seats = max((len(r["by_seat"]) for r in rows), default=0)
+    grid = table(["policy", "seats", "wins", "win rate", "95% CI",
+                  *(f"seat {i + 1}" for i in range(seats))],
+                 [[r["policy"], str(r["seats_played"]), str(r["wins"]), pct(r["rate"]), ci(r),
+                   *(f"{c['wins']}/{c['games']}" if c["games"] else "-" for c in r["by_seat"])]
+                  for r in rows])
+    note = ("The seats rotate each game: each policy plays every seat as often, so the "
+            "seats' advantage is shared evenly." if seating == "rotate" else
+            "Each policy keeps its seat: its win rate carries that seat's advantage "
+            "(--seating rotate compares the policies fairly).")
+    return [KeepTogether([para("Wins by policy", "Heading2"), chart, grid, para(note, "Italic")]),
+            Spacer(1, 8)]
+
+
 def length(turns: Mapping[int, int], rounds: Mapping[int, int]) -> list[Any]:
     """Game length: the share of games lasting each number of turns, and of rounds."""
     flow: list[Any] = [KeepTogether([para("Game length", "Heading2"),
@@ -338,11 +360,13 @@ def roll(name: str, fit: Mapping[str, Any], lead: Sequence[Any] = ()) -> list[An
     labels = [str(o["value"]) for o in outcomes]
     seen = [o["observed"] / n if n else 0.0 for o in outcomes]
     series: list[tuple[str, list[float]]] = [("observed", seen)]
+    each = fit.get("kind") == "outcome"  # each roll's own chance: their mean is shown
     if exact:
-        series.append(("exact odds", [float(Fraction(o["probability"])) for o in outcomes]))
-    chart = grouped_chart(f"Roll {name}: share of each outcome, observed against exact",
-                          labels, series, height=170)
-    grid = table(["outcome", "seen", "share", "expected", "P (exact)"],
+        series.append(("expected" if each else "exact odds",
+                       [float(Fraction(o["probability"] or 0)) for o in outcomes]))
+    chart = grouped_chart(f"Roll {name}: share of each outcome, observed against "
+                          f"{'expected' if each else 'exact'}", labels, series, height=170)
+    grid = table(["outcome", "seen", "share", "expected", "mean P" if each else "P (exact)"],
                  [[str(o["value"]), str(o["observed"]), pct(s),
                    "-" if o["expected"] is None else f"{o['expected']:.1f}",
                    o["probability"] or "-"] for o, s in zip(outcomes, seen, strict=True)],

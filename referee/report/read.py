@@ -7,12 +7,26 @@ tells) and the cards each player put on the table. Read-only, as `referee log` r
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from referee.errors import UsageError
 
 Series = dict[str, dict[str, list[int]]]  # player -> token -> value after each event
+
+
+@dataclass
+class Trials:
+    """A named roll's outcome, roll by roll: (its chance of `labels[0]` given its own dice,
+    modifiers and target as the log records them, whether it came out so)."""
+
+    dice: str
+    outcome: str
+    labels: tuple[str, str] = ("success", "fail")
+    made: list[tuple[Fraction, bool]] = field(default_factory=list)
 
 
 @dataclass
@@ -32,6 +46,7 @@ class GameRecord:
     rolls: dict[str, list[int]] = field(default_factory=dict)  # roll name -> outcomes
     played: dict[str, list[str]] = field(default_factory=dict)  # player -> cards on the table
     odds: dict[str, Any] = field(default_factory=dict)  # roll name -> exact_odds (or None)
+    trials: dict[str, Trials] = field(default_factory=dict)  # roll name -> its outcomes
 
 
 def read_session(path: str) -> GameRecord:
@@ -210,31 +225,74 @@ def _sum_of_d6(n: int) -> Any:
 
 def _x_statix(record: GameRecord, public: list[tuple[str, dict]]) -> None:
     """MT and FT (the sum of a player's heroes' FT) after each event; the heroes, Owner and
-    Team Name each player put on the table; the mission rolls' dice (XS-6..XS-8)."""
+    Team Name each player put on the table; the mission rolls' dice (XS-6..XS-8), and the
+    Mission and Success rolls' outcomes against each roll's own modifiers and target."""
     _xs_tables(record, public)
-    record.rolls = _xs_mission_rolls(public)
+    record.rolls = {kind: [] for kind in XS_MISSION_DICE}
+    record.trials = {
+        "mission outcome": Trials("1d6 and each roll's own modifiers",
+                                  "total <= the player's heroes in play (XS-6)",
+                                  ("met", "not met")),
+        "success outcome": Trials("1d6 and each roll's own modifiers",
+                                  "total > the Carnage roll's total (XS-8)")}
+    for state, mission, kind, roll in _xs_new_rolls(public):
+        record.rolls[kind].append(sum(int(f) for f in roll["faces"]))
+        target = _xs_target(state, mission, kind)
+        if target is not None:
+            name, beats = target
+            record.trials[name].made.append((_xs_chance(roll, beats), beats(roll["total"])))
     record.odds = {kind: {"dice": f"{n}d6", "outcome": "the dice before modifiers",
                           "exact": _sum_of_d6(n)} for kind, n in XS_MISSION_DICE.items()}
 
 
-def _xs_mission_rolls(public: list[tuple[str, dict]]) -> dict[str, list[int]]:
-    """The faces' sum of each Mission, Carnage, Success and Payoff roll: a roll is new when
-    the turn's mission shows it for the first time, or with other faces or one more
-    reroll used (a reroll rolls the dice again; a boost changes only the modifiers)."""
-    made: dict[str, list[int]] = {kind: [] for kind in XS_MISSION_DICE}
+def _xs_new_rolls(public: list[tuple[str, dict]]) -> Iterator[tuple[dict, dict, str, dict]]:
+    """(state, mission, kind, roll) of each Mission, Carnage, Success and Payoff roll made,
+    in the state that first shows it: a roll is new when the turn's mission shows it for
+    the first time, or with other faces or one more reroll used (a reroll rolls the dice
+    again; a boost changes only the modifiers)."""
     seen: dict[str, tuple] = {}
     for _, state in public:
         turn = _mapping(state.get("turn"))
         mission = _mapping(turn.get("mission"))
         for kind, roll in _mapping(mission.get("rolls")).items():
             faces = roll.get("faces") if isinstance(roll, dict) else None
-            if kind not in made or not isinstance(faces, list):
+            if kind not in XS_MISSION_DICE or not isinstance(faces, list):
                 continue
             key = (turn.get("number"), mission.get("card"), tuple(faces), len(roll.get("used", [])))
             if seen.get(kind) != key:
-                made[kind].append(sum(int(f) for f in faces))
+                yield state, mission, kind, roll
             seen[kind] = key
-    return made
+
+
+def _xs_target(state: dict, mission: dict, kind: str) -> Any:
+    """(trial name, test of a total) of a Mission roll (met when no more than the heroes
+    the player has, XS-6) or a Success roll (above the Carnage roll, XS-8); None for
+    another roll, or when the log lacks the target."""
+    if kind == "mission":
+        player = _mapping(state.get("turn")).get("player")
+        heroes = _mapping(_mapping(state.get("table")).get(player)).get("heroes")
+        if not isinstance(heroes, list):
+            return None
+        return "mission outcome", lambda total: total <= len(heroes)
+    carnage = _mapping(_mapping(mission.get("rolls")).get("carnage")).get("total")
+    if kind == "success" and isinstance(carnage, int):
+        return "success outcome", lambda total: total > carnage
+    return None
+
+
+def _xs_chance(roll: dict, beats: Any) -> Fraction:
+    """The chance that fresh dice, with this roll's own modifiers applied as the rules
+    apply them (referee.xs.rolls.total: in order, a minimum kept, never below 0), give a
+    total that `beats` the target."""
+    import itertools
+
+    from referee.xs.rolls import total
+
+    n = len(roll["faces"])
+    mods = list(roll.get("mods") or [])
+    hits = sum(bool(beats(total({"faces": list(faces), "mods": mods})))
+               for faces in itertools.product(range(1, 7), repeat=n))
+    return Fraction(hits, 6 ** n)
 
 
 def _xs_tables(record: GameRecord, public: list[tuple[str, dict]]) -> None:
@@ -254,17 +312,114 @@ def _xs_tables(record: GameRecord, public: list[tuple[str, dict]]) -> None:
 COMBAT_DICE = "combat dice"
 
 
+FIRST_DICE = "first-player dice"
+FEAT_DICE = "feat and thwart dice"
+
+
 def _xo(record: GameRecord, payloads: list[dict]) -> None:
-    """Every mask die of every combat the log tells (XO-1..XO-7): the shared attack roll,
-    each target's defense roll and extra damage die, each counterattack's dice."""
+    """Every mask die the log tells (XO-1): the first-player roll's, every combat's
+    (XO-1..XO-7: the shared attack roll, each target's defense roll and extra damage die,
+    each counterattack's dice), every feat's and thwart's (XO-13, XO-14); and each feat's
+    and thwart's outcome against its own dice, modifiers and FCV or TCV."""
     from referee.dice import MASK_FACES
     from referee.odds import Distribution
 
-    faces = [f for payload in payloads for f in _attack_faces(_mapping(payload.get("result")))]
-    record.rolls = {COMBAT_DICE: faces}
+    results = [_mapping(payload.get("result")) for payload in payloads]
+    faces = [f for result in results for f in _attack_faces(result)]
+    first = [f for payload in payloads for f in _first_player_faces(payload)]
+    feats = [r for r in results if isinstance(r.get("roll"), list)
+             and isinstance(r.get("fcv", r.get("tcv")), int)]
+    record.rolls = {COMBAT_DICE: faces, FIRST_DICE: first,
+                    FEAT_DICE: [f for r in feats for f in r["roll"] if isinstance(f, int)]}
     weights = {face: MASK_FACES.count(face) for face in sorted(set(MASK_FACES))}
-    record.odds = {COMBAT_DICE: {"dice": "1 mask", "outcome": "each die's face",
-                                 "exact": Distribution(weights, len(MASK_FACES))}}
+    one_die = {"dice": "1 mask", "outcome": "each die's face",
+               "exact": Distribution(weights, len(MASK_FACES))}
+    record.odds = {COMBAT_DICE: one_die, FIRST_DICE: one_die, FEAT_DICE: one_die}
+    record.trials = {
+        "feat outcome": Trials("each attempt's own mask dice and modifiers",
+                               "total >= FCV (XO-13)"),
+        "thwart outcome": Trials("each attempt's own mask dice and modifiers",
+                                 "total >= TCV (XO-14)")}
+    for result in feats:
+        name = "feat outcome" if "fcv" in result else "thwart outcome"
+        record.trials[name].made.append((_xo_chance(result), bool(result.get("success"))))
+    record.trials["attack hits"] = Trials(
+        "each round's own mask dice and modifiers", "ACV > DCV: a hit (XO-2, XO-3)",
+        ("hit", "miss"),
+        [(_hit_chance(r), bool(r.get("hit"))) for result in results for r in _combat_rounds(result)])
+
+
+def _combat_rounds(result: dict) -> list[dict]:
+    """An attack's combat rounds with dice of their own: the first target's (an AOE's
+    other targets share its attack roll, XO-7, so they are not independent of it and are
+    left out) and every counterattack's (XO-6)."""
+    targets = result.get("targets")
+    if not isinstance(targets, list) or not targets:
+        return []
+    first = {**_mapping(targets[0]), "attack_roll": result.get("attack_roll")}
+    counters = [_mapping(_mapping(t).get("counterattack")) for t in targets]
+    rounds = [first, *(c for c in counters if c)]
+    return [r for r in rounds if isinstance(r.get("attack_roll"), list)
+            and isinstance(r.get("defense_roll"), list) and isinstance(r.get("hit"), bool)]
+
+
+def _mask_sums(dice: int) -> dict[int, int]:
+    """How many ways `dice` mask dice (XO-1) give each total."""
+    from referee.dice import MASK_FACES
+    from referee.odds import convolve
+
+    weights = {0: 1}
+    for _ in range(dice):
+        weights = convolve(weights, {face: MASK_FACES.count(face) for face in set(MASK_FACES)})
+    return weights
+
+
+def _hit_chance(round_: dict) -> Fraction:
+    """The chance of a hit with as many attack and defense dice as the round rolled and its
+    modifiers (`hit_chance`)."""
+    return hit_chance(len(round_["attack_roll"]), len(round_["defense_roll"]),
+                      int(round_.get("attack_mod") or 0), int(round_.get("defense_mod") or 0))
+
+
+@functools.lru_cache(maxsize=512)
+def hit_chance(attack_dice: int, defense_dice: int, attack_mod: int, defense_mod: int) -> Fraction:
+    """P(hit) of a combat round: each pair of mask dice totals judged by the rule function
+    (referee.xo.rules.combat_round: XO-2's values, XO-17's floor, XO-3's miss when
+    DCV >= ACV)."""
+    from referee.dice import MASK_FACES
+    from referee.xo import rules
+
+    attack, defense = _mask_sums(attack_dice), _mask_sums(defense_dice)
+    hits = sum(wa * wd for a, wa in attack.items() for d, wd in defense.items()
+               if rules.combat_round((a,), (d,), 99, {}, attack_mod=attack_mod,
+                                     defense_mod=defense_mod, extra_damage_die=0).hit)
+    return Fraction(hits, len(MASK_FACES) ** (attack_dice + defense_dice))
+
+
+def _first_player_faces(payload: dict) -> list[int]:
+    """The first-player roll's dice (XO-1: one mask die each, ties rerolled), from the
+    `new` event's setup."""
+    rolls = _mapping(payload.get("setup")).get("first_player_rolls")
+    return [f for each in rolls if isinstance(each, dict) for f in each.values()
+            if isinstance(f, int)] if isinstance(rolls, list) else []
+
+
+def _xo_chance(result: dict) -> Fraction:
+    """The chance of a feat (XO-13) or thwart (XO-14) with as many mask dice as it rolled,
+    its modifiers and thwart bonus, against its FCV or TCV: each total of the dice judged
+    by the rule function itself (referee.xo.rules.feat / thwart: XO-17's floor at 0)."""
+    from referee.dice import MASK_FACES
+    from referee.xo import rules
+
+    weights = _mask_sums(len(result["roll"]))
+    mod, bonus = int(result.get("mod") or 0), int(result.get("bonus") or 0)
+    if "fcv" in result:
+        wins = sum(w for s, w in weights.items()
+                   if rules.feat([s], int(result["fcv"]), mod=mod, bonus=bonus).success)
+    else:
+        wins = sum(w for s, w in weights.items()
+                   if rules.thwart([s], int(result["tcv"]), mod=mod).success)
+    return Fraction(wins, len(MASK_FACES) ** len(result["roll"]))
 
 
 def _attack_faces(result: dict) -> list[int]:

@@ -115,3 +115,31 @@ def goodness_of_fit(observed: Sequence[int], probabilities: Sequence[Fraction]
     if small and _ways(n, len(obs)) <= EXACT_UP_TO:
         return "exact", statistic, exact_multinomial_p(obs, probs)
     return "chi-square", statistic, chi_square_p(statistic, len(obs) - 1)
+
+
+def poisson_binomial(chances: Sequence[float]) -> list[float]:
+    """P(exactly k of independent trials succeed), k = 0..n, trial i with chance
+    `chances[i]` (the Poisson-binomial distribution, by the standard recurrence: each trial
+    added to the distribution of the ones before it)."""
+    dist = [1.0]
+    for q in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for k, p in enumerate(dist):
+            nxt[k] += p * (1 - q)
+            nxt[k + 1] += p * q
+        dist = nxt
+    return dist
+
+
+def poisson_binomial_p(chances: Sequence[float], successes: int) -> float | None:
+    """The exact two-sided test of a success count against trials of their own chances:
+    the total probability of every count no likelier than the one seen (as the exact
+    multinomial test reads "as extreme"); None without a trial or when every trial was
+    certain either way and came out so (nothing to test), 0 when they did not."""
+    if not chances:
+        return None
+    dist = poisson_binomial(chances)
+    if all(q in (0.0, 1.0) for q in chances):
+        return None if dist[successes] == 1.0 else 0.0
+    seen = dist[successes]
+    return min(1.0, sum(p for p in dist if p <= seen * (1 + 1e-9)))

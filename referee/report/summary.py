@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from referee.errors import UsageError
-from referee.report.read import GameRecord
+from referee.report.read import GameRecord, Trials
 from referee.report.stats import goodness_of_fit
 
 
@@ -69,8 +69,16 @@ def _spread(values: list[int | None]) -> dict[str, Any] | None:
 
 
 def _rolls(records: list[GameRecord]) -> dict[str, Any]:
-    return {name: fit(odds, Counter(v for r in records for v in r.rolls.get(name, [])))
-            for name, odds in records[0].odds.items()}
+    """Each named roll's outcomes against its exact odds, then each roll whose outcome is
+    judged against its own modifiers and target (`trials`), over every session."""
+    from dataclasses import replace
+
+    rolls = {name: fit(odds, Counter(v for r in records for v in r.rolls.get(name, [])))
+             for name, odds in records[0].odds.items()}
+    for name, first in records[0].trials.items():
+        made = [m for r in records if name in r.trials for m in r.trials[name].made]
+        rolls[name] = outcome_fit(replace(first, made=made))
+    return rolls
 
 
 def fit(odds: dict[str, Any] | None, seen: Counter) -> dict[str, Any]:
@@ -104,3 +112,28 @@ def _winners_cards(records: list[GameRecord]) -> list[dict[str, Any]]:
         games.update({card for w in r.winners for card in r.played.get(w, [])})
     return [{"card": card, "games": n} for card, n in
             sorted(games.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def outcome_fit(trials: Trials) -> dict[str, Any]:
+    """A named roll's outcome (success or fail) seen against each roll's own chance, given
+    its own dice, modifiers and target as the log records them (read.Trials): the expected
+    successes are the sum of the chances (a Poisson-binomial), tested exactly
+    (stats.poisson_binomial_p). The outcomes' `probability` is the mean chance of a roll;
+    `each` lists every roll's chance and whether it succeeded."""
+    from referee.report.stats import poisson_binomial_p
+
+    made = trials.made
+    n = len(made)
+    wins = sum(ok for _, ok in made)
+    mean = sum((q for q, _ in made), Fraction(0)) / n if n else Fraction(0)
+    p = poisson_binomial_p([float(q) for q, _ in made], wins)
+    rows = [(trials.labels[0], wins, mean), (trials.labels[1], n - wins, 1 - mean)]
+    return {
+        "kind": "outcome", "dice": trials.dice, "outcome": trials.outcome, "rolls": n,
+        "test": "Poisson-binomial" if p is not None else "none", "statistic": None,
+        "p_value": p,
+        "outcomes": [{"value": label, "observed": seen, "expected": n * float(q),
+                      "probability": f"{q.numerator}/{q.denominator}" if n else None}
+                     for label, seen, q in rows],
+        "each": [{"chance": f"{q.numerator}/{q.denominator}", "success": ok} for q, ok in made],
+    }

@@ -44,8 +44,9 @@ def lines(summary: dict[str, Any]) -> list[str]:
             continue
         out.append(f"Roll {name} ({roll['dice']}, outcome {roll['outcome']}): {roll['rolls']} "
                    f"rolled; {roll['test']} p = {p_text(roll['p_value'])}")
+        chance = "mean P" if roll.get("kind") == "outcome" else "P"
         out += [f"  {o['value']:>4}: {o['observed']:>4} seen, {o['expected']:6.2f} expected "
-                f"(P = {o['probability']})" for o in roll["outcomes"]]
+                f"({chance} = {o['probability'] or '-'})" for o in roll["outcomes"]]
     cards = summary["winners_cards"]
     out.append("Cards the winners played: " + (", ".join(
         f"{c['card']} ({c['games']})" for c in cards) if cards else "none"))

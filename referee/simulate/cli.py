@@ -19,7 +19,8 @@ def simulate() -> None:
     matchup and objective tables; --report PATH.pdf writes charts.
 
     Any other GAME of the card database with rules declared as data (docs/CARDS.md):
-    `referee simulate GAME --games N --policy random|greedy (or one a seat: greedy,random)
+    `referee simulate GAME --games N --policy random|greedy (or one a seat: greedy,random;
+    --seating rotate to compare them fairly)
     --players N --jobs N --report FILE.pdf`, and sweeps: `--set KEY=V1,V2,...` (see
     `referee simulate GAME --help`)."""
 
@@ -58,7 +59,9 @@ def _ci(row: dict) -> str:
 @click.option("--players", type=WholeNumber(2, 3), default=3, show_default=True)
 @click.option("--seed", type=SEED, default=None, help="Seed (default: referee --seed, else random and shown).")
 @click.option("--policy", "policy", default="greedy", show_default=True,
-              help="cautious or greedy, or one per seat: cautious,greedy,greedy.")
+              help="cautious or greedy, or one per seat as dealt: cautious,greedy,greedy "
+                   "(the first player is rolled, XS-1, so each policy plays every turn "
+                   "position by chance; wins by policy are shown beside wins by seat).")
 @click.option("--workers", type=WholeNumber(min=1), default=None,
               help="Processes (default: all cores). Results do not depend on it.")
 @click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
@@ -157,11 +160,22 @@ def _xs_lines(summary: dict, meta: dict, path: str | None) -> list[str]:
         missions.add_row(row["label"], str(row["played"]), str(row["attempted"]),
                          _pct(row["rate"]), _ci(row), f"{row['mean_payoff']:.1f}",
                          f"{row['mt_per_play']:.1f}")
-    lines = [head, length, *_render(wins, missions), "findings:"]
+    lines = [head, length, *_render(wins, missions), *_policy_seat_lines(summary["by_policy"]),
+             "findings:"]
     lines += [f"  - {note}" for note in summary["findings"]]
     if path:
         lines.append(f"report: {path}")
     return lines
+
+
+def _policy_seat_lines(rows: list[dict]) -> list[str]:
+    """Each policy's wins at each turn position (the XS-1 roll seats them by chance)."""
+    if len(rows) < 2:
+        return []
+    out = ["policies by turn position (the first player is rolled, XS-1), wins/seats:"]
+    out += [f"  {r['label']}: " + ", ".join(f"{c['seat']}. {c['wins']}/{c['games']}"
+                                             for c in r["by_seat"]) for r in rows]
+    return out
 
 
 @simulate.command("xo")

@@ -257,6 +257,8 @@ class Tally:
     loser_cards: Counter = field(default_factory=Counter)
     winner_seats: int = 0
     loser_seats: int = 0
+    # policy -> [[wins, games] at each seat in turn order]: a policy's wins by seat
+    policy_seats: dict[str, list[list[int]]] = field(default_factory=dict)
 
     def add(self, record: dict[str, Any]) -> None:
         n = len(record["scores"])
@@ -266,6 +268,10 @@ class Tally:
         won = record["winners"]
         for s in won:
             self.seat_wins[s] += 1
+        for s, name in enumerate(record.get("policies", ())):
+            cell = self.policy_seats.setdefault(name, [[0, 0] for _ in range(n)])[s]
+            cell[0] += s in won
+            cell[1] += 1
         self.shared += len(won) > 1
         self.turns.append(record["turns"])
         self.rounds.append(record["rounds"])
@@ -296,6 +302,24 @@ def _sd(values: list[int]) -> float:
         return 0.0
     m = _mean(values)
     return float((sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5)
+
+
+def by_policy(tally: Tally) -> list[dict[str, Any]]:
+    """Each policy's wins over every seat it played (a shared first place counts for each
+    seat), with its Wilson 95% interval, and its wins at each seat in turn order. A policy
+    fixed to one seat carries that seat's advantage: `--seating rotate` seats the policies
+    in turn so each plays every seat as often (differing by one game at most)."""
+    from referee.simulate.stats import wilson
+
+    rows = []
+    for name, cells in sorted(tally.policy_seats.items()):
+        wins, n = sum(c[0] for c in cells), sum(c[1] for c in cells)
+        low, high = wilson(wins, n)
+        rows.append({"policy": name, "seats_played": n, "wins": wins,
+                     "rate": wins / n if n else 0.0, "low": low, "high": high,
+                     "by_seat": [{"seat": s + 1, "games": g, "wins": w}
+                                 for s, (w, g) in enumerate(cells)]})
+    return rows
 
 
 def _counts(values: list[int]) -> dict[str, int]:
@@ -357,14 +381,31 @@ def summarize(tally: Tally, top: int = 8) -> dict[str, Any]:
         "ends": {k: {"count": v, "rate": v / n} for k, v in sorted(tally.ends.items())},
         "rolls": rolls,
         "cards": cards[:top],
+        "by_policy": by_policy(tally),
     }
 
 
-def play_chunk(job: tuple[TableGame, int, str, int, int, int]) -> tuple[int, list[dict]]:
-    """Games `start` .. `start + count - 1` of a run; returns (start, their records)."""
-    game, players, policy, seed, start, count = job
-    return start, [play_game(game, players, policy, game_seed(seed, i))
-                   for i in range(start, start + count)]
+def seating(policy: str, players: int, index: int, rotate: bool) -> list[str]:
+    """The policy of each seat in turn order for game `index` of a run: as given, or with
+    `rotate` shifted one seat a game (game 0 as given; game 1 seat 1 plays what seat 2 was
+    given, ...), so each policy plays every seat equally; by the game's index alone, so
+    the same whatever --jobs."""
+    names = policy.split(",")
+    names = names * players if len(names) == 1 else names
+    shift = index % players if rotate else 0
+    return names[shift:] + names[:shift]
+
+
+def play_chunk(job: tuple[TableGame, int, str, int, int, int, bool]) -> tuple[int, list[dict]]:
+    """Games `start` .. `start + count - 1` of a run; returns (start, their records), each
+    with the policy of each seat in turn order (`policies`)."""
+    game, players, policy, seed, start, count, rotate = job
+    records = []
+    for i in range(start, start + count):
+        seats = seating(policy, players, i, rotate)
+        record = play_game(game, players, ",".join(seats), game_seed(seed, i))
+        records.append({**record, "policies": seats})
+    return start, records
 
 
 def default_jobs() -> int:
@@ -374,12 +415,13 @@ def default_jobs() -> int:
 
 
 def simulate(variants: list[TableGame], players: int, policy: str, games: int, seed: int,
-             jobs: int = 1) -> list[dict[str, Any]]:
+             jobs: int = 1, rotate: bool = False) -> list[dict[str, Any]]:
     """`games` games of each variant (every variant with the same seeds), in chunks over
-    `jobs` processes; each variant's summary, in the order given."""
+    `jobs` processes; each variant's summary, in the order given. `rotate`: the policies
+    change seats each game (`seating`)."""
     from referee.simulate.runner import CHUNK_GAMES, process_pool
 
-    work = [(v, (game, players, policy, seed, start, min(CHUNK_GAMES, games - start)))
+    work = [(v, (game, players, policy, seed, start, min(CHUNK_GAMES, games - start), rotate))
             for v, game in enumerate(variants) for start in range(0, games, CHUNK_GAMES)]
     results: dict[tuple[int, int], list[dict]] = {}
     if jobs <= 1 or len(work) == 1:

@@ -37,6 +37,10 @@ def declared_command(game_id: str) -> click.Command:
                   help="random: random legal answers; greedy: the answer that leaves the "
                   "player's score highest against the best other's; or one a seat in turn "
                   "order: greedy,random.")
+    @click.option("--seating", type=click.Choice(SEATINGS), default="fixed", show_default=True,
+                  help="With one policy a seat: fixed (as given, in turn order) or rotate "
+                  "(game i shifts the policies i seats, so each policy plays every seat "
+                  "equally: compare the policies' wins without the seats' advantage).")
     @click.option("--jobs", type=WholeNumber(min=1), default=None,
                   help="Processes (default: all cores). Results do not depend on it.")
     @click.option("--set", "sets", multiple=True, metavar="KEY=V1,V2,...",
@@ -50,15 +54,17 @@ def declared_command(game_id: str) -> click.Command:
     @json_option
     @click.pass_context
     def command(ctx: click.Context, games: int, players: int | None, seed: int | None,
-                policy: str, jobs: int | None, sets: tuple[str, ...], report: str | None,
-                as_json: bool) -> None:
+                policy: str, seating: str, jobs: int | None, sets: tuple[str, ...],
+                report: str | None, as_json: bool) -> None:
         """Play GAMES whole games of a game with rules declared as data, through the
         referee's own moves, and report wins by seat (the first player's advantage, Wilson
-        95%), game length, score spread, the end conditions, each named roll's outcomes and
-        the cards in the winners' play zones against the losers'; --report FILE.pdf: the
-        same as charts, each named roll observed against its exact odds."""
+        95%), wins by policy (over every seat it played, Wilson 95%; --seating rotate to
+        compare policies fairly), game length, score spread, the end conditions, each named
+        roll's outcomes and the cards in the winners' play zones against the losers';
+        --report FILE.pdf: the same as charts, each named roll observed against its exact
+        odds."""
         run(as_json, lambda: _answer(ctx, game_id, Asked(games, players, seed, policy, jobs,
-                                                         sets, report)))
+                                                         sets, report, seating)))
 
     return command
 
@@ -74,6 +80,10 @@ class Asked:
     jobs: int | None
     sets: tuple[str, ...]
     report: str | None
+    seating: str = "fixed"
+
+
+SEATINGS = ("fixed", "rotate")
 
 
 def _answer(ctx: click.Context, game_id: str, asked: Asked) -> Reply:
@@ -105,12 +115,14 @@ def _answer(ctx: click.Context, game_id: str, asked: Asked) -> Reply:
         run_seed = random.SystemRandom().randrange(2**31)
     workers = asked.jobs or declared.default_jobs()
     started = time.perf_counter()
-    summaries = declared.simulate(variants, n, policy, asked.games, run_seed, workers)
+    rotate = asked.seating == "rotate"
+    summaries = declared.simulate(variants, n, policy, asked.games, run_seed, workers, rotate)
     meta = {"game": game_id, "title": game.title, "games": asked.games, "players": n,
-            "policy": policy, "seed": run_seed, "jobs": workers,
+            "policy": policy, "seating": asked.seating, "seed": run_seed, "jobs": workers,
             "seconds": round(time.perf_counter() - started, 3), "report": path}
-    head = (f"{game.title}: {counted(asked.games, 'game')} of {n} players, policy {policy}, "
-            f"seed {run_seed} ({meta['seconds']:.1f} s on {counted(workers, 'job')})")
+    seated = ", seats rotated each game" if rotate else ""
+    head = (f"{game.title}: {counted(asked.games, 'game')} of {n} players, policy {policy}"
+            f"{seated}, seed {run_seed} ({meta['seconds']:.1f} s on {counted(workers, 'job')})")
     labels = [", ".join(f"{k}={v}" for k, v in c) for c in combos]
     if path:
         _write_pdf(path, labels if parsed else None, summaries, meta)
@@ -147,6 +159,7 @@ def _lines(s: dict[str, Any]) -> list[str]:
     out.append(f"first player's advantage: {first['advantage'] * 100:+.1f} points over a fair "
                f"{_pct(first['fair'])} (95% {_pct(first['low'])}-{_pct(first['high'])}); "
                f"shared wins {s['shared_wins']}")
+    out += _policy_lines(s["by_policy"])
     t, r, sp = s["turns"], s["rounds"], s["score_spread"]
     out.append(f"game length: {t['mean']:.1f} turns (sd {t['sd']:.1f}, {t['min']}-{t['max']}), "
                f"{r['mean']:.1f} rounds ({r['min']}-{r['max']})")
@@ -163,6 +176,19 @@ def _lines(s: dict[str, Any]) -> list[str]:
     if s["cards"]:
         out.append("cards in play, per winner against per loser (most winning first):")
         out += [f"  {c['card']}: {c['winner']:.2f} against {c['loser']:.2f}" for c in s["cards"]]
+    return out
+
+
+def _policy_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Wins by policy (when the seats play more than one), with each one's wins by seat."""
+    if len(rows) < 2:
+        return []
+    out = ["wins by policy, over every seat it played (Wilson 95%):"]
+    for r in rows:
+        seats = ", ".join(f"seat {c['seat']} {c['wins']}/{c['games']}" for c in r["by_seat"]
+                          if c["games"])
+        out.append(f"  {r['policy']}: {r['wins']} wins of {r['seats_played']} seats, "
+                   f"{_pct(r['rate'])} ({_pct(r['low'])}-{_pct(r['high'])}); {seats}")
     return out
 
 

@@ -27,7 +27,7 @@ def write_xs_report(path: str, summary: dict[str, Any], meta: dict[str, Any]) ->
     story: list[Any] = [
         _para("X-Statix balance report", "Title"),
         _para(f"{summary['games']} simulated games, {players} players, policies "
-              f"{', '.join(meta['policies'])} (seat order), seed {meta['seed']}. Games are "
+              f"{', '.join(meta['policies'])} (seats as dealt), seed {meta['seed']}. Games are "
               "played by the referee's own X-Statix rule functions; intervals are Wilson 95% "
               "confidence intervals; a shared first place counts as a win."),
         _para(f"Average game length: {summary['mean_turns']:.1f} turns "
@@ -43,6 +43,8 @@ def write_xs_report(path: str, summary: dict[str, Any], meta: dict[str, Any]) ->
     story += [Spacer(1, 6), _para("Win rates", "Heading2"),
               table(["", "games", "wins", "win rate", "95% CI"], rows,
                     [190, 50, 50, 60, 80])]
+    if len(summary["by_policy"]) > 1:
+        story += [Spacer(1, 6), _policy_seats(summary["by_policy"], players)]
     story.append(PageBreak())
     story += pages.seat_wins([{**r, "games": r["n"]} for r in summary["seats"]],
                              "Win rate by seat (turn order)", height=180)
@@ -90,6 +92,16 @@ def write_xs_report(path: str, summary: dict[str, Any], meta: dict[str, Any]) ->
           str(r["recruited"]), str(r["alive_at_end"])] for r in heroes],
         [110, 50, 50, 50, 75, 55, 70])]))
     _doc(path, "X-Statix balance report").build(story)
+
+
+def _policy_seats(rows: list[dict[str, Any]], players: int) -> Any:
+    """Each policy's wins (of its seats) at each turn position: the XS-1 roll seats them."""
+    grid = table(["policy", *(f"{_ordinal(p)} player" for p in range(1, players + 1))],
+                 [[r["label"], *(f"{c['wins']}/{c['games']}" for c in r["by_seat"])]
+                  for r in rows])
+    return KeepTogether([_para("Policies by turn position (wins/seats; the first player is "
+                               "rolled, XS-1, so each policy plays each position by chance)",
+                               "Heading3"), grid, Spacer(1, 8)])
 
 
 def _ordinal(n: int) -> str:
@@ -161,8 +173,10 @@ def _counts(figure: dict[str, Any]) -> dict[int, int]:
 
 
 def _about(meta: dict[str, Any]) -> str:
+    seated = ("rotated one seat each game" if meta.get("seating") == "rotate"
+              else "by seat in turn order when several")
     return (f"{meta['games']} simulated games of {meta['players']} players, policy "
-            f"{meta['policy']} (by seat in turn order when several), seed {meta['seed']}. Games "
+            f"{meta['policy']} ({seated}), seed {meta['seed']}. Games "
             "are played through the referee's own moves; intervals are Wilson 95% confidence "
             "intervals; a shared first place counts as a win for each.")
 
@@ -178,6 +192,9 @@ def declared_story(summary: dict[str, Any], meta: dict[str, Any]) -> list[Any]:
               f"{summary['rounds']['mean']:.1f} rounds."), Spacer(1, 6)]
     story += pages.seat_wins([{**r, "label": f"seat {r['seat']}", "games": summary["games"]}
                               for r in summary["seats"]])
+    if len(summary.get("by_policy", [])) > 1:
+        story += pages.policies(summary["by_policy"], summary["players"],
+                                meta.get("seating", "fixed"))
     story += pages.ends(summary["ends"])
     story += pages.length(_counts(summary["turns"]), _counts(summary["rounds"]))
     story += pages.spread(_counts(summary["score_spread"]), summary["score_spread"]["winner_mean"])

@@ -61,6 +61,8 @@ class XsTally:
     # (position, own turn k) -> [MT sum, players counted]
     mt: dict[tuple[int, int], list[int]] = field(default_factory=lambda: defaultdict(_pair))
     final_mt: dict[int, list[int]] = field(default_factory=lambda: defaultdict(_pair))
+    # (policy, position in turn order) -> [wins, seats]
+    policy_seat: dict[tuple[str, int], list[int]] = field(default_factory=lambda: defaultdict(_pair))
 
     def add(self, game: GameRecord) -> None:
         self.games += 1
@@ -74,6 +76,7 @@ class XsTally:
             for table, key in ((self.owner, seat["owner"]), (self.team, seat["team"]),
                                (self.policy, seat["policy"])):
                 _tally(table, key, won)
+            _tally(self.policy_seat, (seat["policy"], position), won)
             self.final_mt[position][0] += seat["mt"]
             self.final_mt[position][1] += 1
         for card, attempted, success, payoff in game.missions:
@@ -100,7 +103,8 @@ class XsTally:
         self.turns += other.turns
         self.turns_sq += other.turns_sq
         self.shared_wins += other.shared_wins
-        for name in ("seat", "owner", "team", "policy", "missions", "heroes", "mt", "final_mt"):
+        for name in ("seat", "owner", "team", "policy", "missions", "heroes", "mt", "final_mt",
+                     "policy_seat"):
             mine, theirs = getattr(self, name), getattr(other, name)
             for key, values in theirs.items():
                 row = mine[key]
@@ -141,6 +145,10 @@ def summarize(tally: XsTally, players: int) -> dict[str, Any]:
     owners = [rate_row(k, *v) for k, v in sorted(tally.owner.items())]
     teams = [rate_row(k, *v) for k, v in sorted(tally.team.items())]
     policies = [rate_row(k, *v) for k, v in sorted(tally.policy.items())]
+    for row in policies:  # where the XS-1 roll seated each policy, and how it fared there
+        row["by_seat"] = [{"seat": p, "wins": tally.policy_seat[(row["label"], p)][0],
+                           "games": tally.policy_seat[(row["label"], p)][1]}
+                          for p in range(1, players + 1)]
     missions = []
     for card, (played, attempted, wins, payoff) in sorted(tally.missions.items()):
         low, high = wilson(wins, attempted)

@@ -13,6 +13,8 @@ from referee.report.stats import (
     chi_square_p,
     exact_multinomial_p,
     goodness_of_fit,
+    poisson_binomial,
+    poisson_binomial_p,
     upper_gamma_q,
 )
 
@@ -53,3 +55,24 @@ def test_which_test_is_used():
     assert (test, statistic, p) == ("chi-square", 0.0, 1.0)
     assert goodness_of_fit([0, 1], [F(1), F(0)]) == ("impossible outcome", None, 0.0)
     assert goodness_of_fit([0, 0], [F(1, 2), F(1, 2)]) == ("none", None, None)
+
+
+def test_poisson_binomial_by_hand():
+    # chances 1/2 and 1/4: P(0) = 1/2 * 3/4, P(1) = 1/2 * 3/4 + 1/2 * 1/4, P(2) = 1/8
+    assert poisson_binomial([0.5, 0.25]) == pytest.approx([0.375, 0.5, 0.125])
+    # equal chances: the binomial
+    assert poisson_binomial([0.5] * 4) == pytest.approx([1 / 16, 4 / 16, 6 / 16, 4 / 16, 1 / 16])
+
+
+def test_poisson_binomial_p_adds_every_count_no_likelier():
+    assert poisson_binomial_p([0.5, 0.25], 2) == pytest.approx(0.125)
+    assert poisson_binomial_p([0.5, 0.25], 0) == pytest.approx(0.5)  # 3/8 + 1/8
+    assert poisson_binomial_p([0.5, 0.25], 1) == pytest.approx(1.0)
+    assert poisson_binomial_p([0.5] * 4, 0) == pytest.approx(2 / 16)
+
+
+def test_poisson_binomial_p_with_nothing_to_test():
+    assert poisson_binomial_p([], 0) is None
+    assert poisson_binomial_p([1.0, 0.0], 1) is None  # certain, and so it came out
+    assert poisson_binomial_p([1.0, 0.0], 2) == 0.0  # a certain fail succeeded
+    assert poisson_binomial_p([1.0, 0.5], 0) == 0.0

@@ -194,3 +194,70 @@ def test_an_unwritable_report_is_one_line(cards, tmp_path):
     assert done.returncode == 2
     assert f"--report {afile / 'x.pdf'}: cannot write it" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_wins_by_policy_with_the_seats_rotated(cards, tmp_path):
+    """--seating rotate: game i shifts the policies i seats, so over 20 games of 2 players
+    each policy plays each seat 10 times; the same whatever --jobs; the policies' wins add
+    up to the seats' wins; in the text, --json and the PDF."""
+
+    def run(*args: str) -> dict:
+        done = simulate(cards, "--games", "20", "--seed", "4", "--json",
+                        "--policy", "greedy,random", *args)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        for key in ("seconds", "jobs", "report"):
+            data.pop(key)
+        return data
+
+    rotated = run("--seating", "rotate", "--jobs", "1")
+    assert rotated == run("--seating", "rotate", "--jobs", "2")
+    assert rotated["seating"] == "rotate"
+    rows = {r["policy"]: r for r in rotated["by_policy"]}
+    assert set(rows) == {"greedy", "random"}
+    for r in rows.values():
+        assert [(c["seat"], c["games"]) for c in r["by_seat"]] == [(1, 10), (2, 10)]
+        assert r["seats_played"] == 20 and r["wins"] == sum(c["wins"] for c in r["by_seat"])
+        assert r["low"] <= r["rate"] == r["wins"] / 20 <= r["high"]
+    for seat in (1, 2):  # a seat's wins are its two policies' wins there
+        assert rotated["seats"][seat - 1]["wins"] == sum(
+            r["by_seat"][seat - 1]["wins"] for r in rows.values())
+    fixed = run("--jobs", "1")
+    assert fixed["seating"] == "fixed"
+    by = {r["policy"]: r for r in fixed["by_policy"]}
+    assert [c["games"] for c in by["greedy"]["by_seat"]] == [20, 0]
+    assert by["greedy"]["wins"] == fixed["seats"][0]["wins"]
+    assert by["random"]["wins"] == fixed["seats"][1]["wins"]
+    text = simulate(cards, "--games", "20", "--seed", "4", "--jobs", "1", "--policy",
+                    "greedy,random", "--seating", "rotate").stdout
+    assert "policy greedy,random, seats rotated each game, seed 4" in text
+    g = rows["greedy"]
+    assert (f"  greedy: {g['wins']} wins of 20 seats, {_pct(g['rate'])} ({_pct(g['low'])}-"
+            f"{_pct(g['high'])}); seat 1 {g['by_seat'][0]['wins']}/10, seat 2 "
+            f"{g['by_seat'][1]['wins']}/10") in text
+    pdf = tmp_path / "policies.pdf"
+    assert simulate(cards, "--games", "20", "--seed", "4", "--jobs", "1", "--policy",
+                    "greedy,random", "--seating", "rotate", "--report", str(pdf)).returncode == 0
+    _, pages = pdf_text(pdf)
+    flat = " ".join(pages.split())
+    assert "Win rate by policy, over every seat it played" in flat
+    assert "The seats rotate each game" in flat
+    assert (f"greedy 20 {g['wins']} {_pct(g['rate'])} {g['low'] * 100:.1f}-"
+            f"{g['high'] * 100:.1f}% {g['by_seat'][0]['wins']}/10 {g['by_seat'][1]['wins']}/10"
+            ) in flat
+
+
+def test_the_seating_of_each_game():
+    from referee.simulate.declared import seating
+
+    assert [seating("greedy,random,random", 3, i, True) for i in range(4)] == [
+        ["greedy", "random", "random"], ["random", "random", "greedy"],
+        ["random", "greedy", "random"], ["greedy", "random", "random"]]
+    assert seating("greedy,random", 2, 5, False) == ["greedy", "random"]
+    assert seating("greedy", 3, 1, True) == ["greedy"] * 3
+
+
+def test_a_bad_seating_is_one_line(cards):
+    done = simulate(cards, "--games", "2", "--seating", "sideways")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "'sideways' is not one of 'fixed', 'rotate'" in done.stderr

@@ -5,6 +5,7 @@ hand or the deck (XS-16), in the text, the JSON or the PDF."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -106,3 +107,87 @@ def test_no_card_only_ever_hidden_appears_anywhere(played, tmp_path):
 def st_discards(states: list[dict]) -> set[str]:
     """Cards face up in the discard pile at some point (public)."""
     return {c for st in states for c in st.get("discard", [])}
+
+
+@pytest.fixture
+def longer(tmp_path, cat):
+    """A longer scripted game: Success rolls too."""
+    session = tmp_path / "xs-long.db"
+    assert referee("--session", str(session), "new", "x-statix", "--deal", "referee",
+                   "--players", "Ann,Bo", "--seed", "1").returncode == 0
+    t = Table(session, cat)
+    t.state = true_state(session)
+    for _ in range(30):
+        if t.state["over"]:
+            break
+        play_turn(t)
+    return session
+
+
+def by_hand_chance(mods: list[dict], beats) -> Fraction:
+    """Each face of a fresh d6 with the roll's modifiers applied in order (a minimum kept,
+    never below 0: XS-2, XS-6's Anarchist)."""
+    hits = 0
+    for face in range(1, 7):
+        value = face
+        for mod in mods:
+            new = value + mod["by"]
+            if mod.get("min") is not None:
+                new = max(new, min(mod["min"], value))
+            value = new
+        hits += bool(beats(max(0, value)))
+    return Fraction(hits, 6)
+
+
+def test_mission_and_success_outcomes_against_their_own_modifiers(longer, tmp_path):
+    states = every_state(longer)
+    expected: dict[str, list[tuple[Fraction, bool]]] = {"mission": [], "success": []}
+    before: dict = {}
+    for s in states:
+        mission = s["turn"].get("mission") or {}
+        for kind, roll in (mission.get("rolls") or {}).items():
+            key = (s["turn"]["number"], mission["card"], roll["faces"], len(roll["used"]))
+            if before.get(kind) != key and kind == "mission":  # XS-6: enough heroes
+                heroes = len(s["table"][s["turn"]["player"]]["heroes"])
+                expected[kind].append((by_hand_chance(roll["mods"], lambda t, h=heroes: t <= h),
+                                       roll["total"] <= heroes))
+            if before.get(kind) != key and kind == "success":  # XS-8: above the Carnage
+                carnage = mission["rolls"]["carnage"]["total"]
+                expected[kind].append((by_hand_chance(roll["mods"], lambda t, c=carnage: t > c),
+                                       roll["total"] > carnage))
+            before[kind] = key
+    assert expected["success"] and len(expected["mission"]) >= 5, expected
+    assert any(q not in (0, 1) for q, _ in expected["mission"])
+    report = json.loads(referee("report", str(longer), "--json").stdout)["rolls"]
+    for kind, labels in (("mission", ("met", "not met")), ("success", ("success", "fail"))):
+        got = report[f"{kind} outcome"]
+        made = expected[kind]
+        assert [(e["chance"], e["success"]) for e in got["each"]] == [
+            (f"{q.numerator}/{q.denominator}", ok) for q, ok in made]
+        wins = sum(ok for _, ok in made)
+        assert [(o["value"], o["observed"]) for o in got["outcomes"]] == [
+            (labels[0], wins), (labels[1], len(made) - wins)]
+        assert got["outcomes"][0]["expected"] == pytest.approx(float(sum(q for q, _ in made)))
+        assert got["p_value"] == pytest.approx(float(poisson_binomial_p(made)), rel=1e-9)
+    text = referee("report", str(longer)).stdout
+    assert ("Roll success outcome (1d6 and each roll's own modifiers, outcome total > the "
+            "Carnage roll's total (XS-8)): ") in text
+    pypdf = pytest.importorskip("pypdf")
+    pdf = tmp_path / "xs.pdf"
+    assert referee("report", str(longer), "--report", str(pdf)).returncode == 0
+    pages = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(pdf).pages)
+    assert "Roll mission outcome: share of each outcome, observed against expected" in pages
+
+
+def poisson_binomial_p(made: list[tuple[Fraction, bool]]) -> Fraction:
+    """Every way the rolls could have come out, by exact fractions (a count at a time):
+    the chance of every success count no likelier than the one seen."""
+    by_count = [Fraction(1)]
+    for q, _ in made:
+        nxt = [Fraction(0)] * (len(by_count) + 1)
+        for k, p in enumerate(by_count):
+            nxt[k] += p * (1 - q)
+            nxt[k + 1] += p * q
+        by_count = nxt
+    seen = by_count[sum(ok for _, ok in made)]
+    return sum((p for p in by_count if p <= seen), Fraction(0))
