@@ -23,3 +23,14 @@ def cards(tmp_path_factory):
     done = run_cli("pnp", "init", str(root))
     assert done.returncode == 0, done.stderr
     return str(root / "cards.yaml")
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of 10 games, not 50 (runner.CHUNK_GAMES, read at each run; forked workers
+    inherit it): 24 games are then 3 chunks, shared out over two workers as 120 games would
+    be. What a one-worker/two-workers identity needs is several chunks, not many games."""
+    from referee.simulate import runner
+
+    monkeypatch.setattr(runner, "CHUNK_GAMES", 10)
+    return runner.chunks(24)

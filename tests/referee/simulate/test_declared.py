@@ -29,17 +29,18 @@ def figures(cards: str, *args: str) -> dict:
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
-def test_each_policy_plays_whole_games_reproducibly_whatever_the_jobs(cards, policy):
-    one = figures(cards, "--games", "60", "--seed", "7", "--policy", policy, "--jobs", "1")
-    again = figures(cards, "--games", "60", "--seed", "7", "--policy", policy, "--jobs", "1")
-    two = figures(cards, "--games", "60", "--seed", "7", "--policy", policy, "--jobs", "2")
+def test_each_policy_plays_whole_games_reproducibly_whatever_the_jobs(cards, policy, small_chunks):
+    assert len(small_chunks) == 3  # 24 games: chunks of 10, 10 and 4
+    one = figures(cards, "--games", "24", "--seed", "7", "--policy", policy, "--jobs", "1")
+    again = figures(cards, "--games", "24", "--seed", "7", "--policy", policy, "--jobs", "1")
+    two = figures(cards, "--games", "24", "--seed", "7", "--policy", policy, "--jobs", "2")
     assert one == again == two
-    assert one["games"] == 60 and one["players"] == 2 and one["policy"] == policy
+    assert one["games"] == 24 and one["players"] == 2 and one["policy"] == policy
     # every game ends by one of the declared end conditions, and has a winner
-    assert sum(e["count"] for e in one["ends"].values()) == 60
+    assert sum(e["count"] for e in one["ends"].values()) == 24
     assert set(one["ends"]) <= {"token: cargo >= 20", "pool: lantern <= 0",
                                 "deck_empty: storms", "rounds: 8"}
-    assert sum(s["wins"] for s in one["seats"]) == 60 + one["shared_wins"]
+    assert sum(s["wins"] for s in one["seats"]) == 24 + one["shared_wins"]
     first = one["first_player"]
     assert first["low"] <= first["rate"] <= first["high"] and first["fair"] == 0.5
     # the 12 Storms are revealed one a turn: the deck runs out by the 13th turn's start, and
@@ -50,7 +51,7 @@ def test_each_policy_plays_whole_games_reproducibly_whatever_the_jobs(cards, pol
     assert set(weather["outcomes"]) <= {str(n) for n in range(-3, 4)}  # wind - wave, 3 dice
     assert sum(o["count"] for o in weather["outcomes"].values()) == weather["rolls"] > 0
     assert one["cards"] and all(c["card"] for c in one["cards"])
-    other = figures(cards, "--games", "60", "--seed", "8", "--policy", policy, "--jobs", "1")
+    other = figures(cards, "--games", "24", "--seed", "8", "--policy", policy, "--jobs", "1")
     assert other != one
 
 

@@ -53,9 +53,11 @@ def test_xo_report_has_heat_maps_and_objective_charts(tmp_path):
     assert ops.count(b" re") > 20  # heat-map cells and bars
 
 
-def test_json_is_the_same_with_one_and_two_workers():
+def test_json_is_the_same_with_one_and_two_workers(small_chunks):
+    assert len(small_chunks) == 3  # 24 games: chunks of 10, 10 and 4
+
     def run(workers: str, *more: str) -> dict:
-        proc = referee("simulate", "x-statix", "--games", "60", "--players", "2", "--seed",
+        proc = referee("simulate", "x-statix", "--games", "24", "--players", "2", "--seed",
                        "11", "--policy", "cautious,greedy", "--workers", workers, "--json",
                        *more)
         assert proc.returncode == 0, proc.stderr
@@ -69,7 +71,7 @@ def test_json_is_the_same_with_one_and_two_workers():
     strict = run("2", "--strict")
     assert strict.pop("strict") is True and one.pop("strict") is False
     assert strict == one  # every decision re-checked on a copy: the same games
-    assert one["ok"] and one["games"] == 60 and one["policies"] == ["cautious", "greedy"]
+    assert one["ok"] and one["games"] == 24 and one["policies"] == ["cautious", "greedy"]
     assert {row["label"] for row in one["by_policy"]} == {"cautious", "greedy"}
     assert 0 <= one["seats"][0]["low"] <= one["seats"][0]["rate"] <= one["seats"][0]["high"] <= 1
 

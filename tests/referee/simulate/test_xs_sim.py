@@ -20,15 +20,26 @@ SEATINGS = [("greedy", "greedy", "greedy"), ("cautious", "cautious", "cautious")
             ("cautious", "greedy", "cautious"), ("greedy", "cautious"), ("cautious", "greedy")]
 
 
+def legal_rng(seating: tuple[str, ...], game: int) -> random.Random:
+    return random.Random(f"legal/{seating}/{game}")
+
+
+@pytest.fixture(scope="module")
+def strict_games(db) -> dict[tuple[str, ...], list]:
+    """40 games per seating played in strict mode, once for the module: what the legality
+    test checks, and what the fast driver must play again."""
+    cat = Catalog.from_db(db)
+    return {seating: [play_game(db, cat, [make(p) for p in seating], legal_rng(seating, game),
+                                strict=True) for game in range(40)]
+            for seating in SEATINGS}
+
+
 @pytest.mark.parametrize("seating", SEATINGS)
-def test_policies_never_make_an_illegal_move(db, seating):
+def test_policies_never_make_an_illegal_move(strict_games, seating):
     """XS-1..XS-13: 40 games per seating (200 in all) with every decision checked by the
     engine on a deep copy; any refusal raises IllegalDecision."""
-    cat = Catalog.from_db(db)
     checked = 0
-    for game in range(40):
-        record = play_game(db, cat, [make(p) for p in seating],
-                           random.Random(f"legal/{seating}/{game}"), strict=True)
+    for record in strict_games[seating]:
         assert record.turns >= 1
         assert any(seat["won"] for seat in record.seats)  # XS-13: someone wins
         assert all(seat["mt"] >= 0 for seat in record.seats)  # XS-2
@@ -48,21 +59,24 @@ def test_strict_mode_refuses_what_the_engine_refuses(db):
         table.do(turn.recruit, power.name)  # XS-4: only Hero cards are recruited
 
 
-def test_fast_driver_plays_the_same_games_as_strict(db):
+def test_fast_driver_plays_the_same_games_as_strict(db, strict_games):
+    """15 of the strict games (3 a seating), played again by the fast driver."""
     cat = Catalog.from_db(db)
     for game in range(15):
         seating = SEATINGS[game % len(SEATINGS)]
-        a = play_game(db, cat, [make(p) for p in seating], random.Random(game), strict=True)
-        b = play_game(db, cat, [make(p) for p in seating], random.Random(game), strict=False)
-        assert a == b
+        strict = strict_games[seating][game]
+        fast = play_game(db, cat, [make(p) for p in seating], legal_rng(seating, game),
+                         strict=False)
+        assert fast == strict
 
 
-def test_seeded_run_is_identical_with_one_and_two_workers():
-    one = runner.simulate_xs(70, ["greedy", "cautious", "greedy"], seed=7, workers=1)
-    two = runner.simulate_xs(70, ["greedy", "cautious", "greedy"], seed=7, workers=2)
+def test_seeded_run_is_identical_with_one_and_two_workers(small_chunks):
+    assert len(small_chunks) == 3  # 24 games: chunks of 10, 10 and 4
+    one = runner.simulate_xs(24, ["greedy", "cautious", "greedy"], seed=7, workers=1)
+    two = runner.simulate_xs(24, ["greedy", "cautious", "greedy"], seed=7, workers=2)
     assert one.plain() == two.plain()
-    assert one.games == 70
-    other = runner.simulate_xs(70, ["greedy", "cautious", "greedy"], seed=8, workers=2)
+    assert one.games == 24
+    other = runner.simulate_xs(24, ["greedy", "cautious", "greedy"], seed=8, workers=2)
     assert other.plain() != one.plain()
 
 

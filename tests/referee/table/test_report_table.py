@@ -15,8 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.referee.table.test_rules_as_data import bazaar, harbour, play, referee  # noqa: E402
+from tests.referee.table.test_rules_as_data import bazaar, copied, play, referee  # noqa: E402
 from tests.referee.table.test_rules_as_data import folder as folder  # noqa: E402, F401  (a fixture)
+from tests.referee.table.test_rules_as_data import (  # noqa: E402, F401  (a fixture)
+    starter_game as starter_game,
+)
 
 
 def report(*args: str, code: int = 0):
@@ -36,15 +39,10 @@ def history(session) -> list[tuple[str, dict]]:
 
 
 @pytest.fixture
-def harbours(folder):
-    project = harbour(folder)
-    sessions = []
-    for seed in ("11", "12"):
-        session = folder / f"h{seed}.db"
-        referee(project, session)("--seed", seed, "new", "harbour", "--players", "Ann,Bob")
-        play(project, session, [""] * 600)
-        sessions.append(session)
-    return sessions
+def harbours(folder, starter_game) -> list[Path]:
+    """Two starter games (seeds 11 and 12) played to their end by `referee play`, once for
+    the module (the play is most of its CPU), copied into the test's own folder."""
+    return [copied(starter_game(seed)[1], folder) for seed in ("11", "12")]
 
 
 def test_two_harbour_games_read_back(harbours):

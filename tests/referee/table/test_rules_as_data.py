@@ -159,6 +159,37 @@ def state(run) -> dict:
     return json.loads(run("status", "--json").out)["state"]
 
 
+@pytest.fixture(scope="module")
+def starter_game(tmp_path_factory):
+    """`starter_game(seed)`: (project, session, transcript) of the starter played to its
+    end by `referee play` on Enter alone (Ann and Bob, `seed`), played once a module per
+    seed; a test works on `copied(session, folder)`, never on the module's own session."""
+    played: dict[str, tuple[Path, Path, str]] = {}
+
+    def get(seed: str) -> tuple[Path, Path, str]:
+        if seed not in played:
+            place = tmp_path_factory.mktemp(f"starter{seed}")
+            with pytest.MonkeyPatch.context() as patch:  # as the `folder` fixture sets up
+                patch.delenv("REFEREE_SESSION", raising=False)
+                patch.delenv("REFEREE_CARDS", raising=False)
+                patch.chdir(place)
+                project = harbour(place)
+                session = place / f"h{seed}.db"
+                referee(project, session)("--seed", seed, "new", "harbour", "--players",
+                                          "Ann,Bob")
+                played[seed] = (project, session, play(project, session, [""] * 600))
+        return played[seed]
+
+    return get
+
+
+def copied(session: Path, folder: Path) -> Path:
+    """A copy of `session` in `folder` (a file the referee has not opened yet)."""
+    target = folder / session.name
+    shutil.copyfile(session, target)
+    return target
+
+
 def play(project: Path, session: Path, lines, answer=None) -> str:
     """`referee play` fed `lines` (or asked through `answer(prompt)`): its transcript."""
 
@@ -179,12 +210,10 @@ def play(project: Path, session: Path, lines, answer=None) -> str:
 
 
 # ── the starter, walked to its winner ───────────────────────────────────────────
-def test_the_starter_plays_to_its_winner_on_enter_alone(folder):
-    project = harbour(folder)
-    session = folder / "s.db"
+def test_the_starter_plays_to_its_winner_on_enter_alone(folder, starter_game):
+    project, played, transcript = starter_game("11")
+    session = copied(played, folder)
     run = referee(project, session)
-    run("--seed", "11", "new", "harbour", "--players", "Ann,Bob")
-    transcript = play(project, session, [""] * 600)
     end = state(run)
     assert end["over"] is True
     assert isinstance(end["winner"], list) and end["winner"]
@@ -205,12 +234,10 @@ def test_the_starter_plays_to_its_winner_on_enter_alone(folder):
     assert transcript.rstrip().endswith("Enter leaves) >")
 
 
-def test_at_the_end_undo_takes_back_the_last_move_and_play_goes_on(folder):
-    project = harbour(folder)
-    session = folder / "s.db"
+def test_at_the_end_undo_takes_back_the_last_move_and_play_goes_on(folder, starter_game):
+    project, played, _ = starter_game("11")
+    session = copied(played, folder)
     run = referee(project, session)
-    run("--seed", "11", "new", "harbour", "--players", "Ann,Bob")
-    play(project, session, [""] * 600)
     assert state(run)["over"] is True
     before = json.loads(run("log", "--json").out)
     transcript = play(project, session, ["undo", "quit"])
