@@ -23,18 +23,22 @@ def every_state(session) -> list[dict]:
                 if not e.undone and e.kind not in ("undo", "redo")]
 
 
-@pytest.fixture
-def played(tmp_path, cat):
-    session = tmp_path / "xs.db"
+def scripted(session, cat, turns: int):
+    """A 2-player game (seed 1) played by the scripted table for up to `turns` turns."""
     assert referee("--session", str(session), "new", "x-statix", "--deal", "referee",
-                             "--players", "Ann,Bo", "--seed", "1").returncode == 0
+                   "--players", "Ann,Bo", "--seed", "1").returncode == 0
     t = Table(session, cat)
     t.state = true_state(session)
-    for _ in range(TURNS):
+    for _ in range(turns):
         if t.state["over"]:
             break
         play_turn(t)
     return session
+
+
+@pytest.fixture
+def played(tmp_path, cat):
+    return scripted(tmp_path / "xs.db", cat, TURNS)
 
 
 def test_mt_ft_and_the_heroes_on_the_table(played):
@@ -112,16 +116,7 @@ def st_discards(states: list[dict]) -> set[str]:
 @pytest.fixture
 def longer(tmp_path, cat):
     """A longer scripted game: Success rolls too."""
-    session = tmp_path / "xs-long.db"
-    assert referee("--session", str(session), "new", "x-statix", "--deal", "referee",
-                   "--players", "Ann,Bo", "--seed", "1").returncode == 0
-    t = Table(session, cat)
-    t.state = true_state(session)
-    for _ in range(30):
-        if t.state["over"]:
-            break
-        play_turn(t)
-    return session
+    return scripted(tmp_path / "xs-long.db", cat, 30)
 
 
 def by_hand_chance(mods: list[dict], beats) -> Fraction:
