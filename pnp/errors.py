@@ -12,7 +12,7 @@ import sys
 
 class PnpError(Exception):
     """A failure the user can fix (bad database, missing file, unwritable folder); its
-    message and exit code, shown as one line (`show`), as click shows its own errors."""
+    message and exit code, said as one line by `fail`, as click says its own errors."""
 
     exit_code = 1
 
@@ -26,9 +26,6 @@ class PnpError(Exception):
 
     def __str__(self) -> str:
         return self.message
-
-    def show(self, file=None) -> None:
-        echo(f"pnp: {_one_line(self.format_message())}", err=True)
 
 
 def fail(message: str, exit_code: int, argv: list[str]) -> None:

@@ -121,14 +121,14 @@ def build_once(build_args: list[str], out: Path, root: Path) -> tuple[int, Any]:
     """One `pnp build` with BUILD_ARGS in this process: (exit status, BuildReport or
     None); a failure is printed as one line, as `pnp build` prints it."""
     from pnp.cli.build import build, run
-    from pnp.errors import PnpError, one_line
+    from pnp.errors import PnpError, fail
 
     try:
         ctx = build.make_context("pnp build", ["--out", str(out), "--project", str(root),
                                                *build_args])
         return 0, run(ctx.params)
     except (click.ClickException, PnpError) as exc:     # (PnpError: no click exception)
-        click.echo(f"pnp: {one_line(exc.format_message())}", err=True)
+        fail(exc.format_message(), exc.exit_code, [])      # one line, as `pnp build` says it
         return exc.exit_code, None
 
 
