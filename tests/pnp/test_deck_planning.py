@@ -19,6 +19,7 @@ from pnp.cli.init import write_project
 from pnp.draw.fonts import register_fonts
 from pnp.draw.render import CardRenderer, RenderError
 from pnp.layout import geometry as g
+from tests.pnp.ships import ship_row, write_ships
 
 CARDS = 40
 
@@ -29,11 +30,7 @@ def big(tmp_path, monkeypatch) -> Path:
     (the last one short) by workers once a deck has 30 designs."""
     folder = tmp_path / "game"
     write_project(folder, None)
-    flags = ["red", "blue", "green", "gold"]
-    rows = ["name,flag,speed,cargo,captain,copies,text"]
-    rows += [f"Ship {i},{flags[i % 4]},{1 + i % 6},{i % 7},Captain {i},{1 + i % 3},"
-             f"Moves {i % 3} extra in calm weather; ship number {i}." for i in range(CARDS)]
-    (folder / "ships.csv").write_text("\n".join(rows) + "\n")
+    write_ships(folder, [ship_row(i, copies=1 + i % 3) for i in range(CARDS)])
     monkeypatch.setattr(deck_planning, "LARGE", 30)
     monkeypatch.setattr(deck_planning, "RUN", 7)
     return folder

@@ -13,26 +13,20 @@ import pytest
 from pnp.artefacts.project_build import BuildOptions, build_project
 from pnp.cli.init import write_project
 from tests.harness import run_cli
+from tests.pnp.ships import ship_row, write_ships
 
 SHIPS = 40          # 5 sheets of 9 poker cards on Letter
 
 
-def _ships(project: Path, rows: list[str]) -> None:
-    (project / "ships.csv").write_text(
-        "\n".join(["name,flag,speed,cargo,captain,copies,text", *rows]) + "\n")
-
-
 def _row(i: int, text: str | None = None) -> str:
-    flags = ["red", "blue", "green", "gold"]
-    return (f"Ship {i},{flags[i % 4]},{1 + i % 6},{i % 7},Captain {i},1,"
-            f"{text or f'Moves {i % 3} extra in calm weather; ship number {i}.'}")
+    return ship_row(i, text=text or None)
 
 
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "game"
     write_project(folder, None)
-    _ships(folder, [_row(i) for i in range(SHIPS)])
+    write_ships(folder, [_row(i) for i in range(SHIPS)])
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     return folder
 
@@ -133,7 +127,7 @@ def test_an_edit_build_is_byte_identical_to_a_forced_build(project, tmp_path, mo
         rows[1] = _row(1, "Sails to Ærø and Łódź.")
     elif edit == "copies":
         rows[22] = rows[22].replace(",1,Moves", ",3,Moves")
-    _ships(project, rows)
+    write_ships(project, rows)
     incremental = _build(project, tmp_path / "out")
     assert incremental == _forced(project, tmp_path / "forced", monkeypatch)
     assert _build(project, tmp_path / "out") == incremental    # and once more, all kept

@@ -13,6 +13,7 @@ import pytest
 from pnp.artefacts.project_build import BuildOptions, build_project
 from pnp.cli.init import write_project
 from pnp.draw.elements.text import Text
+from tests.pnp.ships import ship_row, write_ships
 
 ROWS = 40
 STAR = " \u2605"            # a character only the fallback font (DejaVu Sans) has
@@ -22,19 +23,16 @@ STAR = " \u2605"            # a character only the fallback font (DejaVu Sans) h
 def starter(tmp_path) -> Path:
     folder = tmp_path / "game"
     write_project(folder, None)
-    flags = ["red", "blue", "green", "gold"]
-    rows = ["name,flag,speed,cargo,captain,copies,text"]
     # captains (italic) from ship 30 on, a star (the fallback font) at ship 35: an edit
     # bringing the star in earlier swaps the two fonts' names in the PDF
-    rows += [f"Ship {i},{flags[i % 4]},{1 + i % 6},{i % 7},"
-             f"{f'Captain {i}' if i >= 30 else ''},1,"
-             f"Moves {i % 3} extra in calm weather; ship number {i}"
-             f"{STAR if i == 35 else ''}." for i in range(ROWS)]
+    rows = [ship_row(i, captain=None if i >= 30 else "",
+                     text=f"Moves {i % 3} extra in calm weather; ship number {i}"
+                          f"{STAR if i == 35 else ''}.") for i in range(ROWS)]
     # ASCII keeps its own codes in every font (ReportLab's subset 0): the characters
     # that move are the others
     rows.append(f"Last Ship,red,1,1,Captain Zoë,1,Jumps over the {ROWS} others: café, "
                 "Müller \u2014 naïve!")
-    (folder / "ships.csv").write_text("\n".join(rows) + "\n")
+    write_ships(folder, rows)
     return folder
 
 
