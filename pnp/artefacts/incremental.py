@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ BUILD_CODE = ("layout", "draw", "artefacts", "errors.py", "outpaths.py", "cli/bu
 NOT_BUILD_CODE = frozenset({"artefacts/incremental.py", "artefacts/single.py"})
 
 
-def _digest_files(paths: list[Path], root: Path | None = None,
+def _digest_files(paths: Iterable[Path], root: Path | None = None,
                   seen: dict[Path, str] | None = None) -> str:
     """One digest of the files' names and bytes; `seen` memoises each file's digest, so
     a run hashes every file once, before it is drawn from."""
