@@ -3,7 +3,11 @@ edited card to its deck's PDF being replaced, for an N-card deck, with the defau
 settle interval against `--interval 0.5` (the default before issue 36), two watches on
 two copies of the project, their edits alternating in one run.
 
-    PYTHONPATH=. python benchmarks/watch_latency.py [--cards 80] [--edits 5]
+    PYTHONPATH=. python benchmarks/watch_latency.py [--cards 80] [--edits 5] [--base TREE]
+
+With `--base TREE` (another checkout of the project) the two watches are that tree's
+and this one's, both with the default settle interval: the ratio is this tree's to the
+base's, edits alternating in one run (the same load for both).
 
 The project is the `pnp init` starter with its Ships deck grown to N cards (a CSV);
 each watch builds only the Ships deck (`--only ships`). The next edit waits for the
@@ -92,20 +96,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=80)
     parser.add_argument("--edits", type=int, default=5)
+    parser.add_argument("--base", type=Path, help="another checkout to measure against")
     a = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory(prefix="pnp-watch-latency-") as tmp:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        watches = {"--interval 0.5": Watch(grown_starter(Path(tmp) / "old", a.cards), env,
-                                           "--interval", "0.5"),
+        if a.base is None:
+            old_name, old_args, old_env = "--interval 0.5", ("--interval", "0.5"), env
+        else:
+            old_name, old_args = "base", ()
+            old_env = {**os.environ, "PYTHONPATH": str(a.base.resolve())}
+        watches = {old_name: Watch(grown_starter(Path(tmp) / "old", a.cards), old_env,
+                                   *old_args),
                    "default": Watch(grown_starter(Path(tmp) / "new", a.cards), env)}
+        settles = (0.05 if a.base else 0.5, 0.05)
         took: dict[str, list[float]] = {name: [] for name in watches}
         idle: dict[str, list[float]] = {name: [] for name in watches}
         try:
             for w in watches.values():
                 w.settled()
             for i in range(a.edits):
-                for (name, w), settle in zip(watches.items(), (0.5, 0.05), strict=True):
+                for (name, w), settle in zip(watches.items(), settles, strict=True):
                     wall, cpu = w.edit(a.cards // 2 + i)
                     took[name].append(wall)
                     idle[name].append(settle + cpu)
@@ -121,7 +132,7 @@ def main() -> None:
         old, new = (statistics.median(data[n]) for n in watches)
         ratios = [n / o for o, n in zip(*data.values(), strict=True)]
         print(f"  {label}: save to PDF {new:.3f} s median with the default settle, "
-              f"{old:.3f} s with --interval 0.5; ratio {statistics.median(ratios):.2f} median")
+              f"{old:.3f} s with {old_name}; ratio {statistics.median(ratios):.2f} median")
 
 
 if __name__ == "__main__":

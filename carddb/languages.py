@@ -432,16 +432,18 @@ class Collector:
         """The translations of a deck's cards (before they are checked)."""
         from carddb.schema import join
 
+        texts_of: dict[str | None, set[str]] = {}    # a deck has few types, many cards
         for i, card in enumerate(cards):
             if not isinstance(card, dict):
                 continue
             tname = card.get("type") if isinstance(card.get("type"), str) else None
-            ctype = types.get(tname) if tname is not None else None
-            texts = set(CARD_TEXTS)
-            if ctype is not None:
-                texts.update(f for f, d in ctype.fields.items() if d.kind == "text")
+            texts = texts_of.get(tname)
+            if texts is None:
+                texts = texts_of[tname] = _texts(types.get(tname) if tname is not None
+                                                 else None)
             cpath = f"{path}[{i}]"
-            extra = self._suffixed(card, cpath, texts)
+            extra = (self._suffixed(card, cpath, texts)
+                     if any(isinstance(k, str) and "@" in k for k in card) else {})
             name = card.get("name") if isinstance(card.get("name"), str) else None
             for key in sorted(texts & (set(card) | set(extra)), key=_field_order):
                 self.take(card, key, gid, ("card", did, i, key),
@@ -495,6 +497,14 @@ def _pos_of(card: dict, key: str) -> Any:
     from carddb.yamlsource import Pos, value_pos
 
     return value_pos(card, key, getattr(card, "pos", Pos(1, 1)))
+
+
+def _texts(ctype: Any) -> set[str]:
+    """The translatable fields of a card of type `ctype` (None: an undeclared type)."""
+    texts = set(CARD_TEXTS)
+    if ctype is not None:
+        texts.update(f for f, d in ctype.fields.items() if d.kind == "text")
+    return texts
 
 
 def _identity(card: dict, name: str | None) -> str | None:

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import os
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,7 +47,7 @@ BUILD_CODE = ("layout", "draw", "artefacts", "errors.py", "outpaths.py", "cli/bu
 NOT_BUILD_CODE = frozenset({"artefacts/incremental.py", "artefacts/single.py"})
 
 
-def _digest_files(paths: list[Path], root: Path | None = None,
+def _digest_files(paths: Iterable[Path], root: Path | None = None,
                   seen: dict[Path, str] | None = None) -> str:
     """One digest of the files' names and bytes; `seen` memoises each file's digest, so
     a run hashes every file once, before it is drawn from."""
@@ -170,14 +173,24 @@ def _canonical(value: Any) -> str:
                       ensure_ascii=False)
 
 
-def _code_files() -> list[Path]:
-    """The source that decides what a build writes: carddb and the build's stages."""
+@functools.cache
+def _code_files() -> tuple[Path, ...]:
+    """The source that decides what a build writes: carddb and the build's stages (found
+    once a process: the code it runs is the code it imported)."""
     out = []
     for part in BUILD_CODE:
         where = PACKAGE / part
         out += sorted(where.rglob("*.py")) if where.is_dir() else [where]
     out = [p for p in out if p.relative_to(PACKAGE).as_posix() not in NOT_BUILD_CODE]
-    return out + list((PROJECT / "carddb").rglob("*.py"))
+    return tuple(out + list((PROJECT / "carddb").rglob("*.py")))
+
+
+# Each regular file's digest by path, with the stat it was read at: a resident process
+# (`pnp watch`) hashes a font, a template or its own source again only once it changed.
+# A file changed in the last second is not kept (as git's "racy" files: a second write
+# within the clock's tick would leave the same stat).
+_digests: dict[Path, tuple[tuple, str]] = {}
+_SETTLED_NS = 1_000_000_000
 
 
 def _file_digest(path: Path) -> str:
@@ -189,9 +202,16 @@ def _file_digest(path: Path) -> str:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_HASHED:
             return "<not a readable file>"
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = _digests.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except (OSError, ValueError):
         return "<missing>"
+    if time.time_ns() - st.st_mtime_ns > _SETTLED_NS:
+        _digests[path] = (key, digest)
+    return digest
 
 
 def _listing(db_root: Path) -> list[str]:

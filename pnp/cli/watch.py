@@ -227,7 +227,7 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
         if live is not None:
             live_proof(db_path, live, serve, echo)
         started = time.perf_counter()
-        code, report = build_once(build_args, out, root)
+        code, report = _paused_gc(build_once, build_args, out, root)
         took = time.perf_counter() - started
         if code != 0:
             echo(f"build failed (exit {code}) after {took:.2f} s; watching for the next change")
@@ -237,6 +237,9 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
         if proof:
             _proof_rebuilt(rebuilt, load(), build_args, out, root, echo)
 
+    from pnp.artefacts import kept_sheets
+
+    kept_sheets.hold()      # resident: each build shows the sheets the last one kept
     root = db_path.resolve().parent
     db = load()
     paths = watched_paths(db_path, db)
@@ -262,6 +265,21 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
                 before.close()
     finally:
         events.close()
+
+
+def _paused_gc(call: Callable[..., Any], *args: Any) -> Any:
+    """`call(*args)` without the cyclic garbage collector: a build allocates far more
+    than it frees, and a resident watch holds a big heap (the database, kept sheets) that
+    each collection of the oldest generation would walk again."""
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return call(*args)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _load(db_path: Path) -> Any:

@@ -60,13 +60,30 @@ def _drawn(db: Any) -> bool:
 def uses_stamp(template_paths: list[Path]) -> bool:
     """Whether any of these template files mentions `version` or `build_date` (then the
     stamp is an input of what they draw)."""
-    for path in template_paths:
-        if Path(path).suffix.lower() in (".md", ".txt"):    # notes beside the templates
-            continue
-        try:
-            data = Path(path).read_bytes()
-        except OSError:
-            continue
-        if b"version" in data or b"build_date" in data:
-            return True
-    return False
+    return any(_mentions_stamp(Path(path)) for path in template_paths
+               if Path(path).suffix.lower() not in (".md", ".txt"))  # notes beside them
+
+
+# What each template said, by path, with its stat then: a resident process (`pnp watch`)
+# reads a template again only once it changed (one changed in the last second always:
+# a second write within the clock's tick would leave the same stat).
+_mentioned: dict[Path, tuple[tuple, bool]] = {}
+
+
+def _mentions_stamp(path: Path) -> bool:
+    import os
+    import time
+
+    try:
+        st = os.stat(path)
+        key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = _mentioned.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
+        data = path.read_bytes()
+    except OSError:
+        return False
+    found = b"version" in data or b"build_date" in data
+    if time.time_ns() - st.st_mtime_ns > 1_000_000_000:
+        _mentioned[path] = (key, found)
+    return found

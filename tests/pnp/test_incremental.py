@@ -171,3 +171,21 @@ def test_warnings_are_replayed_and_strict_still_fails(tmp_path):
     assert again.stderr.count("warning:") == first.stderr.count("warning:")
     strict = pnp("build", "--only", "owners", "--strict", cwd=project)
     assert strict.returncode == 1 and "[--strict]" in strict.stderr
+
+
+def test_a_file_digest_is_taken_again_once_the_file_changed(tmp_path):
+    """Digests are kept by stat in a process (a resident watch): a file rewritten, even at
+    the same size, is hashed again; one left alone gives the digest it gave."""
+    import os
+
+    from pnp.artefacts.incremental import _file_digest
+    from pnp.draw.stamp import uses_stamp
+
+    path = tmp_path / "card.j2"
+    path.write_text("{{ card.name }}\n")
+    os.utime(path, ns=(10**18, 10**18))                     # settled long ago
+    first = _file_digest(path)
+    assert _file_digest(path) == first and not uses_stamp([path])
+    path.write_text("{{ version }}..\n")                    # the same size
+    os.utime(path, ns=(10**18 + 10**9, 10**18 + 10**9))
+    assert _file_digest(path) != first and uses_stamp([path])

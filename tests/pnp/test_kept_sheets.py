@@ -210,3 +210,53 @@ def test_a_kept_sheet_whose_card_looks_up_another_is_drawn_when_that_one_changes
     _edit(project, 0, "Leads the whole fleet.")
     assert _build(project, tmp_path / "out") == _forced(project, tmp_path / "forced",
                                                           monkeypatch)
+
+
+@pytest.fixture
+def resident(monkeypatch):
+    """A resident process (`pnp watch`): kept sheets held in memory between builds."""
+    from pnp.artefacts import kept_sheets
+
+    monkeypatch.setattr(kept_sheets, "_held", {})
+    monkeypatch.setattr(kept_sheets, "_holding", True)     # as kept_sheets.hold() does
+
+
+@pytest.mark.parametrize("edit", ["middle", "new glyph first", "add"])
+def test_a_resident_process_builds_edits_as_a_forced_build_without_reading_the_file(
+        project, tmp_path, monkeypatch, resident, edit):
+    """Held sheets are shown (the file is not read again) and the PDF is the forced
+    build's, edit after edit."""
+    from pnp.artefacts import kept_sheets
+
+    _build(project, tmp_path / "out")
+    reads: list = []
+    load = pickle.load
+
+    def counted(file):
+        reads.append(Path(file.name).parent.name)
+        return load(file)
+
+    monkeypatch.setattr(kept_sheets.pickle, "load", counted)
+    rows = [_row(i) for i in range(SHIPS)]
+    for step in range(2):
+        if edit == "middle":
+            rows[22 - step] = _row(22 - step, f"Moves far in weather {step}.")
+        elif edit == "new glyph first":
+            rows[1 + step] = _row(1 + step, "Sails to Ærø and Łódź." + " Again" * step)
+        else:
+            rows.insert(13, _row(100 + step))
+        write_ships(project, rows)
+        incremental = _build(project, tmp_path / "out")
+        assert incremental == _forced(project, tmp_path / "forced", monkeypatch)
+    assert "sheets" not in reads
+
+
+def test_a_resident_process_reads_a_kept_file_changed_by_another(project, tmp_path,
+                                                                  resident):
+    """The file written by another process since (here: the test's marks) is read again,
+    not the sheets held."""
+    _build(project, tmp_path / "out")
+    pages = _mark_kept_pages(_kept_file(tmp_path))
+    _edit(project, 20, "Moves far in any weather.")
+    built = _build(project, tmp_path / "out")
+    assert _marked_pages(built["ships.pdf"]) == pages - 2
