@@ -19,6 +19,7 @@ from typing import Any
 
 from carddb.dice import Die, dice_of
 from carddb.gamerules import Phase, Rules, rules_of
+from carddb.gamerules import Step as RuleStep
 from referee.errors import RefereeError, UsageError
 from referee.inputs import shown
 from referee.outcome import Result, Step
@@ -103,6 +104,14 @@ class TableGame:
         for phase in self.rules.phases:
             found.setdefault(phase.name, phase)
         return found
+
+    @cached_property
+    def step_at(self) -> dict[tuple[str, int], RuleStep]:
+        """Each declared step by its phase's name and its index in the phase: the step a
+        turn is at in one look-up (worked out once: the balance lab asks at every step,
+        issue 30)."""
+        return {(name, i): step for name, phase in self.phase_named.items()
+                for i, step in enumerate(phase.steps)}
 
     @property
     def card_names(self) -> tuple[str, ...]:
