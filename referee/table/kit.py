@@ -343,14 +343,28 @@ def _lists(table: dict) -> dict:
     return {k: list(v) for k, v in table.items()}
 
 
+def _zones(zones: dict) -> dict:
+    return {p: {z: list(cards) for z, cards in mine.items()} for p, mine in zones.items()}
+
+
+def _decks(decks: dict) -> dict:
+    return {d: {**pile, "seen": list(pile["seen"])} for d, pile in decks.items()}
+
+
+def _turn(turn: dict) -> dict:
+    new = turn.copy()
+    rolls = turn.get("rolls")
+    if rolls is not None:
+        new["rolls"] = rolls.copy()
+    return new
+
+
 # each part of the state a rule changes in place, copied as deep as its shape (game.py's
 # schema): a command never changes the state it was given
 _COPIES: dict[str, Any] = {
     "players": list, "winner": list, "pool": dict, "scores": dict, "pending": dict,
     "tokens": _rows, "hands": _rows, "shown": _lists, "table": _lists,
-    "zones": lambda zones: {p: _lists(z) for p, z in zones.items()},
-    "decks": lambda decks: {d: {**pile, "seen": list(pile["seen"])} for d, pile in decks.items()},
-    "turn": lambda turn: {**turn, "rolls": dict(turn["rolls"])} if "rolls" in turn else dict(turn),
+    "zones": _zones, "decks": _decks, "turn": _turn,
 }
 # only ever replaced whole, never changed in place: shared by the copy
 _SHARED = frozenset({"setup", "last_roll"})
@@ -366,10 +380,12 @@ def copy_state(state: dict) -> dict:
     new = state.copy()
     copies = _COPIES
     for key, value in state.items():
-        if type(value) in _ATOMS or key in _SHARED:
-            continue
         copier = copies.get(key)
-        new[key] = copy.deepcopy(value) if copier is None else copier(value)
+        if copier is not None:  # a part of known shape (or a plain value: no choice pending)
+            if type(value) not in _ATOMS:
+                new[key] = copier(value)
+        elif type(value) not in _ATOMS and key not in _SHARED:
+            new[key] = copy.deepcopy(value)
     return new
 
 
