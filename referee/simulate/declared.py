@@ -96,13 +96,13 @@ def answers(state: dict, game: TableGame, hidden: Hidden, rng: random.Random,
     """Every answer worth trying at the current step, `now` (the engine decides which are
     legal)."""
     active = state["turn"]["player"]
-    seats = [[p] for p in state["players"]]
     if state.get("pending"):
-        return seats
+        return [[p] for p in state["players"]]
     if now is None or now.kind == "roll":
         return [[]]
     if now.kind == "effect":
-        return seats if now.effect is not None and now.effect.chooses else [[]]
+        chooses = now.effect is not None and now.effect.chooses
+        return [[p] for p in state["players"]] if chooses else [[]]
     if now.kind == "choose":
         return [[o.name] for o in now.options]
     if now.kind == "play":

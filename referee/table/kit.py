@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from carddb.dice import Die, dice_of
@@ -113,6 +113,15 @@ class TableGame:
         return {(name, i): step for name, phase in self.phase_named.items()
                 for i, step in enumerate(phase.steps)}
 
+    @cached_property
+    def phase_after(self) -> dict[str, str]:
+        """The phase that follows each phase within a turn (the last has none; of a name
+        declared twice, its first place counts), worked out once."""
+        after: dict[str, str] = {}
+        for i, name in enumerate(self.phases[:-1]):
+            after.setdefault(name, self.phases[i + 1])
+        return after
+
     @property
     def card_names(self) -> tuple[str, ...]:
         return tuple(self.cards)
@@ -149,12 +158,19 @@ def _numbers(fields: dict[str, Any]) -> dict[str, int]:
 
 
 # ── helpers ─────────────────────────────────────────────────────────────────────
+@lru_cache(maxsize=256)
+def _folded(names: tuple[str, ...]) -> dict[str, str]:
+    """Each name case-folded -> the name (the last of a folding), worked out once for
+    names asked for again and again (the seats, a step's options: issue 30)."""
+    return {n.casefold(): n for n in names}
+
+
 def named(text: str, names: list[str] | tuple[str, ...], what: str, among: str) -> str:
     """`text` as one of `names`, case aside; else a one-line refusal with a did-you-mean."""
     import difflib
 
     wanted = text.strip().casefold()
-    found = {n.casefold(): n for n in names}.get(wanted)
+    found = _folded(tuple(names)).get(wanted)
     if found is not None:
         return found
     close = difflib.get_close_matches(wanted, [n.casefold() for n in names], n=1, cutoff=0.6)

@@ -607,10 +607,10 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
     the turn begins (a deck empty, the rounds played)."""
     turn = state["turn"]
     phases = game.phases
-    new_turn = not (phases and turn.get("phase") in phases
-                    and phases.index(turn["phase"]) + 1 < len(phases))
+    following = game.phase_after.get(turn.get("phase"))
+    new_turn = following is None
     if not new_turn:
-        turn["phase"] = phases[phases.index(turn["phase"]) + 1]
+        turn["phase"] = following
     else:
         seats = state["players"]
         turn["player"] = seats[(seats.index(turn["player"]) + 1) % len(seats)]

@@ -88,3 +88,24 @@ def test_advance_moves_to_the_next_phase_after_the_last_step(game, states):
             assert (new["turn"]["phase"], new["turn"]["step"]) != (state["turn"]["phase"],
                                                                   state["turn"]["step"] + 1)
             assert new["turn"]["step"] == 0
+
+
+def test_the_phase_after_each_is_the_next_declared(game):
+    phases = game.phases
+    for name in (*phases, "Nowhere", None):
+        at = phases.index(name) if name in phases else None
+        expected = phases[at + 1] if at is not None and at + 1 < len(phases) else None
+        assert game.phase_after.get(name) == expected
+    assert len(phases) == 3 and phases[-1] not in game.phase_after
+
+
+def test_of_a_phase_named_twice_its_first_place_counts():
+    twice = kit.TableGame("g", "G", 2, 4, {}, {}, {}, {}, {}, ("A", "B", "A", "C"))
+    assert twice.phase_after == {"A": "B", "B": "A"}
+
+
+def test_a_name_is_found_case_aside_and_a_folding_twice_gives_the_last(game):
+    assert kit.named(" p2 ", ["P1", "P2"], "player", "players are") == "P2"
+    assert kit.named("ann", ("Ann", "ANN"), "player", "players are") == "ANN"
+    with pytest.raises(kit.UsageError, match="did you mean P1"):
+        kit.named("P", ["P1", "Q"], "player", "players are")
