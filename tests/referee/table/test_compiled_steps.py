@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import carddb
 from pnp.cli.main import main as pnp_main
 from referee.simulate import declared
-from referee.table import kit, turn
+from referee.table import kit, rules, turn
 
 
 @pytest.fixture(scope="module")
@@ -109,3 +109,38 @@ def test_a_name_is_found_case_aside_and_a_folding_twice_gives_the_last(game):
     assert kit.named("ann", ("Ann", "ANN"), "player", "players are") == "ANN"
     with pytest.raises(kit.UsageError, match="did you mean P1"):
         kit.named("P", ["P1", "Q"], "player", "players are")
+
+
+def ends_the_long_way(state, game):
+    """Each end condition on tokens that holds, evaluated from its text, with who holds."""
+    held = []
+    for end in game.rules.end:
+        if end.kind == "token":
+            who = next((p for p in state["players"]
+                        if rules.evaluate(end.test, rules.Env(state, game, p))), None)
+            if who is not None:
+                held.append((end, who))
+        elif end.kind == "pool" and rules.evaluate(end.test, rules.Env(state, game, None)):
+            held.append((end, "the shared"))
+    return held
+
+
+def test_the_token_ends_with_their_tests_compiled_once_are_those_the_rules_say(game, states):
+    tests = rules.end_tests(game)
+    assert [end.kind for end, _ in tests] == ["token", "pool"]
+    seen = 0
+    for state in states[::5]:
+        for cargo, lantern in ((None, None), (25, None), (None, 0), (20, -1)):
+            state = kit.copy_state(state)
+            if cargo is not None:
+                state["tokens"][state["players"][-1]]["cargo"] = cargo
+            if lantern is not None:
+                state["pool"]["lantern"] = lantern
+            found = list(rules.token_ends(state, game, tests))
+            assert found == list(rules.token_ends(state, game))
+            expected = ends_the_long_way(state, game)
+            assert [end for end, _ in found] == [end for end, _ in expected]
+            for (_, reason), (end, who) in zip(found, expected, strict=True):
+                assert reason.startswith(who) and reason.endswith(f"({end.test})")
+            seen += bool(found)
+    assert seen > 100
