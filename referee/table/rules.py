@@ -232,8 +232,11 @@ def worked(tree: expr.Tree, env: Env) -> str:
 
 # ── tokens within the limits and the bank ───────────────────────────────────────
 def bank(state: dict, kind: TokenKind) -> int:
-    held = (int(state["pool"].get(kind.id, 0)) if kind.shared else
-            sum(int(state["tokens"][p].get(kind.id, 0)) for p in state["players"]))
+    if kind.shared:
+        return kind.count - int(state["pool"].get(kind.id, 0))
+    tokens, held = state["tokens"], 0
+    for p in state["players"]:  # a loop, not a generator: at every token an effect moves
+        held += int(tokens[p].get(kind.id, 0))
     return kind.count - held
 
 
