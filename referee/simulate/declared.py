@@ -52,8 +52,12 @@ class Hidden:
             self.piles[deck] = pile
         self.hands: dict[str, dict[str, list[str]]] = {
             p: {d: [] for d in game.decks} for p in players}
+        self.counts: dict[str, dict[str, int]] = {}  # the state's hands at the last sync
 
     def sync(self, state: dict, rng: random.Random) -> None:
+        if state["hands"] == self.counts:  # most steps draw and discard nothing
+            return
+        self.counts = {player: dict(decks) for player, decks in state["hands"].items()}
         hands = self.hands
         for player, decks in state["hands"].items():
             held = hands[player]
@@ -65,6 +69,11 @@ class Hidden:
                     mine.append(self.piles[deck].pop())
                 while len(mine) > n:  # discarded face down: which, the referee does not say
                     mine.pop(rng.randrange(len(mine)))
+
+    def gone(self, player: str, deck: str, card: str) -> None:
+        """`card` left `player`'s hand by the table's word (played, discarded by name)."""
+        self.hands[player][deck].remove(card)
+        self.counts = {}  # the next sync compares every hand
 
     def held(self, player: str, deck: str | None = None) -> list[str]:
         decks = [deck] if deck else list(self.hands[player])
@@ -87,13 +96,13 @@ def answers(state: dict, game: TableGame, hidden: Hidden, rng: random.Random,
     """Every answer worth trying at the current step, `now` (the engine decides which are
     legal)."""
     active = state["turn"]["player"]
-    seats = [[p] for p in state["players"]]
     if state.get("pending"):
-        return seats
+        return [[p] for p in state["players"]]
     if now is None or now.kind == "roll":
         return [[]]
     if now.kind == "effect":
-        return seats if now.effect is not None and now.effect.chooses else [[]]
+        chooses = now.effect is not None and now.effect.chooses
+        return [[p] for p in state["players"]] if chooses else [[]]
     if now.kind == "choose":
         return [[o.name] for o in now.options]
     if now.kind == "play":
@@ -218,7 +227,7 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
         kind = now.kind if now is not None else ""
         if words and kind in ("play", "discard_to"):
             for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
-                hidden.hands[actor][game.cards[card]].remove(card)
+                hidden.gone(actor, game.cards[card], card)
         elif words and kind == "reveal":
             hidden.piles[game.cards[words[0]]].pop()
         elif kind == "roll" and state.get("last_roll"):

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from carddb.dice import Die, dice_of
 from carddb.gamerules import Phase, Rules, rules_of
+from carddb.gamerules import Step as RuleStep
 from referee.errors import RefereeError, UsageError
 from referee.inputs import shown
 from referee.outcome import Result, Step
@@ -104,6 +105,23 @@ class TableGame:
             found.setdefault(phase.name, phase)
         return found
 
+    @cached_property
+    def step_at(self) -> dict[tuple[str, int], RuleStep]:
+        """Each declared step by its phase's name and its index in the phase: the step a
+        turn is at in one look-up (worked out once: the balance lab asks at every step,
+        issue 30)."""
+        return {(name, i): step for name, phase in self.phase_named.items()
+                for i, step in enumerate(phase.steps)}
+
+    @cached_property
+    def phase_after(self) -> dict[str, str]:
+        """The phase that follows each phase within a turn (the last has none; of a name
+        declared twice, its first place counts), worked out once."""
+        after: dict[str, str] = {}
+        for i, name in enumerate(self.phases[:-1]):
+            after.setdefault(name, self.phases[i + 1])
+        return after
+
     @property
     def card_names(self) -> tuple[str, ...]:
         return tuple(self.cards)
@@ -140,12 +158,19 @@ def _numbers(fields: dict[str, Any]) -> dict[str, int]:
 
 
 # ── helpers ─────────────────────────────────────────────────────────────────────
+@lru_cache(maxsize=256)
+def _folded(names: tuple[str, ...]) -> dict[str, str]:
+    """Each name case-folded -> the name (the last of a folding), worked out once for
+    names asked for again and again (the seats, a step's options: issue 30)."""
+    return {n.casefold(): n for n in names}
+
+
 def named(text: str, names: list[str] | tuple[str, ...], what: str, among: str) -> str:
     """`text` as one of `names`, case aside; else a one-line refusal with a did-you-mean."""
     import difflib
 
     wanted = text.strip().casefold()
-    found = {n.casefold(): n for n in names}.get(wanted)
+    found = _folded(tuple(names)).get(wanted)
     if found is not None:
         return found
     close = difflib.get_close_matches(wanted, [n.casefold() for n in names], n=1, cutoff=0.6)
@@ -334,14 +359,28 @@ def _lists(table: dict) -> dict:
     return {k: list(v) for k, v in table.items()}
 
 
+def _zones(zones: dict) -> dict:
+    return {p: {z: list(cards) for z, cards in mine.items()} for p, mine in zones.items()}
+
+
+def _decks(decks: dict) -> dict:
+    return {d: {**pile, "seen": list(pile["seen"])} for d, pile in decks.items()}
+
+
+def _turn(turn: dict) -> dict:
+    new = turn.copy()
+    rolls = turn.get("rolls")
+    if rolls is not None:
+        new["rolls"] = rolls.copy()
+    return new
+
+
 # each part of the state a rule changes in place, copied as deep as its shape (game.py's
 # schema): a command never changes the state it was given
 _COPIES: dict[str, Any] = {
     "players": list, "winner": list, "pool": dict, "scores": dict, "pending": dict,
     "tokens": _rows, "hands": _rows, "shown": _lists, "table": _lists,
-    "zones": lambda zones: {p: _lists(z) for p, z in zones.items()},
-    "decks": lambda decks: {d: {**pile, "seen": list(pile["seen"])} for d, pile in decks.items()},
-    "turn": lambda turn: {**turn, "rolls": dict(turn["rolls"])} if "rolls" in turn else dict(turn),
+    "zones": _zones, "decks": _decks, "turn": _turn,
 }
 # only ever replaced whole, never changed in place: shared by the copy
 _SHARED = frozenset({"setup", "last_roll"})
@@ -357,10 +396,12 @@ def copy_state(state: dict) -> dict:
     new = state.copy()
     copies = _COPIES
     for key, value in state.items():
-        if type(value) in _ATOMS or key in _SHARED:
-            continue
         copier = copies.get(key)
-        new[key] = copy.deepcopy(value) if copier is None else copier(value)
+        if copier is not None:  # a part of known shape (or a plain value: no choice pending)
+            if type(value) not in _ATOMS:
+                new[key] = copier(value)
+        elif type(value) not in _ATOMS and key not in _SHARED:
+            new[key] = copy.deepcopy(value)
     return new
 
 

@@ -232,8 +232,11 @@ def worked(tree: expr.Tree, env: Env) -> str:
 
 # ── tokens within the limits and the bank ───────────────────────────────────────
 def bank(state: dict, kind: TokenKind) -> int:
-    held = (int(state["pool"].get(kind.id, 0)) if kind.shared else
-            sum(int(state["tokens"][p].get(kind.id, 0)) for p in state["players"]))
+    if kind.shared:
+        return kind.count - int(state["pool"].get(kind.id, 0))
+    tokens, held = state["tokens"], 0
+    for p in state["players"]:  # a loop, not a generator: at every token an effect moves
+        held += int(tokens[p].get(kind.id, 0))
     return kind.count - held
 
 
@@ -444,18 +447,25 @@ def finish(state: dict, game: TableGame, reason: str) -> list[str]:
             + f" {listed(won)} {verb}."]
 
 
-def token_ends(state: dict, game: TableGame) -> Iterator[tuple[End, str]]:
+def end_tests(game: TableGame) -> tuple[tuple[End, Compiled], ...]:
+    """Each end condition on tokens of `game` (a player's or the pool's), in order, with
+    its test compiled."""
+    return tuple((end, compiled_for(end.test, game)) for end in game.rules.end
+                 if end.kind in ("token", "pool"))
+
+
+def token_ends(state: dict, game: TableGame,
+               tests: tuple[tuple[End, Compiled], ...] | None = None) -> Iterator[tuple[End, str]]:
     """The end conditions on tokens that hold now, in order, each said (`Ann reaches 20
-    cargo (cargo >= 20)`)."""
-    for end in game.rules.end:
+    cargo (cargo >= 20)`); `tests`: `end_tests(game)`, when the caller keeps them."""
+    for end, test in end_tests(game) if tests is None else tests:
         if end.kind == "token":
-            test = compiled_for(end.test, game)
             for p in state["players"]:
                 if test(Env(state, game, p)):
                     kind = game.tokens[end.test.split()[0]]
                     yield end, f"{p} reaches {holding(state, p, kind)} {kind.name} ({end.test})"
                     break
-        elif end.kind == "pool" and evaluate(end.test, Env(state, game, None)):
+        elif test(Env(state, game, None)):
             kind = game.tokens[end.test.split()[0]]
             yield end, f"the shared {kind.name} is at {holding(state, None, kind)} ({end.test})"
 
@@ -573,8 +583,8 @@ def _shared_zone(game: TableGame, zone: str) -> bool:
     return found is not None and found.shared
 
 
-# id(game) -> (the game, (its key, key -> scores and ends))
-_SETTLED: dict[int, tuple[TableGame, tuple[Callable[[dict], tuple], dict]]] = {}
+# id(game) -> (the game, (its key, key -> scores and ends, its end tests))
+_SETTLED: dict[int, tuple[TableGame, tuple[Callable[[dict], tuple], dict, tuple]]] = {}
 SETTLED_MOST = 4096  # states remembered a game (then forgotten all at once)
 
 
@@ -583,14 +593,14 @@ def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[En
     (the tokens, the zones, the rolls their names name) differs from a state already seen
     (issue 30: the balance lab settles after every step; most steps change none of it)."""
     hit = _SETTLED.get(id(game))
-    key_of, seen = hit[1] if hit is not None and hit[0] is game else _of_game(
-        _SETTLED, id(game), game, lambda: (_reads_of(game), {}), 64)
+    key_of, seen, tests = hit[1] if hit is not None and hit[0] is game else _of_game(
+        _SETTLED, id(game), game, lambda: (_reads_of(game), {}, end_tests(game)), 64)
     key = key_of(state)
     found = seen.get(key)
     if found is None:
         if len(seen) >= SETTLED_MOST:
             seen.clear()
-        found = seen[key] = (scores(state, game), list(token_ends(state, game)))
+        found = seen[key] = (scores(state, game), list(token_ends(state, game, tests)))
     return found
 
 
@@ -607,10 +617,10 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
     the turn begins (a deck empty, the rounds played)."""
     turn = state["turn"]
     phases = game.phases
-    new_turn = not (phases and turn.get("phase") in phases
-                    and phases.index(turn["phase"]) + 1 < len(phases))
+    following = game.phase_after.get(turn.get("phase"))
+    new_turn = following is None
     if not new_turn:
-        turn["phase"] = phases[phases.index(turn["phase"]) + 1]
+        turn["phase"] = following
     else:
         seats = state["players"]
         turn["player"] = seats[(seats.index(turn["player"]) + 1) % len(seats)]

@@ -36,11 +36,9 @@ def phase_of(state: dict, game: TableGame) -> Phase | None:
 
 
 def current_step(state: dict, game: TableGame) -> RuleStep | None:
-    phase = phase_of(state, game)
-    index = state["turn"].get("step", 0)
-    if phase is None or not 0 <= index < len(phase.steps):
-        return None
-    return phase.steps[index]
+    """The declared step the turn is at (None: its phase has no such step, or none)."""
+    turn = state["turn"]
+    return game.step_at.get((turn.get("phase"), turn.get("step", 0)))
 
 
 def hand_limit(game: TableGame, step: RuleStep) -> int:
@@ -52,8 +50,7 @@ def advance(state: dict, game: TableGame) -> list[str]:
     turn = state["turn"]
     turn["step"] = turn.get("step", 0) + 1
     turn["done"] = 0
-    phase = phase_of(state, game)
-    if phase is not None and turn["step"] < len(phase.steps):
+    if (turn.get("phase"), turn["step"]) in game.step_at:  # a step of the phase is left
         return []
     return rules.next_phase(state, game)
 

@@ -129,3 +129,26 @@ def test_help_names_declared_games():
     result = run_cli("referee", "simulate", "--help")
     assert result.returncode == 0
     assert "rules declared as data" in result.stdout and "--set KEY=V1,V2" in result.stdout
+
+
+def test_the_hidden_hands_follow_a_card_named_out_and_one_drawn_in_the_same_step(cards):
+    """`Hidden.sync` skips a step that leaves every hand's count as it was, unless a card
+    left a hand by name (`gone`): then a card played and one drawn at once is still drawn."""
+    import random
+
+    import carddb
+    from referee.simulate.declared import Hidden
+    from referee.table.kit import TableGame
+
+    game = TableGame.from_db(carddb.load(cards), "harbour")
+    rng = random.Random(3)
+    hidden = Hidden(game, ["P1", "P2"], rng)
+    state = {"hands": {"P1": {"ships": 2, "storms": 0}, "P2": {"ships": 1, "storms": 0}}}
+    hidden.sync(state, rng)
+    first, top = list(hidden.held("P1")), hidden.piles["ships"][-1]
+    hidden.sync(state, rng)  # nothing changed: nothing drawn
+    assert hidden.held("P1") == first and hidden.piles["ships"][-1] == top
+    hidden.gone("P1", "ships", first[0])  # played by name; the step also drew one: still 2
+    hidden.sync(state, rng)
+    assert hidden.held("P1") == [*first[1:], top]
+    assert len(hidden.held("P2")) == 1
