@@ -323,6 +323,7 @@ class Session:
         self._new: list[Row] = []  # this command's rows (not yet checked on leaving `with`)
         self._read: dict[int, Row] = {}  # earlier rows read (and their CRC checked)
         self._texts: dict[int, str] = {}  # states as JSON text, by seq (`_state_text`)
+        self._anchors: dict[int, dict] = {}  # anchors' states as values, by seq (the same)
         self._history: Stacks = (0, Seqs(), [], set())  # _undo_stacks up to `_last`
         self._seen: list | None = None  # the file's identity as the command found it
         self._marked = False  # a mark for `_last` is recorded already (session_verified)
@@ -695,7 +696,11 @@ class Session:
         where = f"event #{row[0]}: state"
         with _refusing_bad_rows(self.path):
             anchor, changes = state_delta.split(row[0], stored, where)
-            text = state_delta.rebuild(self._row(anchor)[5], changes, where)
+            state = self._anchors.get(anchor)
+            if state is None:
+                state = state_delta.anchor_state(self._row(anchor)[5], where)
+                self._anchors[anchor] = state
+            text = state_delta.applied(state, changes, where)
         self._texts[row[0]] = text
         return text
 

@@ -52,7 +52,7 @@ def encode(seq: int, text: str, state: dict, anchor: int, anchor_text: str) -> s
     if not _diff(old, state, [], changes):
         return text
     stored = json.dumps([anchor, changes])
-    if len(stored) * 2 > len(text) or rebuild(anchor_text, changes, "state") != text:
+    if len(stored) * 2 > len(text) or applied(old, changes, "state") != text:
         return text
     return stored
 
@@ -72,23 +72,40 @@ def split(seq: int, stored: str, where: str) -> tuple[int, list[Change]]:
 
 def rebuild(anchor_text: str, changes: list[Change], where: str) -> str:
     """The state text: the anchor's state (whole: a JSON object) with `changes` applied."""
+    return applied(anchor_state(anchor_text, where), changes, where)
+
+
+def anchor_state(anchor_text: str, where: str) -> dict:
+    """An anchor's state as values (a whole state: a JSON object), for `applied`."""
     if is_delta(anchor_text):
         raise SchemaError(f"{where}: a change of a change (its event is no whole state)")
     state = parse(anchor_text, where)
     if not isinstance(state, dict):
         raise SchemaError(f"{where}: a change of no object")
+    return state
+
+
+def applied(state: dict, changes: list[Change], where: str) -> str:
+    """The JSON text of `state` with `changes` applied; `state` is left as it was (the
+    objects on a change's path are copied: an anchor's state serves all its deltas)."""
+    result = dict(state)
+    fresh = {id(result)}  # the objects copied: changed in place from then on
     for change in changes:
         *keys, last = change[0]
-        node: Any = state
+        node: Any = result
         for key in keys:
-            node = node.get(key) if isinstance(node, dict) else None
+            child = node.get(key) if isinstance(node, dict) else None
+            if isinstance(child, dict) and id(child) not in fresh:
+                child = node[key] = dict(child)
+                fresh.add(id(child))
+            node = child
         if not isinstance(node, dict) or (len(change) == 1 and last not in node):
             raise SchemaError(f"{where}: a change of {shown('.'.join(change[0]))}, not in the state")
         if len(change) == 1:
             del node[last]
         else:
             node[last] = change[1]
-    return json.dumps(state)
+    return json.dumps(result)
 
 
 def _is_change(change: Any) -> bool:

@@ -59,6 +59,17 @@ def test_a_delta_rebuilds_the_very_text(change):
     assert _rebuilt(2, stored, json.dumps(BIG)) == json.dumps(new)
 
 
+def test_an_anchor_serves_every_delta_unchanged():
+    anchor = json.loads(json.dumps(BIG))
+    changes = [[["table", "Ann", "mt"], 7], [["table", "Ann", "heroes"]], [["table", "Cy"], {}],
+               [["table", "Cy", "mt"], 1], [["log"], []]]
+    first = state_delta.applied(anchor, changes, "state")
+    assert anchor == BIG and json.dumps(anchor) == json.dumps(BIG)
+    assert state_delta.applied(anchor, changes, "state") == first
+    assert json.loads(first) == {"game": "g", "seed": 1, "table": {
+        "Ann": {"mt": 7}, "Bob": {"mt": 1}, "Cy": {"mt": 1}}, "log": []}
+
+
 def test_a_change_python_cannot_see_is_stored_whole():
     """True == 1 and 1.0 == 1 inside equal objects: the delta would miss it, `encode`
     sees that the text does not rebuild and stores the state whole."""
