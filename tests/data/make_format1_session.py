@@ -61,25 +61,6 @@ def played(folder: Path) -> Path:
     return session
 
 
-def whole_rows(session: Path) -> list[tuple]:
-    sys.path.insert(0, str(ROOT))
-    from referee import state_delta
-
-    conn = sqlite3.connect(session)
-    rows = conn.execute("SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
-                        "ORDER BY seq").fetchall()
-    conn.close()
-    texts: dict[int, str] = {}
-    whole = []
-    for seq, *columns, state in rows:
-        if state_delta.is_delta(state):
-            anchor, changes = state_delta.split(seq, state, "state")
-            state = state_delta.rebuild(texts[anchor], changes, "state")
-        texts[seq] = state
-        whole.append((seq, *columns, state))
-    return whole
-
-
 def write_format1(rows: list[tuple], target: Path) -> None:
     target.unlink(missing_ok=True)
     conn = sqlite3.connect(target, isolation_level=None)
@@ -93,6 +74,9 @@ def write_format1(rows: list[tuple], target: Path) -> None:
 
 
 def main() -> None:
+    sys.path.insert(0, str(ROOT))
+    from tests.referee._core_support import whole_rows  # every state whole
+
     with tempfile.TemporaryDirectory() as folder:
         write_format1(whole_rows(played(Path(folder))), TARGET)
     print(f"wrote {TARGET.relative_to(ROOT)}")
