@@ -92,11 +92,11 @@ _BULK = (
     "OR typeof(payload_json) != 'text' OR typeof(state_json) != 'text' "
     "OR typeof(crc) != 'integer'), "
     # row_crc: the columns as text joined by \x1f, as UTF-8, crc32: the first that differs
-    # (printf: one string, not ten; a text with a NUL in it is cut there, so its CRC
+    # (printf: one string, not ten, one call of Python's crc32 a row, the states being
+    # short deltas in format 2; a text with a NUL in it is cut there, so its CRC
     # differs and the row-by-row check decides: a mismatch is a doubt, never a verdict)
-    "min(CASE WHEN referee_crc32(CAST(state_json AS BLOB), referee_crc32(CAST(printf("
-    "'%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f', seq, ts, kind, summary, payload_json) AS BLOB), 0)) "
-    "!= crc THEN seq END), "
+    "min(CASE WHEN referee_crc32(CAST(printf('%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s', seq, ts, "
+    "kind, summary, payload_json, state_json) AS BLOB), 0) != crc THEN seq END), "
     # the rows Python reads: the history's (new, undo, redo)
     "json_group_array(seq) FILTER (WHERE kind IN ('new', 'undo', 'redo')) "
     "FROM events")
