@@ -16,8 +16,8 @@ in benchmarks/referee_startup.py. The goal (issue 23, item 1): a line <= 20 ms o
 average, whatever the length of the log.
 
 `--base REF` (issue 36, item 5) compares this tree with `git archive REF` in one run: each
-tree measures in a child process of its own, on copies of the same sessions, the trees
-taking turns (`--rounds`): a writing line (`mt Ann +0`) and `status` at each size (CPU per
+tree measures in a child process of its own, on copies of the same sessions (each made by
+its tree: the same events, in the session format that tree writes), the trees taking turns (`--rounds`): a writing line (`mt Ann +0`) and `status` at each size (CPU per
 line, the mean of `--lines`), and the first open of each session without its verified
 mark (`Session.check` on a fresh copy: CPU, the least of 3; and the peak memory,
 VmHWM, of a process that does only that). Goals: a writing line at 50,000 events at
@@ -64,11 +64,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="turns of each tree (--base)")
     parser.add_argument("--child", nargs=2, metavar=("TREE", "SESSIONS"), help=argparse.SUPPRESS)
     parser.add_argument("--peak", nargs=2, metavar=("TREE", "SESSION"), help=argparse.SUPPRESS)
+    parser.add_argument("--make", nargs=2, metavar=("TREE", "FOLDER"), help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:
         return child(*options.child, options.lines)
     if options.peak:
         return peak(*options.peak)
+    if options.make:
+        return make(*options.make, options.events)
     if options.base:
         return compare(options)
     from referee_startup import child_cpu, make_session
@@ -147,6 +150,21 @@ def child(tree: str, sessions: str, lines: int) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+def make(tree: str, folder: str, events: str) -> None:
+    """With `tree`'s referee: the sessions of `events` events in `folder`."""
+    _use_tree(tree)
+    os.environ["PNP_CACHE_DIR"] = "off"
+    from referee_startup import make_session
+
+    import carddb.model  # noqa: F401  (from `tree`: make_session puts this tree on the path)
+    import referee.command  # noqa: F401
+    import referee.games  # noqa: F401
+
+    assert Path(sys.modules["referee"].__file__ or "").is_relative_to(tree)
+    for size in [int(n) for n in events.split(",") if n.strip()]:
+        make_session(Path(folder) / f"session-{size}.db", size)
+
+
 def peak(tree: str, session: str) -> None:
     """Peak memory (KiB) of a process that imports the referee and opens `session` (a
     fresh copy: no mark): VmHWM, the high-water mark of this process's own memory
@@ -170,14 +188,8 @@ def compare(options: argparse.Namespace) -> None:
     import shutil
     import subprocess
 
-    from referee_startup import make_session
-
     work = Path(tempfile.mkdtemp(prefix="referee-play-compare-"))
-    sessions = work / "sessions"
-    sessions.mkdir()
     sizes = [int(n) for n in options.events.split(",") if n.strip()]
-    for size in sizes:
-        make_session(sessions / f"session-{size}.db", size)
     base = work / "base"
     base.mkdir()
     archive = subprocess.run(["git", "archive", options.base], cwd=ROOT, check=True,
@@ -187,10 +199,15 @@ def compare(options: argparse.Namespace) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PNP_CACHE_DIR")}
     results: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
     me = str(Path(__file__).resolve())
-    largest = sessions / f"session-{max(sizes)}.db"
+    sessions = {name: work / f"sessions-{i}" for i, name in enumerate(trees)}
+    for name, tree in trees.items():
+        sessions[name].mkdir()
+        subprocess.run([sys.executable, me, "--make", tree, str(sessions[name]), "--events",
+                        options.events], env=env, check=True)
     for _ in range(options.rounds):
         for name, tree in trees.items():
-            out = subprocess.run([sys.executable, me, "--child", tree, str(sessions),
+            largest = sessions[name] / f"session-{max(sizes)}.db"
+            out = subprocess.run([sys.executable, me, "--child", tree, str(sessions[name]),
                                   "--lines", str(options.lines)], env=env, check=True,
                                  capture_output=True, text=True).stdout
             figures = json.loads(out.strip().splitlines()[-1])

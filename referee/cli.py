@@ -314,13 +314,14 @@ def _kit_roll(ctx: click.Context, words: list[str]) -> bool:
         return False
     import sqlite3
 
-    # a peek at the latest state only (read-only, no row checks): the session command
+    # a peek at the latest whole state (read-only, no row checks): the session command
     # that follows opens the file with every check; a file this cannot read is not a
     # session of the kit, and a plain roll touches no session
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1)
         try:
-            row = conn.execute("SELECT state_json FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+            row = conn.execute("SELECT state_json FROM events WHERE substr(state_json, 1, 1) = '{' "
+                               "ORDER BY seq DESC LIMIT 1").fetchone()  # the latest whole one
         finally:
             conn.close()
     except (sqlite3.Error, OSError, ValueError):

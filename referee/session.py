@@ -1,8 +1,10 @@
 """The session store: one game per SQLite file, an append-only event log.
 
 Each event row is `(seq, ts, kind, summary, payload_json, state_json)`; `state_json` is
-the whole game state after the event, so the current state is the latest row's state and
-undo/redo are ordinary events that restore an earlier state. Safety:
+the game state after the event (format 2: whole at anchors, else a delta against one,
+referee/state_delta.py; format 1 files, every state whole, are read and upgraded by their
+first write), so the current state is the latest row's state and undo/redo are ordinary
+events that restore an earlier state. Safety:
 
 - every command is one `BEGIN IMMEDIATE` transaction (WAL journal), so a crash or SIGKILL
   leaves the file as it was before or after the command; a command about to wait for a
@@ -46,7 +48,7 @@ import zlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from referee import clock, session_media, session_verified, state_schema
+from referee import clock, session_media, session_verified, state_delta, state_schema
 from referee.errors import RefereeError, SessionError, UsageError
 from referee.inputs import one_line, shown
 from referee.seq_runs import Seqs
@@ -90,11 +92,11 @@ _BULK = (
     "OR typeof(payload_json) != 'text' OR typeof(state_json) != 'text' "
     "OR typeof(crc) != 'integer'), "
     # row_crc: the columns as text joined by \x1f, as UTF-8, crc32: the first that differs
-    # (printf: one string, not ten; a text with a NUL in it is cut there, so its CRC
+    # (printf: one string, not ten, one call of Python's crc32 a row, the states being
+    # short deltas in format 2; a text with a NUL in it is cut there, so its CRC
     # differs and the row-by-row check decides: a mismatch is a doubt, never a verdict)
-    "min(CASE WHEN referee_crc32(CAST(state_json AS BLOB), referee_crc32(CAST(printf("
-    "'%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f', seq, ts, kind, summary, payload_json) AS BLOB), 0)) "
-    "!= crc THEN seq END), "
+    "min(CASE WHEN referee_crc32(CAST(printf('%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s', seq, ts, "
+    "kind, summary, payload_json, state_json) AS BLOB), 0) != crc THEN seq END), "
     # the rows Python reads: the history's (new, undo, redo)
     "json_group_array(seq) FILTER (WHERE kind IN ('new', 'undo', 'redo')) "
     "FROM events")
@@ -320,6 +322,8 @@ class Session:
         self._last: Row = (0, "", "", "", "", "")  # the current row when the command began
         self._new: list[Row] = []  # this command's rows (not yet checked on leaving `with`)
         self._read: dict[int, Row] = {}  # earlier rows read (and their CRC checked)
+        self._texts: dict[int, str] = {}  # states as JSON text, by seq (`_state_text`)
+        self._anchors: dict[int, dict] = {}  # anchors' states as values, by seq (the same)
         self._history: Stacks = (0, Seqs(), [], set())  # _undo_stacks up to `_last`
         self._seen: list | None = None  # the file's identity as the command found it
         self._marked = False  # a mark for `_last` is recorded already (session_verified)
@@ -378,12 +382,14 @@ class Session:
             try:  # before COMMIT: a command may record, then refuse (and roll back)
                 with _refusing_bad_rows(self.path, writing=True):
                     for row in self._new:
-                        _check_new_row(row[2], row[3], row[5])
+                        _check_new_row(row[2], row[3], self._state_text(row))
             except BaseException:
                 self._close(commit=False)
                 raise
             if self.lock_late:
                 self._write_late()
+            else:
+                self._upgrade(self._db())
         try:
             self._close(commit=exc_type is None)
         except sqlite3.DatabaseError as error:
@@ -430,6 +436,7 @@ class Session:
                 )
             for row in self._new:
                 conn.execute(_INSERT, (*row, row_crc(row)))
+            self._upgrade(conn)
             self._close(commit=True)
         except sqlite3.DatabaseError as error:
             self._close(commit=False)
@@ -437,6 +444,14 @@ class Session:
         except BaseException:
             self._close(commit=False)
             raise
+
+    def _upgrade(self, conn: sqlite3.Connection) -> None:
+        """A file of an older format (1: every state whole, which format 2 reads as anchors)
+        becomes the current one with the first events a command writes to it (in the same
+        transaction: both or neither)."""
+        if self._version != SCHEMA_VERSION:
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._version = SCHEMA_VERSION
 
     def _close(self, commit: bool) -> None:
         conn, self._conn = self._conn, None
@@ -461,11 +476,11 @@ class Session:
         # of what the command reads, or of a later change (then it differs: a whole check).
         self._seen = session_verified.identity(self.path)
         mark = None
-        if version == SCHEMA_VERSION or (not self.write and version in state_schema.SCHEMAS):
+        if version in state_schema.SCHEMAS:  # an older format is upgraded by its first write
             mark = session_verified.load(self.path, self._seen, version)
         if mark is None:
             self._quick_check()
-        if version not in state_schema.SCHEMAS or (self.write and version != SCHEMA_VERSION):
+        if version not in state_schema.SCHEMAS:
             raise SessionError(
                 f"{self.path}: session format {version}, this referee reads {SCHEMA_VERSION}"
             )
@@ -501,10 +516,11 @@ class Session:
             rows.append(row)
         if not rows or rows[0][2] != "new":
             raise SessionError(f"{self.path}: damaged session file (no game in it)")
-        with _refusing_bad_rows(self.path):  # matching CRCs do not make the content usable
-            state_schema.check_rows(rows, self._version)
-        self._history = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
         self._last = rows[-1]
+        self._read = {row[0]: row for row in rows[:-1]}  # the current state's anchor among them
+        with _refusing_bad_rows(self.path):  # matching CRCs do not make the content usable
+            state_schema.check_rows([*rows[:-1], self._whole(rows[-1])], self._version)
+        self._history = _undo_stacks([(r[0], r[2], r[4]) for r in rows])
         self._marked = False
 
     def _verify_bulk(self) -> bool:
@@ -547,10 +563,11 @@ class Session:
         except state_schema.SchemaError:
             return False
         current: Row = tuple(last[:6])  # type: ignore[assignment]
-        with _refusing_bad_rows(self.path):  # as `check_rows` ends: the current state
-            state_schema.load_state(current[5], self._version, f"event #{count}: state")
-        self._history = (log.base, log.done, log.undone, log.reverted)
         self._last = current
+        with _refusing_bad_rows(self.path):  # as `check_rows` ends: the current state
+            state_schema.load_state(self._state_text(current), self._version,
+                                    f"event #{count}: state")
+        self._history = (log.base, log.done, log.undone, log.reverted)
         self._marked = False
         return True
 
@@ -574,14 +591,17 @@ class Session:
             return False
         history: Stacks = (mark.base, mark.done, mark.undone, mark.reverted)
         newer = checked[1:]
+        self._last = checked[-1]
+        self._read.update((row[0], row) for row in checked[:-1])
         with _refusing_bad_rows(self.path):
             if newer:  # written by a referee that recorded no mark after them
-                state_schema.check_rows(newer, self._version, history[:3])
+                state_schema.check_rows([*newer[:-1], self._whole(newer[-1])], self._version,
+                                        history[:3])
                 history = _undo_stacks([(r[0], r[2], r[4]) for r in newer], history)
             else:
-                state_schema.load_state(last[5], self._version, f"event #{last[0]}: state")
+                state_schema.load_state(self._state_text(self._last), self._version,
+                                        f"event #{last[0]}: state")
         self._history = history
-        self._last = checked[-1]
         self._marked = not newer
         return True
 
@@ -664,11 +684,35 @@ class Session:
     def _current(self) -> Row:
         return self._new[-1] if self._new else self._last
 
+    def _state_text(self, row: Row) -> str:
+        """A row's state as the JSON text the referee wrote: a delta (format 2,
+        state_delta) rebuilt from its anchor's row, read (and checked) once."""
+        stored = row[5]
+        text = self._texts.get(row[0])
+        if text is not None:
+            return text
+        if self._version == 1 or not isinstance(stored, str) or not state_delta.is_delta(stored):
+            return stored
+        where = f"event #{row[0]}: state"
+        with _refusing_bad_rows(self.path):
+            anchor, changes = state_delta.split(row[0], stored, where)
+            state = self._anchors.get(anchor)
+            if state is None:
+                state = state_delta.anchor_state(self._row(anchor)[5], where)
+                self._anchors[anchor] = state
+            text = state_delta.applied(state, changes, where)
+        self._texts[row[0]] = text
+        return text
+
+    def _whole(self, row: Row) -> Row:
+        """`row` with its state as JSON text (`_state_text`)."""
+        return (*row[:5], self._state_text(row))  # type: ignore[return-value]
+
     @property
     def state(self) -> dict:
         """The current game state (a fresh copy each time)."""
         self._check_open()
-        return json.loads(self._current()[5])
+        return json.loads(self._state_text(self._current()))
 
     @property
     def last_seq(self) -> int:
@@ -777,7 +821,7 @@ class Session:
         """An earlier event's state, checked (on open only the current one is)."""
         with _refusing_bad_rows(self.path):
             return state_schema.load_state(
-                self._row(seq)[5], self._version, f"event #{seq}: state"
+                self._state_text(self._row(seq)), self._version, f"event #{seq}: state"
             )
 
     def check_card_names(self, db: Any) -> None:
@@ -789,7 +833,8 @@ class Session:
         seq = self._last[0]
         self._check_open()
         with _refusing_bad_rows(self.path):
-            state_cards.check(json.loads(self._last[5]), db, f"event #{seq}: state")
+            state_cards.check(json.loads(self._state_text(self._last)), db,
+                              f"event #{seq}: state")
 
     def kept_game(self) -> Any:
         """The game's definition kept by the `new` event that began the current game
@@ -804,7 +849,7 @@ class Session:
         row = self._row(base)
         where = f"event #{base}: payload"
         with _refusing_bad_rows(self.path):
-            state = json.loads(self._last[5])
+            state = json.loads(self._state_text(self._last))
             game = kept.read_row(row[4], state, where, (base, row[1]))
             if game is not None:
                 state_cards.check_kept(state, game, f"event #{self._last[0]}: state")
@@ -824,20 +869,25 @@ class Session:
         if not self.write:
             raise RuntimeError("session opened read-only")
         payload = {**payload, clock.KEY: self._clock_after(kind)}
-        row: Row = (
-            self.next_seq,
-            _now(),
-            kind,
-            summary,
-            json.dumps(payload),
-            json.dumps(new_state),
-        )
+        seq, text = self.next_seq, json.dumps(new_state)
+        stored = text if kind == "new" else self._stored(seq, text, new_state)
+        row: Row = (seq, _now(), kind, summary, json.dumps(payload), stored)
+        self._texts[seq] = text
         if not self.lock_late:  # else written on leaving `with` (`_write_late`)
             self._db().execute(_INSERT, (*row, row_crc(row)))
         else:
             self._check_open()
         self._new.append(row)
         return row[0]
+
+    def _stored(self, seq: int, text: str, state: dict) -> str:
+        """How event `seq` stores its state `text`: a delta against the anchor of the
+        current event, or whole (state_delta.encode)."""
+        current = self._current()
+        if current[0] == 0:
+            return text
+        anchor = state_delta.anchor_of(current[0], current[5])
+        return state_delta.encode(seq, text, state, anchor, self._state_text(self._row(anchor)))
 
     def _clock_after(self, kind: str) -> dict:
         """The turn clock of the event about to be appended (referee/clock.py): the time
@@ -846,12 +896,12 @@ class Session:
             return clock.start(_time())
         current = self._current()
         before = clock.read(json.loads(current[4]))
-        return clock.advance(before, json.loads(current[5]), _time())
+        return clock.advance(before, json.loads(self._state_text(current)), _time())
 
     def clock(self) -> dict:
         """The turn clock now (`clock.standing`): each player's seconds, who is running."""
         current = self._current()
-        state = json.loads(current[5])
+        state = json.loads(self._state_text(current))
         return clock.standing(clock.read(json.loads(current[4])), state, _time())
 
     def undo(self, n: int = 1) -> tuple[int, list[int]]:

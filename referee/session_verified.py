@@ -38,7 +38,7 @@ import os
 from referee.seq_runs import Seqs
 
 FORMAT = 1
-_CHECKERS = ("session.py", "state_schema.py", "session_verified.py")
+_CHECKERS = ("session.py", "state_schema.py", "state_delta.py", "session_verified.py")
 
 
 def folder() -> str | None:

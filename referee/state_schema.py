@@ -9,8 +9,10 @@ message says where: `event #3: state.table.Ann.mt: expected a whole number, foun
 The session's format version (`PRAGMA user_version`) names the schema its states follow:
 `SCHEMAS[version][game]`. Each game's function checks the base shape of its state
 (docs/ARCHITECTURE.md); a game module may add keys (they are not checked, except the
-engine keys listed as optional), never rename these. To change a shape incompatibly, add
-`SCHEMAS[2]`, write new sessions as 2 and keep reading 1 (or convert it).
+engine keys listed as optional), never rename these. Format 2 changed how states are
+stored (referee/state_delta.py), not their shapes: its schema is format 1's. To change a
+shape incompatibly, add `SCHEMAS[3]`, write new sessions as 3 and keep reading the older
+ones (or convert them).
 
 No sqlite3 here: checks on plain values, so the schema is testable on its own."""
 
@@ -23,7 +25,7 @@ from typing import Any
 from referee.inputs import shown
 from referee.seq_runs import Seqs  # `done` as runs: a long history costs what a short one does
 
-FORMAT_VERSION = 1  # what new sessions are written as (session.py: PRAGMA user_version)
+FORMAT_VERSION = 2  # what new sessions are written as (session.py: PRAGMA user_version)
 MAX_TEXT_CHARS = 1_000_000  # one column of one row; a real state is 2-10 KB
 MAX_DEPTH = 32  # nesting of a state or payload; a real one nests 7 deep
 MAX_SESSION_BYTES = 256 * 1024 * 1024  # the file; a 1,000-event game is ~5 MB
@@ -304,7 +306,8 @@ class _Registered(Mapping[str, Callable[[Any, str], None]]):
         return len(REGISTRY)
 
 
-SCHEMAS: dict[int, Mapping[str, Callable[[Any, str], None]]] = {1: _Registered()}
+# format 2 stores most states as deltas (state_delta); the states it rebuilds are format 1's
+SCHEMAS: dict[int, Mapping[str, Callable[[Any, str], None]]] = {1: _Registered(), 2: _Registered()}
 
 
 # ── rows ──────────────────────────────────────────────────────────────────────

@@ -34,6 +34,31 @@ def one_line_error(proc: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+def whole_rows(path: Path | str) -> list[tuple]:
+    """Every row `(seq, ts, kind, summary, payload_json, state_json)` of the session at
+    `path`, oldest first, each state whole (format 2 stores most as deltas: state_delta),
+    as format 1 stored them."""
+    import sqlite3
+
+    from referee import state_delta
+
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT seq, ts, kind, summary, payload_json, state_json "
+                            "FROM events ORDER BY seq").fetchall()
+    finally:
+        conn.close()
+    texts: dict[int, str] = {}
+    whole = []
+    for seq, *columns, state in rows:
+        if state_delta.is_delta(state):
+            anchor, changes = state_delta.split(seq, state, "state")
+            state = state_delta.rebuild(texts[anchor], changes, "state")
+        texts[seq] = state
+        whole.append((seq, *columns, state))
+    return whole
+
+
 def _card(name: str, type_: str, deck: str, game: str, copies: int = 1, **fields) -> Card:
     return Card(name, type_, "", copies, game, deck, fields, Source("test", 1, 1))
 

@@ -20,7 +20,7 @@ from referee import session as store
 from referee import session_verified
 from referee.session import Session
 from tests.harness import ROOT, process_env
-from tests.referee._core_support import cli, make_session, one_line_error
+from tests.referee._core_support import cli, make_session, one_line_error, whole_rows
 
 LONG = 20_000
 
@@ -91,7 +91,10 @@ def test_status_of_a_long_session_reads_as_much_as_a_short_one(long_session, tmp
         traced = Traced(monkeypatch)
         cli("--session", str(path), "status", check=0)
         assert not any("quick_check" in s for s in traced.sql), traced.sql
-        assert traced.selects() == [store._SELECT_LAST], traced.selects()  # one row
+        # the current row, and the anchor its state is a delta of (format 2): no more
+        selects = traced.selects()
+        assert selects[0] == store._SELECT_LAST and len(selects) == 2, selects
+        assert "WHERE seq BETWEEN" in selects[1], selects
         steps[name] = traced.steps
         monkeypatch.undo()
     assert steps["long"] <= steps["short"] + 200, steps  # the same work, give or take
@@ -119,11 +122,12 @@ def test_undo_reads_the_rows_it_restores_and_names(tmp_path, monkeypatch):
     Session.check(path)
     traced = Traced(monkeypatch)
     cli("--session", str(path), "undo", "2", check=0)
-    # the current row (#31, undone), then #30 (undone: its summary), #29 (restored)
+    # the current row (#31, undone) and its anchor (#1: its state is a delta of #1's), then
+    # #30 (undone: its summary), #29 (restored, a delta of #1 too)
     ranges = [s for s in traced.selects() if "BETWEEN" in s]
     assert traced.selects()[0] == store._SELECT_LAST, traced.selects()
     assert [r.split("BETWEEN ")[1].split(" ORDER")[0] for r in ranges] == [
-        "30 AND 30", "29 AND 29"], ranges
+        "1 AND 1", "30 AND 30", "29 AND 29"], ranges
     assert store._SELECT_ALL not in traced.sql
 
 
@@ -132,11 +136,10 @@ def _edit_row(path: Path, seq: int, mt: int) -> None:
     """Change event `seq`'s state in place (a byte edit: its CRC no longer matches), then
     give the mark the file's new identity, as if a referee command had made the change
     (the instant the mark cannot see): only the checks on the rows read remain."""
+    state = json.loads(whole_rows(path)[seq - 1][5])
+    state["table"]["Ann"]["mt"] = mt
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("DROP TRIGGER events_append_only_update")
-    state = json.loads(conn.execute("SELECT state_json FROM events WHERE seq = ?",
-                                    (seq,)).fetchone()[0])
-    state["table"]["Ann"]["mt"] = mt
     conn.execute("UPDATE events SET state_json = ? WHERE seq = ?", (json.dumps(state), seq))
     conn.close()
     real, where = session_verified._where(path)

@@ -17,7 +17,7 @@ import pytest
 from referee import session as store
 from referee import state_schema
 from tests.harness import ROOT, run_process
-from tests.referee._core_support import cli, make_session, one_line_error, read_log
+from tests.referee._core_support import cli, make_session, one_line_error, read_log, whole_rows
 from tests.referee._hostile_support import bounded_referee, refused, refused_json
 
 TS = "2026-01-01T00:00:00+00:00"
@@ -228,7 +228,8 @@ def test_an_unknown_session_format_is_refused(tmp_path):
     before = db.read_bytes()
     for args in (["status"], ["mt", "Ann", "+1"]):
         proc = cli("--session", str(db), *args)
-        assert proc.returncode == 2 and "session format 2" in one_line_error(proc)
+        assert proc.returncode == 2 and \
+            f"session format {state_schema.FORMAT_VERSION + 1}" in one_line_error(proc)
     assert db.read_bytes() == before
 
 
@@ -424,10 +425,7 @@ def test_a_name_in_the_refusal_is_escaped_and_bounded(tmp_path):
 def made_before_games_were_kept(path: Path) -> None:
     """`path` as a referee made it before sessions kept their game (issue 29 item 3): the
     same rows, the `new` event's payload without its definition."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    rows = conn.execute("SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
-                        "ORDER BY seq").fetchall()
-    conn.close()
+    rows = whole_rows(path)  # as that referee stored them (format 1)
     path.unlink()
     Path(f"{path}-wal").unlink(missing_ok=True)
     bare = []

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 from tests.harness import ROOT, run_cli
+from tests.referee._core_support import whole_rows
 
 
 @pytest.fixture(scope="module")
@@ -206,10 +207,7 @@ def test_a_hand_edited_kit_session_is_refused_in_one_line(started, where, value,
     from referee import session as store
 
     run = started
-    conn = sqlite3.connect(run.session)
-    rows = conn.execute("SELECT seq, ts, kind, summary, payload_json, state_json FROM events "
-                        "ORDER BY seq").fetchall()
-    conn.close()
+    rows = whole_rows(run.session)  # forged as format 1: every state whole
     state = json.loads(rows[-1][5])
     node = state
     for key in where[:-1]:
