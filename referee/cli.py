@@ -12,14 +12,12 @@ from typing import Any
 import click
 
 from referee import games
+from referee.click_types import SEED, WHOLE, WholeNumber
 from referee.command import (
     DEFAULT_SESSION,
-    SEED,
-    WHOLE,
     GlobalOptions,
     Reply,
     Tx,
-    WholeNumber,
     fraction_json,
     global_options,
     json_option,
