@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from referee import games, rolling
+from referee import games
 from referee.click_types import SEED, WHOLE, WholeNumber
 from referee.command import (
     DEFAULT_SESSION,
@@ -28,7 +28,6 @@ from referee.command import (
 )
 from referee.errors import RefereeError, UsageError
 from referee.inputs import one_line, shown
-from referee.status import status_reply
 
 # name -> (module, attribute): command groups (and the table kit's commands) mounted when
 # their module exists, imported only when invoked (`referee --help` shows LAZY_HELP
@@ -232,6 +231,8 @@ def roll(
     """Roll dice: 3 or 3m (mask dice), 2d6, 1d6+2, 4d6; in a session of your own game
     (the table kit) `roll N [DIE]` rolls its die, logged; `roll N DIE` names a die of
     ./cards.yaml."""
+    from referee import rolling  # here: what status or mt run never needs
+
     words = " ".join(expression).split()
     if rolling.kit_roll(global_options(ctx).session, words):
         from referee.table.cli import session_roll
@@ -261,6 +262,8 @@ def roll(
 def _own_die(ctx: click.Context, words: list[str]) -> tuple[Any, Any, int] | None:
     """(game, die, n) when `words` are `N DIE` naming a die of a game of the card database
     (--cards, else ./cards.yaml) played with the table kit; None otherwise."""
+    from referee import rolling
+
     if not rolling.could_be_own_die(words):
         return None
     from referee.command import load_cards
@@ -279,6 +282,7 @@ def _own_die(ctx: click.Context, words: list[str]) -> tuple[Any, Any, int] | Non
 
 def _roll_own_die(ctx: click.Context, seed: int | None, entered: str | None, game: Any,
                   die: Any, n: int) -> Reply:
+    from referee import rolling
     from referee.table.dice import FaceSource, roll_line, summary
 
     source = FaceSource(rolling.seeded(_seed(ctx, seed)), entered)
@@ -579,6 +583,8 @@ def new(
 @session_command(write=False)
 def status(tx: Tx) -> Reply:
     """Show the table: turn, tokens, cards in play."""
+    from referee.status import status_reply
+
     return status_reply(tx)
 
 
