@@ -54,6 +54,16 @@ class GlobalOptions:
         self.cards = cards
 
 
+def __getattr__(name: str) -> Any:
+    """`WholeNumber`, `WHOLE` and `SEED` (referee/click_types.py), as plug-ins import them
+    from here (docs/PLUGINS.md): loaded, with click, when one is asked for."""
+    if name in ("WholeNumber", "WHOLE", "SEED"):
+        from referee import click_types
+
+        return getattr(click_types, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def global_options(ctx: click.Context) -> GlobalOptions:
     """The `referee --session/--seed/--cards` values, from any nested command's context."""
     obj = ctx.find_root().obj

@@ -303,3 +303,15 @@ def test_the_console_script_and_python_m_referee_enter_the_one_shot_path():
     done = subprocess.run([sys.executable, "-m", "referee", "roll", "2d6", "--seed", "3"],
                           capture_output=True, text=True, env=process_env(), cwd=os.getcwd())
     assert done.returncode == 0 and done.stdout.startswith("2d6: d6 "), done.stderr
+
+
+def test_plug_ins_still_find_the_number_types_in_referee_command():
+    """docs/PLUGINS.md: `from referee.command import WholeNumber` (now referee/click_types.py,
+    so that referee.command imports no click)."""
+    from referee import click_types
+    from referee.command import SEED, WHOLE, WholeNumber
+
+    assert (WholeNumber, WHOLE, SEED) == (click_types.WholeNumber, click_types.WHOLE,
+                                          click_types.SEED)
+    with pytest.raises(ImportError):
+        from referee.command import NoSuchName  # noqa: F401
