@@ -36,15 +36,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Ann", "Bob", "Cy"]
-# The console script pip writes for `referee = "referee.cli:main"` (pyproject.toml): what a
-# table runs when it types `referee status` (`python -m referee` adds runpy's imports).
+# The console script pip writes for the `referee` entry of pyproject.toml
+# (`referee.oneshot:main`): what a table runs when it types `referee status`
+# (`python -m referee` adds runpy's imports).
 CONSOLE_SCRIPT = """import re
 import sys
-from referee.cli import main
+from {module} import {function}
 if __name__ == "__main__":
     sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
-    sys.exit(main())
+    sys.exit({function}())
 """
+
+
+def console_script() -> str:
+    """The `referee` script pip would write for this tree's pyproject.toml."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    module, _, function = project["scripts"]["referee"].partition(":")
+    return CONSOLE_SCRIPT.format(module=module, function=function)
 
 
 def child_cpu(cmd: list[str], env: dict[str, str]) -> float:
@@ -108,7 +118,7 @@ def main() -> None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(Path(work.name) / "pycache")
     script = Path(work.name) / "referee"  # what `pip install` puts on the PATH as `referee`
-    script.write_text(CONSOLE_SCRIPT, encoding="utf-8")
+    script.write_text(console_script(), encoding="utf-8")
     referee = [sys.executable, str(script)]
     commands: dict[str, list[str]] = {"import click": [sys.executable, "-c", "import click"],
                                       "roll 3": [*referee, "roll", "3"]}

@@ -12,14 +12,12 @@ from typing import Any
 import click
 
 from referee import games
+from referee.click_types import SEED, WHOLE, WholeNumber
 from referee.command import (
     DEFAULT_SESSION,
-    SEED,
-    WHOLE,
     GlobalOptions,
     Reply,
     Tx,
-    WholeNumber,
     fraction_json,
     global_options,
     json_option,
@@ -63,8 +61,6 @@ TABLE_COMMANDS = {
 for _name, _help in TABLE_COMMANDS.items():
     LAZY_GROUPS[_name] = ("referee.table.cli", "next_" if _name == "next" else _name)
     LAZY_HELP[_name] = _help
-LEAGUE_DICE = {"heroes": "White Mask", "villains": "Black Mask"}  # XO-1
-MASK_DICE_OWNED = 7  # XO-1: each player owns 7 mask dice of the league's set
 
 
 def _module_exists(name: str) -> bool:
@@ -201,11 +197,9 @@ def main(ctx: click.Context, session: str, seed: int | None, cards: str | None) 
     ctx.obj = GlobalOptions(session=session, seed=seed, cards=cards)
 
 
-def _seeded(ctx: click.Context, seed: int | None) -> Any:
-    import random
-
-    seed = seed if seed is not None else global_options(ctx).seed
-    return random.Random(seed) if seed is not None else random.SystemRandom()
+def _seed(ctx: click.Context, seed: int | None) -> int | None:
+    """The command's --seed, else the global one."""
+    return seed if seed is not None else global_options(ctx).seed
 
 
 # "roll 1d6 -1": a word like "-1" is part of the expression, not an unknown option
@@ -237,8 +231,10 @@ def roll(
     """Roll dice: 3 or 3m (mask dice), 2d6, 1d6+2, 4d6; in a session of your own game
     (the table kit) `roll N [DIE]` rolls its die, logged; `roll N DIE` names a die of
     ./cards.yaml."""
+    from referee import rolling  # here: what status or mt run never needs
+
     words = " ".join(expression).split()
-    if _kit_roll(ctx, words):
+    if rolling.kit_roll(global_options(ctx).session, words):
         from referee.table.cli import session_roll
 
         if seed is not None:
@@ -258,89 +254,17 @@ def roll(
             if own is None:
                 raise
             return _roll_own_die(ctx, seed, entered, *own)
-        if expr.mask_dice > MASK_DICE_OWNED:
-            set_name = LEAGUE_DICE[league]
-            raise RefereeError(
-                f"{expr}: {expr.mask_dice} mask dice, but a player owns {MASK_DICE_OWNED} {set_name} "
-                f"dice and rolls as many as they can: roll at most {MASK_DICE_OWNED}", "XO-1")
-        rolled = notation.roll(expr, None if entered else _seeded(ctx, seed), entered)
-        parts = []
-        for group, faces in zip(expr.groups, rolled.faces, strict=True):
-            name = LEAGUE_DICE[league] if group.die == "mask" else f"d{group.die}"
-            sign = "- " if group.sign < 0 else ""
-            parts.append(f"{sign}{name} {' '.join(map(str, faces)) or '(none)'}")
-        if expr.modifier:
-            parts.append(f"{expr.modifier:+d}")
-        line = f"{expr}: {'  '.join(parts)}  = {rolled.total}"
-        if rolled.entered:
-            line += "  (faces from the table)"
-        lines = [line]
-        if rolled.moffed:
-            lines.append(click.style("MOFFED: every mask die shows 0 (XO-5)", fg="red", bold=True))
-        data = {
-            "expression": str(expr),
-            "dice": rolled.dice,
-            "groups": [
-                {
-                    "die": "mask" if g.die == "mask" else f"d{g.die}",
-                    "sign": g.sign,
-                    "faces": list(f),
-                }
-                for g, f in zip(expr.groups, rolled.faces, strict=True)
-            ],
-            "modifier": expr.modifier,
-            "total": rolled.total,
-            "moffed": rolled.moffed,
-            "league": league if expr.mask_dice else None,
-            "entered": rolled.entered,
-        }
-        return Reply(lines, data)
+        return rolling.dice_reply(expr, league, entered, _seed(ctx, seed))
 
     run(as_json, answer)
-
-
-def _kit_roll(ctx: click.Context, words: list[str]) -> bool:
-    """`roll N [DIE]` (or `roll NAME`, a roll cards.yaml names) in a session of the table
-    kit: the session file exists (a cheap
-    test first: `referee roll 3` with no session opens nothing) and holds such a game."""
-    from pathlib import Path
-
-    named = len(words) == 1 and words[0].isascii() and words[0].isalpha()  # a named roll
-    if not named and (not words or not words[0].isascii() or not words[0].isdigit()
-                      or len(words) > 2):
-        return False
-    path = Path(global_options(ctx).session)
-    if not path.is_file():
-        return False
-    import sqlite3
-
-    # a peek at the latest whole state (read-only, no row checks): the session command
-    # that follows opens the file with every check; a file this cannot read is not a
-    # session of the kit, and a plain roll touches no session
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1)
-        try:
-            row = conn.execute("SELECT state_json FROM events WHERE substr(state_json, 1, 1) = '{' "
-                               "ORDER BY seq DESC LIMIT 1").fetchone()  # the latest whole one
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError, ValueError):
-        return False
-    if not row or not isinstance(row[0], str) or '"kit"' not in row[0]:
-        return False
-    import json
-
-    try:
-        state = json.loads(row[0])
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(state, dict) and state.get("kit") == "table"
 
 
 def _own_die(ctx: click.Context, words: list[str]) -> tuple[Any, Any, int] | None:
     """(game, die, n) when `words` are `N DIE` naming a die of a game of the card database
     (--cards, else ./cards.yaml) played with the table kit; None otherwise."""
-    if len(words) != 2 or not words[0].isascii() or not words[0].isdigit():
+    from referee import rolling
+
+    if not rolling.could_be_own_die(words):
         return None
     from referee.command import load_cards
     from referee.table import dice as own
@@ -358,9 +282,10 @@ def _own_die(ctx: click.Context, words: list[str]) -> tuple[Any, Any, int] | Non
 
 def _roll_own_die(ctx: click.Context, seed: int | None, entered: str | None, game: Any,
                   die: Any, n: int) -> Reply:
+    from referee import rolling
     from referee.table.dice import FaceSource, roll_line, summary
 
-    source = FaceSource(_seeded(ctx, seed), entered)
+    source = FaceSource(rolling.seeded(_seed(ctx, seed)), entered)
     faces = source.take(n, die, f"{n} {die.name}")
     source.check_all_used()
     line = roll_line(die, faces) + ("  (faces from the table)" if entered else "")
@@ -658,13 +583,9 @@ def new(
 @session_command(write=False)
 def status(tx: Tx) -> Reply:
     """Show the table: turn, tokens, cards in play."""
-    from referee import clock
+    from referee.status import status_reply
 
-    state = tx.state
-    stand = tx.session.clock()
-    lines = [*tx.game.status_lines(state), *clock.lines(stand)]
-    return Reply(lines, {"seq": tx.session.last_seq, "lines": lines, "state": tx.public(state),
-                         "clock": stand})
+    return status_reply(tx)
 
 
 def _screenful() -> int | None:

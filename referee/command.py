@@ -1,6 +1,8 @@
 """What every referee command shares: the global options, one-line errors with the agreed
 exit codes, text-or-JSON output, and `session_command` for commands that read or change the
-session in one transaction. Light to import: no sqlite3, carddb or rich at module level.
+session in one transaction. Light to import: no click, sqlite3, carddb or rich at module
+level (click's types are in referee/click_types.py; the one-shot path, referee/oneshot.py,
+runs `status` through `in_session` without click).
 
 A game subcommand (in `referee/xo/cli.py`, `referee/xs/cli.py`) looks like:
 
@@ -22,15 +24,15 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from referee.errors import RefereeError, UsageError
-from referee.inputs import MAX_DIGITS, SEED_DIGITS, integer_problem, one_line
+from referee.inputs import one_line
 from referee.words import counted
 
 if TYPE_CHECKING:
     import random
     from types import ModuleType
+
+    import click
 
     from carddb.model import Database
     from referee.kept import KeptGame
@@ -52,31 +54,14 @@ class GlobalOptions:
         self.cards = cards
 
 
-class WholeNumber(click.IntRange):
-    """click's `int` / `IntRange`, strict: ASCII digits with an optional sign and at most
-    `max_digits` digits (click's own accepts `٣` as 3, and more than 4,300 digits raise)."""
+def __getattr__(name: str) -> Any:
+    """`WholeNumber`, `WHOLE` and `SEED` (referee/click_types.py), as plug-ins import them
+    from here (docs/PLUGINS.md): loaded, with click, when one is asked for."""
+    if name in ("WholeNumber", "WHOLE", "SEED"):
+        from referee import click_types
 
-    def __init__(
-        self, min: int | None = None, max: int | None = None, max_digits: int = MAX_DIGITS
-    ) -> None:
-        super().__init__(min, max)
-        self.max_digits = max_digits
-        self.name = "integer" if min is None and max is None else "integer range"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str):
-            problem = integer_problem(value.strip(), self.max_digits)
-            if problem:
-                self.fail(problem, param, ctx)
-            value = int(value.strip())
-        return super().convert(value, param, ctx)
-
-    def _describe_range(self) -> str:
-        return super()._describe_range() if self.min is not None or self.max is not None else ""
-
-
-WHOLE = WholeNumber()
-SEED = WholeNumber(max_digits=SEED_DIGITS)
+        return getattr(click_types, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def global_options(ctx: click.Context) -> GlobalOptions:
@@ -99,28 +84,47 @@ class Reply:
         self.refusal = refusal
 
 
-def emit(reply: Reply, as_json: bool) -> None:
+def reply_text(reply: Reply, as_json: bool) -> list[str]:
+    """The lines a reply prints on stdout: its lines, or with --json one JSON object."""
     if as_json:
         import json
 
-        click.echo(json.dumps({"ok": True, **reply.data}, ensure_ascii=False))
-    else:
-        for line in reply.lines:
-            click.echo(line)
+        return [json.dumps({"ok": True, **reply.data}, ensure_ascii=False)]
+    return reply.lines
+
+
+def refusal_text(message: str, code: int, ruling: str | None, as_json: bool,
+                 data: dict[str, Any] | None = None) -> tuple[str, str | None]:
+    """What a refusal prints: its one line for stderr and, with --json, the JSON object
+    for stdout (with `data` if any)."""
+    message = one_line(message)  # a value inside cannot fake a second line
+    shown = f"{message} ({ruling})" if ruling and f"({ruling})" not in message else message
+    if not as_json:
+        return f"referee: {shown}", None
+    import json
+
+    return f"referee: {shown}", json.dumps({**(data or {}), "ok": False, "error": message,
+                                            "ruling": ruling, "exit_code": code},
+                                           ensure_ascii=False)
+
+
+def emit(reply: Reply, as_json: bool) -> None:
+    import click
+
+    for line in reply_text(reply, as_json):
+        click.echo(line)
 
 
 def fail(message: str, code: int, ruling: str | None, as_json: bool,
          data: dict[str, Any] | None = None) -> None:
     """Print one error line (and a JSON object when --json, with `data` if any) and exit
     with `code`."""
-    message = one_line(message)  # a value inside cannot fake a second line
-    shown = f"{message} ({ruling})" if ruling and f"({ruling})" not in message else message
-    click.echo(f"referee: {shown}", err=True)
-    if as_json:
-        import json
+    import click
 
-        click.echo(json.dumps({**(data or {}), "ok": False, "error": message, "ruling": ruling,
-                               "exit_code": code}, ensure_ascii=False))
+    error, out = refusal_text(message, code, ruling, as_json, data)
+    click.echo(error, err=True)
+    if out is not None:
+        click.echo(out)
     raise click.exceptions.Exit(code)
 
 
@@ -208,6 +212,8 @@ def game_context(session: str, cards: str | None, state: dict, entry: Any) -> An
 
 def command_name(ctx: click.Context | None = None) -> str:
     """The subcommand's words without the program's name ("xs casualties")."""
+    import click
+
     ctx = ctx or click.get_current_context(silent=True)
     words = []
     while ctx is not None and ctx.parent is not None:
@@ -240,6 +246,8 @@ def walked_by_play() -> bool:
 def ask_line(prompt: str) -> str:
     """One answer typed for `prompt` (Enter: ""), on stderr at a terminal, or from
     `referee play`'s lines; the end of play's input aborts the command (nothing written)."""
+    import click
+
     if prompter is None:
         return click.prompt(prompt, default="", show_default=False, err=True)
     text = prompter(f"{prompt}: ")
@@ -254,6 +262,8 @@ def ask_at_terminal(prompt: str, choices: tuple, most: int = 1) -> list[int] | s
     stderr (stdout may be --json). Up to `most` faces may be typed at once (the rest of a
     roll: "3 1 0"). Enter with nothing: None, the referee rolls or picks it. A face the
     die cannot show, too many faces, or a name not among the choices is asked again."""
+    import click
+
     names = [c for c in choices if isinstance(c, str)]
     referee = "picks" if names else "rolls"
     allowed = ", ".join(names) if names else ", ".join(str(f) for f in sorted(set(choices)))
@@ -279,6 +289,8 @@ def ask_at_terminal(prompt: str, choices: tuple, most: int = 1) -> list[int] | s
 
 def tell_at_terminal(text: str) -> None:
     """Say at once, under the prompt, what the referee rolled when asked to (stderr)."""
+    import click
+
     click.echo(f"  {text}", err=True)
 
 
@@ -506,6 +518,8 @@ class Tx:
         line = keeping.notice(self.session.path, kept, db, problem,
                               looked.of(db) if db is not None else None)
         if line is not None:
+            import click
+
             self.notice = line
             click.echo(f"referee: {line}", err=True)
 
@@ -529,16 +543,24 @@ def public_state(state: dict) -> dict:
 
 
 def json_option(fn: Callable) -> Callable:
+    import click
+
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(fn)
 
 
 def seed_option(fn: Callable) -> Callable:
+    import click
+
+    from referee.click_types import SEED
+
     return click.option(
         "--seed", type=SEED, default=None, help="Seed this command's randomness (reproducible)."
     )(fn)
 
 
 def roll_option(fn: Callable) -> Callable:
+    import click
+
     return click.option(
         "--roll",
         "entered",
@@ -561,6 +583,8 @@ def session_command(
     rolls = write if rolls is None else rolls
 
     def decorate(fn: Callable[..., Reply]) -> Callable[..., None]:
+        import click
+
         def callback(
             ctx: click.Context,
             as_json: bool,
@@ -568,24 +592,8 @@ def session_command(
             **params: Any,
         ) -> None:
             with guard(as_json):
-                from referee.session import Session
-
-                options = global_options(ctx)
-                tx = None
-                try:
-                    with Session.open(options.session, write=write) as session:
-                        tx = Tx(session, options, None, entered, command_name(ctx))
-                        reply = fn(tx, **params)
-                        if reply.refusal is None:  # a refused command needs none of its faces
-                            tx.check_entered_faces_used()
-                        lines, rolled = tx.referee_rolled()
-                        reply.lines[:0] = lines
-                        if rolled:
-                            reply.data["referee_rolled"] = rolled
-                        if tx.notice is not None:
-                            reply.data["notice"] = tx.notice
-                except RefereeError as error:
-                    raise with_faces_typed(error, tx) from None
+                reply = in_session(global_options(ctx), command_name(ctx), fn, params,
+                                   write=write, entered=entered)
             if reply.refusal is not None:
                 if not as_json:
                     emit(reply, as_json)
@@ -599,6 +607,32 @@ def session_command(
         return json_option(wrapped)
 
     return decorate
+
+
+def in_session(options: GlobalOptions, command: str, fn: Callable[..., Reply],
+               params: dict[str, Any], write: bool = True, entered: str | None = None) -> Reply:
+    """`fn(tx, **params)` run in one transaction on the session `options` names (see
+    `session_command`), its reply with the dice the referee rolled and the notice said.
+    Refusals are raised (RefereeError, UsageError; nothing written) for the caller to
+    say: `session_command` through click, referee/oneshot.py without it."""
+    from referee.session import Session
+
+    tx = None
+    try:
+        with Session.open(options.session, write=write) as session:
+            tx = Tx(session, options, None, entered, command)
+            reply = fn(tx, **params)
+            if reply.refusal is None:  # a refused command needs none of its faces
+                tx.check_entered_faces_used()
+            lines, rolled = tx.referee_rolled()
+            reply.lines[:0] = lines
+            if rolled:
+                reply.data["referee_rolled"] = rolled
+            if tx.notice is not None:
+                reply.data["notice"] = tx.notice
+    except RefereeError as error:
+        raise with_faces_typed(error, tx) from None
+    return reply
 
 
 def with_faces_typed(error: RefereeError, tx: Tx | None) -> RefereeError:

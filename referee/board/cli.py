@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from referee.command import WholeNumber, global_options
+from referee.click_types import WholeNumber
+from referee.command import global_options
 
 DEFAULT_PORT = 8040
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from referee.command import WholeNumber
+from referee.click_types import WholeNumber
 
 
 @click.command("play")

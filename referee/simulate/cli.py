@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import click
 
-from referee.command import SEED, Reply, WholeNumber, global_options, json_option, run
+from referee.click_types import SEED, WholeNumber
+from referee.command import Reply, global_options, json_option, run
 from referee.errors import RefereeError
 from referee.report_file import report_path, write_report
 from referee.simulate.declared_cli import GamesGroup

@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from referee.command import SEED, Reply, WholeNumber, global_options, json_option, run
+from referee.click_types import SEED, WholeNumber
+from referee.command import Reply, global_options, json_option, run
 from referee.errors import UsageError
 from referee.words import counted
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from referee.command import Reply, Tx, WholeNumber, session_command
+from referee.click_types import WholeNumber
+from referee.command import Reply, Tx, session_command
 from referee.errors import RefereeError, UsageError
 from referee.inputs import MAX_DIGITS, shown, small_int
 

@@ -17,11 +17,10 @@ from typing import Any
 
 import click
 
+from referee.click_types import WHOLE, WholeNumber
 from referee.command import (
-    WHOLE,
     Reply,
     Tx,
-    WholeNumber,
     check_faces_used,
     emit,
     fail,

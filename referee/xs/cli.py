@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from referee.command import WHOLE, Reply, Tx, session_command
+from referee.click_types import WHOLE
+from referee.command import Reply, Tx, session_command
 from referee.errors import RefereeError, UsageError
 from referee.inputs import MAX_DIGITS, shown, small_int
 from referee.words import counted
