@@ -60,7 +60,8 @@ def main() -> None:
                 seconds, wall, code = run(tree, args.files, args.workers,
                                           str(Path(scratch) / name))
                 verdict = "" if code == 0 else f"  FAILED (exit {code})"
-                print(f"round {round_} {name}: {seconds:7.1f} s CPU {wall:7.1f} s wall{verdict}")
+                print(f"round {round_} {name}: {seconds:7.1f} s CPU {wall:7.1f} s wall{verdict}",
+                      flush=True)
                 cpu[name].append(seconds)
     base, this = min(cpu["base"]), min(cpu["this"])
     print(f"least CPU: base {base:.1f} s, this {this:.1f} s, ratio {this / base:.2f}")
