@@ -37,9 +37,10 @@ def scripted(session, cat, turns: int):
     return session
 
 
-@pytest.fixture
-def played(tmp_path, cat):
-    return scripted(tmp_path / "xs.db", cat, TURNS)
+@pytest.fixture(scope="module")
+def played(tmp_path_factory, cat):
+    """One scripted game for the module's tests, which only read it (`report`, `log`)."""
+    return scripted(tmp_path_factory.mktemp("played") / "xs.db", cat, TURNS)
 
 
 def test_mt_ft_and_the_heroes_on_the_table(played):
