@@ -21,7 +21,6 @@ with the effects written in cards.yaml; their costs are paid from the pool.
 
 from __future__ import annotations
 
-import copy
 import difflib
 import random
 from collections.abc import Mapping, Sequence
@@ -31,6 +30,7 @@ from typing import Any, Literal
 from referee.dice import table_of
 from referee.errors import RefereeError, UsageError
 from referee.outcome import Result
+from referee.state_copy import copy_state
 from referee.xo import rules
 from referee.xo.rules import LEAGUES, PHASES, StatusDef, Step, other_league
 
@@ -324,7 +324,7 @@ def play(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     """Play cards outside a roll (timing `any`): remove or tag statuses on `character`
     (an Action card's own character when not given), draw, put Energy in the pool."""
     _check_playing(state)
-    state = copy.deepcopy(state)
+    state = copy_state(state)
     league = league_of(state, league_or_player)
     _check_action_owners_in_play(state, cards, names)
     target_league, target = _play_target(state, cards, names, character)
@@ -419,7 +419,7 @@ def pick(state: dict, cards: XoCards, league_or_player: str, names: Sequence[str
     if state["turn"]["phase"] != SETUP:
         raise RefereeError("characters are picked before turn 1 only", "XO-11")
     league = league_of(state, league_or_player)
-    state = copy.deepcopy(state)
+    state = copy_state(state)
     roster = state["roster"][league]
     picked: list[str] = []
     start = len(roster)
@@ -470,7 +470,7 @@ def _status_change(state: dict, cards: XoCards, character: str, status: str,
     character (in a copy of the state) is still in play (XO-4)."""
     _check_playing(state)
     status = cards.status(status)
-    state = copy.deepcopy(state)
+    state = copy_state(state)
     _, entry = find_character(state, character)
     if entry["ko"]:
         raise RefereeError(f"{entry['name']} {out_of_play}", "XO-4")
@@ -525,7 +525,7 @@ def next_phase(state: dict, cards: XoCards, discards: Mapping[str, int] | None =
     chapter, XO-14; the game end, XO-15, XO-16), the expiry of an unused thwart bonus
     (XO-14), the Energy pools emptying when the turn ends (rules, Attack phase)."""
     _check_playing(state)
-    state = copy.deepcopy(state)
+    state = copy_state(state)
     ending = _turn_label(state)  # the turn this command is played in
     steps: list[Step] = []
     _step(state, cards, steps, discards)
@@ -692,7 +692,7 @@ def attack(
     `counter_defense_plays[name]`: cards the attacker's league plays on its defense against
     it. They are played (and paid) only if that counterattack happens."""
     _check_phase(state, PHASES[2], "attacks")
-    state = copy.deepcopy(state)
+    state = copy_state(state)
     a_league, a_entry = find_character(state, attacker)
     d_league, d_entry = find_character(state, defender)
     _check_attacker_and_defender(state, cards, a_league, a_entry, d_league, d_entry)
@@ -863,7 +863,7 @@ def _counter_cards(state: dict, cards: XoCards, attacker: str, a_league: str, d_
     for name in [*counter_plays, *counter_defense_plays]:
         if name not in targets:
             raise RefereeError(f"{name} is not a target of this attack and cannot counterattack", "XO-6")
-    scratch = copy.deepcopy(state)
+    scratch = copy_state(state)
     result = {}
     for name in targets:
         c = play_cards(scratch, cards, counter_plays.get(name, ()), d_league, name, "attack")
@@ -926,7 +926,7 @@ def feat(state: dict, cards: XoCards, character: str, dice: random.Random, *, mo
     if state["turn"]["phase"] != PHASES[2]:  # a feat in the Attack phase ends it (XO-11)
         _check_phase(state, PHASES[3], "feats are attempted")
     _check_playing(state)
-    state = copy.deepcopy(state)
+    state = copy_state(state)
     turn = state["turn"]
     ended_attacks = turn["phase"] == PHASES[2]
     turn["phase"] = PHASES[3]
@@ -996,7 +996,7 @@ def thwart(state: dict, cards: XoCards, character: str, dice: random.Random, *, 
            discards: Mapping[str, int] | None = None) -> Outcome:
     """XO-14: the responding league's thwart of a successful feat."""
     _check_phase(state, PHASES[3], "thwarts")
-    state = copy.deepcopy(state)
+    state = copy_state(state)
     turn = state["turn"]
     pending = turn.get("feat")
     if not pending or not pending.get("pending"):

@@ -213,9 +213,9 @@ def public_state(state: dict) -> dict:
     replies): hands and the deck as counts, never their contents or order, and no seed
     (the deck's order follows from it). Hand contents are private to their holder (XS-16):
     `xs hand --player NAME`."""
-    import copy
+    from referee.state_copy import copy_state
 
-    shown = copy.deepcopy(state)
+    shown = copy_state(state)
     shown.pop("seed", None)
     deck = shown.get("deck")
     shown["deck"] = len(deck) if isinstance(deck, list) else deck

@@ -4,12 +4,12 @@ the caller's state is never changed (a refusal leaves it as it was)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
 from referee.errors import RefereeError, UsageError
 from referee.outcome import Result, Step
+from referee.state_copy import copy_state
 from referee.words import counted, listed
 from referee.xs import rolls
 from referee.xs.catalog import Catalog
@@ -99,7 +99,7 @@ class Play:
     def working_copy(state: dict) -> dict:
         """The state this action changes: a deep copy, so a refusal leaves the caller's
         state as it was."""
-        return copy.deepcopy(state)
+        return copy_state(state)
 
     # ── telling ────────────────────────────────────────────────────────────────
     def step(self, text: str, ruling: str | None = None) -> None:

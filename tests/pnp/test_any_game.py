@@ -10,9 +10,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
 import carddb  # noqa: E402
+from tests.pdftext import page_texts
 from tests.pnp.test_watch import Watcher  # noqa: E402
 
 CARDS = """\
@@ -117,7 +117,7 @@ def orbit(tmp_path) -> Path:
 
 
 def pdf_text(path: Path) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    return "\n".join(page_texts(path))
 
 
 def test_a_new_game_with_csv_and_xlsx_decks_validates_and_builds(cli, orbit):

@@ -22,6 +22,7 @@ from pnp.artefacts.artefact import Artefact
 from pnp.artefacts.kinds import Kind
 from pnp.artefacts.project_build import BuildOptions, Progress, build_project
 from tests.harness import run_cli
+from tests.pdftext import page_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ["deck", "mats", "mats-tiled", "dice-labels", "tokens", "reference", "calibration"]
@@ -68,7 +69,7 @@ def booklet():
 
 
 def _text(pdf: Path) -> str:
-    return "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    return "".join(page_texts(pdf))
 
 
 def test_every_module_of_the_package_is_a_kind_named_after_it():

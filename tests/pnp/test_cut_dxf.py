@@ -9,7 +9,6 @@ import json
 import math
 from pathlib import Path
 
-import ezdxf
 import pytest
 
 from pnp.exports.cut_dxf import rounded_outline
@@ -57,6 +56,8 @@ def arc_centre(p, q, bulge):
 
 
 def outlines(path, page=LETTER):
+    import ezdxf  # here, not at collection: half a second of every worker's start
+
     doc = ezdxf.readfile(path)
     assert doc.dxfversion == "AC1015"                               # R2000
     assert doc.header["$INSUNITS"] == 4 and doc.header["$MEASUREMENT"] == 1   # mm

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from tests.pdftext import page_texts
+
 
 @pytest.fixture
 def project(tmp_path, cli):
@@ -36,10 +38,6 @@ def diff(cli, project, out, *more):
 def digests(out: Path) -> dict[str, str]:
     return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(out.rglob("*.pdf"))}
-
-
-def page_texts(path: Path) -> list[str]:
-    return [page.extract_text() for page in PdfReader(path).pages]
 
 
 def test_one_changed_card_is_listed_alone_and_reprinted_alone(cli, project, tmp_path):

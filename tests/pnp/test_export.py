@@ -13,6 +13,7 @@ from pnp.artefacts.single import select_faces  # noqa: E402
 from pnp.exports import cards as ex  # noqa: E402
 from pnp.exports import tts  # noqa: E402
 from tests.harness import run_cli
+from tests.pdftext import page_texts
 from tests.pnp.exports_support import ROOT, StandInRenderer  # noqa: E402
 
 PT = 72 / 25.4
@@ -79,7 +80,7 @@ def test_pdf_single_boxes(db, tmp_path):
         assert media == pytest.approx([0, 0, w + 2 * b, h + 2 * b], abs=0.01)
         assert bleed == pytest.approx(media, abs=0.01)
         assert trim == pytest.approx([b, b, b + w, b + h], abs=0.01)
-    texts = [p.extract_text() for p in reader.pages]
+    texts = page_texts(path)
     assert card.name in texts[0] and "back" in texts[1]
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from pnp.draw.gitread import describe
 from tests.harness import run_cli
+from tests.pdftext import page_texts
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None,
                                 reason="git is not installed: nothing to compare with")
@@ -103,10 +104,7 @@ def test_a_stamp_drawn_from_git_starts_no_program(repo, tmp_path):
     done = subprocess.run([sys.executable, str(probe)], cwd=repo / "proj", capture_output=True,
                           text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert "STARTED []" in done.stderr, done.stderr
-    from pypdf import PdfReader
-
-    pdf = repo / "proj" / "output" / "harbour" / "ships.pdf"
-    text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    text = "".join(page_texts(repo / "proj" / "output" / "harbour" / "ships.pdf"))
     assert "v1.0" in text and truth(repo)[1] in text
 
 

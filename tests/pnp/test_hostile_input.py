@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness import run_cli
+from tests.pdftext import page_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "minimal-cards.yaml"
@@ -185,9 +186,7 @@ def test_a_save_during_the_build_is_rebuilt_next_time(tmp_path, monkeypatch):
     again = pnp("build", "--game", "x-statix", "--only", "owners", "--out", "out", cwd=folder)
     assert again.returncode == 0, again.stderr
     assert "nothing to do" not in again.stdout and "building" in again.stdout
-    from pypdf import PdfReader
-
-    text = "".join(p.extract_text() for p in PdfReader(folder / "out" / "x-statix" / "owners.pdf").pages)
+    text = "".join(page_texts(folder / "out" / "x-statix" / "owners.pdf"))
     assert "Max Hand Size = 9" in text
 
 

@@ -16,6 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.harness import run_cli
+from tests.pdftext import words
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +50,7 @@ def printed(result) -> str:
 
 def text_of(pdf: Path) -> str:
     """The PDF's text, its lines joined (a wrapped sentence reads whole)."""
-    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages)
+    return words(pdf)
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -14,6 +14,7 @@ from pypdf import PdfReader
 
 from pnp.artefacts.kinds._plurals import counted, plural  # noqa: E402
 from pnp.artefacts.kinds.tokens import pitch_mm, punch_mm  # noqa: E402
+from tests.pdftext import page_texts  # noqa: E402
 from tests.pnp.pieces_support import build, own_pieces, starter  # noqa: E402
 
 
@@ -29,9 +30,9 @@ def test_the_starters_labels_and_tokens_each_take_one_page(built):
     labels, tokens = PdfReader(built / "dice-labels.pdf"), PdfReader(built / "tokens.pdf")
     assert len(labels.pages) == 1          # 4 dice x 6 faces, were 2 pages (one per die)
     assert len(tokens.pages) == 1          # 40 cargo + 20 lanterns, were 2 pages
-    heading = labels.pages[0].extract_text()
+    heading = page_texts(built / "dice-labels.pdf", [0])[0]
     assert "Dice labels: 1 Battle die, 3 Storm dice" in heading
-    assert "Tokens: 40 Cargo, 20 Lanterns" in tokens.pages[0].extract_text()
+    assert "Tokens: 40 Cargo, 20 Lanterns" in page_texts(built / "tokens.pdf", [0])[0]
 
 
 def test_a_page_heading_counts_only_what_it_holds(tmp_path):
@@ -39,7 +40,7 @@ def test_a_page_heading_counts_only_what_it_holds(tmp_path):
     db.write_text(db.read_text().replace("count: 20, start: 2d6", "count: 100, start: 2d6"))
     build(tmp_path)
     pages = PdfReader(tmp_path / "output" / "harbour" / "tokens.pdf").pages
-    texts = [p.extract_text() for p in pages]
+    texts = page_texts(tmp_path / "output" / "harbour" / "tokens.pdf")
     per_page = 7 * 9                                  # letter, 20 mm tokens on a 26.4 mm pitch
     assert len(pages) == -(-140 // per_page) == 3
     assert "Tokens: 40 Cargo, 23 Lanterns" in texts[0]

@@ -7,6 +7,8 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from tests.pdftext import page_texts
+
 
 @pytest.fixture
 def project(tmp_path, cli):
@@ -63,7 +65,7 @@ def test_mpc_preset_and_dtc_pages(cli, project, tmp_path):
     for page in pdf.pages:
         assert [round(float(v) / 72, 3) for v in page.mediabox[2:]] == [2.75, 3.75]
         assert [round(float(v) / 72, 3) for v in page.trimbox] == [0.125, 0.125, 2.625, 3.625]
-    texts = [p.extract_text() for p in pdf.pages]
+    texts = page_texts(tmp_path / "dtc" / "harbour" / "ships.pdf")
     assert "Iron Maiden" in texts[5] and "Iron Maiden" in texts[7]  # after two Gulls
     assert texts[0] == texts[2] != texts[1]                 # backs on pages 1, 3, ...
 

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from pnp.cli.main import main
+from tests.pdftext import page_texts  # noqa: E402
 from tests.pnp.pieces_support import build, starter  # noqa: E402
 
 REFERENCE_J2 = """- rect: {box: [0, 0, {{ W }}, {{ H }}], fill: "#fff8e0"}
@@ -28,8 +29,12 @@ def _project(root: Path, reference: str) -> Path:
     return db
 
 
+def _path(root: Path) -> Path:
+    return root / "output" / "harbour" / "reference.pdf"
+
+
 def _pdf(root: Path) -> PdfReader:
-    return PdfReader(root / "output" / "harbour" / "reference.pdf")
+    return PdfReader(_path(root))
 
 
 def test_one_turn_summary_per_player_two_to_a_page(tmp_path):
@@ -37,7 +42,7 @@ def test_one_turn_summary_per_player_two_to_a_page(tmp_path):
     build(tmp_path, "--only", "reference")
     pdf = _pdf(tmp_path)
     assert len(pdf.pages) == 2
-    texts = [page.extract_text() for page in pdf.pages]
+    texts = page_texts(_path(tmp_path))
     assert all(t.count("Your turn") == 2 for t in texts)
     assert "Turn summary x 2, one per player (1-2 of 4)" in texts[0]
 
@@ -49,7 +54,7 @@ def test_a_card_sized_summary_packs_many_to_a_page(tmp_path):
     pdf = _pdf(tmp_path)
     # 2 x 2 poker cards inside the sheets' 12.7 mm margin and heading
     assert len(pdf.pages) == 2
-    texts = [p.extract_text() for p in pdf.pages]
+    texts = page_texts(_path(tmp_path))
     assert [t.count("Your turn") for t in texts] == [4, 1]
     assert "Turn summary x 4 (1-4 of 5)" in texts[0]       # `copies`: not one per player
 

@@ -4,6 +4,7 @@ stops exactly at a trim, cut guides that survive the cutting order, and more."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 import pytest
@@ -33,12 +34,15 @@ def build(fonts, make_db, standin):
     return run
 
 
-def render(path) -> list:
+def render(path, pages: Collection[int] | None = None) -> list:
+    """Each page of the PDF as an RGB image, or only `pages` (indexes; None for the others:
+    a page costs its rasterising, issue 34)."""
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(str(path))
     try:
-        return [doc[i].render(scale=SCALE).to_pil().convert("RGB") for i in range(len(doc))]
+        return [doc[i].render(scale=SCALE).to_pil().convert("RGB")
+                if pages is None or i in pages else None for i in range(len(doc))]
     finally:
         doc.close()
 
@@ -142,7 +146,7 @@ def layout_pages(project, artefact):
 
 def test_xo_title_band_wedge_runs_into_the_bleed(xo_project):
     """Issue 33: the light wedge of the title band stopped at the top and right trims."""
-    image = render(xo_project / "out" / "xo" / "heroes-core.pdf")[0]
+    image = render(xo_project / "out" / "xo" / "heroes-core.pdf", {0})[0]
     page = layout_pages(xo_project, "heroes-core")[0]
     px = PT * SCALE
     top_row = [c for c in page["cards"] if c["trim_mm"][1] == page["cards"][0]["trim_mm"][1]]
@@ -163,7 +167,8 @@ def test_xo_not_ready_tag_leaves_the_art_word_clear(xo_project):
 
     pages = layout_pages(xo_project, "statuses")
     doc = pdfium.PdfDocument(str(xo_project / "out" / "xo" / "statuses.pdf"))
-    images = render(xo_project / "out" / "xo" / "statuses.pdf")
+    images = render(xo_project / "out" / "xo" / "statuses.pdf",
+                    {page["page"] - 1 for page in pages if page["side"] == "front"})
     checked = set()
     try:
         for page in pages:
@@ -399,7 +404,7 @@ def test_calibration_front_has_margin_ladders_on_every_edge(tmp_path, build, mak
         art = [a for a in b.artefacts(db) if a.name == "calibration"][0]
         result = b.build_artefact(db, art, b.options_from_profile(db.print), standin(db, fonts),
                                   fonts, tmp_path / paper / "out")
-        image = render(result.path)[0].convert("L")
+        image = render(result.path, {0})[0].convert("L")
         width, height = image.size
         px = PT * SCALE
         for d in range(1, LADDER_MM + 1):
@@ -429,7 +434,7 @@ def test_backs_take_the_scale_and_turn_correction(tmp_path, build, cards):
     wider = build(tmp_path / "b", decks={"main": cards(9)}, back_scale_pct=(102.0, 100.0))
     turned = build(tmp_path / "c", decks={"main": cards(9)}, back_rotate_deg=1.0)
     px = PT * SCALE
-    images = [render(r.path)[1].convert("L") for r in (plain, wider, turned)]
+    images = [render(r.path, {1})[1].convert("L") for r in (plain, wider, turned)]
     mid = images[0].size[1] // 2
     x0, x1 = painted_columns(images[0], mid)
     w0, w1 = painted_columns(images[1], mid)
@@ -441,7 +446,7 @@ def test_backs_take_the_scale_and_turn_correction(tmp_path, build, cards):
     lean = painted_columns(images[2], high)[0] - painted_columns(images[2], low)[0]
     assert lean / (50 * px) == pytest.approx(-math.tan(math.radians(1)), abs=0.002)
     # the fronts do not move
-    assert render(wider.path)[0] == render(plain.path)[0]
+    assert render(wider.path, {0})[0] == render(plain.path, {0})[0]
 
 
 def test_calibration_readings_give_the_correction_that_cancels_them():
@@ -563,7 +568,7 @@ def test_every_row_strip_keeps_marks_for_its_vertical_cuts(tmp_path, build, card
     rows apart and the middle row had no mark. Now each card's left and right edge has
     a pointer in its row, and the sheet says to cut the rows first."""
     result = build(tmp_path, decks={"main": cards(9)}, paper=paper)
-    image = render(result.path)[0]
+    image = render(result.path, {0})[0]
     front = result.layout[0]
     trims = [c["trim_mm"] for c in front["cards"]]
     rows = sorted({t[1] for t in trims})
@@ -581,7 +586,7 @@ def test_every_row_strip_keeps_marks_for_its_vertical_cuts(tmp_path, build, card
 
 def test_gutters_both_ways_need_no_order_and_mark_all_four_edges(tmp_path, build, cards):
     result = build(tmp_path, decks={"main": cards(6)}, layout="gutters")
-    image = render(result.path)[0]
+    image = render(result.path, {0})[0]
     assert "first" not in page_text(result.path, 0)
     trims = [c["trim_mm"] for c in result.layout[0]["cards"]]
     assert len(trims) == 6
@@ -603,7 +608,8 @@ def last_sheet_unpainted(project, out, game, deck, *args):
     pages = json.loads((project / out / game / f"{deck}.layout.json").read_text()
                        )["artefacts"][0]["pages"]
     last = [p for p in pages if p["side"] != "back"][-1]["page"]
-    images = render(project / out / game / f"{deck}.pdf")
+    images = render(project / out / game / f"{deck}.pdf",
+                    {p["page"] - 1 for p in pages if p["page"] >= last})
     found = []
     for page in pages:
         if page["page"] < last:

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from tests.pdftext import page_texts, words
 from tests.referee.xs.test_cli_game import Table, play_turn, true_state
 from tests.referee.xs.xs_support import referee
 
@@ -36,9 +37,10 @@ def scripted(session, cat, turns: int):
     return session
 
 
-@pytest.fixture
-def played(tmp_path, cat):
-    return scripted(tmp_path / "xs.db", cat, TURNS)
+@pytest.fixture(scope="module")
+def played(tmp_path_factory, cat):
+    """One scripted game for the module's tests, which only read it (`report`, `log`)."""
+    return scripted(tmp_path_factory.mktemp("played") / "xs.db", cat, TURNS)
 
 
 def test_mt_ft_and_the_heroes_on_the_table(played):
@@ -84,7 +86,6 @@ def test_mt_ft_and_the_heroes_on_the_table(played):
 
 
 def test_no_card_only_ever_hidden_appears_anywhere(played, tmp_path):
-    pypdf = pytest.importorskip("pypdf")
     states = every_state(played)
     from referee.session import Session
 
@@ -102,7 +103,7 @@ def test_no_card_only_ever_hidden_appears_anywhere(played, tmp_path):
     text = referee("report", str(played), "--report", str(pdf))
     as_json = referee("report", str(played), "--json")
     assert text.returncode == 0 and as_json.returncode == 0
-    pages = " ".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages)
+    pages = " ".join(page_texts(pdf))
     assert "Tokens over the game" in pages and "Ann MT" in pages
     for card in hidden:
         assert card not in text.stdout and card not in as_json.stdout and card not in pages
@@ -167,10 +168,9 @@ def test_mission_and_success_outcomes_against_their_own_modifiers(longer, tmp_pa
     text = referee("report", str(longer)).stdout
     assert ("Roll success outcome (1d6 and each roll's own modifiers, outcome total > the "
             "Carnage roll's total (XS-8)): ") in text
-    pypdf = pytest.importorskip("pypdf")
     pdf = tmp_path / "xs.pdf"
     assert referee("report", str(longer), "--report", str(pdf)).returncode == 0
-    pages = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(pdf).pages)
+    pages = words(pdf)
     assert "Roll mission outcome: share of each outcome, observed against expected" in pages
 
 

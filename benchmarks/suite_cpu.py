@@ -1,0 +1,71 @@
+"""CPU of running test files (or the whole suite) in this tree and in another, in one run.
+
+Run from the project root:
+
+    python benchmarks/suite_cpu.py --base ../base tests/referee/xo tests/pnp/test_cut_dxf.py
+    python benchmarks/suite_cpu.py --base ../base --rounds 3 --workers 2     # the whole suite
+
+Each round runs `python -m pytest -q -p no:cacheprovider [-n W --dist loadfile] FILES` once
+in each tree, the trees taking turns (the machine's load then weighs on both alike), and
+reads the CPU (user + system) the run and its children used from `RUSAGE_CHILDREN`: pytest,
+its xdist workers and every subprocess a test starts. Both trees get their own cache
+folder (PNP_CACHE_DIR) and the same environment. Printed: each tree's CPU and wall per
+round, the least of the rounds, and the ratio this / base (issue 34, item 3: the suite's CPU
+halved). A run whose tests fail is reported as failing, not measured."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(tree: Path, files: list[str], workers: int, cache: str) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit code) of one pytest run in `tree`."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files]
+    if workers:
+        command[4:4] = ["-n", str(workers), "--dist", "loadfile"]
+    env = {**os.environ, "PNP_CACHE_DIR": cache}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=tree, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        print(done.stdout[-3000:], file=sys.stderr)
+    return cpu, wall, done.returncode
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", help="test files or folders (default: the suite)")
+    parser.add_argument("--base", required=True, help="the other tree (a checkout)")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=0, help="xdist workers (0: none)")
+    args = parser.parse_args()
+    trees = {"base": Path(args.base).resolve(), "this": ROOT}
+    cpu: dict[str, list[float]] = {name: [] for name in trees}
+    with tempfile.TemporaryDirectory(prefix="suite-cpu-") as scratch:
+        for round_ in range(1, args.rounds + 1):
+            for name, tree in trees.items():
+                seconds, wall, code = run(tree, args.files, args.workers,
+                                          str(Path(scratch) / name))
+                verdict = "" if code == 0 else f"  FAILED (exit {code})"
+                print(f"round {round_} {name}: {seconds:7.1f} s CPU {wall:7.1f} s wall{verdict}",
+                      flush=True)
+                cpu[name].append(seconds)
+    base, this = min(cpu["base"]), min(cpu["this"])
+    print(f"least CPU: base {base:.1f} s, this {this:.1f} s, ratio {this / base:.2f}")
+
+
+if __name__ == "__main__":
+    main()
