@@ -13,11 +13,13 @@ def speed_ups() -> None:
     pnp's classes are made and before anything imports ReportLab (issue 24; issue 36: never
     on `import pnp`, which a program calling the library does): dataclass methods compiled
     once and kept in the cache folder (pnp.dataclass_code, which hooks `dataclasses`), and
-    PIL.Image loaded at its first use (pnp.lazy_pillow, a lazy module in sys.modules)."""
-    from pnp import dataclass_code, lazy_pillow
+    PIL.Image loaded at its first use (pnp.lazy_pillow, a lazy module in sys.modules), and
+    Jinja's compiler loaded only when a template is compiled (pnp.lazy_jinja)."""
+    from pnp import dataclass_code, lazy_jinja, lazy_pillow
 
     dataclass_code.install()
     lazy_pillow.install()
+    lazy_jinja.install()
 
 
 @contextmanager

@@ -208,6 +208,13 @@ def escape_markup(text: Any) -> str:
     return "".join("\\" + ch if ch in "*{}\\" else ch for ch in str(text))
 
 
+def _yaml_code_generator(*args: Any, **kwargs: Any) -> Any:
+    """The environment's code generator: its class is made, and Jinja's compiler
+    imported, only when a template is compiled (a build renders from the bytecode cache)."""
+    return _code_generator()(*args, **kwargs)
+
+
+@functools.cache
 def _code_generator():
     """Output code for YAML: every {{ }} value goes through finalize (constants too:
     Jinja would fold and HTML-escape them at compile time, making `{{ "a: b" }}` look
@@ -309,7 +316,7 @@ class Templates:
             auto_reload=False,              # templates do not change during a build
             bytecode_cache=_bytecode_cache(),
         )
-        self.env.code_generator_class = _code_generator()
+        self.env.code_generator_class = _yaml_code_generator  # type: ignore[assignment]
         self.env.filters.update(signed=signed, icon=icon_markup, literal=escape_markup, pairs=pairs,
                                 tint=tint)
         bound_filters(self.env)                 # these bounded too (pnp/draw/budget.py)

@@ -17,7 +17,10 @@ LIBRARIES = ("PIL.Image", "rich", "pypdf", "pypdfium2", "numpy", "openpyxl", "ez
 # the gettext and locale it loads are paid for by a build
 UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", "pnp.cli.diff",
             "pnp.exports", "yaml", "carddb.validate", "importlib.metadata", "click",
-            "pnp.cli.main", "gettext", "locale", *LIBRARIES)
+            "pnp.cli.main", "gettext", "locale", *LIBRARIES,
+            # templates come from the bytecode cache: Jinja's compiler is not loaded
+            # (pnp.lazy_jinja)
+            "jinja2.compiler", "jinja2.lexer", "jinja2.parser", "jinja2.optimizer")
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
 PROBE = ("import atexit, runpy, sys\n"
@@ -59,6 +62,21 @@ def test_art_still_loads_pillow_when_drawn():
     result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
                             text=True)
     assert result.stdout.split() == ["_LazyModule", "(2,", "1)", "module"], result.stderr
+
+
+def test_jinja_still_compiles_a_template_when_its_compiler_is_deferred():
+    """The stand-ins of pnp.lazy_jinja give way to the real compiler at its first use."""
+    probe = ("import sys, pnp.lazy_jinja\npnp.lazy_jinja.install()\n"
+             "import jinja2, jinja2.environment as e\n"
+             "print('jinja2.compiler' in sys.modules, type(e.Parser).__name__)\n"
+             "print(jinja2.Environment().from_string('{{ 1 + x }}').render(x=2))\n"
+             "print('jinja2.compiler' in sys.modules, e.Parser.__module__,"
+             " e.Environment.code_generator_class.__module__)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True)
+    assert result.stdout.split() == ["False", "_Later", "3", "True", "jinja2.parser",
+                                     "jinja2.compiler"], result.stderr
 
 
 def test_help_still_lists_every_command(cli):
