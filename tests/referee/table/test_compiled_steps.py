@@ -8,20 +8,14 @@ from __future__ import annotations
 import copy
 
 import pytest
-from click.testing import CliRunner
 
-import carddb
-from pnp.cli.main import main as pnp_main
 from referee.simulate import declared
 from referee.table import kit, rules, turn
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    root = tmp_path_factory.mktemp("starter")
-    result = CliRunner().invoke(pnp_main, ["init", str(root)])
-    assert result.exit_code == 0, result.output
-    return kit.TableGame.from_db(carddb.load(str(root / "cards.yaml")), "harbour")
+def game(harbour):
+    return harbour  # conftest.py: the starter's declared game
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,7 @@ import copy
 import random
 
 import pytest
-from click.testing import CliRunner
 
-import carddb
-from pnp.cli.main import main as pnp_main
 from referee.table import kit, rules, turn
 from referee.table.dice import FaceSource
 
@@ -20,11 +17,8 @@ SHARED = {"setup", "last_roll"}  # only ever replaced whole: the copy may share 
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    root = tmp_path_factory.mktemp("starter")
-    result = CliRunner().invoke(pnp_main, ["init", str(root)])
-    assert result.exit_code == 0, result.output
-    return kit.TableGame.from_db(carddb.load(str(root / "cards.yaml")), "harbour")
+def game(harbour):
+    return harbour  # conftest.py: the starter's declared game
 
 
 def containers(value, path="state"):
