@@ -339,15 +339,18 @@ def recorded(out: Path, root: Path) -> bool:
     return latest(out) is not None
 
 
-def save_record(out: Path, record: dict, db: Any = None) -> Path | None:
+def save_record(out: Path, record: dict, db: Any = None,
+                uses: bool | None = None) -> Path | None:
     """Add `record` as the next build, unless it says what the latest already says;
-    with `db`, remember whether its stamp came from git (for `recorded`)."""
+    with `db`, remember whether its stamp came from git (for `recorded`); `uses`:
+    `stamp_used(db)` when the caller already knows it."""
     from carddb.files import part_of
 
     if db is not None:
         folder = Path(out) / BUILDS
         folder.mkdir(parents=True, exist_ok=True)
-        uses = stamp_used(db)
+        if uses is None:
+            uses = stamp_used(db)
         seen = {"uses": uses, "git": git_stamp(Path(db.root)) if uses else None}
         (folder / GIT).write_text(json.dumps(seen, sort_keys=True) + "\n", encoding="utf-8")
     before = latest(out)
