@@ -29,6 +29,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -320,11 +321,13 @@ def next_record(db: Any, previous: dict | None, built: dict[str, dict],
             "cards": dict(sorted(cards.items()))}
 
 
-def stamp_used(db: Any) -> bool:
-    """Whether a template of any game mentions the stamp (then git may change a build)."""
+def stamp_used(db: Any, files: Callable[[str], list[Path]] | None = None) -> bool:
+    """Whether a template of any game mentions the stamp (then git may change a build);
+    `files(game)`: its template files, when the caller has found them already."""
     from pnp.draw.template_folders import template_files
 
-    return any(uses_stamp(template_files(db, gid)) for gid in db.games)
+    found = files or (lambda gid: template_files(db, gid))
+    return any(uses_stamp(found(gid)) for gid in db.games)
 
 
 def recorded(out: Path, root: Path) -> bool:
