@@ -29,6 +29,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -320,11 +321,13 @@ def next_record(db: Any, previous: dict | None, built: dict[str, dict],
             "cards": dict(sorted(cards.items()))}
 
 
-def stamp_used(db: Any) -> bool:
-    """Whether a template of any game mentions the stamp (then git may change a build)."""
+def stamp_used(db: Any, files: Callable[[str], list[Path]] | None = None) -> bool:
+    """Whether a template of any game mentions the stamp (then git may change a build);
+    `files(game)`: its template files, when the caller has found them already."""
     from pnp.draw.template_folders import template_files
 
-    return any(uses_stamp(template_files(db, gid)) for gid in db.games)
+    found = files or (lambda gid: template_files(db, gid))
+    return any(uses_stamp(found(gid)) for gid in db.games)
 
 
 def recorded(out: Path, root: Path) -> bool:
@@ -339,15 +342,18 @@ def recorded(out: Path, root: Path) -> bool:
     return latest(out) is not None
 
 
-def save_record(out: Path, record: dict, db: Any = None) -> Path | None:
+def save_record(out: Path, record: dict, db: Any = None,
+                uses: bool | None = None) -> Path | None:
     """Add `record` as the next build, unless it says what the latest already says;
-    with `db`, remember whether its stamp came from git (for `recorded`)."""
+    with `db`, remember whether its stamp came from git (for `recorded`); `uses`:
+    `stamp_used(db)` when the caller already knows it."""
     from carddb.files import part_of
 
     if db is not None:
         folder = Path(out) / BUILDS
         folder.mkdir(parents=True, exist_ok=True)
-        uses = stamp_used(db)
+        if uses is None:
+            uses = stamp_used(db)
         seen = {"uses": uses, "git": git_stamp(Path(db.root)) if uses else None}
         (folder / GIT).write_text(json.dumps(seen, sort_keys=True) + "\n", encoding="utf-8")
     before = latest(out)

@@ -127,6 +127,8 @@ class Hasher:
         self.opts = _options(opts)
         self._games: dict[str, str] = {}
         self._shared: str | None = None
+        # Each game's template files as found once this run (its record lists the same).
+        self.templates: dict[str, list[Path]] = {}
         # Each file's digest as first hashed in this run, before anything drew from it.
         self.seen: dict[Path, str] = {}
 
@@ -145,7 +147,7 @@ class Hasher:
             game = self.db.games[gid]
             settings = {"title": game.title, "colors": game.colors, "extras": game.extras,
                         "players": [game.min_players, game.max_players]}
-            files = [*template_files(self.db, gid), *icon_paths(self.db, gid)]
+            files = [*self.template_files(gid), *icon_paths(self.db, gid)]
             from pnp.draw.stamp import stamp, uses_stamp
 
             if uses_stamp(files):       # {{ version }} / {{ build_date }} are drawn
@@ -153,6 +155,12 @@ class Hasher:
             self._games[gid] = hashlib.sha256(
                 (_canonical(settings) + _digest_files(files, seen=self.seen)).encode()).hexdigest()
         return self._games[gid]
+
+    def template_files(self, gid: str) -> list[Path]:
+        """The game's template files, found once a run (a folder scan per file)."""
+        if gid not in self.templates:
+            self.templates[gid] = template_files(self.db, gid)
+        return self.templates[gid]
 
     def artefact(self, art: Any) -> str:
         inputs: dict[str, Any] = {
@@ -328,10 +336,12 @@ class Manifest:
         self.entries.pop(self.key(art), None)
 
     def record_run(self, args: Any, db: Any, db_path: Path, todo: list,
-                   seen: dict[Path, str] | None = None, listing: list[str] | None = None) -> None:
+                   seen: dict[Path, str] | None = None, listing: list[str] | None = None,
+                   templates: dict[str, list[Path]] | None = None) -> None:
         """Remember what a successful build read and wrote, for `unchanged_build`: the
         digests of the bytes it read (`seen`, hashed before drawing; the database's
-        from the bytes carddb parsed), not of the files as they are when it ends."""
+        from the bytes carddb parsed), not of the files as they are when it ends.
+        `templates`: each game's template files as the build found them."""
         import carddb
 
         seen = dict(seen or {})
@@ -343,7 +353,8 @@ class Manifest:
         files: set[Path] = {db_file, *getattr(db, "sources", ()), *font_paths(db),
                             *_code_files()}
         for gid in {a.game for a in todo}:
-            files.update(template_files(db, gid))
+            found = (templates or {}).get(gid)
+            files.update(found if found is not None else template_files(db, gid))
             files.update(icon_paths(db, gid))
             for deck in db.games[gid].decks.values():
                 files.update(_image_paths(db, deck))
@@ -426,7 +437,8 @@ class Plan:
 
     def finished(self, args: Any, db: Any, db_path: Path, todo: list) -> None:
         """Every artefact of `todo` is built or up to date: remember the run."""
-        self.manifest.record_run(args, db, db_path, todo, self.hasher.seen, self.listing)
+        self.manifest.record_run(args, db, db_path, todo, self.hasher.seen, self.listing,
+                                 self.hasher.templates)
 
     def save(self) -> None:
         self.manifest.save()

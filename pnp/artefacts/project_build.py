@@ -467,12 +467,13 @@ def _record_build(db: Any, db_path: Path, opts: Any, options: BuildOptions, out:
     for result in staged:
         plan.built(result.artefact, result)
     plan.finished(args, db, db_path, todo)
-    record = drawn.next_record(db, previous, built_cards, stamp(db))
+    uses = drawn.stamp_used(db, plan.hasher.template_files)  # as hashed; once for both
+    record = drawn.next_record(db, previous, built_cards, stamp(db, uses))
     if opts.ink_saver:          # so that pnp diff plans the cards as this build drew them
         record["ink_saver"] = "flag" if options.ink_saver else "print"
     if options.lang is not None:    # ... and in this language
         record["lang"] = options.lang
-    drawn.save_record(out, record, db)
+    drawn.save_record(out, record, db, uses)
     plan.save()
 
 

@@ -35,13 +35,14 @@ def git_stamp(root: Path) -> dict[str, str]:
     return {"version": version, "build_date": date}
 
 
-def stamp(db: Any) -> dict[str, str]:
+def stamp(db: Any, drawn: bool | None = None) -> dict[str, str]:
     """What templates see as `version` and `build_date`: cards.yaml's `release`, each
-    value missing there taken from git."""
+    value missing there taken from git. `drawn`: whether a template of the database
+    draws the stamp, when the caller already knows (else its templates are read)."""
     release = dict(getattr(db, "release", None) or {})
     values = {"version": str(release.get("version", "") or ""),
               "build_date": str(release.get("date", "") or "")}
-    if not all(values.values()) and _drawn(db):
+    if not all(values.values()) and (_drawn(db) if drawn is None else drawn):
         from_git = git_stamp(Path(db.root))
         values = {k: values[k] or from_git[k] for k in STAMP_KEYS}
     return values

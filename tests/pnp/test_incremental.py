@@ -10,7 +10,7 @@ import pytest
 
 import carddb
 from pnp.artefacts import build as b
-from pnp.artefacts.incremental import Hasher, unchanged_build
+from pnp.artefacts.incremental import Hasher, Manifest, Plan, run_key, unchanged_build
 from tests.harness import run_cli
 from tests.pnp.exports_support import ROOT, make_project
 
@@ -70,6 +70,22 @@ def test_print_options_and_game_settings_change_their_artefacts(db):
     after = hashes(recoloured)
     changed = {k for k in before if before[k] != after[k]}
     assert changed == {k for k in before if k.startswith("x-statix/")}
+
+
+def test_the_run_record_lists_the_template_files_the_hasher_found(db, tmp_path):
+    """The record reuses each game's template files as hashed; it lists what a
+    record made without them lists."""
+    todo = b.artefacts(db)
+    plan = Plan(db, b.options_from_profile(db.print), tmp_path)
+    for art in todo:
+        plan.digest(art)
+    plan.finished({"run": 1}, db, ROOT / "cards.yaml", todo)
+    alone = Manifest(tmp_path)
+    alone.record_run({"run": 1}, db, ROOT / "cards.yaml", todo, listing=plan.listing)
+    listed = plan.manifest.runs[run_key({"run": 1})]["files"]
+    assert set(listed) == set(alone.runs[run_key({"run": 1})]["files"])
+    assert {gid for gid in db.games} <= set(plan.hasher.templates)
+    assert any(name.endswith(".j2") for name in listed)
 
 
 def test_an_images_bytes_feed_its_deck(tmp_path):
