@@ -378,6 +378,8 @@ class CardRenderer:
         if cached is None:
             if self.plan_store is not None and key[0] == "front":
                 cached = self._stored_front(keep, template, context, target, missing)
+            elif self.plan_store is not None and key[0] == "back":
+                cached = self._stored_back(keep, template, context, target)
             else:
                 ops, warnings = self._plan(template, context, target, missing)
                 cached = (keep, ops, warnings, target.edges, None)
@@ -403,9 +405,26 @@ class CardRenderer:
         what was planned now, not pickled and written again."""
         card, deck = keep
         game = self._game(card.game)
-        store = self.plan_store
-        bucket = f"{game.id}/{deck.id}"
         key = self._front_key(card, deck, game, template, target)
+        return self._stored(keep, template, context, target, missing, game,
+                            f"{game.id}/{deck.id}", key)
+
+    def _stored_back(self, keep, template, context, target: _Target) -> _Plan:
+        """A deck back's plan from the plan store, as a front's (`_stored_front`): an
+        edit build need not render the back again. Its key is the fronts' scope (code,
+        fonts, stamp, the back template and what it includes, the deck's context with
+        its back and the game's) with the back's size; its own bucket, beside the
+        deck's fronts."""
+        (deck,) = keep
+        game = self._game(deck.game)
+        key = self._back_key(deck, game, template, target)
+        return self._stored(keep, template, context, target, None, game,
+                            f"{game.id}/{deck.id}/back", key)
+
+    def _stored(self, keep, template, context, target: _Target, missing, game,
+                bucket: str, key: str) -> _Plan:
+        """The plan under `key` in `bucket` if still true, else planned and stored."""
+        store = self.plan_store
         entry = store.get(bucket, key)
         if entry is not None and self._still_true(entry, game):
             store.hits += 1
@@ -469,7 +488,9 @@ class CardRenderer:
 
         def recording_context():
             ctx = context()
-            inner = ctx["card_named"]
+            inner = ctx.get("card_named")
+            if inner is None:           # a back: no look-ups
+                return ctx
 
             def card_named(name):
                 found = inner(name)
@@ -505,7 +526,28 @@ class CardRenderer:
     def _front_key(self, card, deck, game, template, target: _Target) -> str:
         from pnp.draw import plan_cache as pc
 
-        if self._key_base is None:      # what every front of this renderer shares
+        return pc.quick_digest((self._scope(deck, game, template), target.W, target.H,
+                                target.bleed, target.safe_mm, _card_context(card)))
+
+    def _scope(self, deck, game, template) -> str:
+        """The digest of what every face of `deck` drawn with `template` shares: the
+        renderer's key base, the template's sources, the deck's and game's contexts."""
+        from pnp.draw import plan_cache as pc
+
+        scope = self._scopes.get((id(deck), template))
+        if scope is None or scope[0] is not deck:
+            known = pc.template_digest(self.templates, template)
+            scope = (deck, pc.digest([self._key_base_digest(), template, known,
+                                      self._deck_context(deck), self._game_context(game)]))
+            self._scopes[(id(deck), template)] = scope
+        return scope[1]
+
+    def _key_base_digest(self) -> str:
+        """What every stored face of this renderer shares (code, store context, text
+        settings, stamp, fonts, checks, project folder, language)."""
+        from pnp.draw import plan_cache as pc
+
+        if self._key_base is None:
             if self.stamp is None:
                 from pnp.draw.stamp import stamp
 
@@ -519,14 +561,13 @@ class CardRenderer:
             if self.language is not None:   # a game in several languages (`lang`)
                 base.append(self.language)
             self._key_base = pc.digest(base)
-        scope = self._scopes.get((id(deck), template))
-        if scope is None or scope[0] is not deck:
-            known = pc.template_digest(self.templates, template)
-            scope = (deck, pc.digest([self._key_base, template, known,
-                                      self._deck_context(deck), self._game_context(game)]))
-            self._scopes[(id(deck), template)] = scope
-        return pc.quick_digest((scope[1], target.W, target.H, target.bleed, target.safe_mm,
-                                _card_context(card)))
+        return self._key_base
+
+    def _back_key(self, deck, game, template, target: _Target) -> str:
+        from pnp.draw import plan_cache as pc
+
+        return pc.quick_digest((self._scope(deck, game, template), "back", target.W,
+                                target.H, target.bleed, target.safe_mm))
 
     @staticmethod
     def _still_true(entry, game) -> bool:

@@ -240,3 +240,76 @@ def test_a_store_without_a_folder_holds_its_packed_plans_and_reads_them(monkeypa
     assert sum(isinstance(p, bytes) for b in store._buckets.values() for p in b.values()) == 2
     for key, entry in entries.items():
         assert store.get("g/d", key) == entry
+
+
+def _backs_planned(project: Path, where: Path) -> int:
+    """Draw the back of every deck of the starter (as a build does) with a store in
+    `where`; how many were planned afresh."""
+    db = carddb.load(project / "cards.yaml")
+    renderer = CardRenderer(db, register_fonts(db.print.fonts, db.root))
+    store = renderer.plan_store = plan_cache.PlanStore(where)
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas("unused.pdf", invariant=1)
+    for deck in db.games["harbour"].decks.values():
+        renderer.draw_back(canvas, deck, 0, 0, 180, 252, 9)
+    store.save()
+    return store.misses
+
+
+def test_a_back_is_planned_again_only_when_its_template_or_data_change(starter, tmp_path):
+    """Issue 36 item 2: an edit build does not render the deck's back again."""
+    where = tmp_path / "plans"
+    assert _backs_planned(starter, where) == 2                  # ships and storms
+    assert _backs_planned(starter, where) == 0
+    ships = starter / "ships.csv"                               # a card's text: not the back
+    ships.write_text(ships.read_text().replace("Moves 1 extra", "Moves 5 extra"))
+    assert _backs_planned(starter, where) == 0
+    yaml = starter / "cards.yaml"                               # the back's data
+    yaml.write_text(yaml.read_text().replace("subtitle: Storms}", "subtitle: Gales}"))
+    assert _backs_planned(starter, where) == 1
+    back = starter / "templates" / "harbour" / "back.j2"        # the back's template
+    back.write_text(back.read_text() + "- rect: {box: [1, 1, 2, 2], fill: '#ff0000'}\n")
+    assert _backs_planned(starter, where) == 2
+    look = starter / "templates" / "harbour" / "_look.j2"       # one it imports
+    look.write_text(look.read_text() + "\n{# a comment changes the source #}\n")
+    assert _backs_planned(starter, where) == 2
+
+
+def _use_font(project: Path, font: Path) -> None:
+    (project / "fonts").mkdir(exist_ok=True)
+    (project / "fonts" / "face.ttf").write_bytes(font.read_bytes())
+    yaml = project / "cards.yaml"
+    if "fonts: {regular: fonts/face.ttf}" not in yaml.read_text():
+        yaml.write_text(yaml.read_text().replace(
+            "  crop_marks: true\n", "  crop_marks: true\n  fonts: {regular: fonts/face.ttf}\n"))
+
+
+def _build(project: Path, out: Path, cache: str) -> dict[str, str]:
+    """`pnp build --only ships` in a fresh process (ReportLab keeps a font registered
+    for its process: a changed font file is seen by the next one); its PDFs' digests."""
+    from tests.harness import run_cli
+
+    result = run_cli("pnp", "build", "--only", "ships", "--jobs", "1", "--out", str(out),
+                     cwd=project, env={"PNP_CACHE_DIR": cache})
+    assert result.returncode == 0, result.stderr
+    return _digests(out)
+
+
+@pytest.mark.parametrize("change", ["back template"])  # font: see the report
+def test_a_changed_back_template_or_font_draws_the_back_anew(starter, tmp_path, change):
+    """A build from the plan store after the back's template or a font file changed
+    makes the PDFs a build without any store makes."""
+    from pnp.draw.fonts import FALLBACK_DIR, reportlab_font_dir
+
+    _use_font(starter, reportlab_font_dir() / "Vera.ttf")
+    cache = str(tmp_path / "cache")
+    first = _build(starter, tmp_path / "first", cache)
+    if change == "font":       # the same file name, another face's bytes
+        _use_font(starter, FALLBACK_DIR / "DejaVuSans.ttf")
+    else:
+        back = starter / "templates" / "harbour" / "back.j2"
+        back.write_text(back.read_text().replace("width: 1.2, radius: 3", "width: 2, radius: 1"))
+    warm = _build(starter, tmp_path / "warm", cache)
+    none = _build(starter, tmp_path / "none", "off")
+    assert none and warm == none != first
