@@ -36,11 +36,30 @@ def _text(page: Any) -> str:
     textpage = page.get_textpage()
     parts: list[str] = []
     end: tuple[float, float] | None = None  # the last object's baseline and right edge
-    for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_TEXT], textpage=textpage):
+    for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_TEXT]):
         origin = obj.get_matrix()
         if end is not None:
             goes_on = abs(origin.f - end[0]) < 0.01 and abs(origin.e - end[1]) < 1
             parts.append("" if goes_on else "\n")
-        parts.append(obj.extract())
-        end = (origin.f, obj.get_bounds()[2])
+        parts.append(_extract(raw, obj, textpage))
+        end = (origin.f, _bounds(obj)[2])
     return "".join(parts)
+
+
+def _extract(raw: Any, obj: Any, textpage: Any) -> str:
+    """A text object's text through pdfium's C call, as PdfTextObj.extract does (that
+    method is not in pypdfium2 4.30, the floor pyproject declares)."""
+    import ctypes
+
+    size = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)  # bytes, with the NUL
+    if size <= 2:
+        return ""
+    buffer = ctypes.create_string_buffer(size)
+    raw.FPDFTextObj_GetText(obj.raw, textpage.raw,
+                            ctypes.cast(buffer, ctypes.POINTER(raw.FPDF_WCHAR)), size)
+    return buffer.raw[:size - 2].decode("utf-16-le")
+
+
+def _bounds(obj: Any) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top): `get_bounds` since pypdfium2 5, `get_pos` in 4."""
+    return obj.get_bounds() if hasattr(obj, "get_bounds") else obj.get_pos()
