@@ -4,6 +4,7 @@ code, the session files after), and every other line is handed to click unchange
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -261,7 +262,18 @@ def loaded_by(argv: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, 
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**process_env(), "PYTHONPATH": str(ROOT)}, cwd=cwd)
-    return proc, set(proc.stdout.strip().splitlines()[-1].split())
+    return proc, set(proc.stdout.strip().splitlines()[-1].split()) - interpreter_modules()
+
+
+@functools.cache
+def interpreter_modules() -> frozenset[str]:
+    """What the interpreter has loaded before any of the referee's code runs, in the same
+    environment: not the command's doing (an editable install's finder, run from its .pth
+    file at start-up, imports pathlib and importlib.util)."""
+    proc = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"],
+                          capture_output=True, text=True, check=True,
+                          env={**process_env(), "PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    return frozenset(proc.stdout.split())
 
 
 NEVER = {"click", "carddb", "yaml", "rich", "random", "referee.cli", "referee.dice",
