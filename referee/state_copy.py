@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-_ATOMS = frozenset({str, int, float, bool, type(None)})
+ATOMS = frozenset({str, int, float, bool, type(None)})  # shared, never copied
 
 
 def copy_state(value: Any) -> Any:
@@ -20,13 +20,13 @@ def copy_state(value: Any) -> Any:
     container with it."""
     kind = type(value)
     if kind is dict:
-        atoms = _ATOMS
+        atoms = ATOMS
         return {key: item if type(item) in atoms else copy_state(item)
                 for key, item in value.items()}
     if kind is list:
-        atoms = _ATOMS
+        atoms = ATOMS
         return [item if type(item) in atoms else copy_state(item)
                 for item in value]
-    if kind in _ATOMS:
+    if kind in ATOMS:
         return value
     return copy.deepcopy(value)

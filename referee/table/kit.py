@@ -12,7 +12,6 @@ State: `{"game": ID, "kit": "table", "seed", "players": [seat order], "title",
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from typing import Any
@@ -23,6 +22,8 @@ from carddb.gamerules import Step as RuleStep
 from referee.errors import RefereeError, UsageError
 from referee.inputs import shown
 from referee.outcome import Result, Step
+from referee.state_copy import ATOMS
+from referee.state_copy import copy_state as copied
 from referee.table.dice import FaceSource, summary
 from referee.words import counted
 
@@ -384,7 +385,6 @@ _COPIES: dict[str, Any] = {
 }
 # only ever replaced whole, never changed in place: shared by the copy
 _SHARED = frozenset({"setup", "last_roll"})
-_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def copy_state(state: dict) -> dict:
@@ -392,16 +392,16 @@ def copy_state(state: dict) -> dict:
     rule changes in place (the setup, the last roll, the plain values), so the copy costs
     a few dicts and lists rather than a deep copy of every value (issue 30: the balance
     lab copies at every step, so each part is visited once, by its own copier). A part
-    of unknown shape is deep-copied."""
+    of unknown shape is copied whole (referee.state_copy)."""
     new = state.copy()
     copies = _COPIES
     for key, value in state.items():
         copier = copies.get(key)
         if copier is not None:  # a part of known shape (or a plain value: no choice pending)
-            if type(value) not in _ATOMS:
+            if type(value) not in ATOMS:
                 new[key] = copier(value)
-        elif type(value) not in _ATOMS and key not in _SHARED:
-            new[key] = copy.deepcopy(value)
+        elif type(value) not in ATOMS and key not in _SHARED:
+            new[key] = copied(value)
     return new
 
 
