@@ -696,13 +696,17 @@ class Session:
         where = f"event #{row[0]}: state"
         with _refusing_bad_rows(self.path):
             anchor, changes = state_delta.split(row[0], stored, where)
-            state = self._anchors.get(anchor)
-            if state is None:
-                state = state_delta.anchor_state(self._row(anchor)[5], where)
-                self._anchors[anchor] = state
-            text = state_delta.applied(state, changes, where)
+            text = state_delta.applied(self._anchor_state(anchor, where), changes, where)
         self._texts[row[0]] = text
         return text
+
+    def _anchor_state(self, anchor: int, where: str) -> dict:
+        """An anchor's whole state as values, parsed (and checked) once a command: its
+        deltas are rebuilt from it, and a new delta is made against it."""
+        state = self._anchors.get(anchor)
+        if state is None:
+            state = self._anchors[anchor] = state_delta.anchor_state(self._row(anchor)[5], where)
+        return state
 
     def _whole(self, row: Row) -> Row:
         """`row` with its state as JSON text (`_state_text`)."""
@@ -887,7 +891,9 @@ class Session:
         if current[0] == 0:
             return text
         anchor = state_delta.anchor_of(current[0], current[5])
-        return state_delta.encode(seq, text, state, anchor, self._state_text(self._row(anchor)))
+        with _refusing_bad_rows(self.path):
+            old = self._anchor_state(anchor, f"event #{anchor}: state")
+        return state_delta.encode_against(seq, text, state, anchor, old)
 
     def _clock_after(self, kind: str) -> dict:
         """The turn clock of the event about to be appended (referee/clock.py): the time

@@ -46,7 +46,13 @@ def encode(seq: int, text: str, state: dict, anchor: int, anchor_text: str) -> s
     if not 0 < seq - anchor < ANCHOR_EVERY:
         return text
     old = json.loads(anchor_text)
-    if not isinstance(old, dict):
+    return encode_against(seq, text, state, anchor, old) if isinstance(old, dict) else text
+
+
+def encode_against(seq: int, text: str, state: dict, anchor: int, old: dict) -> str:
+    """`encode` with the anchor's state as values already (a session parses each anchor
+    once a command: `Session._anchor_state`)."""
+    if not 0 < seq - anchor < ANCHOR_EVERY:
         return text
     changes: list[Change] = []
     if not _diff(old, state, [], changes):
