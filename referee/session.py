@@ -125,11 +125,11 @@ def _row_sound(seq: int, ts: Any, kind: Any, summary: Any, payload_json: Any,
     bytes (one bit flipped in a record's header does that) keeps the CRC of its bytes, and
     SQL's `typeof` on six columns cost as much as the CRC. False is a doubt, not a verdict:
     the row-by-row check then decides and says where."""
-    try:
-        text = "\x1f".join((ts, kind, summary, payload_json, state_json))
+    try:  # row_crc's bytes, in one join (the seq is the table's rowid: an integer)
+        text = "\x1f".join((str(seq), ts, kind, summary, payload_json, state_json))
     except TypeError:  # a column that is not text
         return False
-    return type(crc) is int and zlib.crc32(f"{seq}\x1f{text}".encode("utf-8")) == crc
+    return type(crc) is int and zlib.crc32(text.encode("utf-8")) == crc
 
 
 class Event:
