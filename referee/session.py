@@ -23,10 +23,10 @@ events that restore an earlier state. Safety:
 - a busy timeout makes concurrent commands wait their turn instead of failing;
 - the file's header (SQLite magic + our application_id) is checked by reading bytes
   *before* SQLite opens it. The first command to open a file checks it whole (`PRAGMA
-  quick_check`, every event row: seq order, CRC-32, content by state_schema; in one pass
-  of SQLite's C code, `_verify_bulk`, row by row when that doubts anything), and records
-  what it verified (`session_verified`: a mark kept with the file's identity, outside the
-  file); the next commands find the file unchanged since and read only what they use:
+  quick_check`, every event row: seq order, column types, CRC-32, content by
+  state_schema; in one pass of SQLite over the rows, `_verify_bulk`, row by row when that
+  doubts anything), and records what it verified (`session_verified`: a mark kept with
+  the file's identity, outside the file); the next commands find the file unchanged since and read only what they use:
   the current state row (CRC and schema checked on every command), the rows written
   after the mark (checked as on a whole check), and the earlier rows they read (an undo
   target, a `log` page: each CRC checked, each state by state_schema). A command thus reads
@@ -84,20 +84,16 @@ _SELECT_ALL = _SELECT + " ORDER BY seq"
 _SELECT_LAST = _SELECT + " ORDER BY seq DESC LIMIT 1"
 _SELECT_RANGE = _SELECT + " WHERE seq BETWEEN ? AND ? ORDER BY seq"
 _INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
-# Session._verify_bulk: a whole check in one pass of SQLite's C code over the rows.
+# Session._verify_bulk: a whole check in one pass of SQLite over the rows. The count, the
+# least and the greatest seq as subqueries (SQLite answers each from the table's b-tree,
+# not row by row); each row's columns handed to `_row_sound` as they are stored (one call
+# a row: is every column text, and its CRC the stored one?); the rows Python reads: the
+# history's (new, undo, redo).
 _BULK = (
-    "SELECT count(*), min(seq), max(seq), "
-    # any column not text (or a CRC not a number): its CRC is not the one SQL computes
-    "total(typeof(ts) != 'text' OR typeof(kind) != 'text' OR typeof(summary) != 'text' "
-    "OR typeof(payload_json) != 'text' OR typeof(state_json) != 'text' "
-    "OR typeof(crc) != 'integer'), "
-    # row_crc: the columns as text joined by \x1f, as UTF-8, crc32: the first that differs
-    # (printf: one string, not ten, one call of Python's crc32 a row, the states being
-    # short deltas in format 2; a text with a NUL in it is cut there, so its CRC
-    # differs and the row-by-row check decides: a mismatch is a doubt, never a verdict)
-    "min(CASE WHEN referee_crc32(CAST(printf('%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s', seq, ts, "
-    "kind, summary, payload_json, state_json) AS BLOB), 0) != crc THEN seq END), "
-    # the rows Python reads: the history's (new, undo, redo)
+    "SELECT (SELECT count(*) FROM events), (SELECT min(seq) FROM events), "
+    "(SELECT max(seq) FROM events), "
+    "min(seq) FILTER (WHERE NOT referee_row_sound(seq, ts, kind, summary, payload_json, "
+    "state_json, crc)), "
     "json_group_array(seq) FILTER (WHERE kind IN ('new', 'undo', 'redo')) "
     "FROM events")
 _BULK_OTHERS = ("SELECT seq, ts, kind, summary, payload_json, '' FROM events "
@@ -119,6 +115,21 @@ def row_crc(row: Row) -> int:
     """CRC-32 of an event row: damage that SQLite's page checks cannot see (bytes inside a
     stored text) is caught when the row no longer matches it."""
     return zlib.crc32("\x1f".join(str(value) for value in row).encode("utf-8"))
+
+
+def _row_sound(seq: int, ts: Any, kind: Any, summary: Any, payload_json: Any,
+               state_json: Any, crc: Any) -> bool:
+    """One row as SQLite stores it (`_BULK` calls this once a row): True when every column
+    is text and the stored CRC is the integer `row_crc` computes from them. The types are
+    checked here because Python sees them for nothing: a text stored as a blob of the same
+    bytes (one bit flipped in a record's header does that) keeps the CRC of its bytes, and
+    SQL's `typeof` on six columns cost as much as the CRC. False is a doubt, not a verdict:
+    the row-by-row check then decides and says where."""
+    try:  # row_crc's bytes, in one join (the seq is the table's rowid: an integer)
+        text = "\x1f".join((str(seq), ts, kind, summary, payload_json, state_json))
+    except TypeError:  # a column that is not text
+        return False
+    return type(crc) is int and zlib.crc32(text.encode("utf-8")) == crc
 
 
 class Event:
@@ -524,12 +535,12 @@ class Session:
         self._marked = False
 
     def _verify_bulk(self) -> bool:
-        """The checks of `_verify_whole` that a first open makes, in SQLite's C code (issue
+        """The checks of `_verify_whole` that a first open makes, in one pass of SQLite (issue
         36, item 5: a 50,000-event session, 65 MB of states, is checked whole the first
         time a command opens it; a Python loop over its rows was most of the time): seqs
-        1..N (count, min and max), every column text, each row's CRC computed by zlib inside
-        the query (the same bytes `row_crc` hashes: the columns' UTF-8 joined by \x1f), so
-        a byte changed anywhere is refused now. Only the history's rows (new, undo, redo)
+        1..N (count, min and max), and each row handed once to `_row_sound` as SQLite stores
+        it (every column text, its CRC the one `row_crc` computes), so a byte changed
+        anywhere is refused now. Only the history's rows (new, undo, redo)
         and the current row come to Python, through state_schema.LogCheck as on a
         row-by-row check, with the runs of ordinary events between them; the current row's
         state is checked. An earlier ordinary row's content (its one-line texts, its
@@ -540,9 +551,9 @@ class Session:
         SQLite lacks JSON."""
         conn = self._db()
         try:
-            conn.create_function("referee_crc32", 2, zlib.crc32, deterministic=True)
-            count, first, top, odd, damaged, read = conn.execute(_BULK).fetchone()
-            if not count or first != 1 or top != count or odd or damaged is not None:
+            conn.create_function("referee_row_sound", 7, _row_sound, deterministic=True)
+            count, first, top, damaged, read = conn.execute(_BULK).fetchone()
+            if not count or first != 1 or top != count or damaged is not None:
                 return False
             others = conn.execute(_BULK_OTHERS, (read, count)).fetchall()
             last = conn.execute(_SELECT_LAST).fetchone()

@@ -187,6 +187,27 @@ def test_a_file_changed_outside_the_referee_is_checked_whole_again(tmp_path):
     assert "(event #6)" not in line
 
 
+@pytest.mark.parametrize("column", ["ts", "summary", "payload_json", "state_json", "crc"])
+def test_a_text_stored_as_a_blob_of_its_bytes_is_refused_on_the_first_open(tmp_path, column):
+    """One bit flipped in a record's header turns a text into a blob of the very same
+    bytes, which a CRC of the bytes cannot see: an earlier ordinary row so damaged (status
+    does not read it) is refused by the first open all the same, in one line, the file
+    untouched (the bulk check's column types, session._row_sound)."""
+    path = tmp_path / "s.db"
+    make_session(path)
+    grow(path, 5)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TRIGGER events_append_only_update")
+    conn.execute(f"UPDATE events SET {column} = CAST({column} AS BLOB) WHERE seq = 3")
+    assert conn.execute(f"SELECT typeof({column}) FROM events WHERE seq = 3").fetchone() == (
+        "blob",)
+    conn.close()
+    before = path.read_bytes()
+    proc = cli("--session", str(path), "status")
+    assert proc.returncode == 2 and "damaged session file (event #3)" in one_line_error(proc)
+    assert path.read_bytes() == before
+
+
 def test_rows_after_the_mark_are_checked_as_on_a_whole_check(tmp_path, monkeypatch):
     path = tmp_path / "s.db"
     make_session(path)
