@@ -371,7 +371,8 @@ def _lists(table: dict) -> dict:
 def _zones(zones: dict) -> dict:
     new = {}
     for player, mine in zones.items():
-        copied = new[player] = {}
+        copied: dict[str, list] = {}
+        new[player] = copied
         for zone, cards in mine.items():
             copied[zone] = cards.copy()
     return new
