@@ -548,14 +548,38 @@ def _part_reader(game: TableGame, word: str, zone: bool) -> Callable[[dict], Any
     return lambda s: s["turn"].get("rolls", {}).get(word, 0)
 
 
-def _reads_of(game: TableGame) -> Callable[[dict], tuple]:
-    """The state's parts the score and the end tests on tokens read, as one key."""
+def _settle_reads(game: TableGame) -> tuple[set[str], set[str]]:
+    """The names and zones the score and the end tests on tokens read (`settle`)."""
     names: set[str] = set()
     zones: set[str] = set()
     texts = [game.rules.score] if game.rules.score else []
     texts += [end.test for end in game.rules.end if end.kind in ("token", "pool")]
     for text in texts:
         _read(expr.parse(text), names, zones)
+    return names, zones
+
+
+def settle_parts(game: TableGame) -> frozenset[str]:
+    """The parts of a state `settle` reads, by the names `effect_parts` gives what a rule
+    changes: "tokens" (a player's or the pool's), "rolls" (the turn's outcomes), "hands"
+    (a count of the hand), "zones" (the cards in play, a player's or the table's)."""
+    names, zones = _settle_reads(game)
+    parts = {"tokens" if name in game.tokens else "rolls" for name in names}
+    parts |= {"hands" if zone == HAND else "zones" for zone in zones}
+    return frozenset(parts)
+
+
+def effect_parts(effect: Effect) -> frozenset[str]:
+    """The parts of a state `effect` may change (`settle_parts`' names; "decks" beside):
+    a draw or a discard the hand and the decks, any other effect tokens."""
+    if effect.verb in ("draw", "discard"):
+        return frozenset({"hands", "decks"})
+    return frozenset({"tokens"})
+
+
+def _reads_of(game: TableGame) -> Callable[[dict], tuple]:
+    """The state's parts the score and the end tests on tokens read, as one key."""
+    names, zones = _settle_reads(game)
     own = tuple(n for n in sorted(names) if n in game.tokens and not game.tokens[n].shared)
     mine = tuple(z for z in sorted(zones) if z != HAND and not _shared_zone(game, z))
     parts = [_part_reader(game, n, False) for n in sorted(names) if n not in own]
