@@ -383,26 +383,26 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
     = 1 knots`) and its data; the outcome kept in the turn (`turn.rolls`)."""
     faces = []
     for die_name, n in named.pool:
-        die = game.dice[die_name]
-        faces += [(die, f) for f in source.take(n, die, f"{player}'s {named.name} roll "
-                                                        f"({n} {die_name})")]
+        faces += source.take(n, game.dice[die_name], f"{player}'s {named.name} roll "
+                                                     f"({n} {die_name})")
+    keys = [f.key for f in faces]  # each face's key read once (a simulated game rolls often)
     counts: dict[str, int] = {}
     total = 0
-    for _, f in faces:
-        counts[f.key] = counts.get(f.key, 0) + 1
+    for key, f in zip(keys, faces, strict=True):
+        counts[key] = counts.get(key, 0) + 1
         total += f.value or 0
-    env = Env(state, game, player, counts=dict(counts), total=total)
+    env = Env(state, game, player, counts=counts, total=total)  # read, never changed
     tree = parsed(named.outcome)
     value = compiled(named.outcome)(env)
     outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
     said = named.say.replace("{outcome}", outcome)
     pool = " + ".join(f"{n} {d}" for d, n in named.pool)
-    line = f"{named.name.title()} roll, {pool}: {' '.join(f.key for _, f in faces)}  " \
+    line = f"{named.name.title()} roll, {pool}: {' '.join(keys)}  " \
            f"{worked(tree, env)} = {said}"
     state["turn"].setdefault("rolls", {})[named.name] = value
-    data = {"roll": named.name, "faces": [f.key for _, f in faces], "counts": dict(counts),
+    data = {"roll": named.name, "faces": keys, "counts": dict(counts),
             "sum": total, "outcome": value, "say": said}
-    state["last_roll"] = {"who": player, "die": named.name, "faces": data["faces"],
+    state["last_roll"] = {"who": player, "die": named.name, "faces": keys,
                           "counts": dict(counts), "sum": total, "outcome": value}
     return line, data
 

@@ -343,8 +343,7 @@ def step(state: dict, game: TableGame, words: list[str], source: FaceSource,
     change what they read (`settles`): a quiet step is taken from a settled state (one a
     step or `rules.settle` gave; the lab settles a game's first state after its first
     step)."""
-    rules.refuse_when_over(state)
-    return step_in_place(copy_state(state), game, words, source, rng, quiet)
+    return step_in_place(copy_state(state), game, words, source, rng, quiet)  # refused there
 
 
 def step_in_place(new: dict, game: TableGame, words: list[str], source: FaceSource,
