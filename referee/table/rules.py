@@ -642,7 +642,7 @@ def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[En
     """`scores` and the `token_ends` that hold, each player's score and tests worked out
     again only when what they read (the player's tokens and zones, the pool, the rolls
     their names name) differs from a state already seen (issue 30: the balance lab
-    settles after every step; a step changes one player's part at most, or none); the
+    settles after every step; most steps change one player's part, or none); the
     ends said by `token_ends` when one holds."""
     hit = _SETTLED.get(id(game))
     keep = hit[1] if hit is not None and hit[0] is game else _of_game(
