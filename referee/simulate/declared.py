@@ -232,6 +232,8 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
             hidden.piles[game.cards[words[0]]].pop()
         elif kind == "roll" and state.get("last_roll"):
             rolls.append((now.roll, int(state["last_roll"]["outcome"])))  # type: ignore[union-attr]
+        if not steps:  # a quiet step settles only what it may change: the first state too
+            rules.settle(state, game)
         hidden.sync(state, rng)
         steps += 1
     first = state["setup"]["first"]

@@ -352,20 +352,38 @@ def public_state(state: dict) -> dict:
 
 
 # ── the copy a command changes ──────────────────────────────────────────────────
+# Plain loops, not comprehensions: on Python 3.11 a comprehension is a function call of
+# its own, and the balance lab copies a state at every answer it tries (issue 30).
 def _rows(table: dict) -> dict:
-    return {k: dict(v) for k, v in table.items()}
+    new = {}
+    for key, row in table.items():
+        new[key] = row.copy()
+    return new
 
 
 def _lists(table: dict) -> dict:
-    return {k: list(v) for k, v in table.items()}
+    new = {}
+    for key, items in table.items():
+        new[key] = items.copy()
+    return new
 
 
 def _zones(zones: dict) -> dict:
-    return {p: {z: list(cards) for z, cards in mine.items()} for p, mine in zones.items()}
+    new = {}
+    for player, mine in zones.items():
+        copied: dict[str, list] = {}
+        new[player] = copied
+        for zone, cards in mine.items():
+            copied[zone] = cards.copy()
+    return new
 
 
 def _decks(decks: dict) -> dict:
-    return {d: {**pile, "seen": list(pile["seen"])} for d, pile in decks.items()}
+    new = {}
+    for deck, pile in decks.items():
+        copied = new[deck] = pile.copy()
+        copied["seen"] = pile["seen"].copy()
+    return new
 
 
 def _turn(turn: dict) -> dict:
@@ -383,24 +401,28 @@ _COPIES: dict[str, Any] = {
     "tokens": _rows, "hands": _rows, "shown": _lists, "table": _lists,
     "zones": _zones, "decks": _decks, "turn": _turn,
 }
+_COPIED = tuple(_COPIES.items())
 # only ever replaced whole, never changed in place: shared by the copy
 _SHARED = frozenset({"setup", "last_roll"})
+_KNOWN = frozenset(_COPIES) | _SHARED
 
 
 def copy_state(state: dict) -> dict:
     """The state for a command to change: equal to `state`, sharing with it only what no
     rule changes in place (the setup, the last roll, the plain values), so the copy costs
     a few dicts and lists rather than a deep copy of every value (issue 30: the balance
-    lab copies at every step, so each part is visited once, by its own copier). A part
-    of unknown shape is copied whole (referee.state_copy)."""
+    lab copies at every answer it tries, so each part is visited once, by its own copier,
+    and the parts of known shape are looked up by name rather than found by a walk over
+    every key). A part of unknown shape is copied whole (referee.state_copy)."""
     new = state.copy()
-    copies = _COPIES
-    for key, value in state.items():
-        copier = copies.get(key)
-        if copier is not None:  # a part of known shape (or a plain value: no choice pending)
-            if type(value) not in ATOMS:
-                new[key] = copier(value)
-        elif type(value) not in ATOMS and key not in _SHARED:
+    get = state.get
+    for key, copier in _COPIED:  # a part of known shape (None: missing, or no choice pending)
+        value = get(key)
+        if type(value) not in ATOMS:
+            new[key] = copier(value)
+    for key in state.keys() - _KNOWN:  # the plain values, and any part of unknown shape
+        value = state[key]
+        if type(value) not in ATOMS:
             new[key] = copied(value)
     return new
 

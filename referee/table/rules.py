@@ -383,26 +383,26 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
     = 1 knots`) and its data; the outcome kept in the turn (`turn.rolls`)."""
     faces = []
     for die_name, n in named.pool:
-        die = game.dice[die_name]
-        faces += [(die, f) for f in source.take(n, die, f"{player}'s {named.name} roll "
-                                                        f"({n} {die_name})")]
+        faces += source.take(n, game.dice[die_name], f"{player}'s {named.name} roll "
+                                                     f"({n} {die_name})")
+    keys = [f.key for f in faces]  # each face's key read once (a simulated game rolls often)
     counts: dict[str, int] = {}
     total = 0
-    for _, f in faces:
-        counts[f.key] = counts.get(f.key, 0) + 1
+    for key, f in zip(keys, faces, strict=True):
+        counts[key] = counts.get(key, 0) + 1
         total += f.value or 0
-    env = Env(state, game, player, counts=dict(counts), total=total)
+    env = Env(state, game, player, counts=counts, total=total)  # read, never changed
     tree = parsed(named.outcome)
     value = compiled(named.outcome)(env)
     outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
     said = named.say.replace("{outcome}", outcome)
     pool = " + ".join(f"{n} {d}" for d, n in named.pool)
-    line = f"{named.name.title()} roll, {pool}: {' '.join(f.key for _, f in faces)}  " \
+    line = f"{named.name.title()} roll, {pool}: {' '.join(keys)}  " \
            f"{worked(tree, env)} = {said}"
     state["turn"].setdefault("rolls", {})[named.name] = value
-    data = {"roll": named.name, "faces": [f.key for _, f in faces], "counts": dict(counts),
+    data = {"roll": named.name, "faces": keys, "counts": dict(counts),
             "sum": total, "outcome": value, "say": said}
-    state["last_roll"] = {"who": player, "die": named.name, "faces": data["faces"],
+    state["last_roll"] = {"who": player, "die": named.name, "faces": keys,
                           "counts": dict(counts), "sum": total, "outcome": value}
     return line, data
 
@@ -512,7 +512,7 @@ def settle(state: dict, game: TableGame) -> list[str]:
         return []
     kept, held = settled(state, game)
     if game.rules.score:
-        state["scores"] = dict(kept)
+        state["scores"] = kept  # a dict of its own
     return ending(state, game, held, False) if held else []
 
 
@@ -548,34 +548,84 @@ def _part_reader(game: TableGame, word: str, zone: bool) -> Callable[[dict], Any
     return lambda s: s["turn"].get("rolls", {}).get(word, 0)
 
 
-def _reads_of(game: TableGame) -> Callable[[dict], tuple]:
-    """The state's parts the score and the end tests on tokens read, as one key."""
+def _settle_reads(game: TableGame) -> tuple[set[str], set[str]]:
+    """The names and zones the score and the end tests on tokens read (`settle`)."""
     names: set[str] = set()
     zones: set[str] = set()
     texts = [game.rules.score] if game.rules.score else []
     texts += [end.test for end in game.rules.end if end.kind in ("token", "pool")]
     for text in texts:
         _read(expr.parse(text), names, zones)
-    own = tuple(n for n in sorted(names) if n in game.tokens and not game.tokens[n].shared)
-    mine = tuple(z for z in sorted(zones) if z != HAND and not _shared_zone(game, z))
-    parts = [_part_reader(game, n, False) for n in sorted(names) if n not in own]
-    parts += [_part_reader(game, z, True) for z in sorted(zones) if z not in mine]
+    return names, zones
 
-    def key(s: dict) -> tuple:
-        """One pass, no comprehension: each player's own tokens and zones, then the rest."""
-        players = s["players"]
-        out = list(players)
-        tokens, in_play = s["tokens"], s.get("zones", {})
-        for p in players:
-            held, zoned = tokens[p], in_play.get(p, {})
-            for word in own:
-                out.append(held.get(word, 0))
-            for zone in mine:
-                out.append(tuple(zoned.get(zone, ())))
-        for part in parts:
-            out.append(part(s))
+
+def settle_parts(game: TableGame) -> frozenset[str]:
+    """The parts of a state `settle` reads, by the names `effect_parts` gives what a rule
+    changes: "tokens" (a player's or the pool's), "rolls" (the turn's outcomes), "hands"
+    (a count of the hand), "zones" (the cards in play, a player's or the table's)."""
+    names, zones = _settle_reads(game)
+    parts = {"tokens" if name in game.tokens else "rolls" for name in names}
+    parts |= {"hands" if zone == HAND else "zones" for zone in zones}
+    return frozenset(parts)
+
+
+def effect_parts(effect: Effect) -> frozenset[str]:
+    """The parts of a state `effect` may change (`settle_parts`' names; "decks" beside):
+    a draw or a discard the hand and the decks, any other effect tokens."""
+    if effect.verb in ("draw", "discard"):
+        return frozenset({"hands", "decks"})
+    return frozenset({"tokens"})
+
+
+class _Settler:
+    """What `settled` keeps of a game: the names and zones of a player's own that the score
+    and the token ends read, the readers of the rest (the pool, the table, the hands,
+    the rolls), the score and the end tests compiled, and what it has worked out: a
+    player's score and which token tests hold for them, by what those read of the state
+    (the player's own tokens and zones, and the rest), and the pool tests' by the rest."""
+
+    def __init__(self, game: TableGame) -> None:
+        names, zones = _settle_reads(game)
+        self.own = tuple(n for n in sorted(names)
+                         if n in game.tokens and not game.tokens[n].shared)
+        self.mine = tuple(z for z in sorted(zones) if z != HAND and not _shared_zone(game, z))
+        self.parts = [_part_reader(game, n, False) for n in sorted(names) if n not in self.own]
+        self.parts += [_part_reader(game, z, True) for z in sorted(zones) if z not in self.mine]
+        self.score = compiled_for(game.rules.score, game) if game.rules.score else None
+        self.tests = end_tests(game)
+        self.player_tests = tuple(t for end, t in self.tests if end.kind == "token")
+        self.pool_tests = tuple(t for end, t in self.tests if end.kind != "token")
+        self.seen: dict[tuple, tuple[int, bool]] = {}
+
+    def rest(self, state: dict) -> tuple:
+        """What the score and the tests read beyond a player's own (with the seats)."""
+        out = [tuple(state["players"])]
+        for part in self.parts:
+            out.append(part(state))
         return tuple(out)
-    return key
+
+    def player(self, state: dict, game: TableGame, p: str, rest: tuple) -> tuple[int, bool]:
+        """`p`'s score and whether a token end test holds for `p`."""
+        held, zoned = state["tokens"][p], state.get("zones", {}).get(p, {})
+        key = [p, rest]
+        for word in self.own:
+            key.append(held.get(word, 0))
+        for zone in self.mine:
+            key.append(tuple(zoned.get(zone, ())))
+        found = self.seen.get(tuple(key))
+        if found is None:
+            env = Env(state, game, p)
+            score = self.score(env) if self.score is not None else 0
+            found = self.seen[tuple(key)] = (score, any(test(env) for test in self.player_tests))
+        return found
+
+    def table(self, state: dict, game: TableGame, rest: tuple) -> bool:
+        """Whether an end test on the pool holds (it reads the rest alone)."""
+        found = self.seen.get((None, rest))
+        if found is None:
+            env = Env(state, game, None)
+            found = self.seen[(None, rest)] = (0, any(test(env) for test in self.pool_tests))
+        return found[1]
 
 
 def _shared_zone(game: TableGame, zone: str) -> bool:
@@ -583,25 +633,30 @@ def _shared_zone(game: TableGame, zone: str) -> bool:
     return found is not None and found.shared
 
 
-# id(game) -> (the game, (its key, key -> scores and ends, its end tests))
-_SETTLED: dict[int, tuple[TableGame, tuple[Callable[[dict], tuple], dict, tuple]]] = {}
-SETTLED_MOST = 4096  # states remembered a game (then forgotten all at once)
+# id(game) -> (the game, what settled keeps of it)
+_SETTLED: dict[int, tuple[TableGame, _Settler]] = {}
+SETTLED_MOST = 4096  # players' states remembered a game (then forgotten all at once)
 
 
 def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[End, str]]]:
-    """`scores` and the `token_ends` that hold, worked out again only when what they read
-    (the tokens, the zones, the rolls their names name) differs from a state already seen
-    (issue 30: the balance lab settles after every step; most steps change none of it)."""
+    """`scores` and the `token_ends` that hold, each player's score and tests worked out
+    again only when what they read (the player's tokens and zones, the pool, the rolls
+    their names name) differs from a state already seen (issue 30: the balance lab
+    settles after every step; most steps change one player's part, or none); the
+    ends said by `token_ends` when one holds."""
     hit = _SETTLED.get(id(game))
-    key_of, seen, tests = hit[1] if hit is not None and hit[0] is game else _of_game(
-        _SETTLED, id(game), game, lambda: (_reads_of(game), {}, end_tests(game)), 64)
-    key = key_of(state)
-    found = seen.get(key)
-    if found is None:
-        if len(seen) >= SETTLED_MOST:
-            seen.clear()
-        found = seen[key] = (scores(state, game), list(token_ends(state, game, tests)))
-    return found
+    keep = hit[1] if hit is not None and hit[0] is game else _of_game(
+        _SETTLED, id(game), game, lambda: _Settler(game), 64)
+    if len(keep.seen) >= SETTLED_MOST:
+        keep.seen.clear()
+    rest = keep.rest(state)
+    scores: dict[str, int] = {}
+    held = bool(keep.pool_tests) and keep.table(state, game, rest)
+    for p in state["players"]:
+        scores[p], holds = keep.player(state, game, p, rest)
+        held = held or holds
+    ends = list(token_ends(state, game, keep.tests)) if held else []
+    return (scores if keep.score is not None else {}), ends
 
 
 # ── the turn ────────────────────────────────────────────────────────────────────

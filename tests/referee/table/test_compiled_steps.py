@@ -138,3 +138,57 @@ def test_the_token_ends_with_their_tests_compiled_once_are_those_the_rules_say(g
                 assert reason.startswith(who) and reason.endswith(f"({end.test})")
             seen += bool(found)
     assert seen > 100
+
+
+def test_a_step_that_does_not_settle_changes_nothing_settle_reads(game):
+    """`turn.settles` is False only at steps after which the scores and the token ends,
+    worked out afresh, are what they were before (over whole simulated games)."""
+    step = turn.step_in_place
+    skipped: set[str] = set()
+    mp = pytest.MonkeyPatch()
+
+    def checking(new, game_, *args, **kwargs):  # type: ignore[no-untyped-def]
+        now = None if new.get("pending") else turn.current_step(new, game_)
+        before = (rules.scores(new, game_), list(rules.token_ends(new, game_)))
+        result = step(new, game_, *args, **kwargs)
+        if now is not None and not turn.settles(game_, now):
+            skipped.add(now.kind)
+            after = result.state
+            assert (rules.scores(after, game_), list(rules.token_ends(after, game_))) == before
+        return result
+
+    mp.setattr(turn, "step_in_place", checking)
+    try:
+        for players in (2, 3):
+            for policy in declared.POLICIES:
+                for i in range(4):
+                    declared.play_game(game, players, policy, declared.game_seed(9, i))
+    finally:
+        mp.undo()
+    assert skipped == {"effect", "roll", "discard_to"}  # the draw, the weather, the discard
+
+
+def test_the_lab_plays_the_same_games_when_every_step_settles(game):
+    """Settling only after the steps that may change what it reads leaves every game of
+    the lab as it was when every step settled."""
+    seeds = [declared.game_seed(3, i) for i in range(6)]
+    runs = [(players, policy, seed) for players in (2, 4) for policy in declared.POLICIES
+            for seed in seeds]
+    fast = [declared.play_game(game, *run) for run in runs]
+    mp = pytest.MonkeyPatch()
+    mp.setattr(turn, "settles", lambda game_, now: True)
+    try:
+        slow = [declared.play_game(game, *run) for run in runs]
+    finally:
+        mp.undo()
+    assert fast == slow
+
+
+def test_what_each_kind_of_step_may_change(game):
+    parts = {(phase, i): turn.step_parts(game, step) for (phase, i), step in game.step_at.items()}
+    assert parts[("Draw", 0)] == {"rolls", "hands", "decks"}  # draw 1 ship
+    assert parts[("Sail", 1)] == {"rolls"}  # the weather roll
+    assert {"tokens", "hands", "zones"} <= parts[("Sail", 0)]  # a ship played for cargo
+    assert rules.settle_parts(game) == {"tokens", "zones"}  # cargo + sum(harbour.cargo), lantern
+    unknown = kit.TableGame("g", "G", 2, 4, {}, {}, {}, {}, {}, ())
+    assert "tokens" in turn.step_parts(unknown, type(game.step_at[("Sail", 1)])("vote"))
