@@ -60,12 +60,69 @@ def code_version() -> str:
     """A hash of carddb's own sources: a change to validation makes old entries unused."""
     global _code
     if _code is None:
-        h = hashlib.sha256(FORMAT)
-        for path in sorted(PACKAGE.rglob("*.py")):
-            h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
-            h.update(path.read_bytes())
-        _code = h.hexdigest()
+        _code = sources_digest(FORMAT, PACKAGE, sorted(PACKAGE.rglob("*.py")))
     return _code
+
+
+# The SHA-256 of each source file by path, with the stat it was read at (inode, size,
+# mtime, ctime), kept in the folder between runs (issue 36 item 2): every build keys
+# its caches on the code it runs (carddb's, the drawing code's, the sheets' and the
+# build's own), which read and hashed some 250 files a run, about a twentieth of an
+# 80-card edit build. A file is read again once its stat changed; one changed in the
+# last second is not kept (as git's "racy" files: a second write within the clock's
+# tick would leave the same stat).
+_SOURCES = FORMAT + b" sources\n"
+_sources: dict[str, tuple[tuple, str]] | None = None
+_sources_new = False
+_SETTLED_NS = 1_000_000_000
+
+
+def file_digests(paths: list[Path]) -> list[str]:
+    """The SHA-256 (hex) of each file's bytes (OSError for a file that cannot be read)."""
+    global _sources, _sources_new
+    if _sources is None:
+        _sources = _read_sources()
+    import time
+
+    now, out = time.time_ns(), []
+    for path in paths:
+        st = os.stat(path)
+        key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = _sources.get(str(path))
+        if known is not None and known[0] == key:
+            out.append(known[1])
+            continue
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        if now - st.st_mtime_ns > _SETTLED_NS:
+            if not _sources_new:
+                import atexit
+
+                atexit.register(_save_sources)
+            _sources[str(path)], _sources_new = (key, digest), True
+        out.append(digest)
+    return out
+
+
+def sources_digest(salt: bytes, root: Path, paths: list[Path]) -> str:
+    """One digest of `salt` and, in order, each file's path (relative to `root`) and the
+    digest of its bytes (`file_digests`)."""
+    h = hashlib.sha256(salt)
+    for path, digest in zip(paths, file_digests(paths), strict=True):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + digest.encode())
+    return h.hexdigest()
+
+
+def _read_sources() -> dict[str, tuple[tuple, str]]:
+    where = folder()
+    found = _unsealed(_SOURCES, where / "sources.pickle") if where is not None else None
+    return found if isinstance(found, dict) else {}
+
+
+def _save_sources() -> None:
+    """Write the digests (at exit, when a file was hashed anew)."""
+    where = folder()
+    if where is not None and _sources is not None:
+        _write(where, "sources.pickle", _sealed(_SOURCES, _sources))
 
 
 def _key(raw: bytes, path: Path, name: str) -> str:
