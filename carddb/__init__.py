@@ -184,10 +184,18 @@ def parse(raw: bytes, path: Path, name: str, report: Report | None = None) -> Da
 
     root = path.parent
     report = report if report is not None else Report(name)
-    try:
-        data, duplicates = load_yaml(raw)
-    except YamlProblem as exc:
-        raise DatabaseError([Problem(name, exc.pos.line, exc.pos.col, "(file)", exc.message)]) from None
+    from carddb import cache
+
+    found = cache.parsed(raw)
+    if found is None:
+        try:
+            data, duplicates = load_yaml(raw)
+        except YamlProblem as exc:
+            raise DatabaseError([Problem(name, exc.pos.line, exc.pos.col, "(file)",
+                                         exc.message)]) from None
+        cache.keep_parsed(raw, data, duplicates)
+    else:
+        data, duplicates = found
     for key, pos, first in duplicates:
         report.add(pos, _path_of_key(data, key, pos) or str(key),
                    f"duplicate key '{key}' (first at line {first.line})")

@@ -22,6 +22,9 @@ checked again, and checks across cards (duplicate names, deck totals, the rules
 plug-in's) run over all cards as always. Only rows that validated without a problem
 are kept: a row with a problem is validated afresh each time.
 
+A third kind, `.yaml.pickle`, holds a cards.yaml as parsed (keyed by its bytes and the
+code), for a load whose database entry is unused because a spreadsheet changed.
+
 Folder: $PNP_CACHE_DIR, else $XDG_CACHE_HOME/pnp-referee, else ~/.cache/pnp-referee;
 PNP_CACHE_DIR=off disables it. An unwritable folder just means no cache.
 """
@@ -37,6 +40,7 @@ from typing import Any
 PACKAGE = Path(__file__).resolve().parent
 FORMAT = b"carddb-cache-2"
 _ROWS = FORMAT + b" rows\n"
+_PARSED = FORMAT + b" yaml\n"
 # Validation facts of each loaded database (by id): ([(sheet, digest)], [checked paths]).
 _facts: dict[int, tuple[list, list]] = {}
 _code: str | None = None
@@ -56,12 +60,69 @@ def code_version() -> str:
     """A hash of carddb's own sources: a change to validation makes old entries unused."""
     global _code
     if _code is None:
-        h = hashlib.sha256(FORMAT)
-        for path in sorted(PACKAGE.rglob("*.py")):
-            h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
-            h.update(path.read_bytes())
-        _code = h.hexdigest()
+        _code = sources_digest(FORMAT, PACKAGE, sorted(PACKAGE.rglob("*.py")))
     return _code
+
+
+# The SHA-256 of each source file by path, with the stat it was read at (inode, size,
+# mtime, ctime), kept in the folder between runs (issue 36 item 2): every build keys
+# its caches on the code it runs (carddb's, the drawing code's, the sheets' and the
+# build's own), which read and hashed some 250 files a run, about a twentieth of an
+# 80-card edit build. A file is read again once its stat changed; one changed in the
+# last second is not kept (as git's "racy" files: a second write within the clock's
+# tick would leave the same stat).
+_SOURCES = FORMAT + b" sources\n"
+_sources: dict[str, tuple[tuple, str]] | None = None
+_sources_new = False
+_SETTLED_NS = 1_000_000_000
+
+
+def file_digests(paths: list[Path]) -> list[str]:
+    """The SHA-256 (hex) of each file's bytes (OSError for a file that cannot be read)."""
+    global _sources, _sources_new
+    if _sources is None:
+        _sources = _read_sources()
+    import time
+
+    now, out = time.time_ns(), []
+    for path in paths:
+        st = os.stat(path)
+        key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = _sources.get(str(path))
+        if known is not None and known[0] == key:
+            out.append(known[1])
+            continue
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        if now - st.st_mtime_ns > _SETTLED_NS:
+            if not _sources_new:
+                import atexit
+
+                atexit.register(_save_sources)
+            _sources[str(path)], _sources_new = (key, digest), True
+        out.append(digest)
+    return out
+
+
+def sources_digest(salt: bytes, root: Path, paths: list[Path]) -> str:
+    """One digest of `salt` and, in order, each file's path (relative to `root`) and the
+    digest of its bytes (`file_digests`)."""
+    h = hashlib.sha256(salt)
+    for path, digest in zip(paths, file_digests(paths), strict=True):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + digest.encode())
+    return h.hexdigest()
+
+
+def _read_sources() -> dict[str, tuple[tuple, str]]:
+    where = folder()
+    found = _unsealed(_SOURCES, where / "sources.pickle") if where is not None else None
+    return found if isinstance(found, dict) else {}
+
+
+def _save_sources() -> None:
+    """Write the digests (at exit, when a file was hashed anew)."""
+    where = folder()
+    if where is not None and _sources is not None:
+        _write(where, "sources.pickle", _sealed(_SOURCES, _sources))
 
 
 def _key(raw: bytes, path: Path, name: str) -> str:
@@ -222,24 +283,61 @@ class Rows:
             pass
 
 
+def _sealed(head: bytes, value: Any) -> bytes:
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return head + hashlib.sha256(payload).digest() + payload
+
+
+def _unsealed(head: bytes, path: Path) -> Any:
+    """What a file written by `_sealed(head, ...)` holds; None for a missing, damaged or
+    foreign file."""
+    try:
+        data = path.read_bytes()
+        n = len(head)
+        digest, payload = data[n:n + 32], data[n + 32:]
+        # The digest: a damaged file that still unpickles must not give a wrong card.
+        if data[:n] == head and hashlib.sha256(payload).digest() == digest:
+            return pickle.loads(payload)
+    except Exception:
+        pass
+    return None
+
+
 def _rows_file(rows: dict) -> bytes:
-    payload = pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
-    return _ROWS + hashlib.sha256(payload).digest() + payload
+    return _sealed(_ROWS, rows)
 
 
 def _read_rows(path: Path) -> dict:
     """The rows a file holds; a missing, damaged or foreign file holds none."""
-    try:
-        data = path.read_bytes()
-        n = len(_ROWS)
-        head, digest, payload = data[:n], data[n:n + 32], data[n + 32:]
-        # The digest: a damaged file that still unpickles must not give a wrong card.
-        if head == _ROWS and hashlib.sha256(payload).digest() == digest:
-            rows = pickle.loads(payload)
-            return rows if isinstance(rows, dict) else {}
-    except Exception:
-        pass
-    return {}
+    rows = _unsealed(_ROWS, path)
+    return rows if isinstance(rows, dict) else {}
+
+
+# cards.yaml as parsed (issue 36 item 2): an edit to a deck's spreadsheet leaves the
+# database's entry unused, but not the YAML it was read from; kept parsed, the load
+# after such an edit neither parses cards.yaml again nor imports PyYAML to do it.
+def _parsed_name(raw: bytes) -> str:
+    h = hashlib.sha256(code_version().encode() + b"\0yaml\0")
+    h.update(raw)
+    return h.hexdigest() + ".yaml.pickle"
+
+
+def parsed(raw: bytes) -> tuple[Any, list] | None:
+    """(data, duplicate keys) of a cards.yaml with these bytes as `carddb.yamlsource.
+    load_yaml` returned them when it was parsed before (a fresh copy: validation changes
+    it in place); None when it was not, or there is no cache."""
+    where = folder()
+    found = _unsealed(_PARSED, where / _parsed_name(raw)) if where is not None else None
+    if isinstance(found, tuple) and len(found) == 2:
+        return found
+    return None
+
+
+def keep_parsed(raw: bytes, data: Any, duplicates: list) -> None:
+    """Remember what parsing `raw` gave, before validation changes it."""
+    where = folder()
+    if where is not None:
+        _write(where, _parsed_name(raw), _sealed(_PARSED, (data, duplicates)))
 
 
 def rows(sheet: Path, sheet_name: str | None, context: Any) -> Rows | None:

@@ -6,7 +6,6 @@ to a `Report`, each at the line and column where the value was written.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from dataclasses import dataclass, field
@@ -100,6 +99,9 @@ def join(path: str, key) -> str:
 def did_you_mean(word, choices) -> str:
     if not isinstance(word, str) or len(word) > limits.MAX_ID:
         return ""
+    # imported here: only a misspelt name asks, not a database that loads
+    import difflib
+
     close = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from carddb import limits
+
+if TYPE_CHECKING:
+    import yaml
 
 
 @dataclass(frozen=True)
@@ -73,21 +74,33 @@ class YamlProblem(Exception):
         self.pos = pos
 
 
-# libyaml's parser (when PyYAML was built with it) gives the same nodes and marks about
-# six times faster than the pure-Python one: every `referee` command loads cards.yaml.
-if TYPE_CHECKING:
-    from yaml import SafeLoader as _BaseLoader  # CSafeLoader has the same interface
-else:
-    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+def _base_loader() -> Any:
+    """libyaml's parser (when PyYAML was built with it): the same nodes and marks about
+    six times faster than the pure-Python one (every `referee` command loads cards.yaml)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_BaseLoader):
-    def __init__(self, stream):
-        super().__init__(stream)
-        self.duplicates: list[tuple[str, Pos, Pos]] = []
+# The loader class: made at the first parse (`_loader`), so that PyYAML is imported only
+# by a process that parses YAML: a build whose cards.yaml comes parsed from the cache
+# (carddb.cache.parsed) does not import it, which was a tenth of a one-card edit build.
+_Loader: Any = None
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode):
+def _loader() -> Any:
+    """The loader class, with the located mapping, sequence and integer constructors."""
+    global _Loader
+    if _Loader is None:
+        made: Any = type("_Loader", (_base_loader(),), {})
+        made.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+        made.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
+        made.add_constructor("tag:yaml.org,2002:int", _construct_int)
+        _Loader = made
+    return _Loader
+
+
+def _construct_mapping(loader: Any, node: yaml.MappingNode):
     data = LocatedDict()
     data.pos, data.value_pos, data.key_pos = _pos(node.start_mark), {}, {}
     yield data
@@ -116,7 +129,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode):
         data.key_pos[key] = _pos(key_node.start_mark)
 
 
-def _construct_sequence(loader: _Loader, node: yaml.SequenceNode):
+def _construct_sequence(loader: Any, node: yaml.SequenceNode):
     data = LocatedList()
     data.pos, data.item_pos = _pos(node.start_mark), []
     yield data
@@ -125,18 +138,16 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode):
         data.item_pos.append(_pos(item.start_mark))
 
 
-def _construct_int(loader: _Loader, node: yaml.ScalarNode):
+def _construct_int(loader: Any, node: yaml.ScalarNode):
     # Python refuses to read an integer of more than 4,300 digits (ValueError, no
     # position); no database needs one of more than a few.
     if len(node.value) > limits.MAX_INT_CHARS:
         raise YamlProblem(f"an integer of {len(node.value)} characters is longer than the "
                           f"limit of {limits.MAX_INT_CHARS}", _pos(node.start_mark))
+    import yaml
+
     return yaml.SafeLoader.construct_yaml_int(loader, node)
 
-
-_Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
-_Loader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
-_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 # Characters YAML does not allow in a document (libyaml reports them without a line).
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f"
@@ -154,7 +165,9 @@ def _pos_in(text: str, index: int) -> Pos:
 
 def _check_depth_by_events(text: str) -> None:
     """Refuse nesting deeper than limits.MAX_DEPTH before anything is composed."""
-    loader = _BaseLoader(text)
+    import yaml
+
+    loader = _base_loader()(text)
     depth = 0
     try:
         while loader.check_event():
@@ -185,6 +198,8 @@ def check_nodes(root: yaml.Node | None) -> int:
     how many values it holds, aliases expanded."""
     if root is None:
         return 0
+    import yaml
+
     sizes: dict[int, int] = {}          # expanded size of each collection (aliases share)
     on_path: set[int] = set()
     scalar = yaml.ScalarNode
@@ -232,6 +247,8 @@ def check_depth(text: str, cheap: int = _CHEAP_OPENERS) -> None:
     composer recurses in C: far deeper nesting crashes the process). Text with at most
     `cheap` characters that open a level is left to the composer."""
     if sum(text.count(ch) for ch in _OPENERS) > cheap:
+        import yaml
+
         try:
             _check_depth_by_events(text)
         except yaml.YAMLError:
@@ -254,7 +271,10 @@ def load_yaml(raw: bytes):
     ):
         raise YamlProblem("the file is empty")
     safe_text(text)
-    loader = _Loader(text)
+    import yaml
+
+    loader = _loader()(text)
+    loader.duplicates = []          # (key, where written again, where first)
     try:
         node = loader.get_single_node()
         check_nodes(node)

@@ -15,11 +15,15 @@ what they always found. Installed by the `pnp` command only (pnp.cli.process), n
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _LoaderBase
+else:
+    _LoaderBase = object
 
 # what jinja2.environment takes from the modules it needs only to compile a template
 LATER = {"jinja2.compiler": ("CodeGenerator", "generate"),
@@ -55,7 +59,10 @@ def load() -> None:
         cls.code_generator_class = sys.modules["jinja2.compiler"].CodeGenerator
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+# The finder and loader are plain classes, not importlib.abc's: importing importlib.abc
+# loads importlib.resources, tempfile, shutil and random, a fortieth of an 80-card edit
+# build that needs none of them (the import system asks only for these methods).
+class _Finder:
     """Finds jinja2.environment as Python would, and runs it with the stand-ins."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
@@ -63,13 +70,15 @@ class _Finder(importlib.abc.MetaPathFinder):
             return None
         sys.meta_path.remove(self)                      # once: the real finders from here
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is not None and isinstance(spec.loader, importlib.abc.Loader):
+        if spec is not None and callable(getattr(spec.loader, "exec_module", None)):
             spec.loader = _Loader(spec.loader)
         return spec
 
 
-class _Loader(importlib.abc.Loader):
-    def __init__(self, loader: importlib.abc.Loader):
+class _Loader(_LoaderBase):
+    """jinja2.environment's own loader, its module run with the stand-ins in place."""
+
+    def __init__(self, loader: Any):
         self.loader = loader
 
     def create_module(self, spec: Any) -> Any:

@@ -73,14 +73,13 @@ def _code_digest() -> str:
 
     import reportlab
 
+    from carddb.cache import sources_digest
+
     package = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256(f"{FORMAT}\0{reportlab.Version}\0{zlib.ZLIB_RUNTIME_VERSION}".encode())
-    for part in _SHEET_CODE:
-        where = package / part
-        for path in sorted(where.rglob("*.py")) if where.is_dir() else [where]:
-            h.update(path.relative_to(package).as_posix().encode() + b"\0")
-            h.update(path.read_bytes())
-    return h.hexdigest()
+    paths = [path for part in _SHEET_CODE for path in (
+        sorted((package / part).rglob("*.py")) if (package / part).is_dir() else [package / part])]
+    return sources_digest(f"{FORMAT}\0{reportlab.Version}\0{zlib.ZLIB_RUNTIME_VERSION}".encode(),
+                          package, paths)
 
 
 def for_deck(canvas: Any, drawer: Any, opts: Any, fonts: dict, page: tuple) -> KeptSheets | None:

@@ -84,13 +84,11 @@ def _own_code() -> str:
     global _code
     if _code is None:
         import pnp
+        from carddb.cache import sources_digest
 
-        h = hashlib.sha256(f"{FORMAT}\0{getattr(pnp, '__version__', '')}".encode())
         here = Path(__file__).resolve().parent
-        for path in sorted(here.rglob("*.py")):
-            h.update(path.relative_to(here).as_posix().encode() + b"\0")
-            h.update(path.read_bytes())
-        _code = h.hexdigest()
+        _code = sources_digest(f"{FORMAT}\0{getattr(pnp, '__version__', '')}".encode(), here,
+                               sorted(here.rglob("*.py")))
     return _code
 
 

@@ -42,6 +42,23 @@ def test_a_warm_build_imports_no_other_command_nor_what_it_does_not_use(cli, tmp
     assert warm.stderr.splitlines()[-1] == "[]", warm.stderr
 
 
+def test_an_edit_build_parses_no_yaml_nor_imports_what_only_errors_need(cli, tmp_path):
+    """A spreadsheet edited: the database is validated again, from cards.yaml as parsed
+    before (carddb.cache, issue 36 item 2), so PyYAML is not imported; neither is what
+    only a failing import hook or a misspelt name needs."""
+    assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    probe = PROBE.replace(repr(UNNEEDED), repr(("yaml", "importlib.abc", "difflib",
+                                                "carddb.validate")))
+    args = [sys.executable, "-c", probe, "build", "--game", "harbour", "--only", "ships"]
+    assert subprocess.run(args, cwd=tmp_path, env=env, capture_output=True).returncode == 0
+    ships = tmp_path / "ships.csv"
+    ships.write_text(ships.read_text().replace("calm weather.", "calm weather (edited).", 1))
+    edit = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert edit.returncode == 0, edit.stderr
+    assert edit.stderr.splitlines()[-1] == "['carddb.validate']", edit.stderr
+
+
 def test_the_command_imports_no_library_before_a_command_needs_it():
     probe = f"import sys, pnp.cli.main\nprint(({LOADED})({(*LIBRARIES, 'jinja2', 'reportlab')!r}))"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
