@@ -8,6 +8,7 @@ each command measured and audited on its own."""
 
 from __future__ import annotations
 
+import functools
 import io
 import zipfile
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ PILOTS = "name,skill,gear\nMara,4,rope\n"
 TEMPLATE = '- text: {box: [5, 5, 50, 10], text: {{ card.name }}, markup: false}\n'
 
 
+@functools.cache     # bytes: the same well-formed workbook is in every project, made once
 def _workbook(rows=(("name", "skill"), ("Wren", 2)), edit=None) -> bytes:
     import openpyxl
 
