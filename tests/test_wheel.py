@@ -69,15 +69,30 @@ def needed(requirements: list[Requirement]) -> list[importlib.metadata.Distribut
 
 
 def link_into(site: Path, dist: importlib.metadata.Distribution) -> None:
-    """`dist`'s files (its RECORD: modules, compiled modules, data, its .dist-info) linked
-    into `site`, as pip would have unpacked them; scripts outside site-packages left out."""
+    """`dist`'s files (its RECORD: modules, compiled modules, data, its .dist-info) put in
+    `site` as pip would have unpacked them, scripts outside site-packages left out: hard
+    links (nothing writes to an installed file in place; a new compiled module replaces
+    its file), symbolic ones across file systems. Thousands of files: os calls, not
+    pathlib, and a symbolic link costs some kernels twenty times a hard one."""
+    source_root = os.fspath(dist.locate_file(""))
+    made: set[str] = set()
     for file in dist.files or ():
-        source = Path(dist.locate_file(file))
-        target = site / file
-        if file.parts[0] == ".." or not source.exists() or os.path.lexists(target):
+        name = os.fspath(file)
+        if name.startswith(".."):
             continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.symlink_to(source)
+        source, target = os.path.join(source_root, name), os.path.join(site, name)
+        folder = os.path.dirname(target)
+        if folder not in made:
+            os.makedirs(folder, exist_ok=True)
+            made.add(folder)
+        try:
+            os.link(source, target)
+        except FileExistsError:         # a file two distributions both list: the first's
+            pass
+        except FileNotFoundError:       # listed, not there (as pip would find it)
+            pass
+        except OSError:                 # another file system, or links refused
+            os.symlink(source, target)
 
 
 def test_wheel_installs_working_pnp_and_referee(tmp_path):
