@@ -163,24 +163,26 @@ def test_an_installed_game_plays_through_a_pipe_in_its_own_process(toy, tmp_path
         == ["Ann"]
 
 
-def test_a_broken_plug_in_is_one_line_naming_it_and_the_rest_works(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    install(site, "toy-game", ["toy_game"])
-    broken(site)
-    (tmp_path / "cards.yaml").write_text(CARDS)
-    made = subprocess.run([sys.executable, "-m", "referee", "--session", "t.db", "new", "toy",
-                           "--players", "Ann,Bob"], cwd=tmp_path, env=env(site),
-                          capture_output=True, text=True, timeout=60)
+def test_a_broken_plug_in_is_one_line_naming_it_and_the_rest_works(toy, tmp_path):
+    from referee import games
+
+    broken(tmp_path / "site")
+    games.forget_plugins()      # looked for afresh, as a process starting with it would
+    made = run_cli("referee", "--session", "t.db", "new", "toy", "--players", "Ann,Bob",
+                   cwd=toy)
     assert made.returncode == 0, made.stderr
     assert made.stderr.splitlines() == [
         "referee: notice: plug-in broken-game (pnp_referee.games: bad = no_such_module:GAME) "
         "left out: ModuleNotFoundError: No module named 'no_such_module'"]
-    # a session of a bundled game never looks for plug-ins; neither does `referee roll`
-    for args in (["roll", "3"], ["--session", "x.db", "new", "xo", "--players", "A,B"]):
-        done = subprocess.run([sys.executable, "-m", "referee", *args], cwd=tmp_path,
-                              env=env(site), capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0 and done.stderr == "", done.stderr
+    # a session of a bundled game never looks for plug-ins (looking again would say the
+    # broken one again)
+    games.forget_plugins()
+    other = run_cli("referee", "--session", "x.db", "new", "xo", "--players", "A,B", cwd=toy)
+    assert other.returncode == 0 and other.stderr == "", other.stderr
+    # neither does `referee roll`, which the real entry point answers without click
+    done = subprocess.run([sys.executable, "-m", "referee", "roll", "3"], cwd=toy,
+                          env=env(tmp_path / "site"), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
 def test_an_installed_drawing_element_draws_in_a_build(tmp_path):
