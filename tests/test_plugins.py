@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.harness import run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "docs" / "plugins"
 
@@ -148,43 +150,39 @@ def test_an_installed_game_plays_in_referee_play_from_new_to_its_winner(toy, cap
     assert state["score"] == {"Ann": 2, "Bob": 3}
 
 
-def test_an_installed_game_plays_through_a_pipe_in_its_own_process(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    install(site, "toy-game", ["toy_game"])
-    (tmp_path / "cards.yaml").write_text(CARDS)
-
-    def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "referee", "--session", "t.db", *args],
-                              cwd=tmp_path, env=env(site), input=stdin, capture_output=True,
-                              text=True, timeout=120)
-
-    made = run("new", "toy", "--players", "Ann,Bob", "--target", "2")
-    assert made.returncode == 0, made.stderr
-    played = run("play", stdin="\n\n\nundo\n\n\n")
+def test_an_installed_game_plays_through_a_pipe_in_its_own_process(toy, tmp_path):
+    """`referee play` in a process of its own finds Toy on the path it starts with; the
+    session is made and read here (the `toy` fixture puts Toy on this process's path)."""
+    referee("--session", "t.db", "new", "toy", "--players", "Ann,Bob", "--target", "2")
+    played = subprocess.run([sys.executable, "-m", "referee", "--session", "t.db", "play"],
+                            cwd=toy, env=env(tmp_path / "site"), input="\n\n\nundo\n\n\n",
+                            capture_output=True, text=True, timeout=120)
     assert played.returncode == 0 and played.stderr == "", played.stderr
     assert "undone #4" in played.stdout and "Toy: Ann won" in played.stdout, played.stdout
-    assert json.loads(run("status", "--json").stdout)["state"]["winner"] == ["Ann"]
+    assert json.loads(referee("--session", "t.db", "status", "--json"))["state"]["winner"] \
+        == ["Ann"]
 
 
-def test_a_broken_plug_in_is_one_line_naming_it_and_the_rest_works(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    install(site, "toy-game", ["toy_game"])
-    broken(site)
-    (tmp_path / "cards.yaml").write_text(CARDS)
-    made = subprocess.run([sys.executable, "-m", "referee", "--session", "t.db", "new", "toy",
-                           "--players", "Ann,Bob"], cwd=tmp_path, env=env(site),
-                          capture_output=True, text=True, timeout=60)
+def test_a_broken_plug_in_is_one_line_naming_it_and_the_rest_works(toy, tmp_path):
+    from referee import games
+
+    broken(tmp_path / "site")
+    games.forget_plugins()      # looked for afresh, as a process starting with it would
+    made = run_cli("referee", "--session", "t.db", "new", "toy", "--players", "Ann,Bob",
+                   cwd=toy)
     assert made.returncode == 0, made.stderr
     assert made.stderr.splitlines() == [
         "referee: notice: plug-in broken-game (pnp_referee.games: bad = no_such_module:GAME) "
         "left out: ModuleNotFoundError: No module named 'no_such_module'"]
-    # a session of a bundled game never looks for plug-ins; neither does `referee roll`
-    for args in (["roll", "3"], ["--session", "x.db", "new", "xo", "--players", "A,B"]):
-        done = subprocess.run([sys.executable, "-m", "referee", *args], cwd=tmp_path,
-                              env=env(site), capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0 and done.stderr == "", done.stderr
+    # a session of a bundled game never looks for plug-ins (looking again would say the
+    # broken one again)
+    games.forget_plugins()
+    other = run_cli("referee", "--session", "x.db", "new", "xo", "--players", "A,B", cwd=toy)
+    assert other.returncode == 0 and other.stderr == "", other.stderr
+    # neither does `referee roll`, which the real entry point answers without click
+    done = subprocess.run([sys.executable, "-m", "referee", "roll", "3"], cwd=toy,
+                          env=env(tmp_path / "site"), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
 def test_an_installed_drawing_element_draws_in_a_build(tmp_path):
@@ -195,8 +193,7 @@ def test_an_installed_drawing_element_draws_in_a_build(tmp_path):
     install(site, "stripe-element", ["stripe_element.py"])
     broken(site)  # its element is left out with one line; the build goes on
     project = tmp_path / "game"
-    assert subprocess.run([sys.executable, "-m", "pnp", "init", str(project)], env=env(site),
-                          capture_output=True, timeout=120).returncode == 0
+    assert run_cli("pnp", "init", str(project)).returncode == 0
     storm = project / "templates" / "harbour" / "storm.j2"
     storm.write_text(storm.read_text()
                      + "- ribbon: {box: [0, 40, {{ W }}, 8], caption: PLUGGED IN}\n")
@@ -325,7 +322,7 @@ def test_an_installed_artefact_kind_and_export_target_work_through_pnp(tmp_path)
         return subprocess.run([sys.executable, "-m", "pnp", *args], env=env(site),
                               capture_output=True, text=True, timeout=300)
 
-    assert pnp("init", str(project)).returncode == 0
+    assert run_cli("pnp", "init", str(project)).returncode == 0
     built = pnp("build", "--project", str(project), "--out", str(tmp_path / "out"),
                 "--only", "rules")
     assert built.returncode == 0, built.stdout + built.stderr
@@ -344,10 +341,9 @@ def test_an_installed_artefact_kind_and_export_target_work_through_pnp(tmp_path)
 def test_a_bundled_games_command_looks_for_no_plug_in(tmp_path):
     """`referee xs ...`, `referee mt ...` on an X-Statix session: found among the bundled
     games, without the plug-in scan (nor carddb's package it lives in)."""
-    made = subprocess.run([sys.executable, "-m", "referee", "--session", "x.db", "new",
-                           "x-statix", "--players", "A,B"], cwd=tmp_path,
-                          env=env(tmp_path / "nothing"), capture_output=True, timeout=60)
-    assert made.returncode == 0
+    made = run_cli("referee", "--session", "x.db", "new", "x-statix", "--players", "A,B",
+                   cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
     probe = ("import sys\nfrom referee.cli import main\n"
              "for args in (['mt', 'A', '+1'], ['xs', 'mt', 'B', '+1']):\n"
              "    try:\n        main(['--session', 'x.db', *args])\n"

@@ -41,12 +41,14 @@ def test_a_ci_run_that_collects_no_test_fails(tmp_path):
     pytest.importorskip("xdist")
     _, tests = readme_commands()
     options = tests.split("python3 -m pytest", 1)[1].split()
-    # only xdist of the installed plugins: a second instead of ten
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    # only xdist of the installed plugins: a second instead of ten; and `-n auto` as one
+    # worker, not one a core (each an interpreter importing pytest, for no test)
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+           "PYTEST_XDIST_AUTO_NUM_WORKERS": "1"}
     empty = subprocess.run([sys.executable, "-m", "pytest", "-p", "xdist", *options,
                             "-p", "no:cacheprovider"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert empty.returncode == 5 and "workers [0 items]" in empty.stdout, empty.stdout[-2000:]
+    assert empty.returncode == 5 and "1 worker [0 items]" in empty.stdout, empty.stdout[-2000:]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "set -euo pipefail" in ci
     run = next(ln for ln in ci.splitlines() if "-m pytest" in ln)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 import re
-import resource
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.carddb.bounded import Command, run_bounded
+from tests.pnp.hostile_support import Run
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "minimal-cards.yaml"
@@ -137,51 +137,72 @@ def test_unbounded_yaml_is_refused_quickly(tmp_path, name, text, message):
     assert re.match(r"[^:]+:\d+:\d+: ", hits[0]) and "\n" not in hits[0]
 
 
-def _limited(max_mb: int = 700, cpu_s: int = 20):
-    def apply():
-        resource.setrlimit(resource.RLIMIT_AS, (max_mb << 20, max_mb << 20))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
-    return apply
+def _fifo(folder: Path) -> None:
+    os.mkfifo(folder / "cards.yaml")
 
 
-def run_limited(args, cwd, timeout=30, max_mb=700):
-    """`python -m pnp ARGS` under memory and CPU limits: a blow-up fails, not the machine.
-    A process of its own is the point: the limits, and a hang killed by the timeout."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env, text=True,
-                          capture_output=True, timeout=timeout, preexec_fn=_limited(max_mb))
-
-
-def test_dev_zero_fifo_and_folder_are_refused_without_hanging(tmp_path):
-    fifo = tmp_path / "cards.yaml"
-    os.mkfifo(fifo)
-    for target in ("/dev/zero", "cards.yaml"):
-        result = run_limited(["validate", target], tmp_path, timeout=20)
-        assert result.returncode == 1, result.stderr
-        lines = result.stderr.splitlines()
-        assert len(lines) == 2 and "cannot read: not a regular file" in lines[0], result.stderr
-
-
-def test_oversized_database_is_refused_before_parsing(tmp_path):
-    big = tmp_path / "cards.yaml"
-    with big.open("w") as f:
+def _oversized(folder: Path) -> None:
+    with (folder / "cards.yaml").open("w") as f:
         f.write("version: 1\ngames: {}\nfiller:\n")
         line = "  - " + "x" * 95 + "\n"
         f.write(line * (5 * 1024 * 1024 // len(line)))
-    result = run_limited(["validate", "cards.yaml"], tmp_path, max_mb=400)
-    assert result.returncode == 1
-    assert "more than the limit of 4,194,304" in result.stderr.splitlines()[0]
 
 
-def test_900_byte_alias_bomb_under_resource_limits(tmp_path):
+def _alias_bomb_900_bytes(folder: Path) -> None:
     # The issue's reproduction: 11 s and 2.9 GB in `pnp validate` before.
     text = _bomb(9) + "version: *l8\ngames: {}\n"
     assert len(text) < 1200
-    (tmp_path / "cards.yaml").write_text(text)
-    result = run_limited(["validate", "cards.yaml"], tmp_path, timeout=20, max_mb=500)
+    (folder / "cards.yaml").write_text(text)
+
+
+# (name, what is made in its folder, the database `pnp validate` is given)
+LIMITED = [("dev-zero", _fifo, "/dev/zero"), ("fifo", _fifo, "cards.yaml"),
+           ("oversized", _oversized, "cards.yaml"), ("alias-bomb", _alias_bomb_900_bytes,
+                                                     "cards.yaml")]
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory) -> dict[str, Run]:
+    """`pnp validate` of each hostile file under memory and CPU limits: a blow-up fails,
+    not the machine, and a hang is killed by the timeout. One bounded process runs them
+    all, each measured on its own (tests/carddb/bounded.py): a process each cost more
+    than the commands."""
+    commands = []
+    for name, make, target in LIMITED:
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        commands.append(Command(("validate", target), folder, folder))
+    runs = run_bounded(commands, tmp_path_factory.mktemp("bounded"), max_mb=700, timeout=60)
+    return {name: run for (name, _, _), run in zip(LIMITED, runs, strict=True)}
+
+
+def _bounded(run: Run, mb: float, seconds: float = 20) -> None:   # CPU seconds
+    assert run.cpu < seconds, run.cpu
+    assert run.max_rss_mb < mb, run.max_rss_mb
+
+
+@pytest.mark.parametrize("name", ["dev-zero", "fifo"])
+def test_dev_zero_fifo_and_folder_are_refused_without_hanging(limited, name):
+    result = limited[name]
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2 and "cannot read: not a regular file" in lines[0], result.stderr
+    _bounded(result, mb=700)
+
+
+def test_oversized_database_is_refused_before_parsing(limited):
+    result = limited["oversized"]
+    assert result.returncode == 1
+    assert "more than the limit of 4,194,304" in result.stderr.splitlines()[0]
+    _bounded(result, mb=400)
+
+
+def test_900_byte_alias_bomb_under_resource_limits(limited):
+    result = limited["alias-bomb"]
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert "alias" in result.stderr.splitlines()[0]
+    _bounded(result, mb=500)
 
 
 def test_paper_sizes_agree_with_the_printer():

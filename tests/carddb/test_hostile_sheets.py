@@ -2,17 +2,22 @@
 are parsed (bytes, zip members, cell references, shared strings, rows and columns), every
 cell held to the value limits of cards.yaml, malformed workbooks one line, problems
 capped per sheet. Each hostile file is made in the test (small on disk) and run through
-`pnp validate` / `pnp build` under memory and CPU limits, watched by an audit hook."""
+`pnp validate` / `pnp build` under memory and CPU limits, watched by an audit hook: all
+the validations in one bounded process, all the builds in another (tests/carddb/bounded.py),
+each command measured and audited on its own."""
 
 from __future__ import annotations
 
+import functools
 import io
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.pnp.hostile_support import one_line_error, pnp, stayed_inside  # noqa: E402
+from tests.carddb.bounded import Command, run_bounded
+from tests.pnp.hostile_support import Run, one_line_error, stayed_inside
 
 CARDS = """\
 version: 1
@@ -42,6 +47,7 @@ PILOTS = "name,skill,gear\nMara,4,rope\n"
 TEMPLATE = '- text: {box: [5, 5, 50, 10], text: {{ card.name }}, markup: false}\n'
 
 
+@functools.cache     # bytes: the same well-formed workbook is in every project, made once
 def _workbook(rows=(("name", "skill"), ("Wren", 2)), edit=None) -> bytes:
     import openpyxl
 
@@ -75,10 +81,9 @@ def _replace_member(raw: bytes, name: str, data: bytes | None = None, stream=Non
     return out.getvalue()
 
 
-@pytest.fixture
-def orbit(tmp_path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
+def _orbit(folder: Path) -> Path:
+    """The Orbit Run project in `folder`: a CSV deck and an XLSX deck, both well-formed."""
+    folder.mkdir(parents=True)
     (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
     (folder / "pilots.csv").write_text(PILOTS, encoding="utf-8")
     (folder / "fleet.xlsx").write_bytes(_workbook())
@@ -86,6 +91,11 @@ def orbit(tmp_path) -> Path:
     for name in ("pilot.j2", "back.j2"):
         (folder / "templates" / "orbit" / name).write_text(TEMPLATE, encoding="utf-8")
     return folder
+
+
+@pytest.fixture
+def orbit(tmp_path) -> Path:
+    return _orbit(tmp_path / "project")
 
 
 def _billion_laughs() -> bytes:
@@ -154,22 +164,21 @@ def _bounded(run, seconds: float = 20, mb: float = 500) -> None:   # CPU seconds
 
 
 @pytest.mark.parametrize("name", WORKBOOKS)
-def test_a_hostile_workbook_is_one_line_before_it_is_parsed(tmp_path, orbit, name):
-    make, message = WORKBOOKS[name]
-    (orbit / "fleet.xlsx").write_bytes(make())
-    assert (orbit / "fleet.xlsx").stat().st_size < 2_000_000        # small on disk
-    run = pnp("validate", cwd=orbit, watch=tmp_path, max_mb=900, timeout=60)
+def test_a_hostile_workbook_is_one_line_before_it_is_parsed(runs, name):
+    case = runs[f"xlsx:{name}"]
+    message = WORKBOOKS[name][1]
+    assert (case.project / "fleet.xlsx").stat().st_size < 2_000_000        # small on disk
+    run = case.validate
     assert run.returncode == 1, run.stderr[-2000:]
     lines = _problems(run)
     assert lines[-1] == "1 problem found", lines
     assert message in lines[0] and "fleet.xlsx" in lines[0], lines
     _bounded(run)
-    stayed_inside(run, orbit, tmp_path / "cache")
-    build = pnp("build", "--out", "out", cwd=orbit, watch=tmp_path, max_mb=900, timeout=60)
-    one_line_error(build, 1, "fleet.xlsx", message)
-    assert not (orbit / "out").exists()
-    _bounded(build)
-    stayed_inside(build, orbit, tmp_path / "cache")
+    stayed_inside(run, case.project, case.folder / "cache")
+    one_line_error(case.build, 1, "fleet.xlsx", message)
+    assert not (case.project / "out").exists()
+    _bounded(case.build)
+    stayed_inside(case.build, case.project, case.folder / "cache")
 
 
 def _alias_bomb(levels: int) -> str:
@@ -205,33 +214,82 @@ CSVS = {
 }
 
 
+def _sparse_csv(path: Path) -> None:
+    with open(path, "wb") as f:
+        f.write(b"name,skill\n")
+        f.seek(17 * 1024 * 1024)
+        f.write(b"Ox,2\n")                      # sparse: 17 MB that take no room
+
+
+def _capped_csv(path: Path) -> None:
+    path.write_text("name,skill\n" + "".join(f"Ox{i},lots\n" for i in range(1000)),
+                    encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Case:
+    folder: Path            # watched; the project is in it, and the cache folder
+    validate: Run | None
+    build: Run | None
+
+    @property
+    def project(self) -> Path:
+        return self.folder / "project"
+
+
+def _in_one_process(args: tuple[str, ...], keys: list[str], folders: dict[str, Path],
+                    scratch: Path) -> dict[str, Run]:
+    """`pnp ARGS` in the project of each of `keys`, all in one bounded process."""
+    commands = [Command(args, folders[key] / "project", folders[key]) for key in keys]
+    return dict(zip(keys, run_bounded(commands, scratch), strict=True))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Case]:
+    """Every hostile project of this file, each in a folder of its own, validated (one
+    bounded process) and, where a test says so, built (another): a process each cost
+    more than the commands. Tests read the results; nothing here is changed after."""
+    edits = {f"xlsx:{name}": lambda p, make=make: (p / "fleet.xlsx").write_bytes(make())
+             for name, (make, _) in WORKBOOKS.items()}
+    edits |= {f"csv:{name}": lambda p, make=make: (p / "pilots.csv").write_text(
+        make(), encoding="utf-8") for name, (make, _) in CSVS.items()}
+    edits |= {"byte-limit": lambda p: _sparse_csv(p / "pilots.csv"),
+              "capped": lambda p: _capped_csv(p / "pilots.csv")}
+    folders = {}
+    for key, edit in edits.items():
+        folder = tmp_path_factory.mktemp(key.replace(":", "-"))
+        edit(_orbit(folder / "project"))
+        folders[key] = folder
+    validated = [key for key in folders if key != "byte-limit"]
+    built = [key for key in folders if key.startswith("xlsx:") or key == "byte-limit"]
+    scratch = tmp_path_factory.mktemp("bounded")
+    validations = _in_one_process(("validate",), validated, folders, scratch / "validate")
+    builds = _in_one_process(("build", "--out", "out"), built, folders, scratch / "build")
+    return {key: Case(folder, validations.get(key), builds.get(key))
+            for key, folder in folders.items()}
+
+
 @pytest.mark.parametrize("name", CSVS)
-def test_a_hostile_csv_cell_is_held_to_the_value_limits(tmp_path, orbit, name):
-    make, message = CSVS[name]
-    (orbit / "pilots.csv").write_text(make(), encoding="utf-8")
-    run = pnp("validate", cwd=orbit, watch=tmp_path, max_mb=900, timeout=60)
+def test_a_hostile_csv_cell_is_held_to_the_value_limits(runs, name):
+    case = runs[f"csv:{name}"]
+    message = CSVS[name][1]
+    run = case.validate
     assert run.returncode == 1, run.stderr[-2000:]
     lines = _problems(run)
     assert lines[-1] == "1 problem found", lines[:5]
     assert message in lines[0], lines[0]
     _bounded(run)
-    stayed_inside(run, orbit, tmp_path / "cache")
+    stayed_inside(run, case.project, case.folder / "cache")
 
 
-def test_a_csv_larger_than_the_byte_limit_is_refused_unread(tmp_path, orbit):
-    with open(orbit / "pilots.csv", "wb") as f:
-        f.write(b"name,skill\n")
-        f.seek(17 * 1024 * 1024)
-        f.write(b"Ox,2\n")                      # sparse: 17 MB that take no room
-    run = pnp("build", "--out", "out", cwd=orbit, watch=tmp_path, max_mb=700, timeout=60)
+def test_a_csv_larger_than_the_byte_limit_is_refused_unread(runs):
+    run = runs["byte-limit"].build
     one_line_error(run, 1, "pilots.csv", "more than the limit of 16,777,216")
     _bounded(run, mb=300)
 
 
-def test_a_spreadsheets_problems_are_capped(tmp_path, orbit):
-    (orbit / "pilots.csv").write_text("name,skill\n" + "".join(
-        f"Ox{i},lots\n" for i in range(1000)), encoding="utf-8")
-    run = pnp("validate", cwd=orbit, watch=tmp_path, timeout=60)
+def test_a_spreadsheets_problems_are_capped(runs):
+    run = runs["capped"].validate
     assert run.returncode == 1
     lines = _problems(run)
     cells = [ln for ln in lines if ln.startswith("pilots.csv:") and "(sheet)" not in ln]
