@@ -20,11 +20,18 @@ UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", 
             "pnp.cli.main", "gettext", "locale", *LIBRARIES,
             # templates come from the bytecode cache: Jinja's compiler is not loaded
             # (pnp.lazy_jinja)
-            "jinja2.compiler", "jinja2.lexer", "jinja2.parser", "jinja2.optimizer")
+            "jinja2.compiler", "jinja2.lexer", "jinja2.parser", "jinja2.optimizer",
+            # pnp.lazy_jinja's finder and loader are plain classes: importlib.abc, and the
+            # importlib.resources it imports, are no part of a build
+            "importlib.abc", "importlib.resources")
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
+# counted beyond what the interpreter loaded before the command (an editable install's
+# finder, run from its .pth file at start-up, is not the command's doing)
 PROBE = ("import atexit, runpy, sys\n"
-         f"atexit.register(lambda: print(({LOADED})({UNNEEDED!r}), file=sys.stderr))\n"
+         "started = set(sys.modules)\n"
+         f"atexit.register(lambda: print(({LOADED})(set({UNNEEDED!r}) - started), "
+         "file=sys.stderr))\n"
          "sys.argv = ['pnp', *sys.argv[1:]]\n"
          "runpy.run_module('pnp', run_name='__main__')\n")
 
