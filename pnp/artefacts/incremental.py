@@ -57,7 +57,7 @@ def _digest_files(paths: Iterable[Path], root: Path | None = None,
         h.update(name.encode() + b"\0")
         digest = seen.get(path) if seen is not None else None
         if digest is None:
-            digest = _file_digest(path)
+            digest = file_digest(path)
             if seen is not None:
                 seen[path] = digest
         h.update(digest.encode() + b"\0")
@@ -206,7 +206,7 @@ _MAX_KEPT = 8192            # a cache shared by many projects: the most recent k
 _kept = {"loaded": False, "new": False}
 
 
-def _file_digest(path: Path) -> str:
+def file_digest(path: Path) -> str:
     """SHA-256 of a regular file's bytes; a FIFO or a device is not read (it would block
     or never end), nor a file over the asset limit."""
     import stat
@@ -322,7 +322,7 @@ def unchanged_build(out: Path, db_path: Path, args: Any) -> list[Cached] | None:
     if run.get("listing") != _listing(Path(db_path).resolve().parent):
         return None
     for name, digest in run["files"].items():
-        if _file_digest(Path(name)) != digest:
+        if file_digest(Path(name)) != digest:
             return None
     results = []
     for key in run["artefacts"]:
@@ -423,7 +423,7 @@ class Manifest:
         self.runs[key] = {
             "db": str(db_file),
             "listing": listing if listing is not None else _listing(Path(db.root).resolve()),
-            "files": {str(p): seen.get(p) or _file_digest(p) for p in sorted(files)},
+            "files": {str(p): seen.get(p) or file_digest(p) for p in sorted(files)},
             "artefacts": [self.key(a) for a in todo],
         }
         while len(self.runs) > MAX_RUNS:  # keep the most recent option sets

@@ -194,17 +194,17 @@ def test_a_file_digest_is_taken_again_once_the_file_changed(tmp_path):
     the same size, is hashed again; one left alone gives the digest it gave."""
     import os
 
-    from pnp.artefacts.incremental import _file_digest
+    from pnp.artefacts.incremental import file_digest
     from pnp.draw.stamp import uses_stamp
 
     path = tmp_path / "card.j2"
     path.write_text("{{ card.name }}\n")
     os.utime(path, ns=(10**18, 10**18))                     # settled long ago
-    first = _file_digest(path)
-    assert _file_digest(path) == first and not uses_stamp([path])
+    first = file_digest(path)
+    assert file_digest(path) == first and not uses_stamp([path])
     path.write_text("{{ version }}..\n")                    # the same size
     os.utime(path, ns=(10**18 + 10**9, 10**18 + 10**9))
-    assert _file_digest(path) != first and uses_stamp([path])
+    assert file_digest(path) != first and uses_stamp([path])
 
 
 def test_file_digests_are_kept_between_runs_by_stat(tmp_path, monkeypatch):
@@ -221,7 +221,7 @@ def test_file_digests_are_kept_between_runs_by_stat(tmp_path, monkeypatch):
     path = tmp_path / "font.ttf"
     path.write_bytes(b"glyphs")
     os.utime(path, ns=(10**18, 10**18))                     # settled long ago
-    incremental._file_digest(path)
+    incremental.file_digest(path)
     incremental.save_digests()
     kept = tmp_path / "cache" / incremental._DIGESTS_FILE
     assert kept.is_file()
@@ -238,11 +238,11 @@ def test_file_digests_are_kept_between_runs_by_stat(tmp_path, monkeypatch):
     incremental._kept["new"] = True
     incremental.save_digests()
     next_process()
-    assert incremental._file_digest(path) == "kept"
+    assert incremental.file_digest(path) == "kept"
     path.write_bytes(b"GLYPHS")                             # the same size, a new stat
     os.utime(path, ns=(10**18 + 10**9, 10**18 + 10**9))
     next_process()
-    assert incremental._file_digest(path) == hashlib.sha256(b"GLYPHS").hexdigest()
+    assert incremental.file_digest(path) == hashlib.sha256(b"GLYPHS").hexdigest()
 
 
 def test_no_file_digest_is_kept_when_the_cache_is_off(tmp_path, monkeypatch):
@@ -257,6 +257,6 @@ def test_no_file_digest_is_kept_when_the_cache_is_off(tmp_path, monkeypatch):
     path = tmp_path / "card.j2"
     path.write_text("{{ card.name }}\n")
     os.utime(path, ns=(10**18, 10**18))
-    incremental._file_digest(path)
+    incremental.file_digest(path)
     incremental.save_digests()
     assert not (tmp_path / "xdg").exists() and incremental._kept["new"]
