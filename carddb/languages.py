@@ -235,6 +235,7 @@ def declared(value: Any, pos: Any, report: Any, root: Path) -> Collector | None:
 
 @dataclass
 class _Place:
+    """Where a translated value was given (its game, file and card) and in which languages."""
     gid: str
     place: tuple
     where: str

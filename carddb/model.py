@@ -43,6 +43,7 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
+    """A deck of a game: its cards, card size and back."""
     id: str
     game: str
     title: str
@@ -82,6 +83,7 @@ def _deck(state: dict, cards: tuple) -> Deck:
 
 @dataclass(frozen=True)
 class Game:
+    """A game of the database: its decks, players, colours and the extras its templates read."""
     id: str
     title: str
     min_players: int
@@ -113,6 +115,7 @@ class Game:
 
 @dataclass(frozen=True)
 class PrintProfile:
+    """How the database asks to be printed (cards.yaml `print:`): paper, bleed, duplex, fonts."""
     paper: str
     bleed_mm: float
     duplex: str
@@ -135,6 +138,7 @@ class PrintProfile:
 
 @dataclass(frozen=True)
 class Database:
+    """A validated card database: its print profile and games, and the files it was read from."""
     path: Path
     print: PrintProfile
     games: dict[str, Game]

@@ -28,6 +28,7 @@ class BuildError(Exception):
 
 @dataclass(frozen=True)
 class Artefact:
+    """One PDF a build can write for a game (a deck, the tokens, a mat ...), drawn by its kind."""
     game: str
     name: str  # file stem and the value of --only
     kind: str  # the name of its kind (pnp.artefacts.kinds), which draws it
@@ -58,6 +59,7 @@ def _default_guides() -> GuideStyle:
 
 @dataclass(frozen=True)
 class Options:
+    """The print settings a build draws with: cards.yaml's print profile and the overrides."""
     paper: str = "letter"
     bleed_mm: float = 3.175
     duplex: str = "long-edge"
@@ -99,6 +101,7 @@ class Options:
 
 @dataclass
 class Written:
+    """An artefact's PDF as drawn: where, how many pages and cards, its warnings and layout."""
     artefact: Artefact
     path: Path
     pages: int = 0

@@ -162,7 +162,10 @@ def face_hash(text: str, target: Any, fonts_digest: str) -> str:
 
 
 def fonts_digest(db: Any) -> str:
-    """A hash of the bytes of the fonts cards.yaml names."""
+    """A hash of the bytes of the fonts cards.yaml names: of their SHA-256 digests, as
+    the incremental build's hasher took them (by stat, kept between runs), so a build
+    does not read and hash its fonts twice."""
+    from pnp.artefacts.incremental import file_digest
     from pnp.draw.fonts import font_files
 
     try:
@@ -170,8 +173,7 @@ def fonts_digest(db: Any) -> str:
                                                   Path(db.root)).values())
     except Exception:  # an unusable font setting: the build reports it
         paths = []
-    cache: dict[str, str] = {}
-    return hashlib.sha256("".join(_file_digest(p, cache) for p in paths).encode()).hexdigest()
+    return hashlib.sha256("".join(file_digest(Path(p)) for p in paths).encode()).hexdigest()
 
 
 class Recorder:

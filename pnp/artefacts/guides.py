@@ -27,6 +27,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class GuideStyle:
+    """How cut and fold guides are drawn: colour, width and a halo (visible on dark art)."""
     color: str = "#000000"
     width: float = 0.5
     halo: float = 1.5

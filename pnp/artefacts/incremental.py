@@ -57,7 +57,7 @@ def _digest_files(paths: Iterable[Path], root: Path | None = None,
         h.update(name.encode() + b"\0")
         digest = seen.get(path) if seen is not None else None
         if digest is None:
-            digest = _file_digest(path)
+            digest = file_digest(path)
             if seen is not None:
                 seen[path] = digest
         h.update(digest.encode() + b"\0")
@@ -202,30 +202,89 @@ def _code_files() -> tuple[Path, ...]:
 # Each regular file's digest by path, with the stat it was read at: a resident process
 # (`pnp watch`) hashes a font, a template or its own source again only once it changed.
 # A file changed in the last second is not kept (as git's "racy" files: a second write
-# within the clock's tick would leave the same stat).
-_digests: dict[Path, tuple[tuple, str]] = {}
+# within the clock's tick would leave the same stat). Kept between runs too, in the cache
+# folder (`save_digests`): every build hashes its fonts (megabytes) and the pipeline's
+# source, most of a no-op build and a few percent of a cold one, though they rarely change.
+_digests: dict[str, tuple[tuple, str]] = {}
 _SETTLED_NS = 1_000_000_000
+_DIGESTS_FILE = "file-digests-1.marshal"
+_MAX_KEPT = 8192            # a cache shared by many projects: the most recent kept
+_kept = {"loaded": False, "new": False}
 
 
-def _file_digest(path: Path) -> str:
+def file_digest(path: Path) -> str:
     """SHA-256 of a regular file's bytes; a FIFO or a device is not read (it would block
     or never end), nor a file over the asset limit."""
     import stat
 
+    if not _kept["loaded"]:
+        _load_digests()
     try:      # not carddb.read_limited: a no-op build does not import carddb
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_HASHED:
             return "<not a readable file>"
-        key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        known = _digests.get(path)
+        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        name = str(path)
+        known = _digests.get(name)
         if known is not None and known[0] == key:
             return known[1]
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except (OSError, ValueError):
         return "<missing>"
     if time.time_ns() - st.st_mtime_ns > _SETTLED_NS:
-        _digests[path] = (key, digest)
+        _digests[name] = (key, digest)
+        _kept["new"] = True
     return digest
+
+
+def _digests_path() -> str | None:
+    """The kept digests' file in the cache folder (as carddb.cache's, without importing
+    carddb: a no-op build does not); None when the cache is off."""
+    from pnp.dataclass_code import folder
+
+    base = folder()
+    return None if base is None else os.path.join(base, _DIGESTS_FILE)
+
+
+def _load_digests() -> None:
+    """The digests an earlier run kept; an unreadable or odd file is none."""
+    import marshal
+
+    _kept["loaded"] = True
+    path = _digests_path()
+    if path is None:
+        return
+    try:
+        with open(path, "rb") as f:
+            kept = marshal.loads(f.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return
+    if type(kept) is not dict or len(kept) > _MAX_KEPT:
+        return
+    for name, entry in kept.items():
+        if type(name) is str and type(entry) is tuple and len(entry) == 2 \
+                and type(entry[0]) is tuple and type(entry[1]) is str:
+            _digests.setdefault(name, entry)
+
+
+def save_digests() -> None:
+    """Keep the settled digests for the next run when one was new (atomically: runs may
+    overlap); an unwritable cache folder just means hashing again."""
+    import marshal
+
+    path = _digests_path()
+    if not _kept["new"] or path is None:
+        return
+    _kept["new"] = False
+    partial = f"{path}.{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(partial, "wb") as f:
+            marshal.dump(dict(list(_digests.items())[-_MAX_KEPT:]), f)
+        os.replace(partial, path)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
 
 
 def _listing(db_root: Path) -> list[str]:
@@ -269,7 +328,7 @@ def unchanged_build(out: Path, db_path: Path, args: Any) -> list[Cached] | None:
     if run.get("listing") != _listing(Path(db_path).resolve().parent):
         return None
     for name, digest in run["files"].items():
-        if _file_digest(Path(name)) != digest:
+        if file_digest(Path(name)) != digest:
             return None
     results = []
     for key in run["artefacts"]:
@@ -287,6 +346,7 @@ def unchanged_build(out: Path, db_path: Path, args: Any) -> list[Cached] | None:
             return None
         results.append(Cached(path, entry["pages"], entry["cards"],
                               [LayoutWarning(**w) for w in entry["warnings"]]))
+    save_digests()
     return results
 
 
@@ -369,7 +429,7 @@ class Manifest:
         self.runs[key] = {
             "db": str(db_file),
             "listing": listing if listing is not None else _listing(Path(db.root).resolve()),
-            "files": {str(p): seen.get(p) or _file_digest(p) for p in sorted(files)},
+            "files": {str(p): seen.get(p) or file_digest(p) for p in sorted(files)},
             "artefacts": [self.key(a) for a in todo],
         }
         while len(self.runs) > MAX_RUNS:  # keep the most recent option sets
@@ -448,3 +508,4 @@ class Plan:
 
     def save(self) -> None:
         self.manifest.save()
+        save_digests()

@@ -138,6 +138,7 @@ class StrictRefusal(PnpError):
 
 @dataclass
 class BuildReport:
+    """What one `pnp build` did: the results per artefact, those drawn now, the warnings."""
     out: Path
     db_path: Path
     results: list[Any]                   # Written (drawn or up to date) per artefact

@@ -50,6 +50,7 @@ class ArtError(Exception):
 
 @dataclass(frozen=True)
 class Art:
+    """An image file a card draws, as read once: its digest, pixel size and format."""
     path: Path
     digest: str                 # SHA-256 of the file's bytes
     size: tuple[int, int]       # pixels

@@ -33,6 +33,8 @@ _WORDS = {
 }
 _PLAIN_OK = re.compile(r"[A-Za-z_(][^:#]*\Z")       # a bare word PyYAML reads as a string
 _KEY = re.compile(r"- ([A-Za-z_][A-Za-z0-9_]*): ")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CONTROL = re.compile(r"[\x00-\x1f]")
 # Whitespace to Python that YAML reads as text (a no-break space...): outside quotes, PyYAML
 # decides (`0\u00a0` is the text "0\u00a0" to it, not 0 with a trailing space).
 _ODD_SPACE = re.compile(r"[^\S \t\n]")
@@ -136,35 +138,51 @@ def _element(line: str) -> dict[str, Any]:
 
 
 def _tokens(text: str, pos: int) -> list[tuple[str, Any]]:
+    """The flow tokens of `text` from `pos`. Per line (each is read once, then memoised)
+    but still most of reading a face: a line whose every blank is YAML's own is not
+    searched for odd spaces token by token, and a quoted string without escapes is its
+    text between the quotes (what the JSON decoder would return for it)."""
     out: list[tuple[str, Any]] = []
     end = len(text)
+    odd = _ODD_SPACE.search(text, pos) is not None    # else no token can hold one
+    match = _TOKEN.match
     while pos < end:
-        m = _TOKEN.match(text, pos)
+        m = match(text, pos)
         if not m:
             if text[pos:].strip(" \t") == "":
                 break
             raise _NotSimple
-        punct, colon, string, plain = m.groups()
-        if _ODD_SPACE.search(text, pos, m.start(3) if string is not None else m.end()):
+        group = m.lastindex                 # which alternative matched (1-4; no nesting)
+        if odd and _ODD_SPACE.search(text, pos, m.start(3) if group == 3 else m.end()):
             raise _NotSimple
-        if punct:
-            out.append((punct, None))
-        elif colon:
+        if group == 1:
+            out.append((m.group(1), None))
+        elif group == 2:
             out.append((":", None))
-        elif string is not None:
-            try:
-                value, used = _DECODER.raw_decode(string)
-            except ValueError:
-                raise _NotSimple from None
-            if used != len(string) or any(ord(ch) < 32 for ch in string):
-                raise _NotSimple
-            out.append(("s", value))
-        elif plain is not None:
-            out.append(("p", plain.rstrip()))
+        elif group == 3:
+            out.append(("s", _string(m.group(3))))
+        elif group == 4:
+            out.append(("p", m.group(4).rstrip()))
         else:
             raise _NotSimple
         pos = m.end()
     return out
+
+
+def _string(string: str) -> str:
+    """A double-quoted JSON string token's value; _NotSimple for a control character
+    (which PyYAML and JSON read differently) or anything JSON would not read exactly."""
+    if _CONTROL.search(string):
+        raise _NotSimple
+    if "\\" not in string:                 # the token's pattern allows no bare quote inside
+        return string[1:-1]
+    try:
+        value, used = _DECODER.raw_decode(string)
+    except ValueError:
+        raise _NotSimple from None
+    if used != len(string):
+        raise _NotSimple
+    return value
 
 
 def _scalar(word: str) -> Any:
@@ -225,7 +243,7 @@ def _flow_mapping(tokens, i):
             raise _NotSimple
         key_kind, key = tokens[i]
         if key_kind == "p":
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) or key in _WORDS:
+            if not _NAME.fullmatch(key) or key in _WORDS:
                 raise _NotSimple
         if i + 1 >= len(tokens) or tokens[i + 1][0] != ":" or key in mapping:
             raise _NotSimple

@@ -26,6 +26,7 @@ class MarkupError(ValueError):
 
 @dataclass(frozen=True)
 class Span:
+    """A run of marked-up text in one style."""
     text: str
     bold: bool = False
     italic: bool = False
@@ -33,6 +34,7 @@ class Span:
 
 @dataclass(frozen=True)
 class Icon:
+    """An inline icon in marked-up text (`{icon:name}`)."""
     name: str
 
 

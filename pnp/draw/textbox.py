@@ -59,6 +59,7 @@ class Piece:
 
 @dataclass
 class Fitted:
+    """Text laid out in its box: the size it fits at, its pieces, height and overflow."""
     size: float
     pieces: list[Piece] = field(default_factory=list)
     height: float = 0.0

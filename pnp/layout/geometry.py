@@ -61,6 +61,7 @@ def paper_size(name: str, landscape: bool = False) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Rect:
+    """An axis-aligned rectangle: x, y of a corner, width and height, in the unit of its layout."""
     x: float
     y: float
     w: float
@@ -114,6 +115,7 @@ class Slot:
 
 @dataclass(frozen=True)
 class Segment:
+    """A straight line from (x0, y0) to (x1, y1): a cut or fold guide."""
     x0: float
     y0: float
     x1: float
@@ -668,6 +670,7 @@ def apply_matrix(m: tuple[float, ...] | None, x: float, y: float) -> tuple[float
 
 @dataclass(frozen=True)
 class FoldPair:
+    """A card's front and back slots either side of the fold line they share."""
     front: Slot
     back: Slot
     fold: Segment  # the fold line (the shared edge of front and back)
@@ -778,6 +781,7 @@ def fold_marks(fold: FoldSheet, count: int | None = None) -> list[Segment]:
 
 @dataclass(frozen=True)
 class Tile:
+    """One page of a tiled mat: its place in the grid and the part of the mat it shows."""
     index: int
     row: int  # 0 = the top strip of the mat
     col: int  # 0 = the left strip
@@ -795,6 +799,7 @@ class Tile:
 
 @dataclass(frozen=True)
 class TilePlan:
+    """How a mat larger than the paper is split into overlapping tiles, one a page."""
     page_w: float
     page_h: float
     mat_w: float
@@ -859,6 +864,7 @@ def tile_plan(mat_w: float, mat_h: float, paper: str, margin: float = mm(10),
 
 @dataclass(frozen=True)
 class ItemGrid:
+    """Cells of equal size laid out on a page in rows and columns (labels, tokens)."""
     cols: int
     rows: int
     cells: tuple[Rect, ...]  # reading order, top row first

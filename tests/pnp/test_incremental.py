@@ -194,14 +194,69 @@ def test_a_file_digest_is_taken_again_once_the_file_changed(tmp_path):
     the same size, is hashed again; one left alone gives the digest it gave."""
     import os
 
-    from pnp.artefacts.incremental import _file_digest
+    from pnp.artefacts.incremental import file_digest
     from pnp.draw.stamp import uses_stamp
 
     path = tmp_path / "card.j2"
     path.write_text("{{ card.name }}\n")
     os.utime(path, ns=(10**18, 10**18))                     # settled long ago
-    first = _file_digest(path)
-    assert _file_digest(path) == first and not uses_stamp([path])
+    first = file_digest(path)
+    assert file_digest(path) == first and not uses_stamp([path])
     path.write_text("{{ version }}..\n")                    # the same size
     os.utime(path, ns=(10**18 + 10**9, 10**18 + 10**9))
-    assert _file_digest(path) != first and uses_stamp([path])
+    assert file_digest(path) != first and uses_stamp([path])
+
+
+def test_file_digests_are_kept_between_runs_by_stat(tmp_path, monkeypatch):
+    """A settled file's digest is kept in the cache folder: the next process takes it
+    while the file's stat is the same, and hashes the file again once it changed."""
+    import hashlib
+    import os
+
+    from pnp.artefacts import incremental
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(incremental, "_digests", {})
+    monkeypatch.setattr(incremental, "_kept", {"loaded": False, "new": False})
+    path = tmp_path / "font.ttf"
+    path.write_bytes(b"glyphs")
+    os.utime(path, ns=(10**18, 10**18))                     # settled long ago
+    incremental.file_digest(path)
+    incremental.save_digests()
+    kept = tmp_path / "cache" / incremental._DIGESTS_FILE
+    assert kept.is_file()
+
+    def next_process():
+        incremental._digests.clear()
+        incremental._kept.update(loaded=False, new=False)
+
+    # what the kept file says is taken without reading the font: a forged entry shows it
+    next_process()
+    incremental._load_digests()
+    stat_key, _ = incremental._digests[str(path)]
+    incremental._digests[str(path)] = (stat_key, "kept")
+    incremental._kept["new"] = True
+    incremental.save_digests()
+    next_process()
+    assert incremental.file_digest(path) == "kept"
+    path.write_bytes(b"GLYPHS")                             # the same size, a new stat
+    os.utime(path, ns=(10**18 + 10**9, 10**18 + 10**9))
+    next_process()
+    assert incremental.file_digest(path) == hashlib.sha256(b"GLYPHS").hexdigest()
+
+
+def test_no_file_digest_is_kept_when_the_cache_is_off(tmp_path, monkeypatch):
+    import os
+
+    from pnp.artefacts import incremental
+
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(incremental, "_digests", {})
+    monkeypatch.setattr(incremental, "_kept", {"loaded": False, "new": False})
+    path = tmp_path / "card.j2"
+    path.write_text("{{ card.name }}\n")
+    os.utime(path, ns=(10**18, 10**18))
+    incremental.file_digest(path)
+    incremental.save_digests()
+    assert not (tmp_path / "xdg").exists() and incremental._kept["new"]

@@ -20,11 +20,18 @@ UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", 
             "pnp.cli.main", "gettext", "locale", *LIBRARIES,
             # templates come from the bytecode cache: Jinja's compiler is not loaded
             # (pnp.lazy_jinja)
-            "jinja2.compiler", "jinja2.lexer", "jinja2.parser", "jinja2.optimizer")
+            "jinja2.compiler", "jinja2.lexer", "jinja2.parser", "jinja2.optimizer",
+            # pnp.lazy_jinja's finder and loader are plain classes: importlib.abc, and the
+            # importlib.resources it imports, are no part of a build
+            "importlib.abc", "importlib.resources")
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
+# counted beyond what the interpreter loaded before the command (an editable install's
+# finder, run from its .pth file at start-up, is not the command's doing)
 PROBE = ("import atexit, runpy, sys\n"
-         f"atexit.register(lambda: print(({LOADED})({UNNEEDED!r}), file=sys.stderr))\n"
+         "started = set(sys.modules)\n"
+         f"atexit.register(lambda: print(({LOADED})(set({UNNEEDED!r}) - started), "
+         "file=sys.stderr))\n"
          "sys.argv = ['pnp', *sys.argv[1:]]\n"
          "runpy.run_module('pnp', run_name='__main__')\n")
 
@@ -160,3 +167,27 @@ def test_the_pnp_command_still_installs_its_speed_ups(cli, tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines()[-1] == "True _LazyModule", result.stderr
     assert list((tmp_path / "cache").glob("dataclass-code-*"))  # kept for the next run
+
+
+# every dataclass a build makes, with a __doc__ `dataclasses` wrote (Name(field: type, ...))
+AUTO_DOCS = ("lambda: sorted(f'{c.__module__}.{c.__qualname__}' for m in list(sys.modules.values()) "
+             "if (getattr(m, '__name__', '') or '').split('.')[0] in ('pnp', 'carddb') "
+             "for c in vars(m).values() if isinstance(c, type) and c.__module__ == m.__name__ "
+             "and '__dataclass_fields__' in vars(c) "
+             "and (c.__doc__ or '').startswith(c.__name__ + '('))")
+
+
+def test_a_build_makes_no_dataclass_whose_docstring_dataclasses_must_write(cli, tmp_path):
+    """Without a docstring of its own, `dataclasses` writes a class's __doc__ from its
+    signature through inspect, in every process that makes the class: the classes a
+    warm build makes say what they are instead (issue 36 item 1)."""
+    assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    probe = PROBE.replace(f"({LOADED})(set({UNNEEDED!r}) - started)", f"({AUTO_DOCS})()")
+    assert probe != PROBE
+    args = [sys.executable, "-c", probe, "build", "--game", "harbour", "--only", "storms",
+            "--force"]
+    subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, check=True)  # cold load
+    result = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == "[]", result.stderr

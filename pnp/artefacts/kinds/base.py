@@ -34,6 +34,7 @@ def no_check(db: Any, art: Artefact) -> None:
 
 @dataclass(frozen=True)
 class Kind:
+    """A kind of artefact: which artefacts a game has of it, and how one is drawn."""
     name: str                 # Artefact.kind; the module's name, `-` for `_`
     order: int                # build order within a game: lower first
     artefacts: Callable[[str, Any], list[Artefact]]

@@ -24,6 +24,7 @@ from pnp.draw.elements.text import safe_zone, text_ops
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Shape(Op):
+    """The outline of a `badge` element: a shape at a centre and size, filled and stroked."""
     shape: str
     cx: float
     cy: float

@@ -22,6 +22,7 @@ from pnp.draw.elements.base import (
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Ellipse(AlphaOp):
+    """The drawing operation of an `ellipse` element."""
     box: tuple[float, float, float, float]
     fill: Any
     stroke: Any

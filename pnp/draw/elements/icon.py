@@ -22,6 +22,7 @@ from pnp.draw.elements.base import (
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Icon(Op):
+    """The drawing operation of an `icon` element: a named icon at a centre and size."""
     name: str
     cx: float            # points, the centre
     cy: float

@@ -12,6 +12,7 @@ from pnp.draw.elements.base import REQUIRED, Element, Key, Op, mm_box
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Image(Op):
+    """The drawing operation of an `image` element: a file fitted into a box."""
     box: tuple[float, float, float, float]
     path: str
     pixels: tuple[int, int]

@@ -22,6 +22,7 @@ from pnp.draw.elements.base import (
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Line(AlphaOp):
+    """The drawing operation of a `line` element: a polyline, solid or dashed."""
     points: tuple[tuple[float, float], ...]
     color: Any
     width: float

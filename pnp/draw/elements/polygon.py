@@ -23,6 +23,7 @@ from pnp.draw.elements.base import (
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Polygon(AlphaOp):
+    """The drawing operation of a `polygon` element."""
     points: tuple[tuple[float, float], ...]
     fill: Any
     stroke: Any

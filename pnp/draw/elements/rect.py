@@ -23,6 +23,7 @@ from pnp.draw.elements.base import (
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Rect(AlphaOp):
+    """The drawing operation of a `rect` element."""
     box: tuple[float, float, float, float]     # points: x, y (lower left), w, h
     fill: Any
     stroke: Any

@@ -26,6 +26,7 @@ from pnp.draw.elements.base import (
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Text(Op):
+    """The drawing operation of a `text` element: fitted runs of text at a place and size."""
     pieces: list            # textbox.Piece runs, relative to (x, top)
     x: float                # points: the box's left edge and top
     top: float
