@@ -4,6 +4,9 @@ and writes the card name, so geometry and text can be read back from the PDF."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from pnp.draw.layout_warning import LayoutWarning
@@ -116,3 +119,27 @@ def make_db_fixture():
 @pytest.fixture(name="cards")
 def cards_fixture():
     return _cards
+
+
+@pytest.fixture(scope="session")
+def bundled_build(tmp_path_factory):
+    """bundled_build(paper) -> (project folder, its output/ folder, the process): `pnp
+    build --paper PAPER --json` of a copy of the bundled cards.yaml into the default
+    output folder, made once a session per paper. A full build is the costliest thing
+    these tests do (issue 34): test_build_bundled and test_home_printer read one Letter
+    build (neither writes into its output/). The table goes to stderr with --json; the
+    table on stdout is test_build_command's."""
+    from tests.harness import BUNDLED, run_cli
+
+    made: dict[str, tuple[Path, Path, object]] = {}
+
+    def build(paper: str):
+        if paper not in made:
+            folder = tmp_path_factory.mktemp(f"bundled-{paper}")
+            shutil.copy(BUNDLED, folder / "cards.yaml")
+            result = run_cli("pnp", "build", "--paper", paper, "--json", cwd=folder)
+            assert result.returncode == 0, result.stderr
+            made[paper] = (folder, folder / "output", result)
+        return made[paper]
+
+    return build
