@@ -127,14 +127,13 @@ def cli_build(project, out, *args):
 
 
 @pytest.fixture(scope="module")
-def xo_project(tmp_path_factory):
-
-    from tests.pnp.exports_support import make_project
-
-    project = make_project(tmp_path_factory.mktemp("xo"))
+def xo_project(xo_yaml):
+    """The bundled project (the shop tests' own, xo_yaml) with two XO! decks built into
+    out/: one project, so the later builds of these decks find their cards' plans kept
+    (pnp.draw.plan_cache: per project folder)."""
     for deck in ("heroes-core", "statuses"):
-        cli_build(project, "out", "--game", "xo", "--only", deck)
-    return project
+        cli_build(xo_yaml, "out", "--game", "xo", "--only", deck)
+    return xo_yaml
 
 
 def layout_pages(project, artefact):
