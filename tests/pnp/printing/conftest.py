@@ -123,23 +123,27 @@ def cards_fixture():
 
 @pytest.fixture(scope="session")
 def bundled_build(tmp_path_factory):
-    """bundled_build(paper) -> (project folder, its output/ folder, the process): `pnp
-    build --paper PAPER --json` of a copy of the bundled cards.yaml into the default
-    output folder, made once a session per paper. A full build is the costliest thing
-    these tests do (issue 34): test_build_bundled and test_home_printer read one Letter
-    build (neither writes into its output/). The table goes to stderr with --json; the
-    table on stdout is test_build_command's."""
+    """bundled_build(paper) -> (project folder, output folder, the process): `pnp build
+    --paper PAPER --json` of one copy of the bundled cards.yaml, made once a session per
+    paper: Letter into the default output/, another paper into output-PAPER/. A full build
+    is the costliest thing these tests do (issue 34): test_build_bundled and
+    test_home_printer read one Letter build (neither writes into its output folder), and
+    the other paper's build, in the same project, finds the cards planned (the plans kept
+    are per project folder, pnp.draw.plan_cache). The table goes to stderr with --json;
+    the table on stdout is test_build_command's."""
     from tests.harness import BUNDLED, run_cli
 
+    folder = tmp_path_factory.mktemp("bundled")
+    shutil.copy(BUNDLED, folder / "cards.yaml")
     made: dict[str, tuple[Path, Path, object]] = {}
 
     def build(paper: str):
         if paper not in made:
-            folder = tmp_path_factory.mktemp(f"bundled-{paper}")
-            shutil.copy(BUNDLED, folder / "cards.yaml")
-            result = run_cli("pnp", "build", "--paper", paper, "--json", cwd=folder)
+            out = "output" if paper == "letter" else f"output-{paper}"
+            where = [] if out == "output" else ["--out", out]
+            result = run_cli("pnp", "build", "--paper", paper, "--json", *where, cwd=folder)
             assert result.returncode == 0, result.stderr
-            made[paper] = (folder, folder / "output", result)
+            made[paper] = (folder, folder / out, result)
         return made[paper]
 
     return build
