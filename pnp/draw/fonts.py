@@ -54,8 +54,26 @@ def fallback_files() -> dict[str, Path]:
     return {role: FALLBACK_DIR / name for role, name in FALLBACK.items()}
 
 
+# (path, size, mtime) -> what _style_of read there: one build asks font_choice several
+# times (its record, its plans' key, the registering), and each asked every face in the
+# folders of the roles it fills; parsing a face is tens of ms (DejaVu Sans: ~60)
+_STYLES: dict[tuple[str, int, int], tuple[bytes, bool, bool] | None] = {}
+
+
 def _style_of(path: Path) -> tuple[bytes, bool, bool] | None:
-    """(family name, bold, italic) read from a font file; None if it cannot be read."""
+    """(family name, bold, italic) of a font file as it stands (read once a process);
+    None if it cannot be read."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _STYLES:
+        _STYLES[key] = _read_style(path)
+    return _STYLES[key]
+
+
+def _read_style(path: Path) -> tuple[bytes, bool, bool] | None:
     from reportlab.pdfbase.ttfonts import TTFontFile
 
     try:

@@ -29,9 +29,20 @@ def starter(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("languages")
+
+
 @pytest.fixture
-def game(starter, tmp_path, monkeypatch) -> Path:
-    folder = Path(shutil.copytree(starter, tmp_path / "game"))
+def game(starter, playground, monkeypatch) -> Path:
+    """A fresh copy of the starter, at the same path for every test of this file: the
+    card plans a build keeps are per project folder (pnp.draw.plan_cache), so a test's
+    build plans only the cards it edited, not every card again (issue 34: the suite's
+    CPU). Nothing else of an earlier test is left: the folder is made anew."""
+    folder = playground / "game"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(starter, folder)
     monkeypatch.chdir(folder)
     return folder
 

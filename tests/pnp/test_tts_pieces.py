@@ -139,9 +139,11 @@ def test_the_decks_link_under_the_base_url_too(shared):
     assert _local(custom["BackURL"], shared).is_file()
 
 
-def test_without_a_base_url_the_links_are_local_and_said_to_be(tmp_path):
-    own_pieces(tmp_path)
-    result = _export(tmp_path)
+def test_without_a_base_url_the_links_are_local_and_said_to_be(shared, tmp_path):
+    # the shared project again (its card plans kept: pnp.draw.plan_cache), into a folder
+    # of this test's own
+    result = CliRunner().invoke(main, ["export", "tts", "--project", str(shared.parent),
+                                       "--out", str(tmp_path / "tts")])
     assert result.exit_code == 0, result.output
     assert "only it can load them" in result.output and "--base-url URL" in result.output
     save = json.loads((tmp_path / "tts" / "harbour" / "pieces.json").read_text())

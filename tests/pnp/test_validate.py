@@ -164,12 +164,12 @@ def test_art_under_print_resolution_is_a_warning(cli, game):
 def test_art_far_above_print_resolution_is_a_notice_not_a_warning(cli, game):
     """The build embeds it at 300 dpi (issue 22 item 5): validate says so, as build does,
     and it is no problem even with --strict."""
-    _art(game, (3000, 1800))
+    _art(game, (1500, 900))
     for flags in ((), ("--strict",)):
         result = cli("pnp", "validate", *flags, cwd=game)
         assert result.returncode == 0, result.stderr
         notices = [line for line in result.stderr.splitlines() if line.startswith("notice: ")]
-        assert len(notices) == 1 and "art.png: 3000 x 1800 px would print at" in notices[0] \
+        assert len(notices) == 1 and "art.png: 1500 x 900 px would print at" in notices[0] \
             and "embedded at 300 dpi" in notices[0], result.stderr
         assert not [line for line in result.stderr.splitlines()
                     if line.startswith("warning: ")], result.stderr

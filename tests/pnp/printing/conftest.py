@@ -4,6 +4,9 @@ and writes the card name, so geometry and text can be read back from the PDF."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from pnp.draw.layout_warning import LayoutWarning
@@ -116,3 +119,31 @@ def make_db_fixture():
 @pytest.fixture(name="cards")
 def cards_fixture():
     return _cards
+
+
+@pytest.fixture(scope="session")
+def bundled_build(tmp_path_factory):
+    """bundled_build(paper) -> (project folder, output folder, the process): `pnp build
+    --paper PAPER --json` of one copy of the bundled cards.yaml, made once a session per
+    paper: Letter into the default output/, another paper into output-PAPER/. A full build
+    is the costliest thing these tests do (issue 34): test_build_bundled and
+    test_home_printer read one Letter build (neither writes into its output folder), and
+    the other paper's build, in the same project, finds the cards planned (the plans kept
+    are per project folder, pnp.draw.plan_cache). The table goes to stderr with --json;
+    the table on stdout is test_build_command's."""
+    from tests.harness import BUNDLED, run_cli
+
+    folder = tmp_path_factory.mktemp("bundled")
+    shutil.copy(BUNDLED, folder / "cards.yaml")
+    made: dict[str, tuple[Path, Path, object]] = {}
+
+    def build(paper: str):
+        if paper not in made:
+            out = "output" if paper == "letter" else f"output-{paper}"
+            where = [] if out == "output" else ["--out", out]
+            result = run_cli("pnp", "build", "--paper", paper, "--json", *where, cwd=folder)
+            assert result.returncode == 0, result.stderr
+            made[paper] = (folder, folder / out, result)
+        return made[paper]
+
+    return build

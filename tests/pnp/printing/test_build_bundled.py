@@ -21,12 +21,10 @@ pnp = partial(run_cli, "pnp")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """One full build with no options (bundled database, default output folder)."""
-    folder = tmp_path_factory.mktemp("full")
-    shutil.copy(ROOT / "cards.yaml", folder / "cards.yaml")
-    result = pnp("build", cwd=folder)
-    assert result.returncode == 0, result.stderr
+def built(bundled_build):
+    """One full build (bundled database, default output folder, Letter: the database's
+    own paper), shared with test_home_printer (printing/conftest.py)."""
+    folder, _, result = bundled_build("letter")
     return folder, result
 
 
@@ -41,13 +39,13 @@ def test_every_artefact_of_both_games(built):
     assert written == expected
     # the final table names every file with its pages and cards
     for name in expected:
-        assert f"output/{name}.pdf" in result.stdout
+        assert f"output/{name}.pdf" in result.stderr     # (--json: the table on stderr)
 
 
 def test_decks_count_copies_and_carry_every_name(built):
     folder, result = built
     db = carddb.load(folder / "cards.yaml")
-    rows = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines()
+    rows = {line.split()[0]: line.split()[1:] for line in result.stderr.splitlines()
             if line.startswith("output/")}
     for gid, game in db.games.items():
         for deck_id, deck in game.decks.items():

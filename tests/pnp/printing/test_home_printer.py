@@ -6,7 +6,6 @@ unprintable 5 mm band painted white, where every trim line must still show a gui
 from __future__ import annotations
 
 import json
-import shutil
 from functools import partial
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from pypdf import PdfReader
 import carddb
 from tests.harness import run_cli
 
-ROOT = Path(__file__).resolve().parents[3]
 PT = 72 / 25.4
 MARGIN = 5.0  # mm: the default print.printer_margin_mm
 DPI = 150
@@ -28,13 +26,10 @@ pnp = partial(run_cli, "pnp")
 
 
 @pytest.fixture(scope="module", params=["letter", "a4"])
-def built(request, tmp_path_factory):
-    """(paper, project folder, output folder, the --json report, the process)."""
-    folder = tmp_path_factory.mktemp(f"home-{request.param}")
-    shutil.copy(ROOT / "cards.yaml", folder / "cards.yaml")
-    out = folder / "out"
-    result = pnp("build", "--paper", request.param, "--out", str(out), "--json", cwd=folder)
-    assert result.returncode == 0, result.stderr
+def built(request, bundled_build):
+    """(paper, project folder, output folder, the --json report, the process): the
+    session's build of the bundled cards.yaml on that paper (printing/conftest.py)."""
+    folder, out, result = bundled_build(request.param)
     return request.param, folder, out, json.loads(result.stdout), result
 
 
@@ -120,7 +115,7 @@ def render_blanked(pdf: Path, index: int) -> np.ndarray:
     doc = pdfium.PdfDocument(str(pdf))
     image = doc[index].render(scale=DPI / 72).to_pil().convert("L")
     doc.close()
-    grey = np.asarray(image, dtype=np.int16).copy()
+    grey = np.asarray(image).astype(np.int16)    # (a copy, to paint on; see render_rgb)
     band = round(MARGIN / 25.4 * DPI)
     grey[:band, :] = grey[-band:, :] = 255
     grey[:, :band] = grey[:, -band:] = 255
@@ -248,7 +243,9 @@ def shared_edges(cards: list[dict]):
 
 def render_rgb(pdf: Path, index: int) -> np.ndarray:
     doc = pdfium.PdfDocument(str(pdf))
-    image = np.asarray(doc[index].render(scale=DPI / 72).to_pil().convert("RGB"), dtype=int)
+    # 16-bit, converted from PIL's bytes: a page converted straight into 64-bit ints cost
+    # 60 ms of CPU, fifteen times this (issue 34); sums of it are taken in 64 bits
+    image = np.asarray(doc[index].render(scale=DPI / 72).to_pil().convert("RGB")).astype(np.int16)
     doc.close()
     return image
 

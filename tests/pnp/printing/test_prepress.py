@@ -127,14 +127,13 @@ def cli_build(project, out, *args):
 
 
 @pytest.fixture(scope="module")
-def xo_project(tmp_path_factory):
-
-    from tests.pnp.exports_support import make_project
-
-    project = make_project(tmp_path_factory.mktemp("xo"))
+def xo_project(xo_yaml):
+    """The bundled project (the shop tests' own, xo_yaml) with two XO! decks built into
+    out/: one project, so the later builds of these decks find their cards' plans kept
+    (pnp.draw.plan_cache: per project folder)."""
     for deck in ("heroes-core", "statuses"):
-        cli_build(project, "out", "--game", "xo", "--only", deck)
-    return project
+        cli_build(xo_yaml, "out", "--game", "xo", "--only", deck)
+    return xo_yaml
 
 
 def layout_pages(project, artefact):
@@ -287,6 +286,17 @@ def cli_export(project, out, *args):
                                      str(out), "--game", "xo", *args])
 
 
+# One card of each deck these tests export: a shop's files are made per card, and what is
+# checked is each deck's size (issue 34: the 31 cards of three decks cost 1.5 s an export).
+ONE_CARD = {"heroes-characters": "Captain Volt", "resources": "Police Captain",
+            "issue": "Episode: Lights Out", "statuses": "Blinded"}
+
+
+def one_card_of(*decks: str) -> list[str]:
+    """--deck D --card C for each deck: one card of it (ONE_CARD)."""
+    return [arg for deck in decks for arg in ("--deck", deck, "--card", ONE_CARD[deck])]
+
+
 @pytest.fixture(scope="module")
 def xo_yaml(tmp_path_factory):
 
@@ -302,8 +312,8 @@ def test_image_presets_print_the_xo_bridge_and_mini_decks(xo_yaml, tmp_path, sho
     """Issue 33: tgc, mpc and dtc refused the whole XO! export for four decks."""
     from PIL import Image
 
-    done = cli_export(xo_yaml, tmp_path / shop, "--profile", shop, "--deck",
-                      "heroes-characters", "--deck", "resources", "--deck", "issue")
+    done = cli_export(xo_yaml, tmp_path / shop, "--profile", shop,
+                      *one_card_of("heroes-characters", "resources", "issue"))
     assert done.exit_code == 0, done.output
     assert "left out" not in done.output
     sizes = {}
@@ -317,8 +327,8 @@ def test_image_presets_print_the_xo_bridge_and_mini_decks(xo_yaml, tmp_path, sho
 def test_dtc_prints_bridge_and_mini_pdfs(xo_yaml, tmp_path):
     from pypdf import PdfReader
 
-    done = cli_export(xo_yaml, tmp_path, "--profile", "dtc", "--deck", "heroes-characters",
-                      "--deck", "statuses")
+    done = cli_export(xo_yaml, tmp_path, "--profile", "dtc",
+                      *one_card_of("heroes-characters", "statuses"))
     assert done.exit_code == 0, done.output
     for deck, inches in (("heroes-characters", [2.5, 3.75]), ("statuses", [2.0, 2.75])):
         page = PdfReader(tmp_path / "xo" / f"{deck}.pdf").pages[0]
@@ -334,8 +344,8 @@ def test_a_shop_leaves_out_only_the_decks_it_does_not_print(xo_yaml, tmp_path):
     yaml.write_text(yaml.read_text().replace("card_sizes:", (
         "profiles:\n  pokeronly: {like: tgc, sizes: {poker: [63.5, 88.9]}}\n"
         "card_sizes:"), 1))
-    done = cli_export(project, tmp_path / "some", "--profile", "pokeronly", "--deck",
-                      "heroes-characters", "--deck", "resources", "--deck", "issue")
+    done = cli_export(project, tmp_path / "some", "--profile", "pokeronly",
+                      *one_card_of("heroes-characters", "resources", "issue"))
     assert done.exit_code == 0, done.output
     left = [line for line in done.output.splitlines() if "left out" in line]
     assert len(left) == 2
