@@ -134,13 +134,7 @@ class Hasher:
 
     def shared(self) -> str:
         """Fonts and the pipeline's source: inputs of every artefact."""
-        if self._shared is None:
-            from carddb.cache import file_digests
-
-            code = [p for p in _code_files() if p not in self.seen]
-            with contextlib.suppress(OSError):      # else each is read below, as any file
-                # as kept between runs by their stat: not read again (carddb.cache)
-                self.seen.update(zip(code, file_digests(code), strict=True))
+        if self._shared is None:      # each file's digest as kept by its stat (file_digest)
             self._shared = hashlib.sha256(
                 (_digest_files(font_paths(self.db), seen=self.seen)
                  + _digest_files(_code_files(), seen=self.seen)).encode()
