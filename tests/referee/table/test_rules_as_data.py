@@ -247,15 +247,14 @@ def test_at_the_end_undo_takes_back_the_last_move_and_play_goes_on(folder, start
     assert transcript.rstrip().endswith("quit")
 
 
-def test_the_starter_with_the_dice_typed_plays_the_same_game(folder):
-    """Typing at each roll the faces the referee rolled in a first game gives the same
-    game (the referee's Storm draws follow the state, so they fall the same)."""
-    project = harbour(folder)
-    first, second = folder / "a.db", folder / "b.db"
+def test_the_starter_with_the_dice_typed_plays_the_same_game(folder, starter_game):
+    """Typing at each roll the faces the referee rolled in a first game (the module's game
+    on Enter alone) gives the same game (the referee's Storm draws follow the state, so
+    they fall the same)."""
+    project, played, by_referee = starter_game("11")
+    first, second = copied(played, folder), folder / "b.db"
     run_a, run_b = referee(project, first), referee(project, second)
-    run_a("--seed", "5", "new", "harbour", "--players", "Ann,Bob")
-    run_b("--seed", "5", "new", "harbour", "--players", "Ann,Bob")
-    by_referee = play(project, first, [""] * 600)
+    run_b("--seed", "11", "new", "harbour", "--players", "Ann,Bob")
     rolled = re.findall(r"Weather roll, 3 storm: (\S+ \S+ \S+)  ", by_referee)
     assert len(rolled) >= 3
     faces = list(rolled)
