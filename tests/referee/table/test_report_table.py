@@ -17,9 +17,6 @@ import pytest
 
 from tests.referee.table.test_rules_as_data import bazaar, copied, play, referee  # noqa: E402
 from tests.referee.table.test_rules_as_data import folder as folder  # noqa: E402, F401  (a fixture)
-from tests.referee.table.test_rules_as_data import (  # noqa: E402, F401  (a fixture)
-    starter_game as starter_game,
-)
 
 
 def report(*args: str, code: int = 0):
@@ -40,8 +37,8 @@ def history(session) -> list[tuple[str, dict]]:
 
 @pytest.fixture
 def harbours(folder, starter_game) -> list[Path]:
-    """Two starter games (seeds 11 and 12) played to their end by `referee play`, once for
-    the module (the play is most of its CPU), copied into the test's own folder."""
+    """Two starter games (seeds 11 and 12) played to their end by `referee play`, once a
+    test process (the play is most of its CPU), copied into the test's own folder."""
     return [copied(starter_game(seed)[1], folder) for seed in ("11", "12")]
 
 

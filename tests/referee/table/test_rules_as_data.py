@@ -159,30 +159,6 @@ def state(run) -> dict:
     return json.loads(run("status", "--json").out)["state"]
 
 
-@pytest.fixture(scope="module")
-def starter_game(tmp_path_factory):
-    """`starter_game(seed)`: (project, session, transcript) of the starter played to its
-    end by `referee play` on Enter alone (Ann and Bob, `seed`), played once a module per
-    seed; a test works on `copied(session, folder)`, never on the module's own session."""
-    played: dict[str, tuple[Path, Path, str]] = {}
-
-    def get(seed: str) -> tuple[Path, Path, str]:
-        if seed not in played:
-            place = tmp_path_factory.mktemp(f"starter{seed}")
-            with pytest.MonkeyPatch.context() as patch:  # as the `folder` fixture sets up
-                patch.delenv("REFEREE_SESSION", raising=False)
-                patch.delenv("REFEREE_CARDS", raising=False)
-                patch.chdir(place)
-                project = harbour(place)
-                session = place / f"h{seed}.db"
-                referee(project, session)("--seed", seed, "new", "harbour", "--players",
-                                          "Ann,Bob")
-                played[seed] = (project, session, play(project, session, [""] * 600))
-        return played[seed]
-
-    return get
-
-
 def copied(session: Path, folder: Path) -> Path:
     """A copy of `session` in `folder` (a file the referee has not opened yet)."""
     target = folder / session.name
