@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -266,27 +265,54 @@ def test_corrupt_session_in_a_real_process(tmp_path):
 
 
 # ── concurrency ──────────────────────────────────────────────────────────────
+CLI_WRITER = """
+import sys
+from tests.harness import run_cli
+path, player, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+print("ready", flush=True)
+sys.stdin.readline()  # both start writing at the same moment
+for _ in range(count):
+    for who, amount in (("Ann", "+1"), (player, "+0")):
+        done = run_cli("referee", "--session", path, "mt", who, amount)
+        if done.returncode != 0:
+            sys.exit(done.stderr)
+"""
+
+
+def contend(script: str, db: Path, count: int) -> None:
+    """`script` (argv: the session, a player, `count`) in two processes at once, one a
+    player, started together; each must end with exit 0."""
+    procs = [  # processes: two writers at once is the point
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(db), player, str(count)],
+            env=process_env(),
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for player in ("Ann", "Bob")
+    ]
+    for proc in procs:
+        assert proc.stdout.readline() == "ready\n"
+    for proc in procs:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+
+
 def test_two_concurrent_writers_lose_nothing(tmp_path):
+    """Two processes each run the real `mt` command (its whole read-change-write, through
+    the CLI, in the process) over and over on one session: every command is one event, in
+    order, and no change is lost. One process a writer, not one a command: what contends
+    is the commands' transactions, not the interpreters' start-ups."""
     db = tmp_path / "game.db"
     start = make_session(db)["table"]["Ann"]["mt"]
-    per_writer = 3
-    failures: list[str] = []
-
-    def writer(player: str) -> None:  # processes: concurrent writers are the point
-        for _ in range(per_writer):
-            proc = run_process("referee", "--session", str(db), "mt", "Ann", "+1")
-            if proc.returncode != 0:
-                failures.append(proc.stderr)
-            proc = run_process("referee", "--session", str(db), "mt", player, "+0")
-            if proc.returncode != 0:
-                failures.append(proc.stderr)
-
-    threads = [threading.Thread(target=writer, args=(p,)) for p in ("Ann", "Bob")]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert failures == []
+    per_writer = 10
+    contend(CLI_WRITER, db, per_writer)
     log = read_log(db)
     assert [e["seq"] for e, _ in log] == list(range(1, 2 + 4 * per_writer))
     assert log[-1][1]["table"]["Ann"]["mt"] == start + 2 * per_writer
@@ -312,26 +338,7 @@ def test_two_processes_writing_in_tight_loops_lose_nothing(tmp_path):
     db = tmp_path / "game.db"
     start = make_session(db)["table"]
     count = 60
-    procs = [  # processes: two writers at once is the point
-        subprocess.Popen(
-            [sys.executable, "-c", CONTENDER, str(db), player, str(count)],
-            env=process_env(),
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for player in ("Ann", "Bob")
-    ]
-    for proc in procs:
-        assert proc.stdout.readline() == "ready\n"
-    for proc in procs:
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-    for proc in procs:
-        _, err = proc.communicate(timeout=120)
-        assert proc.returncode == 0, err
+    contend(CONTENDER, db, count)
     log = read_log(db)
     assert len(log) == 1 + 2 * count
     final = log[-1][1]["table"]

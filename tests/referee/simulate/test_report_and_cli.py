@@ -9,6 +9,7 @@ import json
 import pytest
 from pypdf import PdfReader
 
+from tests.pdftext import page_texts
 from tests.referee.simulate.sim_support import referee
 
 XS_TITLES = ["X-Statix balance report", "Win rate by seat", "Win rate by Owner card",
@@ -21,8 +22,10 @@ XO_TITLES = ["XO! balance report", "P(hit): heroes attacking villains",
 
 
 def pdf_text_and_ops(path) -> tuple[int, str, bytes]:
+    """Pages, text (pdfium, tests/pdftext.py: a tenth of pypdf's CPU) and the pages' drawing
+    operators (pypdf: the content streams as written)."""
     reader = PdfReader(str(path))
-    text = "\n".join(page.extract_text() or "" for page in reader.pages)
+    text = "\n".join(page_texts(path))
     ops = b"".join(page.get_contents().get_data() for page in reader.pages)
     return len(reader.pages), text, ops
 

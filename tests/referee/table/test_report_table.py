@@ -15,11 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.pdftext import words
 from tests.referee.table.test_rules_as_data import bazaar, copied, play, referee  # noqa: E402
 from tests.referee.table.test_rules_as_data import folder as folder  # noqa: E402, F401  (a fixture)
-from tests.referee.table.test_rules_as_data import (  # noqa: E402, F401  (a fixture)
-    starter_game as starter_game,
-)
 
 
 def report(*args: str, code: int = 0):
@@ -40,8 +38,8 @@ def history(session) -> list[tuple[str, dict]]:
 
 @pytest.fixture
 def harbours(folder, starter_game) -> list[Path]:
-    """Two starter games (seeds 11 and 12) played to their end by `referee play`, once for
-    the module (the play is most of its CPU), copied into the test's own folder."""
+    """Two starter games (seeds 11 and 12) played to their end by `referee play`, once a
+    test process (the play is most of its CPU), copied into the test's own folder."""
     return [copied(starter_game(seed)[1], folder) for seed in ("11", "12")]
 
 
@@ -87,17 +85,15 @@ def test_two_harbour_games_read_back(harbours):
 
 
 def test_the_pdf_parsed_back_and_rendered(harbours, folder):
-    pypdf = pytest.importorskip("pypdf")
     pdf = folder / "harbour.pdf"
     out = report(*map(str, harbours), "--report", str(pdf)).stdout
     assert out.rstrip().endswith(f"report: {pdf}")
-    reader = pypdf.PdfReader(pdf)
-    text = " ".join(page.extract_text() for page in reader.pages)
-    for words in ("Harbour Lights: report of 2 played games", "Win rate by seat",
+    text = words(pdf)
+    for phrase in ("Harbour Lights: report of 2 played games", "Win rate by seat",
                   "Tokens over the game: " + str(harbours[0])[-50:], "Roll weather",
                   "share of each outcome, observed against exact", "Game length in turns",
                   "Cards the winners played"):
-        assert words in text
+        assert phrase in text
     # the seat table (the shared page): 1 of 2 wins each, Wilson 95% 9.5-90.5%
     assert re.search(r"seat 1\s+2\s+1\s+50\.0%\s+9\.5-90\.5%", text)
     assert re.search(r"seat 2\s+2\s+1\s+50\.0%\s+9\.5-90\.5%", text)

@@ -159,30 +159,6 @@ def state(run) -> dict:
     return json.loads(run("status", "--json").out)["state"]
 
 
-@pytest.fixture(scope="module")
-def starter_game(tmp_path_factory):
-    """`starter_game(seed)`: (project, session, transcript) of the starter played to its
-    end by `referee play` on Enter alone (Ann and Bob, `seed`), played once a module per
-    seed; a test works on `copied(session, folder)`, never on the module's own session."""
-    played: dict[str, tuple[Path, Path, str]] = {}
-
-    def get(seed: str) -> tuple[Path, Path, str]:
-        if seed not in played:
-            place = tmp_path_factory.mktemp(f"starter{seed}")
-            with pytest.MonkeyPatch.context() as patch:  # as the `folder` fixture sets up
-                patch.delenv("REFEREE_SESSION", raising=False)
-                patch.delenv("REFEREE_CARDS", raising=False)
-                patch.chdir(place)
-                project = harbour(place)
-                session = place / f"h{seed}.db"
-                referee(project, session)("--seed", seed, "new", "harbour", "--players",
-                                          "Ann,Bob")
-                played[seed] = (project, session, play(project, session, [""] * 600))
-        return played[seed]
-
-    return get
-
-
 def copied(session: Path, folder: Path) -> Path:
     """A copy of `session` in `folder` (a file the referee has not opened yet)."""
     target = folder / session.name
@@ -247,15 +223,14 @@ def test_at_the_end_undo_takes_back_the_last_move_and_play_goes_on(folder, start
     assert transcript.rstrip().endswith("quit")
 
 
-def test_the_starter_with_the_dice_typed_plays_the_same_game(folder):
-    """Typing at each roll the faces the referee rolled in a first game gives the same
-    game (the referee's Storm draws follow the state, so they fall the same)."""
-    project = harbour(folder)
-    first, second = folder / "a.db", folder / "b.db"
+def test_the_starter_with_the_dice_typed_plays_the_same_game(folder, starter_game):
+    """Typing at each roll the faces the referee rolled in a first game (the module's game
+    on Enter alone) gives the same game (the referee's Storm draws follow the state, so
+    they fall the same)."""
+    project, played, by_referee = starter_game("11")
+    first, second = copied(played, folder), folder / "b.db"
     run_a, run_b = referee(project, first), referee(project, second)
-    run_a("--seed", "5", "new", "harbour", "--players", "Ann,Bob")
-    run_b("--seed", "5", "new", "harbour", "--players", "Ann,Bob")
-    by_referee = play(project, first, [""] * 600)
+    run_b("--seed", "11", "new", "harbour", "--players", "Ann,Bob")
     rolled = re.findall(r"Weather roll, 3 storm: (\S+ \S+ \S+)  ", by_referee)
     assert len(rolled) >= 3
     faces = list(rolled)
@@ -617,10 +592,9 @@ def test_a_minimal_token_and_die_validate_and_print(cli, tmp_path):
     assert game.extras["tokens"]["cargo"]["color"] == "#1d5c8c"  # the game's primary colour
     done = cli("pnp", "build", "--only", "tokens", cwd=project)
     assert done.returncode == 0, done.stderr
-    from pypdf import PdfReader
+    from tests.pdftext import words
 
-    text = "".join(p.extract_text() for p in PdfReader(project / "output" / "harbour" /
-                                                        "tokens.pdf").pages)
+    text = words(project / "output" / "harbour" / "tokens.pdf")
     assert "CARGO" in text
 
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from tests.harness import ROOT, run_cli
+from tests.pdftext import words
 
 FIXTURE_DB = ROOT / "tests" / "data" / "xo-cards.yaml"
 HEROES = ["Captain Volt", "Iron Ward", "Swift", "Mindlock", "Sky Lancer", "Arcana", "Gearhead"]
@@ -66,10 +67,9 @@ def test_combat_dice_against_the_mask_die(fought, tmp_path):
     assert combat["p_value"] == pytest.approx(float(exact_p((2, 3, 2, 2))), rel=1e-9)
     text = run_cli("referee", "report", str(fought)).stdout
     assert "Roll combat dice (1 mask, outcome each die's face): 9 rolled; exact p = " in text
-    pypdf = pytest.importorskip("pypdf")
     pdf = tmp_path / "xo.pdf"
     assert run_cli("referee", "report", str(fought), "--report", str(pdf)).returncode == 0
-    pages = " ".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages)
+    pages = words(pdf)
     assert "Roll combat dice: share of each outcome, observed against exact" in pages
     assert "Roll combat dice: 1 mask, outcome each die's face; 9 rolled, exact p" in pages
 
@@ -171,8 +171,7 @@ def test_feats_thwarts_and_the_first_roll_against_the_odds(feats, tmp_path):
     assert f"success:    3 seen,   {float(sum(chances)):.2f} expected (mean P = {mean})" in text
     pdf = tmp_path / "feats.pdf"
     assert run_cli("referee", "report", str(feats), "--report", str(pdf)).returncode == 0
-    pypdf = pytest.importorskip("pypdf")
-    pages = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(pdf).pages)
+    pages = words(pdf)
     for name in ("feat outcome", "thwart outcome", "first-player dice", "feat and thwart dice"):
         assert f"Roll {name}: share of each outcome, observed against" in pages, name
     assert f"success 3 75.0% {float(sum(chances)):.1f} {mean}" in pages

