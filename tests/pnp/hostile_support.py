@@ -155,3 +155,22 @@ def gs_stand_in(tmp_path: Path) -> tuple[dict, Path]:
         script.write_text(f"#!/bin/sh\necho \"$@\" >> '{marker}'\nexit 0\n", encoding="utf-8")
         script.chmod(0o755)
     return {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}, marker
+
+
+def flat_png(path: Path, width: int, height: int, white: bool = False) -> None:
+    """A one-bit PNG of one colour, `width` x `height` px, written row by row: the file
+    Pillow's `Image.new("1", size, white).save(path)` writes, without the byte per pixel
+    Pillow holds in memory first (400 MB and a second of CPU for a 20000 px square)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    row = b"\0" + (b"\xff" if white else b"\0") * ((width + 7) // 8)   # filter 0, the bits
+    packer = zlib.compressobj(9)
+    body = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)       # 1 bit, grey
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body)
+                     + chunk(b"IEND", b""))

@@ -346,16 +346,6 @@ def test_every_command_reading_a_database_names_it_on_its_first_line(cli, tmp_pa
     assert result.stdout.splitlines()[0] == f"reading {(project / 'cards.yaml').resolve()}"
 
 
-def test_watch_names_the_database_it_watches_first(tmp_path, cli):
-    assert cli("pnp", "init", cwd=tmp_path).returncode == 0
-    watcher = Watcher(tmp_path, "--interval", "0.1", "--game", "harbour", "--only", "storms")
-    try:
-        lines = watcher.wait_for("build done")
-        assert lines[0] == f"reading {(tmp_path / 'cards.yaml').resolve()}", lines
-    finally:
-        watcher.stop()
-
-
 @pytest.mark.parametrize("kind", ["folder", "fifo"])
 def test_a_cards_yaml_that_is_no_file_is_refused_without_reading(cli, tmp_path, kind):
     if kind == "folder":
@@ -367,11 +357,15 @@ def test_a_cards_yaml_that_is_no_file_is_refused_without_reading(cli, tmp_path, 
     assert not (tmp_path / "output").exists()
 
 
-def test_watch_says_the_database_is_missing_and_keeps_watching(tmp_path, cli):
+def test_watch_names_its_database_first_says_it_is_missing_and_keeps_watching(tmp_path, cli):
+    """One `pnp watch` process (a process is the point: it runs until stopped) for both:
+    its first line names the database it watches; a deleted cards.yaml is said, and the
+    watch goes on to build the file written again."""
     assert cli("pnp", "init", cwd=tmp_path).returncode == 0
     watcher = Watcher(tmp_path, "--interval", "0.1", "--game", "harbour", "--only", "storms")
     try:
-        watcher.wait_for("build done")
+        lines = watcher.wait_for("build done")
+        assert lines[0] == f"reading {(tmp_path / 'cards.yaml').resolve()}", lines
         saved = (tmp_path / "cards.yaml").read_text()
         (tmp_path / "cards.yaml").unlink()
         lines = watcher.wait_for("build failed")

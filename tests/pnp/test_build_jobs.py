@@ -13,7 +13,7 @@ import pytest
 from pnp.artefacts.project_build import BuildOptions, build_project, job_count
 from pnp.cli.init import write_project
 from pnp.draw.render import RenderError
-from tests.harness import run_cli, run_process
+from tests.harness import run_cli
 
 
 @pytest.fixture
@@ -23,6 +23,20 @@ def starter(tmp_path) -> Path:
     return folder
 
 
+# In this process: pnp forks its workers only from a process with no other thread running
+# (pnp.artefacts.workers), as a pytest process (xdist's workers too) is; `forking` checks it,
+# so a thread left running would fail these tests rather than quietly compare one-process
+# runs. Forked workers start with this process's imports, so no interpreter starts afresh.
+_cli = partial(run_cli, "pnp")
+
+
+@pytest.fixture
+def forking():
+    from pnp.artefacts import workers
+
+    assert workers.start_method() == "fork", "workers would not be forked here"
+
+
 def _files(out: Path) -> dict[str, str]:
     """PDFs, layout reports and build records (the manifest holds files' mtimes)."""
     return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
@@ -30,11 +44,23 @@ def _files(out: Path) -> dict[str, str]:
             and p.name != ".pnp-manifest.json"}
 
 
-def test_one_and_two_jobs_write_the_same_bytes(starter, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def one_job(tmp_path_factory):
+    """The starter built by one process, no cache: what every number of workers must
+    write (built once for the tests that compare with it; they only read it)."""
+    folder = tmp_path_factory.mktemp("one-job")
+    write_project(folder / "game", None)
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("PNP_CACHE_DIR", "off")
+        report = build_project(folder / "game", BuildOptions(out=folder / "one", jobs=1))
+    return report, _files(folder / "one")
+
+
+def test_one_and_two_jobs_write_the_same_bytes(starter, tmp_path, monkeypatch, one_job,
+                                               forking):
     monkeypatch.setenv("PNP_CACHE_DIR", "off")
-    one = build_project(starter, BuildOptions(out=tmp_path / "one", jobs=1))
+    one, files = one_job
     two = build_project(starter, BuildOptions(out=tmp_path / "two", jobs=2))
-    files = _files(tmp_path / "one")
     assert len([f for f in files if f.endswith(".pdf")]) >= 4
     assert _files(tmp_path / "two") == files
     assert [Path(r.path).name for r in two.results] == [Path(r.path).name
@@ -44,7 +70,7 @@ def test_one_and_two_jobs_write_the_same_bytes(starter, tmp_path, monkeypatch):
     assert two.layout() == one.layout()
 
 
-def test_a_failure_in_a_worker_is_the_one_process_error_and_writes_nothing(starter,
+def test_a_failure_in_a_worker_is_the_one_process_error_and_writes_nothing(starter, forking,
                                                                            tmp_path):
     storm = starter / "templates" / "harbour" / "storm.j2"
     storm.write_text(storm.read_text() + "- rect: {box: [1, 1, 2]}\n")
@@ -66,7 +92,7 @@ def test_jobs_default_to_the_cores_and_the_option_is_checked(starter):
     assert run.returncode == 2 and "--jobs" in run.stderr and "Traceback" not in run.stderr
 
 
-def test_proof_with_one_and_two_jobs_writes_the_same_files(starter, tmp_path):
+def test_proof_with_one_and_two_jobs_writes_the_same_files(starter, tmp_path, forking):
     runs = {}
     for jobs in (1, 2):
         out = tmp_path / f"proof{jobs}"
@@ -102,18 +128,13 @@ def test_with_another_thread_running_the_build_stays_in_this_process(starter, tm
     assert started == [] and len(report.built) >= 4
 
 
-# A real process where workers are the point: pnp forks its workers only from a process
-# with no other thread running (pnp.artefacts.workers), and a pytest worker has some.
-_cli = partial(run_process, "pnp")
-
-
 def _tree(out: Path) -> dict[str, str]:
     return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(out.rglob("*")) if p.is_file()}
 
 
 def test_a_build_error_in_the_workers_is_the_same_one_line_and_writes_nothing(starter,
-                                                                              tmp_path):
+                                                                              tmp_path, forking):
     runs = []
     for jobs in (1, 2):
         out = tmp_path / f"j{jobs}"
@@ -148,18 +169,17 @@ def test_ctrl_c_in_a_two_job_build_leaves_out_as_it_was_and_no_workers(starter, 
     assert multiprocessing.active_children() == []
 
 
-def test_spawned_workers_write_the_same_bytes(starter, tmp_path, monkeypatch):
+def test_spawned_workers_write_the_same_bytes(starter, tmp_path, monkeypatch, one_job):
     """Where there is no fork (Windows) the workers are spawned and sent the database."""
     from pnp.artefacts import workers
 
     monkeypatch.setenv("PNP_CACHE_DIR", "off")
-    build_project(starter, BuildOptions(out=tmp_path / "one", jobs=1))
     monkeypatch.setattr(workers, "start_method", lambda: "spawn")
     build_project(starter, BuildOptions(out=tmp_path / "two", jobs=2))
-    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+    assert _files(tmp_path / "two") == one_job[1]
 
 
-def test_proof_error_in_the_workers_is_the_one_process_line(starter, tmp_path):
+def test_proof_error_in_the_workers_is_the_one_process_line(starter, tmp_path, forking):
     storm = starter / "templates" / "harbour" / "storm.j2"
     storm.write_text(storm.read_text() + "- rect: {box: [1, 1, 2]}\n")
     runs = []
@@ -173,7 +193,7 @@ def test_proof_error_in_the_workers_is_the_one_process_line(starter, tmp_path):
 
 
 @pytest.mark.parametrize("target", ["png", "tabletopia", "tts"])
-def test_exports_with_one_and_two_jobs_write_the_same_files(starter, tmp_path, target):
+def test_exports_with_one_and_two_jobs_write_the_same_files(starter, tmp_path, forking, target):
     trees = {}
     for jobs in (1, 2):
         out = tmp_path / f"{target}{jobs}"

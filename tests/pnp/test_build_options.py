@@ -10,7 +10,7 @@ import pytest
 
 from pnp.cli.build import build
 from pnp.cli.build_options import OPTIONS, fast_params
-from tests.harness import run_process
+from tests.harness import run_cli, run_process
 
 READ = [
     [],
@@ -89,7 +89,7 @@ def test_completion_is_left_to_click(monkeypatch):
 def test_the_real_command_says_a_build_error_in_one_line_and_as_json(tmp_path):
     """The entry point's own build path (a real process: its exit code and its streams)
     answers as the click commands do: one line on stderr, the JSON object on stdout."""
-    assert run_process("pnp", "init", str(tmp_path)).returncode == 0
+    assert run_cli("pnp", "init", str(tmp_path)).returncode == 0
     result = run_process("pnp", "build", "--game", "nope", "--json", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1].startswith("pnp: unknown game 'nope'")

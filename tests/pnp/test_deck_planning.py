@@ -141,23 +141,22 @@ def test_a_first_build_plans_in_workers_an_edit_plans_here(big, tmp_path, monkey
     assert runs == [] and [a.name for a in report.built] == ["ships"]
 
 
-# A build in its own process (the workers' output is the point), the deck planned in
-# workers from 30 designs on, as the `big` fixture sets it in this process.
-_SMALL_LARGE = ("import sys; from pnp.artefacts import deck_planning as d; d.LARGE = 30; "
-                "d.RUN = 7; from pnp.cli.main import main; sys.argv[0] = 'pnp'; main()")
-
-
-def test_notices_raised_while_workers_plan_are_told_once_in_card_order(big, tmp_path):
+def test_notices_raised_while_workers_plan_are_told_once_in_card_order(big, tmp_path,
+                                                                       monkeypatch):
     """--contrast draws each face to measure it while planning, so art far finer than
     print needs is downsampled (a notice) in the workers: the build tells each notice
-    once, in card order, as a one-job build does."""
-    import subprocess
-    import sys
-
+    once, in card order, as a one-job build does. In this process (its workers forked
+    from it), on 12 designs planned in workers in runs of 4 (three runs, two workers, as
+    many runs as workers and more: what the notices' order needs, at a third of the
+    drawing)."""
     from PIL import Image
 
-    from tests.harness import ROOT
+    from tests.harness import run_cli
 
+    assert workers.usable()
+    write_ships(big, [ship_row(i, copies=1 + i % 3) for i in range(12)])
+    monkeypatch.setattr(deck_planning, "LARGE", 10)
+    monkeypatch.setattr(deck_planning, "RUN", 4)
     (big / "art").mkdir()
     # 1000 px across a 20 mm box: over twice print resolution (472 px), so downsampled
     for i in range(3):
@@ -167,11 +166,9 @@ def test_notices_raised_while_workers_plan_are_told_once_in_card_order(big, tmp_
                     'path: "art/big{{ 2 - card.speed % 3 }}.png"}\n')
     told = {}
     for jobs in ("1", "2"):
-        env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / f"cache{jobs}"),
-               "PYTHONPATH": str(ROOT)}
-        run = subprocess.run([sys.executable, "-c", _SMALL_LARGE, "build", "--only", "ships",
-                              "--contrast", "--jobs", jobs, "--out", str(tmp_path / jobs)],
-                             cwd=big, env=env, capture_output=True, text=True, timeout=300)
+        run = run_cli("pnp", "build", "--only", "ships", "--contrast", "--jobs", jobs,
+                      "--out", str(tmp_path / jobs), cwd=big,
+                      env={"PNP_CACHE_DIR": str(tmp_path / f"cache{jobs}")})
         assert run.returncode == 0, run.stderr
         told[jobs] = [ln for ln in run.stderr.splitlines() if ln.startswith("notice: ")]
     assert sorted(ln.split(":")[1] for ln in told["1"]) == [" big0.png", " big1.png",

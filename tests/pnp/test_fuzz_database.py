@@ -81,6 +81,10 @@ HOSTILE = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=12),
 )
+# libyaml's emitter where PyYAML has it: each example's data written as the same YAML (for
+# the base database, the very text safe_dump writes) without the pure-Python emitter,
+# which took most of an example's CPU.
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 LOCATED = re.compile(r"cards\.yaml:\d+:\d+: \S[^\n\r]*\Z")
 
 
@@ -146,8 +150,8 @@ def _validate_then_build(data, game: str = "x-statix", target=()) -> None:
 
     with tempfile.TemporaryDirectory(prefix="i16-fuzz-") as tmp:
         folder = Path(tmp)
-        (folder / "cards.yaml").write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False),
-                                           encoding="utf-8")
+        (folder / "cards.yaml").write_text(yaml.dump(data, Dumper=DUMPER, allow_unicode=True,
+                                                     sort_keys=False), encoding="utf-8")
         cwd = os.getcwd()
         os.chdir(folder)
         try:

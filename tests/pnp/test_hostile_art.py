@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.pnp.hostile_support import (  # noqa: E402
+    flat_png,
     gs_stand_in,
     one_line_error,
     pnp,
@@ -80,11 +81,9 @@ def test_reportlab_cannot_open_an_eps_either(tmp_path):
 
 
 def test_a_legal_90_megapixel_image_prints_no_library_warning(tmp_path):
-    from PIL import Image
-
     folder = project(tmp_path)
     (folder / "art").mkdir()
-    Image.new("1", (9500, 9500), 1).save(folder / "art" / "big.png")   # Pillow warns at 89 M
+    flat_png(folder / "art" / "big.png", 9500, 9500, white=True)     # Pillow warns at 89 M
     with_owner_art(folder, "art/big.png")
     run = pnp(*BUILD, cwd=folder, watch=tmp_path, max_mb=1500, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]

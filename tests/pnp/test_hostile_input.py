@@ -262,11 +262,11 @@ def test_hostile_template_stops_the_build_with_one_line(tmp_path):
 
 
 def test_decompression_bomb_png_is_one_line(tmp_path):
-    from PIL import Image
+    from tests.pnp.hostile_support import flat_png
 
     folder = project(tmp_path)
     (folder / "art").mkdir()
-    Image.new("1", (20000, 20000)).save(folder / "art" / "bomb.png")
+    flat_png(folder / "art" / "bomb.png", 20000, 20000)
     cards = folder / "cards.yaml"
     cards.write_text(cards.read_text().replace("{name: Coach, type: Owner,",
                                                "{name: Coach, type: Owner, image: art/bomb.png,", 1))
