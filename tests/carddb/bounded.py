@@ -28,7 +28,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.pnp.hostile_support import Run
+from tests.pnp.hostile_support import Run, audited, limits
 
 ROOT = Path(__file__).resolve().parents[2]
 _RUN_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
@@ -43,13 +43,6 @@ class Command:
     args: tuple[str, ...]
     cwd: Path
     watch: Path
-
-
-def _limits(max_mb: int, cpu_s: int):
-    def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (max_mb << 20, max_mb << 20))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
-    return apply
 
 
 def run_bounded(commands: list[Command], scratch: Path, *, max_mb: int = 900, cpu_s: int = 60,
@@ -71,7 +64,7 @@ def run_bounded(commands: list[Command], scratch: Path, *, max_mb: int = 900, cp
     try:
         proc = subprocess.run([sys.executable, "-m", "tests.carddb.bounded", str(scratch)],
                               cwd=scratch, env=env, capture_output=True, text=True,
-                              timeout=timeout, preexec_fn=_limits(max_mb, cpu_s))
+                              timeout=timeout, preexec_fn=limits(max_mb, cpu_s))
         ended = f"exit {proc.returncode}: {proc.stderr[-2000:]}"
     except subprocess.TimeoutExpired:
         ended = f"did not finish in {timeout} s"
@@ -86,11 +79,10 @@ def run_bounded(commands: list[Command], scratch: Path, *, max_mb: int = 900, cp
 def _read(command: dict, result: dict) -> Run:
     log = Path(command["log"])
     lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
-    started = [ln.split("\t", 2)[2] for ln in lines if ln.startswith("run\t")]
-    opened = [tuple(ln.split("\t", 1)) for ln in lines if ln.startswith(("read\t", "write\t"))]
+    started, opened = audited(lines)
     return Run(result["code"], Path(command["out"]).read_text(encoding="utf-8"),
                Path(command["err"]).read_text(encoding="utf-8"), result["cpu"],
-               result["rss_kb"] / 1024, started, opened)  # type: ignore[arg-type]
+               result["rss_kb"] / 1024, started, opened)
 
 
 # --- the bounded process (python -m tests.carddb.bounded SCRATCH) ---

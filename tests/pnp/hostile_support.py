@@ -63,7 +63,8 @@ class Run:
     opened: list[tuple[str, str]]   # (read|write, path) under the watched folder
 
 
-def _limits(max_mb: int, cpu_s: int):
+def limits(max_mb: int, cpu_s: int):
+    """A preexec_fn bounding the child's address space and CPU seconds."""
     def apply():
         resource.setrlimit(resource.RLIMIT_AS, (max_mb << 20, max_mb << 20))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
@@ -91,7 +92,7 @@ def pnp(*args: str, cwd: Path, watch: Path, timeout: float = 60, max_mb: int = 1
     before = _children_cpu()
     proc = subprocess.Popen([sys.executable, "-m", "pnp", *args], cwd=cwd, env=full_env,
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=_limits(max_mb, cpu_s))
+                            preexec_fn=limits(max_mb, cpu_s))
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -100,11 +101,19 @@ def pnp(*args: str, cwd: Path, watch: Path, timeout: float = 60, max_mb: int = 1
         raise AssertionError(f"pnp {' '.join(args)} did not finish in {timeout} s") from None
     cpu = _children_cpu() - before     # its own CPU: a loaded machine does not slow it
     lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
-    runs = [ln.split("\t", 2)[2] for ln in lines if ln.startswith("run\t")]
+    runs, opened = audited(lines)
     peaks = [int(ln.split("\t")[1]) for ln in lines if ln.startswith("rss\t")]
     rss = peaks[-1] / 1024 if peaks else float("nan")      # KB on Linux
-    opened = [tuple(ln.split("\t", 1)) for ln in lines if ln.startswith(("read\t", "write\t"))]
-    return Run(proc.returncode, out, err, cpu, rss, runs, opened)  # type: ignore[arg-type]
+    return Run(proc.returncode, out, err, cpu, rss, runs, opened)
+
+
+def audited(lines: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The programs started and the (read|write, path) files opened, from an audit log's
+    lines (the hook's `run` and `read`/`write` lines)."""
+    runs = [ln.split("\t", 2)[2] for ln in lines if ln.startswith("run\t")]
+    opened = [(kind, path) for kind, path in (ln.split("\t", 1) for ln in lines
+                                              if ln.startswith(("read\t", "write\t")))]
+    return runs, opened
 
 
 def one_line_error(run: Run, code: int, *needles: str) -> str:

@@ -6,7 +6,6 @@ functions where the CLI's validation would stop the input first."""
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -18,16 +17,10 @@ import pytest
 
 from tests.harness import run_cli
 from tests.pdftext import page_texts
+from tests.pnp.hostile_support import limits
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "minimal-cards.yaml"
-
-
-def _limits(max_mb: int, cpu_s: int):
-    def apply():
-        resource.setrlimit(resource.RLIMIT_AS, (max_mb << 20, max_mb << 20))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
-    return apply
 
 
 pnp = partial(run_cli, "pnp")
@@ -39,7 +32,7 @@ def bounded(*args: str, cwd: Path, timeout: float = 60, max_mb: int = 1200,
     A process of its own is the point: memory and CPU limits, a hang killed."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env, text=True,
-                          capture_output=True, timeout=timeout, preexec_fn=_limits(max_mb, cpu_s))
+                          capture_output=True, timeout=timeout, preexec_fn=limits(max_mb, cpu_s))
 
 
 def one_line_error(run: subprocess.CompletedProcess, code: int, *needles: str) -> str:
