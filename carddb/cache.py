@@ -73,18 +73,19 @@ def code_version() -> str:
 # tick would leave the same stat).
 _SOURCES = FORMAT + b" sources\n"
 _sources: dict[str, tuple[tuple, str]] | None = None
-_sources_new = False
 _SETTLED_NS = 1_000_000_000
 
 
 def file_digests(paths: list[Path]) -> list[str]:
-    """The SHA-256 (hex) of each file's bytes (OSError for a file that cannot be read)."""
-    global _sources, _sources_new
+    """The SHA-256 (hex) of each file's bytes (OSError for a file that cannot be read).
+    Digests taken anew are written to the folder at once, not at exit: a library call
+    leaves no hook behind in its caller's process (issue 36 item 6)."""
+    global _sources
     if _sources is None:
         _sources = _read_sources()
     import time
 
-    now, out = time.time_ns(), []
+    now, out, new = time.time_ns(), [], False
     for path in paths:
         st = os.stat(path)
         key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
@@ -94,12 +95,10 @@ def file_digests(paths: list[Path]) -> list[str]:
             continue
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
         if now - st.st_mtime_ns > _SETTLED_NS:
-            if not _sources_new:
-                import atexit
-
-                atexit.register(_save_sources)
-            _sources[str(path)], _sources_new = (key, digest), True
+            _sources[str(path)], new = (key, digest), True
         out.append(digest)
+    if new:
+        _save_sources()
     return out
 
 
@@ -119,7 +118,7 @@ def _read_sources() -> dict[str, tuple[tuple, str]]:
 
 
 def _save_sources() -> None:
-    """Write the digests (at exit, when a file was hashed anew)."""
+    """Write the digests (when a file was hashed anew)."""
     where = folder()
     if where is not None and _sources is not None:
         _write(where, "sources.pickle", _sealed(_SOURCES, _sources))

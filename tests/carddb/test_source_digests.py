@@ -18,8 +18,6 @@ def fresh(tmp_path, monkeypatch):
     """A cache folder of its own, and a new run: nothing held in this process."""
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_sources", None)
-    monkeypatch.setattr(cache, "_sources_new", False)
-    monkeypatch.setattr(cache, "_save_sources", cache._save_sources)  # atexit is not run
 
     def next_run():
         cache._save_sources()
