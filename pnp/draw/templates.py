@@ -29,8 +29,11 @@ from pnp.draw.budget import install as bound_filters
 from pnp.draw.sandbox import BUDGET, check_printf
 from pnp.draw.sandbox import BoundedSandbox as _BoundedSandbox
 
-# Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
-_YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
+# Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX
+# escapes instead. Every one of them is unprintable to Python (str.isprintable), so text
+# that is printable has none: the pattern (a charset beyond Latin-1, a millisecond to
+# compile) is compiled only for a value that is not (`_yaml_value`).
+_YAML_UNPRINTABLE = "[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]"
 _SIZE = r"[0-9.]+\s*x\s*[0-9.]+\s*(?:mm)?"
 _DESIGN = re.compile(r"\{#-?\s*design:\s*(" + _SIZE + r"(?:\s*,\s*" + _SIZE + r")*)\s*-?#\}")
 
@@ -135,7 +138,7 @@ def _finalized(value: Any) -> str:
         text = f"{value:.4f}".rstrip("0").rstrip(".")
         return text if text not in ("", "-0") else "0"
     if kind is str:
-        if _PLAIN_SAFE.match(value):
+        if _plain_safe(value):
             return '"' + value + '"'
     elif kind is Markup:
         return value
@@ -145,7 +148,29 @@ def _finalized(value: Any) -> str:
 
 
 # A string that needs no escaping inside double quotes (JSON and YAML alike).
-_PLAIN_SAFE = re.compile(r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff-\uffff\ud800-\udfff]*\Z')
+_PLAIN_SAFE = r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff-\uffff\ud800-\udfff]*\Z'
+# What always needs escaping: a quote, a backslash, an ASCII control character.
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
+@functools.cache
+def _pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _plain_safe(value: str) -> bool:
+    """Whether `_PLAIN_SAFE` matches `value`, mostly told by str methods: every character
+    it refuses but the quote and the backslash is unprintable or at least U+FEFF, so a
+    printable value below U+FEFF is plain unless it holds one of those two, and a value
+    holding a quote, backslash or control character never is. Only what is left (rare:
+    a no-break space, a character from U+FEFF up) is matched against the pattern itself,
+    a charset beyond Latin-1 that costs a millisecond to compile in every process."""
+    if value.isprintable():
+        if value.isascii() or max(value) < "\ufeff":
+            return '"' not in value and "\\" not in value
+    elif _ESCAPED.search(value):
+        return False
+    return _pattern(_PLAIN_SAFE).match(value) is not None
 
 
 def _yaml_value(value: Any) -> str:
@@ -160,10 +185,10 @@ def _yaml_value(value: Any) -> str:
         return json.dumps(str(value))
     if isinstance(value, int):
         return str(value)
-    return _YAML_UNPRINTABLE.sub(
-        lambda m: f"\\u{ord(m.group()):04x}",
-        json.dumps(value, ensure_ascii=False, default=str),
-    )
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if text.isprintable():              # none of _YAML_UNPRINTABLE's characters in it
+        return text
+    return _pattern(_YAML_UNPRINTABLE).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def signed(value: Any) -> str:
