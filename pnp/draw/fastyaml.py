@@ -126,6 +126,8 @@ def _split(text: str) -> list[str]:
             raise _NotSimple
         stripped = line.strip(" \t")          # YAML's blanks only: see _ODD_SPACE
         if not stripped:
+            if "\t" in line:               # PyYAML refuses most lines of blanks with a tab
+                raise _NotSimple
             gap = True
             continue
         if line.startswith("- "):
