@@ -42,10 +42,11 @@ _ODD_SPACE = re.compile(r"[^\S \t\n]")
 
 
 # Characters PyYAML refuses or treats as line breaks: leave such text to PyYAML. Each is
-# unprintable to Python (str.isprintable), so only a line that is not printable (a tab...)
-# is searched for them (`_unusual`): the pattern, a charset beyond Latin-1 that costs a
-# millisecond to compile, is compiled only then.
+# unprintable to Python (str.isprintable), so only a line that is not printable (a tab, a
+# no-break space...) is searched for them (`_unusual`); the pattern itself, a charset
+# beyond Latin-1 that costs a millisecond to compile, only when the line reaches U+2028.
 _UNUSUAL = "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]"
+_UNUSUAL_LATIN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")   # those below U+0100
 
 
 @functools.cache
@@ -54,7 +55,11 @@ def _unusual_pattern() -> re.Pattern[str]:
 
 
 def _unusual(line: str) -> bool:
-    """Whether a line that is not printable holds one of the _UNUSUAL characters."""
+    """Whether a line holds one of the _UNUSUAL characters (the others are U+2028 and up)."""
+    if _UNUSUAL_LATIN.search(line):
+        return True
+    if line.isascii() or max(line) < "\u2028":
+        return False
     return _unusual_pattern().search(line) is not None
 
 

@@ -30,9 +30,8 @@ from pnp.draw.sandbox import BUDGET, check_printf
 from pnp.draw.sandbox import BoundedSandbox as _BoundedSandbox
 
 # Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX
-# escapes instead. Every one of them is unprintable to Python (str.isprintable), so text
-# that is printable has none: the pattern (a charset beyond Latin-1, a millisecond to
-# compile) is compiled only for a value that is not (`_yaml_value`).
+# escapes instead. The pattern (a charset beyond Latin-1, a millisecond to compile) is
+# compiled only for a value that may hold one from U+0100 up (`_yaml_value`).
 _YAML_UNPRINTABLE = "[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]"
 _SIZE = r"[0-9.]+\s*x\s*[0-9.]+\s*(?:mm)?"
 _DESIGN = re.compile(r"\{#-?\s*design:\s*(" + _SIZE + r"(?:\s*,\s*" + _SIZE + r")*)\s*-?#\}")
@@ -149,8 +148,10 @@ def _finalized(value: Any) -> str:
 
 # A string that needs no escaping inside double quotes (JSON and YAML alike).
 _PLAIN_SAFE = r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff-\uffff\ud800-\udfff]*\Z'
-# What always needs escaping: a quote, a backslash, an ASCII control character.
-_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+# The characters below U+0100 it refuses: a quote, a backslash, the control characters.
+_ESCAPED = re.compile(r'["\\\x00-\x1f\x7f-\x9f]')
+# ... and those below U+0100 _YAML_UNPRINTABLE writes as escapes
+_C1 = re.compile(r"[\x7f-\x9f]")
 
 
 @functools.cache
@@ -159,17 +160,15 @@ def _pattern(pattern: str) -> re.Pattern[str]:
 
 
 def _plain_safe(value: str) -> bool:
-    """Whether `_PLAIN_SAFE` matches `value`, mostly told by str methods: every character
-    it refuses but the quote and the backslash is unprintable or at least U+FEFF, so a
-    printable value below U+FEFF is plain unless it holds one of those two, and a value
-    holding a quote, backslash or control character never is. Only what is left (rare:
-    a no-break space, a character from U+FEFF up) is matched against the pattern itself,
-    a charset beyond Latin-1 that costs a millisecond to compile in every process."""
-    if value.isprintable():
-        if value.isascii() or max(value) < "\ufeff":
-            return '"' not in value and "\\" not in value
-    elif _ESCAPED.search(value):
+    """Whether `_PLAIN_SAFE` matches `value`. Every character it refuses from U+0100 up
+    is U+2028 or above, so a value without one of `_ESCAPED`'s and whose largest
+    character is below U+2028 (nearly every one) is plain: only a value reaching that
+    far is matched against the pattern itself, a charset beyond Latin-1 that costs a
+    millisecond to compile in every process."""
+    if _ESCAPED.search(value):
         return False
+    if value.isascii() or max(value) < "\u2028":
+        return True
     return _pattern(_PLAIN_SAFE).match(value) is not None
 
 
@@ -186,8 +185,8 @@ def _yaml_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     text = json.dumps(value, ensure_ascii=False, default=str)
-    if text.isprintable():              # none of _YAML_UNPRINTABLE's characters in it
-        return text
+    if not _C1.search(text) and (text.isascii() or max(text) < "\u2028"):
+        return text                     # none of _YAML_UNPRINTABLE's characters in it
     return _pattern(_YAML_UNPRINTABLE).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
