@@ -13,10 +13,10 @@ PART_NAME = re.compile(r"\.(\d+)-[0-9a-f]{8}\.part\Z")
 
 
 def part_token() -> str:
-    """A fresh `<pid>-<8 hex>`: the mark of a temporary name (PART_NAME reads its pid)."""
-    import secrets
-
-    return f"{os.getpid()}-{secrets.token_hex(4)}"
+    """A fresh `<pid>-<8 hex>`: the mark of a temporary name (PART_NAME reads its pid).
+    os.urandom is what `secrets.token_hex` reads, without importing `secrets` and
+    `hmac` into every build that writes a file."""
+    return f"{os.getpid()}-{os.urandom(4).hex()}"
 
 
 def part_of(path: str | os.PathLike[str], token: str | None = None) -> Path:

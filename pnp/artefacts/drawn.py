@@ -87,7 +87,7 @@ def plan_text(ops: list, files: dict[str, str], colours: dict | None = None) -> 
             for op in (o if type(o) is tuple else o.as_tuple() for _, o in ops)]
     text = rounded_repr(plan, {} if colours is None else colours)
     if " at 0x" in text:                 # an object without a value repr: spell it out
-        text = _NUMBER.sub(_rounded, json.dumps(_canon(plan), sort_keys=True,
+        text = _numbers().sub(_rounded, json.dumps(_canon(plan), sort_keys=True,
                                                 ensure_ascii=False))
     return text
 
@@ -96,7 +96,14 @@ def plan_text(ops: list, files: dict[str, str], colours: dict | None = None) -> 
 # (mm * 72 / 25.4 or mm / 25.4 * 72), gives the same text. Quoted text is kept. The
 # steps are offset so that their edges are not binary fractions (glyph widths land on
 # those: 93.4375 must not round up on one side and down on the other).
-_NUMBER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+\.\d+(?:e[-+]?\d+)?")
+# Compiled when first needed: a forced build whose plans are stored reuses their hashes
+# and never rounds a repr.
+_NUMBER = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+\.\d+(?:e[-+]?\d+)?"
+
+
+@functools.cache
+def _numbers() -> re.Pattern[str]:
+    return re.compile(_NUMBER)
 
 
 def _rounded(match: re.Match) -> str:
@@ -107,8 +114,8 @@ def _rounded(match: re.Match) -> str:
 
 
 def rounded_repr(value: Any, colours: dict) -> str:
-    """`_NUMBER.sub(_rounded, repr(value))`, built while walking the value instead of
-    parsed back out of its repr (a third of the time on a card's plan; the per-card
+    """`_NUMBER` replaced by `_rounded` in `repr(value)`, built while walking the value
+    instead of parsed back out of its repr (a third of the time on a card's plan; the per-card
     hashes of earlier builds stay valid). Floats written with a decimal point are
     rounded, the others (1e-05, inf) kept; a ReportLab colour's text is kept in
     `colours` by its components; any other object is its repr with `_rounded` numbers."""
@@ -134,9 +141,9 @@ def rounded_repr(value: Any, colours: dict) -> str:
         key = tuple(c.hex() if type(c) is float else c       # -0.0 is not 0.0 here)
                     for c in (value.red, value.green, value.blue, value.alpha))
         if key not in colours:
-            colours[key] = _NUMBER.sub(_rounded, repr(value))
+            colours[key] = _numbers().sub(_rounded, repr(value))
         return colours[key]
-    return _NUMBER.sub(_rounded, repr(value))
+    return _numbers().sub(_rounded, repr(value))
 
 
 @functools.cache

@@ -157,7 +157,11 @@ def settle(value: Any, what: str) -> Any:
 
 
 def check_call(args: tuple, kwargs: dict, what: str = "an argument") -> tuple[tuple, dict]:
-    """The arguments of one filter, global or method call, each settled."""
+    """The arguments of one filter, global or method call, each settled. Most calls of
+    a card template (its macros', `dict.get`) pass only texts and numbers, which settle
+    as they are: those arguments are handed back without being rebuilt."""
+    if not kwargs and all(type(a) in _PLAIN for a in args):
+        return args, kwargs
     return (tuple(settle(a, what) for a in args),
             {k: settle(v, what) for k, v in kwargs.items()})
 

@@ -16,6 +16,7 @@ PyYAML unchanged, so the result is always PyYAML's.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -40,8 +41,26 @@ _CONTROL = re.compile(r"[\x00-\x1f]")
 _ODD_SPACE = re.compile(r"[^\S \t\n]")
 
 
-# Characters PyYAML refuses or treats as line breaks: leave such text to PyYAML.
-_UNUSUAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+# Characters PyYAML refuses or treats as line breaks: leave such text to PyYAML. Each is
+# unprintable to Python (str.isprintable), so only a line that is not printable (a tab, a
+# no-break space...) is searched for them (`_unusual`); the pattern itself, a charset
+# beyond Latin-1 that costs a millisecond to compile, only when the line reaches U+2028.
+_UNUSUAL = "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]"
+_UNUSUAL_LATIN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")   # those below U+0100
+
+
+@functools.cache
+def _unusual_pattern() -> re.Pattern[str]:
+    return re.compile(_UNUSUAL)
+
+
+def _unusual(line: str) -> bool:
+    """Whether a line holds one of the _UNUSUAL characters (the others are U+2028 and up)."""
+    if _UNUSUAL_LATIN.search(line):
+        return True
+    if line.isascii() or max(line) < "\u2028":
+        return False
+    return _unusual_pattern().search(line) is not None
 
 
 class _NotSimple(Exception):
@@ -103,13 +122,17 @@ def _load_simple(text: str) -> list[Any]:
 
 
 def _split(text: str) -> list[str]:
-    if _UNUSUAL.search(text) or "\r" in text:
+    if "\r" in text:
         raise _NotSimple
     elements: list[str] = []
     gap = False
-    for line in text.split("\n"):
+    for line in text.split("\n"):          # every line checked, comments and blanks too
+        if not line.isprintable() and _unusual(line):
+            raise _NotSimple
         stripped = line.strip(" \t")          # YAML's blanks only: see _ODD_SPACE
         if not stripped:
+            if "\t" in line:               # PyYAML refuses most lines of blanks with a tab
+                raise _NotSimple
             gap = True
             continue
         if line.startswith("- "):

@@ -144,6 +144,7 @@ class CardRenderer:
         self._image_sizes: dict[Path, tuple[int, int]] = {}
         self._compiled = RecentCache(4096)   # element line -> (operations, warnings)
         self._fronts = RecentCache(64)       # _recent_front
+        self._front_keys = RecentCache(64)   # _front_key
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
         # (id(deck), template) -> (deck, the digest of what its fronts share: _front_key)
         self._scopes: dict[tuple[int, str], tuple[Any, str]] = {}
@@ -524,10 +525,23 @@ class CardRenderer:
                 looked, files, memo, frozenset(fonts) - {""})
 
     def _front_key(self, card, deck, game, template, target: _Target) -> str:
+        """A front's plan key, kept for the cards at hand: a forced build asks for each
+        card's key four times (its kept sheet's key, planning, and twice what the stored
+        plan depends on), each a repr of its context and a sha256. Kept under the card
+        and deck objects themselves and the scope digest it was made from, so a key is
+        never that of another card or of a scope since changed."""
         from pnp.draw import plan_cache as pc
 
-        return pc.quick_digest((self._scope(deck, game, template), target.W, target.H,
-                                target.bleed, target.safe_mm, _card_context(card)))
+        scope = self._scope(deck, game, template)
+        memo = (id(card), id(deck), template, target.W, target.H, target.bleed,
+                target.safe_mm)
+        found = self._front_keys.get(memo)
+        if found is not None and found[0] is card and found[1] is deck and found[2] == scope:
+            return found[3]
+        key = pc.quick_digest((scope, target.W, target.H, target.bleed, target.safe_mm,
+                               _card_context(card)))
+        self._front_keys.put(memo, (card, deck, scope, key))
+        return key
 
     def _scope(self, deck, game, template) -> str:
         """The digest of what every face of `deck` drawn with `template` shares: the

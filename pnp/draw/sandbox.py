@@ -16,6 +16,7 @@ when drawn instead of hanging the compiler.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any
@@ -31,15 +32,21 @@ __all__ = ["BUDGET", "Budget", "BoundedSandbox", "BoundedTemplate", "TemplateLim
            "check_format", "check_printf", "check_size", "check_size_n"]
 
 
-_PRINTF = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
-_FORMAT_SPEC = re.compile(r"\{[^{}]*?:([^{}]*)\}|\{[^{}]*\{")
+# Compiled when first needed: most templates format nothing.
+_PRINTF = r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?"
+_FORMAT_SPEC = r"\{[^{}]*?:([^{}]*)\}|\{[^{}]*\{"
+
+
+@functools.cache
+def _pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def check_printf(pattern: Any) -> None:
     """Refuse printf field widths and precisions above TEMPLATE_WIDTH (`%999999999d`)."""
     if not isinstance(pattern, str):
         return
-    for m in _PRINTF.finditer(pattern):
+    for m in _pattern(_PRINTF).finditer(pattern):
         for part in m.groups():
             if part == "*" or (part is not None and len(part) > 6) or (
                     part is not None and int(part) > limits.TEMPLATE_WIDTH):
@@ -51,7 +58,7 @@ def check_format(pattern: Any) -> None:
     """The same for str.format specs (`{:999999999}`), nested specs refused."""
     if not isinstance(pattern, str):
         return
-    for m in _FORMAT_SPEC.finditer(pattern):
+    for m in _pattern(_FORMAT_SPEC).finditer(pattern):
         spec = m.group(1)
         numbers = re.findall(r"\d+", spec or "{")
         if spec is None or any(len(n) > 6 or int(n) > limits.TEMPLATE_WIDTH for n in numbers):

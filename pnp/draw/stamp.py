@@ -60,18 +60,22 @@ def _drawn(db: Any) -> bool:
 
 def uses_stamp(template_paths: list[Path]) -> bool:
     """Whether any of these template files mentions `version` or `build_date` (then the
-    stamp is an input of what they draw)."""
-    return any(_mentions_stamp(Path(path)) for path in template_paths
-               if Path(path).suffix.lower() not in (".md", ".txt"))  # notes beside them
+    stamp is an input of what they draw). A build asks this of every template file of
+    every game up to three times (the renderer's stamp, the input hash, the build record):
+    each path is taken as text, not made a Path twice more each time."""
+    import os
+
+    return any(_mentions_stamp(path) for path in map(os.fspath, template_paths)
+               if os.path.splitext(path)[1].lower() not in (".md", ".txt"))  # notes beside them
 
 
 # What each template said, by path, with its stat then: a resident process (`pnp watch`)
 # reads a template again only once it changed (one changed in the last second always:
 # a second write within the clock's tick would leave the same stat).
-_mentioned: dict[Path, tuple[tuple, bool]] = {}
+_mentioned: dict[str, tuple[tuple, bool]] = {}
 
 
-def _mentions_stamp(path: Path) -> bool:
+def _mentions_stamp(path: str) -> bool:
     import os
     import time
 
@@ -81,7 +85,8 @@ def _mentions_stamp(path: Path) -> bool:
         known = _mentioned.get(path)
         if known is not None and known[0] == key:
             return known[1]
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError:
         return False
     found = b"version" in data or b"build_date" in data

@@ -29,8 +29,10 @@ from pnp.draw.budget import install as bound_filters
 from pnp.draw.sandbox import BUDGET, check_printf
 from pnp.draw.sandbox import BoundedSandbox as _BoundedSandbox
 
-# Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX escapes instead.
-_YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
+# Characters YAML refuses or folds (line separators) even inside quotes; written as \\uXXXX
+# escapes instead. The pattern (a charset beyond Latin-1, a millisecond to compile) is
+# compiled only for a value that may hold one from U+0100 up (`_yaml_value`).
+_YAML_UNPRINTABLE = "[\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]"
 _SIZE = r"[0-9.]+\s*x\s*[0-9.]+\s*(?:mm)?"
 _DESIGN = re.compile(r"\{#-?\s*design:\s*(" + _SIZE + r"(?:\s*,\s*" + _SIZE + r")*)\s*-?#\}")
 
@@ -135,7 +137,7 @@ def _finalized(value: Any) -> str:
         text = f"{value:.4f}".rstrip("0").rstrip(".")
         return text if text not in ("", "-0") else "0"
     if kind is str:
-        if _PLAIN_SAFE.match(value):
+        if _plain_safe(value):
             return '"' + value + '"'
     elif kind is Markup:
         return value
@@ -145,7 +147,29 @@ def _finalized(value: Any) -> str:
 
 
 # A string that needs no escaping inside double quotes (JSON and YAML alike).
-_PLAIN_SAFE = re.compile(r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff-\uffff\ud800-\udfff]*\Z')
+_PLAIN_SAFE = r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff-\uffff\ud800-\udfff]*\Z'
+# The characters below U+0100 it refuses: a quote, a backslash, the control characters.
+_ESCAPED = re.compile(r'["\\\x00-\x1f\x7f-\x9f]')
+# ... and those below U+0100 _YAML_UNPRINTABLE writes as escapes
+_C1 = re.compile(r"[\x7f-\x9f]")
+
+
+@functools.cache
+def _pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _plain_safe(value: str) -> bool:
+    """Whether `_PLAIN_SAFE` matches `value`. Every character it refuses from U+0100 up
+    is U+2028 or above, so a value without one of `_ESCAPED`'s and whose largest
+    character is below U+2028 (nearly every one) is plain: only a value reaching that
+    far is matched against the pattern itself, a charset beyond Latin-1 that costs a
+    millisecond to compile in every process."""
+    if _ESCAPED.search(value):
+        return False
+    if value.isascii() or max(value) < "\u2028":
+        return True
+    return _pattern(_PLAIN_SAFE).match(value) is not None
 
 
 def _yaml_value(value: Any) -> str:
@@ -160,10 +184,10 @@ def _yaml_value(value: Any) -> str:
         return json.dumps(str(value))
     if isinstance(value, int):
         return str(value)
-    return _YAML_UNPRINTABLE.sub(
-        lambda m: f"\\u{ord(m.group()):04x}",
-        json.dumps(value, ensure_ascii=False, default=str),
-    )
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if not _C1.search(text) and (text.isascii() or max(text) < "\u2028"):
+        return text                     # none of _YAML_UNPRINTABLE's characters in it
+    return _pattern(_YAML_UNPRINTABLE).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def signed(value: Any) -> str:

@@ -222,3 +222,24 @@ def test_without_its_module_the_element_is_unknown(tmp_path):
     result = _build(project, tmp_path / "out")
     assert result.returncode == 1
     assert "unknown element 'checker'" in result.stderr
+
+
+def test_hex_colours_are_the_colours_reportlab_makes():
+    """`#rrggbb` is made without toColor's first attempts (base.color): the same class
+    and values as toColor's; anything else (a name, `#rgb`, a bad value) is toColor's."""
+    import random
+
+    from reportlab.lib.colors import toColor
+
+    from pnp.draw.elements import base
+
+    rng = random.Random(36)
+    values = ["#111111", "#FDF6E3", "#d7262E", "#000000", "#ffffff",
+              *(f"#{rng.randrange(1 << 24):06x}" for _ in range(200))]
+    for value in [*values, "red", "#fff", "#12345", "#1234567", "#11223344", "rgb(10, 20, 30)"]:
+        made = base.color(value, "color")
+        expected = toColor(value)
+        assert type(made) is type(expected) and vars(made) == vars(expected), value
+    for bad in ("#12345g", "#", "not a colour"):
+        with pytest.raises(base.ElementError):
+            base.color(bad, "color")

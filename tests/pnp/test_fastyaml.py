@@ -57,6 +57,18 @@ def test_every_bundled_template_output_parses_like_pyyaml(db, renderer):
     "- rect: {a: 0}\u00a0\n",
     "- rect: {a:\u00a0x}\n",
     "- rect: {a: 0}\n  \u2003\n",
+    # characters PyYAML refuses or breaks lines at, in a value, a comment or a blank line
+    # (fastyaml looks for them only in lines that are not printable)
+    "- a: {b: \"x\u0085y\"}\n",
+    "- a: {b: \"x\u2028y\", c: 1}\n",
+    "# a c\u2028omment\n- a: {b: 1}\n",
+    # a blank line with a tab: PyYAML refuses it (fastyaml read it, before issue 36)
+    "- a: {b: 1}\n\t\n- c: {d: 2}\n",
+    "- a: {b: 1}\n  \t\n",
+    "\t\n- a: {b: 1}\n",
+    "- a: {b: \"\ufeffx\"}\n",
+    "- a: {b: \"x\ty\"}\n",
+    "- a: {b: 1}\n  \x07\n",
 ])
 def test_tricky_yaml_matches_pyyaml(text):
     try:

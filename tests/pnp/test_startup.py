@@ -23,7 +23,10 @@ UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", 
             "jinja2.compiler", "jinja2.lexer", "jinja2.parser", "jinja2.optimizer",
             # pnp.lazy_jinja's finder and loader are plain classes: importlib.abc, and the
             # importlib.resources it imports, are no part of a build
-            "importlib.abc", "importlib.resources")
+            "importlib.abc", "importlib.resources",
+            # a file written atomically takes its temporary name from os.urandom
+            # (carddb.files.part_token), not from secrets (and the hmac it imports)
+            "secrets", "hmac")
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
 # counted beyond what the interpreter loaded before the command (an editable install's

@@ -186,3 +186,23 @@ def test_an_unusable_template_cache_only_means_compiling_again(tmp_path, monkeyp
     assert t.render("g/card.j2", {"value": 1}, "test")[0]["text"]["text"] == 1
     monkeypatch.setenv("PNP_CACHE_DIR", "off")
     assert templates_in(tmp_path, card=ONE_TEXT).env.bytecode_cache is None
+
+
+def test_plain_safe_values_as_the_pattern_says():
+    """`_plain_safe` (str methods first, the pattern only for what they leave) answers as
+    the _PLAIN_SAFE pattern does, and `_yaml_value` escapes what _YAML_UNPRINTABLE
+    finds, for every character alone and inside text (a value that needs no escaping
+    is written between quotes as it is)."""
+    import json
+    import re
+
+    from pnp.draw import templates as t
+
+    plain = re.compile(t._PLAIN_SAFE)
+    unprintable = re.compile(t._YAML_UNPRINTABLE)
+    for code in [*range(0x3000), *range(0xd700, 0x10000), 0x10000, 0x1f600, 0x10fffd]:
+        for value in (chr(code), f"a{chr(code)}b", f"’ {chr(code)}"):
+            assert t._plain_safe(value) == (plain.match(value) is not None), hex(code)
+            expected = unprintable.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                                       json.dumps(value, ensure_ascii=False))
+            assert t._yaml_value(value) == expected, hex(code)
