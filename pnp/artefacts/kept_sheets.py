@@ -24,7 +24,9 @@ first, named as drawing named them, and the form XObjects it drew (the first she
 scale plate), each before the page it was made on, when the document's objects are
 numbered on from where they were then (`_Made`). A sheet that made anything else (an
 image, a font of another kind) is drawn every time; every form a kept page draws must be
-in the document or made by its sheet.
+in the document or made by its sheet. The deck's back, a form drawn before any sheet
+(naming the fonts of its text first), is kept the same way, under its plan key and where
+the fonts stand (`KeptSheets.back`), and told to the build record's observers as kept.
 The PDF is byte for byte the one `--force` writes, whatever is kept (tests/pnp/
 test_kept_sheets.py).
 
@@ -132,7 +134,7 @@ def for_deck(canvas: Any, drawer: Any, opts: Any, fonts: dict, page: tuple) -> K
     name = hashlib.sha256(f"{project}\0{deck.game}/{deck.id}\0{lang}".encode()).hexdigest()[:32]
     header = hashlib.sha256(repr((
         _code_digest(), getattr(store, "context", ""), repr(opts), sorted(fonts.items()), page,
-        drawer.backs_drawn, deck.game, deck.id, drawer.w, drawer.h, drawer.bleed,
+        deck.game, deck.id, drawer.w, drawer.h, drawer.bleed,
     )).encode()).hexdigest()
     # a build that plans every card anew (--force) reads no kept sheet (the store that
     # workers' plans pass through reads what the build's own store reads)
@@ -325,16 +327,10 @@ class KeptSheets:
                    for card in found.cards if card[2] or card[3])
 
     def _show(self, found: _Sheet, batch: list) -> None:
-        from reportlab.pdfbase.pdfmetrics import getFont
-
         c, drawer = self.canvas, self.drawer
         doc = c._doc
-        for name, codes in found.fonts:
-            getFont(name).splitString("".join(map(chr, codes)), doc)
+        _codes_again(doc, found)
         made = found.made
-        if made is not None:            # named in the document in the order drawing did
-            for name in made.named:
-                getFont(name).getSubsetInternalName(0, doc)
         store = self.renderer.plan_store
         for (_, card), (key, _name, _looked, _files, memo) in zip(batch, found.cards,
                                                                 strict=True):
@@ -349,6 +345,54 @@ class KeptSheets:
                 _add_form(doc, name, form)
             drawer.pages.shown_again(entry, lambda page=page: c.show_kept(page))
 
+    # ── the back ──────────────────────────────────────────────────────────────────
+    def back(self, draw: Any) -> str:
+        """The deck's back form (deck._back_form): made again as kept, or `draw()`n
+        (and kept when it can be); its name. The back is drawn before any sheet, into
+        no page: it names the fonts its text uses first and makes its form."""
+        deck, (w, h, bleed) = self.deck, self.size
+        keyed = getattr(self.renderer, "back_key", None)    # (a stand-in renderer: none)
+        back = keyed(deck, w, h, bleed) if callable(keyed) else None
+        if back is None or self.canvas._formData:
+            return draw()
+        key = hashlib.sha256(repr(("back", back, self._fonts())).encode()).hexdigest()
+        found = self.sheets.get(key)
+        if (self.read and found is not None and found.made is not None
+                and len(found.made.forms()) == 1 and self._holds(found)):
+            doc = self.canvas._doc
+            _codes_again(doc, found)
+            (_, ((name, form),)), = found.made.order
+            _add_form(doc, name, form)
+            self.renderer.kept_back(deck, w, h, bleed, dict(found.cards[0][4] or {}))
+            self.drawer.result.warnings += found.warnings
+            self.made[key] = found
+            return name[len("FormXob."):]
+        made, name = self._drawn_back(back, draw)
+        if made is not None:
+            self.made[key] = made
+            self.changed = self.changed or found is None
+        return name
+
+    def _drawn_back(self, back: str, draw: Any) -> tuple[_Sheet | None, str]:
+        """`draw()` the back: (what to keep of it, or None when it made anything but its
+        one form and fonts named first; its form's name)."""
+        doc, drawer = self.canvas._doc, self.drawer
+        before = (len(doc.idToObject), len(doc.fontMapping), len(doc.delayedFonts),
+                  doc.objectcounter)
+        assigned = _assigned(doc)
+        warnings = len(drawer.result.warnings)
+        name = draw()
+        fonts = _new_codes(doc, assigned)
+        keep, made = _made_in(doc, before, 0, {font for font, _ in fonts})
+        deck, (w, h, bleed) = self.deck, self.size
+        files = self.renderer.back_files(deck, w, h, bleed) if keep else None
+        if made is None or files is None or made.forms() != [f"FormXob.{name}"]:
+            return None, name
+        memo = self.memos.get("(back)")
+        return _Sheet([], [], fonts, list(drawer.result.warnings[warnings:]),
+                      [(back, "(back)", {}, files, None if memo is None else _observed(memo))],
+                      made), name
+
     def _drawn(self, batch: list, draw: Any) -> _Sheet | None:
         """`draw()` the sheet; what to keep of it, or None when it made anything in the
         document that showing it could not make again (`_made_in`)."""
@@ -357,8 +401,7 @@ class KeptSheets:
         before = (len(doc.idToObject), len(doc.fontMapping), len(doc.delayedFonts),
                   doc.objectcounter)
         forms = len(drawer.forms)
-        assigned = {font.fontName: len(font.state[doc].assignments)
-                    for font in doc.delayedFonts if doc in getattr(font, "state", {})}
+        assigned = _assigned(doc)
         warnings, entries = len(drawer.result.warnings), len(drawer.pages.layout)
         c.kept_pages = []
         try:
@@ -369,11 +412,7 @@ class KeptSheets:
         # a card with copies makes a form the drawer names (drawer.forms): not kept
         if not pages or None in pages or len(drawer.forms) != forms:
             return None
-        fonts = []
-        for font in doc.delayedFonts:
-            new = list(font.state[doc].assignments)[assigned.get(font.fontName, 0):]
-            if new:
-                fonts.append((font.fontName, tuple(new)))
+        fonts = _new_codes(doc, assigned)
         keep, made = _made_in(doc, before, len(pages), {name for name, _ in fonts})
         if not keep:
             return None
@@ -420,9 +459,39 @@ def _made_in(doc: Any, before: tuple, pages: int, split: set) -> tuple[bool, _Ma
             forms.append((name, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)))
         else:
             return False, None
-    if forms or page != pages:
+    if page != pages:
         return False, None
+    if forms:                           # made after the last page (a back: no page)
+        order.append((page, tuple(forms)))
     return True, _Made(counter, tuple(named), tuple(order))
+
+
+def _assigned(doc: Any) -> dict[str, int]:
+    """How many characters each TrueType font named in `doc` has given codes to."""
+    return {font.fontName: len(font.state[doc].assignments)
+            for font in doc.delayedFonts if doc in getattr(font, "state", {})}
+
+
+def _new_codes(doc: Any, assigned: dict[str, int]) -> list[tuple[str, tuple]]:
+    """The characters each font named in `doc` gave codes to since `_assigned`, in order."""
+    fonts = []
+    for font in doc.delayedFonts:
+        new = list(font.state[doc].assignments)[assigned.get(font.fontName, 0):]
+        if new:
+            fonts.append((font.fontName, tuple(new)))
+    return fonts
+
+
+def _codes_again(doc: Any, found: _Sheet) -> None:
+    """The characters a kept sheet gave codes to given them again, and the fonts it named
+    first named in the order drawing named them."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+
+    for name, codes in found.fonts:
+        getFont(name).splitString("".join(map(chr, codes)), doc)
+    if found.made is not None:
+        for name in found.made.named:
+            getFont(name).getSubsetInternalName(0, doc)
 
 
 def _last(mapping: dict, n: int) -> list:

@@ -101,15 +101,37 @@ def test_an_edit_shows_every_sheet_but_the_edited_cards(project, tmp_path):
     assert _marked_pages(built["ships.pdf"]) == pages - 2
 
 
-def _shift_made(path: Path) -> int:
-    """Move the object counter of every kept sheet that made forms; how many there are."""
+@pytest.mark.parametrize("subtitle", ["Ships", "Ships of the Line"])
+def test_the_back_is_kept_and_drawn_again_when_it_changes(project, tmp_path, monkeypatch,
+                                                          subtitle):
+    """The deck's back (a form drawn before any sheet, naming the fonts of its text first)
+    is kept with the sheets: an edit build makes it again as kept, or draws it when the
+    back changed (its subtitle here: other characters, so every sheet after it too),
+    and the PDF and the build record are a forced build's."""
+    from pnp.artefacts.kinds import deck
+
+    _build(project, tmp_path / "out")
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text().replace("subtitle: Ships}", f"subtitle: {subtitle}}}"))
+    _edit(project, 20, "Moves far in any weather.")
+    drawn = []
+    draw = deck._back_form
+    monkeypatch.setattr(deck, "_back_form", lambda *a: drawn.append(a) or draw(*a))
+    built = _build(project, tmp_path / "out")
+    assert len(drawn) == (subtitle != "Ships")
+    assert built == _forced(project, tmp_path / "forced", monkeypatch)
+
+
+def _shift_made(path: Path) -> tuple[int, int]:
+    """Move the object counter of every kept sheet (or back) that made forms; how many
+    sheets of pages and backs there are."""
     data = pickle.loads(path.read_bytes())
     made = [sheet for sheet in data["sheets"].values() if sheet.made is not None]
     assert all(sheet.made.forms() for sheet in made)
     for sheet in made:
         sheet.made.counter += 1
     path.write_bytes(pickle.dumps(data))
-    return len(made)
+    return sum(1 for s in made if s.pages), sum(1 for s in made if not s.pages)
 
 
 def test_a_sheet_that_made_forms_is_drawn_where_the_objects_are_numbered_otherwise(
@@ -118,11 +140,12 @@ def test_a_sheet_that_made_forms_is_drawn_where_the_objects_are_numbered_otherwi
     objects stand as they stood when it was drawn: its forms would be numbered otherwise.
     Such a sheet is drawn again, and the PDF is still a forced build's."""
     _build(project, tmp_path / "out")
-    assert _shift_made(_kept_file(tmp_path)) == 2         # the first and the last sheet
+    # the back, the first sheet and the last
+    assert _shift_made(_kept_file(tmp_path)) == (2, 1)
     _edit(project, 20, "Moves far in any weather.")        # on the third sheet
     assert _build(project, tmp_path / "out") == _forced(project, tmp_path / "forced",
                                                         monkeypatch)
-    made = _shift_made(_kept_file(tmp_path))
+    made, _ = _shift_made(_kept_file(tmp_path))
     _mark_kept_pages(_kept_file(tmp_path))
     _edit(project, 20, "Moves far in calm weather.")
     built = _build(project, tmp_path / "out")

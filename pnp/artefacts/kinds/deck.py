@@ -174,15 +174,18 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
     c = open_canvas(target, font=fonts["regular"], page_size=page, title=title or deck.title,
                     subject=f"{count} cards, {opts.paper} paper, {layout}")
     pages = Pages(c, result)
-    backs_drawn = ([_back_form(c, renderer, d, w, h, opts.bleed, result) for d in decks]
-                   if opts.backs else None)
     cards = _CardDrawer(c, decks, renderer, w, h, opts.bleed, result, step or (lambda n: None),
-                        backs_drawn, pages)
+                        None, pages)
     kept = None
     if keep:
         from pnp.artefacts import kept_sheets
 
         kept = kept_sheets.for_deck(c, cards, opts, fonts, page)
+    if opts.backs:          # the back kept with the sheets is made again as kept
+        cards.backs_drawn = [
+            (kept.back if kept is not None else lambda draw: draw())(
+                lambda d=d: _back_form(c, renderer, d, w, h, opts.bleed, result))
+            for d in decks]
     try:
         if fold is not None:
             _draw_fold_sheets(cards, fold, opts, fonts, kept)
