@@ -18,9 +18,15 @@ observers kept about each card's plan (its hash: pnp.artefacts.drawn).
 
 A sheet whose key is kept is shown again instead of drawn: its characters get the same
 codes (so the document, and every later sheet, stands as drawing it would have left it),
-its pages are added as kept. Only a sheet that made nothing else in the document (no
-font used for the first time, no form or image object made: those are numbered and named
-in drawing order) is kept; every form a kept page draws must already be in the document.
+its pages are added as kept. What else a sheet made in the document is made again in
+drawing order (fonts are named and objects numbered in that order): the fonts it used
+first, named as drawing named them, and the form XObjects it drew (the first sheet's
+scale plate), each before the page it was made on, when the document's objects are
+numbered on from where they were then (`_Made`). A sheet that made anything else (an
+image, a font of another kind) is drawn every time; every form a kept page draws must be
+in the document or made by its sheet. The deck's back, a form drawn before any sheet
+(naming the fonts of its text first), is kept the same way, under its plan key and where
+the fonts stand (`KeptSheets.back`), and told to the build record's observers as kept.
 The PDF is byte for byte the one `--force` writes, whatever is kept (tests/pnp/
 test_kept_sheets.py).
 
@@ -37,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import pickle
 from array import array
@@ -51,20 +58,48 @@ _SHEET_CODE = ("artefacts", "layout", "draw/pdf.py", "draw/glyphs.py")
 
 class _Sheet:
     """A kept sheet: its pages and the layout report's entries of them, the characters it
-    gave codes to per font, its warnings and cards."""
+    gave codes to per font, its warnings and cards, and what else it made in the
+    document (`_Made`, or None when it made nothing but pages and character codes)."""
 
-    __slots__ = ("pages", "entries", "fonts", "warnings", "cards")
+    __slots__ = ("pages", "entries", "fonts", "warnings", "cards", "made")
 
     def __init__(self, pages: list, entries: list, fonts: list, warnings: list,
-                 cards: list) -> None:
+                 cards: list, made: _Made | None = None) -> None:
         self.pages, self.entries, self.fonts = pages, entries, fonts
-        self.warnings, self.cards = warnings, cards
+        self.warnings, self.cards, self.made = warnings, cards, made
 
     def __getstate__(self) -> tuple:
-        return (self.pages, self.entries, self.fonts, self.warnings, self.cards)
+        return (self.pages, self.entries, self.fonts, self.warnings, self.cards, self.made)
 
     def __setstate__(self, state: tuple) -> None:
-        self.pages, self.entries, self.fonts, self.warnings, self.cards = state
+        # a file of an earlier version (five fields) is read, and its header then differs
+        self.pages, self.entries, self.fonts, self.warnings, self.cards, self.made = (
+            *state, None)[:6]
+
+
+class _Made:
+    """What a sheet made in the document besides its pages and character codes, to make
+    again in the same order when it is shown: the fonts it used first (named in the
+    document in this order: `F<n>`), the form XObjects it drew (each pickled as drawn,
+    by its name, before the page it was made on) and the document's object counter when
+    it started (objects are numbered in the order they are made: the same counter, the
+    same numbers). The first sheet of a deck makes the fonts its cards use first and
+    the scale plate's form; the last, often, a scale plate of its own."""
+
+    __slots__ = ("counter", "named", "order")
+
+    def __init__(self, counter: int, named: tuple, order: tuple) -> None:
+        # order: (page index, ((form name, pickled form), ...) made before that page)
+        self.counter, self.named, self.order = counter, named, order
+
+    def __getstate__(self) -> tuple:
+        return (self.counter, self.named, self.order)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.counter, self.named, self.order = state
+
+    def forms(self) -> list[str]:
+        return [name for _, made in self.order for name, _ in made]
 
 
 @functools.cache
@@ -99,7 +134,7 @@ def for_deck(canvas: Any, drawer: Any, opts: Any, fonts: dict, page: tuple) -> K
     name = hashlib.sha256(f"{project}\0{deck.game}/{deck.id}\0{lang}".encode()).hexdigest()[:32]
     header = hashlib.sha256(repr((
         _code_digest(), getattr(store, "context", ""), repr(opts), sorted(fonts.items()), page,
-        drawer.backs_drawn, deck.game, deck.id, drawer.w, drawer.h, drawer.bleed,
+        deck.game, deck.id, drawer.w, drawer.h, drawer.bleed,
     )).encode()).hexdigest()
     # a build that plans every card anew (--force) reads no kept sheet (the store that
     # workers' plans pass through reads what the build's own store reads)
@@ -272,21 +307,30 @@ class KeptSheets:
 
     def _holds(self, found: _Sheet) -> bool:
         """Whether a kept sheet may be shown here: every form its pages draw is in the
-        document, the cards its plans looked up and the files they draw are as they were."""
+        document or made by the sheet (and those not yet), the fonts it names first are
+        registered, the document's objects are numbered on from where they were, the
+        cards its plans looked up and the files they draw are as they were."""
         from reportlab.pdfbase.pdfdoc import xObjectName
 
-        objects = self.canvas._doc.idToObject
-        if any(xObjectName(name) not in objects for page in found.pages for name in page.forms):
+        doc = self.canvas._doc
+        objects = doc.idToObject
+        made = found.made
+        own = set(made.forms()) if made is not None else set()
+        if made is not None and (made.counter != doc.objectcounter
+                                 or any(name in objects for name in own)
+                                 or not _registered(made.named)):
+            return False
+        if any(xObjectName(name) not in objects and xObjectName(name) not in own
+               for page in found.pages for name in page.forms):
             return False
         return all(self.renderer.depends_hold(self.deck.game, card[2], card[3])
                    for card in found.cards if card[2] or card[3])
 
     def _show(self, found: _Sheet, batch: list) -> None:
-        from reportlab.pdfbase.pdfmetrics import getFont
-
         c, drawer = self.canvas, self.drawer
-        for name, codes in found.fonts:
-            getFont(name).splitString("".join(map(chr, codes)), c._doc)
+        doc = c._doc
+        _codes_again(doc, found)
+        made = found.made
         store = self.renderer.plan_store
         for (_, card), (key, _name, _looked, _files, memo) in zip(batch, found.cards,
                                                                 strict=True):
@@ -295,18 +339,69 @@ class KeptSheets:
             drawer.result.cards += 1
             drawer.step(1)
         drawer.result.warnings += found.warnings
-        for page, entry in zip(found.pages, found.entries, strict=True):
+        forms = dict(made.order) if made is not None else {}
+        for index, (page, entry) in enumerate(zip(found.pages, found.entries, strict=True)):
+            for name, form in forms.get(index, ()):
+                _add_form(doc, name, form)
             drawer.pages.shown_again(entry, lambda page=page: c.show_kept(page))
 
+    # ── the back ──────────────────────────────────────────────────────────────────
+    def back(self, draw: Any) -> str:
+        """The deck's back form (deck._back_form): made again as kept, or `draw()`n
+        (and kept when it can be); its name. The back is drawn before any sheet, into
+        no page: it names the fonts its text uses first and makes its form."""
+        deck, (w, h, bleed) = self.deck, self.size
+        keyed = getattr(self.renderer, "back_key", None)    # (a stand-in renderer: none)
+        back = keyed(deck, w, h, bleed) if callable(keyed) else None
+        if back is None or self.canvas._formData:
+            return draw()
+        key = hashlib.sha256(repr(("back", back, self._fonts())).encode()).hexdigest()
+        found = self.sheets.get(key)
+        if (self.read and found is not None and found.made is not None
+                and len(found.made.forms()) == 1 and self._holds(found)):
+            doc = self.canvas._doc
+            _codes_again(doc, found)
+            (_, ((name, form),)), = found.made.order
+            _add_form(doc, name, form)
+            self.renderer.kept_back(deck, w, h, bleed, dict(found.cards[0][4] or {}))
+            self.drawer.result.warnings += found.warnings
+            self.made[key] = found
+            return name[len("FormXob."):]
+        made, name = self._drawn_back(back, draw)
+        if made is not None:
+            self.made[key] = made
+            self.changed = self.changed or found is None
+        return name
+
+    def _drawn_back(self, back: str, draw: Any) -> tuple[_Sheet | None, str]:
+        """`draw()` the back: (what to keep of it, or None when it made anything but its
+        one form and fonts named first; its form's name)."""
+        doc, drawer = self.canvas._doc, self.drawer
+        before = (len(doc.idToObject), len(doc.fontMapping), len(doc.delayedFonts),
+                  doc.objectcounter)
+        assigned = _assigned(doc)
+        warnings = len(drawer.result.warnings)
+        name = draw()
+        fonts = _new_codes(doc, assigned)
+        keep, made = _made_in(doc, before, 0, {font for font, _ in fonts})
+        deck, (w, h, bleed) = self.deck, self.size
+        files = self.renderer.back_files(deck, w, h, bleed) if keep else None
+        if made is None or files is None or made.forms() != [f"FormXob.{name}"]:
+            return None, name
+        memo = self.memos.get("(back)")
+        return _Sheet([], [], fonts, list(drawer.result.warnings[warnings:]),
+                      [(back, "(back)", {}, files, None if memo is None else _observed(memo))],
+                      made), name
+
     def _drawn(self, batch: list, draw: Any) -> _Sheet | None:
-        """`draw()` the sheet; what to keep of it, or None when it made anything else in
-        the document than pages and character codes."""
+        """`draw()` the sheet; what to keep of it, or None when it made anything in the
+        document that showing it could not make again (`_made_in`)."""
         c, drawer = self.canvas, self.drawer
         doc = c._doc
         before = (len(doc.idToObject), len(doc.fontMapping), len(doc.delayedFonts),
-                  len(drawer.forms))
-        assigned = {font.fontName: len(font.state[doc].assignments)
-                    for font in doc.delayedFonts if doc in getattr(font, "state", {})}
+                  doc.objectcounter)
+        forms = len(drawer.forms)
+        assigned = _assigned(doc)
         warnings, entries = len(drawer.result.warnings), len(drawer.pages.layout)
         c.kept_pages = []
         try:
@@ -314,15 +409,13 @@ class KeptSheets:
             pages = c.kept_pages
         finally:
             c.kept_pages = None
-        after = (len(doc.idToObject) - len(pages), len(doc.fontMapping),
-                 len(doc.delayedFonts), len(drawer.forms))
-        if not pages or None in pages or after != before:
+        # a card with copies makes a form the drawer names (drawer.forms): not kept
+        if not pages or None in pages or len(drawer.forms) != forms:
             return None
-        fonts = []
-        for font in doc.delayedFonts:
-            new = list(font.state[doc].assignments)[assigned.get(font.fontName, 0):]
-            if new:
-                fonts.append((font.fontName, tuple(new)))
+        fonts = _new_codes(doc, assigned)
+        keep, made = _made_in(doc, before, len(pages), {name for name, _ in fonts})
+        if not keep:
+            return None
         cards = []
         for (_, card) in batch:
             depends: tuple[dict, dict] = (self.renderer.front_depends(card, self.deck,
@@ -331,7 +424,97 @@ class KeptSheets:
             cards.append((self.key_of(card), card.name, depends[0], depends[1],
                           None if memo is None else _observed(memo)))
         return _Sheet(pages, [dict(e) for e in drawer.pages.layout[entries:]], fonts,
-                      list(drawer.result.warnings[warnings:]), cards)
+                      list(drawer.result.warnings[warnings:]), cards, made)
+
+
+def _made_in(doc: Any, before: tuple, pages: int, split: set) -> tuple[bool, _Made | None]:
+    """(whether a sheet drawn from `before` (the document's object, font name and
+    TrueType font counts, its object counter) into `pages` pages can be kept, what it
+    made besides its pages and character codes). It can when all it made is form
+    XObjects and fonts named first (each with characters given codes, in `split`):
+    what `_show` makes again. Anything else (an image, a font of another kind, an
+    object made without a name) and the sheet is drawn every time."""
+    from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFPage
+
+    objects, names, delayed, counter = before
+    new = _last(doc.idToObject, len(doc.idToObject) - objects)
+    named = _last(doc.fontMapping, len(doc.fontMapping) - names)
+    if (doc.objectcounter - counter != len(new) or not split.issuperset(named)
+            or named != [font.fontName for font in doc.delayedFonts[delayed:]]):
+        return False, None
+    if len(new) == pages and not named:
+        return True, None
+    order: list[tuple[int, tuple]] = []
+    forms: list[tuple[str, bytes]] = []
+    page = 0
+    for name in new:
+        obj = doc.idToObject[name]
+        if type(obj) is PDFPage:
+            if forms:
+                order.append((page, tuple(forms)))
+                forms = []
+            page += 1
+        elif type(obj) is PDFFormXObject and name.startswith("FormXob."):
+            # pickled now: saving the document formats (and changes) it
+            forms.append((name, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)))
+        else:
+            return False, None
+    if page != pages:
+        return False, None
+    if forms:                           # made after the last page (a back: no page)
+        order.append((page, tuple(forms)))
+    return True, _Made(counter, tuple(named), tuple(order))
+
+
+def _assigned(doc: Any) -> dict[str, int]:
+    """How many characters each TrueType font named in `doc` has given codes to."""
+    return {font.fontName: len(font.state[doc].assignments)
+            for font in doc.delayedFonts if doc in getattr(font, "state", {})}
+
+
+def _new_codes(doc: Any, assigned: dict[str, int]) -> list[tuple[str, tuple]]:
+    """The characters each font named in `doc` gave codes to since `_assigned`, in order."""
+    fonts = []
+    for font in doc.delayedFonts:
+        new = list(font.state[doc].assignments)[assigned.get(font.fontName, 0):]
+        if new:
+            fonts.append((font.fontName, tuple(new)))
+    return fonts
+
+
+def _codes_again(doc: Any, found: _Sheet) -> None:
+    """The characters a kept sheet gave codes to given them again, and the fonts it named
+    first named in the order drawing named them."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+
+    for name, codes in found.fonts:
+        getFont(name).splitString("".join(map(chr, codes)), doc)
+    if found.made is not None:
+        for name in found.made.named:
+            getFont(name).getSubsetInternalName(0, doc)
+
+
+def _last(mapping: dict, n: int) -> list:
+    """The last `n` keys of `mapping`, in order (without listing the others)."""
+    return list(itertools.islice(reversed(mapping), n))[::-1] if n > 0 else []
+
+
+def _registered(fonts: tuple) -> bool:
+    """Whether every font named is registered with ReportLab (a fallback face is
+    registered when a plan first needs it: pnp.draw.glyphs)."""
+    if not fonts:
+        return True
+    from reportlab.pdfbase.pdfmetrics import getRegisteredFontNames
+
+    return set(fonts) <= set(getRegisteredFontNames())
+
+
+def _add_form(doc: Any, name: str, form: bytes) -> None:
+    """A kept form XObject added to `doc` under its name (`FormXob.<name>`), as the
+    canvas's endForm added it (pnp.draw.pdf.end_form)."""
+    obj = pickle.loads(form)
+    vars(obj).pop("__InternalName__", None)         # the name it had in its document
+    doc.addForm(name[len("FormXob."):], obj)
 
 
 # In a resident process (`pnp watch`: `hold()`), the kept sheets of the files it last

@@ -274,6 +274,12 @@ class CardRenderer:
         return cached[1]
 
     def draw_back(self, canvas, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
+        key, keep, template, context, target = self._back(deck, w, h, bleed)
+        return self._draw(canvas, key, keep, template, context, target, x, y)
+
+    def _back(self, deck, w, h, bleed) -> tuple:
+        """(plan key, objects the plan keeps alive, template, context, target) of a deck's
+        back at a trim size."""
         game = self._game(deck.game)
         key = ("back", id(deck), round(w, 3), round(h, 3), round(bleed, 3))
 
@@ -284,7 +290,36 @@ class CardRenderer:
 
         target = _Target(game.id, deck.id, "(back)", f"back of deck {deck.id!r}",
                          w / MM, h / MM, bleed / MM, True)
-        return self._draw(canvas, key, (deck,), f"{game.id}/back.j2", context, target, x, y)
+        return key, (deck,), f"{game.id}/back.j2", context, target
+
+    def back_key(self, deck, w, h, bleed) -> str | None:
+        """The key a deck back's plan is stored under (as `front_key`: nothing planned)."""
+        if self.plan_store is None:
+            return None
+        _, _, template, _, target = self._back(deck, w, h, bleed)
+        return self._back_key(deck, self._game(deck.game), template, target)
+
+    def back_files(self, deck, w, h, bleed) -> dict | None:
+        """The files a stored back's plan draws (to check with `depends_hold`); None when
+        no plan of it is stored. Call after the back is drawn."""
+        key = self.back_key(deck, w, h, bleed)
+        held = getattr(self.plan_store, "held", None)
+        entry = held(f"{deck.game}/{deck.id}/back", key) if key and callable(held) else None
+        return dict(entry[6]) if entry is not None and len(entry) == 9 else None
+
+    def kept_back(self, deck, w, h, bleed, memo: dict) -> None:
+        """A deck's back drawn as an earlier build drew it (its kept form,
+        pnp.artefacts.kept_sheets): told to the observers as `kept_front` tells a front,
+        its plan kept in the store as one used."""
+        key, keep, template, context, target = self._back(deck, w, h, bleed)
+        store = self.plan_store
+        store.touch(f"{deck.game}/{deck.id}/back",
+                    self._back_key(deck, self._game(deck.game), template, target))
+        if not self.face_observers:
+            return
+        ops = _LazyOps(lambda: self._planned(key, keep, template, context, target)[1])
+        self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
+                               self._replanner(template, context, target, None), memo))
 
     def draw_mat(self, canvas, game, mat_id, x, y, w, h, bleed=0.0,
                  safe=SAFE_MM * MM) -> list[LayoutWarning]:

@@ -92,12 +92,65 @@ def test_an_edit_shows_every_sheet_but_the_edited_cards(project, tmp_path):
     sheet of the edited card (its front and back pages) is drawn again."""
     _build(project, tmp_path / "out")
     pages = _mark_kept_pages(_kept_file(tmp_path))
-    # 5 sheets, fronts and backs; the first makes the fonts and forms every sheet uses,
-    # the last (4 cards) its own scale plate: not kept
-    assert pages == 6
+    # 5 sheets, fronts and backs: every one kept, the first (which names the fonts its
+    # cards use first and makes the scale plate's form) and the last (4 cards: a scale
+    # plate of its own) with what they made
+    assert pages == 10
     _edit(project, 20, "Moves far in any weather.")                 # on the third sheet
     built = _build(project, tmp_path / "out")
     assert _marked_pages(built["ships.pdf"]) == pages - 2
+
+
+@pytest.mark.parametrize("subtitle", ["Ships", "Ships of the Line"])
+def test_the_back_is_kept_and_drawn_again_when_it_changes(project, tmp_path, monkeypatch,
+                                                          subtitle):
+    """The deck's back (a form drawn before any sheet, naming the fonts of its text first)
+    is kept with the sheets: an edit build makes it again as kept, or draws it when the
+    back changed (its subtitle here: other characters, so every sheet after it too),
+    and the PDF and the build record are a forced build's."""
+    from pnp.artefacts.kinds import deck
+
+    _build(project, tmp_path / "out")
+    cards = project / "cards.yaml"
+    cards.write_text(cards.read_text().replace("subtitle: Ships}", f"subtitle: {subtitle}}}"))
+    _edit(project, 20, "Moves far in any weather.")
+    drawn = []
+    draw = deck._back_form
+    monkeypatch.setattr(deck, "_back_form", lambda *a: drawn.append(a) or draw(*a))
+    built = _build(project, tmp_path / "out")
+    assert len(drawn) == (subtitle != "Ships")
+    assert built == _forced(project, tmp_path / "forced", monkeypatch)
+
+
+def _shift_made(path: Path) -> tuple[int, int]:
+    """Move the object counter of every kept sheet (or back) that made forms; how many
+    sheets of pages and backs there are."""
+    data = pickle.loads(path.read_bytes())
+    made = [sheet for sheet in data["sheets"].values() if sheet.made is not None]
+    assert all(sheet.made.forms() for sheet in made)
+    for sheet in made:
+        sheet.made.counter += 1
+    path.write_bytes(pickle.dumps(data))
+    return sum(1 for s in made if s.pages), sum(1 for s in made if not s.pages)
+
+
+def test_a_sheet_that_made_forms_is_drawn_where_the_objects_are_numbered_otherwise(
+        project, tmp_path, monkeypatch):
+    """A kept sheet that made forms and named fonts is shown only where the document's
+    objects stand as they stood when it was drawn: its forms would be numbered otherwise.
+    Such a sheet is drawn again, and the PDF is still a forced build's."""
+    _build(project, tmp_path / "out")
+    # the back, the first sheet and the last
+    assert _shift_made(_kept_file(tmp_path)) == (2, 1)
+    _edit(project, 20, "Moves far in any weather.")        # on the third sheet
+    assert _build(project, tmp_path / "out") == _forced(project, tmp_path / "forced",
+                                                        monkeypatch)
+    made, _ = _shift_made(_kept_file(tmp_path))
+    _mark_kept_pages(_kept_file(tmp_path))
+    _edit(project, 20, "Moves far in calm weather.")
+    built = _build(project, tmp_path / "out")
+    # of the 5 sheets (fronts and backs) the edited one and those that made forms drawn
+    assert _marked_pages(built["ships.pdf"]) == 2 * (5 - 1 - made)
 
 
 @pytest.mark.parametrize("edit", ["middle", "first", "last", "add", "remove", "new glyph",
@@ -202,9 +255,9 @@ def test_a_kept_sheet_whose_card_looks_up_another_is_drawn_when_that_one_changes
     pages = _mark_kept_pages(_kept_file(tmp_path))
     _edit(project, 0, "Leads the fleet.")
     built = _build(project, tmp_path / "out")
-    # the first sheet (Ship 0, never kept) and the fourth (Ship 30, which reads it) are
+    # the first sheet (Ship 0, edited) and the fourth (Ship 30, which reads it) are
     # drawn again
-    assert _marked_pages(built["ships.pdf"]) == pages - 2
+    assert _marked_pages(built["ships.pdf"]) == pages - 4
     _kept_file(tmp_path).unlink()           # kept again unmarked, then edited again
     _build(project, tmp_path / "out", force=True)
     _edit(project, 0, "Leads the whole fleet.")

@@ -6,8 +6,9 @@ diff) and cutting-machine sheets (pnp.exports.cutting, `deck_cards`) impose with
 
 from __future__ import annotations
 
+import functools
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pnp.artefacts.artefact import Artefact, BuildError, Options, Progress, Written
@@ -174,15 +175,19 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
     c = open_canvas(target, font=fonts["regular"], page_size=page, title=title or deck.title,
                     subject=f"{count} cards, {opts.paper} paper, {layout}")
     pages = Pages(c, result)
-    backs_drawn = ([_back_form(c, renderer, d, w, h, opts.bleed, result) for d in decks]
-                   if opts.backs else None)
     cards = _CardDrawer(c, decks, renderer, w, h, opts.bleed, result, step or (lambda n: None),
-                        backs_drawn, pages)
+                        None, pages)
     kept = None
     if keep:
         from pnp.artefacts import kept_sheets
 
         kept = kept_sheets.for_deck(c, cards, opts, fonts, page)
+    if opts.backs:
+        # each back one form; kept with the deck's sheets, it is made again as kept
+        back: Callable[[Callable[[], str]], str] = (kept.back if kept is not None
+                                                     else _drawn_now)
+        cards.backs_drawn = [back(functools.partial(_back_form, c, renderer, d, w, h,
+                                                    opts.bleed, result)) for d in decks]
     try:
         if fold is not None:
             _draw_fold_sheets(cards, fold, opts, fonts, kept)
@@ -195,6 +200,11 @@ def draw_decks(decks: list, opts: Options, renderer, fonts, target, result: Writ
     if kept is not None:
         kept.save()
     result.pages = pages.count
+
+
+def _drawn_now(draw: Callable[[], str]) -> str:
+    """A back drawn (no kept sheets to make it again from): its form's name."""
+    return draw()
 
 
 def _sheets(deck, opts: Options, w: float, h: float) -> tuple[Any, list, tuple[float, float]]:
