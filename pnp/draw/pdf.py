@@ -55,8 +55,7 @@ def _canvas_class() -> Any:
     import zlib
 
     from reportlab import rl_config
-    from reportlab.pdfbase.pdfdoc import PDFObject, PDFStream
-    from reportlab.pdfbase.pdfdoc import format as pdf_format
+    from reportlab.pdfbase.pdfdoc import PDFStream
     from reportlab.pdfgen.canvas import Canvas
 
     class DeflatingCanvas(Canvas):
@@ -88,9 +87,8 @@ def _canvas_class() -> Any:
             page object `showPage` makes, with the kept content stream. The canvas must
             be at the start of an empty page; the caller has checked that the document
             holds every font state and form the content names (pnp.artefacts.kept_sheets)."""
-            from reportlab.pdfbase import pdfdoc
-
-            page = pdfdoc.PDFPage()
+            kept_page, shared_resources = _page_classes()
+            page = kept_page()
             page.pagewidth, page.pageheight = self._pagesize
             page.Rotate = self._pageRotation
             page.hasImages = kept.has_images
@@ -108,12 +106,65 @@ def _canvas_class() -> Any:
             self._setShadingUsed(page)
             self._setAnnotations(page)
             if not page._colorsUsed and not page._shadingUsed:
-                page.Resources = SharedResources(page, (kept.forms, tuple(kept.states.items()),
+                page.Resources = shared_resources(page, (kept.forms, tuple(kept.states.items()),
                                                         bool(kept.has_images)))
             self._doc.addPage(page)
             if self._onPage:
                 self._onPage(self._pageNumber)
             self._startPage()
+
+    return DeflatingCanvas
+
+
+# PDFPage's keys a kept page leaves unset until it is formatted (MediaBox: from its size
+# and rotation) or never sets (_page_locals refuses a page that would set them; its
+# annotations are an empty list, which ReportLab leaves out).
+_OTHER_PAGE_KEYS = ("MediaBox", "CropBox", "Thumb", "B", "Dur", "Hid", "AA",
+                    "PieceInfo", "LastModified", "SeparationInfo", "ArtBox", "TrimBox",
+                    "BleedBox", "ID", "PZ")
+
+
+@functools.cache
+def _page_classes() -> tuple[Any, Any]:
+    """The page object of a kept page and its shared resources (`show_kept`)."""
+    from reportlab.pdfbase.pdfdoc import PDFObject, PDFPage
+    from reportlab.pdfbase.pdfdoc import format as pdf_format
+
+    class KeptPdfPage(PDFPage):
+        """The page object of a kept page (`show_kept`): formatted as ReportLab's PDFPage
+        formats it, the bytes after its content stream's reference taken from the first
+        kept page alike in the document. A page's dictionary names its content stream
+        first (keys are sorted), then what is the same for every kept page of one size,
+        rotation, transition and shared resources (the page tree, the media box, the
+        resources): formatting those again for each of an 8,000-card deck's ~1,800 pages
+        was most of `save` in a watch's edit build (issue 36 item 2)."""
+
+        def format(self, document: Any) -> bytes:
+            resources = self.Resources
+            key = self._same_as(resources)
+            if key is None:
+                return super().format(document)
+            memo = document.__dict__.setdefault("_pnp_kept_pages", {})
+            found = memo.get(key)
+            if found is None:
+                formatted = super().format(document)
+                head = b"<<\n/Contents " + document.Reference(self.Contents).format(document)
+                if formatted.startswith(head):
+                    memo[key] = formatted[len(head):]
+                return formatted
+            self.check_format(document)     # sets what ReportLab's own format sets
+            return (b"<<\n/Contents " + document.Reference(self.Contents).format(document)
+                    + found)
+
+        def _same_as(self, resources: Any) -> tuple | None:
+            """What the page's bytes after its content reference depend on; None when
+            the page holds anything else (then formatted by ReportLab alone)."""
+            if (not isinstance(resources, SharedResources) or self.Override_default_compilation
+                    or self.Annots or any(getattr(self, name) is not None for name in _OTHER_PAGE_KEYS)):
+                return None
+            trans = self.Trans
+            return (self.pagewidth, self.pageheight, self.Rotate, resources.key,
+                    None if trans is None else repr(sorted(trans.dict.items())))
 
     class SharedResources(PDFObject):
         """A kept page's resources (what ReportLab's PDFPage.check_format makes of the
@@ -132,7 +183,7 @@ def _canvas_class() -> Any:
                 found = memo[self.key] = pdf_format(_resources(self.page), document)
             return found
 
-    return DeflatingCanvas
+    return KeptPdfPage, SharedResources
 
 
 def _resources(page: Any) -> Any:
