@@ -344,9 +344,13 @@ _holding = False
 
 
 def hold() -> None:
-    """Keep the kept sheets read or written in memory for this process's next builds."""
+    """Keep the kept sheets read or written in memory for this process's next builds,
+    and the cards' plan keys their sheets are found by (pnp.draw.render.hold_front_keys)."""
+    from pnp.draw.render import hold_front_keys
+
     global _holding
     _holding = True
+    hold_front_keys()
 
 
 def _stat(path: Path) -> tuple | None:
