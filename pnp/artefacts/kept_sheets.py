@@ -35,11 +35,13 @@ under its key already.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
 import pickle
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -163,11 +165,18 @@ class KeptSheets:
 
     def save(self) -> None:
         """Write the sheets of this build and, up to as many again, older ones, when
-        anything was drawn anew (atomically; an unwritable folder keeps none)."""
-        from carddb.files import part_of
-
+        anything was drawn anew (atomically; an unwritable folder keeps none); inside
+        `saved_later()`, when it ends."""
         if not self.changed:
             return
+        if _later is not None:
+            _later.append(self._write)
+        else:
+            self._write()
+
+    def _write(self) -> None:
+        from carddb.files import part_of
+
         kept = dict(self.made)
         for key, found in self.sheets.items():
             if len(kept) >= 2 * len(self.made):
@@ -332,6 +341,29 @@ class KeptSheets:
                           None if memo is None else _observed(memo)))
         return _Sheet(pages, [dict(e) for e in drawer.pages.layout[entries:]], fonts,
                       list(drawer.result.warnings[warnings:]), cards)
+
+
+# The kept sheets to write when `saved_later()` ends (None: written at once).
+_later: list | None = None
+
+
+@contextlib.contextmanager
+def saved_later() -> Iterator[None]:
+    """Write the kept sheets of the decks drawn inside when it ends (also after a
+    failure), not as each deck is drawn: a build writes them after its PDFs are in
+    place, so the pickling of an 8,000-card deck's sheets is not between a saved edit
+    and its PDF (`pnp watch`, issue 36 item 2)."""
+    global _later
+    if _later is not None:          # inside another: that one writes them
+        yield
+        return
+    _later = []
+    try:
+        yield
+    finally:
+        writes, _later = _later, None
+        for write in writes:
+            write()
 
 
 # In a resident process (`pnp watch`: `hold()`), the kept sheets of the files it last

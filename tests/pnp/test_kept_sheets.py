@@ -337,3 +337,30 @@ def test_a_plan_key_is_kept_only_for_a_card_of_the_same_repr():
     assert not same(kept, replace(ship, text="Moves far."))
     assert card(replace(ship, fields={"speed": 1.0})) is None        # floats: never kept
     assert card(replace(ship, fields={"powers": ["a"]})) is None     # containers: never kept
+
+
+def test_kept_sheets_are_written_once_the_pdf_is_in_place(project, tmp_path, monkeypatch):
+    """An edit build writes its kept sheets after it put its PDF in place (a watch's
+    save-to-PDF time does not include pickling the deck's sheets), and they are read
+    by the next build as before."""
+    from pnp.artefacts import kept_sheets
+
+    _build(project, tmp_path / "out")
+    _edit(project, 20, "Moves far in any weather.")
+    pdf = tmp_path / "out" / "harbour" / "ships.pdf"
+    before = pdf.read_bytes()
+    seen: list[bytes] = []
+    write = kept_sheets.KeptSheets._write
+
+    def watched(self):
+        seen.append(pdf.read_bytes())
+        write(self)
+
+    monkeypatch.setattr(kept_sheets.KeptSheets, "_write", watched)
+    built = _build(project, tmp_path / "out")
+    assert seen == [built["ships.pdf"]] and seen[0] != before
+    _mark_kept_pages(_kept_file(tmp_path))
+    _edit(project, 21, "Moves far in fog.")
+    # the second and fourth sheets shown as kept, fronts and backs (the third, with
+    # the edited card, drawn; the first and last never kept)
+    assert _marked_pages(_build(project, tmp_path / "out")["ships.pdf"]) == 4
