@@ -105,8 +105,18 @@ class _LazyOps(Sequence):
 
 
 def template_slug(card_type: str) -> str:
-    """`Team Name` -> `team-name` (templates/<game>/team-name.j2)."""
-    return re.sub(r"[^a-z0-9]+", "-", card_type.lower()).strip("-")
+    """`Team Name` -> `team-name` (templates/<game>/team-name.j2). Kept per type: it is
+    asked for every card front (twice for a kept sheet's card), a regular expression
+    substitution each time."""
+    slug = _SLUGS.get(card_type)
+    if slug is None:
+        slug = re.sub(r"[^a-z0-9]+", "-", card_type.lower()).strip("-")
+        if len(_SLUGS) < 1024:      # a database's card types, bounded all the same
+            _SLUGS[card_type] = slug
+    return slug
+
+
+_SLUGS: dict[str, str] = {}
 
 
 class CardRenderer:
@@ -244,10 +254,8 @@ class CardRenderer:
         from the plan store) only if an observer reads them."""
         if not self.face_observers:
             return
-        _, keep, template, context, target, missing = self._recent_front(card, deck, w, h,
-                                                                         bleed)
-        args = (("front", id(card), id(deck), round(w, 3), round(h, 3), round(bleed, 3)),
-                keep, template, context, target, missing)
+        args = self._recent_front(card, deck, w, h, bleed)     # (plan key, keep, ...)
+        _, _, template, context, target, missing = args
         ops = _LazyOps(lambda: self._planned(*args)[1])
         self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                self._replanner(template, context, target, missing), memo))
