@@ -364,3 +364,27 @@ def test_kept_sheets_are_written_once_the_pdf_is_in_place(project, tmp_path, mon
     # the second and fourth sheets shown as kept, fronts and backs (the third, with
     # the edited card, drawn; the first and last never kept)
     assert _marked_pages(_build(project, tmp_path / "out")["ships.pdf"]) == 4
+
+
+def test_a_layout_report_with_pages_shown_again_is_json_dumps_of_it():
+    """Pages shown again are written from their kept entry's JSON: the report is
+    byte for byte json.dumps' (non-ASCII names, floats), also when the kept entry is
+    shown again under another number, and a report of another shape is json.dumps'."""
+    from pnp.artefacts.build import layout_json
+    from pnp.artefacts.sheet import ShownAgain
+
+    kept = {"page": 3, "size_mm": [215.9, 279.4], "side": "front",
+            "cards": [{"name": 'Ship "Ærø" 1', "trim_mm": [12.7, 18.288, 63.5, 88.9]}]}
+
+    def shown(number: int) -> ShownAgain:
+        page = ShownAgain(kept)
+        page["page"] = number
+        page.kept = kept
+        return page
+
+    drawn = {"page": 1, "size_mm": [215.9, 279.4], "side": "back", "cards": []}
+    for pages in ([drawn, shown(2), shown(7)], [shown(4)], []):
+        report = {"artefacts": [{"path": "harbour/ships.pdf", "pages": pages}]}
+        assert layout_json(report) == json.dumps(report, separators=(",", ":"))
+    other = {"artefacts": [{"pages": [shown(2)], "path": "x.pdf"}]}
+    assert layout_json(other) == json.dumps(other, separators=(",", ":"))
