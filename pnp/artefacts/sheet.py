@@ -74,6 +74,7 @@ class ShownAgain(dict):
     this page; its JSON is written from the kept entry's (pnp.artefacts.build.layout_json)."""
 
     __slots__ = ("kept",)
+    kept: dict
 
 
 def clipped(c, area: g.Rect):
