@@ -145,6 +145,41 @@ def check_output(out: Path, game: str) -> Path:
 # ── results ───────────────────────────────────────────────────────────────────────
 
 
+def layout_json(report: dict) -> str:
+    """`json.dumps(report, separators=(",", ":"))` of a layout report, each page shown
+    again (pnp.artefacts.sheet.ShownAgain) written from its kept entry's JSON, made once
+    per kept entry: a resident watch writes the same ~1,800 entries of an 8,000-card
+    deck after every edit, and encoding them (their trim boxes' floats) was ~4 % of its
+    edit build (issue 36 item 2)."""
+    artefacts = report.get("artefacts")
+    if (list(report) != ["artefacts"] or type(artefacts) is not list
+            or any(type(a) is not dict or list(a) != ["path", "pages"]
+                   or type(a["pages"]) is not list for a in artefacts)):
+        return json.dumps(report, separators=(",", ":"))
+    written = [f'{{"path":{json.dumps(a["path"])},"pages":[{",".join(map(_page_json, a["pages"]))}]}}'
+               for a in artefacts]
+    return '{"artefacts":[' + ",".join(written) + "]}"
+
+
+# id(kept entry) -> (the entry, the JSON of its keys but its first, "page")
+_KEPT_JSON: dict[int, tuple[dict, str]] = {}
+
+
+def _page_json(page: dict) -> str:
+    kept = getattr(page, "kept", None)
+    number = page.get("page")
+    if (kept is None or type(number) is not int or len(page) < 2 or next(iter(page)) != "page"
+            or len(kept) != len(page) or next(iter(kept)) != "page"):
+        return json.dumps(page, separators=(",", ":"))
+    found = _KEPT_JSON.get(id(kept))
+    if found is None or found[0] is not kept:
+        if len(_KEPT_JSON) > 65536:         # entries of decks long gone
+            _KEPT_JSON.clear()
+        found = _KEPT_JSON[id(kept)] = (kept, json.dumps(
+            {k: v for k, v in kept.items() if k != "page"}, separators=(",", ":"))[1:])
+    return '{"page":' + str(number) + "," + found[1]
+
+
 def layout_report(out: Path, results) -> dict:
     """The layout of built artefacts: {"artefacts": [{"path", "pages": [{"page",
     "size_mm", "side" (front, back or other), "cards": [{"name", "trim_mm": [x, y, w,
@@ -173,8 +208,7 @@ def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: 
         game_checks(db, art, result)
         report = layout_report(out, [result])
         # compact: the indenting encoder is pure Python, slow on a 10,000-card deck
-        layout_part.write_text(json.dumps(report, separators=(",", ":")) + "\n",
-                               encoding="utf-8")
+        layout_part.write_text(layout_json(report) + "\n", encoding="utf-8")
     except BaseException:
         part.unlink(missing_ok=True)
         layout_part.unlink(missing_ok=True)

@@ -41,12 +41,14 @@ under its key already.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import itertools
 import os
 import pickle
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -198,11 +200,18 @@ class KeptSheets:
 
     def save(self) -> None:
         """Write the sheets of this build and, up to as many again, older ones, when
-        anything was drawn anew (atomically; an unwritable folder keeps none)."""
-        from carddb.files import part_of
-
+        anything was drawn anew (atomically; an unwritable folder keeps none); inside
+        `saved_later()`, when it ends."""
         if not self.changed:
             return
+        if _later is not None:
+            _later.append(self._write)
+        else:
+            self._write()
+
+    def _write(self) -> None:
+        from carddb.files import part_of
+
         kept = dict(self.made)
         for key, found in self.sheets.items():
             if len(kept) >= 2 * len(self.made):
@@ -517,6 +526,29 @@ def _add_form(doc: Any, name: str, form: bytes) -> None:
     doc.addForm(name[len("FormXob."):], obj)
 
 
+# The kept sheets to write when `saved_later()` ends (None: written at once).
+_later: list | None = None
+
+
+@contextlib.contextmanager
+def saved_later() -> Iterator[None]:
+    """Write the kept sheets of the decks drawn inside when it ends (also after a
+    failure), not as each deck is drawn: a build writes them after its PDFs are in
+    place, so the pickling of an 8,000-card deck's sheets is not between a saved edit
+    and its PDF (`pnp watch`, issue 36 item 2)."""
+    global _later
+    if _later is not None:          # inside another: that one writes them
+        yield
+        return
+    _later = []
+    try:
+        yield
+    finally:
+        writes, _later = _later, None
+        for write in writes:
+            write()
+
+
 # In a resident process (`pnp watch`: `hold()`), the kept sheets of the files it last
 # read or wrote, by path: (the file's inode, mtime and size then, its header, sheets,
 # edges); reading 8,000 cards' sheets back was a fifth of an edit's build. A file
@@ -527,9 +559,13 @@ _holding = False
 
 
 def hold() -> None:
-    """Keep the kept sheets read or written in memory for this process's next builds."""
+    """Keep the kept sheets read or written in memory for this process's next builds,
+    and the cards' plan keys their sheets are found by (pnp.draw.render.hold_front_keys)."""
+    from pnp.draw.render import hold_front_keys
+
     global _holding
     _holding = True
+    hold_front_keys()
 
 
 def _stat(path: Path) -> tuple | None:

@@ -267,6 +267,7 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
         return BuildReport(out, db_path, list(quick), [], warnings.all, nothing_to_do=True)
 
     from pnp.artefacts import build as b
+    from pnp.artefacts import kept_sheets
     from pnp.outpaths import lock_output
 
     db = in_language(load_database(db_path), options.lang)
@@ -278,8 +279,10 @@ def build_project(project: Path | None, options: BuildOptions | None = None,
     # taken once the database is known good: a refused database makes no OUT
     release = lock_output(out, notify=progress.notice)
     try:
-        return _draw_and_record(db, db_path, opts, options, todo, out, args, progress,
-                                warnings)
+        # the decks' kept sheets written once the PDFs are in place (under the lock)
+        with kept_sheets.saved_later():
+            return _draw_and_record(db, db_path, opts, options, todo, out, args, progress,
+                                    warnings)
     finally:
         release()
 

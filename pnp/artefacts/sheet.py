@@ -61,8 +61,20 @@ class Pages:
         """A page kept from an earlier build (pnp.artefacts.kept_sheets): its layout
         report `entry` numbered as this page, and `show()` to add it to the PDF."""
         self.count += 1
-        self.layout.append({**entry, "page": self.count})
+        shown = ShownAgain(entry)
+        shown["page"] = self.count
+        shown.kept = entry
+        self.layout.append(shown)
         show()
+
+
+class ShownAgain(dict):
+    """The layout report entry of a page shown again (`Pages.shown_again`): the kept
+    entry (`kept`, the same object build after build in a resident process) numbered as
+    this page; its JSON is written from the kept entry's (pnp.artefacts.build.layout_json)."""
+
+    __slots__ = ("kept",)
+    kept: dict
 
 
 def clipped(c, area: g.Rect):

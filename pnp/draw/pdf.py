@@ -55,8 +55,6 @@ def _canvas_class() -> Any:
     import zlib
 
     from reportlab import rl_config
-    from reportlab.pdfbase.pdfdoc import PDFObject, PDFStream
-    from reportlab.pdfbase.pdfdoc import format as pdf_format
     from reportlab.pdfgen.canvas import Canvas
 
     class DeflatingCanvas(Canvas):
@@ -74,8 +72,8 @@ def _canvas_class() -> Any:
                 if self.kept_pages is not None:
                     self.kept_pages.append(None)
                 return      # as ReportLab would write it (a test stream, A85, no compression)
-            contents = PDFStream(content=zlib.compress(stream.encode("utf8")),
-                                 filters=[_Deflated])
+            contents = _page_classes()[2](content=zlib.compress(stream.encode("utf8")),
+                                          filters=[_Deflated])
             contents.__Comment__ = "page stream"
             page.Contents = contents
             page.stream = None
@@ -88,15 +86,14 @@ def _canvas_class() -> Any:
             page object `showPage` makes, with the kept content stream. The canvas must
             be at the start of an empty page; the caller has checked that the document
             holds every font state and form the content names (pnp.artefacts.kept_sheets)."""
-            from reportlab.pdfbase import pdfdoc
-
-            page = pdfdoc.PDFPage()
+            kept_page, shared_resources, page_stream = _page_classes()
+            page = kept_page()
             page.pagewidth, page.pageheight = self._pagesize
             page.Rotate = self._pageRotation
             page.hasImages = kept.has_images
             page.setPageTransition(self._pageTransition)
             page.setCompression(self._pageCompression)
-            contents = PDFStream(content=kept.content, filters=[_Deflated])
+            contents = page_stream(content=kept.content, filters=[_Deflated])
             contents.__Comment__ = "page stream"
             page.Contents = contents
             page.stream = None
@@ -108,12 +105,86 @@ def _canvas_class() -> Any:
             self._setShadingUsed(page)
             self._setAnnotations(page)
             if not page._colorsUsed and not page._shadingUsed:
-                page.Resources = SharedResources(page, (kept.forms, tuple(kept.states.items()),
+                page.Resources = shared_resources(page, (kept.forms, tuple(kept.states.items()),
                                                         bool(kept.has_images)))
             self._doc.addPage(page)
             if self._onPage:
                 self._onPage(self._pageNumber)
             self._startPage()
+
+    return DeflatingCanvas
+
+
+# PDFPage's keys a kept page leaves unset until it is formatted (MediaBox: from its size
+# and rotation) or never sets (_page_locals refuses a page that would set them; its
+# annotations are an empty list, which ReportLab leaves out).
+_OTHER_PAGE_KEYS = ("MediaBox", "CropBox", "Thumb", "B", "Dur", "Hid", "AA",
+                    "PieceInfo", "LastModified", "SeparationInfo", "ArtBox", "TrimBox",
+                    "BleedBox", "ID", "PZ")
+
+
+@functools.cache
+def _page_classes() -> tuple[Any, Any, Any]:
+    """The page object of a kept page and its shared resources (`show_kept`), and the
+    content stream of every page."""
+    from reportlab.pdfbase.pdfdoc import NoEncryption, PDFObject, PDFPage, PDFStream
+    from reportlab.pdfbase.pdfdoc import format as pdf_format
+
+    class PageStream(PDFStream):
+        """A page's deflated content stream (`_Deflated`), formatted as ReportLab's
+        PDFStream formats it: the dictionary before its length taken from the first
+        page stream of the document, once ReportLab's own bytes for it were checked to
+        be that, the length and the content. Formatting the same two-key dictionary
+        for each of an 8,000-card deck's ~1,800 pages was a third of `save` in a
+        watch's edit build (issue 36 item 2)."""
+
+        def format(self, document: Any) -> bytes:
+            head = document.__dict__.get("_pnp_page_stream")
+            content = self.content
+            if head is None:
+                formatted = super().format(document)
+                document._pnp_page_stream = _stream_head(formatted, content, document,
+                                                         self, NoEncryption)
+                return formatted
+            if head is False or self.dictionary.dict or self.filters != [_Deflated]:
+                return super().format(document)
+            return b"%s%d\n>>\nstream\n%sendstream\n" % (head, len(content), content)
+
+    class KeptPdfPage(PDFPage):
+        """The page object of a kept page (`show_kept`): formatted as ReportLab's PDFPage
+        formats it, the bytes after its content stream's reference taken from the first
+        kept page alike in the document. A page's dictionary names its content stream
+        first (keys are sorted), then what is the same for every kept page of one size,
+        rotation, transition and shared resources (the page tree, the media box, the
+        resources): formatting those again for each of an 8,000-card deck's ~1,800 pages
+        was most of `save` in a watch's edit build (issue 36 item 2)."""
+
+        def format(self, document: Any) -> bytes:
+            resources = self.Resources
+            key = self._same_as(resources)
+            if key is None:
+                return super().format(document)
+            memo = document.__dict__.setdefault("_pnp_kept_pages", {})
+            found = memo.get(key)
+            if found is None:
+                formatted = super().format(document)
+                head = b"<<\n/Contents " + document.Reference(self.Contents).format(document)
+                if formatted.startswith(head):
+                    memo[key] = formatted[len(head):]
+                return formatted
+            self.check_format(document)     # sets what ReportLab's own format sets
+            return (b"<<\n/Contents " + document.Reference(self.Contents).format(document)
+                    + found)
+
+        def _same_as(self, resources: Any) -> tuple | None:
+            """What the page's bytes after its content reference depend on; None when
+            the page holds anything else (then formatted by ReportLab alone)."""
+            if (not isinstance(resources, SharedResources) or self.Override_default_compilation
+                    or self.Annots or any(getattr(self, name) is not None for name in _OTHER_PAGE_KEYS)):
+                return None
+            trans = self.Trans
+            return (self.pagewidth, self.pageheight, self.Rotate, resources.key,
+                    None if trans is None else repr(sorted(trans.dict.items())))
 
     class SharedResources(PDFObject):
         """A kept page's resources (what ReportLab's PDFPage.check_format makes of the
@@ -132,7 +203,22 @@ def _canvas_class() -> Any:
                 found = memo[self.key] = pdf_format(_resources(self.page), document)
             return found
 
-    return DeflatingCanvas
+    return KeptPdfPage, SharedResources, PageStream
+
+
+def _stream_head(formatted: bytes, content: bytes, document: Any, stream: Any,
+                 no_encryption: type) -> bytes | bool:
+    """What a page stream's bytes start with up to its length, or False when they are
+    not that, its length and its content as given (another filter, an encryption, a
+    dictionary of its own): then every page stream is formatted by ReportLab."""
+    if (type(document.encrypt) is not no_encryption or stream.filters != [_Deflated]
+            or stream.dictionary.dict):
+        return False
+    tail = b"%d\n>>\nstream\n%sendstream\n" % (len(content), content)
+    head = formatted[:len(formatted) - len(tail)]
+    if not formatted.endswith(tail) or not head.endswith(b"/Length "):
+        return False
+    return head
 
 
 def _resources(page: Any) -> Any:

@@ -105,8 +105,18 @@ class _LazyOps(Sequence):
 
 
 def template_slug(card_type: str) -> str:
-    """`Team Name` -> `team-name` (templates/<game>/team-name.j2)."""
-    return re.sub(r"[^a-z0-9]+", "-", card_type.lower()).strip("-")
+    """`Team Name` -> `team-name` (templates/<game>/team-name.j2). Kept per type: it is
+    asked for every card front (twice for a kept sheet's card), a regular expression
+    substitution each time."""
+    slug = _SLUGS.get(card_type)
+    if slug is None:
+        slug = re.sub(r"[^a-z0-9]+", "-", card_type.lower()).strip("-")
+        if len(_SLUGS) < 1024:      # a database's card types, bounded all the same
+            _SLUGS[card_type] = slug
+    return slug
+
+
+_SLUGS: dict[str, str] = {}
 
 
 class CardRenderer:
@@ -193,8 +203,22 @@ class CardRenderer:
         `front_depends`); None without a plan store. Nothing is planned."""
         if self.plan_store is None:
             return None
+        game = self._game(card.game)
+        known = None
+        if _front_keys is not None:
+            template = f"{game.id}/{template_slug(card.type)}.j2"
+            known = _known_keys(self._scope(deck, game, template), w, h, bleed,
+                                len(deck.cards))
+            found = known.get(card.name)
+            if found is not None and _same_card(found, card):
+                return found[2]
         _, _, template, _, target, _ = self._recent_front(card, deck, w, h, bleed)
-        return self._front_key(card, deck, self._game(card.game), template, target)
+        key = self._front_key(card, deck, game, template, target)
+        if known is not None:
+            shape = _card_shape(card)
+            if shape is not None:
+                known[card.name] = (card, shape, key)
+        return key
 
     def _recent_front(self, card, deck, w, h, bleed) -> tuple:
         """`_front`, kept for the few cards a sheet is about (a kept sheet asks for each
@@ -231,10 +255,8 @@ class CardRenderer:
         from the plan store) only if an observer reads them."""
         if not self.face_observers:
             return
-        _, keep, template, context, target, missing = self._recent_front(card, deck, w, h,
-                                                                         bleed)
-        args = (("front", id(card), id(deck), round(w, 3), round(h, 3), round(bleed, 3)),
-                keep, template, context, target, missing)
+        args = self._recent_front(card, deck, w, h, bleed)     # (plan key, keep, ...)
+        _, _, template, context, target, missing = args
         ops = _LazyOps(lambda: self._planned(*args)[1])
         self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
                                self._replanner(template, context, target, missing), memo))
@@ -1001,6 +1023,61 @@ def _templates_for(folders: list[Path], root: Path) -> Templates:
 
 
 # ── template contexts: plain data only ─────────────────────────────────────────────
+
+# Front plan keys across builds, in a resident process only (`hold_front_keys`: `pnp
+# watch`, which loads the database again after every edit, so each card is a new object
+# with, but for the edited one, the same values): (what the deck's fronts share, the trim
+# size) -> card name -> (card, its shape, its key). Its key is a digest of the card's
+# template context (`_front_key`), about a tenth of an 8,000-card deck's edit build;
+# a card of the same shape and values has the same context, so the same key.
+_front_keys: RecentCache | None = None
+# The values a card's shape may hold: equal values of these types have the same repr (an
+# int and a bool, 0.0 and -0.0, or a dict's order do not; containers are not compared).
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def hold_front_keys() -> None:
+    """Keep front plan keys across this process's builds (a resident `pnp watch`)."""
+    global _front_keys
+    if _front_keys is None:
+        _front_keys = RecentCache(16)
+
+
+def _known_keys(scope: str, w: float, h: float, bleed: float, cards: int) -> dict:
+    """The front keys kept for one deck scope and trim size (`_front_keys`), at most
+    about twice as many as the deck has cards (renamed cards age out)."""
+    assert _front_keys is not None
+    where = (scope, w, h, bleed)
+    known = _front_keys.get(where)
+    if known is None or len(known) > 2 * cards + 64:
+        known = {}
+        _front_keys.put(where, known)
+    return known
+
+
+def _card_shape(card) -> tuple | None:
+    """The order of a card's fields and the types of what its context holds; None when
+    it holds anything but _SCALARS (then its key is never kept)."""
+    fields = card.fields
+    types = (type(card.name), type(card.type), type(card.text), type(card.copies),
+             type(card.game), type(card.deck), type(card.image), *map(type, fields.values()))
+    if not _SCALARS.issuperset(types):
+        return None
+    return (tuple(fields), types)
+
+
+def _same_card(found: tuple, card) -> bool:
+    """Whether `card` has the template context of the card `found` (`_front_keys`) was
+    kept for, to the byte of its repr: the same values, of the same types, in the same
+    order (the same object, or equal scalars in the same shape)."""
+    old = found[0]
+    if old is card:
+        return True
+    return (old.fields == card.fields and (old.name, old.type, old.text, old.copies, old.game,
+                                           old.deck, old.image)
+            == (card.name, card.type, card.text, card.copies, card.game, card.deck, card.image)
+            and found[1] == _card_shape(card))
+
 
 def _card_context(card) -> dict[str, Any]:
     data = dict(card.fields)

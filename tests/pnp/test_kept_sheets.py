@@ -269,9 +269,12 @@ def test_a_kept_sheet_whose_card_looks_up_another_is_drawn_when_that_one_changes
 def resident(monkeypatch):
     """A resident process (`pnp watch`): kept sheets held in memory between builds."""
     from pnp.artefacts import kept_sheets
+    from pnp.draw import render
+    from pnp.draw.recent import RecentCache
 
     monkeypatch.setattr(kept_sheets, "_held", {})
     monkeypatch.setattr(kept_sheets, "_holding", True)     # as kept_sheets.hold() does
+    monkeypatch.setattr(render, "_front_keys", RecentCache(16))     # and hold_front_keys()
 
 
 @pytest.mark.parametrize("edit", ["middle", "new glyph first", "add"])
@@ -313,3 +316,128 @@ def test_a_resident_process_reads_a_kept_file_changed_by_another(project, tmp_pa
     _edit(project, 20, "Moves far in any weather.")
     built = _build(project, tmp_path / "out")
     assert _marked_pages(built["ships.pdf"]) == pages - 2
+
+
+def test_a_resident_process_keeps_plan_keys_of_cards_as_they_were(project, tmp_path,
+                                                                   monkeypatch, resident):
+    """A card reloaded with the same values keeps its plan key (pnp.draw.render
+    front_key: not digested again); cards moved, deleted, edited or restyled by a
+    template edit are built, edit after edit, as a forced build builds them."""
+    from pnp.draw import render
+
+    _build(project, tmp_path / "out")
+    digested: list = []         # the cards whose key front_key digested (not kept)
+    asked: list = []
+    digest, front_key = render.CardRenderer._front_key, render.CardRenderer.front_key
+
+    def asking(self, card, *args):
+        asked.append(card)
+        try:
+            return front_key(self, card, *args)
+        finally:
+            asked.pop()
+
+    def counted(self, card, *args):
+        if asked and asked[-1] is card:
+            digested.append(card.name)
+        return digest(self, card, *args)
+
+    monkeypatch.setattr(render.CardRenderer, "front_key", asking)
+    monkeypatch.setattr(render.CardRenderer, "_front_key", counted)
+    rows = [_row(i) for i in range(SHIPS)]
+    template = project / "templates" / "harbour" / "ship.j2"
+    for edit in ("move", "delete", "restyle", "edit"):
+        digested.clear()
+        if edit == "move":
+            rows[12], rows[30] = rows[30], rows[12]
+        elif edit == "delete":
+            del rows[14]
+        elif edit == "restyle":
+            template.write_text(template.read_text() + "\n- text: {id: mark, box: [6, 60, 40, 5], "
+                                "markup: false, size: 8, text: restyled}\n")
+        else:
+            rows[rows.index(_row(22))] = _row(22, "Moves far in any weather.")
+        write_ships(project, rows)
+        incremental = _build(project, tmp_path / "out")
+        assert incremental == _forced(project, tmp_path / "forced", monkeypatch), edit
+        if edit in ("restyle", "delete"):    # every key is another (a card template
+            # sees the deck's count)
+            assert len(set(digested)) == len(rows), edit
+        elif edit == "move":                 # a card moved keeps its key
+            assert digested == [], edit
+        else:                                # the edited card's key only
+            assert set(digested) == {"Ship 22"}, edit
+
+
+def test_a_plan_key_is_kept_only_for_a_card_of_the_same_repr():
+    """Equal values of other types (a bool for an int) or in another order are another
+    card context, so another key: a kept key is never taken for them."""
+    from dataclasses import replace
+
+    from pnp.draw import render
+
+    card = render._card_shape
+    same = render._same_card
+    import carddb.model as m
+
+    ship = m.Card("Ship 1", "ship", "Moves.", 1, "harbour", "ships",
+                  {"speed": 1, "flag": "red"}, m.Source("ships.csv", 2, 1))
+    kept = (ship, card(ship), "key")
+    assert same(kept, replace(ship, source=m.Source("ships.csv", 9, 1)))
+    assert not same(kept, replace(ship, fields={"speed": True, "flag": "red"}))
+    assert not same(kept, replace(ship, fields={"flag": "red", "speed": 1}))
+    assert not same(kept, replace(ship, copies=True))
+    assert not same(kept, replace(ship, text="Moves far."))
+    assert card(replace(ship, fields={"speed": 1.0})) is None        # floats: never kept
+    assert card(replace(ship, fields={"powers": ["a"]})) is None     # containers: never kept
+
+
+def test_kept_sheets_are_written_once_the_pdf_is_in_place(project, tmp_path, monkeypatch):
+    """An edit build writes its kept sheets after it put its PDF in place (a watch's
+    save-to-PDF time does not include pickling the deck's sheets), and they are read
+    by the next build as before."""
+    from pnp.artefacts import kept_sheets
+
+    _build(project, tmp_path / "out")
+    _edit(project, 20, "Moves far in any weather.")
+    pdf = tmp_path / "out" / "harbour" / "ships.pdf"
+    before = pdf.read_bytes()
+    seen: list[bytes] = []
+    write = kept_sheets.KeptSheets._write
+
+    def watched(self):
+        seen.append(pdf.read_bytes())
+        write(self)
+
+    monkeypatch.setattr(kept_sheets.KeptSheets, "_write", watched)
+    built = _build(project, tmp_path / "out")
+    assert seen == [built["ships.pdf"]] and seen[0] != before
+    _mark_kept_pages(_kept_file(tmp_path))
+    _edit(project, 21, "Moves far in fog.")
+    # the second and fourth sheets shown as kept, fronts and backs (the third, with
+    # the edited card, drawn; the first and last never kept)
+    assert _marked_pages(_build(project, tmp_path / "out")["ships.pdf"]) == 4
+
+
+def test_a_layout_report_with_pages_shown_again_is_json_dumps_of_it():
+    """Pages shown again are written from their kept entry's JSON: the report is
+    byte for byte json.dumps' (non-ASCII names, floats), also when the kept entry is
+    shown again under another number, and a report of another shape is json.dumps'."""
+    from pnp.artefacts.build import layout_json
+    from pnp.artefacts.sheet import ShownAgain
+
+    kept = {"page": 3, "size_mm": [215.9, 279.4], "side": "front",
+            "cards": [{"name": 'Ship "Ærø" 1', "trim_mm": [12.7, 18.288, 63.5, 88.9]}]}
+
+    def shown(number: int) -> ShownAgain:
+        page = ShownAgain(kept)
+        page["page"] = number
+        page.kept = kept
+        return page
+
+    drawn = {"page": 1, "size_mm": [215.9, 279.4], "side": "back", "cards": []}
+    for pages in ([drawn, shown(2), shown(7)], [shown(4)], []):
+        report = {"artefacts": [{"path": "harbour/ships.pdf", "pages": pages}]}
+        assert layout_json(report) == json.dumps(report, separators=(",", ":"))
+    other = {"artefacts": [{"pages": [shown(2)], "path": "x.pdf"}]}
+    assert layout_json(other) == json.dumps(other, separators=(",", ":"))
