@@ -13,10 +13,10 @@ PART_NAME = re.compile(r"\.(\d+)-[0-9a-f]{8}\.part\Z")
 
 
 def part_token() -> str:
-    """A fresh `<pid>-<8 hex>`: the mark of a temporary name (PART_NAME reads its pid)."""
-    import secrets
-
-    return f"{os.getpid()}-{secrets.token_hex(4)}"
+    """A fresh `<pid>-<8 hex>`: the mark of a temporary name (PART_NAME reads its pid). The
+    hex is os.urandom's, as `secrets.token_hex` would give it, without importing `secrets`
+    (random, hashlib, hmac, base64: more than the rest of a small write)."""
+    return f"{os.getpid()}-{os.urandom(4).hex()}"
 
 
 def part_of(path: str | os.PathLike[str], token: str | None = None) -> Path:
