@@ -51,7 +51,19 @@ def folder() -> str | None:
     return os.path.join(base, "pnp-referee", "sessions")
 
 
+_STAMPS: list[str] = []  # _checks, once per process
+
+
 def _checks() -> str:
+    """The sizes and times of the checking modules, taken once per process: the checks a
+    process makes are those of the code it imported (a long `referee play` keeps them when
+    the files change on disk), and each command read and wrote a mark, eight stats."""
+    if not _STAMPS:
+        _STAMPS.append(_stamps())
+    return _STAMPS[0]
+
+
+def _stamps() -> str:
     here = os.path.dirname(os.path.abspath(__file__))
     stamps = []
     for name in _CHECKERS:
