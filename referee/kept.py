@@ -481,7 +481,7 @@ def _remember(session: str, what: str, entry: list) -> None:
     """Keep `entry` under `what` in this process and in the memory file (a cache: the
     other entries kept as they were; no fsync, a lost one only means a notice said again
     or a comparison made again)."""
-    from carddb.files import part_of
+    from referee import session_verified
 
     real = os.path.realpath(session)
     _memory.setdefault(real, {})[what] = entry
@@ -494,17 +494,7 @@ def _remember(session: str, what: str, entry: list) -> None:
         if other != what and (known := _recall(session, other)):
             data[other] = known[0]
     data[what] = entry
-    temp = part_of(path)
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(temp, "w", encoding="utf-8") as file:
-            json.dump(data, file)
-        os.replace(temp, path)
-    except OSError:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+    session_verified.write_cache_file(path, data)
 
 
 def first_time(session: str, kept: KeptGame, key: str) -> bool:

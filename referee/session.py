@@ -781,7 +781,7 @@ class Session:
                 if row_crc(row) != crc:
                     raise SessionError(f"{self.path}: damaged session file (event #{seq})")
                 with _refusing_bad_rows(self.path):  # its content, as on a whole check
-                    state_schema.check_columns(row)
+                    state_schema.check_row(row)
                 self._read[seq] = row
         return [self._read[seq] for seq in range(first, last + 1)]
 

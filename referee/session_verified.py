@@ -51,7 +51,19 @@ def folder() -> str | None:
     return os.path.join(base, "pnp-referee", "sessions")
 
 
+_STAMPS: list[str] = []  # _checks, once per process
+
+
 def _checks() -> str:
+    """The sizes and times of the checking modules, taken once per process: the checks a
+    process makes are those of the code it imported (a long `referee play` keeps them when
+    the files change on disk), and each command read and wrote a mark, eight stats."""
+    if not _STAMPS:
+        _STAMPS.append(_stamps())
+    return _STAMPS[0]
+
+
+def _stamps() -> str:
     here = os.path.dirname(os.path.abspath(__file__))
     stamps = []
     for name in _CHECKERS:
@@ -152,8 +164,6 @@ def load(path: str | os.PathLike, seen: list | None, version: int) -> Mark | Non
 
 def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
     """Record `mark` with the file's identity now (after the command let go of it)."""
-    from carddb.files import part_of
-
     found = _where(path)
     seen = identity(path)
     if found is None or seen is None:
@@ -162,12 +172,28 @@ def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
     data = {"format": FORMAT, "path": real, "checks": _checks(), "file": seen, "version": version,
             "seq": mark.seq, "crc": mark.crc, "base": mark.base, "done": mark.done.runs(),
             "undone": _runs(mark.undone), "reverted": _runs(sorted(mark.reverted))}
-    temp = part_of(where)
+    write_cache_file(where, data)
+
+
+def part_name(where: str) -> str:
+    """A temporary name beside `where`, in the one scheme of carddb.files.part_of
+    (`<name>.<pid>-<8 hex>.part`, carddb.files.PART_NAME), spelled here because importing
+    carddb (for `part_of`) cost a command that reads no cards (`xs mt`, `undo`, `log`) a
+    third of its CPU as a process: the card package, pathlib, dataclasses and `secrets`."""
+    return f"{where}.{os.getpid()}-{os.urandom(4).hex()}.part"
+
+
+def write_cache_file(where: str, data: dict) -> None:
+    """Write `data` as JSON to the cache file `where` (a mark, the kept game's memory:
+    referee/kept.py), atomically: a temporary name, then os.replace. A cache: no fsync (a
+    lost file means a whole check or a comparison made again), an unwritable folder is
+    no error."""
+    temp = part_name(where)
     try:
         os.makedirs(os.path.dirname(where), exist_ok=True)
         with open(temp, "w", encoding="utf-8") as file:
             json.dump(data, file, separators=(",", ":"))
-        os.replace(temp, where)  # a cache: no fsync (a lost mark means a whole check)
+        os.replace(temp, where)
     except OSError:
         try:
             os.unlink(temp)

@@ -39,9 +39,19 @@ class Catalog:
 
     @classmethod
     def from_db(cls, db: Any) -> Catalog:
+        """The catalog of `db`'s X-Statix cards, made once per database object: every
+        command of a session asks for it, on the kept game's database, which the process
+        keeps (referee/kept.py), and a database's cards are read-only."""
+        made = _MADE.get(id(db))
+        if made is not None and made[0] is db and type(made[1]) is cls:
+            return made[1]
         common = db.games["x-statix"].decks.get("common")
         deck = [(c.name, int(c.copies)) for c in common.cards] if common is not None else []
-        return cls(db.games["x-statix"].cards(), deck)
+        catalog = cls(db.games["x-statix"].cards(), deck)
+        if len(_MADE) >= 4:
+            _MADE.clear()
+        _MADE[id(db)] = (db, catalog)  # the database held: its id is not reused meanwhile
+        return catalog
 
     def copies(self, name: str) -> int:
         """Printed copies of `name` in the common deck (0: not a card of that deck)."""
@@ -85,3 +95,7 @@ class Catalog:
 def fold(text: str) -> str:
     """Case and apostrophe style do not matter when a card is named at the table."""
     return " ".join(text.replace("\u2019", "'").casefold().split())
+
+
+# Catalog.from_db: id(database) -> (the database, its catalog), the few latest
+_MADE: dict[int, tuple[Any, Catalog]] = {}

@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import click
 import pytest
@@ -77,6 +79,56 @@ def test_status_imports_no_dice(tmp_path):
     loaded = set(proc.stdout.strip().splitlines()[-1].split())
     assert "referee.xs.game" in loaded  # the state was read and shown
     assert not {"random", "referee.dice", "referee.xs.rolls"} & loaded
+
+
+def test_a_write_that_reads_no_cards_imports_no_card_database(tmp_path):
+    """`xs mt` and `undo` read no cards: as a process they import neither carddb nor
+    `secrets` (a third of such a command's CPU), though they write the session, its mark
+    and the kept game's memory (referee/session_verified.py `write_cache_file`)."""
+    db = tmp_path / "s.db"
+    cli("--session", str(db), "new", "x-statix", "--deal", "referee", "--players", "Ann,Bob",
+        "--seed", "3", check=0)
+    code = textwrap.dedent(
+        f"""
+        import sys
+        from referee.cli import main
+        try:
+            main(["--session", {str(db)!r}, "xs", "mt", "Ann", "+2"])
+        except SystemExit as exit:
+            assert exit.code in (0, None), exit.code
+        print("\\n" + " ".join(sorted(sys.modules)))
+        """
+    )
+    proc = subprocess.run(  # a fresh process: what start-up imports is the point
+        [sys.executable, "-c", code], capture_output=True, text=True, env=process_env(), cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Ann MT +2" in proc.stdout
+    loaded = set(proc.stdout.strip().splitlines()[-1].split())
+    assert "referee.session" in loaded and "referee.xs.cli" in loaded
+    assert not {"carddb", "carddb.files", "secrets"} & loaded
+    assert read_log(db)[-1][0]["kind"] == "mt"
+
+
+def test_cache_files_are_written_under_the_one_scheme_of_temporary_names(tmp_path, monkeypatch):
+    """The session marks and the kept game's memory are written through a temporary name
+    of carddb.files' scheme (PART_NAME: the pid of the writer), spelled without carddb."""
+    from carddb.files import PART_NAME
+    from referee import session_verified
+
+    names = {session_verified.part_name(str(tmp_path / "m.json")) for _ in range(20)}
+    assert len(names) == 20
+    for name in names:
+        assert name.startswith(str(tmp_path / "m.json."))
+        found = PART_NAME.search(name)
+        assert found is not None and int(found[1]) == os.getpid()
+    replaced = []
+    monkeypatch.setattr(session_verified.os, "replace",
+                        lambda temp, where: replaced.append((temp, where)))
+    session_verified.write_cache_file(str(tmp_path / "c" / "m.json"), {"a": 1})
+    [(temp, where)] = replaced
+    assert where == str(tmp_path / "c" / "m.json") and PART_NAME.search(temp)
+    assert json.loads(Path(temp).read_text()) == {"a": 1}
 
 
 def test_every_command_has_json():

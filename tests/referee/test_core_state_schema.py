@@ -68,3 +68,23 @@ json_values = st.recursive(
 def test_parse_refuses_exactly_what_nests_too_deep(value, wrap):
     value = nested(wrap, value)
     assert accepted(json.dumps(value)) == (height(value) <= LIMIT)
+
+
+def test_a_payload_read_again_is_still_checked_whole_and_with_its_row():
+    """check_row remembers a long payload that passed (a kept game's `new` payload is read
+    on every command), never a verdict on anything else: another text is parsed anew, and
+    the row's other columns are checked each time."""
+    from referee import state_schema
+
+    payload = json.dumps({"definition": {"cards": ["x" * 40] * 60}})
+    row = (1, "2026-01-01T00:00:00+00:00", "new", "a game", payload, "{}")
+    state_schema.check_row(row)
+    state_schema.check_row(row)  # remembered
+    with pytest.raises(SchemaError, match="event #1: payload"):
+        state_schema.check_row((*row[:4], payload[:-1], "{}"))  # one byte less: not JSON
+    with pytest.raises(SchemaError, match="event #1: payload"):
+        state_schema.check_row((*row[:4], "[" + payload + "]", "{}"))  # not an object
+    with pytest.raises(SchemaError, match="event #1: summary"):
+        state_schema.check_row((*row[:3], "two\nlines", payload, "{}"))
+    with pytest.raises(SchemaError, match="event #1: state"):
+        state_schema.check_row((*row[:5], None))
