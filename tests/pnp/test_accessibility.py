@@ -110,6 +110,22 @@ def test_build_measures_contrast_when_asked_and_strict_refuses_it(game, tmp_path
     assert refused.returncode == 1 and not list(out.rglob("*.pdf"))     # nothing written
 
 
+def test_a_rasters_luminance_is_each_pixels_wcag_luminance():
+    """A face's background raster (bytes) is turned into WCAG luminance by a table of the
+    256 channel values: every value, in every channel, as colour.luminance gives it."""
+    import numpy as np
+
+    from pnp.draw import contrast
+
+    values = np.arange(256, dtype=np.uint8)
+    pixels = np.stack([values, values[::-1], np.roll(values, 85)], axis=-1)[None]
+    found = contrast._luminance(pixels)
+    assert found.shape == (1, 256)
+    for (r, g, b), lum in zip(pixels[0].tolist(), found[0].tolist(), strict=True):
+        assert lum == pytest.approx(colour.luminance((r / 255, g / 255, b / 255)),
+                                    rel=1e-12, abs=1e-15)
+
+
 def test_text_over_a_dark_band_is_measured_against_the_band(game):
     """What is behind the text is what is painted: white names on the banner pass, on a
     banner painted pale they do not (The Gull flies the blue flag)."""
