@@ -22,7 +22,10 @@ def open_canvas(target: str | Path | BinaryIO, page_size: tuple[float, float], *
     rl_config.useA85 = 0
     if isinstance(target, Path):
         target = str(target)
-    c = _canvas_class()(target, pagesize=page_size, invariant=1, pageCompression=1,
+    # a file that keeps nothing (`pnp validate` draws every page into one) is not worth
+    # deflating: the page text and font subsets go nowhere, the drawing is the same
+    deflate = 0 if getattr(target, "keeps_nothing", False) else 1
+    c = _canvas_class()(target, pagesize=page_size, invariant=1, pageCompression=deflate,
                         initialFontName=font, initialFontSize=10)
     c.setTitle(title)
     c.setAuthor(author)
