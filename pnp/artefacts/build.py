@@ -220,7 +220,10 @@ def build_artefact(db: Any, art: Artefact, opts: Options, renderer: Any, fonts: 
 
 
 class _NullSink(io.RawIOBase):
-    """A file that keeps nothing: where `check_artefact` writes its PDF."""
+    """A file that keeps nothing: where `check_artefact` writes its PDF (undeflated:
+    pnp.draw.pdf.open_canvas reads `keeps_nothing`)."""
+
+    keeps_nothing = True
 
     def writable(self) -> bool:
         return True

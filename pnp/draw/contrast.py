@@ -15,6 +15,7 @@ copies; a card front's plan and its warnings are kept across builds with the pla
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pnp.draw import colour
@@ -57,8 +58,8 @@ def lines_of(op: Any) -> list[tuple[float, float, float, float]]:
 
 
 def background(ops: list, target: Any, dpi: float = CONTRAST_DPI):
-    """The face drawn without its text, as an RGB numpy array, and the points -> pixel
-    mapping (scale, x offset, y offset) from the trim's top-left corner."""
+    """The face drawn without its text, as an RGB numpy array of bytes (0..255), and the
+    points -> pixel mapping (scale, x offset, y offset) from the trim's top-left corner."""
     import io
 
     import numpy as np
@@ -70,6 +71,9 @@ def background(ops: list, target: Any, dpi: float = CONTRAST_DPI):
     b, w, h = target.bleed * MM, target.W * MM, target.H * MM
     buf = io.BytesIO()
     canvas = open_canvas(buf, (w + 2 * b, h + 2 * b), title="contrast", font="Helvetica")
+    # read once, by pdfium, straight away: deflating the page and its images (lossless)
+    # only to inflate them again changes no pixel
+    canvas.setPageCompression(0)
     canvas.translate(b, h + b)
     for op in ops:
         if op.kind != "text":
@@ -80,19 +84,31 @@ def background(ops: list, target: Any, dpi: float = CONTRAST_DPI):
     try:
         page = doc[0]
         bitmap = page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255))
-        pixels = np.asarray(bitmap.to_pil().convert("RGB"), dtype=np.float64) / 255
+        pixels = np.asarray(bitmap.to_pil().convert("RGB"))
         page.close()
     finally:
         doc.close()
     return pixels, (dpi / 72, b, b)
 
 
-def _luminance(pixels):
-    """colour.luminance of every pixel at once."""
+@functools.cache
+def _linear_table():
+    """colour.linear of each of the 256 byte values a channel can take (as numpy computes
+    it on an array of channels): a face's raster is bytes, so each of its pixels' channels
+    is looked up here instead of raised to the power 2.4 anew, the most of a raster's
+    luminance time."""
     import numpy as np
 
-    lin = np.where(pixels <= 0.04045, pixels / 12.92, ((pixels + 0.055) / 1.055) ** 2.4)
-    return lin @ np.array(colour.LUMA)
+    channel = np.arange(256) / 255
+    return np.where(channel <= 0.04045, channel / 12.92,
+                    ((channel + 0.055) / 1.055) ** 2.4)
+
+
+def _luminance(pixels):
+    """colour.luminance of every pixel (RGB bytes) at once."""
+    import numpy as np
+
+    return _linear_table()[pixels] @ np.array(colour.LUMA)
 
 
 def measured(op: Any, lum, mapping) -> float | None:

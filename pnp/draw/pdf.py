@@ -22,8 +22,13 @@ def open_canvas(target: str | Path | BinaryIO, page_size: tuple[float, float], *
     rl_config.useA85 = 0
     if isinstance(target, Path):
         target = str(target)
-    c = _canvas_class()(target, pagesize=page_size, invariant=1, pageCompression=1,
+    # a file that keeps nothing (`pnp validate` draws every page into one) is not worth
+    # deflating, nor writing (DeflatingCanvas.save): the drawing is the same
+    keeps_nothing = bool(getattr(target, "keeps_nothing", False))
+    c = _canvas_class()(target, pagesize=page_size, invariant=1,
+                        pageCompression=0 if keeps_nothing else 1,
                         initialFontName=font, initialFontSize=10)
+    c.keeps_nothing = keeps_nothing
     c.setTitle(title)
     c.setAuthor(author)
     c.setSubject(subject)
@@ -61,6 +66,22 @@ def _canvas_class() -> Any:
         # a list while a caller keeps the pages shown (pnp.artefacts.kept_sheets): each
         # page's `KeptPage`, or None for a page that cannot be shown again as it is
         kept_pages: list | None = None
+        # drawn into a file that keeps nothing (open_canvas): `save` writes no bytes
+        keeps_nothing = False
+
+        def save(self) -> None:
+            """ReportLab's save; for a file that keeps nothing, everything of it but the
+            writing: the last page shown and each font's subsets made (what a save of
+            the drawn pages can refuse), without formatting the document's objects into
+            bytes no one reads (a quarter of `pnp validate`)."""
+            if not self.keeps_nothing:
+                super().save()
+                return
+            if len(self._code):
+                self.showPage()
+            document = self._doc
+            for font in document.delayedFonts:
+                font.addObjects(document)
 
         def showPage(self) -> None:
             local = _page_locals(self) if self.kept_pages is not None else None

@@ -25,9 +25,24 @@ def starter(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("accessibility")
+
+
 @pytest.fixture
-def game(starter, tmp_path) -> Path:
-    return Path(shutil.copytree(starter, tmp_path / "game"))
+def game(starter, playground) -> Path:
+    """A fresh copy of the starter, at the same path for every test of this file: the
+    templates a run compiles are kept per project folder (pnp.draw.render._templates_for,
+    Jinja's bytecode cache names each file by its path), so a test's run compiles only
+    the templates it edited, not all of them again (issue 34: the suite's CPU). Nothing
+    else of an earlier test is left: the folder is made anew, and the copy keeps the
+    starter's modification times, so what was cached of an edited file is not reused."""
+    folder = playground / "game"
+    shutil.rmtree(playground, ignore_errors=True)
+    playground.mkdir()
+    shutil.copytree(starter, folder)
+    return folder
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -108,6 +123,22 @@ def test_build_measures_contrast_when_asked_and_strict_refuses_it(game, tmp_path
     refused = _pnp("build", "--project", str(game), "--out", str(out), "-j", "1",
                    "--contrast", "--strict")
     assert refused.returncode == 1 and not list(out.rglob("*.pdf"))     # nothing written
+
+
+def test_a_rasters_luminance_is_each_pixels_wcag_luminance():
+    """A face's background raster (bytes) is turned into WCAG luminance by a table of the
+    256 channel values: every value, in every channel, as colour.luminance gives it."""
+    import numpy as np
+
+    from pnp.draw import contrast
+
+    values = np.arange(256, dtype=np.uint8)
+    pixels = np.stack([values, values[::-1], np.roll(values, 85)], axis=-1)[None]
+    found = contrast._luminance(pixels)
+    assert found.shape == (1, 256)
+    for (r, g, b), lum in zip(pixels[0].tolist(), found[0].tolist(), strict=True):
+        assert lum == pytest.approx(colour.luminance((r / 255, g / 255, b / 255)),
+                                    rel=1e-12, abs=1e-15)
 
 
 def test_text_over_a_dark_band_is_measured_against_the_band(game):

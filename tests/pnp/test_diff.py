@@ -16,11 +16,36 @@ from pypdf import PdfReader
 from tests.pdftext import page_texts
 
 
-@pytest.fixture
-def project(tmp_path, cli):
-    done = cli("pnp", "init", str(tmp_path / "proj"))
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory) -> Path:
+    """A `pnp init` project (made once; each test edits a copy)."""
+    from tests.harness import run_cli
+
+    folder = tmp_path_factory.mktemp("starter") / "proj"
+    done = run_cli("pnp", "init", str(folder))
     assert done.returncode == 0, done.stderr
-    return tmp_path / "proj"
+    return folder
+
+
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("diff")
+
+
+@pytest.fixture
+def project(starter, playground) -> Path:
+    """A fresh copy of the starter, at the same path for every test of this file: the
+    templates a build compiles and the card plans it keeps are per project folder
+    (pnp.draw.render._templates_for, pnp.draw.plan_cache), so a test's build compiles
+    and plans only what it edited, not every template and card again (issue 34: the
+    suite's CPU). Nothing else of an earlier test is left: the folder is made anew (its
+    git history too), and the copy keeps the starter's modification times, so what was
+    cached of an edited file is stale by its time. Builds go to each test's tmp_path."""
+    folder = playground / "proj"
+    shutil.rmtree(playground, ignore_errors=True)
+    playground.mkdir()
+    shutil.copytree(starter, folder)
+    return folder
 
 
 def build(cli, project, out, *more):

@@ -24,9 +24,24 @@ def starter(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("validate")
+
+
 @pytest.fixture
-def game(starter, tmp_path) -> Path:
-    return Path(shutil.copytree(starter, tmp_path / "game"))
+def game(starter, playground) -> Path:
+    """A fresh copy of the starter, at the same path for every test of this file: the
+    templates a run compiles are kept per project folder (pnp.draw.render._templates_for,
+    Jinja's bytecode cache names each file by its path), so a test's run compiles only
+    the templates it edited, not all of them again (issue 34: the suite's CPU). Nothing
+    else of an earlier test is left: the folder is made anew, and the copy keeps the
+    starter's modification times, so what was cached of an edited file is not reused."""
+    folder = playground / "game"
+    shutil.rmtree(playground, ignore_errors=True)
+    playground.mkdir()
+    shutil.copytree(starter, folder)
+    return folder
 
 
 def _edit(path: Path, old: str, new: str) -> None:
