@@ -60,23 +60,28 @@ _SHEET_CODE = ("artefacts", "layout", "draw/pdf.py", "draw/glyphs.py")
 
 class _Sheet:
     """A kept sheet: its pages and the layout report's entries of them, the characters it
-    gave codes to per font, its warnings and cards, and what else it made in the
-    document (`_Made`, or None when it made nothing but pages and character codes)."""
+    gave codes to per font, its warnings and cards, what else it made in the
+    document (`_Made`, or None when it made nothing but pages and character codes) and
+    the PDF features its drawing asked the document's version for (`asked`: a translucent
+    fill makes the file PDF 1.4, and showing the sheet must make it so too)."""
 
-    __slots__ = ("pages", "entries", "fonts", "warnings", "cards", "made")
+    __slots__ = ("pages", "entries", "fonts", "warnings", "cards", "made", "asked")
 
     def __init__(self, pages: list, entries: list, fonts: list, warnings: list,
-                 cards: list, made: _Made | None = None) -> None:
+                 cards: list, made: _Made | None = None, asked: tuple = ()) -> None:
         self.pages, self.entries, self.fonts = pages, entries, fonts
-        self.warnings, self.cards, self.made = warnings, cards, made
+        self.warnings, self.cards, self.made, self.asked = warnings, cards, made, asked
 
     def __getstate__(self) -> tuple:
-        return (self.pages, self.entries, self.fonts, self.warnings, self.cards, self.made)
+        return (self.pages, self.entries, self.fonts, self.warnings, self.cards, self.made,
+                self.asked)
 
     def __setstate__(self, state: tuple) -> None:
-        # a file of an earlier version (five fields) is read, and its header then differs
-        self.pages, self.entries, self.fonts, self.warnings, self.cards, self.made = (
-            *state, None)[:6]
+        # a file of an earlier version (five or six fields) is read, and its header then
+        # differs: the fields it lacks are empty
+        lacking: tuple = (None, ())[len(state) - 5:]
+        (self.pages, self.entries, self.fonts, self.warnings, self.cards, self.made,
+         self.asked) = (*state, *lacking)
 
 
 class _Made:
@@ -390,7 +395,8 @@ class KeptSheets:
                   doc.objectcounter)
         assigned = _assigned(doc)
         warnings = len(drawer.result.warnings)
-        name = draw()
+        with _asking(doc) as asked:
+            name = draw()
         fonts = _new_codes(doc, assigned)
         keep, made = _made_in(doc, before, 0, {font for font, _ in fonts})
         deck, (w, h, bleed) = self.deck, self.size
@@ -400,7 +406,7 @@ class KeptSheets:
         memo = self.memos.get("(back)")
         return _Sheet([], [], fonts, list(drawer.result.warnings[warnings:]),
                       [(back, "(back)", {}, files, None if memo is None else _observed(memo))],
-                      made), name
+                      made, tuple(asked)), name
 
     def _drawn(self, batch: list, draw: Any) -> _Sheet | None:
         """`draw()` the sheet; what to keep of it, or None when it made anything in the
@@ -414,7 +420,8 @@ class KeptSheets:
         warnings, entries = len(drawer.result.warnings), len(drawer.pages.layout)
         c.kept_pages = []
         try:
-            draw()
+            with _asking(doc) as asked:
+                draw()
             pages = c.kept_pages
         finally:
             c.kept_pages = None
@@ -433,7 +440,7 @@ class KeptSheets:
             cards.append((self.key_of(card), card.name, depends[0], depends[1],
                           None if memo is None else _observed(memo)))
         return _Sheet(pages, [dict(e) for e in drawer.pages.layout[entries:]], fonts,
-                      list(drawer.result.warnings[warnings:]), cards, made)
+                      list(drawer.result.warnings[warnings:]), cards, made, tuple(asked))
 
 
 def _made_in(doc: Any, before: tuple, pages: int, split: set) -> tuple[bool, _Made | None]:
@@ -491,11 +498,34 @@ def _new_codes(doc: Any, assigned: dict[str, int]) -> list[tuple[str, tuple]]:
     return fonts
 
 
+@contextlib.contextmanager
+def _asking(doc: Any) -> Iterator[list[str]]:
+    """The PDF features (ReportLab's `ensureMinPdfVersion` keys) asked for while drawing
+    into `doc`, recorded as they are asked: the document's version only rises, so what a
+    sheet asked cannot be told from the version before and after it (an earlier sheet
+    may have raised it first, and an edit may take that one away)."""
+    asked: list[str] = []
+    ensure = doc.ensureMinPdfVersion
+
+    def recording(*keys: str) -> None:
+        asked.extend(keys)
+        ensure(*keys)
+
+    doc.ensureMinPdfVersion = recording
+    try:
+        yield asked
+    finally:
+        del doc.ensureMinPdfVersion   # the class's method again
+
+
 def _codes_again(doc: Any, found: _Sheet) -> None:
-    """The characters a kept sheet gave codes to given them again, and the fonts it named
-    first named in the order drawing named them."""
+    """The characters a kept sheet gave codes to given them again, the fonts it named
+    first named in the order drawing named them, and the PDF version its drawing asked
+    for asked again."""
     from reportlab.pdfbase.pdfmetrics import getFont
 
+    if found.asked:
+        doc.ensureMinPdfVersion(*found.asked)
     for name, codes in found.fonts:
         getFont(name).splitString("".join(map(chr, codes)), doc)
     if found.made is not None:
