@@ -13,15 +13,16 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from carddb.dice import Die, Face
 from carddb.gamerules import Step as RuleStep
 from referee.errors import RefereeError, UsageError
-from referee.table import rules, turn
+from referee.table import lab_steps, rules, turn
 from referee.table.dice import FaceSource
-from referee.table.kit import TableGame, new_state
+from referee.table.kit import TableGame, copy_state, new_state
 
 POLICIES = ("random", "greedy")
 MAX_STEPS = 20_000  # a game still going after this many steps is counted as unfinished
@@ -127,37 +128,68 @@ def margin(state: dict, player: str) -> int:
 
 
 def _move(state: dict, game: TableGame, words: list[str], source: FaceSource,
-          rng: random.Random, last: bool) -> Any:
-    """Every answer but the last tried on a copy; the last on the state itself, no longer
-    needed (each earlier try has its own; a refusal may leave it part-changed, and then
-    an earlier try is taken or the game ends)."""
+          rng: random.Random, last: bool) -> dict:
+    """The state after `words` by the referee's general step (`turn.step`, where the lab's
+    path, referee/table/lab_steps.py, does not take an answer): every answer but the last
+    tried on a copy; the last on the state itself, no longer needed (each earlier try has
+    its own; a refusal may leave it part-changed, and then an earlier try is taken or the
+    game ends)."""
     step = turn.step_in_place if last else turn.step
-    return step(state, game, words, source, rng, quiet=True)
+    return step(state, game, words, source, rng, quiet=True).state  # type: ignore[no-any-return]
 
 
-def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
-           rng: random.Random, now: RuleStep | None) -> tuple[list[str], Any]:
-    """The policy's answer at the step `now` and the engine's result of it."""
-    options = answers(state, game, hidden, rng, now)
-    where = {"turn": dict(state["turn"])}  # said (turn_line) when no answer is legal
+def _first_legal(options: list[list[str]], state: dict, game: TableGame, source: FaceSource,
+                 rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict] | None:
+    """The first answer the engine accepts, in the order given, and the state after it:
+    tried on the state itself by the lab's path (a refusal there changes nothing), else by
+    the general step."""
     last = len(options) - 1
-    if policy == "random":
-        if last:  # one answer: nothing to shuffle (and no number drawn for it)
-            rng.shuffle(options)
-        for i, words in enumerate(options):
+    for i, words in enumerate(options):
+        done = lab_steps.step(state, game, now, words, source)
+        if done:
+            return words, state
+        if done is None:
             try:
                 return words, _move(state, game, words, source, rng, i == last)
             except (RefereeError, UsageError):
                 continue
-        raise RefereeError(f"no legal answer at {rules.turn_line(where)}")
-    chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
-    tried = []
+    return None
+
+
+def _each_legal(options: list[list[str]], state: dict, game: TableGame, source: FaceSource,
+                rng: random.Random, now: RuleStep | None) -> Iterator[tuple[list[str], dict]]:
+    """Every answer the engine accepts and the state after it, each but the last on a
+    copy of its own; one at a time, so the caller's numbers drawn for each come between
+    the tries as they always have (the same seeds, the same games)."""
+    last = len(options) - 1
     for i, words in enumerate(options):
-        try:
-            result = _move(state, game, words, source, rng, i == last)
-        except (RefereeError, UsageError):
+        target = state if i == last else copy_state(state)
+        done = lab_steps.step(target, game, now, words, source)
+        if done is None:
+            try:
+                target = _move(target, game, words, source, rng, True)
+            except (RefereeError, UsageError):
+                continue
+        elif not done:
             continue
-        tried.append((margin(result.state, chooser), rng.random(), words, result))
+        yield words, target
+
+
+def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
+           rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict]:
+    """The policy's answer at the step `now` and the state after it."""
+    options = answers(state, game, hidden, rng, now)
+    where = {"turn": dict(state["turn"])}  # said (turn_line) when no answer is legal
+    if policy == "random":
+        if len(options) > 1:  # one answer: nothing to shuffle (and no number drawn for it)
+            rng.shuffle(options)
+        found = _first_legal(options, state, game, source, rng, now)
+        if found is None:
+            raise RefereeError(f"no legal answer at {rules.turn_line(where)}")
+        return found
+    chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
+    tried = [(margin(after, chooser), rng.random(), words, after)
+             for words, after in _each_legal(options, state, game, source, rng, now)]
     if not tried:
         raise RefereeError(f"no legal answer at {rules.turn_line(where)}")
     best = max(tried, key=lambda t: (t[0], t[1]))
@@ -221,9 +253,8 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
         pending = state.get("pending")
         now = None if pending else turn.current_step(state, game)
         actor = state["turn"]["player"]
-        words, result = decide(policy_of[pending["player"] if pending else actor], state, game,
-                               hidden, source, rng, now)
-        state = result.state
+        words, state = decide(policy_of[pending["player"] if pending else actor], state, game,
+                              hidden, source, rng, now)
         kind = now.kind if now is not None else ""
         if words and kind in ("play", "discard_to"):
             for card in turn._names(words):  # noqa: SLF001 - the engine's own reading

@@ -14,6 +14,7 @@ from typing import Any
 from carddb import expr
 from carddb.gamerules import HAND, Effect, End, Roll
 from referee.errors import RefereeError, UsageError
+from referee.table.expr_source import generated
 from referee.words import counted, listed
 
 # referee/table/kit.py's TableGame and TokenKind, and dice.py's FaceSource: named here
@@ -193,9 +194,10 @@ FOR_GAME_MOST = 1024  # expressions kept a game (then forgotten all at once)
 
 
 def compiled_for(text: str, game: TableGame) -> Compiled:
-    """`compiled(text)` with `game`'s names and zones looked up once: for an Env of
-    `game` outside a roll (a roll's outcome reads its counts: `compiled`). Looked up
-    with no allocation (issue 30: at every token change of a simulated game)."""
+    """`compiled(text)` with `game`'s names and zones looked up once, as one function
+    (referee/table/expr_source.py): for an Env of `game` outside a roll (a roll's outcome
+    reads its counts: `compiled`). Looked up with no allocation (issue 30: at every token
+    change of a simulated game)."""
     hit = _FOR_GAME.get(id(game))
     fns = hit[1] if hit is not None and hit[0] is game else _of_game(
         _FOR_GAME, id(game), game, dict, 64)
@@ -203,7 +205,7 @@ def compiled_for(text: str, game: TableGame) -> Compiled:
     if fn is None:
         if len(fns) >= FOR_GAME_MOST:
             fns.clear()
-        fn = fns[text] = _compile(expr.parse(text), game)
+        fn = fns[text] = generated(expr.parse(text), game)
     return fn  # type: ignore[no-any-return]
 
 
@@ -262,9 +264,10 @@ def _signed(n: int) -> str:
 
 
 def _changed(state: dict, game: TableGame, who: str | None, tokens: tuple[tuple[str, str], ...],
-             player: str | None, card: str | None) -> list[str]:
+             player: str | None, card: str | None, tell: bool = True) -> list[str]:
     """Each token change of an effect for `who` (None: the pool), each amount worked out
-    for `who` (`each_player: {gold: "sum(market.income)"}`: each their own), else `player`."""
+    for `who` (`each_player: {gold: "sum(market.income)"}`: each their own), else `player`;
+    said only when `tell` (the balance lab reads the state alone, issue 30)."""
     parts = []
     for kind_id, amount in tokens:
         kind = game.tokens[kind_id]
@@ -275,6 +278,8 @@ def _changed(state: dict, game: TableGame, who: str | None, tokens: tuple[tuple[
         if delta == 0:
             continue
         made = moved(state, owner, kind, delta)
+        if not tell:
+            continue
         if made == delta:
             parts.append(f"{_signed(made)} {kind.name} -> {holding(state, owner, kind)}")
         else:
@@ -299,6 +304,36 @@ def apply_effects(state: dict, game: TableGame, effects: tuple[Effect, ...], pla
     return lines, None
 
 
+def apply_quietly(state: dict, game: TableGame, effects: tuple[Effect, ...], player: str,
+                  chosen: str | None, card: str | None = None, start: int = 0) -> int | None:
+    """`apply_effects` saying nothing (the balance lab's path, issue 30): the index it
+    stopped at for a choice of player, else None. The caller has asked `refuses` first,
+    so no effect is refused half-way."""
+    for index in range(start, len(effects)):
+        effect = effects[index]
+        if effect.chooses and chosen is None:
+            return index
+        _apply(state, game, effect, player, "", chosen, card, False)
+        chosen = None if effect.chooses else chosen
+    return None
+
+
+def refuses(effects: tuple[Effect, ...], player: str, chosen: str | None, start: int = 0) -> bool:
+    """Whether `apply_effects` (from `start`, for `player`, `chosen`) would refuse before it
+    stops or ends: a transfer whose giver is its taker (the one refusal of an effect),
+    asked before anything is changed (the balance lab tries answers in place, issue 30)."""
+    for index in range(start, len(effects)):
+        effect = effects[index]
+        if effect.chooses and chosen is None:
+            return False
+        if effect.verb == "transfer":
+            giver = chosen if effect.source == "chosen" else player
+            if giver == (chosen if effect.target == "chosen" else player):
+                return True
+        chosen = None if effect.chooses else chosen
+    return False
+
+
 def _whom(verb: str, seats: list[str], player: str, chosen: str | None) -> list[str | None]:
     """Whose tokens a token effect changes (None: the shared pool)."""
     if verb == "self":
@@ -312,48 +347,64 @@ def _whom(verb: str, seats: list[str], player: str, chosen: str | None) -> list[
     return [None]  # pool
 
 
+TOKEN_VERBS = frozenset({"self", "choose_player", "each_player", "each_other", "pool"})
+
+
 def _apply(state: dict, game: TableGame, effect: Effect, player: str, source: str,
-           chosen: str | None, card: str | None) -> list[str]:
-    seats = state["players"]
+           chosen: str | None, card: str | None, tell: bool = True) -> list[str]:
+    """One effect applied; its lines when `tell`."""
     verb = effect.verb
-    if verb in ("self", "choose_player", "each_player", "each_other", "pool"):
-        whom = _whom(verb, seats, player, chosen)
-        out = []
-        for who in whom:
-            parts = _changed(state, game, who, effect.tokens, player, card)
-            if parts:
-                out.append(f"{source}: {who or 'the shared pool'} " + ", ".join(parts))
-        return out or [f"{source}: no change ({', '.join(f'{k} {a}' for k, a in effect.tokens)}"
-                       " comes to 0)"]
+    if verb in TOKEN_VERBS:
+        return _token_effect(state, game, effect, player, source, chosen, card, tell)
     if verb == "transfer":
-        giver = chosen if effect.source == "chosen" else player
-        taker = chosen if effect.target == "chosen" else player
-        if giver == taker:
-            raise UsageError(f"{source}: {player} chooses another player (a transfer between "
-                             "two players)")
-        assert giver is not None and taker is not None
-        out = []
-        for kind_id, amount in effect.tokens:
-            kind = game.tokens[kind_id]
-            want = evaluate(amount, Env(state, game, player, card))
-            n = max(0, min(want, holding(state, giver, kind)))
-            state["tokens"][giver][kind_id] -= n
-            state["tokens"][taker][kind_id] = state["tokens"][taker].get(kind_id, 0) + n
-            out.append(f"{source}: {giver} gives {taker} {n} {kind.name} ({giver} "
-                       f"{holding(state, giver, kind)}, {taker} {holding(state, taker, kind)})")
-        return out
+        return _transfer(state, game, effect, player, source, chosen, card, tell)
     if verb == "draw":
         deck = effect.deck or next(iter(game.decks))
         pile = state["decks"][deck]
         n = min(effect.count, pile["deck"])
         pile["deck"] -= n
         state["hands"][player][deck] += n
+        if not tell:
+            return []
         short = "" if n == effect.count else f" (the deck held {n})"
         return [f"{source}: {player} draws {counted(n, 'card')} from {deck}{short}: "
                 f"{hand_size(state, player)} in hand"]
     # discard N face down (the hand's cards of any deck, the shown ones last)
     return [f"{source}: " + discard_face_down(state, game, player, effect.count,
                                               effect.deck or None)]
+
+
+def _token_effect(state: dict, game: TableGame, effect: Effect, player: str, source: str,
+                  chosen: str | None, card: str | None, tell: bool) -> list[str]:
+    out = []
+    for who in _whom(effect.verb, state["players"], player, chosen):
+        parts = _changed(state, game, who, effect.tokens, player, card, tell)
+        if parts:
+            out.append(f"{source}: {who or 'the shared pool'} " + ", ".join(parts))
+    if out or not tell:
+        return out
+    return [f"{source}: no change ({', '.join(f'{k} {a}' for k, a in effect.tokens)} comes to 0)"]
+
+
+def _transfer(state: dict, game: TableGame, effect: Effect, player: str, source: str,
+              chosen: str | None, card: str | None, tell: bool) -> list[str]:
+    giver = chosen if effect.source == "chosen" else player
+    taker = chosen if effect.target == "chosen" else player
+    if giver == taker:
+        raise UsageError(f"{source}: {player} chooses another player (a transfer between "
+                         "two players)")
+    assert giver is not None and taker is not None
+    out = []
+    for kind_id, amount in effect.tokens:
+        kind = game.tokens[kind_id]
+        want = evaluate(amount, Env(state, game, player, card))
+        n = max(0, min(want, holding(state, giver, kind)))
+        state["tokens"][giver][kind_id] -= n
+        state["tokens"][taker][kind_id] = state["tokens"][taker].get(kind_id, 0) + n
+        if tell:
+            out.append(f"{source}: {giver} gives {taker} {n} {kind.name} ({giver} "
+                       f"{holding(state, giver, kind)}, {taker} {holding(state, taker, kind)})")
+    return out
 
 
 def hand_size(state: dict, player: str) -> int:
@@ -381,6 +432,23 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
          source: FaceSource) -> tuple[str, dict[str, Any]]:
     """Roll `named`'s pool for `player`: its line (`3 storm: wind wind wave  2 wind - 1 wave
     = 1 knots`) and its data; the outcome kept in the turn (`turn.rolls`)."""
+    keys, counts, total, value = rolled(state, game, named, player, source)
+    env = Env(state, game, player, counts=counts, total=total)  # read, never changed
+    tree = parsed(named.outcome)
+    outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
+    said = named.say.replace("{outcome}", outcome)
+    pool = " + ".join(f"{n} {d}" for d, n in named.pool)
+    line = f"{named.name.title()} roll, {pool}: {' '.join(keys)}  " \
+           f"{worked(tree, env)} = {said}"
+    data = {"roll": named.name, "faces": keys, "counts": dict(counts),
+            "sum": total, "outcome": value, "say": said}
+    return line, data
+
+
+def rolled(state: dict, game: TableGame, named: Roll, player: str,
+           source: FaceSource) -> tuple[list[str], dict[str, int], int, int]:
+    """`roll` saying nothing (the balance lab's path, issue 30): the faces' keys, their
+    counts, their sum and the outcome, kept in the turn and as the last roll."""
     faces = []
     for die_name, n in named.pool:
         faces += source.take(n, game.dice[die_name], f"{player}'s {named.name} roll "
@@ -391,20 +459,11 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
     for key, f in zip(keys, faces, strict=True):
         counts[key] = counts.get(key, 0) + 1
         total += f.value or 0
-    env = Env(state, game, player, counts=counts, total=total)  # read, never changed
-    tree = parsed(named.outcome)
-    value = compiled(named.outcome)(env)
-    outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
-    said = named.say.replace("{outcome}", outcome)
-    pool = " + ".join(f"{n} {d}" for d, n in named.pool)
-    line = f"{named.name.title()} roll, {pool}: {' '.join(keys)}  " \
-           f"{worked(tree, env)} = {said}"
+    value = compiled(named.outcome)(Env(state, game, player, counts=counts, total=total))
     state["turn"].setdefault("rolls", {})[named.name] = value
-    data = {"roll": named.name, "faces": keys, "counts": dict(counts),
-            "sum": total, "outcome": value, "say": said}
     state["last_roll"] = {"who": player, "die": named.name, "faces": keys,
                           "counts": dict(counts), "sum": total, "outcome": value}
-    return line, data
+    return keys, counts, total, value
 
 
 # ── the end and the score ───────────────────────────────────────────────────────
@@ -670,6 +729,21 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
     """The next phase, or the next player's turn (a new round back at the first player);
     a declared game's turn starts afresh (step 0, no roll yet) and its end is checked as
     the turn begins (a deck empty, the rounds played)."""
+    new_turn = _move_on(state, game)
+    lines = [turn_line(state)]
+    if new_turn and game.rules.declared and not state.get("over"):
+        lines += _turn_start(state, game)
+    return lines
+
+
+def next_phase_quietly(state: dict, game: TableGame) -> None:
+    """`next_phase` saying nothing (the balance lab's path, issue 30)."""
+    if _move_on(state, game) and game.rules.declared and not state.get("over"):
+        _turn_start(state, game)
+
+
+def _move_on(state: dict, game: TableGame) -> bool:
+    """The turn moved to the next phase, or the next player's turn: whether a new turn."""
     turn = state["turn"]
     phases = game.phases
     following = game.phase_after.get(turn.get("phase"))
@@ -684,13 +758,11 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
             turn["round"] += 1
         turn["phase"] = phases[0] if phases else None
     if "step" in turn:
-        turn.update({"step": 0, "done": 0})
+        turn["step"] = 0
+        turn["done"] = 0
         if new_turn:
             turn["rolls"] = {}
-    lines = [turn_line(state)]
-    if new_turn and game.rules.declared and not state.get("over"):
-        lines += _turn_start(state, game)
-    return lines
+    return new_turn
 
 
 def _turn_start(state: dict, game: TableGame) -> list[str]:

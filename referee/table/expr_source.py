@@ -1,0 +1,105 @@
+"""An expression of a declared game (carddb.expr's tree) as one Python function of an
+Env (referee/table/rules.py), written as source and compiled once per game and
+expression text (issue 30 item 5: the score, the end tests and an effect's amount are
+worked out at most steps of a simulated game, and one function reads the state in a
+single call where a closure per node of the tree made a call per node).
+
+It means what `rules._compile(tree, game)` means, node for node (tests/referee/table/
+test_lab_steps.py checks both on every state of many games). The source holds nothing
+of the declaration as code: every name, zone and field is a string literal written by
+`repr`, every number an `int` written by `str`, and every operator one of a fixed set,
+so a card file cannot put code into it; the tree comes from carddb.expr's parser."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from carddb import expr
+from carddb.gamerules import HAND
+
+TableGame = Any  # referee/table/kit.py's TableGame (the kit imports rules, rules this)
+Env = Any  # rules.Env
+
+_OPERATORS = frozenset({"+", "-", "*", "<", "<=", ">", ">=", "==", "!="})
+
+
+class _Writer:
+    """The source of one expression of `game`, and the constants it names (each card's
+    value of a field, read once: a game's card fields never change)."""
+
+    def __init__(self, game: TableGame) -> None:
+        self.game = game
+        self.constants: dict[str, dict[str, int]] = {}
+
+    def fields(self, name: str) -> str:
+        """The name of a constant: each card's value of the field `name` (0 when none)."""
+        key = f"F{len(self.constants)}"
+        self.constants[key] = {card: int(values.get(name, 0))
+                               for card, values in self.game.card_fields.items()}
+        return key
+
+    def cards(self, zone: str) -> str:
+        """The cards in `zone` (the Env's player's, or the table's; the hand's: none)."""
+        if zone == HAND:
+            return "()"
+        found = self.game.rules.zone(zone)
+        if found is not None and found.shared:
+            return f"s.get('table', {{}}).get({zone!r}, ())"
+        return f"(() if p is None else s.get('zones', {{}}).get(p, {{}}).get({zone!r}, ()))"
+
+    def name(self, word: str) -> str:
+        kind = self.game.tokens.get(word)
+        if kind is not None and kind.shared:
+            return f"int(s['pool'].get({word!r}, 0))"
+        if kind is not None:
+            return f"(0 if p is None else int(s['tokens'][p].get({word!r}, 0)))"
+        return f"int(s['turn'].get('rolls', {{}}).get({word!r}, 0))"
+
+    def count(self, zone: str) -> str:
+        if zone == HAND:
+            return "(sum(s['hands'][p].values()) if p else 0)"
+        return f"len({self.cards(zone)})"
+
+    def write(self, tree: expr.Tree) -> str:
+        head = tree[0]
+        if head == "num":
+            return str(int(tree[1]))
+        if head == "name":
+            return self.name(str(tree[1]))
+        if head == "field":
+            return f"({self.fields(str(tree[2]))}.get(env.card, 0) if env.card else 0)"
+        if head == "sum":
+            return f"_total({self.fields(str(tree[2]))}, {self.cards(str(tree[1]))})"
+        if head == "count":
+            return self.count(str(tree[1]))
+        if head == "neg":
+            return f"(-{self.write(tree[1])})"
+        if head in ("op", "cmp"):
+            op = str(tree[1])
+            if op not in _OPERATORS:
+                raise ValueError(f"not an operator: {op!r}")
+            both = f"{self.write(tree[2])} {op} {self.write(tree[3])}"
+            return f"int({both})" if head == "cmp" else f"({both})"
+        # "if": the value when the test holds, else 0 (the test read first)
+        return f"({self.write(tree[1])} if {self.write(tree[2])} else 0)"
+
+
+def _total(values: dict[str, int], cards: Any) -> int:
+    """A field summed over cards (`sum(zone.field)`)."""
+    out = 0
+    for card in cards:
+        out += values.get(card, 0)
+    return out
+
+
+def generated(tree: expr.Tree, game: TableGame) -> Callable[[Env], int]:
+    """The tree as one function of an Env of `game` outside a roll."""
+    writer = _Writer(game)
+    body = writer.write(tree)
+    source = f"def f(env):\n    s, p = env.state, env.player\n    return {body}\n"
+    scope: dict[str, Any] = {"_total": _total, "__builtins__": {"int": int, "len": len,
+                                                                "sum": sum}}
+    scope.update(writer.constants)
+    exec(compile(source, "<declared expression>", "exec"), scope)  # noqa: S102 - literals only
+    return scope["f"]  # type: ignore[no-any-return]
