@@ -68,7 +68,7 @@ class _Writer:
         if head == "name":
             return self.name(str(tree[1]))
         if head == "field":
-            return f"({self.fields(str(tree[2]))}.get(env.card, 0) if env.card else 0)"
+            return f"({self.fields(str(tree[2]))}.get(c, 0) if c else 0)"
         if head == "sum":
             return f"_total({self.fields(str(tree[2]))}, {self.cards(str(tree[1]))})"
         if head == "count":
@@ -93,13 +93,37 @@ def _total(values: dict[str, int], cards: Any) -> int:
     return out
 
 
+def _function(lines: list[str], writer: _Writer) -> Any:
+    """The function `f` of the source `lines`, its names: the writer's constants, `_total`
+    and the four builtins the source calls."""
+    scope: dict[str, Any] = {"_total": _total, "__builtins__": {"bool": bool, "int": int,
+                                                                "len": len, "sum": sum}}
+    scope.update(writer.constants)
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, "<declared expression>", "exec"), scope)  # noqa: S102 - literals only
+    return scope["f"]
+
+
 def generated(tree: expr.Tree, game: TableGame) -> Callable[[Env], int]:
     """The tree as one function of an Env of `game` outside a roll."""
     writer = _Writer(game)
     body = writer.write(tree)
-    source = f"def f(env):\n    s, p = env.state, env.player\n    return {body}\n"
-    scope: dict[str, Any] = {"_total": _total, "__builtins__": {"int": int, "len": len,
-                                                                "sum": sum}}
-    scope.update(writer.constants)
-    exec(compile(source, "<declared expression>", "exec"), scope)  # noqa: S102 - literals only
-    return scope["f"]  # type: ignore[no-any-return]
+    return _function(["def f(env):", "    s, p, c = env.state, env.player, env.card",  # type: ignore[no-any-return]
+                      f"    return {body}"], writer)
+
+
+def scan(game: TableGame, score: expr.Tree | None, player_tests: list[expr.Tree],
+         pool_tests: list[expr.Tree]) -> Callable[[dict], tuple[dict[str, int], bool]]:
+    """One function of a state of `game`: each player's score (`score`; 0 when None) and
+    whether an end test holds (one of `player_tests` for a player, or of `pool_tests` for
+    the table): what `rules.settle` reads after every step, in one call (issue 30)."""
+    writer = _Writer(game)
+    lines = ["def f(s):", "    c = None", "    p = None", "    scores = {}"]
+    pool = " or ".join(writer.write(t) for t in pool_tests) or "False"
+    lines += [f"    held = bool({pool})", "    for p in s['players']:",
+              f"        scores[p] = {writer.write(score) if score is not None else '0'}"]
+    if player_tests:
+        tests = " or ".join(writer.write(t) for t in player_tests)
+        lines += [f"        if not held and ({tests}):", "            held = True"]
+    lines.append("    return scores, held")
+    return _function(lines, writer)  # type: ignore[no-any-return]

@@ -14,7 +14,7 @@ from typing import Any
 from carddb import expr
 from carddb.gamerules import HAND, Effect, End, Roll
 from referee.errors import RefereeError, UsageError
-from referee.table.expr_source import generated
+from referee.table.expr_source import generated, scan
 from referee.words import counted, listed
 
 # referee/table/kit.py's TableGame and TokenKind, and dice.py's FaceSource: named here
@@ -594,19 +594,6 @@ def _read(tree: expr.Tree, names: set[str], zones: set[str]) -> None:
         _read(tree[2], names, zones)
 
 
-def _part_reader(game: TableGame, word: str, zone: bool) -> Callable[[dict], Any]:
-    """The part of a state a name (or, `zone`, a zone) reads that is not a player's own
-    token or zone (`_reads_of` reads those), as a value equal for two states exactly
-    when the expression reads the same of both."""
-    if zone and word == HAND:
-        return lambda s: tuple([sum(s["hands"][p].values()) for p in s["players"]])
-    if zone:  # the table's
-        return lambda s: tuple(s.get("table", {}).get(word, ()))
-    if word in game.tokens:  # the pool's
-        return lambda s: s["pool"].get(word, 0)
-    return lambda s: s["turn"].get("rolls", {}).get(word, 0)
-
-
 def _settle_reads(game: TableGame) -> tuple[set[str], set[str]]:
     """The names and zones the score and the end tests on tokens read (`settle`)."""
     names: set[str] = set()
@@ -636,86 +623,28 @@ def effect_parts(effect: Effect) -> frozenset[str]:
     return frozenset({"tokens"})
 
 
-class _Settler:
-    """What `settled` keeps of a game: the names and zones of a player's own that the score
-    and the token ends read, the readers of the rest (the pool, the table, the hands,
-    the rolls), the score and the end tests compiled, and what it has worked out: a
-    player's score and which token tests hold for them, by what those read of the state
-    (the player's own tokens and zones, and the rest), and the pool tests' by the rest."""
-
-    def __init__(self, game: TableGame) -> None:
-        names, zones = _settle_reads(game)
-        self.own = tuple(n for n in sorted(names)
-                         if n in game.tokens and not game.tokens[n].shared)
-        self.mine = tuple(z for z in sorted(zones) if z != HAND and not _shared_zone(game, z))
-        self.parts = [_part_reader(game, n, False) for n in sorted(names) if n not in self.own]
-        self.parts += [_part_reader(game, z, True) for z in sorted(zones) if z not in self.mine]
-        self.score = compiled_for(game.rules.score, game) if game.rules.score else None
-        self.tests = end_tests(game)
-        self.player_tests = tuple(t for end, t in self.tests if end.kind == "token")
-        self.pool_tests = tuple(t for end, t in self.tests if end.kind != "token")
-        self.seen: dict[tuple, tuple[int, bool]] = {}
-
-    def rest(self, state: dict) -> tuple:
-        """What the score and the tests read beyond a player's own (with the seats)."""
-        out = [tuple(state["players"])]
-        for part in self.parts:
-            out.append(part(state))
-        return tuple(out)
-
-    def player(self, state: dict, game: TableGame, p: str, rest: tuple) -> tuple[int, bool]:
-        """`p`'s score and whether a token end test holds for `p`."""
-        held, zoned = state["tokens"][p], state.get("zones", {}).get(p, {})
-        key = [p, rest]
-        for word in self.own:
-            key.append(held.get(word, 0))
-        for zone in self.mine:
-            key.append(tuple(zoned.get(zone, ())))
-        found = self.seen.get(tuple(key))
-        if found is None:
-            env = Env(state, game, p)
-            score = self.score(env) if self.score is not None else 0
-            found = self.seen[tuple(key)] = (score, any(test(env) for test in self.player_tests))
-        return found
-
-    def table(self, state: dict, game: TableGame, rest: tuple) -> bool:
-        """Whether an end test on the pool holds (it reads the rest alone)."""
-        found = self.seen.get((None, rest))
-        if found is None:
-            env = Env(state, game, None)
-            found = self.seen[(None, rest)] = (0, any(test(env) for test in self.pool_tests))
-        return found[1]
+# id(game) -> (the game, its settle scan: expr_source.scan)
+_SCANS: dict[int, tuple[TableGame, Callable[[dict], tuple[dict[str, int], bool]]]] = {}
 
 
-def _shared_zone(game: TableGame, zone: str) -> bool:
-    found = game.rules.zone(zone)
-    return found is not None and found.shared
-
-
-# id(game) -> (the game, what settled keeps of it)
-_SETTLED: dict[int, tuple[TableGame, _Settler]] = {}
-SETTLED_MOST = 4096  # players' states remembered a game (then forgotten all at once)
+def _scan_of(game: TableGame) -> Callable[[dict], tuple[dict[str, int], bool]]:
+    ends = [end for end in game.rules.end if end.kind in ("token", "pool")]
+    return scan(game, parsed(game.rules.score) if game.rules.score else None,
+                [parsed(e.test) for e in ends if e.kind == "token"],
+                [parsed(e.test) for e in ends if e.kind != "token"])
 
 
 def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[End, str]]]:
-    """`scores` and the `token_ends` that hold, each player's score and tests worked out
-    again only when what they read (the player's tokens and zones, the pool, the rolls
-    their names name) differs from a state already seen (issue 30: the balance lab
-    settles after every step; most steps change one player's part, or none); the
-    ends said by `token_ends` when one holds."""
-    hit = _SETTLED.get(id(game))
-    keep = hit[1] if hit is not None and hit[0] is game else _of_game(
-        _SETTLED, id(game), game, lambda: _Settler(game), 64)
-    if len(keep.seen) >= SETTLED_MOST:
-        keep.seen.clear()
-    rest = keep.rest(state)
-    scores: dict[str, int] = {}
-    held = bool(keep.pool_tests) and keep.table(state, game, rest)
-    for p in state["players"]:
-        scores[p], holds = keep.player(state, game, p, rest)
-        held = held or holds
-    ends = list(token_ends(state, game, keep.tests)) if held else []
-    return (scores if keep.score is not None else {}), ends
+    """`scores` and the `token_ends` that hold: each player's score and whether an end
+    test holds worked out in one call written for the game (referee/table/expr_source.py,
+    issue 30: the balance lab settles after most steps); the ends said by `token_ends`
+    when one holds."""
+    hit = _SCANS.get(id(game))
+    found = hit[1] if hit is not None and hit[0] is game else _of_game(
+        _SCANS, id(game), game, lambda: _scan_of(game), 64)
+    scores, held = found(state)
+    ends = list(token_ends(state, game)) if held else []
+    return (scores if game.rules.score else {}), ends
 
 
 # ── the turn ────────────────────────────────────────────────────────────────────
