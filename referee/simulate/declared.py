@@ -144,8 +144,9 @@ def _first_legal(options: list[list[str]], state: dict, game: TableGame, source:
     tried on the state itself by the lab's path (a refusal there changes nothing), else by
     the general step."""
     last = len(options) - 1
+    run = lab_steps.run_of(game, state, now)
     for i, words in enumerate(options):
-        done = lab_steps.step(state, game, now, words, source)
+        done = run(state, words, source)
         if done:
             return words, state
         if done is None:
@@ -162,9 +163,10 @@ def _each_legal(options: list[list[str]], state: dict, game: TableGame, source: 
     copy of its own; one at a time, so the caller's numbers drawn for each come between
     the tries as they always have (the same seeds, the same games)."""
     last = len(options) - 1
+    run = lab_steps.run_of(game, state, now)
     for i, words in enumerate(options):
         target = state if i == last else copy_state(state)
-        done = lab_steps.step(target, game, now, words, source)
+        done = run(target, words, source)
         if done is None:
             try:
                 target = _move(target, game, words, source, rng, True)

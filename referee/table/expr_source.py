@@ -45,8 +45,8 @@ class _Writer:
             return "()"
         found = self.game.rules.zone(zone)
         if found is not None and found.shared:
-            return f"s.get('table', {{}}).get({zone!r}, ())"
-        return f"(() if p is None else s.get('zones', {{}}).get(p, {{}}).get({zone!r}, ()))"
+            return f"s.get('table', _E).get({zone!r}, ())"
+        return f"(() if p is None else s.get('zones', _E).get(p, _E).get({zone!r}, ()))"
 
     def name(self, word: str) -> str:
         kind = self.game.tokens.get(word)
@@ -54,7 +54,7 @@ class _Writer:
             return f"int(s['pool'].get({word!r}, 0))"
         if kind is not None:
             return f"(0 if p is None else int(s['tokens'][p].get({word!r}, 0)))"
-        return f"int(s['turn'].get('rolls', {{}}).get({word!r}, 0))"
+        return f"int(s['turn'].get('rolls', _E).get({word!r}, 0))"
 
     def count(self, zone: str) -> str:
         if zone == HAND:
@@ -85,6 +85,9 @@ class _Writer:
         return f"({self.write(tree[1])} if {self.write(tree[2])} else 0)"
 
 
+_EMPTY: dict = {}  # what a missing part reads as (only ever read: `.get` on it)
+
+
 def _total(values: dict[str, int], cards: Any) -> int:
     """A field summed over cards (`sum(zone.field)`)."""
     out = 0
@@ -94,9 +97,9 @@ def _total(values: dict[str, int], cards: Any) -> int:
 
 
 def _function(lines: list[str], writer: _Writer) -> Any:
-    """The function `f` of the source `lines`, its names: the writer's constants, `_total`
-    and the four builtins the source calls."""
-    scope: dict[str, Any] = {"_total": _total, "__builtins__": {"bool": bool, "int": int,
+    """The function `f` of the source `lines`, its names: the writer's constants, `_total`,
+    `_E` (an empty dict, read only) and the four builtins the source calls."""
+    scope: dict[str, Any] = {"_total": _total, "_E": _EMPTY, "__builtins__": {"bool": bool, "int": int,
                                                                 "len": len, "sum": sum}}
     scope.update(writer.constants)
     source = "\n".join(lines) + "\n"

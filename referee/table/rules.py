@@ -249,13 +249,17 @@ def holding(state: dict, who: str | None, kind: TokenKind) -> int:
 def moved(state: dict, who: str | None, kind: TokenKind, delta: int) -> int:
     """Change `who`'s (None: the pool's) `kind` by `delta`, held within the kind's min and
     max and what the bank holds (an effect takes what there is); the change made."""
-    before = holding(state, who, kind)
+    holder = state["pool"] if who is None else state["tokens"][who]
+    before = int(holder.get(kind.id, 0))
     after = before + delta
-    if kind.max is not None:
-        after = min(after, max(kind.max, before))
-    after = max(after, min(kind.min, before))
-    after = min(after, before + bank(state, kind))
-    (state["pool"] if who is None else state["tokens"][who])[kind.id] = after
+    if kind.max is not None and after > kind.max and after > before:  # above the most
+        after = max(kind.max, before)
+    if after < kind.min and after < before:  # below the least
+        after = min(kind.min, before)
+    most = before + bank(state, kind)
+    if after > most:  # more than the bank holds
+        after = most
+    holder[kind.id] = after
     return after - before
 
 
@@ -316,6 +320,58 @@ def apply_quietly(state: dict, game: TableGame, effects: tuple[Effect, ...], pla
         _apply(state, game, effect, player, "", chosen, card, False)
         chosen = None if effect.chooses else chosen
     return None
+
+
+# apply(state, player, chosen, card, start) -> the index stopped at, or None
+Applier = Callable[[dict, str, "str | None", "str | None", int], "int | None"]
+
+
+def quiet_effects(game: TableGame, effects: tuple[Effect, ...]) -> Applier:
+    """`apply_quietly` for `effects` of `game`, each made once into what it does (the
+    balance lab applies the same effects at every turn, issue 30): a token change with
+    its amounts' functions looked up once (`_changed` saying nothing), any other effect
+    by `_apply`."""
+    appliers = [_quiet_effect(game, effect) for effect in effects]
+    chooses = [effect.chooses for effect in effects]
+    count = len(effects)
+
+    def apply(state: dict, player: str, chosen: str | None, card: str | None,
+              start: int = 0) -> int | None:
+        for index in range(start, count):
+            if chooses[index]:
+                if chosen is None:
+                    return index
+                appliers[index](state, player, chosen, card)
+                chosen = None
+            else:
+                appliers[index](state, player, chosen, card)
+        return None
+    return apply
+
+
+def _quiet_effect(game: TableGame, effect: Effect) -> Callable[[dict, str, str | None,
+                                                                str | None], None]:
+    if effect.verb not in TOKEN_VERBS:
+        def other(state: dict, player: str, chosen: str | None, card: str | None) -> None:
+            _apply(state, game, effect, player, "", chosen, card, False)
+        return other
+    parts = [(game.tokens[kind_id], constant(amount),
+              None if constant(amount) is not None else compiled_for(amount, game))
+             for kind_id, amount in effect.tokens]
+    verb = effect.verb
+
+    def change(state: dict, player: str, chosen: str | None, card: str | None) -> None:
+        for who in _whom(verb, state["players"], player, chosen):
+            for kind, fixed, amount in parts:
+                delta = fixed if amount is None else amount(Env(state, game, who or player, card))
+                if delta:
+                    moved(state, None if kind.shared else who, kind, delta)
+    return change
+
+
+def may_refuse(effects: tuple[Effect, ...]) -> bool:
+    """Whether `refuses` can ever hold for `effects`: only a transfer is refused."""
+    return any(effect.verb == "transfer" for effect in effects)
 
 
 def refuses(effects: tuple[Effect, ...], player: str, chosen: str | None, start: int = 0) -> bool:
@@ -567,12 +623,7 @@ def ending(state: dict, game: TableGame, held: Iterable[tuple[End, str]],
 def settle(state: dict, game: TableGame) -> list[str]:
     """After every change of a declared game: the scores kept up to date, and the game
     over (or in its last round) when a token condition holds."""
-    if not game.rules.declared or state.get("over"):
-        return []
-    kept, held = settled(state, game)
-    if game.rules.score:
-        state["scores"] = kept  # a dict of its own
-    return ending(state, game, held, False) if held else []
+    return settler(game)(state)
 
 
 # ── the score and the token ends, worked out once for what they read ─────────────
@@ -634,17 +685,36 @@ def _scan_of(game: TableGame) -> Callable[[dict], tuple[dict[str, int], bool]]:
                 [parsed(e.test) for e in ends if e.kind != "token"])
 
 
+def _scan(game: TableGame) -> Callable[[dict], tuple[dict[str, int], bool]]:
+    hit = _SCANS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    return _of_game(_SCANS, id(game), game, lambda: _scan_of(game), 64)  # type: ignore[no-any-return]
+
+
 def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[End, str]]]:
     """`scores` and the `token_ends` that hold: each player's score and whether an end
     test holds worked out in one call written for the game (referee/table/expr_source.py,
     issue 30: the balance lab settles after most steps); the ends said by `token_ends`
     when one holds."""
-    hit = _SCANS.get(id(game))
-    found = hit[1] if hit is not None and hit[0] is game else _of_game(
-        _SCANS, id(game), game, lambda: _scan_of(game), 64)
-    scores, held = found(state)
+    scores, held = _scan(game)(state)
     ends = list(token_ends(state, game)) if held else []
     return (scores if game.rules.score else {}), ends
+
+
+def settler(game: TableGame) -> Callable[[dict], list[str]]:
+    """`settle` for `game`, what it reads of the game looked up once (the balance lab
+    settles after most steps, issue 30)."""
+    found, declared, score = _scan(game), game.rules.declared, bool(game.rules.score)
+
+    def settle_it(state: dict) -> list[str]:
+        if not declared or state.get("over"):
+            return []
+        scores, held = found(state)
+        if score:
+            state["scores"] = scores  # a dict of its own
+        return ending(state, game, list(token_ends(state, game)), False) if held else []
+    return settle_it
 
 
 # ── the turn ────────────────────────────────────────────────────────────────────

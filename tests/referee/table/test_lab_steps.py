@@ -56,28 +56,32 @@ def twin_steps(game: kit.TableGame, seed: int, games: int) -> dict[str, int]:
     """Every step the lab's path takes in whole games, checked against the general step;
     how many of each outcome (`play taken`, `pending refused`, ...)."""
     seen: dict[str, int] = {}
-    own = lab_steps.step
+    own = lab_steps.run_of
 
-    def both(state, game_, now, words, source):  # type: ignore[no-untyped-def]
-        before, rng = copy.deepcopy(state), random.Random()
-        rng.setstate(source.rng.getstate())
-        done = own(state, game_, now, words, source)
-        kind = "pending" if before.get("pending") else now.kind if now is not None else "none"
-        seen[f"{kind} {({True: 'taken', False: 'refused', None: 'left'})[done]}"] = seen.get(
-            f"{kind} {({True: 'taken', False: 'refused', None: 'left'})[done]}", 0) + 1
-        if done is None:
-            assert state == before  # left to the general step: nothing changed
+    def twin(game_, state_, now):  # type: ignore[no-untyped-def]
+        run = own(game_, state_, now)
+        kind = "pending" if state_.get("pending") else now.kind if now is not None else "none"
+
+        def both(state, words, source):  # type: ignore[no-untyped-def]
+            before, rng = copy.deepcopy(state), random.Random()
+            rng.setstate(source.rng.getstate())
+            done = run(state, words, source)
+            said = f"{kind} {({True: 'taken', False: 'refused', None: 'left'})[done]}"
+            seen[said] = seen.get(said, 0) + 1
+            if done is None:
+                assert state == before  # left to the general step: nothing changed
+                return done
+            after = general(copy.deepcopy(before), game_, words, rng)
+            if done:
+                assert after == state, (kind, words)
+                assert rng.getstate() == source.rng.getstate()
+            else:
+                assert after is None and state == before, (kind, words)
             return done
-        after = general(copy.deepcopy(before), game_, words, rng)
-        if done:
-            assert after == state, (kind, words)
-            assert rng.getstate() == source.rng.getstate()
-        else:
-            assert after is None and state == before, (kind, words)
-        return done
+        return both
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lab_steps, "step", both)
+        mp.setattr(lab_steps, "run_of", twin)
         for players, policy, game_seed in runs(game, seed, games):
             declared.play_game(game, players, policy, game_seed)
     return seen
@@ -105,7 +109,7 @@ def test_the_games_are_the_same_through_the_general_step_alone(which, request):
     games = runs(game, 23, 3)
     fast = [declared.play_game(game, *run) for run in games]
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lab_steps, "step", lambda *args: None)
+        mp.setattr(lab_steps, "run_of", lambda *args: lambda *answer: None)
         slow = [declared.play_game(game, *run) for run in games]
     assert fast == slow
 
@@ -131,15 +135,19 @@ def test_answers_the_lab_path_leaves_to_the_general_step(harbour):
 
 def states_of(game: kit.TableGame, seed: int) -> list[dict]:
     seen: list[dict] = []
-    own = lab_steps.step
+    own = lab_steps.run_of
 
-    def keep(state, *args):  # type: ignore[no-untyped-def]
-        done = own(state, *args)
-        seen.append(copy.deepcopy(state))
-        return done
+    def keeping(game_, state_, now):  # type: ignore[no-untyped-def]
+        run = own(game_, state_, now)
+
+        def keep(state, words, source):  # type: ignore[no-untyped-def]
+            done = run(state, words, source)
+            seen.append(copy.deepcopy(state))
+            return done
+        return keep
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lab_steps, "step", keep)
+        mp.setattr(lab_steps, "run_of", keeping)
         for players, policy, game_seed in runs(game, seed, 2):
             declared.play_game(game, players, policy, game_seed)
     return seen
