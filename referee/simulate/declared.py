@@ -142,16 +142,15 @@ def _first_legal(options: list[list[str]], state: dict, game: TableGame, source:
                  rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict] | None:
     """The first answer the engine accepts, in the order given, and the state after it:
     tried on the state itself by the lab's path (a refusal there changes nothing), else by
-    the general step."""
-    last = len(options) - 1
+    the general step on a copy (so a refusal of every answer leaves the state as it was)."""
     run = lab_steps.run_of(game, state, now)
-    for i, words in enumerate(options):
+    for words in options:
         done = run(state, words, source)
         if done:
             return words, state
         if done is None:
             try:
-                return words, _move(state, game, words, source, rng, i == last)
+                return words, _move(state, game, words, source, rng, False)
             except (RefereeError, UsageError):
                 continue
     return None
@@ -181,14 +180,14 @@ def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: Fa
            rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict]:
     """The policy's answer at the step `now` and the state after it."""
     options = answers(state, game, hidden, rng, now)
-    where = {"turn": dict(state["turn"])}  # said (turn_line) when no answer is legal
     if policy == "random":
         if len(options) > 1:  # one answer: nothing to shuffle (and no number drawn for it)
             rng.shuffle(options)
         found = _first_legal(options, state, game, source, rng, now)
-        if found is None:
-            raise RefereeError(f"no legal answer at {rules.turn_line(where)}")
+        if found is None:  # the state as it was: every try refused changed nothing
+            raise RefereeError(f"no legal answer at {rules.turn_line(state)}")
         return found
+    where = {"turn": dict(state["turn"])}  # said (turn_line) when no answer is legal
     chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
     tried = [(margin(after, chooser), rng.random(), words, after)
              for words, after in _each_legal(options, state, game, source, rng, now)]
@@ -251,6 +250,7 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
     rolls: list[tuple[str, int]] = []
     steps = 0
     policy_of = seat_policies(policy, state)
+    hand_steps = lab_steps.plan(game).hand_steps
     while not state.get("over") and steps < MAX_STEPS:
         pending = state.get("pending")
         now = None if pending else turn.current_step(state, game)
@@ -267,7 +267,8 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
             rolls.append((now.roll, int(state["last_roll"]["outcome"])))  # type: ignore[union-attr]
         if not steps:  # a quiet step settles only what it may change: the first state too
             rules.settle(state, game)
-        hidden.sync(state, rng)
+        if now is None or id(now) in hand_steps:  # the other steps change no hand
+            hidden.sync(state, rng)
         steps += 1
     first = state["setup"]["first"]
     order = names[names.index(first):] + names[:names.index(first)]

@@ -31,6 +31,10 @@ class _Writer:
     def __init__(self, game: TableGame) -> None:
         self.game = game
         self.constants: dict[str, dict[str, int]] = {}
+        # whose the expression is: "env" (`p`, the Env's player, may be None), "player"
+        # (`p` a seat: its tokens `T` and zones `Z` bound once, `bound`) or "table" (None)
+        self.who = "env"
+        self.bound: set[str] = set()
 
     def fields(self, name: str) -> str:
         """The name of a constant: each card's value of the field `name` (0 when none)."""
@@ -46,19 +50,29 @@ class _Writer:
         found = self.game.rules.zone(zone)
         if found is not None and found.shared:
             return f"s.get('table', _E).get({zone!r}, ())"
+        if self.who == "player":
+            self.bound.add("Z")
+            return f"Z.get({zone!r}, ())"
+        if self.who == "table":
+            return "()"
         return f"(() if p is None else s.get('zones', _E).get(p, _E).get({zone!r}, ()))"
 
     def name(self, word: str) -> str:
         kind = self.game.tokens.get(word)
         if kind is not None and kind.shared:
             return f"int(s['pool'].get({word!r}, 0))"
+        if kind is not None and self.who == "player":
+            self.bound.add("T")
+            return f"int(T.get({word!r}, 0))"
         if kind is not None:
-            return f"(0 if p is None else int(s['tokens'][p].get({word!r}, 0)))"
+            return "0" if self.who == "table" else \
+                f"(0 if p is None else int(s['tokens'][p].get({word!r}, 0)))"
         return f"int(s['turn'].get('rolls', _E).get({word!r}, 0))"
 
     def count(self, zone: str) -> str:
         if zone == HAND:
-            return "(sum(s['hands'][p].values()) if p else 0)"
+            return {"player": "sum(s['hands'][p].values())", "table": "0"}.get(
+                self.who, "(sum(s['hands'][p].values()) if p else 0)")
         return f"len({self.cards(zone)})"
 
     def write(self, tree: expr.Tree) -> str:
@@ -121,12 +135,15 @@ def scan(game: TableGame, score: expr.Tree | None, player_tests: list[expr.Tree]
     whether an end test holds (one of `player_tests` for a player, or of `pool_tests` for
     the table): what `rules.settle` reads after every step, in one call (issue 30)."""
     writer = _Writer(game)
-    lines = ["def f(s):", "    c = None", "    p = None", "    scores = {}"]
+    writer.who = "table"
     pool = " or ".join(writer.write(t) for t in pool_tests) or "False"
-    lines += [f"    held = bool({pool})", "    for p in s['players']:",
-              f"        scores[p] = {writer.write(score) if score is not None else '0'}"]
+    writer.who = "player"  # each seat's tokens and zones bound once
+    each = [f"        scores[p] = {writer.write(score) if score is not None else '0'}"]
     if player_tests:
         tests = " or ".join(writer.write(t) for t in player_tests)
-        lines += [f"        if not held and ({tests}):", "            held = True"]
-    lines.append("    return scores, held")
+        each += [f"        if not held and ({tests}):", "            held = True"]
+    binds = {"T": "        T = s['tokens'][p]", "Z": "        Z = s.get('zones', _E).get(p, _E)"}
+    lines = ["def f(s):", "    c = None", "    p = None", "    scores = {}",
+             f"    held = bool({pool})", "    for p in s['players']:",
+             *(binds[name] for name in sorted(writer.bound)), *each, "    return scores, held"]
     return _function(lines, writer)  # type: ignore[no-any-return]

@@ -48,6 +48,10 @@ class Plan:
         self.game = game
         self.settle = rules.settler(game)
         self.steps: dict[int, Run | None] = {id(s): self.made(s) for s in game.step_at.values()}
+        # the steps that may change a hand (`turn.step_parts`), by id: after the others the
+        # lab's hidden hands have nothing to follow
+        self.hand_steps = frozenset(id(s) for s in game.step_at.values()
+                                    if "hands" in turn.step_parts(game, s))
 
     def run_of(self, state: dict, now: RuleStep | None) -> Run:
         """The run of the step the state is at (`now`: `turn.current_step`)."""
@@ -103,7 +107,8 @@ def run_of(game: TableGame, state: dict, now: RuleStep | None) -> Run:
     refused (the state as it was), None not taken here (step the general way)."""
     if state.get("over"):
         return _not_here  # refused by the general path, with its words
-    return plan(game).run_of(state, now)
+    hit = _PLANS.get(id(game))  # `plan(game)`, looked up here: at every step of the lab
+    return (hit[1] if hit is not None and hit[0] is game else plan(game)).run_of(state, now)
 
 
 def step(state: dict, game: TableGame, now: RuleStep | None, words: list[str],

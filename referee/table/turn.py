@@ -116,10 +116,13 @@ def price(state: dict, game: TableGame, who: str, card: str, kind_id: str,
     """One token kind of a card's cost: the kind, what `card` costs `who` of it (a card
     field, else an expression) and what they hold of it."""
     kind = game.tokens[kind_id]
-    if amount in game.card_fields.get(card, {}) or not amount.lstrip("+-").strip():
-        n = game.card_fields.get(card, {}).get(amount, 0)
+    fields = game.card_fields.get(card, {})
+    if amount in fields or not amount.lstrip("+-").strip():
+        n = fields.get(amount, 0)
     else:
-        n = rules.evaluate(amount, rules.Env(state, game, who, card))
+        fixed = rules.constant(amount)  # most costs read nothing (`cargo: 1`)
+        n = fixed if fixed is not None else rules.evaluate(amount, rules.Env(state, game, who,
+                                                                               card))
     return kind, n, rules.holding(state, None if kind.shared else who, kind)
 
 
