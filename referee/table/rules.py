@@ -530,23 +530,26 @@ def scores(state: dict, game: TableGame) -> dict[str, int]:
     return {p: score(Env(state, game, p)) for p in state["players"]}
 
 
+def _ranks(state: dict, game: TableGame) -> dict[str, tuple[int, ...]]:
+    """Each player's score, then each tie-break: what the standing sorts by (worked out
+    once a player)."""
+    out = {}
+    for p in state["players"]:
+        env = Env(state, game, p)
+        out[p] = (evaluate(game.rules.score, env) if game.rules.score else 0,
+                  *(evaluate(t, env) for t in game.rules.tie_break))
+    return out
+
+
 def standing(state: dict, game: TableGame) -> list[str]:
     """The players in order of score, then of each tie-break (highest first)."""
-    def key(p: str) -> tuple[int, ...]:
-        env = Env(state, game, p)
-        return (evaluate(game.rules.score, env) if game.rules.score else 0,
-                *(evaluate(t, env) for t in game.rules.tie_break))
-    return sorted(state["players"], key=key, reverse=True)
+    return sorted(state["players"], key=_ranks(state, game).__getitem__, reverse=True)
 
 
 def winners(state: dict, game: TableGame) -> list[str]:
-    order = standing(state, game)
-
-    def key(p: str) -> tuple[int, ...]:
-        env = Env(state, game, p)
-        return (evaluate(game.rules.score, env) if game.rules.score else 0,
-                *(evaluate(t, env) for t in game.rules.tie_break))
-    return [p for p in order if key(p) == key(order[0])]
+    ranks = _ranks(state, game)
+    order = sorted(state["players"], key=ranks.__getitem__, reverse=True)  # `standing`
+    return [p for p in order if ranks[p] == ranks[order[0]]]
 
 
 def finish(state: dict, game: TableGame, reason: str) -> list[str]:
