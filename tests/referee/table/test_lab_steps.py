@@ -198,3 +198,21 @@ def test_an_expression_holds_no_declared_text_as_code(harbour):
     assert fn(rules.Env(state, odd, "P1")) == 7
     with pytest.raises(ValueError, match="not an operator"):
         generated(("op", "**", ("num", "2"), ("num", "3")), harbour)
+
+
+@pytest.mark.parametrize("left", [{"play", "pending"}, {"reveal", "choose", "discard_to"}])
+def test_steps_left_to_the_general_step_among_the_others_play_the_same_games(left, bazaar):
+    """Some kinds of step left to the general step (as an answer the lab's path does not
+    take is), the rest taken by the lab's path: the same games, whichever policy."""
+    own = lab_steps.run_of
+
+    def some(game_, state_, now):  # type: ignore[no-untyped-def]
+        kind = "pending" if state_.get("pending") else now.kind if now is not None else ""
+        return (lambda *answer: None) if kind in left else own(game_, state_, now)
+
+    games = runs(bazaar, 25, 3)
+    fast = [declared.play_game(bazaar, *run) for run in games]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lab_steps, "run_of", some)
+        mixed = [declared.play_game(bazaar, *run) for run in games]
+    assert fast == mixed
