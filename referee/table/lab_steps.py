@@ -158,7 +158,8 @@ class _Chain:
         self.refusable = rules.may_refuse(effects)
 
     def refuses(self, player: str, chosen: str | None) -> bool:
-        return self.refusable and rules.refuses(self.effects, player, chosen)
+        """`rules.refuses` (asked where `refusable`: a chain without a transfer never is)."""
+        return rules.refuses(self.effects, player, chosen)
 
 
 def _card_chains(game: TableGame, when: str) -> Callable[[str], _Chain]:
@@ -197,7 +198,7 @@ def _effect(game: TableGame, now: RuleStep) -> Run:
                 return None
         elif words:
             return False  # a step that runs by itself takes no answer
-        if chain.refuses(active, chosen):
+        if chain.refusable and chain.refuses(active, chosen):
             return False
         chain.apply(state, active, chosen, None, 0)
         turn.advance_quietly(state, game)
@@ -227,7 +228,7 @@ def _choose(game: TableGame, now: RuleStep) -> Run:
         if chain is None:
             return None  # not an option's name as written: the general path reads it
         active = state["turn"]["player"]
-        if chain.refuses(active, None):
+        if chain.refusable and chain.refuses(active, None):
             return False
         stopped = chain.apply(state, active, None, None, 0)
         if stopped is None:
@@ -298,7 +299,7 @@ def _reveal(game: TableGame, now: RuleStep) -> Run:
         chain = chain_of(card)
         if (pile["deck"] < 1 or game.cards[card] != deck
                 or not turn._unseen_copy(state, game, deck, card)  # noqa: SLF001
-                or chain.refuses(active, None)):
+                or (chain.refusable and chain.refuses(active, None))):
             return False
         done = state["turn"]["done"] = state["turn"].get("done", 0) + 1
         pile["deck"] -= 1
@@ -331,7 +332,8 @@ def _play(game: TableGame, now: RuleStep) -> Run | None:
         pay = [turn.price(state, game, active, card, k, a) for k, a in cost]
         chain = chain_of(card)
         if (any(n > have - kind.min for kind, n, have in pay)
-                or turn.hand_refuses(state, game, active, card) or chain.refuses(active, None)):
+                or turn.hand_refuses(state, game, active, card)
+                or (chain.refusable and chain.refuses(active, None))):
             return False
         for kind, n, _ in pay:
             rules.moved(state, None if kind.shared else active, kind, -n)

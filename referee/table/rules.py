@@ -361,7 +361,8 @@ def _quiet_effect(game: TableGame, effect: Effect) -> Callable[[dict, str, str |
     verb = effect.verb
 
     def change(state: dict, player: str, chosen: str | None, card: str | None) -> None:
-        for who in _whom(verb, state["players"], player, chosen):
+        whom = (player,) if verb == "self" else _whom(verb, state["players"], player, chosen)
+        for who in whom:
             for kind, fixed, amount in parts:
                 delta = fixed if amount is None else amount(Env(state, game, who or player, card))
                 if delta:
