@@ -86,9 +86,37 @@ class LabFaces(FaceSource):
     draws it (the same numbers in the same order), without the words naming each die
     that FaceSource keeps for a session's log (the lab keeps no log)."""
 
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        # id(die) -> (the die, each face's (key, value or 0)): read once a game, not a roll
+        self.keyed: dict[int, tuple[Die, tuple[tuple[str, int], ...]]] = {}
+
     def take(self, n: int, die: Die, label: str) -> list[Face]:
         choice, faces = self.rng.choice, die.faces
         return [choice(faces) for _ in range(n)]
+
+    def drawn(self, n: int, die: Die, label: str) -> list[tuple[str, int]]:
+        """`take`'s faces as (key, value or 0), drawn with the numbers `take` draws:
+        `Random.choice` is `seq[_randbelow(len(seq))]`, and `_randbelow` of a plain
+        `random.Random` asks `getrandbits(len(seq).bit_length())` until below the length;
+        done here without those two calls a die (the lab rolls every turn). Another RNG
+        class draws through `choice` (tests/referee/simulate: the same faces as `take`)."""
+        hit = self.keyed.get(id(die))
+        if hit is None or hit[0] is not die:
+            hit = self.keyed[id(die)] = (die, tuple((f.key, f.value or 0) for f in die.faces))
+        faces = hit[1]
+        if type(self.rng) is not random.Random:
+            choice = self.rng.choice
+            return [choice(faces) for _ in range(n)]
+        getrandbits, sides = self.rng.getrandbits, len(faces)
+        bits = sides.bit_length()
+        out = []
+        for _ in range(n):
+            r = getrandbits(bits)
+            while r >= sides:
+                r = getrandbits(bits)
+            out.append(faces[r])
+        return out
 
 
 # ── the answers a step may take ─────────────────────────────────────────────────

@@ -32,7 +32,8 @@ class _Writer:
         self.game = game
         self.constants: dict[str, dict[str, int]] = {}
         # whose the expression is: "env" (`p`, the Env's player, may be None), "player"
-        # (`p` a seat: its tokens `T` and zones `Z` bound once, `bound`) or "table" (None)
+        # (`p` a seat: its tokens `T` and zones `Z` bound once, `bound`), "table" (None) or
+        # "roll" (as "env", but a name reads the roll's counts `k` and sum `t`: `Env.name`)
         self.who = "env"
         self.bound: set[str] = set()
 
@@ -58,6 +59,8 @@ class _Writer:
         return f"(() if p is None else s.get('zones', _E).get(p, _E).get({zone!r}, ()))"
 
     def name(self, word: str) -> str:
+        if self.who == "roll":  # a roll's outcome: every name one of its counts, or the sum
+            return "t" if word == "sum" else f"int(k.get({word!r}, 0))"
         kind = self.game.tokens.get(word)
         if kind is not None and kind.shared:
             return f"int(s['pool'].get({word!r}, 0))"
@@ -126,6 +129,17 @@ def generated(tree: expr.Tree, game: TableGame) -> Callable[[Env], int]:
     writer = _Writer(game)
     body = writer.write(tree)
     return _function(["def f(env):", "    s, p, c = env.state, env.player, env.card",  # type: ignore[no-any-return]
+                      f"    return {body}"], writer)
+
+
+def rolled_outcome(tree: expr.Tree, game: TableGame) -> Callable[[dict, str, dict[str, int], int], int]:
+    """A roll's outcome as one function `f(state, player, counts, total)`: what the tree
+    means for an Env of `game` with a roll's counts (issue 30: the lab rolls every turn,
+    and an Env and a closure a node cost more than the outcome)."""
+    writer = _Writer(game)
+    writer.who = "roll"
+    body = writer.write(tree)
+    return _function(["def f(s, p, k, t):", "    c = None",  # type: ignore[no-any-return]
                       f"    return {body}"], writer)
 
 

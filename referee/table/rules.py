@@ -14,7 +14,7 @@ from typing import Any
 from carddb import expr
 from carddb.gamerules import HAND, Effect, End, Roll
 from referee.errors import RefereeError, UsageError
-from referee.table.expr_source import generated, scan
+from referee.table.expr_source import generated, rolled_outcome, scan
 from referee.words import counted, listed
 
 # referee/table/kit.py's TableGame and TokenKind, and dice.py's FaceSource: named here
@@ -190,6 +190,8 @@ def _of_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
 
 # id(game) -> (the game, {expression text: its function})
 _FOR_GAME: dict[int, tuple[TableGame, dict[str, Compiled]]] = {}
+# id(game) -> (the game, {a roll's outcome text: its function of (state, player, counts, sum)})
+_ROLLS_FOR_GAME: dict[int, tuple[TableGame, dict[str, Callable[..., int]]]] = {}
 FOR_GAME_MOST = 1024  # expressions kept a game (then forgotten all at once)
 
 
@@ -206,6 +208,21 @@ def compiled_for(text: str, game: TableGame) -> Compiled:
         if len(fns) >= FOR_GAME_MOST:
             fns.clear()
         fn = fns[text] = generated(expr.parse(text), game)
+    return fn  # type: ignore[no-any-return]
+
+
+def outcome_for(text: str, game: TableGame) -> Callable[[dict, str, dict[str, int], int], int]:
+    """`compiled(text)` for an Env of `game` with a roll's counts, as one function of
+    (state, player, counts, sum) (referee/table/expr_source.py; issue 30: a simulated game
+    rolls every turn)."""
+    hit = _ROLLS_FOR_GAME.get(id(game))
+    fns = hit[1] if hit is not None and hit[0] is game else _of_game(
+        _ROLLS_FOR_GAME, id(game), game, dict, 64)
+    fn = fns.get(text)
+    if fn is None:
+        if len(fns) >= FOR_GAME_MOST:
+            fns.clear()
+        fn = fns[text] = rolled_outcome(parsed(text), game)
     return fn  # type: ignore[no-any-return]
 
 
@@ -506,17 +523,17 @@ def rolled(state: dict, game: TableGame, named: Roll, player: str,
            source: FaceSource) -> tuple[list[str], dict[str, int], int, int]:
     """`roll` saying nothing (the balance lab's path, issue 30): the faces' keys, their
     counts, their sum and the outcome, kept in the turn and as the last roll."""
-    faces = []
+    drawn: list[tuple[str, int]] = []
     for die_name, n in named.pool:
-        faces += source.take(n, game.dice[die_name], f"{player}'s {named.name} roll "
-                                                     f"({n} {die_name})")
-    keys = [f.key for f in faces]  # each face's key read once (a simulated game rolls often)
+        drawn += source.drawn(n, game.dice[die_name], f"{player}'s {named.name} roll "
+                                                      f"({n} {die_name})")
+    keys = [key for key, _ in drawn]  # each face's key read once a game (the lab rolls often)
     counts: dict[str, int] = {}
     total = 0
-    for key, f in zip(keys, faces, strict=True):
+    for key, value in drawn:
         counts[key] = counts.get(key, 0) + 1
-        total += f.value or 0
-    value = compiled(named.outcome)(Env(state, game, player, counts=counts, total=total))
+        total += value
+    value = outcome_for(named.outcome, game)(state, player, counts, total)
     state["turn"].setdefault("rolls", {})[named.name] = value
     state["last_roll"] = {"who": player, "die": named.name, "faces": keys,
                           "counts": dict(counts), "sum": total, "outcome": value}

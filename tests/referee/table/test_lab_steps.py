@@ -216,3 +216,53 @@ def test_steps_left_to_the_general_step_among_the_others_play_the_same_games(lef
         mp.setattr(lab_steps, "run_of", some)
         mixed = [declared.play_game(bazaar, *run) for run in games]
     assert fast == mixed
+
+
+@pytest.mark.parametrize("which", ["harbour", "bazaar"])
+def test_a_rolls_outcome_written_as_one_function_means_what_its_tree_means(which, request):
+    """`rules.outcome_for` (a roll's outcome as one function of the counts and the sum)
+    gives what `rules.compiled` gives for an Env with the roll's counts: every name a
+    count (a token's name too), `sum` the faces' sum, zones and the hand read as ever."""
+    game = request.getfixturevalue(which)
+    texts = sorted({r.outcome for r in game.rules.rolls.values()} | {
+        "sum >= 7", "2 * wind - wave if calm > 0", "cargo + sword - gold",
+        "count(harbour) + sum(harbour.speed) + sum", "count(hand) - calm + count(stalls)"})
+    pairs = [(rules.outcome_for(t, game), rules.compiled(t)) for t in texts]
+    rng = random.Random(26)
+    compared = 0
+    for state in states_of(game, 27)[::9]:
+        for who in state["players"]:
+            counts = {k: rng.randrange(4) for k in ("wind", "wave", "sword", "cargo", "gold")
+                      if rng.random() < 0.7}
+            total = rng.randrange(-3, 13)
+            for mine, closures in pairs:
+                env = rules.Env(state, game, who, counts=counts, total=total)
+                assert mine(state, who, counts, total) == closures(env)
+                compared += 1
+    assert compared > 200
+
+
+class _Other(random.Random):
+    """An RNG class of its own: the lab draws its faces through `choice`."""
+
+
+@pytest.mark.parametrize("make", [random.Random, _Other])
+def test_the_labs_faces_are_the_faces_take_draws(make, harbour, bazaar):
+    """`LabFaces.drawn` (each face's key and value, the RNG asked without `choice`) gives
+    what `take` gives from the same RNG state, and leaves the RNG as `take` does: every
+    die of both games, one to seven at a time, and a die of each size from 1 to 13 faces."""
+    from carddb.dice import Face
+
+    dice = [*harbour.dice.values(), *bazaar.dice.values(), *(
+        kit._d(sides) for sides in range(1, 14))]  # noqa: SLF001
+    dice.append(type(dice[0])("odd", tuple(Face(s, None, None) for s in "abcde"), 1, ()))
+    compared = 0
+    for seed in range(30):
+        for die in dice:
+            for n in range(1, 8):
+                mine, theirs = declared.LabFaces(make(seed)), declared.LabFaces(make(seed))
+                faces = theirs.take(n, die, "")
+                assert mine.drawn(n, die, "") == [(f.key, f.value or 0) for f in faces]
+                assert mine.rng.getstate() == theirs.rng.getstate()
+                compared += 1
+    assert compared > 2000
