@@ -123,20 +123,21 @@ class LabFaces(FaceSource):
 def answers(state: dict, game: TableGame, hidden: Hidden, rng: random.Random,
             now: RuleStep | None) -> list[list[str]]:
     """Every answer worth trying at the current step, `now` (the engine decides which are
-    legal)."""
-    active = state["turn"]["player"]
+    legal); the kinds asked most first (the lab asks at every step)."""
     if state.get("pending"):
         return [[p] for p in state["players"]]
     if now is None or now.kind == "roll":
         return [[]]
-    if now.kind == "effect":
+    kind = now.kind
+    if kind == "effect":
         chooses = now.effect is not None and now.effect.chooses
         return [[p] for p in state["players"]] if chooses else [[]]
-    if now.kind == "choose":
+    if kind == "choose":
         return [[o.name] for o in now.options]
-    if now.kind == "play":
+    active = state["turn"]["player"]
+    if kind == "play":
         return [[], *([card] for card in sorted(set(hidden.held(active, now.deck or None))))]
-    if now.kind == "discard_to":
+    if kind == "discard_to":
         over = rules.hand_size(state, active) - turn.hand_limit(game, now)
         held = hidden.held(active)
         return [[", ".join(rng.sample(held, over))]] if over > 0 else [[]]
@@ -166,11 +167,15 @@ def _move(state: dict, game: TableGame, words: list[str], source: FaceSource,
     return step(state, game, words, source, rng, quiet=True).state  # type: ignore[no-any-return]
 
 
-def _first_legal(options: list[list[str]], state: dict, game: TableGame, source: FaceSource,
-                 rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict] | None:
-    """The first answer the engine accepts, in the order given, and the state after it:
-    tried on the state itself by the lab's path (a refusal there changes nothing), else by
-    the general step on a copy (so a refusal of every answer leaves the state as it was)."""
+def random_answer(state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
+                  rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict]:
+    """The random policy's answer at the step `now` and the state after it: the answers
+    shuffled, the first the engine accepts, tried on the state itself by the lab's path (a
+    refusal there changes nothing), else by the general step on a copy (so a refusal of
+    every answer leaves the state as it was)."""
+    options = answers(state, game, hidden, rng, now)
+    if len(options) > 1:  # one answer: nothing to shuffle (and no number drawn for it)
+        rng.shuffle(options)
     run = lab_steps.run_of(game, state, now)
     for words in options:
         done = run(state, words, source)
@@ -181,7 +186,7 @@ def _first_legal(options: list[list[str]], state: dict, game: TableGame, source:
                 return words, _move(state, game, words, source, rng, False)
             except (RefereeError, UsageError):
                 continue
-    return None
+    raise RefereeError(f"no legal answer at {rules.turn_line(state)}")  # the state as it was
 
 
 def _each_legal(options: list[list[str]], state: dict, game: TableGame, source: FaceSource,
@@ -207,14 +212,9 @@ def _each_legal(options: list[list[str]], state: dict, game: TableGame, source: 
 def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
            rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict]:
     """The policy's answer at the step `now` and the state after it."""
-    options = answers(state, game, hidden, rng, now)
     if policy == "random":
-        if len(options) > 1:  # one answer: nothing to shuffle (and no number drawn for it)
-            rng.shuffle(options)
-        found = _first_legal(options, state, game, source, rng, now)
-        if found is None:  # the state as it was: every try refused changed nothing
-            raise RefereeError(f"no legal answer at {rules.turn_line(state)}")
-        return found
+        return random_answer(state, game, hidden, source, rng, now)
+    options = answers(state, game, hidden, rng, now)
     where = {"turn": dict(state["turn"])}  # said (turn_line) when no answer is legal
     chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
     tried = [(margin(after, chooser), rng.random(), words, after)
@@ -283,8 +283,10 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
         pending = state.get("pending")
         now = None if pending else turn.current_step(state, game)
         actor = state["turn"]["player"]
-        words, state = decide(policy_of[pending["player"] if pending else actor], state, game,
-                              hidden, source, rng, now)
+        policy_now = policy_of[pending["player"] if pending else actor]
+        words, state = (random_answer(state, game, hidden, source, rng, now)
+                        if policy_now == "random" else
+                        decide(policy_now, state, game, hidden, source, rng, now))
         kind = now.kind if now is not None else ""
         if words and kind in ("play", "discard_to"):
             for card in turn._names(words):  # noqa: SLF001 - the engine's own reading

@@ -53,14 +53,6 @@ class Plan:
         self.hand_steps = frozenset(id(s) for s in game.step_at.values()
                                     if "hands" in turn.step_parts(game, s))
 
-    def run_of(self, state: dict, now: RuleStep | None) -> Run:
-        """The run of the step the state is at (`now`: `turn.current_step`)."""
-        if state.get("pending"):
-            return self.resolve
-        if now is None:
-            return self.next_phase
-        return self.steps.get(id(now)) or _not_here
-
     def made(self, now: RuleStep) -> Run | None:
         """The run of the step `now`, settling after it when it may change what settle
         reads (`turn.settles`)."""
@@ -107,8 +99,13 @@ def run_of(game: TableGame, state: dict, now: RuleStep | None) -> Run:
     refused (the state as it was), None not taken here (step the general way)."""
     if state.get("over"):
         return _not_here  # refused by the general path, with its words
-    hit = _PLANS.get(id(game))  # `plan(game)`, looked up here: at every step of the lab
-    return (hit[1] if hit is not None and hit[0] is game else plan(game)).run_of(state, now)
+    hit = _PLANS.get(id(game))  # `plan(game)`, looked up here: at every lab step
+    made = hit[1] if hit is not None and hit[0] is game else plan(game)
+    if state.get("pending"):
+        return made.resolve
+    if now is None:
+        return made.next_phase
+    return made.steps.get(id(now)) or _not_here
 
 
 def step(state: dict, game: TableGame, now: RuleStep | None, words: list[str],
