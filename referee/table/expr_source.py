@@ -93,13 +93,22 @@ class _Writer:
         if head == "neg":
             return f"(-{self.write(tree[1])})"
         if head in ("op", "cmp"):
-            op = str(tree[1])
-            if op not in _OPERATORS:
-                raise ValueError(f"not an operator: {op!r}")
-            both = f"{self.write(tree[2])} {op} {self.write(tree[3])}"
+            both = self.both(tree)
             return f"int({both})" if head == "cmp" else f"({both})"
         # "if": the value when the test holds, else 0 (the test read first)
-        return f"({self.write(tree[1])} if {self.write(tree[2])} else 0)"
+        return f"({self.write(tree[1])} if {self.test(tree[2])} else 0)"
+
+    def test(self, tree: expr.Tree) -> str:
+        """The tree read only for whether it holds (an `if`'s test, an end test): a
+        comparison as Python's own, its truth the same as its 1 or 0's."""
+        return f"({self.both(tree)})" if tree[0] == "cmp" else self.write(tree)
+
+    def both(self, tree: expr.Tree) -> str:
+        """An operator or a comparison's two sides, the operator one of a fixed set."""
+        op = str(tree[1])
+        if op not in _OPERATORS:
+            raise ValueError(f"not an operator: {op!r}")
+        return f"{self.write(tree[2])} {op} {self.write(tree[3])}"
 
 
 _EMPTY: dict = {}  # what a missing part reads as (only ever read: `.get` on it)
@@ -150,11 +159,11 @@ def scan(game: TableGame, score: expr.Tree | None, player_tests: list[expr.Tree]
     the table): what `rules.settle` reads after every step, in one call (issue 30)."""
     writer = _Writer(game)
     writer.who = "table"
-    pool = " or ".join(writer.write(t) for t in pool_tests) or "False"
+    pool = " or ".join(writer.test(t) for t in pool_tests) or "False"
     writer.who = "player"  # each seat's tokens and zones bound once
     each = [f"        scores[p] = {writer.write(score) if score is not None else '0'}"]
     if player_tests:
-        tests = " or ".join(writer.write(t) for t in player_tests)
+        tests = " or ".join(writer.test(t) for t in player_tests)
         each += [f"        if not held and ({tests}):", "            held = True"]
     binds = {"T": "        T = s['tokens'][p]", "Z": "        Z = s.get('zones', _E).get(p, _E)"}
     lines = ["def f(s):", "    c = None", "    p = None", "    scores = {}",
