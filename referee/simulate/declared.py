@@ -40,6 +40,25 @@ def seat_names(players: int) -> list[str]:
     return [f"P{i + 1}" for i in range(players)]
 
 
+def shuffle(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`: of a plain `random.Random`, its own steps (each swap with a
+    number below i + 1 from `getrandbits(bit_length)`, asked again while not below)
+    without a call to `_randbelow` an item (the lab shuffles every deck each game, and
+    answers at most steps); the same numbers, the same order (tests/referee/table/
+    test_lab_steps.py). Another RNG class shuffles by its own method."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        below = i + 1
+        bits = below.bit_length()
+        j = getrandbits(bits)
+        while j >= below:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
 # ── the cards behind the referee's counts ───────────────────────────────────────
 class Hidden:
     """Each deck shuffled (its top is the end of the list) and each hand's cards: what
@@ -49,7 +68,7 @@ class Hidden:
         self.piles: dict[str, list[str]] = {}
         for deck, cards in game.deck_cards.items():
             pile = [name for name, copies in cards for _ in range(copies)]
-            rng.shuffle(pile)
+            shuffle(rng, pile)
             self.piles[deck] = pile
         self.hands: dict[str, dict[str, list[str]]] = {
             p: {d: [] for d in game.decks} for p in players}
@@ -175,7 +194,7 @@ def random_answer(state: dict, game: TableGame, hidden: Hidden, source: FaceSour
     every answer leaves the state as it was)."""
     options = answers(state, game, hidden, rng, now)
     if len(options) > 1:  # one answer: nothing to shuffle (and no number drawn for it)
-        rng.shuffle(options)
+        shuffle(rng, options)
     run = lab_steps.run_of(game, state, now)
     for words in options:
         done = run(state, words, source)

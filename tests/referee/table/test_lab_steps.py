@@ -266,3 +266,17 @@ def test_the_labs_faces_are_the_faces_take_draws(make, harbour, bazaar):
                 assert mine.rng.getstate() == theirs.rng.getstate()
                 compared += 1
     assert compared > 2000
+
+
+@pytest.mark.parametrize("make", [random.Random, _Other])
+def test_the_labs_shuffle_is_the_rngs(make):
+    """`declared.shuffle` leaves a list and the RNG as `Random.shuffle` does, for lists
+    of 0 to 40 items and many seeds."""
+    for seed in range(40):
+        for n in range(41):
+            mine, theirs = make(seed), make(seed)
+            a, b = list(range(n)), list(range(n))
+            declared.shuffle(mine, a)
+            theirs.shuffle(b)
+            assert a == b
+            assert mine.getstate() == theirs.getstate()
