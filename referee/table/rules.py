@@ -527,7 +527,7 @@ def rolled(state: dict, game: TableGame, named: Roll, player: str,
     for die_name, n in named.pool:
         drawn += source.drawn(n, game.dice[die_name], f"{player}'s {named.name} roll "
                                                       f"({n} {die_name})")
-    keys = [key for key, _ in drawn]  # each face's key read once a game (the lab rolls often)
+    keys = [key for key, _ in drawn]  # the lab's faces read each key once a game, not a roll
     counts: dict[str, int] = {}
     total = 0
     for key, value in drawn:
