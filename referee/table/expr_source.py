@@ -152,11 +152,10 @@ def rolled_outcome(tree: expr.Tree, game: TableGame) -> Callable[[dict, str, dic
                       f"    return {body}"], writer)
 
 
-def scan(game: TableGame, score: expr.Tree | None, player_tests: list[expr.Tree],
-         pool_tests: list[expr.Tree]) -> Callable[[dict], tuple[dict[str, int], bool]]:
-    """One function of a state of `game`: each player's score (`score`; 0 when None) and
-    whether an end test holds (one of `player_tests` for a player, or of `pool_tests` for
-    the table): what `rules.settle` reads after every step, in one call (issue 30)."""
+def _scan_body(game: TableGame, score: expr.Tree | None, player_tests: list[expr.Tree],
+               pool_tests: list[expr.Tree]) -> tuple[list[str], _Writer]:
+    """The lines that work out `scores` (each player's) and `held` (an end test holds) of a
+    state `s`, and their writer."""
     writer = _Writer(game)
     writer.who = "table"
     pool = " or ".join(writer.test(t) for t in pool_tests) or "False"
@@ -166,7 +165,26 @@ def scan(game: TableGame, score: expr.Tree | None, player_tests: list[expr.Tree]
         tests = " or ".join(writer.test(t) for t in player_tests)
         each += [f"        if not held and ({tests}):", "            held = True"]
     binds = {"T": "        T = s['tokens'][p]", "Z": "        Z = s.get('zones', _E).get(p, _E)"}
-    lines = ["def f(s):", "    c = None", "    p = None", "    scores = {}",
-             f"    held = bool({pool})", "    for p in s['players']:",
-             *(binds[name] for name in sorted(writer.bound)), *each, "    return scores, held"]
-    return _function(lines, writer)  # type: ignore[no-any-return]
+    return ["    c = None", "    p = None", "    scores = {}", f"    held = bool({pool})",
+            "    for p in s['players']:", *(binds[name] for name in sorted(writer.bound)),
+            *each], writer
+
+
+def scan(game: TableGame, score: expr.Tree | None, player_tests: list[expr.Tree],
+         pool_tests: list[expr.Tree]) -> Callable[[dict], tuple[dict[str, int], bool]]:
+    """One function of a state of `game`: each player's score (`score`; 0 when None) and
+    whether an end test holds (one of `player_tests` for a player, or of `pool_tests` for
+    the table): what `rules.settle` reads after every step, in one call (issue 30)."""
+    body, writer = _scan_body(game, score, player_tests, pool_tests)
+    return _function(["def f(s):", *body, "    return scores, held"], writer)  # type: ignore[no-any-return]
+
+
+def keeper(game: TableGame, score: expr.Tree | None, player_tests: list[expr.Tree],
+           pool_tests: list[expr.Tree]) -> Callable[[dict], bool]:
+    """`scan` as `rules.settle` uses it, in the same call: nothing for a game over (False);
+    else the scores kept in the state (`s['scores']`, when `score` is declared) and whether
+    an end test holds (the balance lab settles after most steps, issue 30)."""
+    body, writer = _scan_body(game, score, player_tests, pool_tests)
+    keep = ["    s['scores'] = scores"] if score is not None else []
+    return _function(["def f(s):", "    if s.get('over'):",  # type: ignore[no-any-return]
+                      "        return False", *body, *keep, "    return held"], writer)

@@ -63,12 +63,13 @@ class Plan:
             return None
         if run is None or not turn.settles(self.game, now):
             return run
-        settle = self.settle
+        # `settle`'s two halves called here, the second only where the first held
+        check, end = rules.settle_check(self.game), rules.settle_end(self.game)
 
         def settling(state: dict, words: list[str], source: FaceSource) -> bool | None:
             done = run(state, words, source)
-            if done:
-                settle(state)
+            if done and check(state):
+                end(state)
             return done
         return settling
 

@@ -14,7 +14,7 @@ from typing import Any
 from carddb import expr
 from carddb.gamerules import HAND, Effect, End, Roll
 from referee.errors import RefereeError, UsageError
-from referee.table.expr_source import generated, rolled_outcome, scan
+from referee.table.expr_source import generated, keeper, rolled_outcome, scan
 from referee.words import counted, listed
 
 # referee/table/kit.py's TableGame and TokenKind, and dice.py's FaceSource: named here
@@ -697,11 +697,12 @@ def effect_parts(effect: Effect) -> frozenset[str]:
 
 # id(game) -> (the game, its settle scan: expr_source.scan)
 _SCANS: dict[int, tuple[TableGame, Callable[[dict], tuple[dict[str, int], bool]]]] = {}
+_KEEPERS: dict[int, tuple[TableGame, Callable[[dict], bool]]] = {}
 
 
-def _scan_of(game: TableGame) -> Callable[[dict], tuple[dict[str, int], bool]]:
+def _scan_of(game: TableGame, make: Callable[..., Any] = scan) -> Any:
     ends = [end for end in game.rules.end if end.kind in ("token", "pool")]
-    return scan(game, parsed(game.rules.score) if game.rules.score else None,
+    return make(game, parsed(game.rules.score) if game.rules.score else None,
                 [parsed(e.test) for e in ends if e.kind == "token"],
                 [parsed(e.test) for e in ends if e.kind != "token"])
 
@@ -711,6 +712,24 @@ def _scan(game: TableGame) -> Callable[[dict], tuple[dict[str, int], bool]]:
     if hit is not None and hit[0] is game:
         return hit[1]
     return _of_game(_SCANS, id(game), game, lambda: _scan_of(game), 64)  # type: ignore[no-any-return]
+
+
+def _never(state: dict) -> bool:
+    return False
+
+
+def settle_check(game: TableGame) -> Callable[[dict], bool]:
+    """The first half of `settle` for `game`, one call written for it (expr_source.keeper):
+    a declared game not over has its scores kept in the state; whether an end test holds
+    (then `settle_end`). The balance lab calls both halves itself (issue 30)."""
+    if not game.rules.declared:
+        return _never
+    return _of_game(_KEEPERS, id(game), game, lambda: _scan_of(game, keeper), 64)  # type: ignore[no-any-return]
+
+
+def settle_end(game: TableGame) -> Callable[[dict], list[str]]:
+    """The second half of `settle`, where `settle_check` held: the ends that hold, said."""
+    return lambda state: ending(state, game, list(token_ends(state, game)), False)
 
 
 def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[End, str]]]:
@@ -725,16 +744,11 @@ def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[En
 
 def settler(game: TableGame) -> Callable[[dict], list[str]]:
     """`settle` for `game`, what it reads of the game looked up once (the balance lab
-    settles after most steps, issue 30)."""
-    found, declared, score = _scan(game), game.rules.declared, bool(game.rules.score)
+    settles after most steps, issue 30): `settle_check`, then `settle_end` where it held."""
+    check, end = settle_check(game), settle_end(game)
 
     def settle_it(state: dict) -> list[str]:
-        if not declared or state.get("over"):
-            return []
-        scores, held = found(state)
-        if score:
-            state["scores"] = scores  # a dict of its own
-        return ending(state, game, list(token_ends(state, game)), False) if held else []
+        return end(state) if check(state) else []
     return settle_it
 
 
