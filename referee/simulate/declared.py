@@ -13,15 +13,16 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from carddb.dice import Die, Face
 from carddb.gamerules import Step as RuleStep
 from referee.errors import RefereeError, UsageError
-from referee.table import rules, turn
+from referee.table import lab_steps, rules, turn
 from referee.table.dice import FaceSource
-from referee.table.kit import TableGame, new_state
+from referee.table.kit import TableGame, copy_state, new_state
 
 POLICIES = ("random", "greedy")
 MAX_STEPS = 20_000  # a game still going after this many steps is counted as unfinished
@@ -39,6 +40,25 @@ def seat_names(players: int) -> list[str]:
     return [f"P{i + 1}" for i in range(players)]
 
 
+def shuffle(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`: of a plain `random.Random`, its own steps (each swap with a
+    number below i + 1 from `getrandbits(bit_length)`, asked again while not below)
+    without a call to `_randbelow` an item (the lab shuffles every deck each game, and
+    answers at most steps); the same numbers, the same order (tests/referee/table/
+    test_lab_steps.py). Another RNG class shuffles by its own method."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        below = i + 1
+        bits = below.bit_length()
+        j = getrandbits(bits)
+        while j >= below:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
 # ── the cards behind the referee's counts ───────────────────────────────────────
 class Hidden:
     """Each deck shuffled (its top is the end of the list) and each hand's cards: what
@@ -48,7 +68,7 @@ class Hidden:
         self.piles: dict[str, list[str]] = {}
         for deck, cards in game.deck_cards.items():
             pile = [name for name, copies in cards for _ in range(copies)]
-            rng.shuffle(pile)
+            shuffle(rng, pile)
             self.piles[deck] = pile
         self.hands: dict[str, dict[str, list[str]]] = {
             p: {d: [] for d in game.decks} for p in players}
@@ -85,29 +105,58 @@ class LabFaces(FaceSource):
     draws it (the same numbers in the same order), without the words naming each die
     that FaceSource keeps for a session's log (the lab keeps no log)."""
 
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        # id(die) -> (the die, each face's (key, value or 0)): read once a game, not a roll
+        self.keyed: dict[int, tuple[Die, tuple[tuple[str, int], ...]]] = {}
+
     def take(self, n: int, die: Die, label: str) -> list[Face]:
         choice, faces = self.rng.choice, die.faces
         return [choice(faces) for _ in range(n)]
+
+    def drawn(self, n: int, die: Die, label: str) -> list[tuple[str, int]]:
+        """`take`'s faces as (key, value or 0), drawn with the numbers `take` draws:
+        `Random.choice` is `seq[_randbelow(len(seq))]`, and `_randbelow` of a plain
+        `random.Random` asks `getrandbits(len(seq).bit_length())` until below the length;
+        done here without those two calls a die (the lab rolls every turn). Another RNG
+        class draws through `choice` (tests/referee/simulate: the same faces as `take`)."""
+        hit = self.keyed.get(id(die))
+        if hit is None or hit[0] is not die:
+            hit = self.keyed[id(die)] = (die, tuple((f.key, f.value or 0) for f in die.faces))
+        faces = hit[1]
+        if type(self.rng) is not random.Random:
+            choice = self.rng.choice
+            return [choice(faces) for _ in range(n)]
+        getrandbits, sides = self.rng.getrandbits, len(faces)
+        bits = sides.bit_length()
+        out = []
+        for _ in range(n):
+            r = getrandbits(bits)
+            while r >= sides:
+                r = getrandbits(bits)
+            out.append(faces[r])
+        return out
 
 
 # ── the answers a step may take ─────────────────────────────────────────────────
 def answers(state: dict, game: TableGame, hidden: Hidden, rng: random.Random,
             now: RuleStep | None) -> list[list[str]]:
     """Every answer worth trying at the current step, `now` (the engine decides which are
-    legal)."""
-    active = state["turn"]["player"]
+    legal); the kinds asked most first (the lab asks at every step)."""
     if state.get("pending"):
         return [[p] for p in state["players"]]
     if now is None or now.kind == "roll":
         return [[]]
-    if now.kind == "effect":
+    kind = now.kind
+    if kind == "effect":
         chooses = now.effect is not None and now.effect.chooses
         return [[p] for p in state["players"]] if chooses else [[]]
-    if now.kind == "choose":
+    if kind == "choose":
         return [[o.name] for o in now.options]
-    if now.kind == "play":
+    active = state["turn"]["player"]
+    if kind == "play":
         return [[], *([card] for card in sorted(set(hidden.held(active, now.deck or None))))]
-    if now.kind == "discard_to":
+    if kind == "discard_to":
         over = rules.hand_size(state, active) - turn.hand_limit(game, now)
         held = hidden.held(active)
         return [[", ".join(rng.sample(held, over))]] if over > 0 else [[]]
@@ -127,37 +176,68 @@ def margin(state: dict, player: str) -> int:
 
 
 def _move(state: dict, game: TableGame, words: list[str], source: FaceSource,
-          rng: random.Random, last: bool) -> Any:
-    """Every answer but the last tried on a copy; the last on the state itself, no longer
-    needed (each earlier try has its own; a refusal may leave it part-changed, and then
-    an earlier try is taken or the game ends)."""
+          rng: random.Random, last: bool) -> dict:
+    """The state after `words` by the referee's general step (`turn.step`, where the lab's
+    path, referee/table/lab_steps.py, does not take an answer): every answer but the last
+    tried on a copy; the last on the state itself, no longer needed (each earlier try has
+    its own; a refusal may leave it part-changed, and then an earlier try is taken or the
+    game ends)."""
     step = turn.step_in_place if last else turn.step
-    return step(state, game, words, source, rng, quiet=True)
+    return step(state, game, words, source, rng, quiet=True).state  # type: ignore[no-any-return]
+
+
+def random_answer(state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
+                  rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict]:
+    """The random policy's answer at the step `now` and the state after it: the answers
+    shuffled, the first the engine accepts, tried on the state itself by the lab's path (a
+    refusal there changes nothing), else by the general step on a copy (so a refusal of
+    every answer leaves the state as it was)."""
+    options = answers(state, game, hidden, rng, now)
+    if len(options) > 1:  # one answer: nothing to shuffle (and no number drawn for it)
+        shuffle(rng, options)
+    run = lab_steps.run_of(game, state, now)
+    for words in options:
+        done = run(state, words, source)
+        if done:
+            return words, state
+        if done is None:
+            try:
+                return words, _move(state, game, words, source, rng, False)
+            except (RefereeError, UsageError):
+                continue
+    raise RefereeError(f"no legal answer at {rules.turn_line(state)}")  # the state as it was
+
+
+def _each_legal(options: list[list[str]], state: dict, game: TableGame, source: FaceSource,
+                rng: random.Random, now: RuleStep | None) -> Iterator[tuple[list[str], dict]]:
+    """Every answer the engine accepts and the state after it, each but the last on a
+    copy of its own; one at a time, so the caller's numbers drawn for each come between
+    the tries as they always have (the same seeds, the same games)."""
+    last = len(options) - 1
+    run = lab_steps.run_of(game, state, now)
+    for i, words in enumerate(options):
+        target = state if i == last else copy_state(state)
+        done = run(target, words, source)
+        if done is None:
+            try:
+                target = _move(target, game, words, source, rng, True)
+            except (RefereeError, UsageError):
+                continue
+        elif not done:
+            continue
+        yield words, target
 
 
 def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
-           rng: random.Random, now: RuleStep | None) -> tuple[list[str], Any]:
-    """The policy's answer at the step `now` and the engine's result of it."""
+           rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict]:
+    """The policy's answer at the step `now` and the state after it."""
+    if policy == "random":
+        return random_answer(state, game, hidden, source, rng, now)
     options = answers(state, game, hidden, rng, now)
     where = {"turn": dict(state["turn"])}  # said (turn_line) when no answer is legal
-    last = len(options) - 1
-    if policy == "random":
-        if last:  # one answer: nothing to shuffle (and no number drawn for it)
-            rng.shuffle(options)
-        for i, words in enumerate(options):
-            try:
-                return words, _move(state, game, words, source, rng, i == last)
-            except (RefereeError, UsageError):
-                continue
-        raise RefereeError(f"no legal answer at {rules.turn_line(where)}")
     chooser = state["pending"]["player"] if state.get("pending") else state["turn"]["player"]
-    tried = []
-    for i, words in enumerate(options):
-        try:
-            result = _move(state, game, words, source, rng, i == last)
-        except (RefereeError, UsageError):
-            continue
-        tried.append((margin(result.state, chooser), rng.random(), words, result))
+    tried = [(margin(after, chooser), rng.random(), words, after)
+             for words, after in _each_legal(options, state, game, source, rng, now)]
     if not tried:
         raise RefereeError(f"no legal answer at {rules.turn_line(where)}")
     best = max(tried, key=lambda t: (t[0], t[1]))
@@ -217,13 +297,15 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
     rolls: list[tuple[str, int]] = []
     steps = 0
     policy_of = seat_policies(policy, state)
+    hand_steps = lab_steps.plan(game).hand_steps
     while not state.get("over") and steps < MAX_STEPS:
         pending = state.get("pending")
         now = None if pending else turn.current_step(state, game)
         actor = state["turn"]["player"]
-        words, result = decide(policy_of[pending["player"] if pending else actor], state, game,
-                               hidden, source, rng, now)
-        state = result.state
+        policy_now = policy_of[pending["player"] if pending else actor]
+        words, state = (random_answer(state, game, hidden, source, rng, now)
+                        if policy_now == "random" else
+                        decide(policy_now, state, game, hidden, source, rng, now))
         kind = now.kind if now is not None else ""
         if words and kind in ("play", "discard_to"):
             for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
@@ -234,7 +316,8 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
             rolls.append((now.roll, int(state["last_roll"]["outcome"])))  # type: ignore[union-attr]
         if not steps:  # a quiet step settles only what it may change: the first state too
             rules.settle(state, game)
-        hidden.sync(state, rng)
+        if now is None or id(now) in hand_steps:  # the other steps change no hand
+            hidden.sync(state, rng)
         steps += 1
     first = state["setup"]["first"]
     order = names[names.index(first):] + names[:names.index(first)]

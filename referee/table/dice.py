@@ -119,6 +119,11 @@ class FaceSource:
             result.append(face)
         return result
 
+    def drawn(self, n: int, die: Die, label: str) -> list[tuple[str, int]]:
+        """Each face `take` gives as (its key, its value or 0): what a named roll counts and
+        sums (`rules.rolled`; a source may give them without reading each face anew)."""
+        return [(face.key, face.value or 0) for face in self.take(n, die, label)]
+
     @property
     def unused(self) -> int:
         return len(self.given) - self.used

@@ -14,6 +14,7 @@ from typing import Any
 from carddb import expr
 from carddb.gamerules import HAND, Effect, End, Roll
 from referee.errors import RefereeError, UsageError
+from referee.table.expr_source import generated, keeper, rolled_outcome, scan
 from referee.words import counted, listed
 
 # referee/table/kit.py's TableGame and TokenKind, and dice.py's FaceSource: named here
@@ -189,13 +190,16 @@ def _of_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
 
 # id(game) -> (the game, {expression text: its function})
 _FOR_GAME: dict[int, tuple[TableGame, dict[str, Compiled]]] = {}
+# id(game) -> (the game, {a roll's outcome text: its function of (state, player, counts, sum)})
+_ROLLS_FOR_GAME: dict[int, tuple[TableGame, dict[str, Callable[..., int]]]] = {}
 FOR_GAME_MOST = 1024  # expressions kept a game (then forgotten all at once)
 
 
 def compiled_for(text: str, game: TableGame) -> Compiled:
-    """`compiled(text)` with `game`'s names and zones looked up once: for an Env of
-    `game` outside a roll (a roll's outcome reads its counts: `compiled`). Looked up
-    with no allocation (issue 30: at every token change of a simulated game)."""
+    """`compiled(text)` with `game`'s names and zones looked up once, as one function
+    (referee/table/expr_source.py): for an Env of `game` outside a roll (a roll's outcome
+    reads its counts: `compiled`). Looked up with no allocation (issue 30: at every token
+    change of a simulated game)."""
     hit = _FOR_GAME.get(id(game))
     fns = hit[1] if hit is not None and hit[0] is game else _of_game(
         _FOR_GAME, id(game), game, dict, 64)
@@ -203,7 +207,22 @@ def compiled_for(text: str, game: TableGame) -> Compiled:
     if fn is None:
         if len(fns) >= FOR_GAME_MOST:
             fns.clear()
-        fn = fns[text] = _compile(expr.parse(text), game)
+        fn = fns[text] = generated(expr.parse(text), game)
+    return fn  # type: ignore[no-any-return]
+
+
+def outcome_for(text: str, game: TableGame) -> Callable[[dict, str, dict[str, int], int], int]:
+    """`compiled(text)` for an Env of `game` with a roll's counts, as one function of
+    (state, player, counts, sum) (referee/table/expr_source.py; issue 30: a simulated game
+    rolls every turn)."""
+    hit = _ROLLS_FOR_GAME.get(id(game))
+    fns = hit[1] if hit is not None and hit[0] is game else _of_game(
+        _ROLLS_FOR_GAME, id(game), game, dict, 64)
+    fn = fns.get(text)
+    if fn is None:
+        if len(fns) >= FOR_GAME_MOST:
+            fns.clear()
+        fn = fns[text] = rolled_outcome(parsed(text), game)
     return fn  # type: ignore[no-any-return]
 
 
@@ -247,13 +266,17 @@ def holding(state: dict, who: str | None, kind: TokenKind) -> int:
 def moved(state: dict, who: str | None, kind: TokenKind, delta: int) -> int:
     """Change `who`'s (None: the pool's) `kind` by `delta`, held within the kind's min and
     max and what the bank holds (an effect takes what there is); the change made."""
-    before = holding(state, who, kind)
+    holder = state["pool"] if who is None else state["tokens"][who]
+    before = int(holder.get(kind.id, 0))
     after = before + delta
-    if kind.max is not None:
-        after = min(after, max(kind.max, before))
-    after = max(after, min(kind.min, before))
-    after = min(after, before + bank(state, kind))
-    (state["pool"] if who is None else state["tokens"][who])[kind.id] = after
+    if kind.max is not None and after > kind.max and after > before:  # above the most
+        after = max(kind.max, before)
+    if after < kind.min and after < before:  # below the least
+        after = min(kind.min, before)
+    most = before + bank(state, kind)
+    if after > most:  # more than the bank holds
+        after = most
+    holder[kind.id] = after
     return after - before
 
 
@@ -262,9 +285,10 @@ def _signed(n: int) -> str:
 
 
 def _changed(state: dict, game: TableGame, who: str | None, tokens: tuple[tuple[str, str], ...],
-             player: str | None, card: str | None) -> list[str]:
+             player: str | None, card: str | None, tell: bool = True) -> list[str]:
     """Each token change of an effect for `who` (None: the pool), each amount worked out
-    for `who` (`each_player: {gold: "sum(market.income)"}`: each their own), else `player`."""
+    for `who` (`each_player: {gold: "sum(market.income)"}`: each their own), else `player`;
+    said only when `tell` (the balance lab reads the state alone, issue 30)."""
     parts = []
     for kind_id, amount in tokens:
         kind = game.tokens[kind_id]
@@ -275,6 +299,8 @@ def _changed(state: dict, game: TableGame, who: str | None, tokens: tuple[tuple[
         if delta == 0:
             continue
         made = moved(state, owner, kind, delta)
+        if not tell:
+            continue
         if made == delta:
             parts.append(f"{_signed(made)} {kind.name} -> {holding(state, owner, kind)}")
         else:
@@ -299,6 +325,89 @@ def apply_effects(state: dict, game: TableGame, effects: tuple[Effect, ...], pla
     return lines, None
 
 
+def apply_quietly(state: dict, game: TableGame, effects: tuple[Effect, ...], player: str,
+                  chosen: str | None, card: str | None = None, start: int = 0) -> int | None:
+    """`apply_effects` saying nothing (the balance lab's path, issue 30): the index it
+    stopped at for a choice of player, else None. The caller has asked `refuses` first,
+    so no effect is refused half-way."""
+    for index in range(start, len(effects)):
+        effect = effects[index]
+        if effect.chooses and chosen is None:
+            return index
+        _apply(state, game, effect, player, "", chosen, card, False)
+        chosen = None if effect.chooses else chosen
+    return None
+
+
+# apply(state, player, chosen, card, start) -> the index stopped at, or None
+Applier = Callable[[dict, str, "str | None", "str | None", int], "int | None"]
+
+
+def quiet_effects(game: TableGame, effects: tuple[Effect, ...]) -> Applier:
+    """`apply_quietly` for `effects` of `game`, each made once into what it does (the
+    balance lab applies the same effects at every turn, issue 30): a token change with
+    its amounts' functions looked up once (`_changed` saying nothing), any other effect
+    by `_apply`."""
+    appliers = [_quiet_effect(game, effect) for effect in effects]
+    chooses = [effect.chooses for effect in effects]
+    count = len(effects)
+
+    def apply(state: dict, player: str, chosen: str | None, card: str | None,
+              start: int = 0) -> int | None:
+        for index in range(start, count):
+            if chooses[index]:
+                if chosen is None:
+                    return index
+                appliers[index](state, player, chosen, card)
+                chosen = None
+            else:
+                appliers[index](state, player, chosen, card)
+        return None
+    return apply
+
+
+def _quiet_effect(game: TableGame, effect: Effect) -> Callable[[dict, str, str | None,
+                                                                str | None], None]:
+    if effect.verb not in TOKEN_VERBS:
+        def other(state: dict, player: str, chosen: str | None, card: str | None) -> None:
+            _apply(state, game, effect, player, "", chosen, card, False)
+        return other
+    parts = [(game.tokens[kind_id], constant(amount),
+              None if constant(amount) is not None else compiled_for(amount, game))
+             for kind_id, amount in effect.tokens]
+    verb = effect.verb
+
+    def change(state: dict, player: str, chosen: str | None, card: str | None) -> None:
+        whom = (player,) if verb == "self" else _whom(verb, state["players"], player, chosen)
+        for who in whom:
+            for kind, fixed, amount in parts:
+                delta = fixed if amount is None else amount(Env(state, game, who or player, card))
+                if delta:
+                    moved(state, None if kind.shared else who, kind, delta)
+    return change
+
+
+def may_refuse(effects: tuple[Effect, ...]) -> bool:
+    """Whether `refuses` can ever hold for `effects`: only a transfer is refused."""
+    return any(effect.verb == "transfer" for effect in effects)
+
+
+def refuses(effects: tuple[Effect, ...], player: str, chosen: str | None, start: int = 0) -> bool:
+    """Whether `apply_effects` (from `start`, for `player`, `chosen`) would refuse before it
+    stops or ends: a transfer whose giver is its taker (the one refusal of an effect),
+    asked before anything is changed (the balance lab tries answers in place, issue 30)."""
+    for index in range(start, len(effects)):
+        effect = effects[index]
+        if effect.chooses and chosen is None:
+            return False
+        if effect.verb == "transfer":
+            giver = chosen if effect.source == "chosen" else player
+            if giver == (chosen if effect.target == "chosen" else player):
+                return True
+        chosen = None if effect.chooses else chosen
+    return False
+
+
 def _whom(verb: str, seats: list[str], player: str, chosen: str | None) -> list[str | None]:
     """Whose tokens a token effect changes (None: the shared pool)."""
     if verb == "self":
@@ -312,48 +421,64 @@ def _whom(verb: str, seats: list[str], player: str, chosen: str | None) -> list[
     return [None]  # pool
 
 
+TOKEN_VERBS = frozenset({"self", "choose_player", "each_player", "each_other", "pool"})
+
+
 def _apply(state: dict, game: TableGame, effect: Effect, player: str, source: str,
-           chosen: str | None, card: str | None) -> list[str]:
-    seats = state["players"]
+           chosen: str | None, card: str | None, tell: bool = True) -> list[str]:
+    """One effect applied; its lines when `tell`."""
     verb = effect.verb
-    if verb in ("self", "choose_player", "each_player", "each_other", "pool"):
-        whom = _whom(verb, seats, player, chosen)
-        out = []
-        for who in whom:
-            parts = _changed(state, game, who, effect.tokens, player, card)
-            if parts:
-                out.append(f"{source}: {who or 'the shared pool'} " + ", ".join(parts))
-        return out or [f"{source}: no change ({', '.join(f'{k} {a}' for k, a in effect.tokens)}"
-                       " comes to 0)"]
+    if verb in TOKEN_VERBS:
+        return _token_effect(state, game, effect, player, source, chosen, card, tell)
     if verb == "transfer":
-        giver = chosen if effect.source == "chosen" else player
-        taker = chosen if effect.target == "chosen" else player
-        if giver == taker:
-            raise UsageError(f"{source}: {player} chooses another player (a transfer between "
-                             "two players)")
-        assert giver is not None and taker is not None
-        out = []
-        for kind_id, amount in effect.tokens:
-            kind = game.tokens[kind_id]
-            want = evaluate(amount, Env(state, game, player, card))
-            n = max(0, min(want, holding(state, giver, kind)))
-            state["tokens"][giver][kind_id] -= n
-            state["tokens"][taker][kind_id] = state["tokens"][taker].get(kind_id, 0) + n
-            out.append(f"{source}: {giver} gives {taker} {n} {kind.name} ({giver} "
-                       f"{holding(state, giver, kind)}, {taker} {holding(state, taker, kind)})")
-        return out
+        return _transfer(state, game, effect, player, source, chosen, card, tell)
     if verb == "draw":
         deck = effect.deck or next(iter(game.decks))
         pile = state["decks"][deck]
         n = min(effect.count, pile["deck"])
         pile["deck"] -= n
         state["hands"][player][deck] += n
+        if not tell:
+            return []
         short = "" if n == effect.count else f" (the deck held {n})"
         return [f"{source}: {player} draws {counted(n, 'card')} from {deck}{short}: "
                 f"{hand_size(state, player)} in hand"]
     # discard N face down (the hand's cards of any deck, the shown ones last)
     return [f"{source}: " + discard_face_down(state, game, player, effect.count,
                                               effect.deck or None)]
+
+
+def _token_effect(state: dict, game: TableGame, effect: Effect, player: str, source: str,
+                  chosen: str | None, card: str | None, tell: bool) -> list[str]:
+    out = []
+    for who in _whom(effect.verb, state["players"], player, chosen):
+        parts = _changed(state, game, who, effect.tokens, player, card, tell)
+        if parts:
+            out.append(f"{source}: {who or 'the shared pool'} " + ", ".join(parts))
+    if out or not tell:
+        return out
+    return [f"{source}: no change ({', '.join(f'{k} {a}' for k, a in effect.tokens)} comes to 0)"]
+
+
+def _transfer(state: dict, game: TableGame, effect: Effect, player: str, source: str,
+              chosen: str | None, card: str | None, tell: bool) -> list[str]:
+    giver = chosen if effect.source == "chosen" else player
+    taker = chosen if effect.target == "chosen" else player
+    if giver == taker:
+        raise UsageError(f"{source}: {player} chooses another player (a transfer between "
+                         "two players)")
+    assert giver is not None and taker is not None
+    out = []
+    for kind_id, amount in effect.tokens:
+        kind = game.tokens[kind_id]
+        want = evaluate(amount, Env(state, game, player, card))
+        n = max(0, min(want, holding(state, giver, kind)))
+        state["tokens"][giver][kind_id] -= n
+        state["tokens"][taker][kind_id] = state["tokens"][taker].get(kind_id, 0) + n
+        if tell:
+            out.append(f"{source}: {giver} gives {taker} {n} {kind.name} ({giver} "
+                       f"{holding(state, giver, kind)}, {taker} {holding(state, taker, kind)})")
+    return out
 
 
 def hand_size(state: dict, player: str) -> int:
@@ -381,30 +506,38 @@ def roll(state: dict, game: TableGame, named: Roll, player: str,
          source: FaceSource) -> tuple[str, dict[str, Any]]:
     """Roll `named`'s pool for `player`: its line (`3 storm: wind wind wave  2 wind - 1 wave
     = 1 knots`) and its data; the outcome kept in the turn (`turn.rolls`)."""
-    faces = []
-    for die_name, n in named.pool:
-        faces += source.take(n, game.dice[die_name], f"{player}'s {named.name} roll "
-                                                     f"({n} {die_name})")
-    keys = [f.key for f in faces]  # each face's key read once (a simulated game rolls often)
-    counts: dict[str, int] = {}
-    total = 0
-    for key, f in zip(keys, faces, strict=True):
-        counts[key] = counts.get(key, 0) + 1
-        total += f.value or 0
+    keys, counts, total, value = rolled(state, game, named, player, source)
     env = Env(state, game, player, counts=counts, total=total)  # read, never changed
     tree = parsed(named.outcome)
-    value = compiled(named.outcome)(env)
     outcome = ("yes" if value else "no") if expr.is_test(tree) else str(value)
     said = named.say.replace("{outcome}", outcome)
     pool = " + ".join(f"{n} {d}" for d, n in named.pool)
     line = f"{named.name.title()} roll, {pool}: {' '.join(keys)}  " \
            f"{worked(tree, env)} = {said}"
-    state["turn"].setdefault("rolls", {})[named.name] = value
     data = {"roll": named.name, "faces": keys, "counts": dict(counts),
             "sum": total, "outcome": value, "say": said}
+    return line, data
+
+
+def rolled(state: dict, game: TableGame, named: Roll, player: str,
+           source: FaceSource) -> tuple[list[str], dict[str, int], int, int]:
+    """`roll` saying nothing (the balance lab's path, issue 30): the faces' keys, their
+    counts, their sum and the outcome, kept in the turn and as the last roll."""
+    drawn: list[tuple[str, int]] = []
+    for die_name, n in named.pool:
+        drawn += source.drawn(n, game.dice[die_name], f"{player}'s {named.name} roll "
+                                                      f"({n} {die_name})")
+    keys = [key for key, _ in drawn]  # the lab's faces read each key once a game, not a roll
+    counts: dict[str, int] = {}
+    total = 0
+    for key, value in drawn:
+        counts[key] = counts.get(key, 0) + 1
+        total += value
+    value = outcome_for(named.outcome, game)(state, player, counts, total)
+    state["turn"].setdefault("rolls", {})[named.name] = value
     state["last_roll"] = {"who": player, "die": named.name, "faces": keys,
                           "counts": dict(counts), "sum": total, "outcome": value}
-    return line, data
+    return keys, counts, total, value
 
 
 # ── the end and the score ───────────────────────────────────────────────────────
@@ -415,23 +548,26 @@ def scores(state: dict, game: TableGame) -> dict[str, int]:
     return {p: score(Env(state, game, p)) for p in state["players"]}
 
 
+def _ranks(state: dict, game: TableGame) -> dict[str, tuple[int, ...]]:
+    """Each player's score, then each tie-break: what the standing sorts by (worked out
+    once a player)."""
+    out = {}
+    for p in state["players"]:
+        env = Env(state, game, p)
+        out[p] = (evaluate(game.rules.score, env) if game.rules.score else 0,
+                  *(evaluate(t, env) for t in game.rules.tie_break))
+    return out
+
+
 def standing(state: dict, game: TableGame) -> list[str]:
     """The players in order of score, then of each tie-break (highest first)."""
-    def key(p: str) -> tuple[int, ...]:
-        env = Env(state, game, p)
-        return (evaluate(game.rules.score, env) if game.rules.score else 0,
-                *(evaluate(t, env) for t in game.rules.tie_break))
-    return sorted(state["players"], key=key, reverse=True)
+    return sorted(state["players"], key=_ranks(state, game).__getitem__, reverse=True)
 
 
 def winners(state: dict, game: TableGame) -> list[str]:
-    order = standing(state, game)
-
-    def key(p: str) -> tuple[int, ...]:
-        env = Env(state, game, p)
-        return (evaluate(game.rules.score, env) if game.rules.score else 0,
-                *(evaluate(t, env) for t in game.rules.tie_break))
-    return [p for p in order if key(p) == key(order[0])]
+    ranks = _ranks(state, game)
+    order = sorted(state["players"], key=ranks.__getitem__, reverse=True)  # `standing`
+    return [p for p in order if ranks[p] == ranks[order[0]]]
 
 
 def finish(state: dict, game: TableGame, reason: str) -> list[str]:
@@ -508,12 +644,7 @@ def ending(state: dict, game: TableGame, held: Iterable[tuple[End, str]],
 def settle(state: dict, game: TableGame) -> list[str]:
     """After every change of a declared game: the scores kept up to date, and the game
     over (or in its last round) when a token condition holds."""
-    if not game.rules.declared or state.get("over"):
-        return []
-    kept, held = settled(state, game)
-    if game.rules.score:
-        state["scores"] = kept  # a dict of its own
-    return ending(state, game, held, False) if held else []
+    return settler(game)(state)
 
 
 # ── the score and the token ends, worked out once for what they read ─────────────
@@ -533,19 +664,6 @@ def _read(tree: expr.Tree, names: set[str], zones: set[str]) -> None:
     elif head == "if":
         _read(tree[1], names, zones)
         _read(tree[2], names, zones)
-
-
-def _part_reader(game: TableGame, word: str, zone: bool) -> Callable[[dict], Any]:
-    """The part of a state a name (or, `zone`, a zone) reads that is not a player's own
-    token or zone (`_reads_of` reads those), as a value equal for two states exactly
-    when the expression reads the same of both."""
-    if zone and word == HAND:
-        return lambda s: tuple([sum(s["hands"][p].values()) for p in s["players"]])
-    if zone:  # the table's
-        return lambda s: tuple(s.get("table", {}).get(word, ()))
-    if word in game.tokens:  # the pool's
-        return lambda s: s["pool"].get(word, 0)
-    return lambda s: s["turn"].get("rolls", {}).get(word, 0)
 
 
 def _settle_reads(game: TableGame) -> tuple[set[str], set[str]]:
@@ -577,86 +695,61 @@ def effect_parts(effect: Effect) -> frozenset[str]:
     return frozenset({"tokens"})
 
 
-class _Settler:
-    """What `settled` keeps of a game: the names and zones of a player's own that the score
-    and the token ends read, the readers of the rest (the pool, the table, the hands,
-    the rolls), the score and the end tests compiled, and what it has worked out: a
-    player's score and which token tests hold for them, by what those read of the state
-    (the player's own tokens and zones, and the rest), and the pool tests' by the rest."""
-
-    def __init__(self, game: TableGame) -> None:
-        names, zones = _settle_reads(game)
-        self.own = tuple(n for n in sorted(names)
-                         if n in game.tokens and not game.tokens[n].shared)
-        self.mine = tuple(z for z in sorted(zones) if z != HAND and not _shared_zone(game, z))
-        self.parts = [_part_reader(game, n, False) for n in sorted(names) if n not in self.own]
-        self.parts += [_part_reader(game, z, True) for z in sorted(zones) if z not in self.mine]
-        self.score = compiled_for(game.rules.score, game) if game.rules.score else None
-        self.tests = end_tests(game)
-        self.player_tests = tuple(t for end, t in self.tests if end.kind == "token")
-        self.pool_tests = tuple(t for end, t in self.tests if end.kind != "token")
-        self.seen: dict[tuple, tuple[int, bool]] = {}
-
-    def rest(self, state: dict) -> tuple:
-        """What the score and the tests read beyond a player's own (with the seats)."""
-        out = [tuple(state["players"])]
-        for part in self.parts:
-            out.append(part(state))
-        return tuple(out)
-
-    def player(self, state: dict, game: TableGame, p: str, rest: tuple) -> tuple[int, bool]:
-        """`p`'s score and whether a token end test holds for `p`."""
-        held, zoned = state["tokens"][p], state.get("zones", {}).get(p, {})
-        key = [p, rest]
-        for word in self.own:
-            key.append(held.get(word, 0))
-        for zone in self.mine:
-            key.append(tuple(zoned.get(zone, ())))
-        found = self.seen.get(tuple(key))
-        if found is None:
-            env = Env(state, game, p)
-            score = self.score(env) if self.score is not None else 0
-            found = self.seen[tuple(key)] = (score, any(test(env) for test in self.player_tests))
-        return found
-
-    def table(self, state: dict, game: TableGame, rest: tuple) -> bool:
-        """Whether an end test on the pool holds (it reads the rest alone)."""
-        found = self.seen.get((None, rest))
-        if found is None:
-            env = Env(state, game, None)
-            found = self.seen[(None, rest)] = (0, any(test(env) for test in self.pool_tests))
-        return found[1]
+# id(game) -> (the game, its settle scan: expr_source.scan)
+_SCANS: dict[int, tuple[TableGame, Callable[[dict], tuple[dict[str, int], bool]]]] = {}
+_KEEPERS: dict[int, tuple[TableGame, Callable[[dict], bool]]] = {}
 
 
-def _shared_zone(game: TableGame, zone: str) -> bool:
-    found = game.rules.zone(zone)
-    return found is not None and found.shared
+def _scan_of(game: TableGame, make: Callable[..., Any] = scan) -> Any:
+    ends = [end for end in game.rules.end if end.kind in ("token", "pool")]
+    return make(game, parsed(game.rules.score) if game.rules.score else None,
+                [parsed(e.test) for e in ends if e.kind == "token"],
+                [parsed(e.test) for e in ends if e.kind != "token"])
 
 
-# id(game) -> (the game, what settled keeps of it)
-_SETTLED: dict[int, tuple[TableGame, _Settler]] = {}
-SETTLED_MOST = 4096  # players' states remembered a game (then forgotten all at once)
+def _scan(game: TableGame) -> Callable[[dict], tuple[dict[str, int], bool]]:
+    hit = _SCANS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    return _of_game(_SCANS, id(game), game, lambda: _scan_of(game), 64)  # type: ignore[no-any-return]
+
+
+def _never(state: dict) -> bool:
+    return False
+
+
+def settle_check(game: TableGame) -> Callable[[dict], bool]:
+    """The first half of `settle` for `game`, one call written for it (expr_source.keeper):
+    a declared game not over has its scores kept in the state; whether an end test holds
+    (then `settle_end`). The balance lab calls both halves itself (issue 30)."""
+    if not game.rules.declared:
+        return _never
+    return _of_game(_KEEPERS, id(game), game, lambda: _scan_of(game, keeper), 64)  # type: ignore[no-any-return]
+
+
+def settle_end(game: TableGame) -> Callable[[dict], list[str]]:
+    """The second half of `settle`, where `settle_check` held: the ends that hold, said."""
+    return lambda state: ending(state, game, list(token_ends(state, game)), False)
 
 
 def settled(state: dict, game: TableGame) -> tuple[dict[str, int], list[tuple[End, str]]]:
-    """`scores` and the `token_ends` that hold, each player's score and tests worked out
-    again only when what they read (the player's tokens and zones, the pool, the rolls
-    their names name) differs from a state already seen (issue 30: the balance lab
-    settles after every step; most steps change one player's part, or none); the
-    ends said by `token_ends` when one holds."""
-    hit = _SETTLED.get(id(game))
-    keep = hit[1] if hit is not None and hit[0] is game else _of_game(
-        _SETTLED, id(game), game, lambda: _Settler(game), 64)
-    if len(keep.seen) >= SETTLED_MOST:
-        keep.seen.clear()
-    rest = keep.rest(state)
-    scores: dict[str, int] = {}
-    held = bool(keep.pool_tests) and keep.table(state, game, rest)
-    for p in state["players"]:
-        scores[p], holds = keep.player(state, game, p, rest)
-        held = held or holds
-    ends = list(token_ends(state, game, keep.tests)) if held else []
-    return (scores if keep.score is not None else {}), ends
+    """`scores` and the `token_ends` that hold: each player's score and whether an end
+    test holds worked out in one call written for the game (referee/table/expr_source.py,
+    issue 30: the balance lab settles after most steps); the ends said by `token_ends`
+    when one holds."""
+    scores, held = _scan(game)(state)
+    ends = list(token_ends(state, game)) if held else []
+    return (scores if game.rules.score else {}), ends
+
+
+def settler(game: TableGame) -> Callable[[dict], list[str]]:
+    """`settle` for `game`, what it reads of the game looked up once (the balance lab
+    settles after most steps, issue 30): `settle_check`, then `settle_end` where it held."""
+    check, end = settle_check(game), settle_end(game)
+
+    def settle_it(state: dict) -> list[str]:
+        return end(state) if check(state) else []
+    return settle_it
 
 
 # ── the turn ────────────────────────────────────────────────────────────────────
@@ -670,6 +763,21 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
     """The next phase, or the next player's turn (a new round back at the first player);
     a declared game's turn starts afresh (step 0, no roll yet) and its end is checked as
     the turn begins (a deck empty, the rounds played)."""
+    new_turn = _move_on(state, game)
+    lines = [turn_line(state)]
+    if new_turn and game.rules.declared and not state.get("over"):
+        lines += _turn_start(state, game)
+    return lines
+
+
+def next_phase_quietly(state: dict, game: TableGame) -> None:
+    """`next_phase` saying nothing (the balance lab's path, issue 30)."""
+    if _move_on(state, game) and game.rules.declared and not state.get("over"):
+        _turn_start(state, game)
+
+
+def _move_on(state: dict, game: TableGame) -> bool:
+    """The turn moved to the next phase, or the next player's turn: whether a new turn."""
     turn = state["turn"]
     phases = game.phases
     following = game.phase_after.get(turn.get("phase"))
@@ -684,13 +792,11 @@ def next_phase(state: dict, game: TableGame) -> list[str]:
             turn["round"] += 1
         turn["phase"] = phases[0] if phases else None
     if "step" in turn:
-        turn.update({"step": 0, "done": 0})
+        turn["step"] = 0
+        turn["done"] = 0
         if new_turn:
             turn["rolls"] = {}
-    lines = [turn_line(state)]
-    if new_turn and game.rules.declared and not state.get("over"):
-        lines += _turn_start(state, game)
-    return lines
+    return new_turn
 
 
 def _turn_start(state: dict, game: TableGame) -> list[str]:

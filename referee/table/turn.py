@@ -55,6 +55,15 @@ def advance(state: dict, game: TableGame) -> list[str]:
     return rules.next_phase(state, game)
 
 
+def advance_quietly(state: dict, game: TableGame) -> None:
+    """`advance` saying nothing (the balance lab's path, issue 30)."""
+    turn = state["turn"]
+    turn["step"] = turn.get("step", 0) + 1
+    turn["done"] = 0
+    if (turn.get("phase"), turn["step"]) not in game.step_at:
+        rules.next_phase_quietly(state, game)
+
+
 # ── cards in and out of play ────────────────────────────────────────────────────
 def _zone_of(game: TableGame, text: str | None) -> str:
     mine = [z.name for z in game.rules.zones]
@@ -76,6 +85,18 @@ def _cards_of(state: dict, game: TableGame, who: str, zone: str) -> list[str]:
     return state["zones"][who][zone]
 
 
+def hand_refuses(state: dict, game: TableGame, who: str, card: str) -> bool:
+    """Whether `_from_hand` refuses `card` (asked before anything is changed: the balance
+    lab tries answers in place, issue 30)."""
+    deck = game.cards[card]
+    held = state["hands"][who][deck]
+    if held < 1:
+        return True
+    shown = state["shown"][who]
+    return bool(shown) and card not in shown and len(
+        [c for c in shown if game.cards[c] == deck]) >= held
+
+
 def _from_hand(state: dict, game: TableGame, who: str, card: str) -> None:
     deck = game.cards[card]
     if state["hands"][who][deck] < 1:
@@ -90,16 +111,26 @@ def _from_hand(state: dict, game: TableGame, who: str, card: str) -> None:
         state["shown"][who].remove(card)
 
 
+def price(state: dict, game: TableGame, who: str, card: str, kind_id: str,
+          amount: str) -> tuple[TokenKind, int, int]:
+    """One token kind of a card's cost: the kind, what `card` costs `who` of it (a card
+    field, else an expression) and what they hold of it."""
+    kind = game.tokens[kind_id]
+    fields = game.card_fields.get(card, {})
+    if amount in fields or not amount.lstrip("+-").strip():
+        n = fields.get(amount, 0)
+    else:
+        fixed = rules.constant(amount)  # most costs read nothing (`cargo: 1`)
+        n = fixed if fixed is not None else rules.evaluate(amount, rules.Env(state, game, who,
+                                                                               card))
+    return kind, n, rules.holding(state, None if kind.shared else who, kind)
+
+
 def _pay(state: dict, game: TableGame, who: str, card: str,
          cost: tuple[tuple[str, str], ...]) -> list[str]:
     lines = []
     for kind_id, amount in cost:
-        kind = game.tokens[kind_id]
-        if amount in game.card_fields.get(card, {}) or not amount.lstrip("+-").strip():
-            n = game.card_fields.get(card, {}).get(amount, 0)
-        else:
-            n = rules.evaluate(amount, rules.Env(state, game, who, card))
-        have = rules.holding(state, None if kind.shared else who, kind)
+        kind, n, have = price(state, game, who, card, kind_id, amount)
         if n > have - kind.min:
             raise RefereeError(f"{card} costs {n} {kind.name}; {who} has {have}, nothing changed")
         rules.moved(state, None if kind.shared else who, kind, -n)

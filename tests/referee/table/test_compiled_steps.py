@@ -10,7 +10,13 @@ import json
 import pytest
 
 from referee.simulate import declared
-from referee.table import kit, rules, turn
+from referee.table import kit, lab_steps, rules, turn
+
+
+def general_path(mp: pytest.MonkeyPatch) -> None:
+    """The lab steps by `turn.step_in_place` alone (its own path, lab_steps.run_of, takes
+    no answer): these tests watch the referee's general step."""
+    mp.setattr(lab_steps, "run_of", lambda *args: lambda *answer: None)
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +37,7 @@ def states(game):
 
     mp = pytest.MonkeyPatch()
     mp.setattr(turn, "step_in_place", spy)
+    general_path(mp)
     try:
         for players in (2, 3, 4):
             for policy in declared.POLICIES:
@@ -158,6 +165,7 @@ def test_a_step_that_does_not_settle_changes_nothing_settle_reads(game):
         return result
 
     mp.setattr(turn, "step_in_place", checking)
+    general_path(mp)
     try:
         for players in (2, 3):
             for policy in declared.POLICIES:

@@ -85,18 +85,28 @@ def test_the_settled_scores_and_ends_are_those_worked_out_afresh_over_whole_game
     changed (`rules.settled`, remembered across states and games): at every settle of whole
     simulated games, what it gives equals the full recomputation."""
     from referee.simulate.declared import game_seed, play_game
+    from referee.table import lab_steps
 
-    real = rules.settle
+    real = rules.settle_check
     checked = []
 
-    def checking(state, game_):
-        if game_.rules.declared and not state.get("over"):
+    def checking(game_):  # rules.settle and the lab's plan settle through `settle_check`
+        check = real(game_)
+
+        def check_it(state):
+            if not game_.rules.declared or state.get("over"):
+                return check(state)
             afresh = (rules.scores(state, game_), list(rules.token_ends(state, game_)))
             assert rules.settled(state, game_) == afresh
-            checked.append(afresh[1] != [])
-        return real(state, game_)
+            held = check(state)
+            assert held == bool(afresh[1])
+            assert state["scores"] == afresh[0]  # kept in the state by the check
+            checked.append(held)
+            return held
+        return check_it
 
-    monkeypatch.setattr(rules, "settle", checking)
+    monkeypatch.setattr(rules, "settle_check", checking)
+    monkeypatch.setattr(lab_steps, "_PLANS", {})  # plans made afresh, with `checking`
     for i in range(25):
         record = play_game(game, players, policy, game_seed(11, i))
         assert record["end"] != "no end (unfinished)"

@@ -1,0 +1,350 @@
+"""The balance lab's path through a declared game's steps (issue 30 item 5): what
+`turn.step_in_place(quiet=True)` does to a state, done without a word said, without a
+`Result`, and refused before anything is changed, so the lab tries an answer on the
+state itself rather than on a copy. Each declared step of a game is made once into one
+function (`plan`): what it reads of the declaration (its effects, each made once by
+`rules.quiet_effects`; its deck, roll, options, limit; whether it settles) looked up
+then, not at every turn.
+
+The rules' meaning is the referee's own: each kind calls the same rule functions
+(`rules.quiet_effects` is `apply_effects` saying nothing, `rules.rolled` is `roll`'s
+outcome, `turn.advance_quietly` is `advance`, `rules.settle`), and what this path checks
+before it changes anything (`rules.refuses`, `turn.hand_refuses`, a cost) is the
+refusals those functions raise. An answer this path does not take (a card named in
+another language, several cards played at once, a cost of two kinds, a reveal drawn by
+the referee, faces typed) gives None and the caller steps the general way;
+tests/referee/table/test_lab_steps.py plays whole games through both and compares every
+state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from carddb.gamerules import Effect
+from carddb.gamerules import Step as RuleStep
+from referee.errors import UsageError
+from referee.table import rules, turn
+from referee.table.dice import FaceSource
+from referee.table.kit import TableGame, deck_of
+
+# run(state, words, source) -> True (done), False (refused, nothing changed) or None
+# (not taken here: nothing changed, step the general way)
+Run = Callable[[dict, list[str], FaceSource], "bool | None"]
+
+# id(game) -> (the game, its plan)
+_PLANS: dict[int, tuple[TableGame, Plan]] = {}
+
+
+def _not_here(state: dict, words: list[str], source: FaceSource) -> bool | None:
+    return None
+
+
+class Plan:
+    """A game's steps made into runs, once a game: each declared step's (`steps`, by the
+    step's id; None for a kind this path does not take), a pending choice's and a phase's
+    without steps (`now` None)."""
+
+    def __init__(self, game: TableGame) -> None:
+        self.game = game
+        self.settle = rules.settler(game)
+        self.steps: dict[int, Run | None] = {id(s): self.made(s) for s in game.step_at.values()}
+        # the steps that may change a hand (`turn.step_parts`), by id: after the others the
+        # lab's hidden hands have nothing to follow
+        self.hand_steps = frozenset(id(s) for s in game.step_at.values()
+                                    if "hands" in turn.step_parts(game, s))
+
+    def made(self, now: RuleStep) -> Run | None:
+        """The run of the step `now`, settling after it when it may change what settle
+        reads (`turn.settles`)."""
+        make = MAKERS.get(now.kind)
+        try:
+            run = make(self.game, now) if make is not None else None
+        except UsageError:  # a declaration the general path refuses at the step itself
+            return None
+        if run is None or not turn.settles(self.game, now):
+            return run
+        # `settle`'s two halves called here, the second only where the first held
+        check, end = rules.settle_check(self.game), rules.settle_end(self.game)
+
+        def settling(state: dict, words: list[str], source: FaceSource) -> bool | None:
+            done = run(state, words, source)
+            if done and check(state):
+                end(state)
+            return done
+        return settling
+
+    def resolve(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
+        done = _resolve(state, self.game, words)
+        if done:
+            self.settle(state)
+        return done
+
+    def next_phase(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
+        rules.next_phase_quietly(state, self.game)
+        self.settle(state)
+        return True
+
+
+def plan(game: TableGame) -> Plan:
+    """`game`'s plan, made once a game."""
+    hit = _PLANS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    return rules._of_game(_PLANS, id(game), game, lambda: Plan(game), 64)  # type: ignore[no-any-return]  # noqa: SLF001
+
+
+def run_of(game: TableGame, state: dict, now: RuleStep | None) -> Run:
+    """The run of the step `state` is at (`now`: `turn.current_step`, None when a choice
+    is pending or the phase has no steps): `run(state, words, source)` answers it with
+    `words` on `state` in place, settled as a quiet step settles: True done, False
+    refused (the state as it was), None not taken here (step the general way)."""
+    if state.get("over"):
+        return _not_here  # refused by the general path, with its words
+    hit = _PLANS.get(id(game))  # `plan(game)`, looked up here: at every lab step
+    made = hit[1] if hit is not None and hit[0] is game else plan(game)
+    if state.get("pending"):
+        return made.resolve
+    if now is None:
+        return made.next_phase
+    return made.steps.get(id(now)) or _not_here
+
+
+def step(state: dict, game: TableGame, now: RuleStep | None, words: list[str],
+         source: FaceSource) -> bool | None:
+    """`run_of(game, state, now)(state, words, source)`."""
+    return run_of(game, state, now)(state, words, source)
+
+
+def _seat(state: dict, words: list[str], player: str) -> str | None:
+    """The player an answer names (the next by default), or None when it is not a seat's
+    own name as written (the general path reads it)."""
+    if not words:
+        return rules.choose_default(state, player)
+    if len(words) == 1 and words[0] in state["players"]:
+        return words[0]
+    return None
+
+
+def _resolve(state: dict, game: TableGame, words: list[str]) -> bool | None:
+    """A choice of player a card or an option waits for (`turn._resolve`)."""
+    pending = state["pending"]
+    player = pending["player"]
+    chosen = _seat(state, words, player)
+    if chosen is None:
+        return None
+    effects = turn.pending_effects(game, pending)
+    if rules.refuses(effects, player, chosen, pending["index"]):
+        return False
+    state["pending"] = None
+    stopped = rules.apply_quietly(state, game, effects, player, chosen, pending.get("card"),
+                                  pending["index"])
+    if stopped is not None:
+        state["pending"] = {**pending, "index": stopped}
+    elif pending["then"] == "advance":
+        turn.advance_quietly(state, game)
+    return True
+
+
+class _Chain:
+    """Effects made once: applied saying nothing, and whether they may be refused."""
+
+    __slots__ = ("effects", "apply", "refusable")
+
+    def __init__(self, game: TableGame, effects: tuple[Effect, ...]) -> None:
+        self.effects = effects
+        self.apply = rules.quiet_effects(game, effects)
+        self.refusable = rules.may_refuse(effects)
+
+    def refuses(self, player: str, chosen: str | None) -> bool:
+        """`rules.refuses` (asked where `refusable`: a chain without a transfer never is)."""
+        return rules.refuses(self.effects, player, chosen)
+
+
+def _card_chains(game: TableGame, when: str) -> Callable[[str], _Chain]:
+    """Each card's effects `when` (played or revealed), made once when first asked."""
+    made: dict[str, _Chain] = {}
+
+    def chain(card: str) -> _Chain:
+        found = made.get(card)
+        if found is None:
+            found = made[card] = _Chain(game, game.rules.effects_of(
+                card, game.card_types.get(card, ""), when))
+        return found
+    return chain
+
+
+def _after_card(state: dict, chain: _Chain, who: str, card: str, when: str,
+                last: bool) -> None:
+    """`turn._card_effects` saying nothing: a choice of player not given left pending."""
+    stopped = chain.apply(state, who, None, card, 0)
+    if stopped is not None:
+        state["pending"] = {"kind": "card", "card": card, "player": who, "when": when,
+                            "index": stopped, "then": "advance" if last else "stay"}
+
+
+def _effect(game: TableGame, now: RuleStep) -> Run:
+    assert now.effect is not None
+    chain = _Chain(game, (now.effect,))
+    chooses = now.effect.chooses
+
+    def run(state: dict, words: list[str], source: FaceSource) -> bool | None:
+        active = state["turn"]["player"]
+        chosen = None
+        if chooses:
+            chosen = _seat(state, words, active)
+            if chosen is None:
+                return None
+        elif words:
+            return False  # a step that runs by itself takes no answer
+        if chain.refusable and chain.refuses(active, chosen):
+            return False
+        chain.apply(state, active, chosen, None, 0)
+        turn.advance_quietly(state, game)
+        return True
+    return run
+
+
+def _roll(game: TableGame, now: RuleStep) -> Run:
+    named = game.rules.rolls[now.roll]
+
+    def run(state: dict, words: list[str], source: FaceSource) -> bool | None:
+        if words:
+            return None  # faces typed: read by the general path
+        rules.rolled(state, game, named, state["turn"]["player"], source)
+        turn.advance_quietly(state, game)
+        return True
+    return run
+
+
+def _choose(game: TableGame, now: RuleStep) -> Run:
+    chains = {option.name: _Chain(game, option.effects) for option in now.options}
+    default = now.default
+
+    def run(state: dict, words: list[str], source: FaceSource) -> bool | None:
+        pick = " ".join(words) if words else default
+        chain = chains.get(pick)
+        if chain is None:
+            return None  # not an option's name as written: the general path reads it
+        active = state["turn"]["player"]
+        if chain.refusable and chain.refuses(active, None):
+            return False
+        stopped = chain.apply(state, active, None, None, 0)
+        if stopped is None:
+            turn.advance_quietly(state, game)
+            return True
+        state["pending"] = {"kind": "option", "option": pick, "player": active,
+                            "phase": state["turn"]["phase"], "step": state["turn"]["step"],
+                            "index": stopped, "then": "advance"}
+        return True
+    return run
+
+
+def _discard_to(game: TableGame, now: RuleStep) -> Run:
+    limit = turn.hand_limit(game, now)
+
+    def run(state: dict, words: list[str], source: FaceSource) -> bool | None:
+        active = state["turn"]["player"]
+        over = rules.hand_size(state, active) - limit
+        if over <= 0:
+            if words:
+                return False
+            turn.advance_quietly(state, game)
+            return True
+        found = [game.folded.get(w.casefold()) for w in turn._names(words)]  # noqa: SLF001
+        cards = [card for card in found if card is not None]
+        if len(cards) < len(found) or state["shown"][active]:
+            return None  # a name in another language, or shown cards: the general path
+        if len(cards) > over or not _held(state["hands"][active], game, cards):
+            return False
+        for card in cards:
+            deck = game.cards[card]
+            state["hands"][active][deck] -= 1
+            pile = state["decks"][deck]
+            pile["discard"] += 1
+            pile["seen"].append(card)
+        if over - len(cards):
+            rules.discard_face_down(state, game, active, over - len(cards))
+        turn.advance_quietly(state, game)
+        return True
+    return run
+
+
+def _held(hand: dict[str, int], game: TableGame, cards: list[str]) -> bool:
+    """Whether a hand of these counts holds as many cards of each deck as `cards`."""
+    wanted: dict[str, int] = {}
+    for card in cards:
+        deck = game.cards[card]
+        wanted[deck] = wanted.get(deck, 0) + 1
+    return all(hand[d] >= n for d, n in wanted.items())
+
+
+def _reveal(game: TableGame, now: RuleStep) -> Run:
+    deck = deck_of(game, now.deck or None)
+    chain_of = _card_chains(game, "revealed")
+    count = now.count
+
+    def run(state: dict, words: list[str], source: FaceSource) -> bool | None:
+        pile = state["decks"][deck]
+        if not words:
+            if pile["deck"] >= 1:
+                return None  # the referee draws the card: the general path
+            turn.advance_quietly(state, game)
+            return True
+        card = game.folded.get(" ".join(words).strip().casefold())
+        if card is None:
+            return None  # a name in another language, or none: the general path
+        active = state["turn"]["player"]
+        chain = chain_of(card)
+        if (pile["deck"] < 1 or game.cards[card] != deck
+                or not turn._unseen_copy(state, game, deck, card)  # noqa: SLF001
+                or (chain.refusable and chain.refuses(active, None))):
+            return False
+        done = state["turn"]["done"] = state["turn"].get("done", 0) + 1
+        pile["deck"] -= 1
+        pile["discard"] += 1
+        pile["seen"].append(card)
+        _after_card(state, chain, active, card, "revealed", done >= count)
+        if done >= count and not state.get("pending"):
+            turn.advance_quietly(state, game)
+        return True
+    return run
+
+
+def _play(game: TableGame, now: RuleStep) -> Run | None:
+    if len(now.cost) > 1:
+        return None  # a cost of two kinds: each paid in turn, by the general path
+    chain_of = _card_chains(game, "played")
+    count, zone, deck, cost = now.count, now.zone, now.deck, now.cost
+
+    def run(state: dict, words: list[str], source: FaceSource) -> bool | None:
+        if not words:
+            turn.advance_quietly(state, game)
+            return True
+        names = turn._names(words)  # noqa: SLF001 - the engine's own reading of an answer
+        card = game.folded.get(names[0].casefold()) if len(names) == 1 else None
+        if card is None:
+            return None  # several cards, or a name in another language: the general path
+        active = state["turn"]["player"]
+        if state["turn"].get("done", 0) >= count or (deck and game.cards[card] != deck):
+            return False
+        pay = [turn.price(state, game, active, card, k, a) for k, a in cost]
+        chain = chain_of(card)
+        if (any(n > have - kind.min for kind, n, have in pay)
+                or turn.hand_refuses(state, game, active, card)
+                or (chain.refusable and chain.refuses(active, None))):
+            return False
+        for kind, n, _ in pay:
+            rules.moved(state, None if kind.shared else active, kind, -n)
+        turn._from_hand(state, game, active, card)  # noqa: SLF001
+        turn._cards_of(state, game, active, zone).append(card)  # noqa: SLF001
+        done = state["turn"]["done"] = state["turn"].get("done", 0) + 1
+        _after_card(state, chain, active, card, "played", done >= count)
+        if done >= count and not state.get("pending"):
+            turn.advance_quietly(state, game)
+        return True
+    return run
+
+
+MAKERS: dict[str, Callable[[TableGame, RuleStep], Run | None]] = {
+    "effect": _effect, "roll": _roll, "choose": _choose, "discard_to": _discard_to,
+    "reveal": _reveal, "play": _play}

@@ -1,0 +1,282 @@
+"""The balance lab's own path through a declared game's steps (referee/table/lab_steps.py,
+issue 30 item 5) does what the referee's general step (`turn.step_in_place`, quiet) does:
+every answer the lab gives in whole games of the starter (Harbour Lights) and of Bazaar
+(tests/referee/table/test_rules_as_data.py: a shared zone, two cards a turn paid by a
+field, a choice of player an option waits for, transfers, a draw and a discard face down,
+a phase without steps), each policy, 2 to 4 players, is stepped both ways from the same
+state and the same dice, and both leave the same state and the same dice, or both refuse
+(the lab's path changing nothing). An answer the lab's path does not take falls to the
+general step, and the games are the same either way. Expressions written as one function
+(referee/table/expr_source.py) give what the closures of the tree give."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+import carddb
+from carddb import expr
+from referee.errors import RefereeError, UsageError
+from referee.simulate import declared
+from referee.table import kit, lab_steps, rules, turn
+from referee.table.expr_source import generated
+from tests.referee.table.test_rules_as_data import BAZAAR
+
+
+@pytest.fixture(scope="module")
+def bazaar(tmp_path_factory) -> kit.TableGame:
+    root = tmp_path_factory.mktemp("bazaar")
+    (root / "cards.yaml").write_text(BAZAAR)
+    return kit.TableGame.from_db(carddb.load(str(root / "cards.yaml")), "bazaar")
+
+
+def runs(game: kit.TableGame, seed: int, games: int) -> list[tuple[int, str, int]]:
+    """(players, policy, seed) of `games` games a player count and policy (a mixed table
+    too: greedy first, random after)."""
+    return [(players, policy, declared.game_seed(seed, i))
+            for players in range(game.min_players, min(game.max_players, 4) + 1)
+            for policy in (*declared.POLICIES, ",".join(["greedy"] + ["random"] * (players - 1)))
+            for i in range(games)]
+
+
+def general(state: dict, game: kit.TableGame, words: list[str],
+            rng: random.Random) -> dict | None:
+    """The general step on a copy of `state` with dice of their own (`rng`): the state
+    after it, None when refused."""
+    try:
+        return turn.step_in_place(state, game, words, declared.LabFaces(rng), rng,
+                                  quiet=True).state
+    except (RefereeError, UsageError):
+        return None
+
+
+def twin_steps(game: kit.TableGame, seed: int, games: int) -> dict[str, int]:
+    """Every step the lab's path takes in whole games, checked against the general step;
+    how many of each outcome (`play taken`, `pending refused`, ...)."""
+    seen: dict[str, int] = {}
+    own = lab_steps.run_of
+
+    def twin(game_, state_, now):  # type: ignore[no-untyped-def]
+        run = own(game_, state_, now)
+        kind = "pending" if state_.get("pending") else now.kind if now is not None else "none"
+
+        def both(state, words, source):  # type: ignore[no-untyped-def]
+            before, rng = copy.deepcopy(state), random.Random()
+            rng.setstate(source.rng.getstate())
+            done = run(state, words, source)
+            said = f"{kind} {({True: 'taken', False: 'refused', None: 'left'})[done]}"
+            seen[said] = seen.get(said, 0) + 1
+            if done is None:
+                assert state == before  # left to the general step: nothing changed
+                return done
+            after = general(copy.deepcopy(before), game_, words, rng)
+            if done:
+                assert after == state, (kind, words)
+                assert rng.getstate() == source.rng.getstate()
+            else:
+                assert after is None and state == before, (kind, words)
+            return done
+        return both
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lab_steps, "run_of", twin)
+        for players, policy, game_seed in runs(game, seed, games):
+            declared.play_game(game, players, policy, game_seed)
+    return seen
+
+
+def test_the_starters_steps_are_the_general_steps(harbour):
+    seen = twin_steps(harbour, 21, 6)
+    taken = {key.split()[0] for key in seen if key.endswith("taken")}
+    assert taken >= {"effect", "choose", "play", "roll", "reveal", "discard_to", "pending"}
+    assert seen.get("pending refused", 0) > 0  # Fog Bank: a player takes from themselves
+    assert seen.get("play refused", 0) > 0  # a ship not paid for
+
+
+def test_bazaars_steps_are_the_general_steps(bazaar):
+    seen = twin_steps(bazaar, 22, 6)
+    taken = {key.split()[0] for key in seen if key.endswith("taken")}
+    assert taken >= {"effect", "choose", "play", "roll", "reveal", "discard_to", "pending",
+                     "none"}
+    assert seen.get("pending refused", 0) > 0  # Pickpocket, Charity: not oneself
+
+
+@pytest.mark.parametrize("which", ["harbour", "bazaar"])
+def test_the_games_are_the_same_through_the_general_step_alone(which, request):
+    game = request.getfixturevalue(which)
+    games = runs(game, 23, 3)
+    fast = [declared.play_game(game, *run) for run in games]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lab_steps, "run_of", lambda *args: lambda *answer: None)
+        slow = [declared.play_game(game, *run) for run in games]
+    assert fast == slow
+
+
+def test_answers_the_lab_path_leaves_to_the_general_step(harbour):
+    source = declared.LabFaces(random.Random(4))
+    state = kit.new_state(["P1", "P2"], harbour, source)
+    rules.settle(state, harbour)
+    at = {(p, i): s for (p, i), s in harbour.step_at.items()}
+    kept = copy.deepcopy(state)
+    state["turn"].update({"phase": "Sail", "step": 1})  # the weather roll, faces typed
+    assert lab_steps.step(state, harbour, at[("Sail", 1)], ["wind", "wind", "calm"],
+                          source) is None
+    state["turn"].update({"phase": "Storm", "step": 0})  # the referee draws the card
+    assert lab_steps.step(state, harbour, at[("Storm", 0)], [], source) is None
+    state["turn"].update({"phase": "Draw", "step": 1})  # an option not as written
+    assert lab_steps.step(state, harbour, at[("Draw", 1)], ["TRADE"], source) is None
+    state["turn"].update(kept["turn"])
+    assert state == kept
+    state["over"] = True
+    assert lab_steps.step(state, harbour, turn.current_step(state, harbour), [], source) is None
+
+
+def states_of(game: kit.TableGame, seed: int) -> list[dict]:
+    seen: list[dict] = []
+    own = lab_steps.run_of
+
+    def keeping(game_, state_, now):  # type: ignore[no-untyped-def]
+        run = own(game_, state_, now)
+
+        def keep(state, words, source):  # type: ignore[no-untyped-def]
+            done = run(state, words, source)
+            seen.append(copy.deepcopy(state))
+            return done
+        return keep
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lab_steps, "run_of", keeping)
+        for players, policy, game_seed in runs(game, seed, 2):
+            declared.play_game(game, players, policy, game_seed)
+    return seen
+
+
+def expressions(game: kit.TableGame) -> set[str]:
+    """Every expression of `game` read outside a roll: score, tie-breaks, end tests,
+    effects' amounts, costs."""
+    texts = {game.rules.score, *game.rules.tie_break}
+    texts |= {end.test for end in game.rules.end if end.test}
+    effects = [e for p in game.rules.phases for s in p.steps
+               for e in ([s.effect] if s.effect else []) + [x for o in s.options
+                                                            for x in o.effects]]
+    effects += [e for card in game.cards for when in ("played", "revealed")
+                for e in game.rules.effects_of(card, game.card_types.get(card, ""), when)]
+    texts |= {amount for e in effects for _, amount in e.tokens}
+    texts |= {a for p in game.rules.phases for s in p.steps for _, a in s.cost
+              if a not in {f for fields in game.card_fields.values() for f in fields}}
+    texts |= {"count(hand) + sum(hand.price) - 2 * count(stalls)", "-card.power if gold < 3"}
+    return {t for t in texts if t}
+
+
+@pytest.mark.parametrize("which", ["harbour", "bazaar"])
+def test_an_expression_written_as_one_function_means_what_its_tree_means(which, request):
+    game = request.getfixturevalue(which)
+    texts = sorted(expressions(game))
+    assert len(texts) >= 5
+    pairs = [(generated(expr.parse(t), game), rules._compile(expr.parse(t), game))  # noqa: SLF001
+             for t in texts]
+    compared = 0
+    for state in states_of(game, 24)[::7]:
+        for who in (*state["players"], None):
+            for card in (None, *list(game.cards)[:3]):
+                env = rules.Env(state, game, who, card)
+                for mine, closures in pairs:
+                    assert mine(env) == closures(env)
+                    compared += 1
+    assert compared > 1000
+
+
+def test_an_expression_holds_no_declared_text_as_code(harbour):
+    """A zone, a token or a field named like code is a string in the source."""
+    odd = copy.copy(harbour)
+    object.__setattr__(odd, "card_fields", {"A": {"x')+__import__('os'": 5}})
+    fn = generated(("op", "+", ("name", "__import__('os')"),
+                    ("sum", "harbour')+1#", "x')+__import__('os'")), odd)
+    state = {"turn": {"rolls": {"__import__('os')": 2}}, "zones": {"P1": {"harbour')+1#": ["A"]}}}
+    assert fn(rules.Env(state, odd, "P1")) == 7
+    with pytest.raises(ValueError, match="not an operator"):
+        generated(("op", "**", ("num", "2"), ("num", "3")), harbour)
+
+
+@pytest.mark.parametrize("left", [{"play", "pending"}, {"reveal", "choose", "discard_to"}])
+def test_steps_left_to_the_general_step_among_the_others_play_the_same_games(left, bazaar):
+    """Some kinds of step left to the general step (as an answer the lab's path does not
+    take is), the rest taken by the lab's path: the same games, whichever policy."""
+    own = lab_steps.run_of
+
+    def some(game_, state_, now):  # type: ignore[no-untyped-def]
+        kind = "pending" if state_.get("pending") else now.kind if now is not None else ""
+        return (lambda *answer: None) if kind in left else own(game_, state_, now)
+
+    games = runs(bazaar, 25, 3)
+    fast = [declared.play_game(bazaar, *run) for run in games]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lab_steps, "run_of", some)
+        mixed = [declared.play_game(bazaar, *run) for run in games]
+    assert fast == mixed
+
+
+@pytest.mark.parametrize("which", ["harbour", "bazaar"])
+def test_a_rolls_outcome_written_as_one_function_means_what_its_tree_means(which, request):
+    """`rules.outcome_for` (a roll's outcome as one function of the counts and the sum)
+    gives what `rules.compiled` gives for an Env with the roll's counts: every name a
+    count (a token's name too), `sum` the faces' sum, zones and the hand read as ever."""
+    game = request.getfixturevalue(which)
+    texts = sorted({r.outcome for r in game.rules.rolls.values()} | {
+        "sum >= 7", "2 * wind - wave if calm > 0", "cargo + sword - gold",
+        "count(harbour) + sum(harbour.speed) + sum", "count(hand) - calm + count(stalls)"})
+    pairs = [(rules.outcome_for(t, game), rules.compiled(t)) for t in texts]
+    rng = random.Random(26)
+    compared = 0
+    for state in states_of(game, 27)[::9]:
+        for who in state["players"]:
+            counts = {k: rng.randrange(4) for k in ("wind", "wave", "sword", "cargo", "gold")
+                      if rng.random() < 0.7}
+            total = rng.randrange(-3, 13)
+            for mine, closures in pairs:
+                env = rules.Env(state, game, who, counts=counts, total=total)
+                assert mine(state, who, counts, total) == closures(env)
+                compared += 1
+    assert compared > 200
+
+
+class _Other(random.Random):
+    """An RNG class of its own: the lab draws its faces through `choice`."""
+
+
+@pytest.mark.parametrize("make", [random.Random, _Other])
+def test_the_labs_faces_are_the_faces_take_draws(make, harbour, bazaar):
+    """`LabFaces.drawn` (each face's key and value, the RNG asked without `choice`) gives
+    what `take` gives from the same RNG state, and leaves the RNG as `take` does: every
+    die of both games, one to seven at a time, and a die of each size from 1 to 13 faces."""
+    from carddb.dice import Face
+
+    dice = [*harbour.dice.values(), *bazaar.dice.values(), *(
+        kit._d(sides) for sides in range(1, 14))]  # noqa: SLF001
+    dice.append(type(dice[0])("odd", tuple(Face(s, None, None) for s in "abcde"), 1, ()))
+    compared = 0
+    for seed in range(30):
+        for die in dice:
+            for n in range(1, 8):
+                mine, theirs = declared.LabFaces(make(seed)), declared.LabFaces(make(seed))
+                faces = theirs.take(n, die, "")
+                assert mine.drawn(n, die, "") == [(f.key, f.value or 0) for f in faces]
+                assert mine.rng.getstate() == theirs.rng.getstate()
+                compared += 1
+    assert compared > 2000
+
+
+@pytest.mark.parametrize("make", [random.Random, _Other])
+def test_the_labs_shuffle_is_the_rngs(make):
+    """`declared.shuffle` leaves a list and the RNG as `Random.shuffle` does, for lists
+    of 0 to 40 items and many seeds."""
+    for seed in range(40):
+        for n in range(41):
+            mine, theirs = make(seed), make(seed)
+            a, b = list(range(n)), list(range(n))
+            declared.shuffle(mine, a)
+            theirs.shuffle(b)
+            assert a == b
+            assert mine.getstate() == theirs.getstate()
