@@ -14,17 +14,13 @@ import pytest
 from pypdf import PdfReader
 
 from tests.pdftext import page_texts
+from tests.pnp.starter_copies import fresh_copy, make_starter
 
 
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
     """A `pnp init` project (made once; each test edits a copy)."""
-    from tests.harness import run_cli
-
-    folder = tmp_path_factory.mktemp("starter") / "proj"
-    done = run_cli("pnp", "init", str(folder))
-    assert done.returncode == 0, done.stderr
-    return folder
+    return make_starter(tmp_path_factory.mktemp("starter") / "proj")
 
 
 @pytest.fixture(scope="module")
@@ -34,18 +30,9 @@ def playground(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def project(starter, playground) -> Path:
-    """A fresh copy of the starter, at the same path for every test of this file: the
-    templates a build compiles and the card plans it keeps are per project folder
-    (pnp.draw.render._templates_for, pnp.draw.plan_cache), so a test's build compiles
-    and plans only what it edited, not every template and card again (issue 34: the
-    suite's CPU). Nothing else of an earlier test is left: the folder is made anew (its
-    git history too), and the copy keeps the starter's modification times, so what was
-    cached of an edited file is stale by its time. Builds go to each test's tmp_path."""
-    folder = playground / "proj"
-    shutil.rmtree(playground, ignore_errors=True)
-    playground.mkdir()
-    shutil.copytree(starter, folder)
-    return folder
+    """A fresh copy of the starter, at one path for every test (tests/pnp/starter_copies);
+    builds go to each test's tmp_path."""
+    return fresh_copy(starter, playground, "proj")
 
 
 def build(cli, project, out, *more):

@@ -17,16 +17,14 @@ from pypdf import PdfReader
 
 from tests.harness import run_cli
 from tests.pdftext import words
+from tests.pnp.starter_copies import fresh_copy, make_starter
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("starter") / "game"
-    done = run_cli("pnp", "init", str(folder))
-    assert done.returncode == 0, done.stderr
-    return folder
+    return make_starter(tmp_path_factory.mktemp("starter") / "game")
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +34,9 @@ def playground(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def game(starter, playground, monkeypatch) -> Path:
-    """A fresh copy of the starter, at the same path for every test of this file: the
-    card plans a build keeps are per project folder (pnp.draw.plan_cache), so a test's
-    build plans only the cards it edited, not every card again (issue 34: the suite's
-    CPU). Nothing else of an earlier test is left: the folder is made anew."""
-    folder = playground / "game"
-    shutil.rmtree(folder, ignore_errors=True)
-    shutil.copytree(starter, folder)
+    """A fresh copy of the starter, at one path for every test (tests/pnp/starter_copies),
+    and the working folder."""
+    folder = fresh_copy(starter, playground)
     monkeypatch.chdir(folder)
     return folder
 

@@ -5,12 +5,11 @@ nothing is written. Real projects from `pnp init`, through the CLI."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.harness import run_cli
+from tests.pnp.starter_copies import fresh_copy, make_starter
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,10 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def starter(tmp_path_factory) -> Path:
     """A `pnp init` project (made once; each test edits a copy)."""
-    folder = tmp_path_factory.mktemp("starter") / "game"
-    result = run_cli("pnp", "init", str(folder))
-    assert result.returncode == 0, result.stderr
-    return folder
+    return make_starter(tmp_path_factory.mktemp("starter") / "game")
 
 
 @pytest.fixture(scope="module")
@@ -31,17 +27,8 @@ def playground(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def game(starter, playground) -> Path:
-    """A fresh copy of the starter, at the same path for every test of this file: the
-    templates a run compiles are kept per project folder (pnp.draw.render._templates_for,
-    Jinja's bytecode cache names each file by its path), so a test's run compiles only
-    the templates it edited, not all of them again (issue 34: the suite's CPU). Nothing
-    else of an earlier test is left: the folder is made anew, and the copy keeps the
-    starter's modification times, so what was cached of an edited file is not reused."""
-    folder = playground / "game"
-    shutil.rmtree(playground, ignore_errors=True)
-    playground.mkdir()
-    shutil.copytree(starter, folder)
-    return folder
+    """A fresh copy of the starter, at one path for every test (tests/pnp/starter_copies)."""
+    return fresh_copy(starter, playground)
 
 
 def _edit(path: Path, old: str, new: str) -> None:

@@ -33,23 +33,29 @@ HEAVY = [
 ]
 
 
-def test_roll_path_imports_nothing_heavy():
+def fresh_process(*args: str) -> tuple[str, set[str]]:
+    """`referee ARGS` in a fresh process (what start-up imports is the point): what it
+    printed, and the modules it had imported when it ended."""
     code = textwrap.dedent(
-        """
+        f"""
         import sys
         from referee.cli import main
         try:
-            main(["roll", "3", "--seed", "1"])
+            main({list(args)!r})
         except SystemExit as exit:
             assert exit.code in (0, None), exit.code
         print("\\n" + " ".join(sorted(sys.modules)))
         """
     )
-    proc = subprocess.run(  # a fresh process: what start-up imports is the point
+    proc = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=process_env(), cwd=ROOT
     )
     assert proc.returncode == 0, proc.stderr
-    loaded = set(proc.stdout.strip().splitlines()[-1].split())
+    return proc.stdout, set(proc.stdout.strip().splitlines()[-1].split())
+
+
+def test_roll_path_imports_nothing_heavy():
+    _, loaded = fresh_process("roll", "3", "--seed", "1")
     assert "referee.notation" in loaded
     assert not [m for m in HEAVY if m in loaded]
 
@@ -60,23 +66,8 @@ def test_status_imports_no_dice(tmp_path):
     with a roll made or shown."""
     db = tmp_path / "s.db"
     make_session(db)
-    code = textwrap.dedent(
-        f"""
-        import sys
-        from referee.cli import main
-        try:
-            main(["--session", {str(db)!r}, "status"])
-        except SystemExit as exit:
-            assert exit.code in (0, None), exit.code
-        print("\\n" + " ".join(sorted(sys.modules)))
-        """
-    )
-    proc = subprocess.run(  # a fresh process: what start-up imports is the point
-        [sys.executable, "-c", code], capture_output=True, text=True, env=process_env(), cwd=ROOT
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert "X-Statix: turn 1" in proc.stdout
-    loaded = set(proc.stdout.strip().splitlines()[-1].split())
+    printed, loaded = fresh_process("--session", str(db), "status")
+    assert "X-Statix: turn 1" in printed
     assert "referee.xs.game" in loaded  # the state was read and shown
     assert not {"random", "referee.dice", "referee.xs.rolls"} & loaded
 
@@ -88,23 +79,8 @@ def test_a_write_that_reads_no_cards_imports_no_card_database(tmp_path):
     db = tmp_path / "s.db"
     cli("--session", str(db), "new", "x-statix", "--deal", "referee", "--players", "Ann,Bob",
         "--seed", "3", check=0)
-    code = textwrap.dedent(
-        f"""
-        import sys
-        from referee.cli import main
-        try:
-            main(["--session", {str(db)!r}, "xs", "mt", "Ann", "+2"])
-        except SystemExit as exit:
-            assert exit.code in (0, None), exit.code
-        print("\\n" + " ".join(sorted(sys.modules)))
-        """
-    )
-    proc = subprocess.run(  # a fresh process: what start-up imports is the point
-        [sys.executable, "-c", code], capture_output=True, text=True, env=process_env(), cwd=ROOT
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert "Ann MT +2" in proc.stdout
-    loaded = set(proc.stdout.strip().splitlines()[-1].split())
+    printed, loaded = fresh_process("--session", str(db), "xs", "mt", "Ann", "+2")
+    assert "Ann MT +2" in printed
     assert "referee.session" in loaded and "referee.xs.cli" in loaded
     assert not {"carddb", "carddb.files", "secrets"} & loaded
     assert read_log(db)[-1][0]["kind"] == "mt"
