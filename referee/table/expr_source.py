@@ -141,6 +141,14 @@ def generated(tree: expr.Tree, game: TableGame) -> Callable[[Env], int]:
                       f"    return {body}"], writer)
 
 
+def amount(tree: expr.Tree, game: TableGame) -> Callable[[dict, str | None, str | None], int]:
+    """`generated` as one function of (state, player, card) with no Env to make: an
+    effect's amount, worked out at a token change of most lab steps (issue 30)."""
+    writer = _Writer(game)
+    body = writer.write(tree)
+    return _function(["def f(s, p, c):", f"    return {body}"], writer)  # type: ignore[no-any-return]
+
+
 def rolled_outcome(tree: expr.Tree, game: TableGame) -> Callable[[dict, str, dict[str, int], int], int]:
     """A roll's outcome as one function `f(state, player, counts, total)`: what the tree
     means for an Env of `game` with a roll's counts (issue 30: the lab rolls every turn,
