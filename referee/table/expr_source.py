@@ -36,6 +36,7 @@ class _Writer:
         # "roll" (as "env", but a name reads the roll's counts `k` and sum `t`: `Env.name`)
         self.who = "env"
         self.bound: set[str] = set()
+        self.card_read = False  # whether the source reads `c` (a card's field)
 
     def fields(self, name: str) -> str:
         """The name of a constant: each card's value of the field `name` (0 when none)."""
@@ -85,6 +86,7 @@ class _Writer:
         if head == "name":
             return self.name(str(tree[1]))
         if head == "field":
+            self.card_read = True
             return f"({self.fields(str(tree[2]))}.get(c, 0) if c else 0)"
         if head == "sum":
             return f"_total({self.fields(str(tree[2]))}, {self.cards(str(tree[1]))})"
@@ -166,14 +168,16 @@ def _scan_body(game: TableGame, score: expr.Tree | None, player_tests: list[expr
     state `s`, and their writer."""
     writer = _Writer(game)
     writer.who = "table"
-    pool = " or ".join(writer.test(t) for t in pool_tests) or "False"
+    pool = " or ".join(writer.test(t) for t in pool_tests)
     writer.who = "player"  # each seat's tokens and zones bound once
     each = [f"        scores[p] = {writer.write(score) if score is not None else '0'}"]
     if player_tests:
         tests = " or ".join(writer.test(t) for t in player_tests)
         each += [f"        if not held and ({tests}):", "            held = True"]
     binds = {"T": "        T = s['tokens'][p]", "Z": "        Z = s.get('zones', _E).get(p, _E)"}
-    return ["    c = None", "    p = None", "    scores = {}", f"    held = bool({pool})",
+    # `c` bound only where a field is read; `held` a bool without a call to bool()
+    return [*(["    c = None"] if writer.card_read else []), "    scores = {}",
+            f"    held = True if ({pool}) else False" if pool else "    held = False",
             "    for p in s['players']:", *(binds[name] for name in sorted(writer.bound)),
             *each], writer
 
