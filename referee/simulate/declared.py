@@ -308,7 +308,7 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
         policy_now = everyone or policy_of[pending["player"] if pending else actor]
         if (policy_now == "random" and id(now) in fixed
                 and lab_steps.run_of(game, state, now)(state, [], source)):
-            words = []  # the one answer `answers` gives such a step, taken (random_answer)
+            words: list[str] = []  # the one answer `answers` gives such a step, taken (random_answer)
         else:
             words, state = (random_answer(state, game, hidden, source, rng, now)
                             if policy_now == "random" else
