@@ -174,10 +174,13 @@ def _scan_body(game: TableGame, score: expr.Tree | None, player_tests: list[expr
     if player_tests:
         tests = " or ".join(writer.test(t) for t in player_tests)
         each += [f"        if not held and ({tests}):", "            held = True"]
-    binds = {"T": "        T = s['tokens'][p]", "Z": "        Z = s.get('zones', _E).get(p, _E)"}
+    # each seat's tokens and zones: the state's two dicts read once, before the seats
+    hoists = {"T": "    TS = s.get('tokens', _E)", "Z": "    ZS = s.get('zones', _E)"}
+    binds = {"T": "        T = TS[p]", "Z": "        Z = ZS.get(p, _E)"}
     # `c` bound only where a field is read; `held` a bool without a call to bool()
     return [*(["    c = None"] if writer.card_read else []), "    scores = {}",
             f"    held = True if ({pool}) else False" if pool else "    held = False",
+            *(hoists[name] for name in sorted(writer.bound)),
             "    for p in s['players']:", *(binds[name] for name in sorted(writer.bound)),
             *each], writer
 
