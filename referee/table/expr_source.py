@@ -37,6 +37,10 @@ class _Writer:
         self.who = "env"
         self.bound: set[str] = set()
         self.card_read = False  # whether the source reads `c` (a card's field)
+        # a seat's tokens the score reads, each read once a seat into a local (`V0`, ...)
+        # that the end tests read too: {token: local}; `keeping` while the score is written
+        self.kept: dict[str, str] = {}
+        self.keeping = False
 
     def fields(self, name: str) -> str:
         """The name of a constant: each card's value of the field `name` (0 when none)."""
@@ -67,7 +71,9 @@ class _Writer:
             return f"int(s['pool'].get({word!r}, 0))"
         if kind is not None and self.who == "player":
             self.bound.add("T")
-            return f"int(T.get({word!r}, 0))"
+            if self.keeping:
+                return self.kept.setdefault(word, f"V{len(self.kept)}")
+            return self.kept.get(word, f"int(T.get({word!r}, 0))")
         if kind is not None:
             return "0" if self.who == "table" else \
                 f"(0 if p is None else int(s['tokens'][p].get({word!r}, 0)))"
@@ -170,7 +176,11 @@ def _scan_body(game: TableGame, score: expr.Tree | None, player_tests: list[expr
     writer.who = "table"
     pool = " or ".join(writer.test(t) for t in pool_tests)
     writer.who = "player"  # each seat's tokens and zones bound once
-    each = [f"        scores[p] = {writer.write(score) if score is not None else '0'}"]
+    writer.keeping = True  # the tokens the score reads: read once a seat, before it
+    scored = writer.write(score) if score is not None else "0"
+    writer.keeping = False
+    each = [*(f"        {local} = int(T.get({word!r}, 0))" for word, local in writer.kept.items()),
+            f"        scores[p] = {scored}"]
     if player_tests:
         tests = " or ".join(writer.test(t) for t in player_tests)
         each += [f"        if not held and ({tests}):", "            held = True"]
