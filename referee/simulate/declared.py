@@ -297,23 +297,31 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
     rolls: list[tuple[str, int]] = []
     steps = 0
     policy_of = seat_policies(policy, state)
-    hand_steps = lab_steps.plan(game).hand_steps
+    made = lab_steps.plan(game)
+    hand_steps, fixed, step_at = made.hand_steps, made.fixed, game.step_at
+    everyone = policy if "," not in policy else ""  # one policy for all: not looked up a step
     while not state.get("over") and steps < MAX_STEPS:
         pending = state.get("pending")
-        now = None if pending else turn.current_step(state, game)
-        actor = state["turn"]["player"]
-        policy_now = policy_of[pending["player"] if pending else actor]
-        words, state = (random_answer(state, game, hidden, source, rng, now)
-                        if policy_now == "random" else
-                        decide(policy_now, state, game, hidden, source, rng, now))
+        at = state["turn"]  # `turn.current_step`, looked up here at every step
+        now = None if pending else step_at.get((at.get("phase"), at.get("step", 0)))
+        actor = at["player"]
+        policy_now = everyone or policy_of[pending["player"] if pending else actor]
+        if (policy_now == "random" and id(now) in fixed
+                and lab_steps.run_of(game, state, now)(state, [], source)):
+            words: list[str] = []  # the one answer `answers` gives such a step, taken (random_answer)
+        else:
+            words, state = (random_answer(state, game, hidden, source, rng, now)
+                            if policy_now == "random" else
+                            decide(policy_now, state, game, hidden, source, rng, now))
         kind = now.kind if now is not None else ""
-        if words and kind in ("play", "discard_to"):
+        if kind == "roll":
+            if state.get("last_roll"):
+                rolls.append((now.roll, int(state["last_roll"]["outcome"])))  # type: ignore[union-attr]
+        elif words and kind in ("play", "discard_to"):
             for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
                 hidden.gone(actor, game.cards[card], card)
         elif words and kind == "reveal":
             hidden.piles[game.cards[words[0]]].pop()
-        elif kind == "roll" and state.get("last_roll"):
-            rolls.append((now.roll, int(state["last_roll"]["outcome"])))  # type: ignore[union-attr]
         if not steps:  # a quiet step settles only what it may change: the first state too
             rules.settle(state, game)
         if now is None or id(now) in hand_steps:  # the other steps change no hand

@@ -36,6 +36,11 @@ class _Writer:
         # "roll" (as "env", but a name reads the roll's counts `k` and sum `t`: `Env.name`)
         self.who = "env"
         self.bound: set[str] = set()
+        self.card_read = False  # whether the source reads `c` (a card's field)
+        # a seat's tokens the score reads, each read once a seat into a local (`V0`, ...)
+        # that the end tests read too: {token: local}; `keeping` while the score is written
+        self.kept: dict[str, str] = {}
+        self.keeping = False
 
     def fields(self, name: str) -> str:
         """The name of a constant: each card's value of the field `name` (0 when none)."""
@@ -66,7 +71,9 @@ class _Writer:
             return f"int(s['pool'].get({word!r}, 0))"
         if kind is not None and self.who == "player":
             self.bound.add("T")
-            return f"int(T.get({word!r}, 0))"
+            if self.keeping:
+                return self.kept.setdefault(word, f"V{len(self.kept)}")
+            return self.kept.get(word, f"int(T.get({word!r}, 0))")
         if kind is not None:
             return "0" if self.who == "table" else \
                 f"(0 if p is None else int(s['tokens'][p].get({word!r}, 0)))"
@@ -85,6 +92,7 @@ class _Writer:
         if head == "name":
             return self.name(str(tree[1]))
         if head == "field":
+            self.card_read = True
             return f"({self.fields(str(tree[2]))}.get(c, 0) if c else 0)"
         if head == "sum":
             return f"_total({self.fields(str(tree[2]))}, {self.cards(str(tree[1]))})"
@@ -141,6 +149,14 @@ def generated(tree: expr.Tree, game: TableGame) -> Callable[[Env], int]:
                       f"    return {body}"], writer)
 
 
+def amount(tree: expr.Tree, game: TableGame) -> Callable[[dict, str | None, str | None], int]:
+    """`generated` as one function of (state, player, card) with no Env to make: an
+    effect's amount, worked out at a token change of most lab steps (issue 30)."""
+    writer = _Writer(game)
+    body = writer.write(tree)
+    return _function(["def f(s, p, c):", f"    return {body}"], writer)  # type: ignore[no-any-return]
+
+
 def rolled_outcome(tree: expr.Tree, game: TableGame) -> Callable[[dict, str, dict[str, int], int], int]:
     """A roll's outcome as one function `f(state, player, counts, total)`: what the tree
     means for an Env of `game` with a roll's counts (issue 30: the lab rolls every turn,
@@ -158,14 +174,23 @@ def _scan_body(game: TableGame, score: expr.Tree | None, player_tests: list[expr
     state `s`, and their writer."""
     writer = _Writer(game)
     writer.who = "table"
-    pool = " or ".join(writer.test(t) for t in pool_tests) or "False"
+    pool = " or ".join(writer.test(t) for t in pool_tests)
     writer.who = "player"  # each seat's tokens and zones bound once
-    each = [f"        scores[p] = {writer.write(score) if score is not None else '0'}"]
+    writer.keeping = True  # the tokens the score reads: read once a seat, before it
+    scored = writer.write(score) if score is not None else "0"
+    writer.keeping = False
+    each = [*(f"        {local} = int(T.get({word!r}, 0))" for word, local in writer.kept.items()),
+            f"        scores[p] = {scored}"]
     if player_tests:
         tests = " or ".join(writer.test(t) for t in player_tests)
         each += [f"        if not held and ({tests}):", "            held = True"]
-    binds = {"T": "        T = s['tokens'][p]", "Z": "        Z = s.get('zones', _E).get(p, _E)"}
-    return ["    c = None", "    p = None", "    scores = {}", f"    held = bool({pool})",
+    # each seat's tokens and zones: the state's two dicts read once, before the seats
+    hoists = {"T": "    TS = s.get('tokens', _E)", "Z": "    ZS = s.get('zones', _E)"}
+    binds = {"T": "        T = TS[p]", "Z": "        Z = ZS.get(p, _E)"}
+    # `c` bound only where a field is read; `held` a bool without a call to bool()
+    return [*(["    c = None"] if writer.card_read else []), "    scores = {}",
+            f"    held = True if ({pool}) else False" if pool else "    held = False",
+            *(hoists[name] for name in sorted(writer.bound)),
             "    for p in s['players']:", *(binds[name] for name in sorted(writer.bound)),
             *each], writer
 

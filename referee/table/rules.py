@@ -14,6 +14,7 @@ from typing import Any
 from carddb import expr
 from carddb.gamerules import HAND, Effect, End, Roll
 from referee.errors import RefereeError, UsageError
+from referee.table.expr_source import amount as amount_function
 from referee.table.expr_source import generated, keeper, rolled_outcome, scan
 from referee.words import counted, listed
 
@@ -192,6 +193,8 @@ def _of_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
 _FOR_GAME: dict[int, tuple[TableGame, dict[str, Compiled]]] = {}
 # id(game) -> (the game, {a roll's outcome text: its function of (state, player, counts, sum)})
 _ROLLS_FOR_GAME: dict[int, tuple[TableGame, dict[str, Callable[..., int]]]] = {}
+# id(game) -> (the game, {expression text: its function of (state, player, card)})
+_AMOUNTS_FOR_GAME: dict[int, tuple[TableGame, dict[str, Callable[..., int]]]] = {}
 FOR_GAME_MOST = 1024  # expressions kept a game (then forgotten all at once)
 
 
@@ -208,6 +211,20 @@ def compiled_for(text: str, game: TableGame) -> Compiled:
         if len(fns) >= FOR_GAME_MOST:
             fns.clear()
         fn = fns[text] = generated(expr.parse(text), game)
+    return fn  # type: ignore[no-any-return]
+
+
+def amount_for(text: str, game: TableGame) -> Callable[[dict, str | None, str | None], int]:
+    """`compiled_for(text, game)` as one function of (state, player, card), no Env made
+    for it (expr_source.amount; issue 30: an effect's amount at a simulated step)."""
+    hit = _AMOUNTS_FOR_GAME.get(id(game))
+    fns = hit[1] if hit is not None and hit[0] is game else _of_game(
+        _AMOUNTS_FOR_GAME, id(game), game, dict, 64)
+    fn = fns.get(text)
+    if fn is None:
+        if len(fns) >= FOR_GAME_MOST:
+            fns.clear()
+        fn = fns[text] = amount_function(expr.parse(text), game)
     return fn  # type: ignore[no-any-return]
 
 
@@ -373,7 +390,7 @@ def _quiet_effect(game: TableGame, effect: Effect) -> Callable[[dict, str, str |
             _apply(state, game, effect, player, "", chosen, card, False)
         return other
     parts = [(game.tokens[kind_id], constant(amount),
-              None if constant(amount) is not None else compiled_for(amount, game))
+              None if constant(amount) is not None else amount_for(amount, game))
              for kind_id, amount in effect.tokens]
     verb = effect.verb
 
@@ -381,7 +398,7 @@ def _quiet_effect(game: TableGame, effect: Effect) -> Callable[[dict, str, str |
         whom = (player,) if verb == "self" else _whom(verb, state["players"], player, chosen)
         for who in whom:
             for kind, fixed, amount in parts:
-                delta = fixed if amount is None else amount(Env(state, game, who or player, card))
+                delta = fixed if amount is None else amount(state, who or player, card)
                 if delta:
                     moved(state, None if kind.shared else who, kind, delta)
     return change

@@ -175,15 +175,15 @@ def test_an_expression_written_as_one_function_means_what_its_tree_means(which, 
     game = request.getfixturevalue(which)
     texts = sorted(expressions(game))
     assert len(texts) >= 5
-    pairs = [(generated(expr.parse(t), game), rules._compile(expr.parse(t), game))  # noqa: SLF001
-             for t in texts]
+    pairs = [(generated(expr.parse(t), game), rules._compile(expr.parse(t), game),  # noqa: SLF001
+              rules.amount_for(t, game)) for t in texts]
     compared = 0
     for state in states_of(game, 24)[::7]:
         for who in (*state["players"], None):
             for card in (None, *list(game.cards)[:3]):
                 env = rules.Env(state, game, who, card)
-                for mine, closures in pairs:
-                    assert mine(env) == closures(env)
+                for mine, closures, amount in pairs:
+                    assert mine(env) == closures(env) == amount(state, who, card)
                     compared += 1
     assert compared > 1000
 
