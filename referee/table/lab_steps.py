@@ -116,7 +116,7 @@ def plan(game: TableGame) -> Plan:
     hit = _PLANS.get(id(game))
     if hit is not None and hit[0] is game:
         return hit[1]
-    return rules._of_game(_PLANS, id(game), game, lambda: Plan(game), 64)  # type: ignore[no-any-return]  # noqa: SLF001
+    return rules.per_game(_PLANS, id(game), game, lambda: Plan(game), 64)  # type: ignore[no-any-return]
 
 
 def run_of(game: TableGame, state: dict, now: RuleStep | None) -> Run:
@@ -197,6 +197,20 @@ def _card_chains(game: TableGame, when: str) -> Callable[[str], _Chain]:
                 card, game.card_types.get(card, ""), when))
         return found
     return chain
+
+
+def _card_done(state: dict, chain: _Chain, who: str, card: str, when: str, count: int,
+               ends: Ends) -> None:
+    """A card revealed or played (`when`) counted, its effects applied (`_after_card`),
+    and the turn moved on when it was the step's last card and nothing is pending, else
+    settled where it stands."""
+    advance, settle = ends
+    done = state["turn"]["done"] = state["turn"].get("done", 0) + 1
+    _after_card(state, chain, who, card, when, done >= count)
+    if done >= count and not state.get("pending"):
+        advance(state)
+    else:
+        settle(state)
 
 
 def _after_card(state: dict, chain: _Chain, who: str, card: str, when: str,
@@ -310,7 +324,7 @@ def _held(hand: dict[str, int], game: TableGame, cards: list[str]) -> bool:
 
 
 def _reveal(game: TableGame, now: RuleStep, ends: Ends) -> Run:
-    advance, settle = ends
+    advance, _ = ends
     deck = deck_of(game, now.deck or None)
     chain_of = _card_chains(game, "revealed")
     count = now.count
@@ -331,21 +345,16 @@ def _reveal(game: TableGame, now: RuleStep, ends: Ends) -> Run:
                 or not turn._unseen_copy(state, game, deck, card)  # noqa: SLF001
                 or (chain.refusable and chain.refuses(active, None))):
             return False
-        done = state["turn"]["done"] = state["turn"].get("done", 0) + 1
         pile["deck"] -= 1
         pile["discard"] += 1
         pile["seen"].append(card)
-        _after_card(state, chain, active, card, "revealed", done >= count)
-        if done >= count and not state.get("pending"):
-            advance(state)
-        else:
-            settle(state)
+        _card_done(state, chain, active, card, "revealed", count, ends)
         return True
     return run
 
 
 def _play(game: TableGame, now: RuleStep, ends: Ends) -> Run | None:
-    advance, settle = ends
+    advance, _ = ends
     if len(now.cost) > 1:
         return None  # a cost of two kinds: each paid in turn, by the general path
     chain_of = _card_chains(game, "played")
@@ -372,12 +381,7 @@ def _play(game: TableGame, now: RuleStep, ends: Ends) -> Run | None:
             rules.moved(state, None if kind.shared else active, kind, -n)
         turn._from_hand(state, game, active, card)  # noqa: SLF001
         turn._cards_of(state, game, active, zone).append(card)  # noqa: SLF001
-        done = state["turn"]["done"] = state["turn"].get("done", 0) + 1
-        _after_card(state, chain, active, card, "played", done >= count)
-        if done >= count and not state.get("pending"):
-            advance(state)
-        else:
-            settle(state)
+        _card_done(state, chain, active, card, "played", count, ends)
         return True
     return run
 

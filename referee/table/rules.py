@@ -176,7 +176,7 @@ def constant(text: str) -> int | None:
     return None if expr.names(tree) else _compile(tree)(Env({}, None, None))
 
 
-def _of_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
+def per_game(cache: dict, key: Any, game: TableGame, make: Callable[[], Any],
              most: int) -> Any:
     """What `make()` gives for `game`, kept in `cache` under `key` (which holds id(game))
     beside the game itself, so a kept entry is never another game's that took its id;
@@ -203,44 +203,48 @@ def compiled_for(text: str, game: TableGame) -> Compiled:
     (referee/table/expr_source.py): for an Env of `game` outside a roll (a roll's outcome
     reads its counts: `compiled`). Looked up with no allocation (issue 30: at every token
     change of a simulated game)."""
-    hit = _FOR_GAME.get(id(game))
-    fns = hit[1] if hit is not None and hit[0] is game else _of_game(
-        _FOR_GAME, id(game), game, dict, 64)
-    fn = fns.get(text)
-    if fn is None:
-        if len(fns) >= FOR_GAME_MOST:
-            fns.clear()
-        fn = fns[text] = generated(expr.parse(text), game)
-    return fn  # type: ignore[no-any-return]
+    return _made_for(_FOR_GAME, text, game, _generated)  # type: ignore[no-any-return]
 
 
 def amount_for(text: str, game: TableGame) -> Callable[[dict, str | None, str | None], int]:
     """`compiled_for(text, game)` as one function of (state, player, card), no Env made
     for it (expr_source.amount; issue 30: an effect's amount at a simulated step)."""
-    hit = _AMOUNTS_FOR_GAME.get(id(game))
-    fns = hit[1] if hit is not None and hit[0] is game else _of_game(
-        _AMOUNTS_FOR_GAME, id(game), game, dict, 64)
-    fn = fns.get(text)
-    if fn is None:
-        if len(fns) >= FOR_GAME_MOST:
-            fns.clear()
-        fn = fns[text] = amount_function(expr.parse(text), game)
-    return fn  # type: ignore[no-any-return]
+    return _made_for(_AMOUNTS_FOR_GAME, text, game, _amount)  # type: ignore[no-any-return]
 
 
 def outcome_for(text: str, game: TableGame) -> Callable[[dict, str, dict[str, int], int], int]:
     """`compiled(text)` for an Env of `game` with a roll's counts, as one function of
     (state, player, counts, sum) (referee/table/expr_source.py; issue 30: a simulated game
     rolls every turn)."""
-    hit = _ROLLS_FOR_GAME.get(id(game))
-    fns = hit[1] if hit is not None and hit[0] is game else _of_game(
-        _ROLLS_FOR_GAME, id(game), game, dict, 64)
+    return _made_for(_ROLLS_FOR_GAME, text, game, _outcome)  # type: ignore[no-any-return]
+
+
+def _made_for(store: dict, text: str, game: TableGame,
+              make: Callable[[str, TableGame], Any]) -> Any:
+    """The function `make(text, game)` gives, kept in `store` by game and then by text
+    (at most FOR_GAME_MOST a game): `compiled_for`, `amount_for` and `outcome_for`,
+    looked up with no allocation (issue 30: at every token change of a simulated game)."""
+    hit = store.get(id(game))
+    fns = hit[1] if hit is not None and hit[0] is game else per_game(
+        store, id(game), game, dict, 64)
     fn = fns.get(text)
     if fn is None:
         if len(fns) >= FOR_GAME_MOST:
             fns.clear()
-        fn = fns[text] = rolled_outcome(parsed(text), game)
-    return fn  # type: ignore[no-any-return]
+        fn = fns[text] = make(text, game)
+    return fn
+
+
+def _generated(text: str, game: TableGame) -> Compiled:
+    return generated(expr.parse(text), game)
+
+
+def _amount(text: str, game: TableGame) -> Callable[..., int]:
+    return amount_function(expr.parse(text), game)
+
+
+def _outcome(text: str, game: TableGame) -> Callable[..., int]:
+    return rolled_outcome(parsed(text), game)
 
 
 def evaluate(text: str, env: Env) -> int:
@@ -728,7 +732,7 @@ def _scan(game: TableGame) -> Callable[[dict], tuple[dict[str, int], bool]]:
     hit = _SCANS.get(id(game))
     if hit is not None and hit[0] is game:
         return hit[1]
-    return _of_game(_SCANS, id(game), game, lambda: _scan_of(game), 64)  # type: ignore[no-any-return]
+    return per_game(_SCANS, id(game), game, lambda: _scan_of(game), 64)  # type: ignore[no-any-return]
 
 
 def _never(state: dict) -> bool:
@@ -741,7 +745,7 @@ def settle_check(game: TableGame) -> Callable[[dict], bool]:
     (then `settle_end`). The balance lab calls both halves itself (issue 30)."""
     if not game.rules.declared:
         return _never
-    return _of_game(_KEEPERS, id(game), game, lambda: _scan_of(game, keeper), 64)  # type: ignore[no-any-return]
+    return per_game(_KEEPERS, id(game), game, lambda: _scan_of(game, keeper), 64)  # type: ignore[no-any-return]
 
 
 def settle_end(game: TableGame) -> Callable[[dict], list[str]]:

@@ -356,7 +356,7 @@ def settles(game: TableGame, now: RuleStep) -> bool:
     (a draw, a roll the score does not name, a discard) leaves the scores and the ends as
     they were (issue 30: the balance lab settles only after the others)."""
     hit = _SETTLES.get(id(game))
-    known = hit[1] if hit is not None and hit[0] is game else rules._of_game(  # noqa: SLF001
+    known = hit[1] if hit is not None and hit[0] is game else rules.per_game(
         _SETTLES, id(game), game, lambda: {
             id(s): bool(step_parts(game, s) & rules.settle_parts(game))
             for s in game.step_at.values()}, 64)
