@@ -36,6 +36,14 @@ Ends = tuple[Callable[[dict], None], Callable[[dict], None]]
 # id(game) -> (the game, its plan)
 _PLANS: dict[int, tuple[TableGame, Plan]] = {}
 
+# watch(kind, run) -> the run a plan keeps: each run a plan makes passed through it when
+# set (kind: a step's kind, "pending" or "none"), so a test sees every run the lab calls,
+# however the caller reaches it (`run_of`, or referee/simulate/declared.py's random steps,
+# which hold a plan's runs); None in play. Plans made before it was set keep their runs:
+# tests/referee/table/test_lab_steps.py sets it with `_PLANS` emptied.
+Watch = Callable[[str, Run], Run]
+watch: Watch | None = None
+
 
 def _not_here(state: dict, words: list[str], source: FaceSource) -> bool | None:
     return None
@@ -50,6 +58,8 @@ class Plan:
         self.game = game
         self.settle = rules.settler(game)
         self.steps: dict[int, Run | None] = {id(s): self.made(s) for s in game.step_at.values()}
+        self.resolve = _watched("pending", self._resolving)
+        self.next_phase = _watched("none", self._phase_over)
         # the steps that may change a hand (`turn.step_parts`), by id: after the others the
         # lab's hidden hands have nothing to follow
         self.hand_steps = frozenset(id(s) for s in game.step_at.values()
@@ -66,21 +76,27 @@ class Plan:
         settle reads (`turn.settles`): its `Ends`."""
         make = MAKERS.get(now.kind)
         try:
-            return make(self.game, now, ends(self.game, turn.settles(self.game, now))) \
+            run = make(self.game, now, ends(self.game, turn.settles(self.game, now))) \
                 if make is not None else None
         except UsageError:  # a declaration the general path refuses at the step itself
             return None
+        return _watched(now.kind, run) if run is not None else None
 
-    def resolve(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
+    def _resolving(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
         done = _resolve(state, self.game, words)
         if done:
             self.settle(state)
         return done
 
-    def next_phase(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
+    def _phase_over(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
         rules.next_phase_quietly(state, self.game)
         self.settle(state)
         return True
+
+
+def _watched(kind: str, run: Run) -> Run:
+    """`run` as `watch` keeps it (itself when nothing watches)."""
+    return run if watch is None else watch(kind, run)
 
 
 def _unsettled(state: dict) -> None:
