@@ -91,13 +91,18 @@ class Hidden:
                     mine.pop(rng.randrange(len(mine)))
 
     def gone(self, player: str, deck: str, card: str) -> None:
-        """`card` left `player`'s hand by the table's word (played, discarded by name)."""
+        """`card` left `player`'s hand by the table's word (played, discarded by name); the
+        counts of the last sync follow it, so a sync after it finds nothing else to do
+        when the table's hands changed by that card alone."""
         self.hands[player][deck].remove(card)
-        self.counts = {}  # the next sync compares every hand
+        if self.counts:
+            self.counts[player][deck] -= 1
 
     def held(self, player: str, deck: str | None = None) -> list[str]:
-        decks = [deck] if deck else list(self.hands[player])
-        return [c for d in decks for c in self.hands[player][d]]
+        hand = self.hands[player]
+        if deck:
+            return list(hand[deck])
+        return [c for cards in hand.values() for c in cards]
 
 
 class LabFaces(FaceSource):
@@ -255,12 +260,13 @@ class Lab:
     """What one game of the lab steps with besides the state: the game, the cards behind
     the counts, the RNG, the dice and the named rolls' outcomes so far (the record's)."""
 
-    __slots__ = ("game", "hidden", "rng", "source", "rolls")
+    __slots__ = ("game", "hidden", "rng", "source", "rolls", "seats")
 
     def __init__(self, game: TableGame, hidden: Hidden, rng: random.Random, source: FaceSource,
-                 rolls: list[tuple[str, int]]) -> None:
+                 rolls: list[tuple[str, int]], players: list[str]) -> None:
         self.game, self.hidden, self.rng, self.source, self.rolls = (
             game, hidden, rng, source, rolls)
+        self.seats = [[p] for p in players]  # each seat's name as an answer (`answers`)
 
 
 # take(state, lab) -> the state after the step (the random policy's answer taken, what the
@@ -282,7 +288,10 @@ def random_takes(game: TableGame, made: lab_steps.Plan) -> Takes:
     kind (issue 30 item 5: the lab steps some 80 times a game, and the calls and the
     look-ups between those four were a fifth of its time). Each calls the plan's run of
     its step, the one `lab_steps.run_of` gives (and `lab_steps.watch` sees), and answers
-    as `random_answer` does: the same numbers drawn, the same games."""
+    as `random_answer` does: the same numbers drawn, the same games. The first answer
+    is tried there; where its run does not take it, `first_accepted` tries them all in
+    turn (the first again: a run refusing, or leaving an answer to the general step,
+    changed nothing and drew nothing)."""
     return rules.per_game(_TAKES, id(made), made, lambda: _takes_of(game, made), 64)  # type: ignore[no-any-return]
 
 
@@ -303,7 +312,8 @@ def _takes_of(game: TableGame, made: lab_steps.Plan) -> Takes:
 def _phase_take(run: lab_steps.Run) -> Take:
     """A phase without steps: no answer, the next phase; the hands followed after it."""
     def take(state: dict, lab: Lab) -> dict | None:
-        state = first_accepted(state, lab.game, [[]], run, lab.source, lab.rng)[1]
+        if not run(state, [], lab.source):
+            state = first_accepted(state, lab.game, [[]], run, lab.source, lab.rng)[1]
         lab.hidden.sync(state, lab.rng)
         return state
     return take
@@ -312,10 +322,11 @@ def _phase_take(run: lab_steps.Run) -> Take:
 def _seat_take(run: lab_steps.Run, hand: bool) -> Take:
     """A choice of player: each seat's name, in shuffled order."""
     def take(state: dict, lab: Lab) -> dict | None:
-        options = [[p] for p in state["players"]]
+        options = lab.seats[:]
         if len(options) > 1:
             shuffle(lab.rng, options)
-        state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)[1]
+        if not run(state, options[0], lab.source):
+            state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)[1]
         if hand:
             lab.hidden.sync(state, lab.rng)
         return state
@@ -353,13 +364,14 @@ def _roll_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -
 
 def _choose_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
     """An option by its name, each option in shuffled order."""
-    names = [option.name for option in now.options]
+    names = [[option.name] for option in now.options]
 
     def take(state: dict, lab: Lab) -> dict | None:
-        options = [[name] for name in names]
+        options = names[:]
         if len(options) > 1:
             shuffle(lab.rng, options)
-        state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)[1]
+        if not run(state, options[0], lab.source):
+            state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)[1]
         if hand:
             lab.hidden.sync(state, lab.rng)
         return state
@@ -373,12 +385,17 @@ def _play_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -
 
     def take(state: dict, lab: Lab) -> dict | None:
         hidden, active = lab.hidden, state["turn"]["player"]
-        options = [[], *([card] for card in sorted(set(hidden.held(active, deck))))]
+        options: list[list[str]] = [[]]
+        for card in sorted(set(hidden.held(active, deck))):
+            options.append([card])
         if len(options) > 1:
             shuffle(lab.rng, options)
-        words, state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)
-        for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
-            hidden.gone(active, cards[card], card)
+        words = options[0]
+        if not run(state, words, lab.source):
+            words, state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)
+        if words:
+            for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
+                hidden.gone(active, cards[card], card)
         if hand:
             hidden.sync(state, lab.rng)
         return state
@@ -392,10 +409,12 @@ def _discard_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool
     def take(state: dict, lab: Lab) -> dict | None:
         hidden, active = lab.hidden, state["turn"]["player"]
         over = rules.hand_size(state, active) - limit
-        options = [[", ".join(lab.rng.sample(hidden.held(active), over))]] if over > 0 else [[]]
-        words, state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)
-        for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
-            hidden.gone(active, cards[card], card)
+        words = [", ".join(lab.rng.sample(hidden.held(active), over))] if over > 0 else []
+        if not run(state, words, lab.source):
+            words, state = first_accepted(state, lab.game, [words], run, lab.source, lab.rng)
+        if words:
+            for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
+                hidden.gone(active, cards[card], card)
         if hand:
             hidden.sync(state, lab.rng)
         return state
@@ -410,8 +429,9 @@ def _reveal_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool)
     def take(state: dict, lab: Lab) -> dict | None:
         hidden = lab.hidden
         pile = hidden.piles[deck]
-        options = [[pile[-1]]] if pile and state["decks"][deck]["deck"] > 0 else [[]]
-        words, state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)
+        words = [pile[-1]] if pile and state["decks"][deck]["deck"] > 0 else []
+        if not run(state, words, lab.source):
+            words, state = first_accepted(state, lab.game, [words], run, lab.source, lab.rng)
         if words:
             hidden.piles[cards[words[0]]].pop()
         if hand:
@@ -507,7 +527,7 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
     names = seat_names(players)
     state = new_state(names, game, source)
     rolls: list[tuple[str, int]] = []
-    lab = Lab(game, Hidden(game, names, rng), rng, source, rolls)
+    lab = Lab(game, Hidden(game, names, rng), rng, source, rolls, state["players"])
     steps = 0
     policy_of = seat_policies(policy, state)
     made = lab_steps.plan(game)
