@@ -528,15 +528,18 @@ def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str
     state = new_state(names, game, source)
     rolls: list[tuple[str, int]] = []
     lab = Lab(game, Hidden(game, names, rng), rng, source, rolls, state["players"])
-    steps = 0
     policy_of = seat_policies(policy, state)
     made = lab_steps.plan(game)
     takes, resolving = random_takes(game, made) if set(policy_of.values()) == {"random"} \
         else ({}, None)
+    steps = 0
+    if not state.get("over"):  # the first step by `_policy_step`, which settles after it
+        state = _policy_step(state, lab, made, policy_of, steps)
+        steps = 1
     while not state.get("over") and steps < MAX_STEPS:
         at = state["turn"]  # the position `turn.current_step` reads
-        take = (resolving if state.get("pending") else takes.get(
-            (at.get("phase"), at.get("step", 0)))) if steps else None  # the first: settled
+        take = resolving if state.get("pending") else takes.get((at.get("phase"),
+                                                                 at.get("step", 0)))
         after = take(state, lab) if take is not None else None
         state = after if after is not None else _policy_step(state, lab, made, policy_of, steps)
         steps += 1

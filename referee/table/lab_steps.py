@@ -57,6 +57,7 @@ class Plan:
     def __init__(self, game: TableGame) -> None:
         self.game = game
         self.settle = rules.settler(game)
+        self.at = {id(s): at for at, s in game.step_at.items()}  # each step's (phase, index)
         self.steps: dict[int, Run | None] = {id(s): self.made(s) for s in game.step_at.values()}
         self.resolve = _watched("pending", self._resolving)
         self.next_phase = _watched("none", self._phase_over)
@@ -76,7 +77,8 @@ class Plan:
         settle reads (`turn.settles`): its `Ends`."""
         make = MAKERS.get(now.kind)
         try:
-            run = make(self.game, now, ends(self.game, turn.settles(self.game, now))) \
+            run = make(self.game, now, ends(self.game, self.at[id(now)],
+                                            turn.settles(self.game, now))) \
                 if make is not None else None
         except UsageError:  # a declaration the general path refuses at the step itself
             return None
@@ -103,20 +105,24 @@ def _unsettled(state: dict) -> None:
     """A step that cannot change what settle reads: nothing to settle."""
 
 
-def ends(game: TableGame, settles: bool) -> Ends:
-    """How a step's run ends, one call each: (`advance`: `turn.advance_quietly` then, where
-    the step `settles`, `rules.settle`'s two halves; `settle`: those halves alone, for a
-    step that stays where it is). `advance_quietly`'s few lines are written here rather
-    than called, one frame fewer at every lab step (issue 30); test_lab_steps compares
-    every state with the general step's."""
-    step_at, next_phase = game.step_at, rules.next_phase_quietly
+def ends(game: TableGame, at: tuple[str, int], settles: bool) -> Ends:
+    """How the run of the step at `at` (its phase, its index) ends, one call each:
+    (`advance`: `turn.advance_quietly` then, where the step `settles`, `rules.settle`'s
+    two halves; `settle`: those halves alone, for a step that stays where it is).
+    `advance_quietly`'s few lines are written here rather than called, one frame fewer at
+    every lab step (issue 30), and what they read of the position worked out once: a run
+    is called at its own step (`run_of`), so the next index and whether the phase has a
+    step there are known; test_lab_steps compares every state with the general step's."""
+    following = at[1] + 1
+    last = (at[0], following) not in game.step_at  # the phase's last step: the next phase
+    next_phase = rules.next_phase_quietly
     check, end = rules.settle_check(game), rules.settle_end(game)
 
     def advance(state: dict) -> None:
-        at = state["turn"]
-        at["step"] = step = at.get("step", 0) + 1
-        at["done"] = 0
-        if (at.get("phase"), step) not in step_at:
+        turn_now = state["turn"]
+        turn_now["step"] = following
+        turn_now["done"] = 0
+        if last:
             next_phase(state, game)
         if settles and check(state):
             end(state)
