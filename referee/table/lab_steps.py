@@ -393,13 +393,15 @@ def _play(game: TableGame, now: RuleStep, ends: Ends) -> Run | None:
         active = state["turn"]["player"]
         if state["turn"].get("done", 0) >= count or (deck and game.cards[card] != deck):
             return False
-        pay = [turn.price(state, game, active, card, k, a) for k, a in cost]
+        if cost:  # of one kind at most (above): what `turn._pay` asks
+            kind, n, have = turn.price(state, game, active, card, *cost[0])
+            if n > have - kind.min:
+                return False
         chain = chain_of(card)
-        if (any(n > have - kind.min for kind, n, have in pay)
-                or turn.hand_refuses(state, game, active, card)
+        if (turn.hand_refuses(state, game, active, card)
                 or (chain.refusable and chain.refuses(active, None))):
             return False
-        for kind, n, _ in pay:
+        if cost:
             rules.moved(state, None if kind.shared else active, kind, -n)
         turn._from_hand(state, game, active, card)  # noqa: SLF001
         turn._cards_of(state, game, active, zone).append(card)  # noqa: SLF001
