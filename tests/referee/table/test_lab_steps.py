@@ -221,6 +221,34 @@ def test_an_expression_written_as_one_function_means_what_its_tree_means(which, 
     assert compared > 1000
 
 
+@pytest.mark.parametrize(("which", "score", "player_tests", "pool_tests"), [
+    ("harbour", "cargo + sum(harbour.cargo) - sum(harbour.speed) if count(harbour) > 1",
+     ["sum(harbour.speed) >= 4", "cargo + sum(harbour.cargo) > 12"], ["lantern <= 3"]),
+    ("bazaar", "fame + sum(stalls.income) * 2 + sum(market.income)",
+     ["sum(stalls.price) > 3 if fame > 1", "sum(market.income) + gold >= 9"], [])])
+def test_the_settle_scan_means_what_its_expressions_mean(which, score, player_tests,
+                                                          pool_tests, request):
+    """The settle scan (expr_source.scan: each seat's score and whether an end test
+    holds, its sums over a seat's zone worked out once a seat by a loop) gives what each
+    expression's own function gives, on every state of many games."""
+    from referee.table import expr_source
+
+    game = request.getfixturevalue(which)
+    scan = expr_source.scan(game, expr.parse(score), [expr.parse(t) for t in player_tests],
+                            [expr.parse(t) for t in pool_tests])
+    scored = generated(expr.parse(score), game)
+    seat_tests = [generated(expr.parse(t), game) for t in player_tests]
+    table_tests = [generated(expr.parse(t), game) for t in pool_tests]
+    held_seen = set()
+    for state in states_of(game, 29)[::3]:
+        envs = {p: rules.Env(state, game, p) for p in state["players"]}
+        held = any(t(rules.Env(state, game, None)) for t in table_tests) or any(
+            t(env) for env in envs.values() for t in seat_tests)
+        assert scan(state) == ({p: scored(env) for p, env in envs.items()}, held)
+        held_seen.add(held)
+    assert held_seen == {True, False}
+
+
 def test_an_expression_holds_no_declared_text_as_code(harbour):
     """A zone, a token or a field named like code is a string in the source."""
     odd = copy.copy(harbour)
