@@ -75,11 +75,14 @@ class Hidden:
         self.counts: dict[str, dict[str, int]] = {}  # the state's hands at the last sync
 
     def sync(self, state: dict, rng: random.Random) -> None:
-        if state["hands"] == self.counts:  # most steps draw and discard nothing
+        table = state["hands"]
+        if table == self.counts:  # most steps draw and discard nothing
             return
-        self.counts = {player: dict(decks) for player, decks in state["hands"].items()}
-        hands = self.hands
-        for player, decks in state["hands"].items():
+        counts, hands = self.counts, self.hands
+        for player, decks in table.items():
+            if counts.get(player) == decks:  # this hand as the last sync left it
+                continue
+            counts[player] = dict(decks)
             held = hands[player]
             for deck, n in decks.items():
                 mine = held[deck]

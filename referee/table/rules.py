@@ -558,10 +558,11 @@ def rolled(state: dict, game: TableGame, named: Roll, player: str,
     for die_name, n in named.pool:
         drawn += source.drawn(n, game.dice[die_name], f"{player}'s {named.name} roll "
                                                       f"({n} {die_name})")
-    keys = [key for key, _ in drawn]  # the lab's faces read each key once a game, not a roll
+    keys: list[str] = []  # the lab's faces read each key once a game, not a roll
     counts: dict[str, int] = {}
     total = 0
     for key, value in drawn:
+        keys.append(key)
         counts[key] = counts.get(key, 0) + 1
         total += value
     value = outcome_for(named.outcome, game)(state, player, counts, total)
