@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,11 +75,14 @@ class Hidden:
         self.counts: dict[str, dict[str, int]] = {}  # the state's hands at the last sync
 
     def sync(self, state: dict, rng: random.Random) -> None:
-        if state["hands"] == self.counts:  # most steps draw and discard nothing
+        table = state["hands"]
+        if table == self.counts:  # most steps draw and discard nothing
             return
-        self.counts = {player: dict(decks) for player, decks in state["hands"].items()}
-        hands = self.hands
-        for player, decks in state["hands"].items():
+        counts, hands = self.counts, self.hands
+        for player, decks in table.items():
+            if counts.get(player) == decks:  # this hand as the last sync left it
+                continue
+            counts[player] = dict(decks)
             held = hands[player]
             for deck, n in decks.items():
                 mine = held[deck]
@@ -91,13 +94,18 @@ class Hidden:
                     mine.pop(rng.randrange(len(mine)))
 
     def gone(self, player: str, deck: str, card: str) -> None:
-        """`card` left `player`'s hand by the table's word (played, discarded by name)."""
+        """`card` left `player`'s hand by the table's word (played, discarded by name); the
+        counts of the last sync follow it, so a sync after it finds nothing else to do
+        when the table's hands changed by that card alone."""
         self.hands[player][deck].remove(card)
-        self.counts = {}  # the next sync compares every hand
+        if self.counts:
+            self.counts[player][deck] -= 1
 
     def held(self, player: str, deck: str | None = None) -> list[str]:
-        decks = [deck] if deck else list(self.hands[player])
-        return [c for d in decks for c in self.hands[player][d]]
+        hand = self.hands[player]
+        if deck:
+            return list(hand[deck])
+        return [c for cards in hand.values() for c in cards]
 
 
 class LabFaces(FaceSource):
@@ -189,13 +197,19 @@ def _move(state: dict, game: TableGame, words: list[str], source: FaceSource,
 def random_answer(state: dict, game: TableGame, hidden: Hidden, source: FaceSource,
                   rng: random.Random, now: RuleStep | None) -> tuple[list[str], dict]:
     """The random policy's answer at the step `now` and the state after it: the answers
-    shuffled, the first the engine accepts, tried on the state itself by the lab's path (a
-    refusal there changes nothing), else by the general step on a copy (so a refusal of
-    every answer leaves the state as it was)."""
+    shuffled, the first the engine accepts (`first_accepted`)."""
     options = answers(state, game, hidden, rng, now)
     if len(options) > 1:  # one answer: nothing to shuffle (and no number drawn for it)
         shuffle(rng, options)
-    run = lab_steps.run_of(game, state, now)
+    return first_accepted(state, game, options, lab_steps.run_of(game, state, now), source, rng)
+
+
+def first_accepted(state: dict, game: TableGame, options: list[list[str]], run: lab_steps.Run,
+                   source: FaceSource, rng: random.Random) -> tuple[list[str], dict]:
+    """The first of `options` the engine accepts and the state after it: tried on the
+    state itself by the lab's `run` (a refusal there changes nothing), else, where the run
+    does not take it, by the general step on a copy (so a refusal of every answer leaves
+    the state as it was)."""
     for words in options:
         done = run(state, words, source)
         if done:
@@ -244,7 +258,227 @@ def decide(policy: str, state: dict, game: TableGame, hidden: Hidden, source: Fa
     return best[2], best[3]
 
 
+# ── the random policy's steps, each kind fused ──────────────────────────────────
+class Lab:
+    """What one game of the lab steps with besides the state: the game, the cards behind
+    the counts, the RNG, the dice and the named rolls' outcomes so far (the record's)."""
+
+    __slots__ = ("game", "hidden", "rng", "source", "rolls", "seats")
+
+    def __init__(self, game: TableGame, hidden: Hidden, rng: random.Random, source: FaceSource,
+                 rolls: list[tuple[str, int]], players: list[str]) -> None:
+        self.game, self.hidden, self.rng, self.source, self.rolls = (
+            game, hidden, rng, source, rolls)
+        self.seats = [[p] for p in players]  # each seat's name as an answer (`answers`)
+
+
+# take(state, lab) -> the state after the step (the random policy's answer taken, what the
+# lab follows of it followed), or None: nothing changed and no number drawn, step the
+# general way (`_policy_step`)
+Take = Callable[[dict, Lab], "dict | None"]
+# (a take by the position a turn is at (phase, step), the take of a pending choice)
+Takes = tuple[dict[tuple[Any, int], Take], Take]
+
+# id(plan) -> (the plan, its takes): made once a plan (`rules.per_game`; a plan made
+# afresh has its own)
+_TAKES: dict[int, tuple[lab_steps.Plan, Takes]] = {}
+
+
+def random_takes(game: TableGame, made: lab_steps.Plan) -> Takes:
+    """The random policy's step of each declared step of `game`, once a plan: what the
+    lab's loop, the policy (`random_answer`), the run and what the lab follows after it
+    (a roll's outcome, the cards behind the counts) do at that step, in one function a
+    kind (issue 30 item 5: the lab steps some 80 times a game, and the calls and the
+    look-ups between those four were a fifth of its time). Each calls the plan's run of
+    its step, the one `lab_steps.run_of` gives (and `lab_steps.watch` sees), and answers
+    as `random_answer` does: the same numbers drawn, the same games. The first answer
+    is tried there; where its run does not take it, `first_accepted` tries them all in
+    turn (the first again: a run refusing, or leaving an answer to the general step,
+    changed nothing and drew nothing)."""
+    return rules.per_game(_TAKES, id(made), made, lambda: _takes_of(game, made), 64)  # type: ignore[no-any-return]
+
+
+def _takes_of(game: TableGame, made: lab_steps.Plan) -> Takes:
+    takes: dict[tuple[Any, int], Take] = {}
+    for (phase, index), now in game.step_at.items():
+        run = made.steps.get(id(now))
+        if run is not None:
+            takes[(phase, index)] = _TAKERS[now.kind](game, now, run, id(now) in made.hand_steps)
+    for phase in game.phases:  # a phase without steps: the next phase, nothing to answer
+        if (phase, 0) not in game.step_at:
+            takes[(phase, 0)] = _phase_take(made.next_phase)
+    # a choice of player a card or an option waits for: the hands followed after it, as
+    # after every step the loop knows no step of (`_policy_step`)
+    return takes, _seat_take(made.resolve, True)
+
+
+def _phase_take(run: lab_steps.Run) -> Take:
+    """A phase without steps: no answer, the next phase; the hands followed after it."""
+    def take(state: dict, lab: Lab) -> dict | None:
+        if not run(state, [], lab.source):
+            state = first_accepted(state, lab.game, [[]], run, lab.source, lab.rng)[1]
+        lab.hidden.sync(state, lab.rng)
+        return state
+    return take
+
+
+def _seat_take(run: lab_steps.Run, hand: bool) -> Take:
+    """A choice of player: each seat's name, in shuffled order."""
+    def take(state: dict, lab: Lab) -> dict | None:
+        options = lab.seats[:]
+        if len(options) > 1:
+            shuffle(lab.rng, options)
+        if not run(state, options[0], lab.source):
+            state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)[1]
+        if hand:
+            lab.hidden.sync(state, lab.rng)
+        return state
+    return take
+
+
+def _effect_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
+    """An effect: a seat's name when it chooses a player (each seat, shuffled), else no
+    answer, taken by its run or left to the general step (nothing drawn yet)."""
+    if now.effect is not None and now.effect.chooses:
+        return _seat_take(run, hand)
+
+    def take(state: dict, lab: Lab) -> dict | None:
+        if not run(state, [], lab.source):
+            return None
+        if hand:  # a draw, a discard: the cards behind the counts
+            lab.hidden.sync(state, lab.rng)
+        return state
+    return take
+
+
+def _roll_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
+    """A named roll: no answer (the dice from the RNG), its outcome kept for the record."""
+    name = now.roll
+
+    def take(state: dict, lab: Lab) -> dict | None:
+        if not run(state, [], lab.source):
+            return None
+        lab.rolls.append((name, int(state["last_roll"]["outcome"])))
+        if hand:
+            lab.hidden.sync(state, lab.rng)
+        return state
+    return take
+
+
+def _choose_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
+    """An option by its name, each option in shuffled order."""
+    names = [[option.name] for option in now.options]
+
+    def take(state: dict, lab: Lab) -> dict | None:
+        options = names[:]
+        if len(options) > 1:
+            shuffle(lab.rng, options)
+        if not run(state, options[0], lab.source):
+            state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)[1]
+        if hand:
+            lab.hidden.sync(state, lab.rng)
+        return state
+    return take
+
+
+def _play_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
+    """No card, or a card the player holds (each name once, in shuffled order); the card
+    played leaves the hand the lab follows."""
+    deck, cards = now.deck or None, game.cards
+
+    def take(state: dict, lab: Lab) -> dict | None:
+        hidden, active = lab.hidden, state["turn"]["player"]
+        options: list[list[str]] = [[]]
+        for card in sorted(set(hidden.held(active, deck))):
+            options.append([card])
+        if len(options) > 1:
+            shuffle(lab.rng, options)
+        words = options[0]
+        if not run(state, words, lab.source):
+            words, state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)
+        if words:
+            for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
+                hidden.gone(active, cards[card], card)
+        if hand:
+            hidden.sync(state, lab.rng)
+        return state
+    return take
+
+
+def _discard_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
+    """Over the hand limit: as many held cards as over it, drawn at random by name."""
+    limit, cards = turn.hand_limit(game, now), game.cards
+
+    def take(state: dict, lab: Lab) -> dict | None:
+        hidden, active = lab.hidden, state["turn"]["player"]
+        over = rules.hand_size(state, active) - limit
+        words = [", ".join(lab.rng.sample(hidden.held(active), over))] if over > 0 else []
+        if not run(state, words, lab.source):
+            words, state = first_accepted(state, lab.game, [words], run, lab.source, lab.rng)
+        if words:
+            for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
+                hidden.gone(active, cards[card], card)
+        if hand:
+            hidden.sync(state, lab.rng)
+        return state
+    return take
+
+
+def _reveal_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
+    """The top card of the deck the lab shuffled (none when the table's deck is empty),
+    taken off the lab's pile once revealed."""
+    deck, cards = now.deck or next(iter(game.decks)), game.cards
+
+    def take(state: dict, lab: Lab) -> dict | None:
+        hidden = lab.hidden
+        pile = hidden.piles[deck]
+        words = [pile[-1]] if pile and state["decks"][deck]["deck"] > 0 else []
+        if not run(state, words, lab.source):
+            words, state = first_accepted(state, lab.game, [words], run, lab.source, lab.rng)
+        if words:
+            hidden.piles[cards[words[0]]].pop()
+        if hand:
+            hidden.sync(state, lab.rng)
+        return state
+    return take
+
+
+_TAKERS: dict[str, Callable[[TableGame, RuleStep, lab_steps.Run, bool], Take]] = {
+    "effect": _effect_take, "roll": _roll_take, "choose": _choose_take, "play": _play_take,
+    "discard_to": _discard_take, "reveal": _reveal_take}
+
+
 # ── one game ────────────────────────────────────────────────────────────────────
+def _policy_step(state: dict, lab: Lab, made: lab_steps.Plan, policy_of: dict[str, str],
+                 steps: int) -> dict:
+    """One step by the policy of whoever answers it (`decide`), and what the lab follows
+    after it: a roll's outcome, the cards behind the counts; the state after it."""
+    game, hidden, source, rng = lab.game, lab.hidden, lab.source, lab.rng
+    pending = state.get("pending")
+    now = turn.current_step(state, game) if not pending else None
+    actor = state["turn"]["player"]
+    policy_now = policy_of[pending["player"] if pending else actor]
+    if (policy_now == "random" and id(now) in made.fixed
+            and lab_steps.run_of(game, state, now)(state, [], source)):
+        words: list[str] = []  # the one answer `answers` gives such a step, taken (random_answer)
+    else:
+        words, state = decide(policy_now, state, game, hidden, source, rng, now)
+    kind = now.kind if now is not None else ""
+    if kind == "roll":
+        if state.get("last_roll"):
+            lab.rolls.append((now.roll, int(state["last_roll"]["outcome"])))  # type: ignore[union-attr]
+    elif words and kind in ("play", "discard_to"):
+        for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
+            hidden.gone(actor, game.cards[card], card)
+    elif words and kind == "reveal":
+        hidden.piles[game.cards[words[0]]].pop()
+    if not steps:  # a quiet step settles only what it may change: the first state too
+        rules.settle(state, game)
+    if now is None or id(now) in made.hand_steps:  # the other steps change no hand
+        hidden.sync(state, rng)
+    return state
+
+
 def end_label(end: Any) -> str:
     if end.kind in ("token", "pool"):
         return f"{end.kind}: {end.test}"
@@ -288,44 +522,29 @@ def parse_policies(text: str, players: int) -> str:
 
 
 def play_game(game: TableGame, players: int, policy: str, seed: int) -> dict[str, Any]:
-    """One whole game; its record (plain data): seats in turn order from the first player."""
+    """One whole game; its record (plain data): seats in turn order from the first player.
+    A table of the random policy alone steps by its takes (`random_takes`) where there is
+    one, else by `_policy_step`, as every step of another table does."""
     rng = random.Random(seed)
     source = LabFaces(rng)
     names = seat_names(players)
     state = new_state(names, game, source)
-    hidden = Hidden(game, names, rng)
     rolls: list[tuple[str, int]] = []
-    steps = 0
+    lab = Lab(game, Hidden(game, names, rng), rng, source, rolls, state["players"])
     policy_of = seat_policies(policy, state)
     made = lab_steps.plan(game)
-    hand_steps, fixed, step_at = made.hand_steps, made.fixed, game.step_at
-    everyone = policy if "," not in policy else ""  # one policy for all: not looked up a step
+    takes, resolving = random_takes(game, made) if set(policy_of.values()) == {"random"} \
+        else ({}, None)
+    steps = 0
+    if not state.get("over"):  # the first step by `_policy_step`, which settles after it
+        state = _policy_step(state, lab, made, policy_of, steps)
+        steps = 1
     while not state.get("over") and steps < MAX_STEPS:
-        pending = state.get("pending")
-        at = state["turn"]  # `turn.current_step`, looked up here at every step
-        now = None if pending else step_at.get((at.get("phase"), at.get("step", 0)))
-        actor = at["player"]
-        policy_now = everyone or policy_of[pending["player"] if pending else actor]
-        if (policy_now == "random" and id(now) in fixed
-                and lab_steps.run_of(game, state, now)(state, [], source)):
-            words: list[str] = []  # the one answer `answers` gives such a step, taken (random_answer)
-        else:
-            words, state = (random_answer(state, game, hidden, source, rng, now)
-                            if policy_now == "random" else
-                            decide(policy_now, state, game, hidden, source, rng, now))
-        kind = now.kind if now is not None else ""
-        if kind == "roll":
-            if state.get("last_roll"):
-                rolls.append((now.roll, int(state["last_roll"]["outcome"])))  # type: ignore[union-attr]
-        elif words and kind in ("play", "discard_to"):
-            for card in turn._names(words):  # noqa: SLF001 - the engine's own reading
-                hidden.gone(actor, game.cards[card], card)
-        elif words and kind == "reveal":
-            hidden.piles[game.cards[words[0]]].pop()
-        if not steps:  # a quiet step settles only what it may change: the first state too
-            rules.settle(state, game)
-        if now is None or id(now) in hand_steps:  # the other steps change no hand
-            hidden.sync(state, rng)
+        at = state["turn"]  # the position `turn.current_step` reads
+        take = resolving if state.get("pending") else takes.get((at.get("phase"),
+                                                                 at.get("step", 0)))
+        after = take(state, lab) if take is not None else None
+        state = after if after is not None else _policy_step(state, lab, made, policy_of, steps)
         steps += 1
     first = state["setup"]["first"]
     order = names[names.index(first):] + names[:names.index(first)]

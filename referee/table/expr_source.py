@@ -41,6 +41,10 @@ class _Writer:
         # that the end tests read too: {token: local}; `keeping` while the score is written
         self.kept: dict[str, str] = {}
         self.keeping = False
+        # in "player" mode, each sum of a field over a seat's zone worked out once a seat by
+        # a loop written before the score (`S0`, ...) rather than a call to `_total`:
+        # {(zone, field): (local, its lines)}
+        self.sums: dict[tuple[str, str], tuple[str, list[str]]] = {}
 
     def fields(self, name: str) -> str:
         """The name of a constant: each card's value of the field `name` (0 when none)."""
@@ -95,6 +99,8 @@ class _Writer:
             self.card_read = True
             return f"({self.fields(str(tree[2]))}.get(c, 0) if c else 0)"
         if head == "sum":
+            if self.who == "player":
+                return self.seat_sum(str(tree[1]), str(tree[2]))
             return f"_total({self.fields(str(tree[2]))}, {self.cards(str(tree[1]))})"
         if head == "count":
             return self.count(str(tree[1]))
@@ -105,6 +111,18 @@ class _Writer:
             return f"int({both})" if head == "cmp" else f"({both})"
         # "if": the value when the test holds, else 0 (the test read first)
         return f"({self.write(tree[1])} if {self.test(tree[2])} else 0)"
+
+    def seat_sum(self, zone: str, name: str) -> str:
+        """A seat's `sum(zone.name)` in the settle scan: a local, summed by a loop once a
+        seat (`sums`); it reads only the state, so working it out before the score and the
+        end tests that name it means what `_total` where it stands means."""
+        found = self.sums.get((zone, name))
+        if found is None:
+            local, values, cards = f"S{len(self.sums)}", self.fields(name), self.cards(zone)
+            found = self.sums[(zone, name)] = (local, [
+                f"        {local} = 0", f"        for q in {cards}:",
+                f"            {local} += {values}.get(q, 0)"])
+        return found[0]
 
     def test(self, tree: expr.Tree) -> str:
         """The tree read only for whether it holds (an `if`'s test, an end test): a
@@ -179,10 +197,11 @@ def _scan_body(game: TableGame, score: expr.Tree | None, player_tests: list[expr
     writer.keeping = True  # the tokens the score reads: read once a seat, before it
     scored = writer.write(score) if score is not None else "0"
     writer.keeping = False
+    tests = " or ".join(writer.test(t) for t in player_tests)
     each = [*(f"        {local} = int(T.get({word!r}, 0))" for word, local in writer.kept.items()),
+            *(line for _, lines in writer.sums.values() for line in lines),
             f"        scores[p] = {scored}"]
-    if player_tests:
-        tests = " or ".join(writer.test(t) for t in player_tests)
+    if tests:
         each += [f"        if not held and ({tests}):", "            held = True"]
     # each seat's tokens and zones: the state's two dicts read once, before the seats
     hoists = {"T": "    TS = s.get('tokens', _E)", "Z": "    ZS = s.get('zones', _E)"}

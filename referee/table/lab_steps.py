@@ -36,6 +36,14 @@ Ends = tuple[Callable[[dict], None], Callable[[dict], None]]
 # id(game) -> (the game, its plan)
 _PLANS: dict[int, tuple[TableGame, Plan]] = {}
 
+# watch(kind, run) -> the run a plan keeps: each run a plan makes passed through it when
+# set (kind: a step's kind, "pending" or "none"), so a test sees every run the lab calls,
+# however the caller reaches it (`run_of`, or referee/simulate/declared.py's random steps,
+# which hold a plan's runs); None in play. Plans made before it was set keep their runs:
+# tests/referee/table/test_lab_steps.py sets it with `_PLANS` emptied.
+Watch = Callable[[str, Run], Run]
+watch: Watch | None = None
+
 
 def _not_here(state: dict, words: list[str], source: FaceSource) -> bool | None:
     return None
@@ -49,7 +57,10 @@ class Plan:
     def __init__(self, game: TableGame) -> None:
         self.game = game
         self.settle = rules.settler(game)
+        self.at = {id(s): at for at, s in game.step_at.items()}  # each step's (phase, index)
         self.steps: dict[int, Run | None] = {id(s): self.made(s) for s in game.step_at.values()}
+        self.resolve = _watched("pending", self._resolving)
+        self.next_phase = _watched("none", self._phase_over)
         # the steps that may change a hand (`turn.step_parts`), by id: after the others the
         # lab's hidden hands have nothing to follow
         self.hand_steps = frozenset(id(s) for s in game.step_at.values()
@@ -66,41 +77,52 @@ class Plan:
         settle reads (`turn.settles`): its `Ends`."""
         make = MAKERS.get(now.kind)
         try:
-            return make(self.game, now, ends(self.game, turn.settles(self.game, now))) \
+            run = make(self.game, now, ends(self.game, self.at[id(now)],
+                                            turn.settles(self.game, now))) \
                 if make is not None else None
         except UsageError:  # a declaration the general path refuses at the step itself
             return None
+        return _watched(now.kind, run) if run is not None else None
 
-    def resolve(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
+    def _resolving(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
         done = _resolve(state, self.game, words)
         if done:
             self.settle(state)
         return done
 
-    def next_phase(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
+    def _phase_over(self, state: dict, words: list[str], source: FaceSource) -> bool | None:
         rules.next_phase_quietly(state, self.game)
         self.settle(state)
         return True
+
+
+def _watched(kind: str, run: Run) -> Run:
+    """`run` as `watch` keeps it (itself when nothing watches)."""
+    return run if watch is None else watch(kind, run)
 
 
 def _unsettled(state: dict) -> None:
     """A step that cannot change what settle reads: nothing to settle."""
 
 
-def ends(game: TableGame, settles: bool) -> Ends:
-    """How a step's run ends, one call each: (`advance`: `turn.advance_quietly` then, where
-    the step `settles`, `rules.settle`'s two halves; `settle`: those halves alone, for a
-    step that stays where it is). `advance_quietly`'s few lines are written here rather
-    than called, one frame fewer at every lab step (issue 30); test_lab_steps compares
-    every state with the general step's."""
-    step_at, next_phase = game.step_at, rules.next_phase_quietly
+def ends(game: TableGame, at: tuple[str, int], settles: bool) -> Ends:
+    """How the run of the step at `at` (its phase, its index) ends, one call each:
+    (`advance`: `turn.advance_quietly` then, where the step `settles`, `rules.settle`'s
+    two halves; `settle`: those halves alone, for a step that stays where it is).
+    `advance_quietly`'s few lines are written here rather than called, one frame fewer at
+    every lab step (issue 30), and what they read of the position worked out once: a run
+    is called at its own step (`run_of`), so the next index and whether the phase has a
+    step there are known; test_lab_steps compares every state with the general step's."""
+    following = at[1] + 1
+    last = (at[0], following) not in game.step_at  # the phase's last step: the next phase
+    next_phase = rules.next_phase_quietly
     check, end = rules.settle_check(game), rules.settle_end(game)
 
     def advance(state: dict) -> None:
-        at = state["turn"]
-        at["step"] = step = at.get("step", 0) + 1
-        at["done"] = 0
-        if (at.get("phase"), step) not in step_at:
+        turn_now = state["turn"]
+        turn_now["step"] = following
+        turn_now["done"] = 0
+        if last:
             next_phase(state, game)
         if settles and check(state):
             end(state)
@@ -371,13 +393,15 @@ def _play(game: TableGame, now: RuleStep, ends: Ends) -> Run | None:
         active = state["turn"]["player"]
         if state["turn"].get("done", 0) >= count or (deck and game.cards[card] != deck):
             return False
-        pay = [turn.price(state, game, active, card, k, a) for k, a in cost]
+        if cost:  # of one kind at most (above): what `turn._pay` asks
+            kind, n, have = turn.price(state, game, active, card, *cost[0])
+            if n > have - kind.min:
+                return False
         chain = chain_of(card)
-        if (any(n > have - kind.min for kind, n, have in pay)
-                or turn.hand_refuses(state, game, active, card)
+        if (turn.hand_refuses(state, game, active, card)
                 or (chain.refusable and chain.refuses(active, None))):
             return False
-        for kind, n, _ in pay:
+        if cost:
             rules.moved(state, None if kind.shared else active, kind, -n)
         turn._from_hand(state, game, active, card)  # noqa: SLF001
         turn._cards_of(state, game, active, zone).append(card)  # noqa: SLF001

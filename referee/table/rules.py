@@ -368,10 +368,13 @@ def quiet_effects(game: TableGame, effects: tuple[Effect, ...]) -> Applier:
     """`apply_quietly` for `effects` of `game`, each made once into what it does (the
     balance lab applies the same effects at every turn, issue 30): a token change with
     its amounts' functions looked up once (`_changed` saying nothing), any other effect
-    by `_apply`."""
+    by `_apply`. One effect that chooses no player is its own applier: no loop, and one
+    frame fewer at every step that applies it."""
     appliers = [_quiet_effect(game, effect) for effect in effects]
     chooses = [effect.chooses for effect in effects]
     count = len(effects)
+    if count == 1 and not chooses[0]:
+        return appliers[0]
 
     def apply(state: dict, player: str, chosen: str | None, card: str | None,
               start: int = 0) -> int | None:
@@ -379,26 +382,33 @@ def quiet_effects(game: TableGame, effects: tuple[Effect, ...]) -> Applier:
             if chooses[index]:
                 if chosen is None:
                     return index
-                appliers[index](state, player, chosen, card)
+                appliers[index](state, player, chosen, card, 0)
                 chosen = None
             else:
-                appliers[index](state, player, chosen, card)
+                appliers[index](state, player, chosen, card, 0)
         return None
     return apply
 
 
-def _quiet_effect(game: TableGame, effect: Effect) -> Callable[[dict, str, str | None,
-                                                                str | None], None]:
+def _quiet_effect(game: TableGame, effect: Effect) -> Applier:
+    """One effect made into what it does, as an `Applier` of itself alone: from `start`
+    0 it applies, from past it (1) nothing; never a choice of player left pending (the
+    chain's applier asks for one first)."""
     if effect.verb not in TOKEN_VERBS:
-        def other(state: dict, player: str, chosen: str | None, card: str | None) -> None:
-            _apply(state, game, effect, player, "", chosen, card, False)
+        def other(state: dict, player: str, chosen: str | None, card: str | None,
+                  start: int = 0) -> None:
+            if not start:
+                _apply(state, game, effect, player, "", chosen, card, False)
         return other
     parts = [(game.tokens[kind_id], constant(amount),
               None if constant(amount) is not None else amount_for(amount, game))
              for kind_id, amount in effect.tokens]
     verb = effect.verb
 
-    def change(state: dict, player: str, chosen: str | None, card: str | None) -> None:
+    def change(state: dict, player: str, chosen: str | None, card: str | None,
+               start: int = 0) -> None:
+        if start:
+            return
         whom = (player,) if verb == "self" else _whom(verb, state["players"], player, chosen)
         for who in whom:
             for kind, fixed, amount in parts:
@@ -548,10 +558,11 @@ def rolled(state: dict, game: TableGame, named: Roll, player: str,
     for die_name, n in named.pool:
         drawn += source.drawn(n, game.dice[die_name], f"{player}'s {named.name} roll "
                                                       f"({n} {die_name})")
-    keys = [key for key, _ in drawn]  # the lab's faces read each key once a game, not a roll
+    keys: list[str] = []  # the lab's faces read each key once a game, not a roll
     counts: dict[str, int] = {}
     total = 0
     for key, value in drawn:
+        keys.append(key)
         counts[key] = counts.get(key, 0) + 1
         total += value
     value = outcome_for(named.outcome, game)(state, player, counts, total)

@@ -102,8 +102,9 @@ def _from_hand(state: dict, game: TableGame, who: str, card: str) -> None:
     if state["hands"][who][deck] < 1:
         raise RefereeError(f"{who} holds no {deck} card: {card} cannot come from the hand, "
                            "nothing changed")
-    shown_here = [c for c in state["shown"][who] if game.cards[c] == deck]
-    if card not in state["shown"][who] and len(shown_here) >= state["hands"][who][deck]:
+    shown = state["shown"][who]  # none shown: nothing to count (the lab's every play)
+    if shown and card not in shown and len(
+            [c for c in shown if game.cards[c] == deck]) >= state["hands"][who][deck]:
         raise RefereeError(f"{who}'s {counted(state['hands'][who][deck], deck + ' card')} "
                            f"in hand are shown and {card} is not one, nothing changed")
     state["hands"][who][deck] -= 1
@@ -214,7 +215,10 @@ def _unseen_copy(state: dict, game: TableGame, deck: str, card: str) -> bool:
             seen += cards.count(card)
     for cards in state.get("table", {}).values():
         seen += cards.count(card)
-    return any(copies > seen for name, copies in game.deck_cards.get(deck, ()) if name == card)
+    for name, copies in game.deck_cards.get(deck, ()):  # a loop: no generator a reveal
+        if name == card and copies > seen:
+            return True
+    return False
 
 
 def reveal(state: dict, game: TableGame, who: str, text: str | None, deck: str | None,

@@ -14,9 +14,10 @@ from referee.table import kit, lab_steps, rules, turn
 
 
 def general_path(mp: pytest.MonkeyPatch) -> None:
-    """The lab steps by `turn.step_in_place` alone (its own path, lab_steps.run_of, takes
-    no answer): these tests watch the referee's general step."""
-    mp.setattr(lab_steps, "run_of", lambda *args: lambda *answer: None)
+    """The lab steps by `turn.step_in_place` alone (its own path, every run a plan makes,
+    takes no answer): these tests watch the referee's general step."""
+    mp.setattr(lab_steps, "watch", lambda kind, run: lambda *answer: None)
+    mp.setattr(lab_steps, "_PLANS", {})
 
 
 @pytest.fixture(scope="module")

@@ -52,16 +52,25 @@ def general(state: dict, game: kit.TableGame, words: list[str],
         return None
 
 
+def watching(mp: pytest.MonkeyPatch, watch) -> None:  # type: ignore[no-untyped-def]
+    """Every run a plan makes (`lab_steps.watch`) passed through `watch(kind, run)`, the
+    plans made afresh: the runs the lab calls however it reaches them (`run_of`, or the
+    random policy's takes, referee/simulate/declared.py `random_takes`)."""
+    mp.setattr(lab_steps, "watch", watch)
+    mp.setattr(lab_steps, "_PLANS", {})
+
+
+def no_run(kind, run):  # type: ignore[no-untyped-def]
+    """A watch under which the lab's path takes no answer: every step the general way."""
+    return lambda *answer: None
+
+
 def twin_steps(game: kit.TableGame, seed: int, games: int) -> dict[str, int]:
     """Every step the lab's path takes in whole games, checked against the general step;
     how many of each outcome (`play taken`, `pending refused`, ...)."""
     seen: dict[str, int] = {}
-    own = lab_steps.run_of
 
-    def twin(game_, state_, now):  # type: ignore[no-untyped-def]
-        run = own(game_, state_, now)
-        kind = "pending" if state_.get("pending") else now.kind if now is not None else "none"
-
+    def twin(kind, run):  # type: ignore[no-untyped-def]
         def both(state, words, source):  # type: ignore[no-untyped-def]
             before, rng = copy.deepcopy(state), random.Random()
             rng.setstate(source.rng.getstate())
@@ -71,7 +80,7 @@ def twin_steps(game: kit.TableGame, seed: int, games: int) -> dict[str, int]:
             if done is None:
                 assert state == before  # left to the general step: nothing changed
                 return done
-            after = general(copy.deepcopy(before), game_, words, rng)
+            after = general(copy.deepcopy(before), game, words, rng)
             if done:
                 assert after == state, (kind, words)
                 assert rng.getstate() == source.rng.getstate()
@@ -81,7 +90,7 @@ def twin_steps(game: kit.TableGame, seed: int, games: int) -> dict[str, int]:
         return both
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lab_steps, "run_of", twin)
+        watching(mp, twin)
         for players, policy, game_seed in runs(game, seed, games):
             declared.play_game(game, players, policy, game_seed)
     return seen
@@ -109,9 +118,36 @@ def test_the_games_are_the_same_through_the_general_step_alone(which, request):
     games = runs(game, 23, 3)
     fast = [declared.play_game(game, *run) for run in games]
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lab_steps, "run_of", lambda *args: lambda *answer: None)
+        watching(mp, no_run)
         slow = [declared.play_game(game, *run) for run in games]
     assert fast == slow
+
+
+@pytest.mark.parametrize("which", ["harbour", "bazaar"])
+def test_the_random_policys_takes_play_the_games_its_steps_play(which, request):
+    """A table of the random policy alone steps by one take a step kind (declared.py
+    `random_takes`: the policy, the run and what the lab follows, fused): the same games
+    as stepped by `random_answer` and the loop's own bookkeeping (`_policy_step`)."""
+    game = request.getfixturevalue(which)
+    games = [(players, "random", declared.game_seed(28, i))
+             for players in range(game.min_players, min(game.max_players, 4) + 1)
+             for i in range(6)]
+    taken = []
+    real = declared.random_takes
+
+    def counting(game_, made):  # type: ignore[no-untyped-def]
+        takes, resolving = real(game_, made)
+        taken.append(len(takes))
+        return takes, resolving
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(declared, "random_takes", counting)
+        fused = [declared.play_game(game, *run) for run in games]
+    assert min(taken) >= len(game.step_at)  # a take for every declared step
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(declared, "random_takes", lambda game_, made: ({}, None))
+        stepped = [declared.play_game(game, *run) for run in games]
+    assert fused == stepped
 
 
 def test_answers_the_lab_path_leaves_to_the_general_step(harbour):
@@ -135,11 +171,8 @@ def test_answers_the_lab_path_leaves_to_the_general_step(harbour):
 
 def states_of(game: kit.TableGame, seed: int) -> list[dict]:
     seen: list[dict] = []
-    own = lab_steps.run_of
 
-    def keeping(game_, state_, now):  # type: ignore[no-untyped-def]
-        run = own(game_, state_, now)
-
+    def keeping(kind, run):  # type: ignore[no-untyped-def]
         def keep(state, words, source):  # type: ignore[no-untyped-def]
             done = run(state, words, source)
             seen.append(copy.deepcopy(state))
@@ -147,7 +180,7 @@ def states_of(game: kit.TableGame, seed: int) -> list[dict]:
         return keep
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lab_steps, "run_of", keeping)
+        watching(mp, keeping)
         for players, policy, game_seed in runs(game, seed, 2):
             declared.play_game(game, players, policy, game_seed)
     return seen
@@ -188,6 +221,34 @@ def test_an_expression_written_as_one_function_means_what_its_tree_means(which, 
     assert compared > 1000
 
 
+@pytest.mark.parametrize(("which", "score", "player_tests", "pool_tests"), [
+    ("harbour", "cargo + sum(harbour.cargo) - sum(harbour.speed) if count(harbour) > 1",
+     ["sum(harbour.speed) >= 4", "cargo + sum(harbour.cargo) > 12"], ["lantern <= 3"]),
+    ("bazaar", "fame + sum(stalls.income) * 2 + sum(market.income)",
+     ["sum(stalls.price) > 3 if fame > 1", "sum(market.income) + gold >= 9"], [])])
+def test_the_settle_scan_means_what_its_expressions_mean(which, score, player_tests,
+                                                          pool_tests, request):
+    """The settle scan (expr_source.scan: each seat's score and whether an end test
+    holds, its sums over a seat's zone worked out once a seat by a loop) gives what each
+    expression's own function gives, on every state of many games."""
+    from referee.table import expr_source
+
+    game = request.getfixturevalue(which)
+    scan = expr_source.scan(game, expr.parse(score), [expr.parse(t) for t in player_tests],
+                            [expr.parse(t) for t in pool_tests])
+    scored = generated(expr.parse(score), game)
+    seat_tests = [generated(expr.parse(t), game) for t in player_tests]
+    table_tests = [generated(expr.parse(t), game) for t in pool_tests]
+    held_seen = set()
+    for state in states_of(game, 29)[::3]:
+        envs = {p: rules.Env(state, game, p) for p in state["players"]}
+        held = any(t(rules.Env(state, game, None)) for t in table_tests) or any(
+            t(env) for env in envs.values() for t in seat_tests)
+        assert scan(state) == ({p: scored(env) for p, env in envs.items()}, held)
+        held_seen.add(held)
+    assert held_seen == {True, False}
+
+
 def test_an_expression_holds_no_declared_text_as_code(harbour):
     """A zone, a token or a field named like code is a string in the source."""
     odd = copy.copy(harbour)
@@ -204,16 +265,13 @@ def test_an_expression_holds_no_declared_text_as_code(harbour):
 def test_steps_left_to_the_general_step_among_the_others_play_the_same_games(left, bazaar):
     """Some kinds of step left to the general step (as an answer the lab's path does not
     take is), the rest taken by the lab's path: the same games, whichever policy."""
-    own = lab_steps.run_of
-
-    def some(game_, state_, now):  # type: ignore[no-untyped-def]
-        kind = "pending" if state_.get("pending") else now.kind if now is not None else ""
-        return (lambda *answer: None) if kind in left else own(game_, state_, now)
+    def some(kind, run):  # type: ignore[no-untyped-def]
+        return no_run(kind, run) if kind in left else run
 
     games = runs(bazaar, 25, 3)
     fast = [declared.play_game(bazaar, *run) for run in games]
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lab_steps, "run_of", some)
+        watching(mp, some)
         mixed = [declared.play_game(bazaar, *run) for run in games]
     assert fast == mixed
 
