@@ -52,7 +52,20 @@ COMMON_KINDS = {"name": "text", "type": "text", "text": "text", "copies": "int",
 OPTIONS = {"text": (), "int": ("min", "max"), "number": ("min", "max"), "bool": (),
            "list": ("of", "min_items", "max_items"), "enum": ("values",), "image": (),
            "icon": (), "map": ("keys", "values"), "record": ("fields",)}
-NO_DEFAULT = object()
+
+
+class _NoDefault:
+    """A field declared without a default. It pickles as this module's one instance, so
+    card types kept for a load after an edit (carddb.edits) still tell it by identity."""
+
+    def __reduce__(self) -> str:
+        return "NO_DEFAULT"
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT = _NoDefault()
 
 
 class Any_(Spec):

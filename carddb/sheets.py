@@ -16,7 +16,7 @@ import io
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from carddb import limits
 from carddb.fields import COMMON_KINDS, CardType, FieldDecl
@@ -51,6 +51,19 @@ class Sheet:
         if self.sheet is None:
             return Pos(row, col, f"{self.display}:{row}:{name}")
         return Pos(row, col, f"{self.display}[{self.sheet}]!{name}{row}")
+
+
+class SheetRows(NamedTuple):
+    """A sheet deck's rows as a valid load read them, for the next load to tell which
+    rows an edit changed (carddb.edits): the sheet (resolved), its name in a workbook, the
+    type the deck's source gives, each row's key (`_row_key`, the header's first) and the
+    YAML values each card's cells spent (the sheet's limit is on their sum)."""
+
+    file: str
+    sheet: str | None
+    fixed_type: str | None
+    keys: tuple
+    spent: tuple[int, ...]
 
 
 class SheetError(Exception):
@@ -562,10 +575,13 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         memo = cache.rows(path.resolve(), sheet.sheet, (declared, tuple(header.items()), fixed_type))
     # each column's field: `text@de` holds a translation of `text` (carddb.languages)
     columns = tuple((c, name, name.partition("@")[0]) for c, name in header.items())
+    keys: list[tuple | None] = [_row_key(rows[0], sheet.sheet is not None)] if memo is not None else []
+    spent_rows: list[int] = []
     for r, row in enumerate(rows[1:], start=2):
         index = len(cards.item_pos)
         row_key = _row_key(row, sheet.sheet is not None) if memo is not None else None
         entry = _remembered(memo, row_key, index, spent)
+        spent_row = spent.values
         if entry is not None:
             (names, type_cell, empty, used, type_name, _), values = entry
             spent.values += used
@@ -592,6 +608,11 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
             exempt[index] = empty
         cards.append(card)
         cards.item_pos.append(card.pos)
+        keys.append(row_key)
+        spent_rows.append(spent.values - spent_row)
+    if memo is not None:
+        report.sheet_rows[spath] = SheetRows(str(path.resolve()), sheet.sheet, fixed_type,
+                                             tuple(keys), tuple(spent_rows))
     return cards, exempt, memo
 
 
@@ -779,3 +800,56 @@ class _Positions:
 
     def get(self, key, default=None):
         return self.where(key) if key in self.card else default
+
+
+class _Source(dict):
+    """A deck's `cards: {from, sheet}` for reading its sheet again (carddb.edits): a
+    problem makes that load validate afresh, so no position is needed."""
+
+    def at(self, key) -> Pos:
+        return Pos(1, 1)
+
+
+def edited_rows(before: SheetRows, spath: str, types: dict[str, CardType], report: Report
+                ) -> tuple[SheetRows, dict[int, LocatedDict]] | None:
+    """The sheet `before` was read from, read again after an edit: its rows now and each
+    card whose row changed, read as `read_cards` reads it (keyed by card index). None when
+    it is not the same sheet with rows changed in place (another header, rows added,
+    removed or left empty, the sheet's limits passed) or a row read with a problem (in
+    `report`): only validating it whole tells those apart (carddb.edits)."""
+    source = _Source({"sheet": before.sheet} if before.sheet is not None else {})
+    sheet = read_sheet(Path(before.file), source, spath, Pos(1, 1), report)
+    if sheet is None:
+        return None
+    rows = _card_rows(sheet, spath, report)
+    if rows is None or len(rows) != len(before.keys):
+        return None
+    typed = sheet.sheet is not None
+    keys = tuple(_row_key(row, typed) for row in rows)
+    found = _header(sheet, rows, types, before.fixed_type, spath, report) \
+        if keys[0] == before.keys[0] else None
+    if found is None:
+        return None
+    header, seen = found
+    columns = tuple((c, name, name.partition("@")[0]) for c, name in header.items())
+    where = (sheet, seen, {name: sheet.pos(1, c) for name, c in seen.items()})
+    changed = [i for i in range(1, len(keys)) if keys[i] != before.keys[i]]
+    spent = Spent()
+    spent.values = sum(before.spent) - sum(before.spent[i - 1] for i in changed)
+    counts, cards = list(before.spent), {}
+    for i in changed:
+        start = spent.values
+        try:
+            read = _read_row(sheet, i + 1, rows[i], columns, seen, types, before.fixed_type,
+                             spath, i - 1, spent, report)
+        except SheetFull:
+            return None
+        if read is None or report.added:
+            return None
+        card, empty, type_cell, _type_name = read
+        if empty:                               # a required field without its column
+            return None
+        card.pos, card._row, card._sheet = sheet.pos(i + 1, 1), i + 1, where
+        card._own = Pos(1, 1) if before.fixed_type is not None and not type_cell else None
+        counts[i - 1], cards[i - 1] = spent.values - start, card
+    return before._replace(keys=keys, spent=tuple(counts)), cards

@@ -243,7 +243,7 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         return
     _check_players(game, path, report)
     _check_mats(game, path, report)
-    own = _own_icons(game, path, report, root)
+    own = report.own_icons[gid] = _own_icons(game, path, report, root)
     _check_reference(game, path, report, sizes, data)
     if plugin is not None:
         plugin.check_game(game, path, pos, report)
