@@ -55,7 +55,8 @@ def spliced(db: Database, facts: Facts, edits: Any, name: str
         return None
     now = [(p, _digest(p)) for p, _ in sheets]
     edited = {p for (p, d), (_, n) in zip(sheets, now, strict=True) if d != n}
-    rows, types, own = edits
+    recorded, types, own = edits
+    rows = dict(recorded)                   # the record of `db` stays as it is
     decks = {spath: read for spath, read in rows.items() if read.file in edited}
     if not edited or edited - {read.file for read in decks.values()}:
         return None
@@ -75,7 +76,7 @@ def spliced(db: Database, facts: Facts, edits: Any, name: str
                 return None                 # two decks read it, another save between
             games[gid] = replace(games[gid], decks={**games[gid].decks, did: new_deck})
     facts = ([(p, digests.get(p, d)) for p, d in now], checked)
-    return replace(db, games=games), facts, edits
+    return replace(db, games=games), facts, (rows, types, own)
 
 
 def _digest(path: str) -> str | None:
@@ -125,14 +126,14 @@ def _card_checked(card: Any, old: Any, path: str, types: dict, own: tuple, db: D
     """The Card of a changed row validated as a full load validates it, when it checks no
     file and keeps the old card's name, type and copies (what the checks across cards
     read); else None."""
+    from carddb.fields import check_card
     from carddb.model import card_of
-    from carddb.validate import _validate_card
 
     if db.languages is not None and any(isinstance(v, dict) for v in card.values()):
         return None                         # a value given by language: carddb.languages
     if any(isinstance(k, str) and "@" in k for k in card):
         return None
-    ok = _validate_card(old.game, types, card, path, card.pos, report, db.root, frozenset(),
+    ok = check_card(old.game, types, card, path, card.pos, report, db.root, frozenset(),
                         own)
     if not ok or report.added or report.paths_checked:
         return None

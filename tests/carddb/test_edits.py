@@ -149,7 +149,8 @@ def test_the_validation_modules_are_not_imported_for_a_row_edit(project, tmp_pat
                               "PATH": ""}, check=True)
     loaded = eval(run.stdout)
     assert "carddb.edits" in loaded
-    for name in ("carddb.gamerules", "carddb.rules", "carddb.expr", "carddb.icons"):
+    for name in ("carddb.validate", "carddb.gamerules", "carddb.rules", "carddb.expr",
+                 "carddb.icons", "carddb.dice", "carddb.specs"):
         assert name not in loaded
 
 
