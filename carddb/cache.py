@@ -211,14 +211,30 @@ def database(found: tuple[list, list, bytes, bytes | None]) -> Any | None:
         db = pickle.loads(pickled)
     except Exception:  # from another version: validate afresh
         return None
-    _facts[id(db)], _edits[id(db)] = (sheets, checked), edits
+    _held(db, (sheets, checked), edits)
     return db
+
+
+def _held(db: Any, facts: tuple[list, list], edits: bytes | None) -> None:
+    """Remember what `db` was validated against while it lives: a resident process (pnp
+    watch) loads a database after every edit, and each one's rows weigh ~1 MB at 8,000."""
+    import weakref
+
+    key = id(db)
+    if key not in _facts:
+        weakref.finalize(db, _forget, key)
+    _facts[key], _edits[key] = facts, edits
+
+
+def _forget(key: int) -> None:
+    _facts.pop(key, None)
+    _edits.pop(key, None)
 
 
 def remember(db: Any, report: Any) -> tuple[list, list]:
     sheets = list(dict.fromkeys((str(p), d) for p, d in report.files_read))
     checked = [str(p) for p in dict.fromkeys(report.paths_checked)]
-    _facts[id(db)] = (sheets, checked)
+    _held(db, (sheets, checked), _edits.get(id(db)))
     return sheets, checked
 
 
@@ -240,7 +256,7 @@ def save(raw: bytes, path: Path, name: str, db: Any, report: Any) -> None:
 def keep(raw: bytes, path: Path, name: str, db: Any, facts: tuple[list, list],
          edits: bytes | None) -> None:
     """Remember a valid database: in this process, and in the folder's entry for `raw`."""
-    _facts[id(db)], _edits[id(db)] = facts, edits
+    _held(db, facts, edits)
     where = folder()
     if where is None:
         return

@@ -260,3 +260,19 @@ def test_what_the_rows_do_not_tell_is_validated_whole(project, monkeypatch, vali
         assert db == expected and cards_of(db) == cards_of(expected)
         assert db.languages == expected.languages
     assert len(validations) == 2
+
+
+def test_a_resident_process_forgets_the_databases_it_replaced(project):
+    import gc
+
+    from carddb import cache
+
+    carddb.load("cards.yaml")
+    held = len(cache._edits)
+    rows = [row(i) for i in range(30)]
+    for k in range(5):                      # a watch: one load after every edit
+        rows[k] = row(k, text=f"Edit {k}.")
+        write(project, rows)
+        carddb.load("cards.yaml")
+    gc.collect()                            # (other tests' databases may go too)
+    assert len(cache._edits) <= held and len(cache._facts) <= held
