@@ -176,23 +176,35 @@ def _load(path: str | os.PathLike | None) -> Database:
 
 
 def _kept(old: Database | None, raw: bytes, path: Path, name: str) -> Database | None:
-    """The cached database of these bytes (carddb.cache), or the last valid one with the
-    rows a spreadsheet edit changed since validated and put in place (carddb.edits: this
-    process's `old` one, else the cache's), saved as a full load's; None: validate."""
-    from carddb import cache
+    """The last valid database of these bytes with the rows a spreadsheet edit changed
+    since validated and put in place (carddb.edits: this process's `old` one first, a
+    resident watch's, else the cache's), or the cache's as it is when nothing it was
+    validated against changed; None: validate."""
+    from carddb import cache, edits
 
+    recorded = edits.unpickled(cache.edits_of(old)) if old is not None else None
+    facts = cache.facts_of(old) if old is not None else None
+    if old is not None and recorded is not None and facts is not None:
+        db = _spliced(raw, path, name, (old, facts, recorded))
+        if db is not None:
+            return db
     found = cache.entry(raw, path, name)
-    db = cache.database(found) if found is not None else None
-    if db is not None:
-        return db
-    from carddb import edits
+    if found is None:
+        return None
+    db = cache.database(found)
+    if db is None and recorded is None:         # (else the entry is `old`'s, tried)
+        before = edits.previous(found)
+        db = _spliced(raw, path, name, before) if before is not None else None
+    return db
 
-    if old is not None and cache.edits_of(old) is not None:
-        facts = cache.facts_of(old)
-        before = (old, facts, edits.unpickled(cache.edits_of(old))) if facts else None
-    else:
-        before = edits.previous(found) if found is not None else None
-    done = edits.spliced(*before, name) if before is not None and before[2] is not None else None
+
+def _spliced(raw: bytes, path: Path, name: str, before: tuple[Database, Any, Any]
+             ) -> Database | None:
+    """carddb.edits.spliced on (database, facts, recorded edits), kept as a load's."""
+    from carddb import cache, edits
+
+    db, facts, recorded = before
+    done = edits.spliced(db, facts, recorded, name)
     if done is None:
         return None
     db, facts, recorded = done
