@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from carddb import limits
 from carddb.files import read_limited  # noqa: F401  (pnp reads templates with it)
-from carddb.model import Card, Database, Deck, Game, PrintProfile, Source
+from carddb.model import Card, Database, Deck, Game, PrintProfile, Source, card_of, plain
 
 if TYPE_CHECKING:
     from carddb.schema import Problem, Report
@@ -151,9 +151,9 @@ def _load(path: str | os.PathLike | None) -> Database:
 
     key = (str(path.resolve()), name, hash(raw))
     _read[key[0]] = hashlib.sha256(raw).hexdigest()
-    db = _cache.get(key)
-    if db is not None and not cache.stale(db):
-        return db
+    old = _cache.get(key)
+    if old is not None and not cache.stale(old):
+        return old
     import gc
 
     # Loading makes ~100,000 objects, none of them garbage: the cyclic collector would
@@ -161,7 +161,7 @@ def _load(path: str | os.PathLike | None) -> Database:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        db = cache.load(raw, path.resolve(), name)
+        db = _kept(old, raw, path.resolve(), name)
         if db is None:
             from carddb.schema import Report
 
@@ -172,6 +172,43 @@ def _load(path: str | os.PathLike | None) -> Database:
         if collecting:
             gc.enable()
     _cache[key] = db
+    return db
+
+
+def _kept(old: Database | None, raw: bytes, path: Path, name: str) -> Database | None:
+    """The last valid database of these bytes with the rows a spreadsheet edit changed
+    since validated and put in place (carddb.edits: this process's `old` one first, a
+    resident watch's, else the cache's), or the cache's as it is when nothing it was
+    validated against changed; None: validate."""
+    from carddb import cache, edits
+
+    recorded = edits.unpickled(cache.edits_of(old)) if old is not None else None
+    facts = cache.facts_of(old) if old is not None else None
+    if old is not None and recorded is not None and facts is not None:
+        db = _spliced(raw, path, name, (old, facts, recorded))
+        if db is not None:
+            return db
+    found = cache.entry(raw, path, name)
+    if found is None:
+        return None
+    db = cache.database(found)
+    if db is None and recorded is None:         # (else the entry is `old`'s, tried)
+        before = edits.previous(found)
+        db = _spliced(raw, path, name, before) if before is not None else None
+    return db
+
+
+def _spliced(raw: bytes, path: Path, name: str, before: tuple[Database, Any, Any]
+             ) -> Database | None:
+    """carddb.edits.spliced on (database, facts, recorded edits), kept as a load's."""
+    from carddb import cache, edits
+
+    db, facts, recorded = before
+    done = edits.spliced(db, facts, recorded, name)
+    if done is None:
+        return None
+    db, facts, recorded = done
+    cache.keep(raw, path, name, db, facts, edits.pickled(recorded))
     return db
 
 
@@ -233,15 +270,6 @@ def _path_of_key(data, key, pos: Pos, path: str = "") -> str | None:
     return None
 
 
-def plain(value):
-    """Located containers -> plain dicts and lists (JSON-friendly, no positions)."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
-
-
 COMMON_KEYS = ("name", "type", "text", "copies", "image")
 
 
@@ -259,7 +287,7 @@ def _build(data: LocatedDict, name: str, path: Path, report: Report) -> Database
         types = report.types.get(gid, {})
         defaults = {t: tuple(ct.defaults().items()) for t, ct in types.items()}
         for did, deck in game["decks"].items():
-            cards = tuple(_card(card, gid, did, deck["cards"].at(i), name, defaults)
+            cards = tuple(card_of(card, gid, did, deck["cards"].at(i), name, defaults)
                           for i, card in enumerate(deck["cards"]))
             size = deck["size"]
             decks[did] = Deck(
@@ -332,17 +360,3 @@ def _pair(values: Any) -> tuple[float, float]:
 def _pos(pos: Pos) -> tuple[int, int]:
     return pos.line, pos.col
 
-
-_COMMON = frozenset(COMMON_KEYS)
-_CONTAINERS = (dict, list)
-
-
-def _card(card: LocatedDict, gid: str, did: str, pos: Pos, name: str, defaults: dict) -> Card:
-    fields = {k: plain(v) if isinstance(v, _CONTAINERS) else v
-              for k, v in card.items() if k not in _COMMON}
-    for key, default in defaults.get(card["type"], ()):
-        if key not in fields:
-            fields[key] = plain(default)
-    file = pos.where.split(":")[0].split("[")[0] if pos.where else name
-    return Card(card["name"], card["type"], card.get("text", ""), card.get("copies", 1), gid, did,
-                fields, Source(file, pos.line, pos.col), card.get("image"))

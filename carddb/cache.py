@@ -22,6 +22,12 @@ checked again, and checks across cards (duplicate names, deck totals, the rules
 plug-in's) run over all cards as always. Only rows that validated without a problem
 are kept: a row with a problem is validated afresh each time.
 
+A database entry also keeps, pickled apart, what a load after a spreadsheet edit needs
+to take the edit without validating anew (carddb.edits): each sheet deck's rows as read,
+each game's card types and own icons. The entry of a cards.yaml is the last valid load
+of its bytes, so a load whose spreadsheet changed validates the changed rows and puts
+them in that database (or, when only a full validation can tell, validates it whole).
+
 A third kind, `.yaml.pickle`, holds a cards.yaml as parsed (keyed by its bytes and the
 code), for a load whose database entry is unused because a spreadsheet changed.
 
@@ -43,6 +49,9 @@ _ROWS = FORMAT + b" rows\n"
 _PARSED = FORMAT + b" yaml\n"
 # Validation facts of each loaded database (by id): ([(sheet, digest)], [checked paths]).
 _facts: dict[int, tuple[list, list]] = {}
+# What a load after a spreadsheet edit needs of each loaded database (by id; pickled, or
+# None when it has none): carddb.edits.
+_edits: dict[int, bytes | None] = {}
 _code: str | None = None
 
 
@@ -158,15 +167,24 @@ def facts_of(db: Any) -> tuple[list, list] | None:
 def stored_facts(raw: bytes, path: Path, name: str) -> tuple[list, list] | None:
     """What the on-disk entry for these bytes was validated against, its database left
     pickled (None: no entry, or an unreadable one)."""
+    found = entry(raw, path, name)
+    return (found[0], found[1]) if found is not None else None
+
+
+def entry(raw: bytes, path: Path, name: str) -> tuple[list, list, bytes, bytes | None] | None:
+    """The on-disk entry for these bytes: (spreadsheets read, paths checked, the pickled
+    database, what a load after an edit needs or None), the database of the last valid
+    load of these bytes, whether or not a spreadsheet changed since; None: no entry, or
+    an unreadable one."""
     where = folder()
     if where is None:
         return None
     try:
         data = (where / (_key(raw, path, name) + ".pickle")).read_bytes()
-        sheets, checked, _pickled = pickle.loads(data)
+        sheets, checked, pickled, edits = pickle.loads(data)
     except Exception:  # missing, unreadable or from another version
         return None
-    return sheets, checked
+    return sheets, checked, pickled, edits
 
 
 def fingerprint(raw: bytes, path: Path, name: str, facts: tuple[list, list]) -> str:
@@ -179,36 +197,72 @@ def fingerprint(raw: bytes, path: Path, name: str, facts: tuple[list, list]) -> 
 
 
 def load(raw: bytes, path: Path, name: str) -> Any | None:
-    where = folder()
-    if where is None:
+    found = entry(raw, path, name)
+    return database(found) if found is not None else None
+
+
+def database(found: tuple[list, list, bytes, bytes | None]) -> Any | None:
+    """The database of an entry (`entry`), or None when a file it was validated against
+    changed (or it does not unpickle)."""
+    sheets, checked, pickled, edits = found
+    if changed((sheets, checked)):
         return None
     try:
-        data = (where / (_key(raw, path, name) + ".pickle")).read_bytes()
-        sheets, checked, pickled = pickle.loads(data)
-        if changed((sheets, checked)):
-            return None
         db = pickle.loads(pickled)
-    except Exception:  # missing, unreadable or from another version: validate afresh
+    except Exception:  # from another version: validate afresh
         return None
-    _facts[id(db)] = (sheets, checked)
+    _held(db, (sheets, checked), edits)
     return db
+
+
+def _held(db: Any, facts: tuple[list, list], edits: bytes | None) -> None:
+    """Remember what `db` was validated against while it lives: a resident process (pnp
+    watch) loads a database after every edit, and each one's rows weigh ~1 MB at 8,000."""
+    import weakref
+
+    key = id(db)
+    if key not in _facts:
+        weakref.finalize(db, _forget, key)
+    _facts[key], _edits[key] = facts, edits
+
+
+def _forget(key: int) -> None:
+    _facts.pop(key, None)
+    _edits.pop(key, None)
 
 
 def remember(db: Any, report: Any) -> tuple[list, list]:
     sheets = list(dict.fromkeys((str(p), d) for p, d in report.files_read))
     checked = [str(p) for p in dict.fromkeys(report.paths_checked)]
-    _facts[id(db)] = (sheets, checked)
+    _held(db, (sheets, checked), _edits.get(id(db)))
     return sheets, checked
+
+
+def edits_of(db: Any) -> bytes | None:
+    """What a load after an edit needs of a database loaded in this process (pickled)."""
+    return _edits.get(id(db))
 
 
 def save(raw: bytes, path: Path, name: str, db: Any, report: Any) -> None:
     sheets, checked = remember(db, report)
+    try:        # a rules plug-in's field types need not pickle: then no edit is taken
+        edits: bytes | None = pickle.dumps((report.sheet_rows, report.types, report.own_icons),
+                                           protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        edits = None
+    keep(raw, path, name, db, (sheets, checked), edits)
+
+
+def keep(raw: bytes, path: Path, name: str, db: Any, facts: tuple[list, list],
+         edits: bytes | None) -> None:
+    """Remember a valid database: in this process, and in the folder's entry for `raw`."""
+    _held(db, facts, edits)
     where = folder()
     if where is None:
         return
     pickled = pickle.dumps(db, protocol=pickle.HIGHEST_PROTOCOL)
     _write(where, _key(raw, path, name) + ".pickle",
-           pickle.dumps((sheets, checked, pickled), protocol=pickle.HIGHEST_PROTOCOL))
+           pickle.dumps((*facts, pickled, edits), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _write(where: Path, name: str, data: bytes) -> None:

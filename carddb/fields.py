@@ -17,11 +17,13 @@ designer's reference.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from carddb import limits
+from carddb.files import check_path
 from carddb.schema import (
     BOOL,
     NAME,
@@ -36,8 +38,8 @@ from carddb.schema import (
     did_you_mean,
     join,
     kind_of,
+    shown,
 )
-from carddb.specs import check_path
 from carddb.vocab import MARKUP_ICONS
 from carddb.yamlsource import Pos, key_pos, value_pos
 
@@ -52,7 +54,20 @@ COMMON_KINDS = {"name": "text", "type": "text", "text": "text", "copies": "int",
 OPTIONS = {"text": (), "int": ("min", "max"), "number": ("min", "max"), "bool": (),
            "list": ("of", "min_items", "max_items"), "enum": ("values",), "image": (),
            "icon": (), "map": ("keys", "values"), "record": ("fields",)}
-NO_DEFAULT = object()
+
+
+class _NoDefault:
+    """A field declared without a default. It pickles as this module's one instance, so
+    card types kept for a load after an edit (carddb.edits) still tell it by identity."""
+
+    def __reduce__(self) -> str:
+        return "NO_DEFAULT"
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT = _NoDefault()
 
 
 class Any_(Spec):
@@ -347,3 +362,59 @@ class Declarations:
         if key not in decl:
             return FieldDecl(key, STR, True)
         return self.field(key, decl[key], join(path, key), value_pos(decl, key, pos))
+
+
+def check_card(gid: str, types: dict, card: Any, path: str, pos: Pos, report: Report, root: Path,
+               exempt: frozenset = frozenset(), own: tuple[str, ...] = ()) -> bool:
+    """One card against its game's declared types (`types`: carddb.fields.CardType by
+    name): its common fields and its type's, its image, the icons its text names (`own`:
+    the game's own). True when the checks across cards may read it (it has a name), even
+    with problems. Here, beside the types, so that a load after a spreadsheet edit checks
+    a changed row without importing the game-level validation (carddb.edits)."""
+    if not isinstance(card, dict):
+        report.add(pos, path, f"expected a card mapping with name and type, got {kind_of(card)}")
+        return False
+    ctype = card.get("type")
+    if not isinstance(ctype, str) or ctype not in types:
+        # Without a known type only the common fields can be checked.
+        if isinstance(ctype, str):
+            report.add(_at(card, "type"), join(path, "type"),
+                       f"'{shown(ctype)}' is not a card type of {gid}{did_you_mean(ctype, types)}"
+                       + ("" if types else " (it declares no `types`)"))
+        # A key that is a field of some card type of the game is left alone; one that is
+        # a field of none (`tpye`) is still reported, with its did-you-mean.
+        known = {**COMMON_REQUIRED, **COMMON_OPTIONAL}
+        any_type = {k for t in types.values() for k in t.fields}
+        Struct(COMMON_REQUIRED, COMMON_OPTIONAL).check(
+            card, path, pos, report, ignore=tuple(k for k in card if k not in known and k in any_type))
+        return False
+    ctype = types[ctype]
+    required = {k: v for k, v in {**COMMON_REQUIRED, **ctype.required}.items() if k not in exempt}
+    Struct(required, {**COMMON_OPTIONAL, **ctype.optional}).check(card, path, pos, report)
+    if "image" in card:
+        check_path(card["image"], join(path, "image"), _at(card, "image"), report, root, "image")
+    for key in ("text", "flavor"):
+        check_inline_icons(card.get(key), join(path, key), _at(card, key), report, own)
+    # Cross-reference checks still see a card whose other fields are wrong, so one
+    # mistake does not cascade into false "no such card" reports.
+    return isinstance(card.get("name"), str)
+
+
+def _at(mapping: Any, key: str) -> Pos:
+    return value_pos(mapping, key, Pos(1, 1))
+
+
+_INLINE_ICON = re.compile(r"\\.|\{icon:([^{}\s]*)\}", re.S)  # `\{` escapes the brace
+
+
+def check_inline_icons(text: Any, path: str, pos: Pos, report: Report,
+                       own: tuple[str, ...] = ()) -> None:
+    """`{icon:NAME}` in card text must name an icon the printer can draw (built in or the
+    game's own): caught here, not first by `pnp build` in the middle of a deck."""
+    if not isinstance(text, str):
+        return
+    known = (*MARKUP_ICONS, *own)
+    for m in _INLINE_ICON.finditer(text):
+        name = m.group(1)
+        if name is not None and name not in known:
+            report.add(pos, path, f"unknown icon {{icon:{name}}}{did_you_mean(name, known)}")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import re
 import stat
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 # a temporary name (part_of): group 1 is the pid of the process that wrote it
 PART_NAME = re.compile(r"\.(\d+)-[0-9a-f]{8}\.part\Z")
@@ -53,3 +54,29 @@ def read_limited(path: str | os.PathLike[str], limit: int,
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def check_path(value, path: str, pos: Any, report: Any, root: Path, what: str) -> None:
+    """A file named in the database must lie inside the project folder and exist
+    (`report`: a carddb.schema.Report, `pos` where the name is written). Here, in a leaf,
+    so that checking a card's image (carddb.fields) imports no game-level specs."""
+    from carddb.schema import shown
+
+    if not isinstance(value, str):
+        return
+    pure = PurePosixPath(value.replace("\\", "/"))
+    if not value or "\0" in value or len(value) > 1024 or any(len(p) > 255 for p in pure.parts):
+        report.add(pos, path, f"{what} path '{shown(value)}' is not a usable file name")
+        return
+    try:
+        inside = (root / value).resolve().is_relative_to(root.resolve())
+        found = (root / value).is_file()
+    except (OSError, ValueError, RuntimeError) as exc:
+        report.add(pos, path, f"{what} path '{shown(value)}' cannot be used: {shown(str(exc))}")
+        return
+    if pure.is_absolute() or not inside:
+        report.add(pos, path, f"{what} path '{shown(value)}' escapes the project folder (refused)")
+    else:
+        report.paths_checked.append(root / value)
+        if not found:
+            report.add(pos, path, f"{what} file '{shown(value)}' not found")

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from carddb.dice import BLANK, unknown_icon  # noqa: F401  (re-exported)
+from carddb.files import check_path
 from carddb.schema import Range, Report, Struct, Type, join, kind_of, shown
-from carddb.specs import check_path
 from carddb.yamlsource import Pos, key_pos, value_pos
 
 ICON_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")

@@ -185,8 +185,8 @@ def card_identity(db: Any, game: str, name: str) -> str | None:
 def declared(value: Any, pos: Any, report: Any, root: Path) -> Collector | None:
     """The `languages:` of cards.yaml checked; a Collector for the validation, or None
     (none declared, or declared wrong: reported)."""
+    from carddb.files import check_path
     from carddb.schema import STR, Struct, kind_of, shown
-    from carddb.specs import check_path
     from carddb.yamlsource import Pos, key_pos, value_pos
 
     entries: list[tuple[Any, Any, Pos]]

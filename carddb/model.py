@@ -157,3 +157,30 @@ class Database:
     def root(self) -> Path:
         """The project folder: paths in the database are resolved inside it."""
         return self.path.parent
+
+
+_COMMON = frozenset(("name", "type", "text", "copies", "image"))
+_CONTAINERS = (dict, list)
+
+
+def plain(value):
+    """Located containers -> plain dicts and lists (JSON-friendly, no positions)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def card_of(card: dict, gid: str, did: str, pos: Any, name: str, defaults: dict) -> Card:
+    """The Card of a validated card mapping written at `pos` (a carddb.yamlsource.Pos: a
+    spreadsheet cell names its file) in the cards.yaml called `name`; `defaults`: each
+    card type's (field, default value) pairs."""
+    fields = {k: plain(v) if isinstance(v, _CONTAINERS) else v
+              for k, v in card.items() if k not in _COMMON}
+    for key, default in defaults.get(card["type"], ()):
+        if key not in fields:
+            fields[key] = plain(default)
+    file = pos.where.split(":")[0].split("[")[0] if pos.where else name
+    return Card(card["name"], card["type"], card.get("text", ""), card.get("copies", 1), gid, did,
+                fields, Source(file, pos.line, pos.col), card.get("image"))

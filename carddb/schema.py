@@ -61,6 +61,11 @@ class Report:
     added: int = 0                  # problems reported, kept or not (a row's memo: carddb.cache)
     # `languages:` declared: what takes the translations out (carddb.languages.Collector)
     languages: Any = None
+    # What a later load needs to take a spreadsheet edit without validating anew
+    # (carddb.edits): each sheet deck's rows as read, by its cards' path, and each game's
+    # own icon names.
+    sheet_rows: dict = field(default_factory=dict)
+    own_icons: dict = field(default_factory=dict)
 
     # Problems of each spreadsheet past limits.MAX_SHEET_PROBLEMS: counted, not kept.
     skipped: dict = field(default_factory=dict)

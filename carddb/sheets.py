@@ -12,6 +12,7 @@ out. Every problem is located at its cell: `heroes.csv:3:B` (row 3, column B) or
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
 import re
@@ -51,6 +52,24 @@ class Sheet:
         if self.sheet is None:
             return Pos(row, col, f"{self.display}:{row}:{name}")
         return Pos(row, col, f"{self.display}[{self.sheet}]!{name}{row}")
+
+
+class SheetRows:
+    """A sheet deck's rows as a valid load read them, for the next load to tell which
+    rows an edit changed (carddb.edits): the sheet (resolved), its name in a workbook, the
+    type the deck's source gives, each row's key (`_row_key`, the header's first) and the
+    YAML values each card's cells spent (the sheet's limit is on their sum). A plain
+    class: a NamedTuple compiles each annotation when the module is imported."""
+
+    __slots__ = ("file", "sheet", "fixed_type", "keys", "spent")
+
+    def __init__(self, file: str, sheet: str | None, fixed_type: str | None, keys: tuple,
+                 spent: tuple[int, ...]) -> None:
+        self.file, self.sheet, self.fixed_type = file, sheet, fixed_type
+        self.keys, self.spent = keys, spent
+
+    def __reduce__(self):
+        return SheetRows, (self.file, self.sheet, self.fixed_type, self.keys, self.spent)
 
 
 class SheetError(Exception):
@@ -155,15 +174,27 @@ def _read_xlsx(path: Path, raw: bytes, sheet_name: str | None, report: Report, s
 
 # What a workbook's XML may not hold (a DTD can define entities: billion laughs, XXE),
 # its cell and row references, and the places of its shared strings and merged ranges.
-_DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST)", re.IGNORECASE)
-_ROW_REF = re.compile(rb"<(?:\w+:)?row\b[^>]*?\sr=[\"'](\d+)")
-_CELL_REF = re.compile(rb"<(?:\w+:)?c\b[^>]*?\sr=[\"']([A-Za-z]+)(\d+)")
-_RANGE_REF = re.compile(rb"<(?:\w+:)?(dimension|mergeCell)\b[^>]*?\sref=[\"']([^\"']*)")
-_CELL_OPEN = re.compile(rb"<(?:\w+:)?c[\s/>]")
-_ROW_OPEN = re.compile(rb"<(?:\w+:)?row[\s/>]")
-_SHARED = re.compile(rb"<(?:\w+:)?si[\s/>]")
-_LONG_NUMBER = re.compile(rb"<(?:\w+:)?v>\s*[-+]?\d{%d}" % (limits.MAX_INT_CHARS + 1))
-_A1 = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d{1,7})\Z")
+class _Xml:
+    """The patterns `check_xlsx` looks for, compiled for the first workbook read: a deck
+    read from a CSV never needs them (compiling them was a third of importing this
+    module, on the way of a load after a spreadsheet edit: carddb.edits)."""
+
+    def __init__(self) -> None:
+        self.dtd = re.compile(rb"<!(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST)", re.IGNORECASE)
+        self.row_ref = re.compile(rb"<(?:\w+:)?row\b[^>]*?\sr=[\"'](\d+)")
+        self.cell_ref = re.compile(rb"<(?:\w+:)?c\b[^>]*?\sr=[\"']([A-Za-z]+)(\d+)")
+        self.range_ref = re.compile(
+            rb"<(?:\w+:)?(dimension|mergeCell)\b[^>]*?\sref=[\"']([^\"']*)")
+        self.cell_open = re.compile(rb"<(?:\w+:)?c[\s/>]")
+        self.row_open = re.compile(rb"<(?:\w+:)?row[\s/>]")
+        self.shared = re.compile(rb"<(?:\w+:)?si[\s/>]")
+        self.long_number = re.compile(rb"<(?:\w+:)?v>\s*[-+]?\d{%d}" % (limits.MAX_INT_CHARS + 1))
+        self.a1 = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d{1,7})\Z")
+
+
+@functools.cache
+def _xml() -> _Xml:
+    return _Xml()
 
 
 def _column(letters: str) -> int:
@@ -177,7 +208,7 @@ def _bounds_of(ref: str) -> tuple[int, int] | None:
     """(last row, last column) of an A1 reference or range (`A1:XFD1048576`)."""
     rows, cols = [], []
     for part in ref.split(":"):
-        m = _A1.match(part.strip())
+        m = _xml().a1.match(part.strip())
         if m is None:
             return None
         cols.append(_column(m.group(1)))
@@ -207,7 +238,7 @@ def check_xlsx(raw: bytes) -> None:
         data = _xml_part(book, info, where)
         lower = name.lower()
         if lower.endswith("sharedstrings.xml"):
-            for count, _ in enumerate(_SHARED.finditer(data), start=1):
+            for count, _ in enumerate(_xml().shared.finditer(data), start=1):
                 if count > limits.XLSX_SHARED_STRINGS:
                     raise SheetError(f"{where} has more than {limits.XLSX_SHARED_STRINGS:,} "
                                      "shared strings (limit)")
@@ -248,7 +279,7 @@ def _xml_part(book: Any, info: Any, where: str) -> bytes:
                          f"{limits.XLSX_MEMBER_BYTES:,} bytes uncompressed (limit)")
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:512]:
         raise SheetError(f"{where}'s part {_shown(name)} is not UTF-8 XML: refused")
-    if _DTD.search(data):
+    if _xml().dtd.search(data):
         raise SheetError(f"{where}'s part {_shown(name)} declares a DTD or entities "
                          "(<!DOCTYPE>, <!ENTITY>): refused, a workbook needs none")
     return data
@@ -259,21 +290,21 @@ def _check_worksheet(name: str, data: bytes) -> None:
     list of them is made), refused at the first past a limit."""
     where = f"the workbook's sheet {_shown(name)}"
     max_row = limits.MAX_SHEET_ROWS
-    for rows, _ in enumerate(_ROW_OPEN.finditer(data), start=1):
+    for rows, _ in enumerate(_xml().row_open.finditer(data), start=1):
         if rows > max_row:
             raise _too_far(where, rows)
     last_row = 0
-    for m in _ROW_REF.finditer(data):
+    for m in _xml().row_ref.finditer(data):
         row = int(m.group(1)) if len(m.group(1)) <= 7 else max_row + 1
         if row > max_row:
             raise _too_far(where, row)
         last_row = max(last_row, row)
     last_row, last_col = _cell_refs(where, data, last_row)
     cells = 0
-    for cells, _ in enumerate(_CELL_OPEN.finditer(data), start=1):
+    for cells, _ in enumerate(_xml().cell_open.finditer(data), start=1):
         if cells > limits.MAX_SHEET_CELLS:
             break
-    if _LONG_NUMBER.search(data):               # Python refuses ints of > 4,300 digits
+    if _xml().long_number.search(data):               # Python refuses ints of > 4,300 digits
         raise SheetError(f"{where} holds a number of more than {limits.MAX_INT_CHARS} "
                          "digits (limit)")
     last_row, last_col = _range_refs(where, data, last_row, last_col)
@@ -292,7 +323,7 @@ def _too_far(where: str, row: int, col: int | None = None) -> SheetError:
 def _cell_refs(where: str, data: bytes, last_row: int) -> tuple[int, int]:
     """The cells' references (`r="B7"`): within the limits; the last row and column."""
     last_col = 0
-    for m in _CELL_REF.finditer(data):
+    for m in _xml().cell_ref.finditer(data):
         letters, digits = m.group(1), m.group(2)
         if len(letters) > 3 or len(digits) > 7:
             raise SheetError(f"{where} has a cell at {_shown(letters + digits)}: not a cell "
@@ -307,7 +338,7 @@ def _cell_refs(where: str, data: bytes, last_row: int) -> tuple[int, int]:
 def _range_refs(where: str, data: bytes, last_row: int, last_col: int) -> tuple[int, int]:
     """The ranges (merged cells, dimension): cell ranges within the limits; the last row
     and column."""
-    for m in _RANGE_REF.finditer(data):
+    for m in _xml().range_ref.finditer(data):
         kind, ref = m.group(1), m.group(2)
         bounds = _bounds_of(ref.decode("ascii", "replace"))
         if bounds is None:
@@ -562,10 +593,13 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
         memo = cache.rows(path.resolve(), sheet.sheet, (declared, tuple(header.items()), fixed_type))
     # each column's field: `text@de` holds a translation of `text` (carddb.languages)
     columns = tuple((c, name, name.partition("@")[0]) for c, name in header.items())
+    keys: list[tuple | None] = [_row_key(rows[0], sheet.sheet is not None)] if memo is not None else []
+    spent_rows: list[int] = []
     for r, row in enumerate(rows[1:], start=2):
         index = len(cards.item_pos)
         row_key = _row_key(row, sheet.sheet is not None) if memo is not None else None
         entry = _remembered(memo, row_key, index, spent)
+        spent_row = spent.values
         if entry is not None:
             (names, type_cell, empty, used, type_name, _), values = entry
             spent.values += used
@@ -592,6 +626,11 @@ def read_cards(path: Path, source, spath: str, spos: Pos, report: Report,
             exempt[index] = empty
         cards.append(card)
         cards.item_pos.append(card.pos)
+        keys.append(row_key)
+        spent_rows.append(spent.values - spent_row)
+    if memo is not None:
+        report.sheet_rows[spath] = SheetRows(str(path.resolve()), sheet.sheet, fixed_type,
+                                             tuple(keys), tuple(spent_rows))
     return cards, exempt, memo
 
 
@@ -779,3 +818,56 @@ class _Positions:
 
     def get(self, key, default=None):
         return self.where(key) if key in self.card else default
+
+
+class _Source(dict):
+    """A deck's `cards: {from, sheet}` for reading its sheet again (carddb.edits): a
+    problem makes that load validate afresh, so no position is needed."""
+
+    def at(self, key) -> Pos:
+        return Pos(1, 1)
+
+
+def edited_rows(before: SheetRows, spath: str, types: dict[str, CardType], report: Report
+                ) -> tuple[SheetRows, dict[int, LocatedDict]] | None:
+    """The sheet `before` was read from, read again after an edit: its rows now and each
+    card whose row changed, read as `read_cards` reads it (keyed by card index). None when
+    it is not the same sheet with rows changed in place (another header, rows added,
+    removed or left empty, the sheet's limits passed) or a row read with a problem (in
+    `report`): only validating it whole tells those apart (carddb.edits)."""
+    source = _Source({"sheet": before.sheet} if before.sheet is not None else {})
+    sheet = read_sheet(Path(before.file), source, spath, Pos(1, 1), report)
+    if sheet is None:
+        return None
+    rows = _card_rows(sheet, spath, report)
+    if rows is None or len(rows) != len(before.keys):
+        return None
+    typed = sheet.sheet is not None
+    keys = tuple(_row_key(row, typed) for row in rows)
+    found = _header(sheet, rows, types, before.fixed_type, spath, report) \
+        if keys[0] == before.keys[0] else None
+    if found is None:
+        return None
+    header, seen = found
+    columns = tuple((c, name, name.partition("@")[0]) for c, name in header.items())
+    where = (sheet, seen, {name: sheet.pos(1, c) for name, c in seen.items()})
+    changed = [i for i in range(1, len(keys)) if keys[i] != before.keys[i]]
+    spent = Spent()
+    spent.values = sum(before.spent) - sum(before.spent[i - 1] for i in changed)
+    counts, cards = list(before.spent), {}
+    for i in changed:
+        start = spent.values
+        try:
+            read = _read_row(sheet, i + 1, rows[i], columns, seen, types, before.fixed_type,
+                             spath, i - 1, spent, report)
+        except SheetFull:
+            return None
+        if read is None or report.added:
+            return None
+        card, empty, type_cell, _type_name = read
+        if empty:                               # a required field without its column
+            return None
+        card.pos, card._row, card._sheet = sheet.pos(i + 1, 1), i + 1, where
+        card._own = Pos(1, 1) if before.fixed_type is not None and not type_cell else None
+        counts[i - 1], cards[i - 1] = spent.values - start, card
+    return SheetRows(before.file, before.sheet, before.fixed_type, keys, tuple(counts)), cards

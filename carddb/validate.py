@@ -11,7 +11,8 @@ from pathlib import Path
 
 from carddb import limits
 from carddb.dice import DICE, check_face_icons, unknown_icon
-from carddb.fields import ANY
+from carddb.fields import ANY, check_card
+from carddb.files import check_path
 from carddb.schema import (
     BOOL,
     COLOR,
@@ -34,7 +35,7 @@ from carddb.schema import (
     kind_of,
     shown,
 )
-from carddb.specs import TOKEN, check_path
+from carddb.specs import TOKEN
 from carddb.vocab import MARKUP_ICONS
 from carddb.yamlsource import Pos, key_pos, value_pos
 
@@ -243,7 +244,7 @@ def _validate_game(gid, game, path, pos, report, root, sizes, data) -> None:
         return
     _check_players(game, path, report)
     _check_mats(game, path, report)
-    own = _own_icons(game, path, report, root)
+    own = report.own_icons[gid] = _own_icons(game, path, report, root)
     _check_reference(game, path, report, sizes, data)
     if plugin is not None:
         plugin.check_game(game, path, pos, report)
@@ -472,11 +473,11 @@ def _declared(game, types) -> tuple:
 
 def _checked_card(gid, types, card, path, pos, report, root, exempt, rows, i,
                   own: tuple[str, ...] = ()) -> bool:
-    """`_validate_card`, or for a card whose sheet row validated in an earlier load
+    """`check_card`, or for a card whose sheet row validated in an earlier load
     (carddb.cache.Rows) only its image paths checked again; a row that validates
     without a problem is remembered."""
     if rows is None:
-        return _validate_card(gid, types, card, path, pos, report, root, exempt, own)
+        return check_card(gid, types, card, path, pos, report, root, exempt, own)
     paths = rows.reused.get(i)
     if paths is not None:
         scratch = Report(report.file)
@@ -486,7 +487,7 @@ def _checked_card(gid, types, card, path, pos, report, root, exempt, rows, i,
             report.paths_checked.extend(scratch.paths_checked)
             return True
     before, checked = report.added, len(report.paths_checked)
-    ok = _validate_card(gid, types, card, path, pos, report, root, exempt, own)
+    ok = check_card(gid, types, card, path, pos, report, root, exempt, own)
     if ok and report.added == before:
         rows.validated(i, tuple(str(Path(p).relative_to(root))
                                 for p in report.paths_checked[checked:]))
@@ -516,54 +517,3 @@ def _validate_mat(mat, path, pos, report) -> None:
         if x < 0 or y < 0 or w <= 0 or h <= 0 or x + w > width or y + h > height:
             report.add(mat["areas"].at(i), join(path, f"areas[{i}].rect_mm"),
                        f"area '{area['label']}' does not lie inside the {width} x {height} mm mat")
-
-
-def _validate_card(gid, types, card, path, pos, report, root, exempt=frozenset(),
-                   own: tuple[str, ...] = ()) -> bool:
-    from carddb.fields import COMMON_OPTIONAL, COMMON_REQUIRED
-
-    if not isinstance(card, dict):
-        report.add(pos, path, f"expected a card mapping with name and type, got {kind_of(card)}")
-        return False
-    ctype = card.get("type")
-    if not isinstance(ctype, str) or ctype not in types:
-        # Without a known type only the common fields can be checked.
-        if isinstance(ctype, str):
-            report.add(_at(card, "type"), join(path, "type"),
-                       f"'{shown(ctype)}' is not a card type of {gid}{did_you_mean(ctype, types)}"
-                       + ("" if types else " (it declares no `types`)"))
-        # A key that is a field of some card type of the game is left alone; one that is
-        # a field of none (`tpye`) is still reported, with its did-you-mean.
-        known = {**COMMON_REQUIRED, **COMMON_OPTIONAL}
-        any_type = {k for t in types.values() for k in t.fields}
-        Struct(COMMON_REQUIRED, COMMON_OPTIONAL).check(
-            card, path, pos, report, ignore=tuple(k for k in card if k not in known and k in any_type))
-        return False
-    ctype = types[ctype]
-    required = {k: v for k, v in {**COMMON_REQUIRED, **ctype.required}.items() if k not in exempt}
-    Struct(required, {**COMMON_OPTIONAL, **ctype.optional}).check(card, path, pos, report)
-    if "image" in card:
-        check_path(card["image"], join(path, "image"), _at(card, "image"), report, root, "image")
-    for key in ("text", "flavor"):
-        _check_inline_icons(card.get(key), join(path, key), _at(card, key), report, own)
-    # Cross-reference checks still see a card whose other fields are wrong, so one
-    # mistake does not cascade into false "no such card" reports.
-    return isinstance(card.get("name"), str)
-
-
-_INLINE_ICON = re.compile(r"\\.|\{icon:([^{}\s]*)\}", re.S)  # `\{` escapes the brace
-
-
-def _check_inline_icons(text, path: str, pos: Pos, report: Report,
-                        own: tuple[str, ...] = ()) -> None:
-    """`{icon:NAME}` in card text must name an icon the printer can draw (built in or the
-    game's own): caught here, not first by `pnp build` in the middle of a deck."""
-    if not isinstance(text, str):
-        return
-    known = (*MARKUP_ICONS, *own)
-    for m in _INLINE_ICON.finditer(text):
-        name = m.group(1)
-        if name is not None and name not in known:
-            report.add(pos, path, f"unknown icon {{icon:{name}}}{did_you_mean(name, known)}")
-
-

@@ -8,6 +8,7 @@ accepted (no Python tags); merge keys (`<<: *anchor`) work as usual.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -149,9 +150,15 @@ def _construct_int(loader: Any, node: yaml.ScalarNode):
     return yaml.SafeLoader.construct_yaml_int(loader, node)
 
 
-# Characters YAML does not allow in a document (libyaml reports them without a line).
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f"
-                        "\ud800-\udfff\ufffe\uffff]")
+@functools.cache
+def _forbidden() -> re.Pattern[str]:
+    """Characters YAML does not allow in a document (libyaml reports them without a
+    line). Compiled when first needed: its ranges make it cost as much to compile as the
+    rest of this module to import, on the way of a load that parses nothing (carddb.edits)."""
+    return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f"
+                      "\ud800-\udfff\ufffe\uffff]")
+
+
 # Characters that open a nesting level: fewer of them than this cannot nest deep
 # enough to matter to libyaml's recursive composer (it crashes past ~25,000 levels).
 _OPENERS = "[{:?-"
@@ -234,7 +241,7 @@ def check_nodes(root: yaml.Node | None) -> int:
 def safe_text(text: str) -> None:
     """Refuse text YAML cannot hold (control characters) with the place of the first one,
     and nesting too deep to compose."""
-    bad = _FORBIDDEN.search(text)
+    bad = _forbidden().search(text)
     if bad:
         raise YamlProblem(f"control character U+{ord(bad.group()):04X} is not allowed "
                           "(write it as an escape inside double quotes)",

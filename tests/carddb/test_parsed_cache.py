@@ -1,7 +1,9 @@
 """cards.yaml kept parsed (carddb.cache `.yaml.pickle` entries, issue 36 item 2): a load
 after a spreadsheet edit takes the YAML as it was parsed, not parsing it again, and gives
 exactly what a load without the cache gives (translations validation takes out in place,
-duplicate keys reported again); other bytes are parsed; a damaged entry is parsed afresh."""
+duplicate keys reported again); other bytes are parsed; a damaged entry is parsed afresh.
+The edits add a row: a row changed in place is taken without validating the database
+anew at all (carddb.edits, tests/carddb/test_edits.py)."""
 
 from __future__ import annotations
 
@@ -33,8 +35,8 @@ games:
 """
 
 
-def write_ships(folder: Path, note: str = "") -> None:
-    rows = [f"Ship {i},{1 + i % 6},Sails {i}{note if i == 3 else ''}." for i in range(12)]
+def write_ships(folder: Path, note: str = "", count: int = 12) -> None:
+    rows = [f"Ship {i},{1 + i % 6},Sails {i}{note if i == 3 else ''}." for i in range(count)]
     (folder / "ships.csv").write_text("\n".join(["name,speed,text", *rows]) + "\n")
 
 
@@ -77,7 +79,7 @@ def cold(monkeypatch):
 def test_a_spreadsheet_edit_does_not_parse_cards_yaml_again(project, monkeypatch, parses):
     carddb.load("cards.yaml")
     assert len(parses) == 1
-    write_ships(project, " (edited)")
+    write_ships(project, " (edited)", count=13)
     db = carddb.load("cards.yaml")
     assert len(parses) == 1                         # the parsed YAML came from the cache
     assert db == cold(monkeypatch)
@@ -99,7 +101,7 @@ def test_duplicate_keys_are_reported_again_from_the_kept_parse(project, monkeypa
                                                       "    title: Harbour\n    title: Port\n"))
     with pytest.raises(carddb.DatabaseError) as first:
         carddb.load("cards.yaml")
-    write_ships(project, " (edited)")
+    write_ships(project, " (edited)", count=13)
     with pytest.raises(carddb.DatabaseError) as again:
         carddb.load("cards.yaml")
     assert len(parses) == 1
@@ -116,7 +118,7 @@ def test_a_damaged_entry_is_parsed_afresh(project, monkeypatch, parses, tmp_path
     # a flipped byte in the payload: it may still unpickle, its digest no longer matches
     entry.write_bytes(damage if damage is not None else data[:-3] + bytes([data[-3] ^ 1])
                       + data[-2:])
-    write_ships(project, " (edited)")
+    write_ships(project, " (edited)", count=13)
     db = carddb.load("cards.yaml")
     assert len(parses) == 2
     assert db == cold(monkeypatch)
