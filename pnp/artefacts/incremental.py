@@ -184,13 +184,14 @@ def _canonical(value: Any) -> str:
 @functools.cache
 def _code_files() -> tuple[Path, ...]:
     """The source that decides what a build writes: carddb and the build's stages (found
-    once a process: the code it runs is the code it imported)."""
-    out = []
-    for part in BUILD_CODE:
-        where = PACKAGE / part
-        out += sorted(where.rglob("*.py")) if where.is_dir() else [where]
-    out = [p for p in out if p.relative_to(PACKAGE).as_posix() not in NOT_BUILD_CODE]
-    return tuple(out + list((PROJECT / "carddb").rglob("*.py")))
+    once a process: the code it runs is the code it imported; from the walk of each
+    package the other code digests take theirs from, carddb.cache.package_sources)."""
+    from carddb.cache import package_sources
+
+    carddb = PROJECT / "carddb"
+    return (*(PACKAGE / name for name in package_sources(PACKAGE, BUILD_CODE)
+              if name not in NOT_BUILD_CODE),
+            *(carddb / name for name in package_sources(carddb)))
 
 
 # Each regular file's digest by path, with the stat it was read at: a resident process

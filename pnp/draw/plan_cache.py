@@ -84,11 +84,12 @@ def _own_code() -> str:
     global _code
     if _code is None:
         import pnp
-        from carddb.cache import sources_digest
+        from carddb.cache import package_sources, sources_digest
 
-        here = Path(__file__).resolve().parent
-        _code = sources_digest(f"{FORMAT}\0{getattr(pnp, '__version__', '')}".encode(), here,
-                               sorted(here.rglob("*.py")))
+        package = Path(__file__).resolve().parents[1]       # pnp.draw's files, one walk
+        here = [name[len("draw/"):] for name in package_sources(package, ("draw",))]
+        _code = sources_digest(f"{FORMAT}\0{getattr(pnp, '__version__', '')}".encode(),
+                               package / "draw", here)
     return _code
 
 
