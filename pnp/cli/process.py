@@ -14,10 +14,12 @@ def speed_ups() -> None:
     on `import pnp`, which a program calling the library does): dataclass methods compiled
     once and kept in the cache folder (pnp.dataclass_code, which hooks `dataclasses`), and
     PIL.Image loaded at its first use (pnp.lazy_pillow, a lazy module in sys.modules), and
-    Jinja's compiler loaded only when a template is compiled (pnp.lazy_jinja)."""
-    from pnp import dataclass_code, lazy_jinja, lazy_pillow
+    Jinja's compiler loaded only when a template is compiled (pnp.lazy_jinja), regular
+    expressions compiled once and kept in the cache folder (pnp.pattern_code)."""
+    from pnp import dataclass_code, lazy_jinja, lazy_pillow, pattern_code
 
     dataclass_code.install()
+    pattern_code.install()
     lazy_pillow.install()
     lazy_jinja.install()
 
