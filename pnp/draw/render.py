@@ -28,6 +28,7 @@ and replays them.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import weakref
 from collections import OrderedDict
@@ -1011,8 +1012,7 @@ def _templates_for(folders: list[Path], root: Path) -> Templates:
     is a good part of a small build) until a template file changes."""
     stamp = []
     for folder in folders:
-        if folder.is_dir():
-            stamp += [(str(p), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*.j2"))]
+        stamp += _template_stamps(str(folder))
     key = (tuple(str(f) for f in folders), str(root), tuple(stamp))
     templates = _TEMPLATES.get(key)
     if templates is None:
@@ -1020,6 +1020,15 @@ def _templates_for(folders: list[Path], root: Path) -> Templates:
             _TEMPLATES.clear()
         templates = _TEMPLATES[key] = Templates(folders, display_root=root)
     return templates
+
+
+def _template_stamps(folder: str) -> list[tuple[str, int]]:
+    """(path, mtime) of every *.j2 file under `folder`, in one order: walked as text, not
+    made and sorted Paths (symlinked folders not entered, as Path.rglob does not)."""
+    found = []
+    for where, _dirs, files in os.walk(folder):
+        found += [os.path.join(where, name) for name in files if name.endswith(".j2")]
+    return [(path, os.stat(path).st_mtime_ns) for path in sorted(found)]
 
 
 # ── template contexts: plain data only ─────────────────────────────────────────────
