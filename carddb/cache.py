@@ -94,10 +94,13 @@ def package_sources(package: Path | str, parts: tuple[str, ...] = ()) -> list[st
 
 def _walk_sources(root: str) -> tuple[str, ...]:
     """`package_sources`' walk: every file named *.py (symlinked folders not entered,
-    as Path.rglob does not)."""
+    as Path.rglob does not; nor __pycache__, which holds the bytecode of the sources,
+    hundreds of files where a checkout was compiled for several Pythons)."""
     found = []
     start = len(root) + 1
-    for folder, _dirs, files in os.walk(root):
+    for folder, dirs, files in os.walk(root):
+        if "__pycache__" in dirs:
+            dirs.remove("__pycache__")
         rel = folder[start:]
         found += [f"{rel}/{name}" if rel else name for name in files if name.endswith(".py")]
     return tuple(sorted(found, key=lambda name: name.split("/")))
