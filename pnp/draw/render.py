@@ -237,6 +237,10 @@ class CardRenderer:
         plan of it is stored. Call after the front is drawn (its plan is then at hand)."""
         store = self.plan_store
         key = self.front_key(card, deck, w, h, bleed)
+        check = getattr(store, "held_check", None)      # the plan's check alone
+        if key and callable(check):
+            found = check(f"{card.game}/{deck.id}", key)
+            return None if found is None else (dict(found[0]), dict(found[1]))
         held = getattr(store, "held", None)
         entry = held(f"{card.game}/{deck.id}", key) if key and callable(held) else None
         if entry is None or len(entry) != 9:
@@ -511,9 +515,18 @@ class CardRenderer:
 
     def _held(self, store, bucket: str, key: str, game) -> Any | None:
         """The still true entry a store that is not read holds under `key` (PlanStore.
-        held; None for a store that cannot tell)."""
-        held = getattr(store, "held", None) if not store.read else None
-        entry = held(bucket, key) if callable(held) else None
+        held; None for a store that cannot tell): only its check (look-ups, drawn files,
+        memo) where the store can give it alone (PlanStore.held_check), in an entry's
+        places, the rest None."""
+        if store.read:
+            return None
+        check = getattr(store, "held_check", None)
+        if callable(check):
+            found = check(bucket, key)
+            entry = None if found is None else (None,) * 5 + (*found, None)
+        else:
+            held = getattr(store, "held", None)
+            entry = held(bucket, key) if callable(held) else None
         return entry if entry is not None and self._still_true(entry, game) else None
 
     def _tell_planned(self, template, context, target: _Target, missing, ops, memo) -> None:
