@@ -59,7 +59,15 @@ def _stays_in(path: Path, folder: Path, real_dirs: dict[Path, Path]) -> bool:
             real = parent / path.name
     except (OSError, RuntimeError):
         return False
-    return real == folder or folder in real.parents
+    return inside(real, folder)
+
+
+def inside(real: Path, folder: Path) -> bool:
+    """Whether the resolved path `real` is `folder` or in it: `folder in real.parents`,
+    asked of the paths' parts (the parents are made as a Path each, for every file a
+    build lists or reads)."""
+    parts = folder.parts
+    return real.parts[:len(parts)] == parts
 
 
 

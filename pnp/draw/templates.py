@@ -64,8 +64,10 @@ def confined(path: Path, folders: list[Path]) -> Path:
     """`path` resolved (symlinks followed); TemplateError when it leaves every one of the
     (resolved) template `folders` or is no regular file: a template may read only the
     templates folders, as images and fonts may read only the project folder."""
+    from pnp.draw.template_folders import inside
+
     real = path.resolve()
-    if not any(real == f or f in real.parents for f in folders):
+    if not any(inside(real, f) for f in folders):
         raise TemplateError(f"{_shown_path(path, folders)}: template file leaves the "
                             "templates folders (a symlink pointing elsewhere?); refused")
     return real
