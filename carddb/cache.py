@@ -69,8 +69,50 @@ def code_version() -> str:
     """A hash of carddb's own sources: a change to validation makes old entries unused."""
     global _code
     if _code is None:
-        _code = sources_digest(FORMAT, PACKAGE, sorted(PACKAGE.rglob("*.py")))
+        _code = sources_digest(FORMAT, PACKAGE, package_sources(PACKAGE))
     return _code
+
+
+# Each package folder's .py files, walked once a process (`package_sources`).
+_walked: dict[str, tuple[str, ...]] = {}
+
+
+def package_sources(package: Path | str, parts: tuple[str, ...] = ()) -> list[str]:
+    """The .py files under the folder `package`, as '/'-separated names relative to it,
+    in the order sorted Paths take (by their parts); with `parts`, only those under each
+    of these sub-folders or named files, part by part. A build keys its caches on four
+    digests of its own code (carddb's here, the drawing code's in pnp.draw.plan_cache,
+    the sheets' in pnp.artefacts.kept_sheets, the build stages' in
+    pnp.artefacts.incremental): they take their files from one walk of each package,
+    as text, where each made and sorted Paths from a walk of its own (issue 36 item 1).
+    Walked once a process, as each digest was: the code a process runs is the code it
+    imported."""
+    root = os.fspath(package)
+    names = _walked.get(root)
+    if names is None:
+        names = _walked[root] = _walk_sources(root)
+    if not parts:
+        return list(names)
+    out: list[str] = []
+    for part in parts:
+        inside = part.rstrip("/") + "/"
+        out += [n for n in names if n.startswith(inside)] if os.path.isdir(
+            os.path.join(root, part)) else [part]
+    return out
+
+
+def _walk_sources(root: str) -> tuple[str, ...]:
+    """`package_sources`' walk: every file named *.py (symlinked folders not entered,
+    as Path.rglob does not; nor __pycache__, which holds the bytecode of the sources,
+    hundreds of files where a checkout was compiled for several Pythons)."""
+    found = []
+    start = len(root) + 1
+    for folder, dirs, files in os.walk(root):
+        if "__pycache__" in dirs:
+            dirs.remove("__pycache__")
+        rel = folder[start:]
+        found += [f"{rel}/{name}" if rel else name for name in files if name.endswith(".py")]
+    return tuple(sorted(found, key=lambda name: name.split("/")))
 
 
 # The SHA-256 of each source file by path, with the stat it was read at (inode, size,
@@ -85,7 +127,7 @@ _sources: dict[str, tuple[tuple, str]] | None = None
 _SETTLED_NS = 1_000_000_000
 
 
-def file_digests(paths: list[Path]) -> list[str]:
+def file_digests(paths: list[Path] | list[str]) -> list[str]:
     """The SHA-256 (hex) of each file's bytes (OSError for a file that cannot be read).
     Digests taken anew are written to the folder at once, not at exit: a library call
     leaves no hook behind in its caller's process (issue 36 item 6)."""
@@ -111,12 +153,14 @@ def file_digests(paths: list[Path]) -> list[str]:
     return out
 
 
-def sources_digest(salt: bytes, root: Path, paths: list[Path]) -> str:
-    """One digest of `salt` and, in order, each file's path (relative to `root`) and the
-    digest of its bytes (`file_digests`)."""
+def sources_digest(salt: bytes, root: Path | str, names: list[str]) -> str:
+    """One digest of `salt` and, in order, each file's name ('/'-separated, relative to
+    `root`: `package_sources`) and the digest of its bytes (`file_digests`)."""
     h = hashlib.sha256(salt)
-    for path, digest in zip(paths, file_digests(paths), strict=True):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + digest.encode())
+    base = os.fspath(root)
+    paths = [os.path.join(base, name) for name in names]
+    for name, digest in zip(names, file_digests(paths), strict=True):
+        h.update(name.encode() + b"\0" + digest.encode())
     return h.hexdigest()
 
 

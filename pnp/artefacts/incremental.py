@@ -50,9 +50,11 @@ NOT_BUILD_CODE = frozenset({"artefacts/incremental.py", "artefacts/single.py"})
 def _digest_files(paths: Iterable[Path], root: Path | None = None,
                   seen: dict[Path, str] | None = None) -> str:
     """One digest of the files' names and bytes; `seen` memoises each file's digest, so
-    a run hashes every file once, before it is drawn from."""
+    a run hashes every file once, before it is drawn from. In the order of their names
+    as text (sorting Paths compares them part by part in Python: a build sorted some 600
+    times for its code files alone)."""
     h = hashlib.sha256()
-    for path in sorted(paths):
+    for path in sorted(paths, key=os.fspath):
         name = path.relative_to(root).as_posix() if root else str(path)
         h.update(name.encode() + b"\0")
         digest = seen.get(path) if seen is not None else None
@@ -184,13 +186,14 @@ def _canonical(value: Any) -> str:
 @functools.cache
 def _code_files() -> tuple[Path, ...]:
     """The source that decides what a build writes: carddb and the build's stages (found
-    once a process: the code it runs is the code it imported)."""
-    out = []
-    for part in BUILD_CODE:
-        where = PACKAGE / part
-        out += sorted(where.rglob("*.py")) if where.is_dir() else [where]
-    out = [p for p in out if p.relative_to(PACKAGE).as_posix() not in NOT_BUILD_CODE]
-    return tuple(out + list((PROJECT / "carddb").rglob("*.py")))
+    once a process: the code it runs is the code it imported; from the walk of each
+    package the other code digests take theirs from, carddb.cache.package_sources)."""
+    from carddb.cache import package_sources
+
+    carddb = PROJECT / "carddb"
+    return (*(PACKAGE / name for name in package_sources(PACKAGE, BUILD_CODE)
+              if name not in NOT_BUILD_CODE),
+            *(carddb / name for name in package_sources(carddb)))
 
 
 # Each regular file's digest by path, with the stat it was read at: a resident process

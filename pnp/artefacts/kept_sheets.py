@@ -115,13 +115,11 @@ def _code_digest() -> str:
 
     import reportlab
 
-    from carddb.cache import sources_digest
+    from carddb.cache import package_sources, sources_digest
 
     package = Path(__file__).resolve().parents[1]
-    paths = [path for part in _SHEET_CODE for path in (
-        sorted((package / part).rglob("*.py")) if (package / part).is_dir() else [package / part])]
     return sources_digest(f"{FORMAT}\0{reportlab.Version}\0{zlib.ZLIB_RUNTIME_VERSION}".encode(),
-                          package, paths)
+                          package, package_sources(package, _SHEET_CODE))
 
 
 def for_deck(canvas: Any, drawer: Any, opts: Any, fonts: dict, page: tuple) -> KeptSheets | None:

@@ -320,14 +320,16 @@ class _InProcess:
         return result, entries
 
 
-def _in_process(db: Any, opts: Any, force: bool, notify: Any = None) -> _InProcess:
+def _in_process(db: Any, opts: Any, force: bool, notify: Any = None,
+                stamp: dict[str, str] | None = None) -> _InProcess:
+    """`stamp`: the version stamp, when the build has it (`_DrawnHere`)."""
     from pnp.artefacts import drawn
     from pnp.artefacts.deck_planning import Planned
     from pnp.draw.fonts import register_fonts
 
     fonts = register_fonts(db.print.fonts, db.root, notify=notify)
     store = Planned(plan_store(db, force))     # a large deck's plans may come from workers
-    renderer = checked_renderer(db, fonts, opts.ink_saver, store, opts)
+    renderer = checked_renderer(db, fonts, opts.ink_saver, store, opts, stamp)
     return _InProcess(fonts, store, renderer, drawn.Recorder(db, renderer))
 
 
@@ -355,7 +357,7 @@ def _draw_and_record(db: Any, db_path: Path, opts: Any, options: BuildOptions, t
                and art not in large]
     jobs = pool_size(options.jobs, len(to_draw))
     pool = None
-    here = _DrawnHere(db, opts, options, out, progress)
+    here = _DrawnHere(db, opts, options, out, progress, plan.hasher.template_files)
     try:
         listen_art(progress.notice)         # art downsampled for print is told (workers too)
         early = _draw_first(large, here, out, progress, staged)
@@ -425,11 +427,15 @@ def _up_to_date(plan: Any, db: Any, todo: list, previous: Any) -> list[Any]:
 
 class _DrawnHere:
     """Draws artefacts in this process, with fonts, renderer and card recorder
-    (_InProcess) made at the first one."""
+    (_InProcess) made at the first one. `template_files(game)`: each game's template
+    files as the build's input hash found them (incremental.Hasher), which tell the
+    renderer whether its templates draw the version stamp without a second look
+    through every template folder (pnp.draw.stamp)."""
 
     def __init__(self, db: Any, opts: Any, options: BuildOptions, out: Path,
-                 progress: Progress) -> None:
+                 progress: Progress, template_files: Any = None) -> None:
         self.db, self.opts, self.options, self.out, self.progress = db, opts, options, out, progress
+        self.template_files = template_files
         self.made: _InProcess | None = None      # made when the first artefact is drawn here
 
     def draw(self, art: Any) -> tuple[Any, Any]:
@@ -437,7 +443,7 @@ class _DrawnHere:
 
         if self.made is None:
             self.made = _in_process(self.db, self.opts, self.options.force,
-                                    self.progress.notice)
+                                    self.progress.notice, self._stamp())
         planners = None
         if deck_planning.worth_it(self.db, art, self.options.jobs, self.options.force):
             planners = deck_planning.DeckPlanners(self.db, art, self.opts, self.options.jobs,
@@ -447,6 +453,14 @@ class _DrawnHere:
         finally:
             if planners is not None:
                 planners.close()
+
+    def _stamp(self) -> dict[str, str] | None:
+        if self.template_files is None:
+            return None
+        from pnp.artefacts import drawn
+        from pnp.draw.stamp import stamp
+
+        return stamp(self.db, drawn.stamp_used(self.db, self.template_files))
 
 
 def _drawn(art: Any, pool: Any, here: _DrawnHere, db: Any, progress: Progress) -> tuple[Any, Any]:

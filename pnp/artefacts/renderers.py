@@ -19,10 +19,13 @@ def plan_store(db: Any, force: bool = False) -> Any:
 
 
 def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False,
-                     store: Any = None, opts: Any = None) -> Any:
+                     store: Any = None, opts: Any = None,
+                     stamp: dict[str, str] | None = None) -> Any:
     """The card renderer, wrapped in the layout checks (pnp.draw.checks), keeping its
     card plans in `store` (a PlanStore) when given; `opts` (Options): --contrast adds the
-    contrast check, --large-print sets text as large as its box allows."""
+    contrast check, --large-print sets text as large as its box allows. `stamp`: the
+    version stamp its templates see, when the caller has it (pnp.draw.stamp: else the
+    renderer looks through every game's template files for it)."""
     from pnp.draw.checks import CheckedRenderer
     from pnp.draw.render import CardRenderer
 
@@ -32,6 +35,8 @@ def checked_renderer(db: Any, fonts: dict[str, str], ink_saver: bool = False,
         renderer = CardRenderer(db, fonts, ink_saver=True)
     if store is not None:
         renderer.plan_store = store
+    if stamp is not None:
+        renderer.stamp = stamp
     accessible(renderer, opts)
     return CheckedRenderer(renderer)
 

@@ -14,9 +14,11 @@ def speed_ups() -> None:
     on `import pnp`, which a program calling the library does): dataclass methods compiled
     once and kept in the cache folder (pnp.dataclass_code, which hooks `dataclasses`), and
     PIL.Image loaded at its first use (pnp.lazy_pillow, a lazy module in sys.modules), and
-    Jinja's compiler loaded only when a template is compiled (pnp.lazy_jinja)."""
-    from pnp import dataclass_code, lazy_jinja, lazy_pillow
+    Jinja's compiler loaded only when a template is compiled (pnp.lazy_jinja), regular
+    expressions compiled once and kept in the cache folder (pnp.pattern_code)."""
+    from pnp import dataclass_code, lazy_jinja, lazy_pillow, pattern_code
 
+    pattern_code.install()          # first: importing dataclasses compiles patterns
     dataclass_code.install()
     lazy_pillow.install()
     lazy_jinja.install()
@@ -26,10 +28,10 @@ def speed_ups() -> None:
 def command_process() -> Iterator[None]:
     """The `pnp` process's own settings around its command: the speed-ups, rarer garbage
     collections and a closed stdout that is no failure."""
-    from pnp.errors import keep_going_when_stdout_closes
-
-    speed_ups()
+    speed_ups()                     # first: importing pnp.errors compiles a pattern
     import gc
+
+    from pnp.errors import keep_going_when_stdout_closes
 
     # The command is the process (issue 24). It allocates far more than it frees, so
     # collecting every 700 new objects is wasted work: rarer collections, as mypy's

@@ -24,7 +24,9 @@ from typing import Any
 from pnp.draw.recent import RecentCache
 
 _DECODER = json.JSONDecoder()
-_TOKEN = re.compile(r"""\s*(?:([{}\[\],])|(:)(?=[\s,\]}])|("(?:[^"\\]|\\.)*")|([^\s{}\[\],:"'!&*|>%@`#?][^{}\[\],:#]*))""")
+_TOKEN = re.compile(r"""\s*(?:([{}\[\],])|(:)(?=[\s,\]}])|("[^"\\]*(?:\\.[^"\\]*)*")|([^\s{}\[\],:"'!&*|>%@`#?][^{}\[\],:#]*))""")
+# The same, the whole token a group too: a line's tokens read at once (`_tokens`)
+_TOKENS = re.compile(r"""(\s*(?:([{}\[\],])|(:)(?=[\s,\]}])|("[^"\\]*(?:\\.[^"\\]*)*")|([^\s{}\[\],:"'!&*|>%@`#?][^{}\[\],:#]*)))""")
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)\Z")
 _FLOAT = re.compile(r"(?:[-+]?[0-9]+\.[0-9]*|\.[0-9]+)\Z")   # as PyYAML: no "-.5"
 _WORDS = {
@@ -165,9 +167,13 @@ def _tokens(text: str, pos: int) -> list[tuple[str, Any]]:
     but still most of reading a face: a line whose every blank is YAML's own is not
     searched for odd spaces token by token, and a quoted string without escapes is its
     text between the quotes (what the JSON decoder would return for it)."""
+    odd = _ODD_SPACE.search(text, pos) is not None    # else no token can hold one
+    if not odd:
+        found = _all_tokens(text, pos)
+        if found is not None:
+            return found
     out: list[tuple[str, Any]] = []
     end = len(text)
-    odd = _ODD_SPACE.search(text, pos) is not None    # else no token can hold one
     match = _TOKEN.match
     while pos < end:
         m = match(text, pos)
@@ -189,6 +195,28 @@ def _tokens(text: str, pos: int) -> list[tuple[str, Any]]:
         else:
             raise _NotSimple
         pos = m.end()
+    return out
+
+
+def _all_tokens(text: str, pos: int) -> list[tuple[str, Any]] | None:
+    """`_tokens` of a line without odd spaces, its tokens found by one search of the
+    line, not one match per token; None when they do not follow each other up to its
+    end (then the token by token reading decides). The search takes at each place the
+    token `_tokens` would take there, so tokens that cover the line are its tokens."""
+    found = _TOKENS.findall(text, pos)
+    if sum([len(token[0]) for token in found]) != len(text) - pos:
+        return None
+    plain = "\\" not in text and _CONTROL.search(text, pos) is None   # strings as written
+    out: list[tuple[str, Any]] = []
+    for _, punctuation, colon, string, word in found:
+        if punctuation:
+            out.append((punctuation, None))
+        elif colon:
+            out.append((":", None))
+        elif string:
+            out.append(("s", string[1:-1] if plain else _string(string)))
+        else:
+            out.append(("p", word.rstrip()))
     return out
 
 

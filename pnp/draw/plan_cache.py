@@ -43,8 +43,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-# 2: a plan's operations pickled apart (StoredOps); 3: each plan packed apart (`_pack`)
-FORMAT = "pnp-plans-3"
+# 2: a plan's operations pickled apart (StoredOps); 3: each plan packed apart (`_pack`);
+# 4: a packed plan's check apart from the rest (`_pack`, `PlanStore.held_check`)
+FORMAT = "pnp-plans-4"
 _code: str | None = None
 
 
@@ -84,11 +85,12 @@ def _own_code() -> str:
     global _code
     if _code is None:
         import pnp
-        from carddb.cache import sources_digest
+        from carddb.cache import package_sources, sources_digest
 
-        here = Path(__file__).resolve().parent
-        _code = sources_digest(f"{FORMAT}\0{getattr(pnp, '__version__', '')}".encode(), here,
-                               sorted(here.rglob("*.py")))
+        package = Path(__file__).resolve().parents[1]       # pnp.draw's files, one walk
+        here = [name[len("draw/"):] for name in package_sources(package, ("draw",))]
+        _code = sources_digest(f"{FORMAT}\0{getattr(pnp, '__version__', '')}".encode(),
+                               package / "draw", here)
     return _code
 
 
@@ -211,12 +213,32 @@ class StoredOps(Sequence):
 HOT = 1024
 
 
+# Where a front's or back's entry (pnp.draw.render: design, keys, ops, warnings, edge
+# paint, look-ups, drawn files, memo, fonts) keeps what checks it: its look-ups, drawn
+# files and memo.
+_CHECK = slice(5, 8)
+
+
 def _pack(entry: Any) -> bytes:
-    return zlib.compress(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    """An entry as held packed: its check (`_CHECK`) pickled apart from the rest, which is
+    compressed. A forced build asks whether a plan it holds is still true (`held_check`)
+    of every card: it then reads the check alone, not the whole plan (a tenth of it)."""
+    rest, check = entry, None
+    if type(entry) is tuple and len(entry) == 9:
+        check, rest = entry[_CHECK], (*entry[:5], None, None, None, *entry[8:])
+    return pickle.dumps((check, zlib.compress(pickle.dumps(rest, protocol=pickle.HIGHEST_PROTOCOL),
+                                              1)), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _unpack(packed: bytes) -> Any:
-    return pickle.loads(zlib.decompress(packed))
+    check, rest = pickle.loads(packed)
+    entry = pickle.loads(zlib.decompress(rest))
+    return entry if check is None else (*entry[:5], *check, *entry[8:])
+
+
+def _unpack_check(packed: bytes) -> tuple | None:
+    check = pickle.loads(packed)[0]
+    return None if check is None else tuple(check)
 
 
 class _Spill:
@@ -313,6 +335,27 @@ class PlanStore:
             self._keep(shard, key, entry)
         self._used[shard].add(key)
         return entry
+
+    def held_check(self, bucket: str, key: str) -> tuple | None:
+        """(look-ups, drawn files, memo) of the entry `held` would return, unpacking only
+        them; None for none (or an entry of another shape). Kept by `save` as `held`
+        keeps it."""
+        shard = f"{bucket}\0{key[:1]}"
+        plans = self._bucket(shard)
+        entry = self._hot.get((shard, key))
+        if entry is not None:
+            self._hot.move_to_end((shard, key))
+            check = tuple(entry[_CHECK]) if type(entry) is tuple and len(entry) == 9 else None
+        else:
+            packed = plans.get(key)
+            if packed is None:
+                return None
+            try:
+                check = _unpack_check(self._packed(packed))
+            except Exception:  # a damaged plan: a miss, never an error
+                return None
+        self._used[shard].add(key)
+        return check
 
     def put(self, bucket: str, key: str, entry: Any) -> None:
         shard = f"{bucket}\0{key[:1]}"

@@ -28,6 +28,7 @@ and replays them.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import weakref
 from collections import OrderedDict
@@ -236,6 +237,10 @@ class CardRenderer:
         plan of it is stored. Call after the front is drawn (its plan is then at hand)."""
         store = self.plan_store
         key = self.front_key(card, deck, w, h, bleed)
+        check = getattr(store, "held_check", None)      # the plan's check alone
+        if key and callable(check):
+            found = check(f"{card.game}/{deck.id}", key)
+            return None if found is None else (dict(found[0]), dict(found[1]))
         held = getattr(store, "held", None)
         entry = held(f"{card.game}/{deck.id}", key) if key and callable(held) else None
         if entry is None or len(entry) != 9:
@@ -510,9 +515,18 @@ class CardRenderer:
 
     def _held(self, store, bucket: str, key: str, game) -> Any | None:
         """The still true entry a store that is not read holds under `key` (PlanStore.
-        held; None for a store that cannot tell)."""
-        held = getattr(store, "held", None) if not store.read else None
-        entry = held(bucket, key) if callable(held) else None
+        held; None for a store that cannot tell): only its check (look-ups, drawn files,
+        memo) where the store can give it alone (PlanStore.held_check), in an entry's
+        places, the rest None."""
+        if store.read:
+            return None
+        check = getattr(store, "held_check", None)
+        if callable(check):
+            found = check(bucket, key)
+            entry = None if found is None else (None,) * 5 + (*found, None)
+        else:
+            held = getattr(store, "held", None)
+            entry = held(bucket, key) if callable(held) else None
         return entry if entry is not None and self._still_true(entry, game) else None
 
     def _tell_planned(self, template, context, target: _Target, missing, ops, memo) -> None:
@@ -1011,8 +1025,7 @@ def _templates_for(folders: list[Path], root: Path) -> Templates:
     is a good part of a small build) until a template file changes."""
     stamp = []
     for folder in folders:
-        if folder.is_dir():
-            stamp += [(str(p), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*.j2"))]
+        stamp += _template_stamps(str(folder))
     key = (tuple(str(f) for f in folders), str(root), tuple(stamp))
     templates = _TEMPLATES.get(key)
     if templates is None:
@@ -1020,6 +1033,15 @@ def _templates_for(folders: list[Path], root: Path) -> Templates:
             _TEMPLATES.clear()
         templates = _TEMPLATES[key] = Templates(folders, display_root=root)
     return templates
+
+
+def _template_stamps(folder: str) -> list[tuple[str, int]]:
+    """(path, mtime) of every *.j2 file under `folder`, in one order: walked as text, not
+    made and sorted Paths (symlinked folders not entered, as Path.rglob does not)."""
+    found = []
+    for where, _dirs, files in os.walk(folder):
+        found += [os.path.join(where, name) for name in files if name.endswith(".j2")]
+    return [(path, os.stat(path).st_mtime_ns) for path in sorted(found)]
 
 
 # ── template contexts: plain data only ─────────────────────────────────────────────

@@ -26,18 +26,22 @@ def template_folders(db: Any) -> list[Path]:
 def template_files(db: Any, game: str) -> list[Path]:
     """The template files one game's artefacts can use: its own folder and every shared
     file or folder (anything not named after a game)."""
+    import os
+
     games = set(db.games)
     files: list[Path] = []
     for folder in template_folders(db):
-        if not folder.is_dir():
-            continue
         real_dirs: dict[Path, Path] = {}
-        for path in folder.rglob("*"):
-            if not path.is_file():
-                continue
-            top = path.relative_to(folder).parts[0]
-            if (top == game or top not in games) and _stays_in(path, folder, real_dirs):
-                files.append(path)
+        # walked as text, Paths made only of the files kept: another game's folder is
+        # not entered; symlinked folders are not either, as Path.rglob does not
+        for where, dirs, names in os.walk(folder):
+            if where == str(folder):
+                dirs[:] = [d for d in dirs if d == game or d not in games]
+                names = [n for n in names if n == game or n not in games]
+            for name in names:
+                path = Path(where, name)
+                if path.is_file() and _stays_in(path, folder, real_dirs):
+                    files.append(path)
     return files
 
 
@@ -55,7 +59,15 @@ def _stays_in(path: Path, folder: Path, real_dirs: dict[Path, Path]) -> bool:
             real = parent / path.name
     except (OSError, RuntimeError):
         return False
-    return real == folder or folder in real.parents
+    return inside(real, folder)
+
+
+def inside(real: Path, folder: Path) -> bool:
+    """Whether the resolved path `real` is `folder` or in it: `folder in real.parents`,
+    asked of the paths' parts (the parents are made as a Path each, for every file a
+    build lists or reads)."""
+    parts = folder.parts
+    return real.parts[:len(parts)] == parts
 
 
 

@@ -17,6 +17,7 @@ import functools
 import json
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +64,10 @@ def confined(path: Path, folders: list[Path]) -> Path:
     """`path` resolved (symlinks followed); TemplateError when it leaves every one of the
     (resolved) template `folders` or is no regular file: a template may read only the
     templates folders, as images and fonts may read only the project folder."""
+    from pnp.draw.template_folders import inside
+
     real = path.resolve()
-    if not any(real == f or f in real.parents for f in folders):
+    if not any(inside(real, f) for f in folders):
         raise TemplateError(f"{_shown_path(path, folders)}: template file leaves the "
                             "templates folders (a symlink pointing elsewhere?); refused")
     return real
@@ -83,12 +86,17 @@ def _shown_path(path: Path, folders: list[Path]) -> str:
 def read_template(path: Path, folders: list[Path]) -> str:
     """The text of the template file `path`, confined to `folders`, bounded in size,
     never blocking on a FIFO."""
+    return _read_confined(path, folders)[0]
+
+
+def _read_confined(path: Path, folders: list[Path]) -> tuple[str, Path]:
+    """(`read_template`'s text, the path it was read from: `path` resolved)."""
     from carddb import read_limited
     from carddb.limits import MAX_TEMPLATE_BYTES
 
     real = confined(path, folders)
     try:
-        return read_limited(real, MAX_TEMPLATE_BYTES).decode("utf-8")
+        return read_limited(real, MAX_TEMPLATE_BYTES).decode("utf-8"), real
     except UnicodeDecodeError:
         raise TemplateError(f"{_shown_path(path, folders)}: template file is not UTF-8 "
                             "text") from None
@@ -98,8 +106,9 @@ def read_template(path: Path, folders: list[Path]) -> str:
                             f"{reason}") from None
 
 
-def _confined_loader(folders: list[Path]):
-    """A Jinja loader over `folders` (first match wins) that refuses files outside them."""
+def _confined_loader(folders: list[Path], read: Callable[[Path], tuple[str, Path, float]]):
+    """A Jinja loader over `folders` (first match wins) that refuses files outside them;
+    `read(path)`: a file's text, resolved path and mtime (`Templates._read`)."""
     import os
 
     from jinja2 import BaseLoader, TemplateNotFound
@@ -112,9 +121,7 @@ def _confined_loader(folders: list[Path]):
                 path = folder.joinpath(*pieces)
                 if not os.path.lexists(path):
                     continue
-                source = read_template(path, folders)
-                real = path.resolve()
-                mtime = os.path.getmtime(real)
+                source, real, mtime = read(path)
                 return source, str(path), lambda r=real, m=mtime: os.path.getmtime(r) == m
             raise TemplateNotFound(template)
 
@@ -327,8 +334,11 @@ class Templates:
                 seen.append(folder.resolve())
         self.folders = seen
         self.display_root = display_root
+        # Each file's text as first read (`_read`): Jinja's loader, the design sizes
+        # and the plan keys' template digests (pnp.draw.plan_cache) read it once.
+        self._sources: dict[str, tuple[str, Path, float]] = {}
         self.env = _BoundedSandbox(
-            loader=_confined_loader(seen),
+            loader=_confined_loader(seen, self._read),
             undefined=_FieldUndefined,
             finalize=_finalize,
             # autoescape only so that macro output (Markup) is told apart from values;
@@ -348,6 +358,20 @@ class Templates:
         self._cache: dict[str, Any] = {}
         self._designs: dict[str, tuple[tuple[float, float], ...]] = {}
         self._exists: dict[str, bool] = {}
+
+    def _read(self, path: Path) -> tuple[str, Path, float]:
+        """The text of the template file `path` (`read_template`), its resolved path and
+        its mtime then, read once for the life of these templates: as the templates Jinja
+        compiled, which it does not load again (auto_reload=False; pnp.draw.render makes
+        new Templates once a template file changes). A file that cannot be read is
+        refused each time it is asked for."""
+        import os
+
+        found = self._sources.get(str(path))
+        if found is None:
+            source, real = _read_confined(path, self.folders)
+            found = self._sources[str(path)] = (source, real, os.path.getmtime(real))
+        return found
 
     def _syntax_error(self, exc: Any, name: str) -> TemplateError:
         """`templates/x.j2:LINE: template syntax error: ...` (exc: jinja2's
@@ -377,7 +401,7 @@ class Templates:
             for folder in self.folders:
                 path = folder / name
                 if path.is_file():
-                    source = read_template(path, self.folders)
+                    source = self._read(path)[0]
                     break
             if source is None:
                 self.get(name)                       # raises "template not found"

@@ -73,11 +73,36 @@ def test_a_file_changed_in_the_last_second_is_not_kept(tmp_path, monkeypatch, fr
 
 
 def test_sources_digest_names_each_file(tmp_path, fresh):
-    a, b = settled(tmp_path / "a.py", "x\n"), settled(tmp_path / "b.py", "x\n")
-    one = cache.sources_digest(b"salt", tmp_path, [a, b])
-    assert one == cache.sources_digest(b"salt", tmp_path, [a, b])
-    assert one != cache.sources_digest(b"salt", tmp_path, [b, a])
-    assert one != cache.sources_digest(b"other", tmp_path, [a, b])
+    settled(tmp_path / "a.py", "x\n"), settled(tmp_path / "b.py", "x\n")
+    one = cache.sources_digest(b"salt", tmp_path, ["a.py", "b.py"])
+    assert one == cache.sources_digest(b"salt", tmp_path, ["a.py", "b.py"])
+    assert one != cache.sources_digest(b"salt", tmp_path, ["b.py", "a.py"])
+    assert one != cache.sources_digest(b"other", tmp_path, ["a.py", "b.py"])
     fresh()
-    settled(b, "y\n")
-    assert one != cache.sources_digest(b"salt", tmp_path, [a, b])
+    settled(tmp_path / "b.py", "y\n")
+    assert one != cache.sources_digest(b"salt", tmp_path, ["a.py", "b.py"])
+
+
+def test_package_sources_are_the_sorted_paths_of_a_walk(tmp_path, monkeypatch):
+    """The one walk the code digests share lists what sorted(Path.rglob("*.py")) did, in
+    its order (by parts: "a/b.py" before "a.py"), relative and '/'-separated."""
+    monkeypatch.setattr(cache, "_walked", {})
+    for name in ("a.py", "a/b.py", "a/c/d.py", "a-b.py", "z.py", "notes.txt", "a/c/e.pyc"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "linked").symlink_to(tmp_path / "a", target_is_directory=True)
+    expected = [p.relative_to(tmp_path).as_posix() for p in sorted(tmp_path.rglob("*.py"))]
+    assert cache.package_sources(tmp_path) == expected
+    assert expected == ["a/b.py", "a/c/d.py", "a-b.py", "a.py", "z.py"]
+    assert cache.package_sources(tmp_path, ("a/c", "z.py")) == ["a/c/d.py", "z.py"]
+
+
+def test_package_sources_walks_a_package_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "_walked", {})
+    (tmp_path / "a.py").write_text("")
+    walks = []
+    real = cache._walk_sources
+    monkeypatch.setattr(cache, "_walk_sources", lambda root: walks.append(root) or real(root))
+    assert cache.package_sources(tmp_path) == ["a.py"]
+    assert cache.package_sources(tmp_path, ("a.py",)) == ["a.py"]
+    assert walks == [str(tmp_path)]

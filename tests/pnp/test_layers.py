@@ -12,6 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "pnp"
 # Lowest first. A module may import its own stage and the stages before it.
 STAGES = ("base", "layout", "draw", "artefacts", "exports", "cli", "main")
 BASE = {"pnp", "pnp.errors", "pnp.plugins", "pnp.outpaths", "pnp.project", "pnp.dataclass_code",
+        "pnp.pattern_code",
         "pnp.lazy_pillow", "pnp.lazy_jinja"}
 
 

@@ -118,11 +118,12 @@ def test_help_still_lists_every_command(cli):
 # ── issue 36, item 6: the library changes nothing in its caller's process ───────────
 # A program of its own: sys.modules and `dataclasses` as they were, then `import pnp` and a
 # whole build through the library; every module it found stays the same object, none is
-# a lazy stand-in, and `dataclasses` gained and lost nothing.
-LIBRARY_CALLER = """import dataclasses, sys
+# a lazy stand-in, and `dataclasses` and `re`'s compiler gained and lost nothing.
+LIBRARY_CALLER = """import dataclasses, re._compiler, sys
 from pathlib import Path
 before = dict(sys.modules)
 hooks = dict(vars(dataclasses))
+compiler = dict(vars(re._compiler))
 import pnp
 from pnp.artefacts.project_build import BuildOptions, build_project
 from pnp.cli.init import write_project
@@ -134,6 +135,8 @@ lazy = sorted(m for m, module in sys.modules.items()
               if type(module).__name__ == "_LazyModule")
 changed = sorted(k for k in {*hooks, *vars(dataclasses)}
                  if vars(dataclasses).get(k) is not hooks.get(k))
+changed += sorted(k for k in {*compiler, *vars(re._compiler)}
+                  if vars(re._compiler).get(k) is not compiler.get(k))
 print(len(report.built) > 0, replaced, lazy, changed, "PIL.Image" in sys.modules)
 """
 
@@ -146,15 +149,18 @@ def test_importing_pnp_and_building_through_the_library_patches_nothing(tmp_path
     # ReportLab imports PIL.Image, the real module, as it does in any program
     assert result.stdout.split() == ["True", "[]", "[]", "[]", "True"], result.stdout
     assert not list((tmp_path / "cache").glob("dataclass-code-*"))  # nothing kept either
+    assert not list((tmp_path / "cache").glob("re-code-*"))
 
 
 # The `pnp` command, run as its console script and `python -m pnp` run it (Commands.main):
-# at exit, whether `dataclasses` compiles through the kept code and PIL.Image is lazy.
-SPEED_UPS = ("import atexit, dataclasses, runpy, sys\n"
+# at exit, whether `dataclasses` and `re` compile through the kept code and PIL.Image is
+# lazy.
+SPEED_UPS = ("import atexit, dataclasses, re._compiler, runpy, sys\n"
              "def seen():\n"
-             "    from pnp import dataclass_code\n"
+             "    from pnp import dataclass_code, pattern_code\n"
              "    image = sys.modules.get('PIL.Image')\n"
              "    print(getattr(dataclasses, 'exec', None) is dataclass_code._exec,\n"
+             "          re._compiler.compile is pattern_code._compile,\n"
              "          type(image).__name__, file=sys.stderr)\n"
              "atexit.register(seen)\n"
              "sys.argv = ['pnp', *sys.argv[1:]]\n"
@@ -168,8 +174,9 @@ def test_the_pnp_command_still_installs_its_speed_ups(cli, tmp_path):
                              "--only", "storms"], cwd=tmp_path, env=env, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stderr.splitlines()[-1] == "True _LazyModule", result.stderr
+    assert result.stderr.splitlines()[-1] == "True True _LazyModule", result.stderr
     assert list((tmp_path / "cache").glob("dataclass-code-*"))  # kept for the next run
+    assert list((tmp_path / "cache").glob("re-code-*"))
 
 
 # every dataclass a build makes, with a __doc__ `dataclasses` wrote (Name(field: type, ...))
