@@ -202,7 +202,7 @@ class Recorder:
         observe = getattr(renderer, "observe_faces", None)
         self.observing = callable(observe)
         if callable(observe):
-            observe(self.seen)
+            observe(self.seen, kept=self.kept)
 
     def seen(self, face: Any) -> None:
         """A face was planned (`pnp.draw.render.PlannedFace`)."""
@@ -215,6 +215,19 @@ class Recorder:
         memo = face.memo.get(MEMO)
         if memo is None or memo[0] != self._fonts:
             memo = face.memo[MEMO] = (self._fonts, self._neutral_hash(face))
+        self.faces[key] = memo[1]
+
+    def kept(self, face: Any) -> None:
+        """A card front a kept sheet showed (`pnp.draw.render.KeptFace`): its hash as
+        kept with its plan, or, when none was kept for these fonts, hashed from its
+        plan as `seen` hashes a face."""
+        key = (face.game, face.deck, face.card)
+        if key in self.faces:
+            return
+        memo = face.memo.get(MEMO)
+        if memo is None or memo[0] != self._fonts:
+            self.seen(face.planned())
+            return
         self.faces[key] = memo[1]
 
     def _neutral_hash(self, face: Any) -> str:

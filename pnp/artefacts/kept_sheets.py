@@ -170,7 +170,7 @@ class KeptSheets:
         self.read = read
         self._load()
         self.renderer = drawer.renderer
-        self.renderer.observe_faces(self._seen)
+        self.renderer.observe_faces(self._seen, kept=self._shown)
 
     # ── the file ──────────────────────────────────────────────────────────────────
     def _load(self) -> None:
@@ -240,15 +240,16 @@ class KeptSheets:
               edges)
 
     def close(self) -> None:
-        observers = self.renderer.face_observers
-        if self._seen in observers:
-            observers.remove(self._seen)
+        self.renderer.unobserve_faces(self._seen)
 
     # ── cards ─────────────────────────────────────────────────────────────────────
     def _seen(self, face: Any) -> None:
         target = face.target
         if target.deck == self.deck.id and target.game == self.deck.game:
             self.memos[target.card] = face.memo
+
+    def _shown(self, face: Any) -> None:
+        """A card front of a kept sheet shown (a KeptFace): its sheet keeps its memo."""
 
     def key_of(self, card: Any) -> str | None:
         found = self._keys.get(id(card), "")
@@ -345,13 +346,16 @@ class KeptSheets:
         doc = c._doc
         _codes_again(doc, found)
         made = found.made
-        store = self.renderer.plan_store
+        touch = self.renderer.plan_store.touch
+        bucket = f"{self.deck.game}/{self.deck.id}"
+        shown = []
         for (_, card), (key, _name, _looked, _files, memo) in zip(batch, found.cards,
                                                                 strict=True):
-            store.touch(f"{self.deck.game}/{self.deck.id}", key)
-            self.renderer.kept_front(card, self.deck, *self.size, dict(memo or {}))
-            drawer.result.cards += 1
-            drawer.step(1)
+            touch(bucket, key)
+            shown.append((card, memo))
+        self.renderer.kept_fronts(self.deck, *self.size, shown)
+        drawer.result.cards += len(shown)
+        drawer.step(len(shown))
         drawer.result.warnings += found.warnings
         forms = dict(made.order) if made is not None else {}
         for index, (page, entry) in enumerate(zip(found.pages, found.entries, strict=True)):

@@ -82,6 +82,34 @@ class PlannedFace:
         return f"PlannedFace({self.template!r}, {self.target.what!r}, {len(self.ops)} ops)"
 
 
+class KeptFace:
+    """A card front drawn as an earlier build drew it (a kept sheet, pnp.artefacts.
+    kept_sheets), told to an observer that takes kept faces (`CardRenderer.observe_faces`
+    with `kept=`): who it is (the ids a PlannedFace's target names) and `memo`, what the
+    observers kept about its plan when it was drawn (to read: a change is not kept).
+    `planned()` is the PlannedFace of a plan reused, made only when asked (an observer
+    whose memo lacks what it needs): a kept sheet of an 8,000-card deck shows ~8,000
+    fronts after every edit, and making each one's target and PlannedFace was a sixth
+    of a watch's edit build (issue 36 item 2)."""
+
+    __slots__ = ("game", "deck", "card", "memo", "_front", "_planned")
+
+    def __init__(self, game: str, deck: str, card: str, memo: dict,
+                 front: Callable[[], PlannedFace]) -> None:
+        self.game, self.deck, self.card, self.memo = game, deck, card, memo
+        self._front = front
+        self._planned: PlannedFace | None = None
+
+    def planned(self) -> PlannedFace:
+        """The face as a plan reused (one PlannedFace for every observer asking)."""
+        if self._planned is None:
+            self._planned = self._front()
+        return self._planned
+
+    def __repr__(self) -> str:
+        return f"KeptFace({self.game!r}, {self.deck!r}, {self.card!r})"
+
+
 class _LazyOps(Sequence):
     """A face's (replay key, op) pairs, got from `take()` when first read."""
 
@@ -170,6 +198,8 @@ class CardRenderer:
         self._key_base: str | None = None
         # called with each PlannedFace when a face is planned (not when its plan is reused)
         self.face_observers: list[Callable[[PlannedFace], None]] = []
+        # observer -> what it is told of a kept sheet's fronts instead (observe_faces)
+        self._kept_observers: dict[Callable, Callable[[KeptFace], None]] = {}
         # each planned face's warnings pass through these (add_face_check)
         self.face_checks: list[Callable[[Target, list, list], list]] = []
         # per document (canvas): the PDF code of each replayable operation (`_replay`)
@@ -182,9 +212,20 @@ class CardRenderer:
             self.face_checks.append(check)
             self._key_base = None
 
-    def observe_faces(self, observer: Callable[[PlannedFace], None]) -> None:
-        """Call `observer(face)` with each face planned from now on (a PlannedFace)."""
+    def observe_faces(self, observer: Callable[[PlannedFace], None],
+                      kept: Callable[[KeptFace], None] | None = None) -> None:
+        """Call `observer(face)` with each face planned from now on (a PlannedFace).
+        The card fronts a kept sheet shows (`kept_fronts`) are told to `kept(face)`
+        when given, a KeptFace (no plan made), else to `observer` as plans reused."""
         self.face_observers.append(observer)
+        if kept is not None:
+            self._kept_observers[observer] = kept
+
+    def unobserve_faces(self, observer: Callable[[PlannedFace], None]) -> None:
+        """Stop telling `observer` (and its `kept`) the faces planned or kept."""
+        if observer in self.face_observers:
+            self.face_observers.remove(observer)
+        self._kept_observers.pop(observer, None)
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
@@ -248,18 +289,36 @@ class CardRenderer:
         return self._still_true((None,) * 5 + (looked, files, None, None),
                                 self._game(game_id))
 
-    def kept_front(self, card, deck, w, h, bleed, memo: dict) -> None:
-        """A card front drawn as an earlier build drew it (a kept sheet,
-        pnp.artefacts.kept_sheets) is told to the observers as a plan reused, with
-        `memo`, what they kept about that plan; its operations are planned (or taken
-        from the plan store) only if an observer reads them."""
-        if not self.face_observers:
+    def kept_fronts(self, deck, w, h, bleed, shown: list[tuple[Any, dict | None]]) -> None:
+        """Card fronts drawn as an earlier build drew them (a kept sheet,
+        pnp.artefacts.kept_sheets): each (card, memo), `memo` what the observers kept
+        about its plan then. Each is told to every observer, as a KeptFace to one that
+        takes them (`observe_faces`), else as a plan reused (`kept_front`)."""
+        observers = [(observer, self._kept_observers.get(observer))
+                     for observer in self.face_observers]
+        if not observers:
             return
+        game = deck.game
+        for card, memo in shown:
+            def front(card=card, memo=memo) -> PlannedFace:
+                return self.kept_front(card, deck, w, h, bleed, dict(memo or {}))
+
+            face = KeptFace(game, deck.id, card.name, memo or {}, front)
+            for observer, kept in observers:
+                if kept is not None:
+                    kept(face)
+                else:
+                    observer(face.planned())
+
+    def kept_front(self, card, deck, w, h, bleed, memo: dict) -> PlannedFace:
+        """The PlannedFace of a card front drawn as an earlier build drew it, its plan
+        reused with `memo`, what the observers kept about that plan; its operations are
+        planned (or taken from the plan store) only if an observer reads them."""
         args = self._recent_front(card, deck, w, h, bleed)     # (plan key, keep, ...)
         _, _, template, context, target, missing = args
         ops = _LazyOps(lambda: self._planned(*args)[1])
-        self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
-                               self._replanner(template, context, target, missing), memo))
+        return PlannedFace(template, target, ops, dict(self.stamp or {}),
+                           self._replanner(template, context, target, missing), memo)
 
     def _front(self, card, deck, w, h, bleed) -> tuple:
         """(plan key, objects the plan keeps alive, template, context, target, what a
@@ -331,8 +390,8 @@ class CardRenderer:
 
     def kept_back(self, deck, w, h, bleed, memo: dict) -> None:
         """A deck's back drawn as an earlier build drew it (its kept form,
-        pnp.artefacts.kept_sheets): told to the observers as `kept_front` tells a front,
-        its plan kept in the store as one used."""
+        pnp.artefacts.kept_sheets): told to the observers as a plan reused (a
+        PlannedFace, as `kept_front` makes one), its plan kept in the store as one used."""
         key, keep, template, context, target = self._back(deck, w, h, bleed)
         store = self.plan_store
         store.touch(f"{deck.game}/{deck.id}/back",
