@@ -171,6 +171,7 @@ class KeptSheets:
         self._load()
         self.renderer = drawer.renderer
         self.renderer.observe_faces(self._seen, kept=self._shown)
+        self._front_key = self.renderer.front_key     # asked for each card: found once
 
     # ── the file ──────────────────────────────────────────────────────────────────
     def _load(self) -> None:
@@ -254,8 +255,7 @@ class KeptSheets:
     def key_of(self, card: Any) -> str | None:
         found = self._keys.get(id(card), "")
         if found == "":
-            found = self._keys[id(card)] = self.renderer.front_key(card, self.deck,
-                                                                   *self.size)
+            found = self._keys[id(card)] = self._front_key(card, self.deck, *self.size)
         return found
 
     def paint(self, card: Any, deck: Any, w: float, h: float, bleed: float) -> tuple:

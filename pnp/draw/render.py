@@ -186,6 +186,8 @@ class CardRenderer:
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
         # (id(deck), template) -> (deck, the digest of what its fronts share: _front_key)
         self._scopes: dict[tuple[int, str], tuple[Any, str]] = {}
+        # (id(deck), game, card type, trim size) -> (deck, its kept front keys): front_key
+        self._known: dict[tuple, tuple[Any, dict]] = {}
         self._own_icons: dict[str, tuple[Any, dict[str, str]]] = {}   # game id -> (game, refs)
         self._token = next(_RENDERERS)      # keys this renderer's code stored on a canvas
         self.stamp: dict[str, str] | None = None    # read on the first plan
@@ -244,22 +246,32 @@ class CardRenderer:
         `front_depends`); None without a plan store. Nothing is planned."""
         if self.plan_store is None:
             return None
-        game = self._game(card.game)
         known = None
         if _front_keys is not None:
-            template = f"{game.id}/{template_slug(card.type)}.j2"
-            known = _known_keys(self._scope(deck, game, template), w, h, bleed,
-                                len(deck.cards))
+            known = self._keys_kept(card, deck, w, h, bleed)
             found = known.get(card.name)
             if found is not None and _same_card(found, card):
                 return found[2]
         _, _, template, _, target, _ = self._recent_front(card, deck, w, h, bleed)
-        key = self._front_key(card, deck, game, template, target)
+        key = self._front_key(card, deck, self._game(card.game), template, target)
         if known is not None:
             shape = _card_shape(card)
             if shape is not None:
                 known[card.name] = (card, shape, key)
         return key
+
+    def _keys_kept(self, card, deck, w, h, bleed) -> dict:
+        """The front keys kept across builds for the cards of `deck` of `card`'s type at
+        a trim size (`_known_keys`), found once per build for each (deck, type, size),
+        not for each card: its scope digest is the same for all of them."""
+        where = (id(deck), card.game, card.type, w, h, bleed)
+        found = self._known.get(where)
+        if found is None or found[0] is not deck:
+            game = self._game(card.game)
+            scope = self._scope(deck, game, f"{game.id}/{template_slug(card.type)}.j2")
+            found = self._known[where] = (deck, _known_keys(scope, w, h, bleed,
+                                                            len(deck.cards)))
+        return found[1]
 
     def _recent_front(self, card, deck, w, h, bleed) -> tuple:
         """`_front`, kept for the few cards a sheet is about (a kept sheet asks for each
@@ -1115,27 +1127,30 @@ def _known_keys(scope: str, w: float, h: float, bleed: float, cards: int) -> dic
 
 
 def _card_shape(card) -> tuple | None:
-    """The order of a card's fields and the types of what its context holds; None when
-    it holds anything but _SCALARS (then its key is never kept)."""
-    fields = card.fields
-    types = (type(card.name), type(card.type), type(card.text), type(card.copies),
-             type(card.game), type(card.deck), type(card.image), *map(type, fields.values()))
+    """What a card's context is made of, to tell a card of the same context by (its
+    values, the order of its fields, the types of its values); None when it holds
+    anything but _SCALARS (then its key is never kept)."""
+    values = _card_values(card)
+    types = tuple(map(type, values))
     if not _SCALARS.issuperset(types):
         return None
-    return (tuple(fields), types)
+    return (values, tuple(card.fields), types)
+
+
+def _card_values(card) -> tuple:
+    return (card.name, card.type, card.text, card.copies, card.game, card.deck, card.image,
+            *card.fields.values())
 
 
 def _same_card(found: tuple, card) -> bool:
     """Whether `card` has the template context of the card `found` (`_front_keys`) was
-    kept for, to the byte of its repr: the same values, of the same types, in the same
-    order (the same object, or equal scalars in the same shape)."""
-    old = found[0]
-    if old is card:
+    kept for, to the byte of its repr: the same object, or equal values of the same
+    types (equal scalars of one type have one repr) with its fields in the same order."""
+    if found[0] is card:
         return True
-    return (old.fields == card.fields and (old.name, old.type, old.text, old.copies, old.game,
-                                           old.deck, old.image)
-            == (card.name, card.type, card.text, card.copies, card.game, card.deck, card.image)
-            and found[1] == _card_shape(card))
+    values, fields, types = found[1]
+    now = _card_values(card)
+    return now == values and tuple(map(type, now)) == types and tuple(card.fields) == fields
 
 
 def _card_context(card) -> dict[str, Any]:

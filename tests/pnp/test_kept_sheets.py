@@ -433,6 +433,13 @@ def test_a_plan_key_is_kept_only_for_a_card_of_the_same_repr():
     assert not same(kept, replace(ship, fields={"speed": True, "flag": "red"}))
     assert not same(kept, replace(ship, fields={"flag": "red", "speed": 1}))
     assert not same(kept, replace(ship, copies=True))
+
+    class Tagged(str):
+        def __repr__(self) -> str:
+            return f"Tagged({str(self)!r})"
+
+    assert not same(kept, replace(ship, name=Tagged("Ship 1")))     # equal, another repr
+    assert not same(kept, replace(ship, fields={"speed": 1, "flag": "red", "cargo": 2}))
     assert not same(kept, replace(ship, text="Moves far."))
     assert card(replace(ship, fields={"speed": 1.0})) is None        # floats: never kept
     assert card(replace(ship, fields={"powers": ["a"]})) is None     # containers: never kept
