@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pnp.draw import card_shape
 from pnp.draw.elements import normalise as normalise_element
 from pnp.draw.elements import registry as element_registry
 from pnp.draw.elements.base import EPS as _EPS
@@ -250,12 +251,12 @@ class CardRenderer:
         if _front_keys is not None:
             known = self._keys_kept(card, deck, w, h, bleed)
             found = known.get(card.name)
-            if found is not None and _same_card(found, card):
+            if found is not None and card_shape.same(found, card):
                 return found[2]
         _, _, template, _, target, _ = self._recent_front(card, deck, w, h, bleed)
         key = self._front_key(card, deck, self._game(card.game), template, target)
         if known is not None:
-            shape = _card_shape(card)
+            shape = card_shape.shape(card)
             if shape is not None:
                 known[card.name] = (card, shape, key)
         return key
@@ -1101,10 +1102,8 @@ def _templates_for(folders: list[Path], root: Path) -> Templates:
 # size) -> card name -> (card, its shape, its key). Its key is a digest of the card's
 # template context (`_front_key`), about a tenth of an 8,000-card deck's edit build;
 # a card of the same shape and values has the same context, so the same key.
+# (pnp.draw.card_shape tells a card of the same values.)
 _front_keys: RecentCache | None = None
-# The values a card's shape may hold: equal values of these types have the same repr (an
-# int and a bool, 0.0 and -0.0, or a dict's order do not; containers are not compared).
-_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 def hold_front_keys() -> None:
@@ -1124,33 +1123,6 @@ def _known_keys(scope: str, w: float, h: float, bleed: float, cards: int) -> dic
         known = {}
         _front_keys.put(where, known)
     return known
-
-
-def _card_shape(card) -> tuple | None:
-    """What a card's context is made of, to tell a card of the same context by (its
-    values, the order of its fields, the types of its values); None when it holds
-    anything but _SCALARS (then its key is never kept)."""
-    values = _card_values(card)
-    types = tuple(map(type, values))
-    if not _SCALARS.issuperset(types):
-        return None
-    return (values, tuple(card.fields), types)
-
-
-def _card_values(card) -> tuple:
-    return (card.name, card.type, card.text, card.copies, card.game, card.deck, card.image,
-            *card.fields.values())
-
-
-def _same_card(found: tuple, card) -> bool:
-    """Whether `card` has the template context of the card `found` (`_front_keys`) was
-    kept for, to the byte of its repr: the same object, or equal values of the same
-    types (equal scalars of one type have one repr) with its fields in the same order."""
-    if found[0] is card:
-        return True
-    values, fields, types = found[1]
-    now = _card_values(card)
-    return now == values and tuple(map(type, now)) == types and tuple(card.fields) == fields
 
 
 def _card_context(card) -> dict[str, Any]:

@@ -420,10 +420,10 @@ def test_a_plan_key_is_kept_only_for_a_card_of_the_same_repr():
     card context, so another key: a kept key is never taken for them."""
     from dataclasses import replace
 
-    from pnp.draw import render
+    from pnp.draw import card_shape
 
-    card = render._card_shape
-    same = render._same_card
+    card = card_shape.shape
+    same = card_shape.same
     import carddb.model as m
 
     ship = m.Card("Ship 1", "ship", "Moves.", 1, "harbour", "ships",
