@@ -192,13 +192,19 @@ def _page_classes() -> tuple[Any, Any, Any]:
             found = memo.get(key)
             if found is None:
                 formatted = super().format(document)
-                head = b"<<\n/Contents " + document.Reference(self.Contents).format(document)
+                head = self._head(document)
                 if formatted.startswith(head):
                     memo[key] = formatted[len(head):]
                 return formatted
             self.check_format(document)     # sets what ReportLab's own format sets
-            return (b"<<\n/Contents " + document.Reference(self.Contents).format(document)
-                    + found)
+            return self._head(document) + found
+
+        def _head(self, document: Any) -> bytes:
+            """The page's bytes up to its content stream's reference: `n v R` as
+            ReportLab's PDFObjectReference writes it (digits: the same in ASCII as in
+            its PDFDocEncoding codec, which costs more than the rest of the page)."""
+            reference = document.Reference(self.Contents)
+            return b"<<\n/Contents %d %d R" % document.idToObjectNumberAndVersion[reference.name]
 
         def _same_as(self, resources: Any) -> tuple | None:
             """What the page's bytes after its content reference depend on; None when
