@@ -168,7 +168,8 @@ class KeptSheets:
         self.read = read
         self._load()
         self.renderer = drawer.renderer
-        self.renderer.observe_faces(self._seen)
+        self.renderer.observe_faces(self._seen, kept=self._shown)
+        self._front_key = self.renderer.front_key     # asked for each card: found once
 
     # ── the file ──────────────────────────────────────────────────────────────────
     def _load(self) -> None:
@@ -238,9 +239,7 @@ class KeptSheets:
               edges)
 
     def close(self) -> None:
-        observers = self.renderer.face_observers
-        if self._seen in observers:
-            observers.remove(self._seen)
+        self.renderer.unobserve_faces(self._seen)
 
     # ── cards ─────────────────────────────────────────────────────────────────────
     def _seen(self, face: Any) -> None:
@@ -248,11 +247,13 @@ class KeptSheets:
         if target.deck == self.deck.id and target.game == self.deck.game:
             self.memos[target.card] = face.memo
 
+    def _shown(self, face: Any) -> None:
+        """A card front of a kept sheet shown (a KeptFace): its sheet keeps its memo."""
+
     def key_of(self, card: Any) -> str | None:
         found = self._keys.get(id(card), "")
         if found == "":
-            found = self._keys[id(card)] = self.renderer.front_key(card, self.deck,
-                                                                   *self.size)
+            found = self._keys[id(card)] = self._front_key(card, self.deck, *self.size)
         return found
 
     def paint(self, card: Any, deck: Any, w: float, h: float, bleed: float) -> tuple:
@@ -343,13 +344,16 @@ class KeptSheets:
         doc = c._doc
         _codes_again(doc, found)
         made = found.made
-        store = self.renderer.plan_store
+        touch = self.renderer.plan_store.touch
+        bucket = f"{self.deck.game}/{self.deck.id}"
+        shown = []
         for (_, card), (key, _name, _looked, _files, memo) in zip(batch, found.cards,
                                                                 strict=True):
-            store.touch(f"{self.deck.game}/{self.deck.id}", key)
-            self.renderer.kept_front(card, self.deck, *self.size, dict(memo or {}))
-            drawer.result.cards += 1
-            drawer.step(1)
+            touch(bucket, key)
+            shown.append((card, memo))
+        self.renderer.kept_fronts(self.deck, *self.size, shown)
+        drawer.result.cards += len(shown)
+        drawer.step(len(shown))
         drawer.result.warnings += found.warnings
         forms = dict(made.order) if made is not None else {}
         for index, (page, entry) in enumerate(zip(found.pages, found.entries, strict=True)):

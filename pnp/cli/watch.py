@@ -237,9 +237,10 @@ def watch_loop(db_path: Path, build_args: list[str], proof: bool, out: Path,
         if proof:
             _proof_rebuilt(rebuilt, load(), build_args, out, root, echo)
 
-    from pnp.artefacts import kept_sheets
+    from pnp.artefacts import incremental, kept_sheets
 
     kept_sheets.hold()      # resident: each build shows the sheets the last one kept
+    incremental.hold()      # ... and hashes only the cards that changed anew
     root = db_path.resolve().parent
     db = load()
     paths = watched_paths(db_path, db)

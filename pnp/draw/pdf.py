@@ -118,16 +118,19 @@ def _canvas_class() -> Any:
             contents.__Comment__ = "page stream"
             page.Contents = contents
             page.stream = None
-            self._formsinuse = list(kept.forms)
-            self._extgstate._c = dict(kept.states)
             self._setColorSpace(page)
-            self._setExtGState(page)
-            self._setXObjects(page)
             self._setShadingUsed(page)
             self._setAnnotations(page)
             if not page._colorsUsed and not page._shadingUsed:
+                # its forms and graphics states are read only to format the resources
+                # of the first page alike: set on that page then (`SharedResources`)
                 page.Resources = shared_resources(page, (kept.forms, tuple(kept.states.items()),
                                                         bool(kept.has_images)))
+            else:
+                self._formsinuse = list(kept.forms)
+                self._extgstate._c = dict(kept.states)
+                self._setExtGState(page)
+                self._setXObjects(page)
             self._doc.addPage(page)
             if self._onPage:
                 self._onPage(self._pageNumber)
@@ -189,13 +192,19 @@ def _page_classes() -> tuple[Any, Any, Any]:
             found = memo.get(key)
             if found is None:
                 formatted = super().format(document)
-                head = b"<<\n/Contents " + document.Reference(self.Contents).format(document)
+                head = self._head(document)
                 if formatted.startswith(head):
                     memo[key] = formatted[len(head):]
                 return formatted
             self.check_format(document)     # sets what ReportLab's own format sets
-            return (b"<<\n/Contents " + document.Reference(self.Contents).format(document)
-                    + found)
+            return self._head(document) + found
+
+        def _head(self, document: Any) -> bytes:
+            """The page's bytes up to its content stream's reference: `n v R` as
+            ReportLab's PDFObjectReference writes it (digits: the same in ASCII as in
+            its PDFDocEncoding codec, which costs more than the rest of the page)."""
+            reference = document.Reference(self.Contents)
+            return b"<<\n/Contents %d %d R" % document.idToObjectNumberAndVersion[reference.name]
 
         def _same_as(self, resources: Any) -> tuple | None:
             """What the page's bytes after its content reference depend on; None when
@@ -212,7 +221,11 @@ def _page_classes() -> tuple[Any, Any, Any]:
         page's forms, graphics states and images), formatted once per document for every
         kept page with the same ones: a deck of 8,000 cards has a few hundred pages
         alike, and formatting their resource dictionaries was a fifth of an edit's build.
-        The bytes are ReportLab's own for the first such page, so the file is the same."""
+        The bytes are ReportLab's own for the first such page, so the file is the same.
+        `key`: (the page's forms, its graphics states' items, whether it has images);
+        the page's XObject and ExtGState dictionaries are made from them, as the canvas
+        makes them, for that first page only (making them for each of ~1,800 pages was
+        a tenth of showing an 8,000-card deck's kept sheets)."""
 
         def __init__(self, page: Any, key: tuple) -> None:
             self.page, self.key = page, key
@@ -221,7 +234,14 @@ def _page_classes() -> tuple[Any, Any, Any]:
             memo = document.__dict__.setdefault("_pnp_shared_resources", {})
             found = memo.get(self.key)
             if found is None:
-                found = memo[self.key] = pdf_format(_resources(self.page), document)
+                from reportlab.pdfgen.canvas import ExtGState
+
+                forms, states, _ = self.key
+                page, graphics = self.page, ExtGState()
+                graphics._c = dict(states)
+                page.XObjects = document.xobjDict(list(forms)) if forms else None
+                page.ExtGState = graphics.getState()
+                found = memo[self.key] = pdf_format(_resources(page), document)
             return found
 
     return KeptPdfPage, SharedResources, PageStream

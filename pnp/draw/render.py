@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pnp.draw import card_shape
 from pnp.draw.elements import normalise as normalise_element
 from pnp.draw.elements import registry as element_registry
 from pnp.draw.elements.base import EPS as _EPS
@@ -81,6 +82,34 @@ class PlannedFace:
 
     def __repr__(self) -> str:
         return f"PlannedFace({self.template!r}, {self.target.what!r}, {len(self.ops)} ops)"
+
+
+class KeptFace:
+    """A card front drawn as an earlier build drew it (a kept sheet, pnp.artefacts.
+    kept_sheets), told to an observer that takes kept faces (`CardRenderer.observe_faces`
+    with `kept=`): who it is (the ids a PlannedFace's target names) and `memo`, what the
+    observers kept about its plan when it was drawn (to read: a change is not kept).
+    `planned()` is the PlannedFace of a plan reused, made only when asked (an observer
+    whose memo lacks what it needs): a kept sheet of an 8,000-card deck shows ~8,000
+    fronts after every edit, and making each one's target and PlannedFace was a sixth
+    of a watch's edit build (issue 36 item 2)."""
+
+    __slots__ = ("game", "deck", "card", "memo", "_front", "_planned")
+
+    def __init__(self, game: str, deck: str, card: str, memo: dict,
+                 front: Callable[[], PlannedFace]) -> None:
+        self.game, self.deck, self.card, self.memo = game, deck, card, memo
+        self._front = front
+        self._planned: PlannedFace | None = None
+
+    def planned(self) -> PlannedFace:
+        """The face as a plan reused (one PlannedFace for every observer asking)."""
+        if self._planned is None:
+            self._planned = self._front()
+        return self._planned
+
+    def __repr__(self) -> str:
+        return f"KeptFace({self.game!r}, {self.deck!r}, {self.card!r})"
 
 
 class _LazyOps(Sequence):
@@ -159,6 +188,8 @@ class CardRenderer:
         self._contexts: dict[int, tuple[Any, dict[str, Any]]] = {}
         # (id(deck), template) -> (deck, the digest of what its fronts share: _front_key)
         self._scopes: dict[tuple[int, str], tuple[Any, str]] = {}
+        # (id(deck), game, card type, trim size) -> (deck, its kept front keys): front_key
+        self._known: dict[tuple, tuple[Any, dict]] = {}
         self._own_icons: dict[str, tuple[Any, dict[str, str]]] = {}   # game id -> (game, refs)
         self._token = next(_RENDERERS)      # keys this renderer's code stored on a canvas
         self.stamp: dict[str, str] | None = None    # read on the first plan
@@ -171,6 +202,8 @@ class CardRenderer:
         self._key_base: str | None = None
         # called with each PlannedFace when a face is planned (not when its plan is reused)
         self.face_observers: list[Callable[[PlannedFace], None]] = []
+        # observer -> what it is told of a kept sheet's fronts instead (observe_faces)
+        self._kept_observers: dict[Callable, Callable[[KeptFace], None]] = {}
         # each planned face's warnings pass through these (add_face_check)
         self.face_checks: list[Callable[[Target, list, list], list]] = []
         # per document (canvas): the PDF code of each replayable operation (`_replay`)
@@ -183,9 +216,20 @@ class CardRenderer:
             self.face_checks.append(check)
             self._key_base = None
 
-    def observe_faces(self, observer: Callable[[PlannedFace], None]) -> None:
-        """Call `observer(face)` with each face planned from now on (a PlannedFace)."""
+    def observe_faces(self, observer: Callable[[PlannedFace], None],
+                      kept: Callable[[KeptFace], None] | None = None) -> None:
+        """Call `observer(face)` with each face planned from now on (a PlannedFace).
+        The card fronts a kept sheet shows (`kept_fronts`) are told to `kept(face)`
+        when given, a KeptFace (no plan made), else to `observer` as plans reused."""
         self.face_observers.append(observer)
+        if kept is not None:
+            self._kept_observers[observer] = kept
+
+    def unobserve_faces(self, observer: Callable[[PlannedFace], None]) -> None:
+        """Stop telling `observer` (and its `kept`) the faces planned or kept."""
+        if observer in self.face_observers:
+            self.face_observers.remove(observer)
+        self._kept_observers.pop(observer, None)
 
     # ── public drawing API (docs/ARCHITECTURE.md, pnp contracts) ──────────────────
     def draw_front(self, canvas, card, deck, x, y, w, h, bleed) -> list[LayoutWarning]:
@@ -204,22 +248,32 @@ class CardRenderer:
         `front_depends`); None without a plan store. Nothing is planned."""
         if self.plan_store is None:
             return None
-        game = self._game(card.game)
         known = None
         if _front_keys is not None:
-            template = f"{game.id}/{template_slug(card.type)}.j2"
-            known = _known_keys(self._scope(deck, game, template), w, h, bleed,
-                                len(deck.cards))
+            known = self._keys_kept(card, deck, w, h, bleed)
             found = known.get(card.name)
-            if found is not None and _same_card(found, card):
+            if found is not None and card_shape.same(found, card):
                 return found[2]
         _, _, template, _, target, _ = self._recent_front(card, deck, w, h, bleed)
-        key = self._front_key(card, deck, game, template, target)
+        key = self._front_key(card, deck, self._game(card.game), template, target)
         if known is not None:
-            shape = _card_shape(card)
+            shape = card_shape.shape(card)
             if shape is not None:
                 known[card.name] = (card, shape, key)
         return key
+
+    def _keys_kept(self, card, deck, w, h, bleed) -> dict:
+        """The front keys kept across builds for the cards of `deck` of `card`'s type at
+        a trim size (`_known_keys`), found once per build for each (deck, type, size),
+        not for each card: its scope digest is the same for all of them."""
+        where = (id(deck), card.game, card.type, w, h, bleed)
+        found = self._known.get(where)
+        if found is None or found[0] is not deck:
+            game = self._game(card.game)
+            scope = self._scope(deck, game, f"{game.id}/{template_slug(card.type)}.j2")
+            found = self._known[where] = (deck, _known_keys(scope, w, h, bleed,
+                                                            len(deck.cards)))
+        return found[1]
 
     def _recent_front(self, card, deck, w, h, bleed) -> tuple:
         """`_front`, kept for the few cards a sheet is about (a kept sheet asks for each
@@ -253,18 +307,36 @@ class CardRenderer:
         return self._still_true((None,) * 5 + (looked, files, None, None),
                                 self._game(game_id))
 
-    def kept_front(self, card, deck, w, h, bleed, memo: dict) -> None:
-        """A card front drawn as an earlier build drew it (a kept sheet,
-        pnp.artefacts.kept_sheets) is told to the observers as a plan reused, with
-        `memo`, what they kept about that plan; its operations are planned (or taken
-        from the plan store) only if an observer reads them."""
-        if not self.face_observers:
+    def kept_fronts(self, deck, w, h, bleed, shown: list[tuple[Any, dict | None]]) -> None:
+        """Card fronts drawn as an earlier build drew them (a kept sheet,
+        pnp.artefacts.kept_sheets): each (card, memo), `memo` what the observers kept
+        about its plan then. Each is told to every observer, as a KeptFace to one that
+        takes them (`observe_faces`), else as a plan reused (`kept_front`)."""
+        observers = [(observer, self._kept_observers.get(observer))
+                     for observer in self.face_observers]
+        if not observers:
             return
+        game = deck.game
+        for card, memo in shown:
+            def front(card=card, memo=memo) -> PlannedFace:
+                return self.kept_front(card, deck, w, h, bleed, dict(memo or {}))
+
+            face = KeptFace(game, deck.id, card.name, memo or {}, front)
+            for observer, kept in observers:
+                if kept is not None:
+                    kept(face)
+                else:
+                    observer(face.planned())
+
+    def kept_front(self, card, deck, w, h, bleed, memo: dict) -> PlannedFace:
+        """The PlannedFace of a card front drawn as an earlier build drew it, its plan
+        reused with `memo`, what the observers kept about that plan; its operations are
+        planned (or taken from the plan store) only if an observer reads them."""
         args = self._recent_front(card, deck, w, h, bleed)     # (plan key, keep, ...)
         _, _, template, context, target, missing = args
         ops = _LazyOps(lambda: self._planned(*args)[1])
-        self._tell(PlannedFace(template, target, ops, dict(self.stamp or {}),
-                               self._replanner(template, context, target, missing), memo))
+        return PlannedFace(template, target, ops, dict(self.stamp or {}),
+                           self._replanner(template, context, target, missing), memo)
 
     def _front(self, card, deck, w, h, bleed) -> tuple:
         """(plan key, objects the plan keeps alive, template, context, target, what a
@@ -336,8 +408,8 @@ class CardRenderer:
 
     def kept_back(self, deck, w, h, bleed, memo: dict) -> None:
         """A deck's back drawn as an earlier build drew it (its kept form,
-        pnp.artefacts.kept_sheets): told to the observers as `kept_front` tells a front,
-        its plan kept in the store as one used."""
+        pnp.artefacts.kept_sheets): told to the observers as a plan reused (a
+        PlannedFace, as `kept_front` makes one), its plan kept in the store as one used."""
         key, keep, template, context, target = self._back(deck, w, h, bleed)
         store = self.plan_store
         store.touch(f"{deck.game}/{deck.id}/back",
@@ -1052,10 +1124,8 @@ def _template_stamps(folder: str) -> list[tuple[str, int]]:
 # size) -> card name -> (card, its shape, its key). Its key is a digest of the card's
 # template context (`_front_key`), about a tenth of an 8,000-card deck's edit build;
 # a card of the same shape and values has the same context, so the same key.
+# (pnp.draw.card_shape tells a card of the same values.)
 _front_keys: RecentCache | None = None
-# The values a card's shape may hold: equal values of these types have the same repr (an
-# int and a bool, 0.0 and -0.0, or a dict's order do not; containers are not compared).
-_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 def hold_front_keys() -> None:
@@ -1075,30 +1145,6 @@ def _known_keys(scope: str, w: float, h: float, bleed: float, cards: int) -> dic
         known = {}
         _front_keys.put(where, known)
     return known
-
-
-def _card_shape(card) -> tuple | None:
-    """The order of a card's fields and the types of what its context holds; None when
-    it holds anything but _SCALARS (then its key is never kept)."""
-    fields = card.fields
-    types = (type(card.name), type(card.type), type(card.text), type(card.copies),
-             type(card.game), type(card.deck), type(card.image), *map(type, fields.values()))
-    if not _SCALARS.issuperset(types):
-        return None
-    return (tuple(fields), types)
-
-
-def _same_card(found: tuple, card) -> bool:
-    """Whether `card` has the template context of the card `found` (`_front_keys`) was
-    kept for, to the byte of its repr: the same values, of the same types, in the same
-    order (the same object, or equal scalars in the same shape)."""
-    old = found[0]
-    if old is card:
-        return True
-    return (old.fields == card.fields and (old.name, old.type, old.text, old.copies, old.game,
-                                           old.deck, old.image)
-            == (card.name, card.type, card.text, card.copies, card.game, card.deck, card.image)
-            and found[1] == _card_shape(card))
 
 
 def _card_context(card) -> dict[str, Any]:

@@ -107,3 +107,28 @@ def test_pnp_diff_across_a_record_format_change_says_so(starter):
     with pytest.raises(PnpError, match="record format changed: build 1"):
         changes(out, starter, None)
     assert changes(out, starter, "2").reprint == []
+
+
+def test_the_latest_record_is_read_again_only_when_its_file_changed(starter, tmp_path,
+                                                                    monkeypatch):
+    """A build reads the latest build record (to know it may skip, then to add to it)
+    once, and the record it writes is the next build's without reading it; a record
+    file changed since (another process, a hand edit) is read again."""
+    out = tmp_path / "out"
+    build_project(starter, BuildOptions(out=out))
+    reads: list = []
+    read = drawn.read_record
+    monkeypatch.setattr(drawn, "read_record", lambda path: reads.append(path) or read(path))
+    ships = starter / "ships.csv"
+    ships.write_text(ships.read_text().replace("Ignores the first Squall.",
+                                               "Ignores every Squall.", 1))
+    report = build_project(starter, BuildOptions(out=out))
+    assert [a.name for a in report.built] == ["ships"]
+    assert reads == []                      # the one the build before wrote, held
+    assert len(drawn.records(out)) == 2
+    newest = drawn.records(out)[-1]
+    record = json.loads(newest.read_text())
+    assert drawn.latest(out) == record and reads == []
+    record["cards"] = {}
+    newest.write_text(json.dumps(record) + "\n")
+    assert drawn.latest(out) == record and reads == [newest]

@@ -60,6 +60,49 @@ def test_one_card_changes_only_its_decks_hash(db):
     assert {k for k in before if before[k] != again[k]} == {"xo/heroes-core"}
 
 
+def _hashed_whole(h: Hasher, art) -> str:
+    """An artefact's digest as the SHA-256 of the canonical JSON of all its inputs at once
+    (what Hasher.artefact writes piece by piece)."""
+    import hashlib
+
+    from pnp.artefacts import incremental as inc
+
+    deck = h.db.games[art.game].decks[art.deck]
+    inputs = {"v": inc.VERSION, "game": art.game, "name": art.name, "kind": art.kind,
+              "title": art.title, "item": getattr(art, "item", None), "options": h.opts,
+              "shared": h.shared(), "game_inputs": h.game(art.game),
+              "deck": {"id": deck.id, "title": deck.title, "size": deck.size_mm,
+                       "back": deck.back, "cards": [inc.card_data(c) for c in deck.cards]},
+              "images": inc._digest_files(inc._image_paths(h.db, deck), seen=h.seen)}
+    return hashlib.sha256(inc._canonical(inputs).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_a_decks_hash_is_that_of_its_inputs_whole_with_card_json_kept_or_not(
+        db, monkeypatch, held):
+    """The deck's digest, its cards' JSON made each or kept by card (a resident watch:
+    `hold`), is the digest of all its inputs' JSON at once, for cards whose values
+    compare equal but write other JSON (a bool for an int, a float, a container, text
+    of any script, a field order), edit after edit."""
+    from pnp.artefacts import incremental as inc
+
+    monkeypatch.setattr(inc, "_card_json", {} if held else None)
+    edits = [{}, {"copies": True}, {"copies": 1}, {"text": "Ærø — «quoted» \"x\""},
+             {"fields": {"power": 1.0}}, {"fields": {"power": 1}},
+             {"fields": {"a": 1, "b": "x"}}, {"fields": {"b": "x", "a": 1}},
+             {"fields": {"powers": ["a", 2]}}, {"name": "Renamed"}]
+    seen = set()
+    for changes in edits:
+        edited = edit_card(db, "xo", "objectives", 0, **changes)
+        h = Hasher(edited, b.options_from_profile(edited.print))
+        for art in b.artefacts(edited):
+            if art.deck:
+                assert h.artefact(art) == _hashed_whole(h, art), (changes, art.name)
+        seen.add(h.artefact(next(a for a in b.artefacts(edited) if a.deck == "objectives")))
+    # {} and copies=1 are the same card; the JSON's keys are sorted: the field orders too
+    assert len(seen) == len(edits) - 2
+
+
 def test_print_options_and_game_settings_change_their_artefacts(db):
     before = hashes(db)
     a4 = hashes(db, b.options_from_profile(db.print, paper="a4"))

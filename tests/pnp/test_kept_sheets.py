@@ -208,6 +208,52 @@ def test_fold_sheets_are_kept_too(project, tmp_path, monkeypatch):
         project, tmp_path / "forced", monkeypatch, fold=True)
 
 
+def test_kept_fronts_are_told_as_kept_faces_or_as_plans_reused(project, tmp_path,
+                                                                monkeypatch, resident):
+    """An observer that takes kept faces (observe_faces' `kept`) is told each front of a
+    kept sheet as a KeptFace, and nothing is planned for it; one that does not is told
+    it as a plan reused (a PlannedFace, its ops the card's). Every front is told once,
+    and the build record is still the forced build's."""
+    from pnp.artefacts import project_build
+    from pnp.draw import render
+
+    _build(project, tmp_path / "out")
+    _edit(project, 20, "Moves far in any weather.")                 # on the third sheet
+    plain: list = []
+    taking: list = []
+    made = project_build.checked_renderer
+
+    def observed(*args, **kwargs):
+        renderer = made(*args, **kwargs)
+        renderer.observe_faces(plain.append)
+        renderer.observe_faces(lambda face: taking.append(("planned", face)),
+                               kept=lambda face: taking.append(("kept", face)))
+        return renderer
+
+    monkeypatch.setattr(project_build, "checked_renderer", observed)
+    built = _build(project, tmp_path / "out")
+    monkeypatch.setattr(project_build, "checked_renderer", made)
+    assert built == _forced(project, tmp_path / "forced", monkeypatch)
+    kept = [face for how, face in taking if how == "kept"]
+    assert len(kept) == SHIPS - 9 and all(type(f) is render.KeptFace for f in kept)
+    assert "Ship 20" not in {f.card for f in kept}
+    cards = [f.target.card for f in plain if f.target.card != "(back)"]
+    assert sorted(cards) == sorted({f.card for f in kept} | {
+        f.target.card for how, f in taking if how == "planned" and f.target.card != "(back)"})
+    assert len(cards) == SHIPS == len(set(cards))
+    reused = next(f for f in plain if f.target.card == kept[0].card)
+    assert reused.memo == kept[0].memo and reused.ops
+    # with only observers that take kept faces, a kept front's target is never made (in
+    # a resident process, whose plan keys are kept: else each key needs one)
+    fronts: list = []
+    front = render.CardRenderer._front
+    monkeypatch.setattr(render.CardRenderer, "_front",
+                        lambda self, card, *a: fronts.append(card.name) or front(self, card, *a))
+    _edit(project, 21, "Moves far in no weather.")                  # the third sheet again
+    _build(project, tmp_path / "out")
+    assert fronts and set(fronts) <= {f"Ship {i}" for i in range(18, 27)}
+
+
 def test_a_forced_build_shows_no_kept_sheet(project, tmp_path, monkeypatch):
     _build(project, tmp_path / "out")
     _mark_kept_pages(_kept_file(tmp_path))
@@ -374,10 +420,10 @@ def test_a_plan_key_is_kept_only_for_a_card_of_the_same_repr():
     card context, so another key: a kept key is never taken for them."""
     from dataclasses import replace
 
-    from pnp.draw import render
+    from pnp.draw import card_shape
 
-    card = render._card_shape
-    same = render._same_card
+    card = card_shape.shape
+    same = card_shape.same
     import carddb.model as m
 
     ship = m.Card("Ship 1", "ship", "Moves.", 1, "harbour", "ships",
@@ -387,6 +433,13 @@ def test_a_plan_key_is_kept_only_for_a_card_of_the_same_repr():
     assert not same(kept, replace(ship, fields={"speed": True, "flag": "red"}))
     assert not same(kept, replace(ship, fields={"flag": "red", "speed": 1}))
     assert not same(kept, replace(ship, copies=True))
+
+    class Tagged(str):
+        def __repr__(self) -> str:
+            return f"Tagged({str(self)!r})"
+
+    assert not same(kept, replace(ship, name=Tagged("Ship 1")))     # equal, another repr
+    assert not same(kept, replace(ship, fields={"speed": 1, "flag": "red", "cargo": 2}))
     assert not same(kept, replace(ship, text="Moves far."))
     assert card(replace(ship, fields={"speed": 1.0})) is None        # floats: never kept
     assert card(replace(ship, fields={"powers": ["a"]})) is None     # containers: never kept
