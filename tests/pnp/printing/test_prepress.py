@@ -160,6 +160,13 @@ def test_xo_title_band_wedge_runs_into_the_bleed(xo_project):
         assert above == inside and beside == inside  # ... and on in the bleed
 
 
+def rgb_pixels(image):
+    """Each pixel as (r, g, b), read from the raw bytes: `getdata` is deprecated in
+    Pillow 12 and gone in 14, and `get_flattened_data` is not in the floor (Pillow 10)."""
+    data = image.convert("RGB").tobytes()
+    return list(zip(data[0::3], data[1::3], data[2::3]))
+
+
 def test_xo_not_ready_tag_leaves_the_art_word_clear(xo_project):
     """Issue 33: the NOT READY tag covered the big word of four status designs."""
     import pypdfium2 as pdfium
@@ -185,7 +192,7 @@ def test_xo_not_ready_tag_leaves_the_art_word_clear(xo_project):
                         left, bottom, right, top = text.get_charbox(i)
                         box = (round(left * SCALE), round((height - top) * SCALE),
                                round(right * SCALE), round((height - bottom) * SCALE))
-                        red = [p for p in image.crop(box).getdata()
+                        red = [p for p in rgb_pixels(image.crop(box))
                                if p[0] > 150 and p[1] < 90 and p[2] < 90]
                         assert red == [], (word, page["page"])
                     checked.add(word)
@@ -555,7 +562,7 @@ def marked_beside(image, trim_mm, edge: str) -> bool:
         y0 = y - 1.0 if edge == "top" else y + h + 0.3
         box = (x + 0.6, y0, x + w - 0.6, y0 + 0.7)
     crop = image.crop(tuple(round(v * px) for v in box)).convert("L")
-    return min(crop.getdata()) < 80
+    return min(crop.tobytes()) < 80  # one byte a pixel in mode L
 
 
 def page_text(path, index: int) -> str:
