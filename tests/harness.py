@@ -81,6 +81,16 @@ def process_env(env: Mapping[str, str | None] | None = None) -> dict[str, str]:
     return {key: value for key, value in merged.items() if value is not None}
 
 
+def default_sigint() -> None:
+    """A `preexec_fn` for a child a test sends SIGINT (Ctrl-C) to: the signal back at its
+    default. A run started with SIGINT ignored (a shell's background job, `pytest ... &`)
+    passes the ignoring on across exec, and Python then installs no KeyboardInterrupt
+    handler: the child would never see the Ctrl-C the test is about."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_process(program: str, *args: str, cwd: Path | str | None = None,
                 env: Mapping[str, str | None] | None = None, input: str | None = None,
                 timeout: float = 60) -> subprocess.CompletedProcess:

@@ -92,6 +92,26 @@ def test_jobs_default_to_the_cores_and_the_option_is_checked(starter):
     assert run.returncode == 2 and "--jobs" in run.stderr and "Traceback" not in run.stderr
 
 
+def test_a_small_build_with_the_default_jobs_starts_no_worker(starter, tmp_path, monkeypatch,
+                                                             forking):
+    """Workers cost more than they save on a few decks (project_build.SMALL): the starter
+    with the default jobs is drawn here; the same build, were it larger, in workers, and
+    the files are the same."""
+    from pnp.artefacts import project_build, workers
+
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    started: list[int] = []
+    start = workers.Workers.__init__
+    monkeypatch.setattr(workers.Workers, "__init__",
+                        lambda self, jobs, *a: started.append(jobs) or start(self, jobs, *a))
+    build_project(starter, BuildOptions(out=tmp_path / "small"))
+    assert started == []
+    monkeypatch.setattr(project_build, "SMALL", 10)     # the starter's decks cost 24
+    build_project(starter, BuildOptions(out=tmp_path / "large"))
+    assert len(started) == (job_count(None) > 1)
+    assert _files(tmp_path / "large") == _files(tmp_path / "small")
+
+
 def test_proof_with_one_and_two_jobs_writes_the_same_files(starter, tmp_path, forking):
     runs = {}
     for jobs in (1, 2):

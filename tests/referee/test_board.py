@@ -21,7 +21,7 @@ import pytest
 from referee import clock
 from referee.board.server import BoardServer
 from tests._browser import CHROMIUM, SKIP_REASON, Browser
-from tests.harness import ROOT, process_env, run_process
+from tests.harness import ROOT, default_sigint, process_env, run_process
 from tests.referee._core_support import cli
 
 
@@ -356,7 +356,8 @@ def test_board_command_ends_cleanly_on_ctrl_c_and_binds_loopback(tmp_path):
     # a process: a SIGINT to the real command is the point
     proc = subprocess.Popen([sys.executable, "-m", "referee", "--session", str(path), "board",
                              "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=process_env(), cwd=ROOT)
+                            text=True, env=process_env(), cwd=ROOT,
+                            preexec_fn=default_sigint)
     try:
         first = proc.stdout.readline()
         assert first.startswith("board: http://127.0.0.1:"), first

@@ -14,19 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness import ROOT, process_env, run_cli
+from tests.harness import ROOT, default_sigint, process_env, run_cli
 
 
 def referee(session: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     """`referee --session SESSION ARGS` through the harness, in this process (`play` fed
     from a pipe included: its stdin is `stdin`)."""
     return run_cli("referee", "--session", str(session), *args, input=stdin)
-
-
-def _default_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def spawn(session: Path):
@@ -36,7 +30,7 @@ def spawn(session: Path):
     pexpect = pytest.importorskip("pexpect")
     return pexpect.spawn(sys.executable, ["-m", "referee", "--session", str(session), "play"],
                          cwd=str(ROOT), env=process_env(), encoding="utf-8", timeout=30,
-                         dimensions=(50, 200), preexec_fn=_default_sigint)
+                         dimensions=(50, 200), preexec_fn=default_sigint)
 
 
 def asleep_in_read(child, timeout: float = 30) -> None:

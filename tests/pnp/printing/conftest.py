@@ -122,28 +122,52 @@ def cards_fixture():
 
 
 @pytest.fixture(scope="session")
-def bundled_build(tmp_path_factory):
+def bundled_build(tmp_path_factory, worker_id):
     """bundled_build(paper) -> (project folder, output folder, the process): `pnp build
-    --paper PAPER --json` of one copy of the bundled cards.yaml, made once a session per
+    --paper PAPER --json` of one copy of the bundled cards.yaml, made once a run per
     paper: Letter into the default output/, another paper into output-PAPER/. A full build
     is the costliest thing these tests do (issue 34): test_build_bundled and
     test_home_printer read one Letter build (neither writes into its output folder), and
     the other paper's build, in the same project, finds the cards planned (the plans kept
     are per project folder, pnp.draw.plan_cache). The table goes to stderr with --json;
-    the table on stdout is test_build_command's."""
+    the table on stdout is test_build_command's. Under xdist (`--dist loadfile`) the two
+    files usually run on both workers: the copy is in the run's shared temporary folder,
+    and the first worker to ask for a paper builds it under a lock while the other waits,
+    then reads the output and the process's answer it left beside the copy."""
+    if worker_id == "master":               # no xdist: this process is the run
+        root = tmp_path_factory.mktemp("bundled")
+        return _bundled_builds(root, root / "project")
+    root = tmp_path_factory.getbasetemp().parent / "bundled-build"   # every worker's
+    root.mkdir(exist_ok=True)
+    return _bundled_builds(root, root / "project")
+
+
+def _bundled_builds(root: Path, folder: Path):
+    """The builds of `folder` (a copy of the bundled cards.yaml), each paper made once
+    under `root`'s lock and its process (exit code, output) kept in root/PAPER.json."""
+    import fcntl
+    import json
+    import subprocess
+
     from tests.harness import BUNDLED, run_cli
 
-    folder = tmp_path_factory.mktemp("bundled")
-    shutil.copy(BUNDLED, folder / "cards.yaml")
-    made: dict[str, tuple[Path, Path, object]] = {}
-
-    def build(paper: str):
-        if paper not in made:
-            out = "output" if paper == "letter" else f"output-{paper}"
-            where = [] if out == "output" else ["--out", out]
-            result = run_cli("pnp", "build", "--paper", paper, "--json", *where, cwd=folder)
-            assert result.returncode == 0, result.stderr
-            made[paper] = (folder, folder / out, result)
-        return made[paper]
+    def build(paper: str) -> tuple[Path, Path, subprocess.CompletedProcess]:
+        out = "output" if paper == "letter" else f"output-{paper}"
+        answer = root / f"{paper}.json"
+        with open(root / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)            # let go when the file closes
+            if not answer.exists():
+                if not folder.exists():
+                    folder.mkdir()
+                    shutil.copy(BUNDLED, folder / "cards.yaml")
+                shutil.rmtree(folder / out, ignore_errors=True)   # a worker that failed
+                where = [] if out == "output" else ["--out", out]
+                result = run_cli("pnp", "build", "--paper", paper, "--json", *where,
+                                 cwd=folder)
+                assert result.returncode == 0, result.stderr
+                answer.write_text(json.dumps([result.args, result.returncode, result.stdout,
+                                              result.stderr]))
+        args, code, stdout, stderr = json.loads(answer.read_text())
+        return folder, folder / out, subprocess.CompletedProcess(args, code, stdout, stderr)
 
     return build
