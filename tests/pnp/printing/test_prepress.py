@@ -164,7 +164,7 @@ def rgb_pixels(image):
     """Each pixel as (r, g, b), read from the raw bytes: `getdata` is deprecated in
     Pillow 12 and gone in 14, and `get_flattened_data` is not in the floor (Pillow 10)."""
     data = image.convert("RGB").tobytes()
-    return list(zip(data[0::3], data[1::3], data[2::3]))
+    return list(zip(data[0::3], data[1::3], data[2::3], strict=True))
 
 
 def test_xo_not_ready_tag_leaves_the_art_word_clear(xo_project):
