@@ -20,6 +20,18 @@ def part_token() -> str:
     return f"{os.getpid()}-{os.urandom(4).hex()}"
 
 
+def identity(path: str | os.PathLike[str]) -> tuple[int, int, int] | None:
+    """A file as it is now (inode, modification time in ns, size), None when there is
+    none: a file replaced or rewritten since it was read has another. What a process
+    keeps of a file it wrote or read (a build record, kept sheets) is trusted while this
+    is unchanged."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
 def part_of(path: str | os.PathLike[str], token: str | None = None) -> Path:
     """A temporary name beside `path` for writing it atomically (then os.replace), unique
     to this process and call (or to `token`, a stage's, pnp.exports.staging): two writers

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from carddb.files import identity
 from pnp.draw.recent import RecentCache
 from pnp.draw.stamp import STAMP_KEYS, git_stamp, uses_stamp
 
@@ -301,7 +302,7 @@ def latest(out: Path) -> dict | None:
     if not found:
         return None
     path = found[-1]
-    stat = _stat(path)
+    stat = identity(path)
     if stat is not None and _last and _last[0] == (path, stat):
         return _last[1]
     record = read_record(path)
@@ -315,14 +316,6 @@ def latest(out: Path) -> dict | None:
 # (`recorded`), then to add to it, and a resident watch reads next the one it wrote; at
 # 8,000 cards each read was ~15 ms of JSON on the way from a saved edit to its PDF.
 _last: list = []
-
-
-def _stat(path: Path) -> tuple | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def deck_entries(db: Any, recorder: Recorder, art_game: str, art_deck: str) -> dict | None:
@@ -418,7 +411,7 @@ def save_record(out: Path, record: dict, db: Any = None,
     text = json.dumps({"build": number, **record}, sort_keys=True, separators=(",", ":"))
     part.write_text(text + "\n", encoding="utf-8")
     os.replace(part, path)
-    stat = _stat(path)          # the next build's `latest`, read here (its PDFs are in place)
+    stat = identity(path)       # the next build's `latest`, read here (its PDFs are in place)
     if stat is not None:
         _last[:] = [(path, stat), json.loads(text)]
     return path

@@ -174,7 +174,9 @@ class KeptSheets:
     # ── the file ──────────────────────────────────────────────────────────────────
     def _load(self) -> None:
         held = _held.get(self.path)
-        if held is not None and held[0] == _stat(self.path):
+        from carddb.files import identity
+
+        if held is not None and held[0] == identity(self.path):
             if held[1] == self.header:       # the file as this process wrote or read it
                 self.sheets, self.edges = dict(held[2]), dict(held[3])
             return
@@ -598,14 +600,6 @@ def hold() -> None:
     global _holding
     _holding = True
     hold_front_keys()
-
-
-def _stat(path: Path) -> tuple | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def _hold(path: Path, stat: tuple, header: Any, sheets: dict, edges: dict) -> None:
