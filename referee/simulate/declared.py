@@ -309,7 +309,7 @@ def _takes_of(game: TableGame, made: lab_steps.Plan) -> Takes:
             takes[(phase, 0)] = _phase_take(made.next_phase)
     # a choice of player a card or an option waits for: the hands followed after it, as
     # after every step the loop knows no step of (`_policy_step`)
-    return takes, _seat_take(made.resolve, True)
+    return takes, _one_of_take(made.resolve, True)
 
 
 def _phase_take(run: lab_steps.Run) -> Take:
@@ -322,10 +322,11 @@ def _phase_take(run: lab_steps.Run) -> Take:
     return take
 
 
-def _seat_take(run: lab_steps.Run, hand: bool) -> Take:
-    """A choice of player: each seat's name, in shuffled order."""
+def _one_of_take(run: lab_steps.Run, hand: bool, names: list[list[str]] | None = None) -> Take:
+    """A choice among fixed answers, in shuffled order: each seat's name (a choice of
+    player), or each of `names` (a choose step's options)."""
     def take(state: dict, lab: Lab) -> dict | None:
-        options = lab.seats[:]
+        options = (lab.seats if names is None else names)[:]
         if len(options) > 1:
             shuffle(lab.rng, options)
         if not run(state, options[0], lab.source):
@@ -340,7 +341,7 @@ def _effect_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool)
     """An effect: a seat's name when it chooses a player (each seat, shuffled), else no
     answer, taken by its run or left to the general step (nothing drawn yet)."""
     if now.effect is not None and now.effect.chooses:
-        return _seat_take(run, hand)
+        return _one_of_take(run, hand)
 
     def take(state: dict, lab: Lab) -> dict | None:
         if not run(state, [], lab.source):
@@ -367,18 +368,7 @@ def _roll_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -
 
 def _choose_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
     """An option by its name, each option in shuffled order."""
-    names = [[option.name] for option in now.options]
-
-    def take(state: dict, lab: Lab) -> dict | None:
-        options = names[:]
-        if len(options) > 1:
-            shuffle(lab.rng, options)
-        if not run(state, options[0], lab.source):
-            state = first_accepted(state, lab.game, options, run, lab.source, lab.rng)[1]
-        if hand:
-            lab.hidden.sync(state, lab.rng)
-        return state
-    return take
+    return _one_of_take(run, hand, [[option.name] for option in now.options])
 
 
 def _play_take(game: TableGame, now: RuleStep, run: lab_steps.Run, hand: bool) -> Take:
