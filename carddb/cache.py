@@ -184,7 +184,9 @@ def _key(raw: bytes, path: Path, name: str) -> str:
     return h.hexdigest()
 
 
-def _digest(path: Path) -> str | None:
+def digest_of(path: Path | str) -> str | None:
+    """The SHA-256 (hex) of a file's bytes as they are now (a spreadsheet read), None
+    when it cannot be read."""
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError:
@@ -200,7 +202,7 @@ def stale(db: Any) -> bool:
 def changed(facts: tuple[list, list]) -> bool:
     """Whether a spreadsheet read has other bytes now, or a file checked is gone."""
     sheets, checked = facts
-    return any(_digest(p) != d for p, d in sheets) or not all(Path(p).is_file() for p in checked)
+    return any(digest_of(p) != d for p, d in sheets) or not all(Path(p).is_file() for p in checked)
 
 
 def facts_of(db: Any) -> tuple[list, list] | None:

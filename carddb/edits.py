@@ -31,12 +31,12 @@ with its message and place, and a cache never makes a bad file good:
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from carddb.cache import digest_of
 from carddb.model import Database, Deck
 
 # The entry's facts: ([(sheet, digest)], [checked paths]) (carddb.cache).
@@ -53,7 +53,7 @@ def spliced(db: Database, facts: Facts, edits: Any, name: str
     sheets, checked = facts
     if not all(Path(p).is_file() for p in checked):
         return None
-    now = [(p, _digest(p)) for p, _ in sheets]
+    now = [(p, digest_of(p)) for p, _ in sheets]
     edited = {p for (p, d), (_, n) in zip(sheets, now, strict=True) if d != n}
     recorded, types, own = edits
     rows = dict(recorded)                   # the record of `db` stays as it is
@@ -77,13 +77,6 @@ def spliced(db: Database, facts: Facts, edits: Any, name: str
             games[gid] = replace(games[gid], decks={**games[gid].decks, did: new_deck})
     facts = ([(p, digests.get(p, d)) for p, d in now], checked)
     return replace(db, games=games), facts, (rows, types, own)
-
-
-def _digest(path: str) -> str | None:
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return None
 
 
 def _cards_path(gid: str, did: str) -> str:
