@@ -289,17 +289,9 @@ class CardRenderer:
         """What a stored front's plan also depends on besides its key: (the other cards
         it looked up, the files it draws), to check with `depends_hold`; None when no
         plan of it is stored. Call after the front is drawn (its plan is then at hand)."""
-        store = self.plan_store
         key = self.front_key(card, deck, w, h, bleed)
-        check = getattr(store, "held_check", None)      # the plan's check alone
-        if key and callable(check):
-            found = check(f"{card.game}/{deck.id}", key)
-            return None if found is None else (dict(found[0]), dict(found[1]))
-        held = getattr(store, "held", None)
-        entry = held(f"{card.game}/{deck.id}", key) if key and callable(held) else None
-        if entry is None or len(entry) != 9:
-            return None
-        return dict(entry[5]), dict(entry[6])
+        found = _held_check(self.plan_store, f"{card.game}/{deck.id}", key) if key else None
+        return None if found is None else (dict(found[0]), dict(found[1]))
 
     def depends_hold(self, game_id: str, looked: dict, files: dict) -> bool:
         """Whether the other cards a plan looked up and the files it draws are as they
@@ -586,19 +578,13 @@ class CardRenderer:
                 _KeptText(kept, lambda: store.changed(bucket, key)))
 
     def _held(self, store, bucket: str, key: str, game) -> Any | None:
-        """The still true entry a store that is not read holds under `key` (PlanStore.
-        held; None for a store that cannot tell): only its check (look-ups, drawn files,
-        memo) where the store can give it alone (PlanStore.held_check), in an entry's
-        places, the rest None."""
+        """The still true entry a store that is not read holds under `key`, its check
+        only (look-ups, drawn files, memo: `_held_check`) in an entry's places, the rest
+        None; None for none, or a store that cannot tell."""
         if store.read:
             return None
-        check = getattr(store, "held_check", None)
-        if callable(check):
-            found = check(bucket, key)
-            entry = None if found is None else (None,) * 5 + (*found, None)
-        else:
-            held = getattr(store, "held", None)
-            entry = held(bucket, key) if callable(held) else None
+        found = _held_check(store, bucket, key)
+        entry = None if found is None else (None,) * 5 + (*found, None)
         return entry if entry is not None and self._still_true(entry, game) else None
 
     def _tell_planned(self, template, context, target: _Target, missing, ops, memo) -> None:
@@ -1090,6 +1076,18 @@ def nearest_design(designs: tuple[tuple[float, float], ...], w: float,
 
 _TEMPLATES: dict[tuple, Templates] = {}
 _RENDERERS = itertools.count()
+
+
+def _held_check(store: Any, bucket: str, key: str) -> tuple | None:
+    """(look-ups, drawn files, memo) of the plan a store holds under `key`: its check
+    alone where the store can unpack it alone (PlanStore.held_check), else taken from
+    the whole entry (`held`); None for none."""
+    check = getattr(store, "held_check", None)
+    if callable(check):
+        return check(bucket, key)  # type: ignore[no-any-return]
+    held = getattr(store, "held", None)
+    entry = held(bucket, key) if callable(held) else None
+    return tuple(entry[5:8]) if entry is not None and len(entry) == 9 else None
 
 
 def _templates_for(folders: list[Path], root: Path) -> Templates:
