@@ -250,7 +250,10 @@ class KeptSheets:
             self.memos[target.card] = face.memo
 
     def _shown(self, face: Any) -> None:
-        """A card front of a kept sheet shown (a KeptFace): its sheet keeps its memo."""
+        """A card front of a kept sheet shown (a KeptFace): nothing to do, as its memo is
+        already the one in the sheet's entry. Taking kept faces here is what keeps the
+        renderer from making each one's PlannedFace for `_seen`, which would only
+        read it back."""
 
     def key_of(self, card: Any) -> str | None:
         found = self._keys.get(id(card), "")
