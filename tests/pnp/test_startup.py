@@ -26,7 +26,10 @@ UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", 
             "importlib.abc", "importlib.resources",
             # a file written atomically takes its temporary name from os.urandom
             # (carddb.files.part_token), not from secrets (and the hmac it imports)
-            "secrets", "hmac")
+            "secrets", "hmac",
+            # tempfile stays a lazy module (pnp.lazy_modules): a plan store that does not
+            # spill makes no temporary file (issue 36)
+            "tempfile", "shutil", "bz2", "lzma")
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
 # counted beyond what the interpreter loaded before the command (an editable install's
@@ -59,7 +62,7 @@ def test_an_edit_build_parses_no_yaml_nor_imports_what_only_errors_need(cli, tmp
     assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
     probe = PROBE.replace(repr(UNNEEDED), repr(("yaml", "importlib.abc", "difflib",
-                                                "carddb.validate")))
+                                                "carddb.validate", "tempfile", "shutil")))
     args = [sys.executable, "-c", probe, "build", "--game", "harbour", "--only", "ships"]
     assert subprocess.run(args, cwd=tmp_path, env=env, capture_output=True).returncode == 0
     ships = tmp_path / "ships.csv"
@@ -89,6 +92,25 @@ def test_art_still_loads_pillow_when_drawn():
     result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
                             text=True)
     assert result.stdout.split() == ["_LazyModule", "(2,", "1)", "module"], result.stderr
+
+
+def test_a_lazy_module_is_the_real_one_at_its_first_use():
+    """`import tempfile` leaves it lazy (the import statement reads its __spec__ only);
+    the first attribute runs it in the same module object, which every holder sees
+    (pnp.lazy_modules)."""
+    probe = ("import sys, pnp.lazy_modules\npnp.lazy_modules.install()\n"
+             "import tempfile\n"
+             "held = tempfile\n"
+             "print(type(tempfile).__name__, 'shutil' in sys.modules)\n"
+             "with tempfile.TemporaryFile() as f:\n"
+             "    f.write(b'x'); f.seek(0); print(f.read().decode())\n"
+             "print(type(held).__name__, held is sys.modules['tempfile'], 'shutil' in sys.modules,"
+             " held.gettempdir() == tempfile.gettempdir())")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True)
+    assert result.stdout.split() == ["_LazyModule", "False", "x", "module", "True", "True",
+                                     "True"], result.stderr
 
 
 def test_jinja_still_compiles_a_template_when_its_compiler_is_deferred():
