@@ -113,6 +113,34 @@ def test_a_lazy_module_is_the_real_one_at_its_first_use():
                                      "True"], result.stderr
 
 
+def test_registries_find_the_modules_pkgutil_finds(tmp_path):
+    """pnp.plugins lists a package's modules itself (pkgutil would run inspect): the
+    same names for files of every suffix Python imports, packages and plain folders."""
+    import pkgutil
+
+    from pnp.plugins import module_names
+
+    for name in ("a.py", "b.abi3.so", "c.pyc", "d.txt", "__init__.py", "x.y.py", "_p.py"):
+        (tmp_path / name).write_text("")
+    for folder, init in (("pkg", "__init__.py"), ("plain", None), ("a", "__init__.py"),
+                         ("dot.dir", "__init__.py")):
+        (tmp_path / folder).mkdir()
+        if init:
+            (tmp_path / folder / init).write_text("")
+    other = tmp_path / "plain"
+    (other / "a.py").write_text("")
+    (other / "z.py").write_text("")
+    folders = [str(tmp_path), str(other), str(tmp_path / "missing")]
+    assert module_names(folders) == [m.name for m in pkgutil.iter_modules(folders)]
+    assert module_names(folders) == ["_p", "a", "b", "c", "pkg", "z"]
+    import pnp.artefacts.kinds
+    import pnp.draw.elements
+
+    for package in (pnp.draw.elements, pnp.artefacts.kinds):
+        assert module_names(package.__path__) == [
+            m.name for m in pkgutil.iter_modules(package.__path__)]
+
+
 def test_jinja_still_compiles_a_template_when_its_compiler_is_deferred():
     """The stand-ins of pnp.lazy_jinja give way to the real compiler at its first use."""
     probe = ("import sys, pnp.lazy_jinja\npnp.lazy_jinja.install()\n"
