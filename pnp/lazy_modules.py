@@ -7,26 +7,37 @@ which is then an ordinary module: an `import name` at a library's top costs noth
 the module is used, and every holder of it then has the real module. It carries its spec
 from the start, because Python's import statement reads `__spec__` of a module it finds
 in sys.modules (importlib.util.LazyLoader runs the module on that read, so
-`import tempfile` would load it at once). `install()` makes lazy the standard
-library modules a build imports but seldom uses:
+`import tempfile` would load it at once). A name a library takes with `from name import
+f` at its top is `deferred`: the lazy module holds a stand-in for it (`_Deferred`) that
+runs the module when first called and then calls the real `f`.
+
+`install()` makes lazy the standard library modules a build imports but seldom uses
+(STDLIB):
 
 - `tempfile`: ReportLab's reportlab.lib.rltempfile and jinja2.bccache import it at their
   top, and it imports shutil, random, bz2 and lzma (about a thirtieth of an edit build's
   imports); a build uses it only when its plan store spills (pnp.draw.plan_cache) or art
   is written (pnp.draw.art), where it then loads as before.
+- `inspect`: `dataclasses` imports it (to word the docstring of a class that has none),
+  jinja2.nodes too, and jinja2.filters takes `getattr_static` (for the `attr` filter);
+  it imports dis, tokenize and linecache and runs them (ast, which it imports as well,
+  ReportLab's rl_safe_eval loads anyway): about 3 % of an edit build's instructions.
 """
 
 from __future__ import annotations
 
 import sys
 from types import ModuleType
+from typing import Any
 
-STDLIB = ("tempfile",)
+# module -> the names libraries take from it at import (`from inspect import ...`)
+STDLIB: dict[str, tuple[str, ...]] = {"tempfile": (), "inspect": ("getattr_static",)}
 
 
-def lazy(name: str) -> ModuleType | None:
-    """`name` made a lazy module in sys.modules (returned), unless it is loaded already,
-    missing, or its loader cannot run lazily (None)."""
+def lazy(name: str, deferred: tuple[str, ...] = ()) -> ModuleType | None:
+    """`name` made a lazy module in sys.modules (returned), holding a stand-in for each
+    of `deferred`; None, doing nothing, when it is loaded already, missing, or its
+    loader cannot run it in a module made beforehand."""
     if name in sys.modules:
         return None
     import importlib.util
@@ -39,24 +50,55 @@ def lazy(name: str) -> ModuleType | None:
         return None
     module = importlib.util.module_from_spec(spec)
     module.__class__ = _LazyModule
+    for attr in deferred:
+        setattr(module, attr, _Deferred(module, attr))
     sys.modules[name] = module
     return module
 
 
+def _load(module: ModuleType) -> None:
+    """Run a lazy module's code in it (once); it is an ordinary module from then on
+    (and while it runs: a module may read its own attributes)."""
+    if type(module) is not _LazyModule:
+        return
+    spec = module.__spec__
+    assert spec is not None and spec.loader is not None       # (lazy() made it so)
+    module.__class__ = ModuleType  # type: ignore[assignment]
+    spec.loader.exec_module(module)
+
+
 class _LazyModule(ModuleType):
-    """A module whose code has not run yet: it runs at the first attribute missing."""
+    """A module whose code has not run yet: it runs at the first attribute missing. A
+    module that is no package has no `__path__`, which `from name import f` asks first."""
 
     def __getattr__(self, attr: str) -> object:
         spec = self.__spec__
-        if spec is None or spec.loader is None:
+        if attr == "__path__" and spec is not None and spec.submodule_search_locations is None:
             raise AttributeError(attr)
-        # ordinary from now on, and while it runs (a module may change its class so)
-        self.__class__ = ModuleType  # type: ignore[assignment]
-        spec.loader.exec_module(self)
+        _load(self)
         return getattr(self, attr)
+
+
+class _Deferred:
+    """Stands for `module.name`, taken before the module ran: the first call runs it
+    (the module's own definition then replaces this one in it); every call is the real
+    function's."""
+
+    def __init__(self, module: ModuleType, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        _load(self.module)
+        real = vars(self.module)[self.name]
+        if real is self:
+            raise AttributeError(f"module {self.module.__name__!r} has no {self.name!r}")
+        return real(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<{self.module.__name__}.{self.name}, loaded when first called>"
 
 
 def install() -> None:
     """Make the modules of STDLIB lazy (those not loaded yet)."""
-    for name in STDLIB:
-        lazy(name)
+    for name, deferred in STDLIB.items():
+        lazy(name, deferred)

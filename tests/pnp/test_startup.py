@@ -28,8 +28,9 @@ UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", 
             # (carddb.files.part_token), not from secrets (and the hmac it imports)
             "secrets", "hmac",
             # tempfile stays a lazy module (pnp.lazy_modules): a plan store that does not
-            # spill makes no temporary file (issue 36)
-            "tempfile", "shutil", "bz2", "lzma")
+            # spill makes no temporary file (issue 36); so does inspect, which no
+            # registry (pnp.plugins) nor dataclass with a docstring of its own runs
+            "tempfile", "shutil", "bz2", "lzma", "inspect", "dis", "tokenize", "linecache")
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
 # counted beyond what the interpreter loaded before the command (an editable install's
@@ -62,7 +63,8 @@ def test_an_edit_build_parses_no_yaml_nor_imports_what_only_errors_need(cli, tmp
     assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
     probe = PROBE.replace(repr(UNNEEDED), repr(("yaml", "importlib.abc", "difflib",
-                                                "carddb.validate", "tempfile", "shutil")))
+                                                "carddb.validate", "tempfile", "shutil",
+                                                "inspect", "tokenize")))
     args = [sys.executable, "-c", probe, "build", "--game", "harbour", "--only", "ships"]
     assert subprocess.run(args, cwd=tmp_path, env=env, capture_output=True).returncode == 0
     ships = tmp_path / "ships.csv"
@@ -111,6 +113,24 @@ def test_a_lazy_module_is_the_real_one_at_its_first_use():
                             text=True)
     assert result.stdout.split() == ["_LazyModule", "False", "x", "module", "True", "True",
                                      "True"], result.stderr
+
+
+def test_a_name_taken_from_a_lazy_module_runs_it_when_first_called():
+    """`from inspect import getattr_static` (jinja2.filters) leaves inspect lazy; the
+    stand-in runs it at its first call and gives the real function's answer."""
+    probe = ("import sys, pnp.lazy_modules\npnp.lazy_modules.install()\n"
+             "from inspect import getattr_static\n"
+             "print(type(sys.modules['inspect']).__name__, 'dis' in sys.modules)\n"
+             "class A:\n    x = property(lambda self: 1 / 0)\n"
+             "print(type(getattr_static(A(), 'x')).__name__)\n"
+             "import inspect\n"
+             "print(type(inspect).__name__, inspect.getattr_static is not getattr_static,"
+             " inspect.getmodulename('a.py'))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True)
+    assert result.stdout.split() == ["_LazyModule", "False", "property", "module", "True",
+                                     "a"], result.stderr
 
 
 def test_registries_find_the_modules_pkgutil_finds(tmp_path):
