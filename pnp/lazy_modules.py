@@ -22,6 +22,9 @@ runs the module when first called and then calls the real `f`.
   jinja2.nodes too, and jinja2.filters takes `getattr_static` (for the `attr` filter);
   it imports dis, tokenize and linecache and runs them (ast, which it imports as well,
   ReportLab's rl_safe_eval loads anyway): about 3 % of an edit build's instructions.
+- `ipaddress`: urllib.parse imports it at its top (pathlib imports that), to check the
+  host of a URL in brackets; a build parses no URL. The entry point installs these before
+  it imports pathlib (pnp.cli.entry).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from types import ModuleType
 from typing import Any
 
 # module -> the names libraries take from it at import (`from inspect import ...`)
-STDLIB: dict[str, tuple[str, ...]] = {"tempfile": (), "inspect": ("getattr_static",)}
+STDLIB: dict[str, tuple[str, ...]] = {"tempfile": (), "inspect": ("getattr_static",),
+                                      "ipaddress": ()}
 
 
 def lazy(name: str, deferred: tuple[str, ...] = ()) -> ModuleType | None:

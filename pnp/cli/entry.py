@@ -14,6 +14,9 @@ import sys
 
 def main() -> None:
     """`pnp ARGS` (sys.argv): a plain build run here, anything else by click."""
+    from pnp import lazy_modules
+
+    lazy_modules.install()      # before pathlib (pnp.cli.build_options) imports ipaddress
     from pnp.cli.build_options import fast_params
 
     params = fast_params(sys.argv[1:])

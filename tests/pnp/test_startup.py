@@ -30,7 +30,8 @@ UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", 
             # tempfile stays a lazy module (pnp.lazy_modules): a plan store that does not
             # spill makes no temporary file (issue 36); so does inspect, which no
             # registry (pnp.plugins) nor dataclass with a docstring of its own runs
-            "tempfile", "shutil", "bz2", "lzma", "inspect", "dis", "tokenize", "linecache")
+            "tempfile", "shutil", "bz2", "lzma", "inspect", "dis", "tokenize", "linecache",
+            "ipaddress")
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
 # counted beyond what the interpreter loaded before the command (an editable install's
