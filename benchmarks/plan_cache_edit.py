@@ -150,9 +150,10 @@ def _headroom(floors: list[float], forced: list[float], target: float | None) ->
 
 
 def edit_card(project: Path, k: int) -> None:
-    """Card `k` of ships.csv given a new text: "(edit 1)", then "(edit 2)", ..."""
+    """Card `k` of ships.csv given a new text: "(edit 1)", then "(edit 2)", ... (after
+    a pair's "(edit)": "(edit 1)")."""
     ships = project / "ships.csv"
-    text, n = re.subn(rf"ship number {k}(?: \(edit (\d+)\))?\.\n",
+    text, n = re.subn(rf"ship number {k}(?: \(edit ?(\d*)\))?\.\n",
                       lambda m: f"ship number {k} (edit {int(m[1] or 0) + 1}).\n",
                       ships.read_text())
     assert n == 1, k
