@@ -177,7 +177,8 @@ runpy.run_module("pnp", run_name="__main__")
 """
 
 # The import floor: the `pnp` command's process set up as pnp.cli.entry sets it up, then
-# the edit build's modules imported in their order, and nothing built.
+# the edit build's modules imported in their order, nothing built, and the process ended
+# as the entry point ends it (pnp.cli.entry._exit where there is one).
 FLOOR = """import importlib, sys
 names = open(sys.argv[1]).read().split()
 from pnp.cli.process import command_process
@@ -185,7 +186,7 @@ with command_process():
     for name in names:
         if name not in sys.modules:
             importlib.import_module(name)
-sys.exit(0)
+getattr(sys.modules.get("pnp.cli.entry"), "_exit", sys.exit)(0)
 """
 
 # Resident builds, as `pnp watch` builds (pnp.cli.watch.watch_loop): in the command's
