@@ -66,6 +66,8 @@ class Face:
 
 @dataclass(frozen=True)
 class DieSet:
+    """One coloured set of a die: its id, body colour, ink and label."""
+
     id: str
     color: str
     ink: str
@@ -74,6 +76,8 @@ class DieSet:
 
 @dataclass(frozen=True)
 class Die:
+    """A die a game declares: its faces, how many each player has, and its sets."""
+
     name: str
     faces: tuple[Face, ...]
     per_player: int

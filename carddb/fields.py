@@ -164,6 +164,8 @@ class FieldDecl:
 
 @dataclass(frozen=True)
 class CardType:
+    """A card type a game declares: its fields, each required or with a default."""
+
     name: str
     fields: dict[str, FieldDecl] = field(default_factory=dict)
 

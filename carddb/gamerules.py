@@ -81,6 +81,8 @@ class Effect:
 
 @dataclass(frozen=True)
 class Option:
+    """One answer of a "choose" step: its name and the effects choosing it applies."""
+
     name: str
     effects: tuple[Effect, ...]
 
@@ -107,6 +109,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Phase:
+    """One phase of a turn: its name and its steps, in order."""
+
     name: str
     steps: tuple[Step, ...] = ()
 
@@ -128,6 +132,9 @@ class End:
 
 @dataclass(frozen=True)
 class Rules:
+    """A game's rules as data (`rules:` in cards.yaml): zones, hand limit, rolls, the
+    phases of a turn, the effects of cards and card types, how it ends and is scored."""
+
     zones: tuple[Zone, ...] = ()
     hand_limit: int | None = None
     rolls: dict[str, Roll] = field(default_factory=dict)

@@ -37,6 +37,9 @@ def shown(value, limit: int = 60) -> str:
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem found in a database: where (file:line:col, or a spreadsheet cell),
+    the path of the value in the data, and what is wrong, said on one line."""
+
     file: str
     line: int
     col: int
@@ -51,6 +54,9 @@ class Problem:
 
 @dataclass
 class Report:
+    """What validating a database found (its problems) and what a later load keeps
+    from it (carddb.cache, carddb.edits)."""
+
     file: str
     problems: list[Problem] = field(default_factory=list)
     # Filled while validating: each game's declared card types (carddb.fields.CardType),

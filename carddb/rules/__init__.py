@@ -29,6 +29,8 @@ def _nothing(*args: Any) -> None:
 
 @dataclass(frozen=True)
 class Rules:
+    """A rules plug-in: the field types it adds and its checks of a game and its cards."""
+
     id: str
     field_types: dict[str, Any] = field(default_factory=dict)
     game_fields: tuple[dict, dict] = ({}, {})

@@ -13,12 +13,14 @@ def speed_ups() -> None:
     pnp's classes are made and before anything imports ReportLab (issue 24; issue 36: never
     on `import pnp`, which a program calling the library does): dataclass methods compiled
     once and kept in the cache folder (pnp.dataclass_code, which hooks `dataclasses`), and
-    PIL.Image loaded at its first use (pnp.lazy_pillow, a lazy module in sys.modules), and
-    Jinja's compiler loaded only when a template is compiled (pnp.lazy_jinja), regular
-    expressions compiled once and kept in the cache folder (pnp.pattern_code)."""
-    from pnp import dataclass_code, lazy_jinja, lazy_pillow, pattern_code
+    PIL.Image, `tempfile` and `inspect` loaded at their first use (pnp.lazy_pillow,
+    pnp.lazy_modules: lazy modules in sys.modules), Jinja's compiler loaded only when a
+    template is compiled (pnp.lazy_jinja), regular expressions compiled once and kept in
+    the cache folder (pnp.pattern_code)."""
+    from pnp import dataclass_code, lazy_jinja, lazy_modules, lazy_pillow, pattern_code
 
     pattern_code.install()          # first: importing dataclasses compiles patterns
+    lazy_modules.install()          # before dataclasses imports inspect
     dataclass_code.install()
     lazy_pillow.install()
     lazy_jinja.install()

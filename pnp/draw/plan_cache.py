@@ -374,10 +374,13 @@ class PlanStore:
             (old_shard, old_key), old = hot.popitem(last=False)
             self._settle(old_shard, old_key, old)
 
-    def _settle(self, shard: str, key: str, entry: Any) -> None:
+    def _settle(self, shard: str, key: str, entry: Any, spill: bool = True) -> None:
+        """A changed plan packed: into the spill while the build goes on, as bytes when
+        `save` is about to write it (`spill=False`)."""
         if (shard, key) in self._changed:
             self._changed.discard((shard, key))
-            self._buckets[shard][key] = self._spilled(_pack(entry))
+            packed = _pack(entry)
+            self._buckets[shard][key] = self._spilled(packed) if spill else packed
 
     def _spilled(self, packed: bytes) -> bytes | tuple[int, int]:
         """`packed` put in the spill, its place returned; the bytes themselves when the
@@ -419,13 +422,17 @@ class PlanStore:
             self._changed.add((shard, key))
 
     def save(self) -> None:
-        """Write each deck's file that gained a plan (atomically; errors ignored)."""
+        """Write each deck's file that gained a plan (atomically; errors ignored). The
+        plans still held as objects are packed straight into what is written, not through
+        the spill, which they would only be read back from: a build that changed no more
+        than HOT plans (an edit, a small deck) makes no spill file, so it never loads
+        `tempfile` (kept lazy by the `pnp` command, pnp.lazy_tempfile; issue 36)."""
         from carddb.files import part_of
 
         if self.where is None:
             return
         for (shard, key), entry in self._hot.items():
-            self._settle(shard, key, entry)
+            self._settle(shard, key, entry, spill=False)
         for bucket in sorted(self._dirty):
             plans = self._buckets[bucket]
             used = self._used[bucket] | self._touched.get(bucket, set())

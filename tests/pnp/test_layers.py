@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "pnp"
 STAGES = ("base", "layout", "draw", "artefacts", "exports", "cli", "main")
 BASE = {"pnp", "pnp.errors", "pnp.plugins", "pnp.outpaths", "pnp.project", "pnp.dataclass_code",
         "pnp.pattern_code",
-        "pnp.lazy_pillow", "pnp.lazy_jinja"}
+        "pnp.lazy_pillow", "pnp.lazy_jinja", "pnp.lazy_modules"}
 
 
 def module_name(path: Path) -> str:

@@ -26,7 +26,12 @@ UNNEEDED = ("pnp.cli.proof", "pnp.cli.export", "pnp.cli.watch", "pnp.cli.init", 
             "importlib.abc", "importlib.resources",
             # a file written atomically takes its temporary name from os.urandom
             # (carddb.files.part_token), not from secrets (and the hmac it imports)
-            "secrets", "hmac")
+            "secrets", "hmac",
+            # tempfile stays a lazy module (pnp.lazy_modules): a plan store that does not
+            # spill makes no temporary file (issue 36); so does inspect, which no
+            # registry (pnp.plugins) nor dataclass with a docstring of its own runs
+            "tempfile", "shutil", "bz2", "lzma", "inspect", "dis", "tokenize", "linecache",
+            "ipaddress")
 LOADED = ("lambda names: sorted(m for m in names if m in sys.modules and "
           "type(sys.modules[m]).__name__ != '_LazyModule')")
 # counted beyond what the interpreter loaded before the command (an editable install's
@@ -59,7 +64,8 @@ def test_an_edit_build_parses_no_yaml_nor_imports_what_only_errors_need(cli, tmp
     assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
     probe = PROBE.replace(repr(UNNEEDED), repr(("yaml", "importlib.abc", "difflib",
-                                                "carddb.validate")))
+                                                "carddb.validate", "tempfile", "shutil",
+                                                "inspect", "tokenize")))
     args = [sys.executable, "-c", probe, "build", "--game", "harbour", "--only", "ships"]
     assert subprocess.run(args, cwd=tmp_path, env=env, capture_output=True).returncode == 0
     ships = tmp_path / "ships.csv"
@@ -89,6 +95,100 @@ def test_art_still_loads_pillow_when_drawn():
     result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
                             text=True)
     assert result.stdout.split() == ["_LazyModule", "(2,", "1)", "module"], result.stderr
+
+
+def test_a_lazy_module_is_the_real_one_at_its_first_use():
+    """`import tempfile` leaves it lazy (the import statement reads its __spec__ only);
+    the first attribute runs it in the same module object, which every holder sees
+    (pnp.lazy_modules)."""
+    probe = ("import sys, pnp.lazy_modules\npnp.lazy_modules.install()\n"
+             "import tempfile\n"
+             "held = tempfile\n"
+             "print(type(tempfile).__name__, 'shutil' in sys.modules)\n"
+             "with tempfile.TemporaryFile() as f:\n"
+             "    f.write(b'x'); f.seek(0); print(f.read().decode())\n"
+             "print(type(held).__name__, held is sys.modules['tempfile'], 'shutil' in sys.modules,"
+             " held.gettempdir() == tempfile.gettempdir())")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True)
+    assert result.stdout.split() == ["_LazyModule", "False", "x", "module", "True", "True",
+                                     "True"], result.stderr
+
+
+def test_a_name_taken_from_a_lazy_module_runs_it_when_first_called():
+    """`from inspect import getattr_static` (jinja2.filters) leaves inspect lazy; the
+    stand-in runs it at its first call and gives the real function's answer."""
+    probe = ("import sys, pnp.lazy_modules\npnp.lazy_modules.install()\n"
+             "from inspect import getattr_static\n"
+             "print(type(sys.modules['inspect']).__name__, 'dis' in sys.modules)\n"
+             "class A:\n    x = property(lambda self: 1 / 0)\n"
+             "print(type(getattr_static(A(), 'x')).__name__)\n"
+             "import inspect\n"
+             "print(type(inspect).__name__, inspect.getattr_static is not getattr_static,"
+             " inspect.getmodulename('a.py'))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True)
+    assert result.stdout.split() == ["_LazyModule", "False", "property", "module", "True",
+                                     "a"], result.stderr
+
+
+def test_registries_find_the_modules_pkgutil_finds(tmp_path):
+    """pnp.plugins lists a package's modules itself (pkgutil would run inspect): the
+    same names for files of every suffix Python imports, packages and plain folders."""
+    import pkgutil
+
+    from pnp.plugins import module_names
+
+    for name in ("a.py", "b.abi3.so", "c.pyc", "d.txt", "__init__.py", "x.y.py", "_p.py"):
+        (tmp_path / name).write_text("")
+    for folder, init in (("pkg", "__init__.py"), ("plain", None), ("a", "__init__.py"),
+                         ("dot.dir", "__init__.py")):
+        (tmp_path / folder).mkdir()
+        if init:
+            (tmp_path / folder / init).write_text("")
+    other = tmp_path / "plain"
+    (other / "a.py").write_text("")
+    (other / "z.py").write_text("")
+    folders = [str(tmp_path), str(other), str(tmp_path / "missing")]
+    assert module_names(folders) == [m.name for m in pkgutil.iter_modules(folders)]
+    assert module_names(folders) == ["_p", "a", "b", "c", "pkg", "z"]
+    import pnp.artefacts.kinds
+    import pnp.draw.elements
+
+    for package in (pnp.draw.elements, pnp.artefacts.kinds):
+        assert module_names(package.__path__) == [
+            m.name for m in pkgutil.iter_modules(package.__path__)]
+
+
+# A plain build's process ends without the interpreter's teardown (pnp.cli.entry._exit,
+# seen through os._exit), yet its exit handlers run and piped output arrives.
+ENDING = """import atexit, os, runpy, sys
+ended = os._exit
+def hard_exit(code):
+    os.write(2, b"ended without teardown\\n")
+    ended(code)
+os._exit = hard_exit
+atexit.register(lambda: print("exit handler ran", file=sys.stderr))
+sys.argv = ["pnp", *sys.argv[1:]]
+runpy.run_module("pnp", run_name="__main__")
+"""
+
+
+def test_a_plain_build_ends_without_teardown_but_with_its_exit_handlers(cli, tmp_path):
+    assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    said = {}
+    for only, code in (("ships", 0), ("nosuch", 2)):
+        result = subprocess.run([sys.executable, "-c", ENDING, "build", "--only", only],
+                                cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert result.returncode == code, result.stderr
+        assert result.stderr.splitlines()[-2:] == ["exit handler ran",
+                                                   "ended without teardown"], result.stderr
+        said[only] = result
+    assert "ships.pdf" in said["ships"].stdout      # the table, through the pipe
+    assert "pnp: unknown artefact 'nosuch'" in said["nosuch"].stderr
 
 
 def test_jinja_still_compiles_a_template_when_its_compiler_is_deferred():
