@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -35,20 +33,22 @@ def test_ci_runs_the_readme_test_command():
     assert tests.replace("python3 ", "python ") in ci.replace("python3 ", "python ")
 
 
-def test_a_ci_run_that_collects_no_test_fails(tmp_path):
+def test_a_ci_run_that_collects_no_test_fails(pytester, monkeypatch):
     """pytest exits 5 when it collects nothing, with the README's -n auto too, and .ci/run
-    stops on any non-zero exit: a run that tests nothing does not pass."""
+    stops on any non-zero exit: a run that tests nothing does not pass. The run is
+    pytester's in this process (its modules and paths put back after): a child pytest
+    cost a second of CPU importing what this process holds; xdist's worker is still a
+    process of its own, as in CI."""
     pytest.importorskip("xdist")
     _, tests = readme_commands()
     options = tests.split("python3 -m pytest", 1)[1].split()
-    # only xdist of the installed plugins: a second instead of ten; and `-n auto` as one
-    # worker, not one a core (each an interpreter importing pytest, for no test)
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-           "PYTEST_XDIST_AUTO_NUM_WORKERS": "1"}
-    empty = subprocess.run([sys.executable, "-m", "pytest", "-p", "xdist", *options,
-                            "-p", "no:cacheprovider"],
-                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert empty.returncode == 5 and "1 worker [0 items]" in empty.stdout, empty.stdout[-2000:]
+    # only xdist of the installed plugins; and `-n auto` as one worker, not one a core
+    # (each an interpreter importing pytest, for no test)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "1")
+    empty = pytester.runpytest_inprocess("-p", "xdist", *options, "-p", "no:cacheprovider")
+    stdout = str(empty.stdout)
+    assert empty.ret == 5 and "1 worker [0 items]" in stdout, stdout[-2000:]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "set -euo pipefail" in ci
     run = next(ln for ln in ci.splitlines() if "-m pytest" in ln)

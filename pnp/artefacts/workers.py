@@ -54,16 +54,27 @@ def pool_size(jobs: int | None, pieces: int) -> int:
     return n if n > 1 and usable() else 0
 
 
+# Below this many card faces to draw, an export or proof with the default number of jobs
+# draws in this process (`in_order(..., small=FEW_FACES)`): each worker imports the
+# drawing modules and loads the fonts and art again, so two workers cost 0.1-0.2 s more
+# CPU than one process for the `pnp init` starter (13 faces: 0.33-0.57 s of drawing in
+# one process for proof, png, tts, tabletopia) and were no sooner by the clock on two
+# cores. `--jobs N` is taken as asked.
+FEW_FACES = 16
+
+
 def in_order(work: Callable[[Any, Any], Any], shared: Any, pieces: list, jobs: int | None,
              cost: Callable[[Any], float] | None = None,
-             spawned: Any = None) -> Iterator[Any]:
+             spawned: Any = None, small: float = 0) -> Iterator[Any]:
     """`work(shared, piece)` for each piece, the results in the pieces' order, the work
     shared by up to `jobs` workers (None: the machine's cores) which start with `shared`
     (forked: nothing is copied; spawned: pickled, and `spawned` instead when given: what
-    can be pickled) and take the costliest pieces first. `work` is a module's function
-    returning something other than None; a piece whose worker fails is done again
-    here, raising what it raises."""
-    n = pool_size(jobs, len(pieces))
+    can be pickled) and take the costliest pieces first. With the default jobs (None),
+    pieces whose costs add up to less than `small` are done here: too little work to
+    share. `work` is a module's function returning something other than None; a piece
+    whose worker fails is done again here, raising what it raises."""
+    n = 0 if jobs is None and cost is not None and sum(map(cost, pieces)) < small \
+        else pool_size(jobs, len(pieces))
     if not n:
         for piece in pieces:
             yield work(shared, piece)

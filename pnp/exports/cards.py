@@ -76,13 +76,13 @@ def export_png(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PNG_
     own (`--1`, `--2`...), the deck's back once. `jobs` > 1 (None: the machine's cores):
     the decks are drawn by that many worker processes (pnp.artefacts.workers); the
     files are the same whatever `jobs`."""
-    from pnp.artefacts.workers import in_order
+    from pnp.artefacts.workers import FEW_FACES, in_order
 
     result = Exported()
     groups = list(grouped_by_deck(faces).values())
     # a forked worker draws with this very renderer, a spawned one makes its own
     for files, warnings in in_order(_png_deck, (db, renderer, out, dpi), groups, jobs,
-                                    cost=len, spawned=(db, None, out, dpi)):
+                                    cost=len, spawned=(db, None, out, dpi), small=FEW_FACES):
         result.files += files
         result.warnings += warnings
     return result

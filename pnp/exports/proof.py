@@ -103,7 +103,7 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
     processes (pnp.artefacts.workers); the files are the same whatever `jobs`.
     `visions` (names of pnp.draw.colour.VISION): each face and contact sheet also as
     seen with that colour vision deficiency, under OUT/vision/<vision>/."""
-    from pnp.artefacts.workers import in_order
+    from pnp.artefacts.workers import FEW_FACES, in_order
 
     result = ProofResult()
     record = load_record(out)
@@ -112,7 +112,7 @@ def proof_faces(db: Any, faces: list, renderer: Any, out: Path, dpi: float = PRO
     sheets = []
     # a forked worker draws with this very renderer, a spawned one makes its own
     for entries, warnings, files, sheet in in_order(
-            _deck_task, shared, groups, jobs, cost=len,
+            _deck_task, shared, groups, jobs, cost=len, small=FEW_FACES,
             spawned=(db, None, record, out, dpi, guides, visions)):
         result.warnings += warnings
         result.files += files

@@ -142,7 +142,7 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
     tokens of the games `pieces_of`; `jobs` > 1 (None: the machine's cores): the decks
     drawn by that many worker processes (pnp.artefacts.workers), the files the same
     whatever `jobs`. `base_url`: where OUT will be served (links), else file:// URIs."""
-    from pnp.artefacts.workers import in_order
+    from pnp.artefacts.workers import FEW_FACES, in_order
     from pnp.exports.cards import Exported, grouped_by_deck
 
     result = Exported()
@@ -150,7 +150,8 @@ def export_tts(db: Any, faces: list, renderer: Any, out: Path, jpeg: bool = True
               if any(f.card is not None for f in g)]
     # a forked worker draws with this very renderer, a spawned one makes its own
     for files, warnings in in_order(_deck, (db, renderer, out, jpeg, base_url), groups, jobs,
-                                    cost=len, spawned=(db, None, out, jpeg, base_url)):
+                                    cost=len, spawned=(db, None, out, jpeg, base_url),
+                                    small=FEW_FACES):
         result.files += files
         result.warnings += warnings
     for game in pieces_of:

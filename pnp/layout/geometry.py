@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 PT_PER_MM = 72 / 25.4
 
@@ -108,8 +109,10 @@ class Slot:
     bleed: Edges
     rotate: int = 0  # degrees; 180 for a back folded over a horizontal fold line
 
-    @property
+    @cached_property
     def area(self) -> Rect:
+        """Made once a slot: the cut guides and the free cells of a sheet ask each slot
+        for it again for every trim line (a million times in the geometry tests)."""
         return self.trim.grow(self.bleed)
 
 
@@ -514,11 +517,14 @@ def free_cells(sheet: Sheet, count: int | None = None, more_xs=(), more_ys=()) -
                   *more_ys])
     xs = tuple(x for x in xs if p.x <= x <= p.right)
     ys = tuple(y for y in ys if p.y <= y <= p.top)
+    # each cell's centre against every trim: the trims' sides read once, not per cell
+    trims = [(t.x, t.right, t.y, t.top) for t in (s.trim for s in used)]
     cells = []
     for y0, y1 in reversed(list(zip(ys, ys[1:], strict=False))):
         for x0, x1 in zip(xs, xs[1:], strict=False):
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            if not any(s.trim.x < cx < s.trim.right and s.trim.y < cy < s.trim.top for s in used):
+            if not any(left < cx < right and bottom < cy < top
+                       for left, right, bottom, top in trims):
                 cells.append(Rect(x0, y0, x1 - x0, y1 - y0))
     return cells
 

@@ -46,9 +46,10 @@ class Command:
 
 
 def run_bounded(commands: list[Command], scratch: Path, *, max_mb: int = 900, cpu_s: int = 60,
-                timeout: float = 180) -> list[Run]:
+                timeout: float = 180, env: dict[str, str] | None = None) -> list[Run]:
     """Run `commands` in order in one process limited to `max_mb` of address space and
-    `cpu_s` of CPU; one Run per command (hostile_support's, read the same way)."""
+    `cpu_s` of CPU, its environment this one's with `env` applied (a PATH, say); one Run
+    per command (hostile_support's, read the same way)."""
     scratch.mkdir(parents=True, exist_ok=True)
     spec = []
     for i, command in enumerate(commands):
@@ -60,10 +61,10 @@ def run_bounded(commands: list[Command], scratch: Path, *, max_mb: int = 900, cp
                      "err": str(audit / f"err-{i}")})
     (scratch / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     results = scratch / "results.jsonl"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     try:
         proc = subprocess.run([sys.executable, "-m", "tests.carddb.bounded", str(scratch)],
-                              cwd=scratch, env=env, capture_output=True, text=True,
+                              cwd=scratch, env={**os.environ, **(env or {}),
+                                                "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
                               timeout=timeout, preexec_fn=limits(max_mb, cpu_s))
         ended = f"exit {proc.returncode}: {proc.stderr[-2000:]}"
     except subprocess.TimeoutExpired:

@@ -8,16 +8,16 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import time
 from functools import partial
 from pathlib import Path
 
 import pytest
 
+from tests.carddb.bounded import Command, run_bounded
 from tests.harness import run_cli
 from tests.pdftext import page_texts
-from tests.pnp.hostile_support import limits
+from tests.pnp.hostile_support import Run
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "minimal-cards.yaml"
@@ -26,16 +26,7 @@ FIXTURE = ROOT / "tests" / "data" / "minimal-cards.yaml"
 pnp = partial(run_cli, "pnp")
 
 
-def bounded(*args: str, cwd: Path, timeout: float = 60, max_mb: int = 1200,
-            cpu_s: int = 40) -> subprocess.CompletedProcess:
-    """`python -m pnp ARGS` in `cwd`, bounded: a blow-up fails the test, not the machine.
-    A process of its own is the point: memory and CPU limits, a hang killed."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, env=env, text=True,
-                          capture_output=True, timeout=timeout, preexec_fn=limits(max_mb, cpu_s))
-
-
-def one_line_error(run: subprocess.CompletedProcess, code: int, *needles: str) -> str:
+def one_line_error(run: subprocess.CompletedProcess | Run, code: int, *needles: str) -> str:
     assert run.returncode == code, (run.returncode, run.stdout[-500:], run.stderr[-2000:])
     assert "Traceback" not in run.stderr
     lines = [ln for ln in run.stderr.splitlines() if ln.startswith("pnp:")]
@@ -140,14 +131,52 @@ def test_template_symlink_out_of_the_templates_folder_is_refused(tmp_path):
     assert "TOP-SECRET" not in run.stderr + run.stdout, line
 
 
-def test_template_fifo_is_refused_without_hanging(tmp_path):
-    folder = project(tmp_path)
+def _hostile_template(folder: Path) -> None:
+    (folder / "templates" / "x-statix" / "owner.j2").write_text(
+        "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}\n")
+
+
+def _bomb_png(folder: Path) -> None:
+    from tests.pnp.hostile_support import flat_png
+
+    (folder / "art").mkdir()
+    flat_png(folder / "art" / "bomb.png", 20000, 20000)
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text().replace("{name: Coach, type: Owner,",
+                                               "{name: Coach, type: Owner, image: art/bomb.png,", 1))
+
+
+def _fifo_template(folder: Path) -> None:
     owner = folder / "templates" / "x-statix" / "owner.j2"
     owner.unlink()
     os.mkfifo(owner)
-    run = bounded("build", "--game", "x-statix", "--only", "owners", "--out", "out",
-                  cwd=folder, timeout=30)
-    one_line_error(run, 1, "templates/x-statix/owner.j2", "not a regular file")
+
+
+# Last, the fifo: were it to hang, the timeout ends the process after the others are done.
+BOUNDED = {"hostile-template": _hostile_template, "bomb-png": _bomb_png,
+           "fifo-template": _fifo_template}
+
+
+@pytest.fixture(scope="module")
+def bounded(tmp_path_factory) -> dict[str, Run]:
+    """`pnp build` of the Owners of each of BOUNDED's projects, all in one process bounded
+    to 800 MB and 60 s of CPU, a hang killed by the timeout (a blow-up fails the test,
+    not the machine): each command's exit status and output its own (tests/carddb/
+    bounded.py). A process each cost more than the builds (issue 34)."""
+    commands = []
+    for name, make in BOUNDED.items():
+        root = tmp_path_factory.mktemp(name)
+        folder = project(root)
+        make(folder)
+        commands.append(Command(("build", "--game", "x-statix", "--only", "owners", "--out",
+                                 "out"), folder, root))
+    runs = run_bounded(commands, tmp_path_factory.mktemp("bounded"), max_mb=800, timeout=60)
+    return dict(zip(BOUNDED, runs, strict=True))
+
+
+def test_template_fifo_is_refused_without_hanging(bounded):
+    one_line_error(bounded["fifo-template"], 1, "templates/x-statix/owner.j2",
+                   "not a regular file")
 
 
 # ── 3. a stale print reported "up to date" ────────────────────────────────────────
@@ -242,30 +271,16 @@ def test_bounded_sandbox_still_draws_ordinary_templates(tmp_path):
     assert [e["text"]["text"] for e in out] == ["Zeitgeist x   0", "Zeitgeist x   1", "Zeitgeist x   4"]
 
 
-def test_hostile_template_stops_the_build_with_one_line(tmp_path):
-    folder = project(tmp_path)
-    (folder / "templates" / "x-statix" / "owner.j2").write_text(
-        "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}\n")
-    run = bounded("build", "--game", "x-statix", "--only", "owners", "--out", "out",
-                  cwd=folder, timeout=60, max_mb=800)
-    one_line_error(run, 1, "templates/x-statix/owner.j2:1:", "loop steps", "(card 'Coach')")
+def test_hostile_template_stops_the_build_with_one_line(bounded):
+    one_line_error(bounded["hostile-template"], 1, "templates/x-statix/owner.j2:1:",
+                   "loop steps", "(card 'Coach')")
 
 
 # ── 8. odd input: images, fonts, options ──────────────────────────────────────────
 
 
-def test_decompression_bomb_png_is_one_line(tmp_path):
-    from tests.pnp.hostile_support import flat_png
-
-    folder = project(tmp_path)
-    (folder / "art").mkdir()
-    flat_png(folder / "art" / "bomb.png", 20000, 20000)
-    cards = folder / "cards.yaml"
-    cards.write_text(cards.read_text().replace("{name: Coach, type: Owner,",
-                                               "{name: Coach, type: Owner, image: art/bomb.png,", 1))
-    run = bounded("build", "--game", "x-statix", "--only", "owners", "--out", "out",
-                  cwd=folder, max_mb=900)
-    one_line_error(run, 1, "bomb.png", "more than 100,000,000 pixels (limit)")
+def test_decompression_bomb_png_is_one_line(bounded):
+    one_line_error(bounded["bomb-png"], 1, "bomb.png", "more than 100,000,000 pixels (limit)")
 
 
 def test_truncated_font_is_one_line(tmp_path):

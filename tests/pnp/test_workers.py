@@ -50,6 +50,20 @@ def test_results_come_in_order_whatever_the_jobs_and_the_costs():
     assert PARENT not in pids and len(pids) >= 1
 
 
+def test_with_the_default_jobs_too_little_work_is_done_here_and_jobs_n_as_asked():
+    """An export of fewer faces than FEW_FACES (the costs: a deck's faces) starts no
+    worker with the default jobs; with more, or with --jobs 2, the workers draw."""
+    if not workers.usable() or workers.job_count(None) < 2:
+        pytest.skip("no two worker processes here")
+    pieces = [3, 5]                                  # 8 faces in two decks
+    assert {pid for _, pid in in_order(_square, 0, pieces, None, cost=lambda p: p,
+                                       small=9)} == {PARENT}
+    assert PARENT not in {pid for _, pid in in_order(_square, 0, pieces, None,
+                                                     cost=lambda p: p, small=8)}
+    assert PARENT not in {pid for _, pid in in_order(_square, 0, pieces, 2,
+                                                     cost=lambda p: p, small=9)}
+
+
 def test_a_piece_failing_in_a_worker_raises_here_what_one_process_raises():
     errors = []
     for jobs in (1, 2):

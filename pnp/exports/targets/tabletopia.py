@@ -30,14 +30,15 @@ from pnp.exports.targets.base import JOBS, Job, Option, Target
 
 
 def write(job: Job, dpi: int, jobs: int | None = None):
-    from pnp.artefacts.workers import in_order
+    from pnp.artefacts.workers import FEW_FACES, in_order
     from pnp.exports.cards import Exported, grouped_by_deck
 
     result = Exported()
     groups = list(grouped_by_deck(job.faces()).values())
     # a forked worker draws with this very renderer, a spawned one makes its own
     for files, warnings in in_order(_deck, (job.db, job.renderer(), job.out, dpi), groups,
-                                    jobs, cost=len, spawned=(job.db, None, job.out, dpi)):
+                                    jobs, cost=len, spawned=(job.db, None, job.out, dpi),
+                                    small=FEW_FACES):
         result.files += files
         result.warnings += warnings
     if not job.decks and not job.cards:

@@ -14,6 +14,10 @@ from pnp.draw.fonts import register_fonts
 
 PT = 72 / 25.4
 SCALE = 4  # 288 dpi
+# The white-paper strips beside a trim (white_beyond) are 1 mm deep, 0.4 mm out: 5.7 px
+# deep and 2.3 px out at 144 dpi, paint or paper told per pixel. A page rendered at a
+# quarter of 288 dpi's pixels (the rendering was most of these tests' time, issue 34).
+STRIP_SCALE = 2  # 144 dpi
 
 
 @pytest.fixture(scope="module")
@@ -34,14 +38,14 @@ def build(fonts, make_db, standin):
     return run
 
 
-def render(path, pages: Collection[int] | None = None) -> list:
+def render(path, pages: Collection[int] | None = None, scale: float = SCALE) -> list:
     """Each page of the PDF as an RGB image, or only `pages` (indexes; None for the others:
     a page costs its rasterising, issue 34)."""
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(str(path))
     try:
-        return [doc[i].render(scale=SCALE).to_pil().convert("RGB")
+        return [doc[i].render(scale=scale).to_pil().convert("RGB")
                 if pages is None or i in pages else None for i in range(len(doc))]
     finally:
         doc.close()
@@ -50,9 +54,10 @@ def render(path, pages: Collection[int] | None = None) -> list:
 def white_beyond(image, trim_mm, edge: str, depth=(0.4, 1.4)) -> float:
     """The share of white pixels in a strip just outside one edge of a trim box (mm from
     the page's top-left, as the layout report gives it): `depth` mm out from the trim,
-    along the middle 80 % of the edge (the cut guides sit at the corners)."""
+    along the middle 80 % of the edge (the cut guides sit at the corners), on a page
+    rendered at STRIP_SCALE."""
     x, y, w, h = trim_mm
-    px = PT * SCALE
+    px = PT * STRIP_SCALE
     if edge in ("left", "right"):
         x0 = x - depth[1] if edge == "left" else x + w + depth[0]
         box = (x0, y + 0.1 * h, x0 + depth[1] - depth[0], y + 0.9 * h)
@@ -75,7 +80,7 @@ def unpainted_edges(result) -> list[tuple[int, str, str]]:
     doc = pdfium.PdfDocument(str(result.path))
     # RGBX bitmaps PIL reads in place (no copy of a 288 dpi page into RGB): the strips are
     # converted as they are cut; the bitmaps are kept while their images are read.
-    bitmaps = [doc[i].render(scale=SCALE, prefer_bgrx=True, rev_byteorder=True)
+    bitmaps = [doc[i].render(scale=STRIP_SCALE, prefer_bgrx=True, rev_byteorder=True)
                for i in range(len(doc))]
     images = [bitmap.to_pil() for bitmap in bitmaps]
     out = []
@@ -626,7 +631,7 @@ def last_sheet_unpainted(project, out, game, deck, *args):
                        )["artefacts"][0]["pages"]
     last = [p for p in pages if p["side"] != "back"][-1]["page"]
     images = render(project / out / game / f"{deck}.pdf",
-                    {p["page"] - 1 for p in pages if p["page"] >= last})
+                    {p["page"] - 1 for p in pages if p["page"] >= last}, STRIP_SCALE)
     found = []
     for page in pages:
         if page["page"] < last:
