@@ -2,7 +2,7 @@
 
 ReportLab's reportlab.lib.utils runs `from PIL import Image` at import, a twelfth of a
 small build's time; a card without art never touches it (issue 24). `install()` puts a
-lazy PIL.Image in its place (pnp.lazy_modules, importlib.util.LazyLoader): the module
+lazy PIL.Image in its place (pnp.lazy_modules.lazy): the module
 runs on the first attribute read (`Image.open`, `isinstance(x, Image.Image)`), so art
 loads it as before."""
 

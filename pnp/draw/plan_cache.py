@@ -426,7 +426,7 @@ class PlanStore:
         plans still held as objects are packed straight into what is written, not through
         the spill, which they would only be read back from: a build that changed no more
         than HOT plans (an edit, a small deck) makes no spill file, so it never loads
-        `tempfile` (kept lazy by the `pnp` command, pnp.lazy_tempfile; issue 36)."""
+        `tempfile` (kept lazy by the `pnp` command, pnp.lazy_modules; issue 36)."""
         from carddb.files import part_of
 
         if self.where is None:
