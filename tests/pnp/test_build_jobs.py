@@ -14,13 +14,26 @@ from pnp.artefacts.project_build import BuildOptions, build_project, job_count
 from pnp.cli.init import write_project
 from pnp.draw.render import RenderError
 from tests.harness import run_cli
+from tests.pnp.starter_copies import fresh_copy, make_starter
+
+
+@pytest.fixture(scope="module")
+def _starter(tmp_path_factory) -> Path:
+    """A `pnp init` project (made once; each test edits a copy)."""
+    return make_starter(tmp_path_factory.mktemp("starter") / "game")
+
+
+@pytest.fixture(scope="module")
+def _playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("build-jobs")
 
 
 @pytest.fixture
-def starter(tmp_path) -> Path:
-    folder = tmp_path / "game"
-    write_project(folder, None)
-    return folder
+def starter(_starter, _playground) -> Path:
+    """A fresh copy of the starter, at one path for every test (tests/pnp/starter_copies):
+    each test's builds, and the workers forked from this process, compile only the
+    templates it edited."""
+    return fresh_copy(_starter, _playground)
 
 
 # In this process: pnp forks its workers only from a process with no other thread running

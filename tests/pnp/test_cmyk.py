@@ -6,6 +6,7 @@ writes PDF/X but does not check it), so these rules are the test."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -14,6 +15,8 @@ from pypdf import PdfReader
 from pnp.exports import cmyk
 from pnp.exports.cmyk import Converter, cap_ink
 from pnp.exports.pdfx import PdfxError, check_pdfx, colour_operations, make_pdfx
+from tests.harness import run_cli
+from tests.pnp.starter_copies import fresh_copy
 
 CMYK_RED = "cmyk(0, 0.8, 0.8, 0.1)"
 # The profile pnp ships (issue 22 item 2): every CMYK test runs on any machine.
@@ -27,13 +30,14 @@ def _no_profile_from_the_machine(monkeypatch):
     monkeypatch.delenv("PNP_CMYK_ICC", raising=False)
 
 
-@pytest.fixture
-def project(tmp_path, cli):
+@pytest.fixture(scope="module")
+def _project(tmp_path_factory):
     """The `pnp init` project with black body text (#111111, as the bundled games), a
     thin black line and a colour given as CMYK in the template."""
-    done = cli("pnp", "init", str(tmp_path / "proj"))
+    root = tmp_path_factory.mktemp("project")
+    done = run_cli("pnp", "init", str(root / "proj"))
     assert done.returncode == 0, done.stderr
-    proj = tmp_path / "proj"
+    proj = root / "proj"
     cards = proj / "cards.yaml"
     cards.write_text(cards.read_text().replace('secondary: "#14202b"', 'secondary: "#111111"'))
     ship = proj / "templates" / "harbour" / "ship.j2"
@@ -41,6 +45,17 @@ def project(tmp_path, cli):
         '- line: {points: [[6, 51], [{{ W - 6 }}, 51]], color: "#000000", width: 0.4}\n'
         f'- rect: {{box: [6, 80, 4, 4], fill: "{CMYK_RED}"}}\n'))
     return proj
+
+
+@pytest.fixture(scope="module")
+def _playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cmyk")
+
+
+@pytest.fixture
+def project(_project, _playground) -> Path:
+    """A fresh copy of it, at one path for every test (tests/pnp/starter_copies)."""
+    return fresh_copy(_project, _playground, "proj")
 
 
 def export(cli, project, out, *args):

@@ -20,17 +20,32 @@ from pnp.draw.fonts import register_fonts
 from pnp.draw.render import CardRenderer, RenderError
 from pnp.layout import geometry as g
 from tests.pnp.ships import ship_row, write_ships
+from tests.pnp.starter_copies import fresh_copy
 
 CARDS = 40
 
 
-@pytest.fixture
-def big(tmp_path, monkeypatch) -> Path:
-    """The starter with its Ships deck grown to CARDS designs, planned in runs of 7
-    (the last one short) by workers once a deck has 30 designs."""
-    folder = tmp_path / "game"
+@pytest.fixture(scope="module")
+def _big(tmp_path_factory) -> Path:
+    """The starter with its Ships deck grown to CARDS designs (written once)."""
+    folder = tmp_path_factory.mktemp("big") / "game"
     write_project(folder, None)
     write_ships(folder, [ship_row(i, copies=1 + i % 3) for i in range(CARDS)])
+    return folder
+
+
+@pytest.fixture(scope="module")
+def _playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("deck-planning")
+
+
+@pytest.fixture
+def big(_big, _playground, monkeypatch) -> Path:
+    """A fresh copy of the grown starter, at one path for every test
+    (tests/pnp/starter_copies: the templates are compiled once, here and so in the
+    workers forked from here), planned in runs of 7 (the last one short) by workers once
+    a deck has 30 designs. Each test keeps its plans in its own cache (or none)."""
+    folder = fresh_copy(_big, _playground)
     monkeypatch.setattr(deck_planning, "LARGE", 30)
     monkeypatch.setattr(deck_planning, "RUN", 7)
     return folder

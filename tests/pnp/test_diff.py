@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from tests.harness import run_cli
 from tests.pdftext import page_texts
 from tests.pnp.starter_copies import fresh_copy, make_starter
 
@@ -35,6 +36,27 @@ def project(starter, playground) -> Path:
     return fresh_copy(starter, playground, "proj")
 
 
+@pytest.fixture(scope="module")
+def _first_build(starter, playground, tmp_path_factory) -> Path:
+    """The out folder of the starter's first build (`build(cli, project, out)`, the
+    project at the playground's path, out beside it), kept to be copied: most tests
+    begin with it, and it is the same build every time."""
+    project = fresh_copy(starter, playground, "proj")
+    build(run_cli, project, playground / "out")
+    kept = tmp_path_factory.mktemp("first-build") / "out"
+    shutil.copytree(playground / "out", kept)
+    return kept
+
+
+@pytest.fixture
+def built(project, _first_build) -> Path:
+    """`project` built once: the out folder its first build wrote, beside it (a copy,
+    modification times kept)."""
+    out = project.parent / "out"
+    shutil.copytree(_first_build, out)
+    return out
+
+
 def build(cli, project, out, *more):
     done = cli("pnp", "build", "--out", str(out), *more, cwd=project)
     assert done.returncode == 0, done.stderr
@@ -52,9 +74,8 @@ def digests(out: Path) -> dict[str, str]:
             for p in sorted(out.rglob("*.pdf"))}
 
 
-def test_one_changed_card_is_listed_alone_and_reprinted_alone(cli, project, tmp_path):
-    out = tmp_path / "out"
-    build(cli, project, out)
+def test_one_changed_card_is_listed_alone_and_reprinted_alone(cli, project, built):
+    out = built
     first = diff(cli, project, out)
     assert first["since"] == "build 1" and first["builds"] == 1
     assert first["added"] == first["removed"] == first["changed"] == []
@@ -80,9 +101,8 @@ def test_one_changed_card_is_listed_alone_and_reprinted_alone(cli, project, tmp_
     assert not any(name in " ".join(texts) for name in ("The Gull", "Kestrel", "Salt Runner"))
 
 
-def test_added_removed_and_copies(cli, project, tmp_path):
-    out = tmp_path / "out"
-    build(cli, project, out)
+def test_added_removed_and_copies(cli, project, built):
+    out = built
     sheet = project / "ships.csv"
     rows = sheet.read_text().splitlines()
     kept = [r for r in rows if not r.startswith("Kestrel,")]
@@ -104,9 +124,8 @@ def test_added_removed_and_copies(cli, project, tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "7" in bad.stderr
 
 
-def test_a_template_change_marks_only_the_cards_it_draws(cli, project, tmp_path):
-    out = tmp_path / "out"
-    build(cli, project, out)
+def test_a_template_change_marks_only_the_cards_it_draws(cli, project, built):
+    out = built
     storm = project / "templates" / "harbour" / "storm.j2"
     storm.write_text(storm.read_text() + "\n- rect: {box: [2, 2, 4, 4], fill: \"#ff0000\"}\n")
     found = diff(cli, project, out)
@@ -241,11 +260,10 @@ def test_changed_only_prints_on_the_decks_paper_with_guides_and_duplex_backs(cli
                ) > 250, "the printer margin is not blank"
 
 
-def test_proof_marks_the_changed_cards(cli, project, tmp_path):
+def test_proof_marks_the_changed_cards(cli, project, built, tmp_path):
     import re
 
-    out = tmp_path / "out"
-    build(cli, project, out)
+    out = built
     sheet = project / "ships.csv"
     sheet.write_text(sheet.read_text().replace("Ignores the first Squall.", "Ignores all."))
     build(cli, project, out)
@@ -283,9 +301,8 @@ def test_the_stamp_from_git_follows_new_commits(cli, project, tmp_path):
     assert diff(cli, project, out)["changed"] == []
 
 
-def test_a_build_without_backs_keeps_the_backs_printed_before(cli, project, tmp_path):
-    out = tmp_path / "out"
-    build(cli, project, out)
+def test_a_build_without_backs_keeps_the_backs_printed_before(cli, project, built):
+    out = built
     build(cli, project, out, "--no-backs")
     assert diff(cli, project, out, "--since", "1")["changed"] == []
 
@@ -337,11 +354,10 @@ def test_the_plan_text_is_the_repr_with_its_numbers_rounded_on_every_bundled_fac
     assert drawn.plan_text(odd, {}) == rule(odd)
 
 
-def test_the_build_record_is_compact_json_that_diff_reads(cli, project, tmp_path):
+def test_the_build_record_is_compact_json_that_diff_reads(cli, project, built):
     """The record is read by programs only: one line of compact JSON (its indented
     text cost a one-card edit of a large deck a noticeable share), still what diff reads."""
-    out = tmp_path / "out"
-    build(cli, project, out)
+    out = built
     text = (out / ".pnp-builds" / "0001.json").read_text(encoding="utf-8")
     assert text.endswith("}\n") and text.count("\n") == 1 and '": ' not in text
     assert json.loads(text)["build"] == 1

@@ -15,13 +15,26 @@ from pnp.artefacts.project_build import BuildOptions, build_project
 from pnp.cli.init import write_project
 from pnp.errors import PnpError
 from tests.harness import run_cli
+from tests.pnp.starter_copies import fresh_copy
+
+
+@pytest.fixture(scope="module")
+def _starter(tmp_path_factory) -> Path:
+    """A `pnp init` project (written once; each test edits a copy)."""
+    folder = tmp_path_factory.mktemp("starter") / "game"
+    write_project(folder, None)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def _playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("face-hooks")
 
 
 @pytest.fixture
-def starter(tmp_path) -> Path:
-    folder = tmp_path / "game"
-    write_project(folder, None)
-    return folder
+def starter(_starter, _playground) -> Path:
+    """A fresh copy of the starter, at one path for every test (tests/pnp/starter_copies)."""
+    return fresh_copy(_starter, _playground)
 
 
 def test_the_renderer_tells_each_planned_face_once_to_its_observers(db, fonts):

@@ -153,7 +153,7 @@ def test_an_images_bytes_feed_its_deck(tmp_path):
 def project(tmp_path_factory):
     """A project built once (x-statix only, to keep the test short)."""
     folder = make_project(tmp_path_factory.mktemp("incremental"))
-    first = pnp("build", "--game", "x-statix", cwd=folder)
+    first = pnp("build", "--game", "x-statix", "--jobs", "1", cwd=folder)
     assert first.returncode == 0, first.stderr
     assert built(first) == {"common.pdf", "owners.pdf", "team-names.pdf", "tokens.pdf",
                             "reference.pdf", "calibration.pdf"}

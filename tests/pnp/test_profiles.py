@@ -3,18 +3,35 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from tests.harness import run_cli
 from tests.pdftext import page_texts
+from tests.pnp.starter_copies import fresh_copy
+
+
+@pytest.fixture(scope="module")
+def _project(tmp_path_factory):
+    """The `pnp init` project (made once; each test a copy)."""
+    root = tmp_path_factory.mktemp("project")
+    done = run_cli("pnp", "init", str(root / "proj"))
+    assert done.returncode == 0, done.stderr
+    return root / "proj"
+
+
+@pytest.fixture(scope="module")
+def _playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("profiles")
 
 
 @pytest.fixture
-def project(tmp_path, cli):
-    done = cli("pnp", "init", str(tmp_path / "proj"))
-    assert done.returncode == 0, done.stderr
-    return tmp_path / "proj"
+def project(_project, _playground) -> Path:
+    """A fresh copy of it, at one path for every test (tests/pnp/starter_copies)."""
+    return fresh_copy(_project, _playground, "proj")
 
 
 def export(cli, project, out, *args):

@@ -14,14 +14,16 @@ from pnp.artefacts.project_build import BuildOptions, build_project
 from pnp.cli.init import write_project
 from pnp.draw.elements.text import Text
 from tests.pnp.ships import ship_row, write_ships
+from tests.pnp.starter_copies import fresh_copy
 
 ROWS = 40
 STAR = " \u2605"            # a character only the fallback font (DejaVu Sans) has
 
 
-@pytest.fixture
-def starter(tmp_path) -> Path:
-    folder = tmp_path / "game"
+@pytest.fixture(scope="module")
+def _starter(tmp_path_factory) -> Path:
+    """The starter with its ships grown (written once; each test edits a copy)."""
+    folder = tmp_path_factory.mktemp("starter") / "game"
     write_project(folder, None)
     # captains (italic) from ship 30 on, a star (the fallback font) at ship 35: an edit
     # bringing the star in earlier swaps the two fonts' names in the PDF
@@ -34,6 +36,18 @@ def starter(tmp_path) -> Path:
                 "Müller \u2014 naïve!")
     write_ships(folder, rows)
     return folder
+
+
+@pytest.fixture(scope="module")
+def _playground(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("text-code")
+
+
+@pytest.fixture
+def starter(_starter, _playground) -> Path:
+    """A fresh copy of the grown starter, at one path for every test
+    (tests/pnp/starter_copies)."""
+    return fresh_copy(_starter, _playground)
 
 
 def _ships(project: Path, out: Path, monkeypatch, cache: Path | None) -> bytes:
