@@ -19,8 +19,8 @@ import pytest
 import carddb
 from carddb import expr
 from referee.errors import RefereeError, UsageError
-from referee.state_copy import copy_state
 from referee.simulate import declared
+from referee.state_copy import copy_state
 from referee.table import kit, lab_steps, rules, turn
 from referee.table.expr_source import generated
 from tests.referee.table.test_rules_as_data import BAZAAR
