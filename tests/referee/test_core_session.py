@@ -363,32 +363,91 @@ def assert_consistent(log: list[tuple[dict, dict]]) -> None:
         assert after == expected
 
 
+FORKER = """
+import os
+import sys
+
+from referee.cli import main
+
+while sys.stdin.readline():  # a line: run the command once more, in a child of this process
+    pid = os.fork()
+    if pid == 0:
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        code = 1
+        try:
+            main(sys.argv[1:], prog_name="referee")
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        finally:
+            os._exit(code)
+    print(pid, flush=True)
+    sys.stdin.readline()  # a line: the child's wait status (unreaped till then: its pid holds)
+    print(os.waitpid(pid, 0)[1], flush=True)
+"""
+
+
+class Forker:
+    """`referee ARGS` run again and again, each time in a real process of its own: a child
+    forked from one process that imported the CLI once (the start-up of a whole `python -m
+    referee` each time was nine tenths of the test's CPU and is not what it tests)."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", FORKER, *args], env=process_env(),
+                                     cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True)
+
+    def start(self) -> int:
+        """A child started on the command: its pid (the child's till `status` is asked)."""
+        return int(self._ask())
+
+    def status(self) -> int:
+        """The child's wait status once it ended (as `os.waitpid` gives it)."""
+        return int(self._ask())
+
+    def _ask(self) -> str:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+        return self.proc.stdout.readline()
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        assert self.proc.wait(timeout=30) == 0
+        self.proc.stdout.close()
+
+
 def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
     db = tmp_path / "game.db"
     start = make_session(db)["table"]["Ann"]["mt"]
     # real processes: a SIGKILL in the middle of the write is the point
-    cmd = [sys.executable, "-m", "referee", "--session", str(db), "mt", "Ann", "+1"]
+    forker = Forker("--session", str(db), "mt", "Ann", "+1")
     t0 = time.perf_counter()
-    subprocess.run(cmd, env=process_env(), check=True, capture_output=True)
+    forker.start()
+    assert forker.status() == 0
     delay = time.perf_counter() - t0
     rng = random.Random(42)
     committed = 0
     for _ in range(30):
         before = len(read_log(db))
-        proc = subprocess.Popen(cmd, env=process_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pid = forker.start()
         time.sleep(delay * rng.uniform(0.9, 1.1))  # the kill's moment is what is tested
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        os.kill(pid, signal.SIGKILL)
+        status = forker.status()
         log = read_log(db)  # opens: never broken
         assert_consistent(log)
         mt_events = sum(1 for e, _ in log if e["kind"] == "mt")
         assert log[-1][1]["table"]["Ann"]["mt"] == start + mt_events
         assert len(log) in (before, before + 1)  # the command happened entirely or not at all
+        assert len(log) > before or os.WIFSIGNALED(status)  # not written: it was killed
         # aim at the moment of the write, whatever the machine's load: a kill that came
         # after the commit moves the next one earlier, one that came before moves it later
         landed_after = len(log) > before
         committed += landed_after
         delay *= 0.85 if landed_after else 1.15
+    forker.close()
     assert 0 < committed < 30  # the kills did straddle the write
     cli("--session", str(db), "mt", "Ann", "+1", check=0)
     assert cli("--session", str(db), "status").returncode == 0
