@@ -172,7 +172,22 @@ def test_answers_the_lab_path_leaves_to_the_general_step(harbour):
     assert lab_steps.step(state, harbour, turn.current_step(state, harbour), [], source) is None
 
 
+@pytest.fixture(scope="module")
+def played_states():  # type: ignore[no-untyped-def]
+    """`played_states(game)`: `states_of(game, 24)`, played once a module (a game's three
+    comparisons of functions read the same states, each a stride of its own)."""
+    played: dict[int, tuple[kit.TableGame, list[dict]]] = {}
+
+    def get(game: kit.TableGame) -> list[dict]:
+        if id(game) not in played:
+            played[id(game)] = (game, states_of(game, 24))
+        return played[id(game)][1]
+
+    return get
+
+
 def states_of(game: kit.TableGame, seed: int) -> list[dict]:
+    """Every state after a step of the lab's path in 2 games a player count and policy."""
     seen: list[dict] = []
 
     def keeping(kind, run):  # type: ignore[no-untyped-def]
@@ -207,14 +222,15 @@ def expressions(game: kit.TableGame) -> set[str]:
 
 
 @pytest.mark.parametrize("which", ["harbour", "bazaar"])
-def test_an_expression_written_as_one_function_means_what_its_tree_means(which, request):
+def test_an_expression_written_as_one_function_means_what_its_tree_means(which, request,
+                                                                         played_states):
     game = request.getfixturevalue(which)
     texts = sorted(expressions(game))
     assert len(texts) >= 5
     pairs = [(generated(expr.parse(t), game), rules._compile(expr.parse(t), game),  # noqa: SLF001
               rules.amount_for(t, game)) for t in texts]
     compared = 0
-    for state in states_of(game, 24)[::7]:
+    for state in played_states(game)[::7]:
         for who in (*state["players"], None):
             for card in (None, *list(game.cards)[:3]):
                 env = rules.Env(state, game, who, card)
@@ -230,7 +246,7 @@ def test_an_expression_written_as_one_function_means_what_its_tree_means(which, 
     ("bazaar", "fame + sum(stalls.income) * 2 + sum(market.income)",
      ["sum(stalls.price) > 3 if fame > 1", "sum(market.income) + gold >= 9"], [])])
 def test_the_settle_scan_means_what_its_expressions_mean(which, score, player_tests,
-                                                          pool_tests, request):
+                                                          pool_tests, request, played_states):
     """The settle scan (expr_source.scan: each seat's score and whether an end test
     holds, its sums over a seat's zone worked out once a seat by a loop) gives what each
     expression's own function gives, on every state of many games."""
@@ -243,7 +259,7 @@ def test_the_settle_scan_means_what_its_expressions_mean(which, score, player_te
     seat_tests = [generated(expr.parse(t), game) for t in player_tests]
     table_tests = [generated(expr.parse(t), game) for t in pool_tests]
     held_seen = set()
-    for state in states_of(game, 29)[::3]:
+    for state in played_states(game)[::3]:
         envs = {p: rules.Env(state, game, p) for p in state["players"]}
         held = any(t(rules.Env(state, game, None)) for t in table_tests) or any(
             t(env) for env in envs.values() for t in seat_tests)
@@ -280,7 +296,8 @@ def test_steps_left_to_the_general_step_among_the_others_play_the_same_games(lef
 
 
 @pytest.mark.parametrize("which", ["harbour", "bazaar"])
-def test_a_rolls_outcome_written_as_one_function_means_what_its_tree_means(which, request):
+def test_a_rolls_outcome_written_as_one_function_means_what_its_tree_means(which, request,
+                                                                           played_states):
     """`rules.outcome_for` (a roll's outcome as one function of the counts and the sum)
     gives what `rules.compiled` gives for an Env with the roll's counts: every name a
     count (a token's name too), `sum` the faces' sum, zones and the hand read as ever."""
@@ -291,7 +308,7 @@ def test_a_rolls_outcome_written_as_one_function_means_what_its_tree_means(which
     pairs = [(rules.outcome_for(t, game), rules.compiled(t)) for t in texts]
     rng = random.Random(26)
     compared = 0
-    for state in states_of(game, 27)[::9]:
+    for state in played_states(game)[::9]:
         for who in state["players"]:
             counts = {k: rng.randrange(4) for k in ("wind", "wave", "sword", "cargo", "gold")
                       if rng.random() < 0.7}
