@@ -246,7 +246,7 @@ def _fsync(path: str, directory: bool = False) -> None:
         os.close(fd)
 
 
-def _durable(conn: sqlite3.Connection, path: PathText) -> None:
+def _durable(conn: sqlite3.Connection, path: PathText, real: str) -> None:
     """After a COMMIT: the two fsyncs a committed command needs. The WAL is synced (the
     command's events are durable), its pages are copied into the file (a checkpoint) and
     the file is synced, so the file stands alone again before the command answers. Only then
@@ -254,11 +254,11 @@ def _durable(conn: sqlite3.Connection, path: PathText) -> None:
     A checkpoint that could not copy everything (another connection reads an older
     snapshot, or checkpoints itself) leaves the rest to that connection; the folder is
     synced too then, as the WAL may be new and must survive until it is copied."""
-    _fsync(session_media.wal_of(path))  # beside the link's target, for a linked session
+    _fsync(f"{real}-wal")  # beside the link's target (`real`), as session_media.wal_of says
     busy, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     conn.execute("PRAGMA synchronous = NORMAL")  # for the checkpoint on close, if any
     if busy or copied < logged:
-        _fsync(session_media.folder_of(path), directory=True)
+        _fsync(os.path.dirname(real), directory=True)  # session_media.folder_of
     if copied > 0:
         _fsync(os.fspath(path))
 
@@ -339,6 +339,9 @@ class Session:
         self._anchors: dict[int, dict] = {}  # anchors' states as values, by seq (the same)
         self._history: Stacks = (0, Seqs(), [], set())  # _undo_stacks up to `_last`
         self._seen: list | None = None  # the file's identity as the command found it
+        # the file SQLite opens (session_media.real_file), resolved once a `with`: the marks,
+        # the -wal and the fsyncs each asked for it, and a resolution stats every folder
+        self._real = ""
         self._marked = False  # a mark for `_last` is recorded already (session_verified)
         self._wal = False  # writing a WAL-mode file: `_durable` after COMMIT
 
@@ -363,11 +366,12 @@ class Session:
             self._close(commit=False)  # rolls back the rows inserted so far: kept in _new
 
     def __enter__(self) -> Session:
-        if self.write and not session_media.writable(self.path):
+        self._real = session_media.real_file(self.path)
+        if self.write and not session_media.writable(self.path, self._real):
             raise session_media.read_only_error(self.path)
         try:
             try:
-                self._begin(session_media.read_mode(self.path, self.write))
+                self._begin(session_media.read_mode(self.path, self.write, self._real))
             except sqlite3.OperationalError as error:
                 self._close(commit=False)
                 if self.write or not session_media.may_read_immutable(self.path, error):
@@ -417,13 +421,13 @@ class Session:
         the mark the command found."""
         if committed and self._new:
             last, history = self._new[-1], self._stacks_now()
-        elif self._marked and session_verified.identity(self.path) == self._seen:
+        elif self._marked and session_verified.identity(self.path, self._real) == self._seen:
             return
         else:
             last, history = self._last, self._history
         base, done, undone, reverted = history
         mark = session_verified.Mark(last[0], row_crc(last), base, done, undone, reverted)
-        session_verified.save(self.path, self._version, mark)
+        session_verified.save(self.path, self._version, mark, self._real)
 
     def _write_late(self) -> None:
         """After `let_go`: take the write lock again, check that the log still ends with the event
@@ -474,7 +478,7 @@ class Session:
             if conn.in_transaction:
                 conn.execute("COMMIT" if commit else "ROLLBACK")
                 if commit and self.write and self._wal and (self._new or self.lock_late):
-                    _durable(conn, self.path)
+                    _durable(conn, self.path, self._real or session_media.real_file(self.path))
         finally:
             conn.close()
 
@@ -487,10 +491,10 @@ class Session:
             raise SessionError(f"{self.path}: not a referee session")
         # The transaction's snapshot is taken (the header read): the identity now is that
         # of what the command reads, or of a later change (then it differs: a whole check).
-        self._seen = session_verified.identity(self.path)
+        self._seen = session_verified.identity(self.path, self._real)
         mark = None
         if version in state_schema.SCHEMAS:  # an older format is upgraded by its first write
-            mark = session_verified.load(self.path, self._seen, version)
+            mark = session_verified.load(self.path, self._seen, version, self._real)
         if mark is None:
             self._quick_check()
         if version not in state_schema.SCHEMAS:
