@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -365,52 +364,89 @@ def assert_consistent(log: list[tuple[dict, dict]]) -> None:
 
 FORKER = """
 import os
+import signal
 import sys
 
 from referee.cli import main
+from referee.session import Session
 
-while sys.stdin.readline():  # a line: run the command once more, in a child of this process
-    pid = os.fork()
-    if pid == 0:
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        code = 1
-        try:
-            main(sys.argv[1:], prog_name="referee")
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        finally:
-            os._exit(code)
-    print(pid, flush=True)
-    sys.stdin.readline()  # a line: the child's wait status (unreaped till then: its pid holds)
-    print(os.waitpid(pid, 0)[1], flush=True)
+
+def cli(args):
+    main(args, prog_name="referee")
+
+
+def writer(args):  # Ann's MT one up at a time, several pages a write, till it is killed
+    first = True
+    while True:
+        with Session.open(args[0]) as s:
+            state = s.state
+            state["table"]["Ann"]["mt"] += 1
+            state["padding"] = "x" * 20000
+            before = state["table"]["Ann"]["mt"] - 1
+            s.record("mt", "Ann +1", {"player": "Ann", "op": "+", "amount": 1,
+                                      "before": before, "after": before + 1}, state)
+        if first:
+            print("writing", flush=True)
+            first = False
+
+
+run, shown = {"cli": (cli, False), "writer": (writer, True)}[sys.argv[1]]
+child = 0
+for order in map(str.strip, iter(sys.stdin.readline, "")):
+    if order == "start":  # a child runs it once, in a process of its own
+        child = os.fork()
+        if child == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 2) if shown else (0, 1, 2):
+                os.dup2(null, fd)
+            code = 1
+            try:
+                run(sys.argv[2:])
+                code = 0
+            except SystemExit as done:
+                code = done.code if isinstance(done.code, int) else 1
+            finally:
+                os._exit(code)
+        continue
+    if order == "kill":
+        os.kill(child, signal.SIGKILL)  # unreaped till now: the pid is still the child's
+    print(os.waitpid(child, 0)[1], flush=True)
 """
 
 
 class Forker:
-    """`referee ARGS` run again and again, each time in a real process of its own: a child
-    forked from one process that imported the CLI once (the start-up of a whole `python -m
-    referee` each time was nine tenths of the test's CPU and is not what it tests)."""
+    """Real processes started again and again on one task: each a child forked from one
+    process that imported the referee once (the start-up of a whole interpreter and the
+    CLI each time was nine tenths of the SIGKILL tests' CPU, and is not what they test).
+    `task` is "cli" (`referee ARGS`, its output thrown away) or "writer" (Ann's MT one up
+    at a time in the session ARGS[0], saying "writing" once it has written)."""
 
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-c", FORKER, *args], env=process_env(),
-                                     cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True)
+    def __init__(self, task: str, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", FORKER, task, *args],
+                                     env=process_env(), cwd=ROOT, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
 
-    def start(self) -> int:
-        """A child started on the command: its pid (the child's till `status` is asked)."""
-        return int(self._ask())
+    def start(self) -> None:
+        self._say("start")
 
-    def status(self) -> int:
-        """The child's wait status once it ended (as `os.waitpid` gives it)."""
-        return int(self._ask())
+    def kill(self) -> int:
+        """SIGKILL to the child now (if it has not ended already); its wait status."""
+        self._say("kill")
+        return int(self.readline())
 
-    def _ask(self) -> str:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write("\n")
-        self.proc.stdin.flush()
+    def wait(self) -> int:
+        """The child's wait status once it ends."""
+        self._say("wait")
+        return int(self.readline())
+
+    def readline(self) -> str:
+        assert self.proc.stdout is not None
         return self.proc.stdout.readline()
+
+    def _say(self, order: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(order + "\n")
+        self.proc.stdin.flush()
 
     def close(self) -> None:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -423,19 +459,18 @@ def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
     db = tmp_path / "game.db"
     start = make_session(db)["table"]["Ann"]["mt"]
     # real processes: a SIGKILL in the middle of the write is the point
-    forker = Forker("--session", str(db), "mt", "Ann", "+1")
+    forker = Forker("cli", "--session", str(db), "mt", "Ann", "+1")
     t0 = time.perf_counter()
     forker.start()
-    assert forker.status() == 0
+    assert forker.wait() == 0
     delay = time.perf_counter() - t0
     rng = random.Random(42)
     committed = 0
     for _ in range(30):
         before = len(read_log(db))
-        pid = forker.start()
+        forker.start()
         time.sleep(delay * rng.uniform(0.9, 1.1))  # the kill's moment is what is tested
-        os.kill(pid, signal.SIGKILL)
-        status = forker.status()
+        status = forker.kill()
         log = read_log(db)  # opens: never broken
         assert_consistent(log)
         mt_events = sum(1 for e, _ in log if e["kind"] == "mt")
@@ -453,44 +488,20 @@ def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
     assert cli("--session", str(db), "status").returncode == 0
 
 
-WRITER = """
-import sys
-from referee.session import Session
-path = sys.argv[1]
-first = True
-while True:
-    with Session.open(path) as s:
-        state = s.state
-        state["table"]["Ann"]["mt"] += 1
-        state["padding"] = "x" * 20000  # several pages per write
-        before = state["table"]["Ann"]["mt"] - 1
-        s.record("mt", "Ann +1", {"player": "Ann", "op": "+", "amount": 1, "before": before, "after": before + 1}, state)
-    if first:
-        print("writing", flush=True)
-        first = False
-"""
-
-
 def test_sigkill_of_a_busy_writer_never_breaks_the_session(tmp_path):
     db = tmp_path / "game.db"
     make_session(db)
     rng = random.Random(7)
+    forker = Forker("writer", str(db))  # real processes: SIGKILL mid-write is the point
     for _ in range(10):
-        proc = subprocess.Popen(  # a process: SIGKILL mid-write is the point
-            [sys.executable, "-c", WRITER, str(db)],
-            env=process_env(),
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert proc.stdout.readline() == "writing\n"  # it is now writing in a loop
+        forker.start()
+        assert forker.readline() == "writing\n"  # it is now writing in a loop
         time.sleep(rng.uniform(0.0, 0.05))  # the kill's moment in the writes is what is tested
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        proc.stdout.close()
+        assert os.WIFSIGNALED(forker.kill())
         log = read_log(db)
         for (_, before), (_, after) in zip(log, log[1:], strict=False):
             assert after["table"]["Ann"]["mt"] == before["table"]["Ann"]["mt"] + 1
+    forker.close()
     assert len(log) > 10  # each writer got at least one write in before its kill
     assert cli("--session", str(db), "status").returncode == 0
 
