@@ -411,6 +411,10 @@ for order in map(str.strip, iter(sys.stdin.readline, "")):
     if order == "kill":
         os.kill(child, signal.SIGKILL)  # unreaped till now: the pid is still the child's
     print(os.waitpid(child, 0)[1], flush=True)
+    child = 0
+if child:  # the test ended before it was done with the child (a writer runs till killed)
+    os.kill(child, signal.SIGKILL)
+    os.waitpid(child, 0)
 """
 
 
@@ -449,24 +453,25 @@ class Forker:
         self.proc.stdin.flush()
 
     def close(self) -> None:
+        """The end of the tests' orders: a child still running is killed, the forking
+        process ends (a test closes it whether it passed or not)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.close()
         assert self.proc.wait(timeout=30) == 0
         self.proc.stdout.close()
 
 
-def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
-    db = tmp_path / "game.db"
-    start = make_session(db)["table"]["Ann"]["mt"]
-    # real processes: a SIGKILL in the middle of the write is the point
-    forker = Forker("cli", "--session", str(db), "mt", "Ann", "+1")
+def kill_cli_writes(forker: Forker, db: Path, start: int, times: int) -> int:
+    """SIGKILL the CLI's `mt Ann +1` `times` times, aimed at its write; after each, the
+    session opens, holds whole commands only and Ann's MT counts them. How many of the
+    commands were committed before their kill."""
     t0 = time.perf_counter()
     forker.start()
     assert forker.wait() == 0
     delay = time.perf_counter() - t0
     rng = random.Random(42)
     committed = 0
-    for _ in range(30):
+    for _ in range(times):
         before = len(read_log(db))
         forker.start()
         time.sleep(delay * rng.uniform(0.9, 1.1))  # the kill's moment is what is tested
@@ -482,7 +487,18 @@ def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
         landed_after = len(log) > before
         committed += landed_after
         delay *= 0.85 if landed_after else 1.15
-    forker.close()
+    return committed
+
+
+def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
+    db = tmp_path / "game.db"
+    start = make_session(db)["table"]["Ann"]["mt"]
+    # real processes: a SIGKILL in the middle of the write is the point
+    forker = Forker("cli", "--session", str(db), "mt", "Ann", "+1")
+    try:
+        committed = kill_cli_writes(forker, db, start, 30)
+    finally:
+        forker.close()
     assert 0 < committed < 30  # the kills did straddle the write
     cli("--session", str(db), "mt", "Ann", "+1", check=0)
     assert cli("--session", str(db), "status").returncode == 0
@@ -493,15 +509,17 @@ def test_sigkill_of_a_busy_writer_never_breaks_the_session(tmp_path):
     make_session(db)
     rng = random.Random(7)
     forker = Forker("writer", str(db))  # real processes: SIGKILL mid-write is the point
-    for _ in range(10):
-        forker.start()
-        assert forker.readline() == "writing\n"  # it is now writing in a loop
-        time.sleep(rng.uniform(0.0, 0.05))  # the kill's moment in the writes is what is tested
-        assert os.WIFSIGNALED(forker.kill())
-        log = read_log(db)
-        for (_, before), (_, after) in zip(log, log[1:], strict=False):
-            assert after["table"]["Ann"]["mt"] == before["table"]["Ann"]["mt"] + 1
-    forker.close()
+    try:
+        for _ in range(10):
+            forker.start()
+            assert forker.readline() == "writing\n"  # it is now writing in a loop
+            time.sleep(rng.uniform(0.0, 0.05))  # the kill's moment in the writes is the test
+            assert os.WIFSIGNALED(forker.kill())
+            log = read_log(db)
+            for (_, before), (_, after) in zip(log, log[1:], strict=False):
+                assert after["table"]["Ann"]["mt"] == before["table"]["Ann"]["mt"] + 1
+    finally:
+        forker.close()
     assert len(log) > 10  # each writer got at least one write in before its kill
     assert cli("--session", str(db), "status").returncode == 0
 
