@@ -33,7 +33,8 @@ def on_clock(state: dict) -> str | None:
         return None
     turn = state.get("turn")
     players = state.get("players")
-    if not isinstance(turn, dict) or not isinstance(players, list):
+    # a tuple as a state handed to Session.record may hold them (its JSON holds a list)
+    if not isinstance(turn, dict) or not isinstance(players, (list, tuple)):
         return None
     player = turn.get("player")
     if player is None and turn.get("active") in ("heroes", "villains") and len(players) == 2:
@@ -68,10 +69,16 @@ def advance(before: dict | None, state_before: dict, now: float) -> dict:
     """The clock of the next event: `before` (the current row's clock, None if it has
     none: then it starts now) with the time since charged to whoever was on the clock
     in `state_before`."""
+    return charged(before, on_clock(state_before), now)
+
+
+def charged(before: dict | None, player: str | None, now: float) -> dict:
+    """`advance` with whoever was on the clock known already (`on_clock` of the state
+    before, None: nobody): a session that has just appended an event knows it without
+    reading that event's state back."""
     if before is None:
         return start(now)
     used = dict(before["used"])
-    player = on_clock(state_before)
     if player is not None:
         spent = max(0.0, now - before["at"])  # a clock set back never takes time away
         used[player] = round(used.get(player, 0.0) + spent, 3)

@@ -446,7 +446,8 @@ def digest(value: Any) -> str:
 _memory: dict[str, dict[str, list]] = {}
 
 
-def _memory_file(session: str) -> tuple[str, str] | None:
+def _memory_file(real: str) -> str | None:
+    """The memory file of the session whose real path (every link followed) is `real`."""
     from referee import session_verified
 
     base = session_verified.folder()
@@ -454,21 +455,20 @@ def _memory_file(session: str) -> tuple[str, str] | None:
         return None
     import zlib
 
-    real = os.path.realpath(session)
     raw = real.encode("utf-8", "surrogateescape")
-    return real, os.path.join(base, f"{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}.kept.json")
+    return os.path.join(base, f"{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}.kept.json")
 
 
 def _recall(session: str, what: str) -> list[list]:
     """What this session's memory holds under `what` ("said", "same"): in this process,
     then in the memory file (another process may have written it since)."""
-    real = os.path.realpath(session)
+    real = os.path.realpath(session)  # once: it stats every folder of the path
     known = [entry for entry in [_memory.get(real, {}).get(what)] if entry is not None]
-    where = _memory_file(session)
+    where = _memory_file(real)
     if where is None:
         return known
     try:
-        with open(where[1], encoding="utf-8") as file:
+        with open(where, encoding="utf-8") as file:
             data = json.load(file)
         if data.get("path") == real and data.get(what) is not None:
             known.append(data[what])
@@ -485,10 +485,9 @@ def _remember(session: str, what: str, entry: list) -> None:
 
     real = os.path.realpath(session)
     _memory.setdefault(real, {})[what] = entry
-    where = _memory_file(session)
-    if where is None:
+    path = _memory_file(real)
+    if path is None:
         return
-    real, path = where
     data: dict[str, Any] = {"path": real}
     for other in ("said", "same"):
         if other != what and (known := _recall(session, other)):

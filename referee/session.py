@@ -246,7 +246,7 @@ def _fsync(path: str, directory: bool = False) -> None:
         os.close(fd)
 
 
-def _durable(conn: sqlite3.Connection, path: PathText) -> None:
+def _durable(conn: sqlite3.Connection, path: PathText, real: str) -> None:
     """After a COMMIT: the two fsyncs a committed command needs. The WAL is synced (the
     command's events are durable), its pages are copied into the file (a checkpoint) and
     the file is synced, so the file stands alone again before the command answers. Only then
@@ -254,11 +254,11 @@ def _durable(conn: sqlite3.Connection, path: PathText) -> None:
     A checkpoint that could not copy everything (another connection reads an older
     snapshot, or checkpoints itself) leaves the rest to that connection; the folder is
     synced too then, as the WAL may be new and must survive until it is copied."""
-    _fsync(session_media.wal_of(path))  # beside the link's target, for a linked session
+    _fsync(f"{real}-wal")  # beside the link's target (`real`), as session_media.wal_of says
     busy, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     conn.execute("PRAGMA synchronous = NORMAL")  # for the checkpoint on close, if any
     if busy or copied < logged:
-        _fsync(session_media.folder_of(path), directory=True)
+        _fsync(os.path.dirname(real), directory=True)  # session_media.folder_of
     if copied > 0:
         _fsync(os.fspath(path))
 
@@ -334,9 +334,14 @@ class Session:
         self._new: list[Row] = []  # this command's rows (not yet checked on leaving `with`)
         self._read: dict[int, Row] = {}  # earlier rows read (and their CRC checked)
         self._texts: dict[int, str] = {}  # states as JSON text, by seq (`_state_text`)
+        # the last row this command appended, its clock and who is on it (`_clock_after`)
+        self._appended: tuple[Row, dict | None, str | None] | None = None
         self._anchors: dict[int, dict] = {}  # anchors' states as values, by seq (the same)
         self._history: Stacks = (0, Seqs(), [], set())  # _undo_stacks up to `_last`
         self._seen: list | None = None  # the file's identity as the command found it
+        # the file SQLite opens (session_media.real_file), resolved once a `with`: the marks,
+        # the -wal and the fsyncs each asked for it, and a resolution stats every folder
+        self._real = ""
         self._marked = False  # a mark for `_last` is recorded already (session_verified)
         self._wal = False  # writing a WAL-mode file: `_durable` after COMMIT
 
@@ -361,11 +366,12 @@ class Session:
             self._close(commit=False)  # rolls back the rows inserted so far: kept in _new
 
     def __enter__(self) -> Session:
-        if self.write and not session_media.writable(self.path):
+        self._real = session_media.real_file(self.path)
+        if self.write and not session_media.writable(self.path, self._real):
             raise session_media.read_only_error(self.path)
         try:
             try:
-                self._begin(session_media.read_mode(self.path, self.write))
+                self._begin(session_media.read_mode(self.path, self.write, self._real))
             except sqlite3.OperationalError as error:
                 self._close(commit=False)
                 if self.write or not session_media.may_read_immutable(self.path, error):
@@ -415,13 +421,13 @@ class Session:
         the mark the command found."""
         if committed and self._new:
             last, history = self._new[-1], self._stacks_now()
-        elif self._marked and session_verified.identity(self.path) == self._seen:
+        elif self._marked and session_verified.identity(self.path, self._real) == self._seen:
             return
         else:
             last, history = self._last, self._history
         base, done, undone, reverted = history
         mark = session_verified.Mark(last[0], row_crc(last), base, done, undone, reverted)
-        session_verified.save(self.path, self._version, mark)
+        session_verified.save(self.path, self._version, mark, self._real)
 
     def _write_late(self) -> None:
         """After `let_go`: take the write lock again, check that the log still ends with the event
@@ -472,7 +478,7 @@ class Session:
             if conn.in_transaction:
                 conn.execute("COMMIT" if commit else "ROLLBACK")
                 if commit and self.write and self._wal and (self._new or self.lock_late):
-                    _durable(conn, self.path)
+                    _durable(conn, self.path, self._real or session_media.real_file(self.path))
         finally:
             conn.close()
 
@@ -485,10 +491,10 @@ class Session:
             raise SessionError(f"{self.path}: not a referee session")
         # The transaction's snapshot is taken (the header read): the identity now is that
         # of what the command reads, or of a later change (then it differs: a whole check).
-        self._seen = session_verified.identity(self.path)
+        self._seen = session_verified.identity(self.path, self._real)
         mark = None
         if version in state_schema.SCHEMAS:  # an older format is upgraded by its first write
-            mark = session_verified.load(self.path, self._seen, version)
+            mark = session_verified.load(self.path, self._seen, version, self._real)
         if mark is None:
             self._quick_check()
         if version not in state_schema.SCHEMAS:
@@ -893,6 +899,7 @@ class Session:
         else:
             self._check_open()
         self._new.append(row)
+        self._appended = (row, clock.read(payload), clock.on_clock(new_state))
         return row[0]
 
     def _stored(self, seq: int, text: str, state: dict) -> str:
@@ -908,12 +915,19 @@ class Session:
 
     def _clock_after(self, kind: str) -> dict:
         """The turn clock of the event about to be appended (referee/clock.py): the time
-        since the current event charged to whoever was on the clock; a `new` starts it."""
+        since the current event charged to whoever was on the clock; a `new` starts it.
+        After an event this command appended, its clock and player are known (`_appended`):
+        a long run of appends (a script, a test's 20,000) parsed the event's payload and
+        whole state back every time only to learn them."""
         if kind == "new":
             return clock.start(_time())
         current = self._current()
-        before = clock.read(json.loads(current[4]))
-        return clock.advance(before, json.loads(self._state_text(current)), _time())
+        if self._appended is not None and self._appended[0] is current:
+            _, before, player = self._appended  # this command's own last row: known
+        else:
+            before = clock.read(json.loads(current[4]))
+            player = clock.on_clock(json.loads(self._state_text(current)))
+        return clock.charged(before, player, _time())
 
     def clock(self) -> dict:
         """The turn clock now (`clock.standing`): each player's seconds, who is running."""

@@ -56,25 +56,27 @@ def folder_of(path: PathText) -> str:
     return os.path.dirname(real_file(path))
 
 
-def _wal_is_empty(path: PathText) -> bool:
-    wal = wal_of(path)
+def _wal_is_empty(path: PathText, real: str | None = None) -> bool:
+    wal = f"{real}-wal" if real else wal_of(path)
     try:
         return not os.path.exists(wal) or os.stat(wal).st_size == 0
     except OSError:
         return False
 
 
-def read_mode(path: PathText, write: bool) -> str:
+def read_mode(path: PathText, write: bool, real: str | None = None) -> str:
     """How to open `path`: "rw" (writing, or reading where writing is possible), "immutable"
-    (reading where it is not and no `-wal` holds changes), else "ro"."""
-    if write or writable(path):
+    (reading where it is not and no `-wal` holds changes), else "ro". `real`: its
+    `real_file`, when the caller has it already (each resolution stats every folder)."""
+    if write or writable(path, real):
         return "rw"
-    return "immutable" if _wal_is_empty(path) else "ro"
+    return "immutable" if _wal_is_empty(path, real) else "ro"
 
 
-def writable(path: PathText) -> bool:
-    """The file and its folder (where SQLite makes `-wal` and `-shm`) can be written."""
-    folder_ok = os.access(folder_of(path), os.W_OK)
+def writable(path: PathText, real: str | None = None) -> bool:
+    """The file and its folder (where SQLite makes `-wal` and `-shm`) can be written.
+    `real`: as `read_mode`'s."""
+    folder_ok = os.access(os.path.dirname(real) if real else folder_of(path), os.W_OK)
     return folder_ok and (not os.path.lexists(path) or os.access(path, os.W_OK))
 
 

@@ -75,21 +75,22 @@ def _stamps() -> str:
     return ";".join(stamps)
 
 
-def identity(path: str | os.PathLike) -> list | None:
-    """The file's and its `-wal`'s identity now (a `-wal` without frames counts as none)."""
+def identity(path: str | os.PathLike, real: str | None = None) -> list | None:
+    """The file's and its `-wal`'s identity now (a `-wal` without frames counts as none).
+    `real`: the real path of `path` (every link followed) when the caller knows it."""
     try:
         main = os.stat(path)
     except OSError:
         return None
     try:
-        wal = os.stat(f"{os.path.realpath(path)}-wal")  # SQLite's, beside a link's target
+        wal = os.stat(f"{real or os.path.realpath(path)}-wal")  # SQLite's, beside a link's target
         wal_id = [wal.st_ino, wal.st_size, wal.st_mtime_ns, wal.st_ctime_ns] if wal.st_size else None
     except OSError:
         wal_id = None
     return [main.st_dev, main.st_ino, main.st_size, main.st_mtime_ns, main.st_ctime_ns, wal_id]
 
 
-def _where(path: str | os.PathLike) -> tuple[str, str] | None:
+def _where(path: str | os.PathLike, real: str | None = None) -> tuple[str, str] | None:
     """(the session's real path, the mark's file). The name is a 64-bit checksum of the
     path (hashlib costs more to import than a command may spend); the mark names its
     session, and another session's mark is never used."""
@@ -98,7 +99,7 @@ def _where(path: str | os.PathLike) -> tuple[str, str] | None:
         return None
     import zlib
 
-    real = os.path.realpath(path)
+    real = real or os.path.realpath(path)
     raw = real.encode("utf-8", "surrogateescape")
     return real, os.path.join(base, f"{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}.json")
 
@@ -139,10 +140,11 @@ def _unruns(runs: object) -> list[int]:
     return values
 
 
-def load(path: str | os.PathLike, seen: list | None, version: int) -> Mark | None:
-    """The mark recorded for `path` if the file is as it was then (identity `seen`, format
-    `version`, the same checks), else None."""
-    found = _where(path)
+def load(path: str | os.PathLike, seen: list | None, version: int,
+         real: str | None = None) -> Mark | None:
+    """The mark recorded for `path` (real path `real`, when known) if the file is as it
+    was then (identity `seen`, format `version`, the same checks), else None."""
+    found = _where(path, real)
     if found is None or seen is None:
         return None
     real, where = found
@@ -162,10 +164,10 @@ def load(path: str | os.PathLike, seen: list | None, version: int) -> Mark | Non
         return None  # no mark, or a damaged one: the session is checked whole
 
 
-def save(path: str | os.PathLike, version: int, mark: Mark) -> None:
+def save(path: str | os.PathLike, version: int, mark: Mark, real: str | None = None) -> None:
     """Record `mark` with the file's identity now (after the command let go of it)."""
-    found = _where(path)
-    seen = identity(path)
+    found = _where(path, real)
+    seen = identity(path, real)
     if found is None or seen is None:
         return
     real, where = found

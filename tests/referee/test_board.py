@@ -270,6 +270,52 @@ def test_clock_survives_undo_pause_quit_and_resume(tmp_path, monkeypatch):
     assert used()["paused"] is True
 
 
+def record_apart(path: Path, states: list[dict], now: list[float], together: bool) -> None:
+    """`states` recorded 10, 20, 30 s... apart: by one command, or by one command each."""
+    from referee.session import Session
+
+    if together:
+        with Session.open(path) as session:
+            for i, state in enumerate(states):
+                now[0] += 10 * (i + 1)
+                session.record("mt", f"#{i}", {}, state)
+        return
+    for i, state in enumerate(states):
+        now[0] += 10 * (i + 1)
+        with Session.open(path) as session:
+            session.record("mt", f"#{i}", {}, state)
+
+
+def test_events_of_one_command_charge_the_clock_as_events_of_one_command_each(tmp_path,
+                                                                             monkeypatch):
+    """A command that records several events: each one's clock charges whoever the one
+    before left on the clock (Session._clock_after knows that of an event the same
+    command appended without reading it back), as when each is a command of its own. The
+    turn passes Bob, Ann, Bob; once the players are a tuple (their JSON is a list)."""
+    from referee.session import Session
+    from tests.referee._core_support import make_session
+
+    now = fake_time(monkeypatch)
+    clocks = []
+    for together in (True, False):
+        path = tmp_path / f"{together}.db"
+        now[0] = 1_000_000.0
+        first = make_session(path)["turn"]["player"]
+        states = []
+        for player, players in ((first, ["Ann", "Bob"]), ({"Ann": "Bob"}.get(first, "Ann"),
+                                ("Ann", "Bob")), (first, ["Ann", "Bob"])):
+            with Session.open(path, write=False) as session:
+                state = session.state
+            state["turn"]["player"], state["players"] = player, players
+            states.append(state)
+        record_apart(path, states, now, together)
+        with Session.open(path, write=False) as session:
+            clocks.append([event.payload["clock"]["used"] for event in session.log()][1:])
+    other = "Bob" if first == "Ann" else "Ann"
+    assert clocks[0] == clocks[1] == [{first: 10.0}, {first: 30.0},
+                                      {first: 30.0, other: 30.0}]
+
+
 # ── the running board: another process's commands, a play session at once ─────────
 def test_the_stream_follows_commands_of_other_processes_within_200ms(tmp_path, served):
     path = xs_session(tmp_path / "s.db")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -363,75 +362,164 @@ def assert_consistent(log: list[tuple[dict, dict]]) -> None:
         assert after == expected
 
 
-def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
-    db = tmp_path / "game.db"
-    start = make_session(db)["table"]["Ann"]["mt"]
-    # real processes: a SIGKILL in the middle of the write is the point
-    cmd = [sys.executable, "-m", "referee", "--session", str(db), "mt", "Ann", "+1"]
+FORKER = """
+import os
+import signal
+import sys
+
+from referee.cli import main
+from referee.session import Session
+
+
+def cli(args):
+    main(args, prog_name="referee")
+
+
+def writer(args):  # Ann's MT one up at a time, several pages a write, till it is killed
+    first = True
+    while True:
+        with Session.open(args[0]) as s:
+            state = s.state
+            state["table"]["Ann"]["mt"] += 1
+            state["padding"] = "x" * 20000
+            before = state["table"]["Ann"]["mt"] - 1
+            s.record("mt", "Ann +1", {"player": "Ann", "op": "+", "amount": 1,
+                                      "before": before, "after": before + 1}, state)
+        if first:
+            print("writing", flush=True)
+            first = False
+
+
+run, shown = {"cli": (cli, False), "writer": (writer, True)}[sys.argv[1]]
+child = 0
+for order in map(str.strip, iter(sys.stdin.readline, "")):
+    if order == "start":  # a child runs it once, in a process of its own
+        child = os.fork()
+        if child == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 2) if shown else (0, 1, 2):
+                os.dup2(null, fd)
+            code = 1
+            try:
+                run(sys.argv[2:])
+                code = 0
+            except SystemExit as done:
+                code = done.code if isinstance(done.code, int) else 1
+            finally:
+                os._exit(code)
+        continue
+    if order == "kill":
+        os.kill(child, signal.SIGKILL)  # unreaped till now: the pid is still the child's
+    print(os.waitpid(child, 0)[1], flush=True)
+    child = 0
+if child:  # the test ended before it was done with the child (a writer runs till killed)
+    os.kill(child, signal.SIGKILL)
+    os.waitpid(child, 0)
+"""
+
+
+class Forker:
+    """Real processes started again and again on one task: each a child forked from one
+    process that imported the referee once (the start-up of a whole interpreter and the
+    CLI each time was nine tenths of the SIGKILL tests' CPU, and is not what they test).
+    `task` is "cli" (`referee ARGS`, its output thrown away) or "writer" (Ann's MT one up
+    at a time in the session ARGS[0], saying "writing" once it has written)."""
+
+    def __init__(self, task: str, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", FORKER, task, *args],
+                                     env=process_env(), cwd=ROOT, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+
+    def start(self) -> None:
+        self._say("start")
+
+    def kill(self) -> int:
+        """SIGKILL to the child now (if it has not ended already); its wait status."""
+        self._say("kill")
+        return int(self.readline())
+
+    def wait(self) -> int:
+        """The child's wait status once it ends."""
+        self._say("wait")
+        return int(self.readline())
+
+    def readline(self) -> str:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.readline()
+
+    def _say(self, order: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(order + "\n")
+        self.proc.stdin.flush()
+
+    def close(self) -> None:
+        """The end of the tests' orders: a child still running is killed, the forking
+        process ends (a test closes it whether it passed or not)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        assert self.proc.wait(timeout=30) == 0
+        self.proc.stdout.close()
+
+
+def kill_cli_writes(forker: Forker, db: Path, start: int, times: int) -> int:
+    """SIGKILL the CLI's `mt Ann +1` `times` times, aimed at its write; after each, the
+    session opens, holds whole commands only and Ann's MT counts them. How many of the
+    commands were committed before their kill."""
     t0 = time.perf_counter()
-    subprocess.run(cmd, env=process_env(), check=True, capture_output=True)
+    forker.start()
+    assert forker.wait() == 0
     delay = time.perf_counter() - t0
     rng = random.Random(42)
     committed = 0
-    for _ in range(30):
+    for _ in range(times):
         before = len(read_log(db))
-        proc = subprocess.Popen(cmd, env=process_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        forker.start()
         time.sleep(delay * rng.uniform(0.9, 1.1))  # the kill's moment is what is tested
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        status = forker.kill()
         log = read_log(db)  # opens: never broken
         assert_consistent(log)
         mt_events = sum(1 for e, _ in log if e["kind"] == "mt")
         assert log[-1][1]["table"]["Ann"]["mt"] == start + mt_events
         assert len(log) in (before, before + 1)  # the command happened entirely or not at all
+        assert len(log) > before or os.WIFSIGNALED(status)  # not written: it was killed
         # aim at the moment of the write, whatever the machine's load: a kill that came
         # after the commit moves the next one earlier, one that came before moves it later
         landed_after = len(log) > before
         committed += landed_after
         delay *= 0.85 if landed_after else 1.15
+    return committed
+
+
+def test_sigkill_during_cli_writes_never_breaks_the_session(tmp_path):
+    db = tmp_path / "game.db"
+    start = make_session(db)["table"]["Ann"]["mt"]
+    # real processes: a SIGKILL in the middle of the write is the point
+    forker = Forker("cli", "--session", str(db), "mt", "Ann", "+1")
+    try:
+        committed = kill_cli_writes(forker, db, start, 30)
+    finally:
+        forker.close()
     assert 0 < committed < 30  # the kills did straddle the write
     cli("--session", str(db), "mt", "Ann", "+1", check=0)
     assert cli("--session", str(db), "status").returncode == 0
-
-
-WRITER = """
-import sys
-from referee.session import Session
-path = sys.argv[1]
-first = True
-while True:
-    with Session.open(path) as s:
-        state = s.state
-        state["table"]["Ann"]["mt"] += 1
-        state["padding"] = "x" * 20000  # several pages per write
-        before = state["table"]["Ann"]["mt"] - 1
-        s.record("mt", "Ann +1", {"player": "Ann", "op": "+", "amount": 1, "before": before, "after": before + 1}, state)
-    if first:
-        print("writing", flush=True)
-        first = False
-"""
 
 
 def test_sigkill_of_a_busy_writer_never_breaks_the_session(tmp_path):
     db = tmp_path / "game.db"
     make_session(db)
     rng = random.Random(7)
-    for _ in range(10):
-        proc = subprocess.Popen(  # a process: SIGKILL mid-write is the point
-            [sys.executable, "-c", WRITER, str(db)],
-            env=process_env(),
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert proc.stdout.readline() == "writing\n"  # it is now writing in a loop
-        time.sleep(rng.uniform(0.0, 0.05))  # the kill's moment in the writes is what is tested
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        proc.stdout.close()
-        log = read_log(db)
-        for (_, before), (_, after) in zip(log, log[1:], strict=False):
-            assert after["table"]["Ann"]["mt"] == before["table"]["Ann"]["mt"] + 1
+    forker = Forker("writer", str(db))  # real processes: SIGKILL mid-write is the point
+    try:
+        for _ in range(10):
+            forker.start()
+            assert forker.readline() == "writing\n"  # it is now writing in a loop
+            time.sleep(rng.uniform(0.0, 0.05))  # the kill's moment in the writes is the test
+            assert os.WIFSIGNALED(forker.kill())
+            log = read_log(db)
+            for (_, before), (_, after) in zip(log, log[1:], strict=False):
+                assert after["table"]["Ann"]["mt"] == before["table"]["Ann"]["mt"] + 1
+    finally:
+        forker.close()
     assert len(log) > 10  # each writer got at least one write in before its kill
     assert cli("--session", str(db), "status").returncode == 0
 

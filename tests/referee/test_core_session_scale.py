@@ -26,10 +26,12 @@ LONG = 20_000
 
 
 def grow(path: Path, events: int) -> None:
-    """`events` mt events more, through the library, in one transaction (fast)."""
+    """`events` mt events more, through the library, in one transaction (fast). One state
+    changed from one event to the next (`record` writes its JSON at once), not a copy
+    read back each time."""
     with Session.open(path) as session:
+        state = session.state
         for i in range(events):
-            state = session.state
             state["table"]["Ann"]["mt"] += 1 if i % 2 == 0 else -1
             session.record("mt", f"Ann MT {i}", {"i": i}, state)
 

@@ -1,7 +1,8 @@
 """X-Statix simulation: the policies' decisions are all accepted by the engine's own
-validation (strict mode: a fresh Play on a deep copy per decision, as the referee CLI
-runs a command); the fast driver plays the very same games; a seed gives the same result
-with 1 and 2 workers."""
+validation (in the fast driver, and for the first games of each seating in strict mode:
+a fresh Play on a deep copy per decision, as the referee CLI runs a command); the fast
+driver plays the very same games as strict mode; a seed gives the same result with 1 and
+2 workers."""
 
 from __future__ import annotations
 
@@ -24,50 +25,66 @@ def legal_rng(seating: tuple[str, ...], game: int) -> random.Random:
     return random.Random(f"legal/{seating}/{game}")
 
 
-@pytest.fixture(scope="module")
-def strict_games(db) -> dict[tuple[str, ...], list]:
-    """40 games per seating played in strict mode, once for the module: what the legality
-    test checks, and what the fast driver must play again."""
+STRICT = 5  # the first games of each seating played in strict mode too
+
+
+def seated_games(db, games: int, strict: bool) -> dict[tuple[str, ...], list]:
     cat = Catalog.from_db(db)
     return {seating: [play_game(db, cat, [make(p) for p in seating], legal_rng(seating, game),
-                                strict=True) for game in range(40)]
+                                strict=strict) for game in range(games)]
             for seating in SEATINGS}
 
 
+@pytest.fixture(scope="module")
+def fast_games(db) -> dict[tuple[str, ...], list]:
+    """40 games per seating played by the fast driver, once for the module: what the
+    legality test checks (a decision the engine refuses raises IllegalDecision there as in
+    strict mode, and an event played where it does not apply too)."""
+    return seated_games(db, 40, strict=False)
+
+
+@pytest.fixture(scope="module")
+def strict_games(db) -> dict[tuple[str, ...], list]:
+    """The first STRICT games per seating played in strict mode (a fresh Play on a deep
+    copy per decision, as the referee CLI runs a command): what the fast driver must
+    have played."""
+    return seated_games(db, STRICT, strict=True)
+
+
 @pytest.mark.parametrize("seating", SEATINGS)
-def test_policies_never_make_an_illegal_move(strict_games, seating):
+def test_policies_never_make_an_illegal_move(fast_games, strict_games, seating):
     """XS-1..XS-13: 40 games per seating (200 in all) with every decision checked by the
-    engine on a deep copy; any refusal raises IllegalDecision."""
+    engine, any refusal raising IllegalDecision; the first 5 a seating (25) in strict
+    mode too, each decision on a fresh Play as the CLI makes one, and the same games
+    (test_fast_driver_plays_the_same_games_as_strict)."""
     checked = 0
-    for record in strict_games[seating]:
+    for record in fast_games[seating] + strict_games[seating]:
         assert record.turns >= 1
         assert any(seat["won"] for seat in record.seats)  # XS-13: someone wins
         assert all(seat["mt"] >= 0 for seat in record.seats)  # XS-2
         checked += 1
-    assert checked == 40
+    assert checked == 40 + STRICT
 
 
-def test_strict_mode_refuses_what_the_engine_refuses(db):
-    """The check is real: a decision the rules forbid is refused and reported."""
+@pytest.mark.parametrize("strict", [True, False])
+def test_strict_mode_refuses_what_the_engine_refuses(db, strict):
+    """The check is real, in both modes: a decision the rules forbid is refused and
+    reported."""
     cat = Catalog.from_db(db)
     from referee.xs.game import new_state
 
     state = new_state(["A", "B"], db, random.Random(1))
-    table = Table(state, cat, random.Random(2), strict=True)
+    table = Table(state, cat, random.Random(2), strict=strict)
     power = next(c for c in db.games["x-statix"].cards(type="Power"))
     with pytest.raises(IllegalDecision, match="not a Hero|not in"):
         table.do(turn.recruit, power.name)  # XS-4: only Hero cards are recruited
 
 
-def test_fast_driver_plays_the_same_games_as_strict(db, strict_games):
-    """15 of the strict games (3 a seating), played again by the fast driver."""
-    cat = Catalog.from_db(db)
-    for game in range(15):
-        seating = SEATINGS[game % len(SEATINGS)]
-        strict = strict_games[seating][game]
-        fast = play_game(db, cat, [make(p) for p in seating], legal_rng(seating, game),
-                         strict=False)
-        assert fast == strict
+def test_fast_driver_plays_the_same_games_as_strict(fast_games, strict_games):
+    """The strict games (5 a seating, 25) are those the fast driver played."""
+    for seating in SEATINGS:
+        assert len(strict_games[seating]) == STRICT
+        assert fast_games[seating][:STRICT] == strict_games[seating]
 
 
 def test_seeded_run_is_identical_with_one_and_two_workers(small_chunks):

@@ -20,6 +20,7 @@ import carddb
 from carddb import expr
 from referee.errors import RefereeError, UsageError
 from referee.simulate import declared
+from referee.state_copy import copy_state
 from referee.table import kit, lab_steps, rules, turn
 from referee.table.expr_source import generated
 from tests.referee.table.test_rules_as_data import BAZAAR
@@ -43,8 +44,8 @@ def runs(game: kit.TableGame, seed: int, games: int) -> list[tuple[int, str, int
 
 def general(state: dict, game: kit.TableGame, words: list[str],
             rng: random.Random) -> dict | None:
-    """The general step on a copy of `state` with dice of their own (`rng`): the state
-    after it, None when refused."""
+    """The general step on `state` (a copy the caller gives up: it is changed) with dice of
+    their own (`rng`): the state after it, None when refused."""
     try:
         return turn.step_in_place(state, game, words, declared.LabFaces(rng), rng,
                                   quiet=True).state
@@ -72,7 +73,7 @@ def twin_steps(game: kit.TableGame, seed: int, games: int) -> dict[str, int]:
 
     def twin(kind, run):  # type: ignore[no-untyped-def]
         def both(state, words, source):  # type: ignore[no-untyped-def]
-            before, rng = copy.deepcopy(state), random.Random()
+            before, rng = copy_state(state), random.Random(0)
             rng.setstate(source.rng.getstate())
             done = run(state, words, source)
             said = f"{kind} {({True: 'taken', False: 'refused', None: 'left'})[done]}"
@@ -80,12 +81,14 @@ def twin_steps(game: kit.TableGame, seed: int, games: int) -> dict[str, int]:
             if done is None:
                 assert state == before  # left to the general step: nothing changed
                 return done
-            after = general(copy.deepcopy(before), game, words, rng)
+            if not done:
+                assert state == before, (kind, words)  # refused: nothing changed
+            after = general(before, game, words, rng)  # the copy is the general step's
             if done:
                 assert after == state, (kind, words)
                 assert rng.getstate() == source.rng.getstate()
             else:
-                assert after is None and state == before, (kind, words)
+                assert after is None, (kind, words)
             return done
         return both
 
@@ -169,13 +172,28 @@ def test_answers_the_lab_path_leaves_to_the_general_step(harbour):
     assert lab_steps.step(state, harbour, turn.current_step(state, harbour), [], source) is None
 
 
+@pytest.fixture(scope="module")
+def played_states():  # type: ignore[no-untyped-def]
+    """`played_states(game)`: `states_of(game, 24)`, played once a module (a game's three
+    comparisons of functions read the same states, each a stride of its own)."""
+    played: dict[int, tuple[kit.TableGame, list[dict]]] = {}
+
+    def get(game: kit.TableGame) -> list[dict]:
+        if id(game) not in played:
+            played[id(game)] = (game, states_of(game, 24))
+        return played[id(game)][1]
+
+    return get
+
+
 def states_of(game: kit.TableGame, seed: int) -> list[dict]:
+    """Every state after a step of the lab's path in 2 games a player count and policy."""
     seen: list[dict] = []
 
     def keeping(kind, run):  # type: ignore[no-untyped-def]
         def keep(state, words, source):  # type: ignore[no-untyped-def]
             done = run(state, words, source)
-            seen.append(copy.deepcopy(state))
+            seen.append(copy_state(state))
             return done
         return keep
 
@@ -204,14 +222,15 @@ def expressions(game: kit.TableGame) -> set[str]:
 
 
 @pytest.mark.parametrize("which", ["harbour", "bazaar"])
-def test_an_expression_written_as_one_function_means_what_its_tree_means(which, request):
+def test_an_expression_written_as_one_function_means_what_its_tree_means(which, request,
+                                                                         played_states):
     game = request.getfixturevalue(which)
     texts = sorted(expressions(game))
     assert len(texts) >= 5
     pairs = [(generated(expr.parse(t), game), rules._compile(expr.parse(t), game),  # noqa: SLF001
               rules.amount_for(t, game)) for t in texts]
     compared = 0
-    for state in states_of(game, 24)[::7]:
+    for state in played_states(game)[::7]:
         for who in (*state["players"], None):
             for card in (None, *list(game.cards)[:3]):
                 env = rules.Env(state, game, who, card)
@@ -227,7 +246,7 @@ def test_an_expression_written_as_one_function_means_what_its_tree_means(which, 
     ("bazaar", "fame + sum(stalls.income) * 2 + sum(market.income)",
      ["sum(stalls.price) > 3 if fame > 1", "sum(market.income) + gold >= 9"], [])])
 def test_the_settle_scan_means_what_its_expressions_mean(which, score, player_tests,
-                                                          pool_tests, request):
+                                                          pool_tests, request, played_states):
     """The settle scan (expr_source.scan: each seat's score and whether an end test
     holds, its sums over a seat's zone worked out once a seat by a loop) gives what each
     expression's own function gives, on every state of many games."""
@@ -240,7 +259,7 @@ def test_the_settle_scan_means_what_its_expressions_mean(which, score, player_te
     seat_tests = [generated(expr.parse(t), game) for t in player_tests]
     table_tests = [generated(expr.parse(t), game) for t in pool_tests]
     held_seen = set()
-    for state in states_of(game, 29)[::3]:
+    for state in played_states(game)[::3]:
         envs = {p: rules.Env(state, game, p) for p in state["players"]}
         held = any(t(rules.Env(state, game, None)) for t in table_tests) or any(
             t(env) for env in envs.values() for t in seat_tests)
@@ -277,7 +296,8 @@ def test_steps_left_to_the_general_step_among_the_others_play_the_same_games(lef
 
 
 @pytest.mark.parametrize("which", ["harbour", "bazaar"])
-def test_a_rolls_outcome_written_as_one_function_means_what_its_tree_means(which, request):
+def test_a_rolls_outcome_written_as_one_function_means_what_its_tree_means(which, request,
+                                                                           played_states):
     """`rules.outcome_for` (a roll's outcome as one function of the counts and the sum)
     gives what `rules.compiled` gives for an Env with the roll's counts: every name a
     count (a token's name too), `sum` the faces' sum, zones and the hand read as ever."""
@@ -288,7 +308,7 @@ def test_a_rolls_outcome_written_as_one_function_means_what_its_tree_means(which
     pairs = [(rules.outcome_for(t, game), rules.compiled(t)) for t in texts]
     rng = random.Random(26)
     compared = 0
-    for state in states_of(game, 27)[::9]:
+    for state in played_states(game)[::9]:
         for who in state["players"]:
             counts = {k: rng.randrange(4) for k in ("wind", "wave", "sword", "cargo", "gold")
                       if rng.random() < 0.7}
