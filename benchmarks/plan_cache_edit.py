@@ -177,8 +177,7 @@ runpy.run_module("pnp", run_name="__main__")
 """
 
 # The import floor: the `pnp` command's process set up as pnp.cli.entry sets it up, then
-# the edit build's modules imported in their order, nothing built, and the process ended
-# as the entry point ends it (pnp.cli.entry._exit where there is one).
+# the edit build's modules imported in their order, and nothing built.
 FLOOR = """import importlib, sys
 names = open(sys.argv[1]).read().split()
 from pnp.cli.process import command_process
@@ -186,7 +185,7 @@ with command_process():
     for name in names:
         if name not in sys.modules:
             importlib.import_module(name)
-getattr(sys.modules.get("pnp.cli.entry"), "_exit", sys.exit)(0)
+sys.exit(0)
 """
 
 # Resident builds, as `pnp watch` builds (pnp.cli.watch.watch_loop): in the command's
