@@ -29,31 +29,7 @@ def main() -> None:
 
     with command_process():
         code = build(params, sys.argv[1:])
-    _exit(code)
-
-
-def _exit(code: int) -> None:
-    """End the build's process with `code` as `sys.exit(code)` would, without the
-    interpreter's teardown, which frees every object the build made one by one (about a
-    fiftieth of an 80-card edit build, more of a large deck), as mypy ends its own
-    process (mypy.util.hard_exit): the exit handlers run first (the kept dataclass code
-    and patterns are written, weakref finalizers called), then stdout and stderr are
-    flushed (a failing flush is exit status 120, as the interpreter makes it). A thread
-    still running is waited for as usual: then this is sys.exit."""
-    import atexit
-    import os
-    import threading
-
-    if threading.active_count() > 1:
-        sys.exit(code)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
-            code = 120
-    os._exit(code)
+    sys.exit(code)
 
 
 def build(params: dict, argv: list[str]) -> int:

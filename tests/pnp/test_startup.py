@@ -162,35 +162,6 @@ def test_registries_find_the_modules_pkgutil_finds(tmp_path):
             m.name for m in pkgutil.iter_modules(package.__path__)]
 
 
-# A plain build's process ends without the interpreter's teardown (pnp.cli.entry._exit,
-# seen through os._exit), yet its exit handlers run and piped output arrives.
-ENDING = """import atexit, os, runpy, sys
-ended = os._exit
-def hard_exit(code):
-    os.write(2, b"ended without teardown\\n")
-    ended(code)
-os._exit = hard_exit
-atexit.register(lambda: print("exit handler ran", file=sys.stderr))
-sys.argv = ["pnp", *sys.argv[1:]]
-runpy.run_module("pnp", run_name="__main__")
-"""
-
-
-def test_a_plain_build_ends_without_teardown_but_with_its_exit_handlers(cli, tmp_path):
-    assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
-    said = {}
-    for only, code in (("ships", 0), ("nosuch", 2)):
-        result = subprocess.run([sys.executable, "-c", ENDING, "build", "--only", only],
-                                cwd=tmp_path, env=env, capture_output=True, text=True)
-        assert result.returncode == code, result.stderr
-        assert result.stderr.splitlines()[-2:] == ["exit handler ran",
-                                                   "ended without teardown"], result.stderr
-        said[only] = result
-    assert "ships.pdf" in said["ships"].stdout      # the table, through the pipe
-    assert "pnp: unknown artefact 'nosuch'" in said["nosuch"].stderr
-
-
 def test_jinja_still_compiles_a_template_when_its_compiler_is_deferred():
     """The stand-ins of pnp.lazy_jinja give way to the real compiler at its first use."""
     probe = ("import sys, pnp.lazy_jinja\npnp.lazy_jinja.install()\n"
