@@ -44,6 +44,14 @@ PROBE = ("import atexit, runpy, sys\n"
          "runpy.run_module('pnp', run_name='__main__')\n")
 
 
+def _probe(code: str) -> subprocess.CompletedProcess:
+    """`code` run by a fresh interpreter with this checkout importable: what a process
+    imports and installs is the point of these tests, and a test process has it all."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True)
+
+
 def test_a_warm_build_imports_no_other_command_nor_what_it_does_not_use(cli, tmp_path):
     assert cli("pnp", "init", str(tmp_path), cwd=tmp_path).returncode == 0
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PNP_CACHE_DIR": str(tmp_path / "cache")}
@@ -77,9 +85,7 @@ def test_an_edit_build_parses_no_yaml_nor_imports_what_only_errors_need(cli, tmp
 
 def test_the_command_imports_no_library_before_a_command_needs_it():
     probe = f"import sys, pnp.cli.main\nprint(({LOADED})({(*LIBRARIES, 'jinja2', 'reportlab')!r}))"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                            text=True)
+    result = _probe(probe)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
 
@@ -91,9 +97,7 @@ def test_art_still_loads_pillow_when_drawn():
              "from PIL import Image\n"
              "lazy = type(sys.modules['PIL.Image']).__name__\n"
              "print(lazy, Image.new('RGB', (2, 1)).size, type(sys.modules['PIL.Image']).__name__)")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                            text=True)
+    result = _probe(probe)
     assert result.stdout.split() == ["_LazyModule", "(2,", "1)", "module"], result.stderr
 
 
@@ -109,9 +113,7 @@ def test_a_lazy_module_is_the_real_one_at_its_first_use():
              "    f.write(b'x'); f.seek(0); print(f.read().decode())\n"
              "print(type(held).__name__, held is sys.modules['tempfile'], 'shutil' in sys.modules,"
              " held.gettempdir() == tempfile.gettempdir())")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                            text=True)
+    result = _probe(probe)
     assert result.stdout.split() == ["_LazyModule", "False", "x", "module", "True", "True",
                                      "True"], result.stderr
 
@@ -127,9 +129,7 @@ def test_a_name_taken_from_a_lazy_module_runs_it_when_first_called():
              "import inspect\n"
              "print(type(inspect).__name__, inspect.getattr_static is not getattr_static,"
              " inspect.getmodulename('a.py'))")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                            text=True)
+    result = _probe(probe)
     assert result.stdout.split() == ["_LazyModule", "False", "property", "module", "True",
                                      "a"], result.stderr
 
@@ -170,9 +170,7 @@ def test_jinja_still_compiles_a_template_when_its_compiler_is_deferred():
              "print(jinja2.Environment().from_string('{{ 1 + x }}').render(x=2))\n"
              "print('jinja2.compiler' in sys.modules, e.Parser.__module__,"
              " e.Environment.code_generator_class.__module__)")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                            text=True)
+    result = _probe(probe)
     assert result.stdout.split() == ["False", "_Later", "3", "True", "jinja2.parser",
                                      "jinja2.compiler"], result.stderr
 
