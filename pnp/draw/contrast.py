@@ -130,7 +130,25 @@ def measured(op: Any, lum, mapping) -> float | None:
         return None
     bg = np.concatenate(samples)
     ratios = (np.maximum(bg, fg) + 0.05) / (np.minimum(bg, fg) + 0.05)
-    return float(np.quantile(ratios, QUANTILE))
+    return quantile(ratios, QUANTILE)
+
+
+def quantile(values, q: float) -> float:
+    """np.quantile(values, q) of a 1-D array of finite floats, to the last bit (its
+    default "linear" method: the index, the two order statistics around it and the
+    interpolation between them written as numpy writes them), without the generic
+    machinery that made np.quantile most of a text's measuring time."""
+    import numpy as np
+
+    n = values.size
+    at = (n - 1) * q
+    lo = int(np.floor(at))
+    hi = min(lo + 1, n - 1)
+    gamma = at - lo
+    ordered = np.partition(values, [lo, hi] if hi != lo else lo)
+    a, b = ordered[lo], ordered[hi]
+    diff = b - a
+    return float(b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma)
 
 
 class Backgrounds:
