@@ -153,7 +153,10 @@ def quantile(values, q: float) -> float:
 
 class Backgrounds:
     """The luminance rasters of faces without their text, kept by what paints them: the
-    cards of a type share a frame, so most faces need no raster of their own."""
+    cards of a type share a frame, so most faces need no raster of their own. What
+    paints them is the shapes' compiled element text and trim (or the whole op), so the
+    renderers of one project's languages can share them (pnp validate): a translation
+    changes the text, which is not drawn here, not the frame."""
 
     def __init__(self, size: int = 64):
         from pnp.draw.recent import RecentCache
@@ -207,7 +210,7 @@ def checker(renderer: Any):
     """The face check measuring text contrast on each face `renderer` plans."""
     fonts = getattr(renderer, "fonts", {}) or {}
     bold = frozenset(fonts[r] for r in ("bold", "bolditalic") if r in fonts)
-    backgrounds = Backgrounds()
+    backgrounds = getattr(renderer, "contrast_backgrounds", None) or Backgrounds()
 
     def contrast_check(target: Any, ops: list, warnings: list) -> list:
         from pnp.draw.layout_warning import LayoutWarning
