@@ -80,16 +80,18 @@ def _languages(db, game: str | None) -> tuple[list[str], list[str]]:
     `[LANG]` (German text that overflows is German's alone), and its refusals when the
     default has none. A database without languages is drawn once, as it is."""
     from carddb import languages
+    from pnp.draw.contrast import Backgrounds
 
     codes = languages.codes_of(db)
-    refused, warnings = _drawn(db, game)
+    backgrounds = Backgrounds()     # a face's frame is rasterised once, not per language
+    refused, warnings = _drawn(db, game, backgrounds)
     said = [text for text, _ in warnings]
     if not codes:
         return refused, said
     said = [str(m) for m in db.languages.missing] + said
     seen = {key for _, key in warnings}
     for code in codes[1:]:
-        found, warned = _drawn(languages.localised(db, code), game)
+        found, warned = _drawn(languages.localised(db, code), game, backgrounds)
         if not refused:
             refused += [f"[{code}] {line}" for line in found]
         said += [f"[{code}] {text}" for text, key in warned if key not in seen]
@@ -112,7 +114,7 @@ def _identity(db):
     return key
 
 
-def _drawn(db, game: str | None) -> tuple[list[str], list[tuple[str, tuple]]]:
+def _drawn(db, game: str | None, backgrounds=None) -> tuple[list[str], list[tuple[str, tuple]]]:
     """(refusals, warnings) of drawing every artefact as `pnp build` does, each line
     once (a broken back template refuses every deck with the same line); each warning
     with its key, its card named by identity (carddb.languages)."""
@@ -134,6 +136,7 @@ def _drawn(db, game: str | None) -> tuple[list[str], list[tuple[str, tuple]]]:
         return [first_line(exc)], []
     plain = CardRenderer(db, fonts)
     plain.check_contrast = True     # text contrast, measured (pnp.draw.contrast)
+    plain.contrast_backgrounds = backgrounds
     renderer = CheckedRenderer(plain)
     warnings = _checked(db, todo, opts, renderer, fonts, problems)
     return problems, warnings

@@ -198,6 +198,9 @@ class CardRenderer:
         # accessibility (pnp build --contrast, --large-print; pnp validate measures
         # contrast): set before the checks are installed (pnp.draw.checks.install)
         self.check_contrast = False
+        # the faces' background rasters the contrast check keeps (pnp.draw.contrast.
+        # Backgrounds; None: its own): `pnp validate` shares one among its languages
+        self.contrast_backgrounds: Any = None
         self.large_print: float | None = None
         self._key_base: str | None = None
         # called with each PlannedFace when a face is planned (not when its plan is reused)

@@ -129,6 +129,24 @@ def test_a_rasters_luminance_is_each_pixels_wcag_luminance():
                                     rel=1e-12, abs=1e-15)
 
 
+def test_the_ratio_a_texts_background_reaches_is_numpys_quantile_to_the_bit():
+    """contrast.quantile is np.quantile's 'linear' method written out: every sample
+    count from 1 (each fraction between two order statistics), ties and skewed ratios,
+    the quantile the check uses and the ends, equal to the last bit, the input kept."""
+    import numpy as np
+
+    from pnp.draw import contrast
+
+    rng = np.random.default_rng(35)
+    for n in range(1, 41):
+        for values in (rng.random(n) * 20 + 1, rng.choice([1.0, 4.5, 21.0], n),
+                       rng.exponential(3, n) + 1):
+            kept = values.copy()
+            for q in (contrast.QUANTILE, 0.0, 0.1, 0.5, 0.9, 1.0):
+                assert contrast.quantile(values, q) == float(np.quantile(values, q)), (n, q)
+            assert (values == kept).all()
+
+
 def test_text_over_a_dark_band_is_measured_against_the_band(game):
     """What is behind the text is what is painted: white names on the banner pass, on a
     banner painted pale they do not (The Gull flies the blue flag)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import carddb  # noqa: E402
+from pnp.cli.init import EXAMPLES
 from tests.pdftext import page_texts
 from tests.pnp.test_watch import Watcher  # noqa: E402
 
@@ -317,7 +318,15 @@ def test_pnp_init_writes_a_project_that_builds(cli, tmp_path):
     assert again.returncode == 1 and "already exists" in again.stderr
 
 
-@pytest.mark.parametrize("example", ["xo", "x-statix"])
+def test_the_examples_are_every_bundled_game():
+    """test_pnp_init_example_copies_one_bundled_game is the suite's full `pnp validate` of
+    the bundled games (every face planned and its contrast measured): one example per
+    bundled game keeps it whole."""
+    bundled = carddb.load(carddb.bundled_root() / "cards.yaml")
+    assert sorted(EXAMPLES) == sorted(bundled.games)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
 def test_pnp_init_example_copies_one_bundled_game(cli, tmp_path, example):
     result = cli("pnp", "init", "--example", example, cwd=tmp_path)
     assert result.returncode == 0, result.stderr

@@ -114,10 +114,29 @@ def test_a_language_not_declared_is_refused_in_one_line(game):
     assert not (game / "out").exists()
 
 
-def test_validate_lists_each_missing_translation_and_strict_refuses(game):
+def test_validate_lists_each_missing_translation_and_strict_refuses(game, monkeypatch):
+    """...and measures the contrast of the German text on the frames rasterised for
+    English: a translation changes the text, not what is behind it (pnp.draw.contrast)."""
+    from pnp.cli import validate
+    from pnp.draw import contrast
+
+    passes: list[list[tuple]] = []      # the faces rasterised in each language's pass
+    background, drawn = contrast.background, validate._drawn
+
+    def counted(ops, target, *args):
+        passes[-1].append((target.W, target.H, tuple(repr(op.as_tuple()) for op in ops)))
+        return background(ops, target, *args)
+
+    def language(*args):
+        passes.append([])
+        return drawn(*args)
+
+    monkeypatch.setattr(contrast, "background", counted)
+    monkeypatch.setattr(validate, "_drawn", language)
     sheet = game / "ships.csv"
     edit(sheet, ",Eiserne Jungfrau,Ignoriert den ersten Squall.", ",Eiserne Jungfrau,")
     done = pnp("validate", code=0)
+    assert len(passes) == 2 and passes[0] and passes[1] == [], passes
     assert ("warning: ships.csv:3:I: games.harbour.decks.ships.cards[1].text: no 'de' "
             "translation (card 'Iron Maiden')") in printed(done)
     assert "1 warning" in printed(done)
