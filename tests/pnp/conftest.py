@@ -13,6 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory) -> Path:
+    """The one folder a module's tests each get a fresh project copy in
+    (tests/pnp/starter_copies.fresh_copy: the same path for every test of the module)."""
+    return tmp_path_factory.mktemp("playground")
+
+
 @pytest.fixture(scope="session")
 def fonts(tmp_path_factory) -> dict[str, str]:
     """The default fonts, registered the way `pnp build` does (pnp.draw.fonts)."""

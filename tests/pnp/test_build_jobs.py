@@ -23,17 +23,12 @@ def _starter(tmp_path_factory) -> Path:
     return make_starter(tmp_path_factory.mktemp("starter") / "game")
 
 
-@pytest.fixture(scope="module")
-def _playground(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("build-jobs")
-
-
 @pytest.fixture
-def starter(_starter, _playground) -> Path:
+def starter(_starter, playground) -> Path:
     """A fresh copy of the starter, at one path for every test (tests/pnp/starter_copies):
     each test's builds, and the workers forked from this process, compile only the
     templates it edited."""
-    return fresh_copy(_starter, _playground)
+    return fresh_copy(_starter, playground)
 
 
 # In this process: pnp forks its workers only from a process with no other thread running

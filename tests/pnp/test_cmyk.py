@@ -47,15 +47,10 @@ def _project(tmp_path_factory):
     return proj
 
 
-@pytest.fixture(scope="module")
-def _playground(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("cmyk")
-
-
 @pytest.fixture
-def project(_project, _playground) -> Path:
+def project(_project, playground) -> Path:
     """A fresh copy of it, at one path for every test (tests/pnp/starter_copies)."""
-    return fresh_copy(_project, _playground, "proj")
+    return fresh_copy(_project, playground, "proj")
 
 
 def export(cli, project, out, *args):

@@ -34,18 +34,13 @@ def _big(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def _playground(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("deck-planning")
-
-
 @pytest.fixture
-def big(_big, _playground, monkeypatch) -> Path:
+def big(_big, playground, monkeypatch) -> Path:
     """A fresh copy of the grown starter, at one path for every test
     (tests/pnp/starter_copies: the templates are compiled once, here and so in the
     workers forked from here), planned in runs of 7 (the last one short) by workers once
     a deck has 30 designs. Each test keeps its plans in its own cache (or none)."""
-    folder = fresh_copy(_big, _playground)
+    folder = fresh_copy(_big, playground)
     monkeypatch.setattr(deck_planning, "LARGE", 30)
     monkeypatch.setattr(deck_planning, "RUN", 7)
     return folder

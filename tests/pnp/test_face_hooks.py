@@ -26,15 +26,10 @@ def _starter(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def _playground(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("face-hooks")
-
-
 @pytest.fixture
-def starter(_starter, _playground) -> Path:
+def starter(_starter, playground) -> Path:
     """A fresh copy of the starter, at one path for every test (tests/pnp/starter_copies)."""
-    return fresh_copy(_starter, _playground)
+    return fresh_copy(_starter, playground)
 
 
 def test_the_renderer_tells_each_planned_face_once_to_its_observers(db, fonts):

@@ -26,15 +26,10 @@ def _starter(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def _playground(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("plan-cache")
-
-
 @pytest.fixture
-def starter(_starter, _playground) -> Path:
+def starter(_starter, playground) -> Path:
     """A fresh copy of the starter, at one path for every test (tests/pnp/starter_copies)."""
-    return fresh_copy(_starter, _playground)
+    return fresh_copy(_starter, playground)
 
 
 def _plan_all(project: Path, where: Path, read: bool = True) -> tuple[plan_cache.PlanStore,

@@ -23,15 +23,10 @@ def _project(tmp_path_factory):
     return root / "proj"
 
 
-@pytest.fixture(scope="module")
-def _playground(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("profiles")
-
-
 @pytest.fixture
-def project(_project, _playground) -> Path:
+def project(_project, playground) -> Path:
     """A fresh copy of it, at one path for every test (tests/pnp/starter_copies)."""
-    return fresh_copy(_project, _playground, "proj")
+    return fresh_copy(_project, playground, "proj")
 
 
 def export(cli, project, out, *args):

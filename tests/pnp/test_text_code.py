@@ -38,16 +38,11 @@ def _starter(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def _playground(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("text-code")
-
-
 @pytest.fixture
-def starter(_starter, _playground) -> Path:
+def starter(_starter, playground) -> Path:
     """A fresh copy of the grown starter, at one path for every test
     (tests/pnp/starter_copies)."""
-    return fresh_copy(_starter, _playground)
+    return fresh_copy(_starter, playground)
 
 
 def _ships(project: Path, out: Path, monkeypatch, cache: Path | None) -> bytes:
