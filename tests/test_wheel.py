@@ -25,7 +25,6 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-import pip
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from pypdf import PdfReader
@@ -109,6 +108,16 @@ def left_out(folder: str, names: list[str]) -> set[str]:
     return set(_BUILT(folder, names)) | top
 
 
+def _pip_folder() -> Path:
+    """This interpreter's pip package, found from its installed metadata: importing pip
+    here, or asking the import system for it (importlib.util.find_spec), turns off
+    setuptools' distutils shim (_distutils_hack) for the rest of this worker, and a later
+    test that loads setuptools then fails (test_mypyc_guard)."""
+    folder = Path(str(importlib.metadata.distribution("pip").locate_file("pip")))
+    assert (folder / "__init__.py").is_file(), folder
+    return folder
+
+
 def test_wheel_installs_working_pnp_and_referee(tmp_path):
     # REFEREE_MYPYC unset: the plain install, which compiles nothing (issue 36, item 7)
     env = {k: v for k, v in os.environ.items()
@@ -140,7 +149,7 @@ def test_wheel_installs_working_pnp_and_referee(tmp_path):
     # package proves nothing here; the commands below import (and so compile) what they run.
     runner = tmp_path / "pip-only"
     runner.mkdir()
-    (runner / "pip").symlink_to(Path(pip.__file__).parent, target_is_directory=True)
+    (runner / "pip").symlink_to(_pip_folder(), target_is_directory=True)
     installed = run(bin_dir / "python", "-m", "pip", "install", "-q",
                     "--disable-pip-version-check", "--no-compile", "--no-index", wheel,
                     cwd=tmp_path, env={**env, "PYTHONPATH": str(runner)})
