@@ -282,6 +282,38 @@ def _code_generator():
     return YamlValueGenerator
 
 
+# Templates compiled in this process, by (name, sha1 of the source): a second
+# environment (the next build of `pnp watch`, another project of a test run) takes the
+# code instead of compiling it again. Only the file name in the code depends on where the
+# template is (Jinja names the Template and its error frames by it): `_refiled`.
+# _bytecode_cache's folder version (this file, Jinja's version) is the same for the
+# whole process, so the name and source are the whole key. The oldest go first.
+_compiled: dict[tuple[str, str], Any] = {}
+_COMPILED_KEPT = 256
+
+
+def _remember(bucket) -> None:
+    """Keep `bucket`'s compiled code, when it has some, for the rest of the process."""
+    name = getattr(bucket, "name", None)
+    if bucket.code is None or name is None:
+        return
+    _compiled.pop((name, bucket.checksum), None)
+    _compiled[name, bucket.checksum] = bucket.code
+    if len(_compiled) > _COMPILED_KEPT:
+        del _compiled[next(iter(_compiled))]
+
+
+def _refiled(code: Any, filename: str | None) -> Any:
+    """`code` (a compiled template and the functions in it) as compiled from `filename`
+    (Jinja's "<template>" for none)."""
+    filename = filename or "<template>"
+    if code.co_filename == filename:
+        return code
+    consts = tuple(_refiled(c, filename) if hasattr(c, "co_filename") else c
+                   for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
 def _bytecode_cache():
     """Compiled templates kept on disk between runs (compiling the six templates of a
     game costs as much as drawing a deck of 80 cards). Jinja checks each entry against
@@ -297,10 +329,26 @@ def _bytecode_cache():
     import os
 
     from jinja2 import __version__
-    from jinja2.bccache import FileSystemBytecodeCache
+    from jinja2.bccache import Bucket, FileSystemBytecodeCache
 
     class QuietCache(FileSystemBytecodeCache):
-        """An unreadable or unwritable cache folder just means compiling again."""
+        """An unreadable or unwritable cache folder just means compiling again. A
+        template this process compiled or read before (the same name, the same source)
+        is taken from memory (`_compiled`), its file written when the folder lacks it."""
+
+        def get_bucket(self, environment, name, filename, source):
+            checksum = self.get_source_checksum(source)
+            code = _compiled.get((name, checksum))
+            if code is None:
+                bucket = super().get_bucket(environment, name, filename, source)
+            else:
+                bucket = Bucket(environment, self.get_cache_key(name, filename), checksum)
+                bucket.code = _refiled(code, filename)
+                if not os.path.exists(self._get_cache_filename(bucket)):
+                    self.dump_bytecode(bucket)
+            bucket.name = name                  # type: ignore[attr-defined]
+            _remember(bucket)
+            return bucket
 
         def load_bytecode(self, bucket):
             try:
@@ -309,6 +357,7 @@ def _bytecode_cache():
                 bucket.reset()
 
         def dump_bytecode(self, bucket):
+            _remember(bucket)
             try:
                 os.makedirs(self.directory, exist_ok=True)
                 super().dump_bytecode(bucket)

@@ -178,6 +178,32 @@ def test_compiled_templates_are_kept_on_disk_and_follow_their_source(tmp_path, m
     assert entry.read_bytes() != compiled
 
 
+def test_a_template_compiled_once_serves_another_folder_and_its_errors_name_that_folder(
+        tmp_path):
+    """A process compiles a template once (pnp.draw.templates._compiled): another project
+    with the same template, or the next build of `pnp watch`, takes the code, writes its
+    own cache entry, and its errors still name its own file and line."""
+    text = "- rect: {box: [0, 0, 1, 1]}\n- text: {text: {{ card.atack }}}\n"
+
+    def project(folder: str, templates: str) -> Templates:
+        path = tmp_path / folder / templates / "g" / "card.j2"
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+        return Templates([path.parent.parent], display_root=tmp_path / folder)
+
+    first = project("a", "one")
+    with pytest.raises(TemplateError, match=r"^one/g/card\.j2:2: .*atack"):
+        first.render("g/card.j2", {"card": {"attack": 3}}, "card 'A'")
+    second = project("b", "two")
+    compiled: list[str] = []
+    second.env.compile = lambda *args, **kw: compiled.append(args[1])  # type: ignore
+    with pytest.raises(TemplateError, match=r"^two/g/card\.j2:2: .*atack"):
+        second.render("g/card.j2", {"card": {"attack": 3}}, "card 'B'")
+    assert compiled == []
+    assert second.render("g/card.j2", {"card": {"atack": 3}}, "card 'B'")[1] == {
+        "text": {"text": 3}}
+
+
 def test_an_unusable_template_cache_only_means_compiling_again(tmp_path, monkeypatch):
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the cache folder would be")
