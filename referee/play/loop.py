@@ -449,14 +449,19 @@ class Table:
         return True
 
     def _enter(self, ask: Question | None) -> bool:
-        """Enter alone: the question's default (or the question answered); at the free
-        prompt, nothing, or once the game is decided (its winner said), leave."""
+        """Enter alone: the question's default (or the question answered), or for a
+        question without either (a discard, a pick), a line saying it needs an answer;
+        at the free prompt, nothing, or once the game is decided (its winner said), leave."""
         if ask is None:
             return not self.game_over()
         if ask.enter is not None:
             self.run(ask.enter)
         elif ask.once is not None:
             self.answered.add(ask.once)
+        else:  # no default: the table is told so, and asked again
+            completes = "Tab completes the names; " if ask.names else ""
+            self.say(f"play: this question has no default: type the answer ({completes}"
+                     "help: the commands)")
         return True
 
     def help(self, ask: Question | None) -> None:

@@ -178,6 +178,25 @@ def test_fed_from_a_pipe_play_plays_a_whole_x_statix_game_to_its_end(tmp_path):
     assert "game over" in status
 
 
+def test_enter_alone_at_a_question_without_a_default_says_it_needs_an_answer(tmp_path):
+    """A discard down to the hand limit has no default (the players hold the cards): Enter
+    alone there changes nothing and says so, then the same question is asked again."""
+    session = tmp_path / "game.db"
+    made = referee(session, "new", "x-statix", "--players", "Ann,Bob", "--owner",
+                   "Ann=Spike Freeman", "--owner", "Bob=Solomon O’Sullivan", "--seed", "424242",
+                   "--roll", "5,4,6,3,2,2,5,1,6,2")
+    assert made.returncode == 0, made.stderr
+    name = table_deck_names(session)[0]
+    fed = referee(session, "play", stdin=f"\n\n\n{name}\nquit\n")
+    assert fed.returncode == 0, fed.stderr
+    out = fed.stdout
+    said = "play: this question has no default: type the answer (Tab completes the names;"
+    assert out.count(said) == 1, out[-3000:]
+    asked = re.findall(r"Ann holds \d+ cards \(limit 7\): discard 1 >", out)
+    assert len(asked) == 2, out[-3000:]         # asked again after the Enter
+    assert out.index(said) < out.rindex(asked[-1]) and f"discards {name}" in out, out[-3000:]
+
+
 def test_an_answer_reveals_no_hand_deck_order_or_seed(tmp_path):
     """With the referee's own virtual deck (it knows every card): the table, the questions
     and the commands' answers name no card of a hand or of the deck."""
