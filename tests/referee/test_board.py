@@ -36,6 +36,24 @@ def get(url: str) -> bytes:
         return answer.read()
 
 
+def caught_up(url: str, path: Path, timeout: float = 10.0) -> dict:
+    """The board served at `url` once it shows the session's last event: the board reads
+    the session a poll after each commit (referee.board.server.POLL_S), so a read just
+    after a command may still be the board before it. Read again until then, up to
+    `timeout` (a poll of the observable state, not a guess of a duration)."""
+    from referee.session import Session
+
+    with Session.open(str(path), write=False) as session:
+        last = session.last_seq
+    deadline = time.monotonic() + timeout
+    board = json.loads(get(url + "state"))
+    while board.get("seq") != last:
+        assert time.monotonic() < deadline, (board.get("seq"), last)
+        time.sleep(0.01)
+        board = json.loads(get(url + "state"))
+    return board
+
+
 def first_events(url: str, count: int, timeout: float = 10.0) -> list[dict]:
     """The first `count` events of the stream at `url` (bounded in time)."""
     found: list[dict] = []
@@ -389,7 +407,7 @@ def test_play_and_one_shot_commands_at_once(tmp_path, served):
             play.wait(timeout=10)
     assert play.returncode == 0, err
     assert "Traceback" not in err
-    board = json.loads(get(server.url + "state"))
+    board = caught_up(server.url, path)
     assert board["ok"] and board["state"]["table"]["Ann"]["mt"] == 11
     kinds = [e["kind"] for e in board["log"]]
     assert kinds.count("mt") == 3 and "draw" in kinds  # play's free draw (run by itself)
