@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Callable
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from jinja2 import StrictUndefined, Undefined, UndefinedError
@@ -288,7 +289,7 @@ def _code_generator():
 # template is (Jinja names the Template and its error frames by it): `_refiled`.
 # _bytecode_cache's folder version (this file, Jinja's version) is the same for the
 # whole process, so the name and source are the whole key. The oldest go first.
-_compiled: dict[tuple[str, str], Any] = {}
+_compiled: dict[tuple[str, str], CodeType] = {}
 _COMPILED_KEPT = 256
 
 
@@ -303,13 +304,13 @@ def _remember(bucket) -> None:
         del _compiled[next(iter(_compiled))]
 
 
-def _refiled(code: Any, filename: str | None) -> Any:
+def _refiled(code: CodeType, filename: str | None) -> CodeType:
     """`code` (a compiled template and the functions in it) as compiled from `filename`
     (Jinja's "<template>" for none)."""
     filename = filename or "<template>"
     if code.co_filename == filename:
         return code
-    consts = tuple(_refiled(c, filename) if hasattr(c, "co_filename") else c
+    consts = tuple(_refiled(c, filename) if isinstance(c, CodeType) else c
                    for c in code.co_consts)
     return code.replace(co_filename=filename, co_consts=consts)
 
@@ -337,16 +338,17 @@ def _bytecode_cache():
         is taken from memory (`_compiled`), its file written when the folder lacks it."""
 
         def get_bucket(self, environment, name, filename, source):
+            """BytecodeCache.get_bucket, the source's checksum looked up in memory first."""
             checksum = self.get_source_checksum(source)
+            bucket = Bucket(environment, self.get_cache_key(name, filename), checksum)
+            bucket.name = name                  # type: ignore[attr-defined]
             code = _compiled.get((name, checksum))
             if code is None:
-                bucket = super().get_bucket(environment, name, filename, source)
+                self.load_bytecode(bucket)
             else:
-                bucket = Bucket(environment, self.get_cache_key(name, filename), checksum)
                 bucket.code = _refiled(code, filename)
                 if not os.path.exists(self._get_cache_filename(bucket)):
                     self.dump_bytecode(bucket)
-            bucket.name = name                  # type: ignore[attr-defined]
             _remember(bucket)
             return bucket
 
