@@ -27,6 +27,7 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 from pypdf import PdfReader
 
 from pnp.exports.pdfx import check_pdfx, colour_operations
@@ -122,12 +123,12 @@ def _builds_wheels() -> bool:
     """Whether this environment's setuptools builds wheels itself (70.1 and later: its own
     bdist_wheel; before, with the `wheel` package), asked of its metadata, not by importing
     it (see _pip_folder)."""
+    if importlib.util.find_spec("wheel") is not None:
+        return True
     try:
-        major, minor = (int(part) for part in
-                        importlib.metadata.version("setuptools").split(".")[:2])
-    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return Version(importlib.metadata.version("setuptools")) >= Version("70.1")
+    except importlib.metadata.PackageNotFoundError:
         return False
-    return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
 
 
 def test_wheel_installs_working_pnp_and_referee(tmp_path):
