@@ -179,7 +179,7 @@ def test_fed_from_a_pipe_play_plays_a_whole_x_statix_game_to_its_end(tmp_path):
 
 
 def test_enter_alone_at_a_question_without_a_default_says_it_needs_an_answer(tmp_path):
-    """A discard down to the hand limit has no default (the players hold the cards): Enter
+    """A discard down to the hand limit (XS-11) has no default (the players hold the cards): Enter
     alone there changes nothing and says so, then the same question is asked again."""
     session = tmp_path / "game.db"
     made = referee(session, "new", "x-statix", "--players", "Ann,Bob", "--owner",
