@@ -9,8 +9,10 @@ Each round runs `python -m pytest -q -p no:cacheprovider [-n W --dist loadfile] 
 in each tree, the trees taking turns (the machine's load then weighs on both alike), and
 reads the CPU (user + system) the run and its children used from `RUSAGE_CHILDREN`: pytest,
 its xdist workers and every subprocess a test starts. Both trees get their own cache
-folder (PNP_CACHE_DIR) and the same environment. Printed: each tree's CPU and wall per
-round, the least of the rounds, and the ratio this / base (issue 34, item 3: the suite's CPU
+folder (PNP_CACHE_DIR), their own temporary folders (--basetemp: pytest otherwise keeps the
+last three runs' folders in one place and deletes the oldest at the start of a run, so each
+tree paid for deleting the other's files) and the same environment. Printed: each tree's CPU and wall per
+round, the least and the median of the rounds, and their ratios this / base (issue 34, item 3: the suite's CPU
 halved). A run whose tests fail is reported as failing, not measured."""
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,12 +30,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(tree: Path, files: list[str], workers: int, cache: str) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, exit code) of one pytest run in `tree`."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files]
+def run(tree: Path, files: list[str], workers: int, scratch: Path) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit code) of one pytest run in `tree`, its cache folder
+    and its temporary folders in `scratch` (the tree's own, kept from round to round)."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+               "--basetemp", str(scratch / "basetemp"), *files]
     if workers:
         command[4:4] = ["-n", str(workers), "--dist", "loadfile"]
-    env = {**os.environ, "PNP_CACHE_DIR": cache}
+    scratch.mkdir(exist_ok=True)
+    env = {**os.environ, "PNP_CACHE_DIR": str(scratch / "cache")}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=tree, env=env, stdout=subprocess.PIPE,
@@ -54,17 +60,22 @@ def main() -> None:
     args = parser.parse_args()
     trees = {"base": Path(args.base).resolve(), "this": ROOT}
     cpu: dict[str, list[float]] = {name: [] for name in trees}
+    failed = False
     with tempfile.TemporaryDirectory(prefix="suite-cpu-") as scratch:
         for round_ in range(1, args.rounds + 1):
             for name, tree in trees.items():
-                seconds, wall, code = run(tree, args.files, args.workers,
-                                          str(Path(scratch) / name))
+                seconds, wall, code = run(tree, args.files, args.workers, Path(scratch) / name)
                 verdict = "" if code == 0 else f"  FAILED (exit {code})"
+                failed = failed or code != 0
                 print(f"round {round_} {name}: {seconds:7.1f} s CPU {wall:7.1f} s wall{verdict}",
                       flush=True)
                 cpu[name].append(seconds)
+    if failed:
+        sys.exit("a run failed: no ratio (its output is above)")
     base, this = min(cpu["base"]), min(cpu["this"])
     print(f"least CPU: base {base:.1f} s, this {this:.1f} s, ratio {this / base:.2f}")
+    base, this = statistics.median(cpu["base"]), statistics.median(cpu["this"])
+    print(f"median CPU: base {base:.1f} s, this {this:.1f} s, ratio {this / base:.2f}")
 
 
 if __name__ == "__main__":
