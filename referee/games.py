@@ -239,7 +239,8 @@ register(Game(
     group=("xo", "referee.xo.cli:xo", "XO! game commands (see `referee xo --help`)."),
     schema="referee.state_schema:xo_state", card_names="referee.state_cards:xo_names",
     rules="xo", players="HEROES,VILLAINS",
-    walk="referee.xo.play_walk:question", names="referee.xo.play_walk:names",
+    walk="referee.xo.play_walk:question", context="referee.xo.play_walk:context",
+    names="referee.xo.play_walk:names",
 ))
 register(Game(
     "x-statix", "X-Statix", "referee.xs.game", aliases=("xs", "xstatix", "x_statix"),

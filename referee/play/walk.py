@@ -271,20 +271,17 @@ def _unknown(text: str) -> Argv:
 
 
 # ── XO! ──────────────────────────────────────────────────────────────────────────
-def xo_question(state: dict, answered: set) -> Question | None:
-    """XO! (XO-11): the characters picked, then attack / feat / thwart / pass."""
+def xo_question(state: dict, answered: set, cards: Any = None) -> Question | None:
+    """XO! (XO-11): the characters picked, then attack / feat / thwart / pass. `cards`:
+    each league's characters (referee.xo.play_walk.XoRoster), which the picks complete
+    and abbreviate, or None."""
     if state.get("over"):
         return None
     turn = state["turn"]
     roster = state.get("roster", {})
     players = dict(zip(("heroes", "villains"), state["players"], strict=False))
     if turn["phase"] == "setup":  # each league picks 7 (setup 3), in one line or several
-        league = next((lg for lg in ("heroes", "villains") if len(roster.get(lg, [])) < 7),
-                      "villains")
-        more = 7 - len(roster.get(league, []))
-        return Question(f"{players[league]} picks the {league}' characters ({more} more; names, "
-                        "comma-separated) >", None,
-                        lambda text: ["xo", "pick", players[league], *split_names(text)])
+        return _pick_question(roster, players, cards)
     active = turn["active"]
     other = "villains" if active == "heroes" else "heroes"
     ours = [c["name"] for c in roster.get(active, []) if not c.get("ko")]
@@ -313,6 +310,23 @@ def xo_question(state: dict, answered: set) -> Question | None:
                     lambda text: _xo_action(text, ours, theirs, players[other], hands.get(other)),
                     once=("ends", turn["number"]) if enter is None else None,
                     names=(*ours, *theirs), verbs=("attack", "feat", "next"))
+
+
+def _pick_question(roster: dict, players: dict, cards: Any) -> Question:
+    """Set-up step 3 (rules: setup 3): the next league short of 7 picks, in one line or
+    several; Tab offers its characters not yet picked, and a unique start of a name is
+    that name."""
+    league = next((lg for lg in ("heroes", "villains") if len(roster.get(lg, [])) < 7),
+                  "villains")
+    more = 7 - len(roster.get(league, []))
+    taken = {c["name"] for c in roster.get(league, [])}
+    free = tuple(n for n in (cards.characters[league] if cards is not None else ())
+                 if n not in taken)
+    return Question(f"{players[league]} picks the {league}' characters ({more} more; names, "
+                    "comma-separated) >", None,
+                    lambda text: ["xo", "pick", players[league],
+                                  *[match(name, free) for name in split_names(text)]],
+                    names=free)
 
 
 def _ending(turn: dict, answered: set, hands: dict) -> Argv | None:

@@ -59,6 +59,24 @@ def test_six_characters_at_the_pick_question_then_the_seventh_for_the_same_leagu
     assert state["turn"]["phase"] == "Attack" and len(state["roster"]["heroes"]) == 7
 
 
+def test_the_pick_offers_the_leagues_characters_and_takes_a_unique_start_of_a_name(run,
+                                                                                   capsys):
+    """Set-up step 3: at the pick, Tab offers the picking league's characters not yet
+    picked (the other league's are not theirs to pick), and "capt, updr" is Captain Volt
+    and Updraft."""
+    table = Table(run.session, None, iter(()))
+    table.state = status(run)
+    _, names = table.names()
+    assert set(HEROES) <= set(names) and not set(VILLAINS) & set(names)
+    asked = xo_question(table.state, set(), table.rules(table.state))
+    assert set(HEROES) <= set(asked.names) and not set(VILLAINS) & set(asked.names)
+    out = walk(run.session, ["capt, updr", ", ".join(HEROES[2:]), ", ".join(VILLAINS)], capsys)
+    assert "Ann picks the heroes' characters (5 more" in out
+    state = status(run)
+    assert [c["name"] for c in state["roster"]["heroes"]] == HEROES
+    assert state["turn"]["phase"] == "Attack"
+
+
 def test_the_defender_is_asked_for_defense_cards(run, capsys):
     picked(run)
     out = walk(run.session, ["attack captain volt static jack", "human shield", "3 2 1", "2",
