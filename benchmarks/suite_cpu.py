@@ -37,9 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(tree: Path, files: list[str], workers: int, scratch: Path) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, exit code) of one pytest run in `tree`, its cache folder
-    and its temporary folders in `scratch` (the tree's own, kept from round to round)."""
+def run(tree: Path, files: list[str], workers: int,
+        scratch: Path) -> tuple[float, float, float, int]:
+    """(CPU seconds, of them in the kernel, wall seconds, exit code) of one pytest run in
+    `tree`, its cache folder and its temporary folders in `scratch` (the tree's own, kept
+    from round to round)."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                "--basetemp", str(scratch / "basetemp"), *files]
     if workers:
@@ -52,10 +54,11 @@ def run(tree: Path, files: list[str], workers: int, scratch: Path) -> tuple[floa
                           stderr=subprocess.STDOUT, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    kernel = after.ru_stime - before.ru_stime
+    cpu = after.ru_utime - before.ru_utime + kernel
     if done.returncode != 0:
         print(done.stdout[-3000:], file=sys.stderr)
-    return cpu, wall, done.returncode
+    return cpu, kernel, wall, done.returncode
 
 
 def collected(tree: Path, files: list[str]) -> list[str]:
@@ -101,10 +104,12 @@ def main() -> None:
                  else {name: args.files for name in trees})
         for round_ in range(1, args.rounds + 1):
             for name, tree in trees.items():
-                seconds, wall, code = run(tree, files[name], args.workers, Path(scratch) / name)
+                seconds, kernel, wall, code = run(tree, files[name], args.workers,
+                                                  Path(scratch) / name)
                 verdict = "" if code == 0 else f"  FAILED (exit {code})"
                 failed = failed or code != 0
-                print(f"round {round_} {name}: {seconds:7.1f} s CPU {wall:7.1f} s wall{verdict}",
+                print(f"round {round_} {name}: {seconds:7.1f} s CPU ({kernel:5.1f} s in the "
+                      f"kernel) {wall:7.1f} s wall{verdict}",
                       flush=True)
                 cpu[name].append(seconds)
     if failed:
