@@ -74,12 +74,14 @@ def collected(tree: Path, files: list[str]) -> list[str]:
 def same_tests(trees: dict[str, Path], files: list[str], scratch: Path) -> dict[str, list[str]]:
     """Per tree, the pytest argument `@FILE` of the node ids of the tests both trees have
     (a test is what follows its file in its node id: class, name and parameters)."""
+    def test_of(nid: str) -> str:
+        return nid.split("::", 1)[1]
+
     ids = {name: collected(tree, files) for name, tree in trees.items()}
-    keys = [{nid.split("::", 1)[1] for nid in found} for found in ids.values()]
-    both = set.intersection(*keys)
+    both = set.intersection(*({test_of(nid) for nid in found} for found in ids.values()))
     args = {}
     for name, found in ids.items():
-        chosen = [nid for nid in found if nid.split("::", 1)[1] in both]
+        chosen = [nid for nid in found if test_of(nid) in both]
         listing = scratch / f"{name}-tests.txt"
         listing.write_text("\n".join(chosen) + "\n")
         print(f"{name}: {len(chosen)} of its {len(found)} tests run (those both trees have)")

@@ -280,7 +280,7 @@ def xo_question(state: dict, answered: set, cards: Any = None) -> Question | Non
     turn = state["turn"]
     roster = state.get("roster", {})
     players = dict(zip(("heroes", "villains"), state["players"], strict=False))
-    if turn["phase"] == "setup":  # each league picks 7 (setup 3), in one line or several
+    if turn["phase"] == "setup":
         return _pick_question(roster, players, cards)
     active = turn["active"]
     other = "villains" if active == "heroes" else "heroes"
@@ -313,12 +313,14 @@ def xo_question(state: dict, answered: set, cards: Any = None) -> Question | Non
 
 
 def _pick_question(roster: dict, players: dict, cards: Any) -> Question:
-    """Set-up step 3 (rules: setup 3): the next league short of 7 picks, in one line or
+    """Set-up step 3 (rules: setup 3): the next league short of its 7 picks, in one line or
     several; Tab offers its characters not yet picked, and a unique start of a name is
     that name."""
-    league = next((lg for lg in ("heroes", "villains") if len(roster.get(lg, [])) < 7),
-                  "villains")
-    more = 7 - len(roster.get(league, []))
+    from referee.xo.rules import ROSTER_SIZE  # loaded by any XO! command already
+
+    league = next((lg for lg in ("heroes", "villains")
+                   if len(roster.get(lg, [])) < ROSTER_SIZE), "villains")
+    more = ROSTER_SIZE - len(roster.get(league, []))
     taken = {c["name"] for c in roster.get(league, [])}
     free = tuple(n for n in (cards.characters[league] if cards is not None else ())
                  if n not in taken)
