@@ -316,11 +316,9 @@ def _pick_question(roster: dict, players: dict, cards: Any) -> Question:
     """Set-up step 3 (rules: setup 3): the next league short of its 7 picks, in one line or
     several; Tab offers its characters not yet picked, and a unique start of a name is
     that name."""
-    from referee.xo.rules import ROSTER_SIZE  # loaded by any XO! command already
-
-    league = next((lg for lg in ("heroes", "villains")
-                   if len(roster.get(lg, [])) < ROSTER_SIZE), "villains")
-    more = ROSTER_SIZE - len(roster.get(league, []))
+    league = next((lg for lg in ("heroes", "villains") if len(roster.get(lg, [])) < 7),
+                  "villains")
+    more = 7 - len(roster.get(league, []))
     taken = {c["name"] for c in roster.get(league, [])}
     free = tuple(n for n in (cards.characters[league] if cards is not None else ())
                  if n not in taken)
